@@ -1,0 +1,19 @@
+// The activities factory: dependencies are injected, so tests swap the model or the data at the outermost edge.
+import type { ToolContext } from '../tools/define-tool';
+import { createConfigActivities, type ConfigDeps } from './config-activities';
+import { createLlmActivities, type LlmDeps } from './llm/llm-activities';
+import { createToolDispatcher } from './tool-activities';
+
+export interface ActivityDeps extends ConfigDeps {
+  llm: LlmDeps;
+  toolContext: ToolContext;
+}
+
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createConfigActivities(deps),
+    ...createLlmActivities(deps.llm),
+    // The catch-all: any activity type not named above is a native tool.
+    default: createToolDispatcher(deps.tools, deps.toolContext),
+  };
+}

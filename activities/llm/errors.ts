@@ -1,0 +1,45 @@
+// Provider errors → typed Temporal failures with explicit retryability. Temporal owns retries.
+import { ApplicationFailure } from '@temporalio/activity';
+import { APICallError, LoadAPIKeyError, NoSuchModelError } from 'ai';
+import { FailureTypes } from '../../workflows/activity-types';
+
+export function toLlmFailure(err: unknown, provider: string): ApplicationFailure {
+  if (err instanceof ApplicationFailure) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  if (APICallError.isInstance(err)) {
+    const status = err.statusCode;
+    if (status === 401 || status === 403) {
+      return ApplicationFailure.nonRetryable(
+        `The ${provider} API refused the credentials (HTTP ${status}); check LLM_KEY. ${message}`,
+        FailureTypes.LlmAuth,
+      );
+    }
+    if (status === 404) {
+      return ApplicationFailure.nonRetryable(
+        `The ${provider} API does not know this model or endpoint (HTTP 404); check LLM_MODEL and LLM_BASE_URL. ${message}`,
+        FailureTypes.LlmMisconfigured,
+      );
+    }
+    if (status === 429) {
+      return ApplicationFailure.create({
+        message: `The ${provider} API is rate limiting (HTTP 429). ${message}`,
+        type: FailureTypes.LlmRateLimited,
+        nextRetryDelay: retryAfter(err.responseHeaders),
+      });
+    }
+    if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 409) {
+      return ApplicationFailure.nonRetryable(`The ${provider} API rejected the request (HTTP ${status}). ${message}`, FailureTypes.LlmBadRequest);
+    }
+    return ApplicationFailure.retryable(`The ${provider} API failed (HTTP ${status ?? 'no status'}). ${message}`, FailureTypes.LlmUnavailable);
+  }
+  if (LoadAPIKeyError.isInstance(err)) return ApplicationFailure.nonRetryable(`${message} Set LLM_KEY.`, FailureTypes.LlmMisconfigured);
+  if (NoSuchModelError.isInstance(err)) return ApplicationFailure.nonRetryable(`${message} Check LLM_MODEL.`, FailureTypes.LlmMisconfigured);
+  // Network failures, timeouts, malformed responses: worth another try.
+  return ApplicationFailure.retryable(`Calling ${provider} failed: ${message}`, FailureTypes.LlmUnavailable);
+}
+
+function retryAfter(headers: Record<string, string> | undefined): string | undefined {
+  const value = headers?.['retry-after'];
+  const seconds = value ? Number(value) : NaN;
+  return Number.isFinite(seconds) && seconds > 0 ? `${Math.min(seconds, 60)} seconds` : undefined;
+}

@@ -1,0 +1,96 @@
+// The LLM activities: planning with native tool calling, prompt validation, and summaries for continue-as-new.
+import { generateText, jsonSchema, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import type { LlmActivities } from '../../workflows/activity-types';
+import type { Goal, PlanResult, ToolSpec, Usage } from '../../workflows/types';
+import { toLlmFailure } from './errors';
+import { toModelMessages } from './model-messages';
+import { renderPlanSystemPrompt, renderSummaryPrompt, renderValidateSystemPrompt } from './prompts';
+import type { LlmTask, ScriptedCallInfo } from './scripted-model';
+
+export interface LlmDeps {
+  model: LanguageModel;
+  provider: string;
+  /** Per-call timeout, under the activity's start-to-close so a hung provider surfaces as a retryable error. */
+  timeoutMs?: number;
+}
+
+export function createLlmActivities({ model, provider, timeoutMs = 90_000 }: LlmDeps): LlmActivities {
+  async function call(task: LlmTask, goal: Goal, request: { system: string; messages: ModelMessage[]; tools?: ToolSet }) {
+    try {
+      return await generateText({
+        model,
+        ...request,
+        maxRetries: 0, // Temporal retries the activity; two retry loops would multiply.
+        abortSignal: AbortSignal.timeout(timeoutMs),
+        providerOptions: { scripted: { task, goalId: goal.id } satisfies ScriptedCallInfo as never },
+      });
+    } catch (err) {
+      throw toLlmFailure(err, provider);
+    }
+  }
+
+  return {
+    async planTurn({ goal, tools, messages, summary, agents }): Promise<PlanResult> {
+      const result = await call('plan', goal, {
+        system: renderPlanSystemPrompt({ goal, tools, summary, agents }),
+        messages: toModelMessages(messages),
+        tools: toToolSet(tools),
+      });
+      return {
+        text: result.text,
+        toolCalls: result.toolCalls.map((c) => ({ id: c.toolCallId, tool: c.toolName, args: asRecord(c.input) })),
+        usage: usageOf(result.usage),
+      };
+    },
+
+    async validatePrompt({ goal, messages, prompt }) {
+      const recent = toModelMessages(messages.slice(-6)).filter((m) => m.role === 'user' || m.role === 'assistant');
+      const result = await call('validate', goal, {
+        system: renderValidateSystemPrompt(goal),
+        messages: [...recent, { role: 'user', content: prompt }],
+      });
+      const verdict = parseVerdict(result.text);
+      return { ...verdict, usage: usageOf(result.usage) };
+    },
+
+    async summarizeConversation({ goal, previousSummary, messages }) {
+      const result = await call('summarize', goal, {
+        system: 'You condense conversations faithfully and briefly.',
+        messages: [{ role: 'user', content: renderSummaryPrompt(goal, previousSummary, messages) }],
+      });
+      return result.text.trim() || previousSummary;
+    },
+  };
+}
+
+/** Tool definitions without `execute`: the model proposes calls, the workflow decides and runs them. */
+function toToolSet(tools: ToolSpec[]): ToolSet {
+  return Object.fromEntries(
+    tools.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as never) })]),
+  );
+}
+
+function usageOf(u: { inputTokens?: number; outputTokens?: number; totalTokens?: number }): Usage {
+  const inputTokens = u.inputTokens ?? 0;
+  const outputTokens = u.outputTokens ?? 0;
+  return { inputTokens, outputTokens, totalTokens: u.totalTokens ?? inputTokens + outputTokens };
+}
+
+function asRecord(input: unknown): Record<string, unknown> {
+  return input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+}
+
+/** Lenient: a model that answers with prose or broken JSON fails open, so validation never blocks a user. */
+export function parseVerdict(text: string): { valid: boolean; reply: string } {
+  const json = /\{[\s\S]*\}/.exec(text)?.[0];
+  try {
+    const parsed = JSON.parse(json ?? '') as { valid?: unknown; reply?: unknown };
+    if (parsed.valid === false) {
+      const reply = typeof parsed.reply === 'string' && parsed.reply.trim() ? parsed.reply : "That's outside what I can help with here.";
+      return { valid: false, reply };
+    }
+  } catch {
+    // fall through: fail open
+  }
+  return { valid: true, reply: '' };
+}

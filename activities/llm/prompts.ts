@@ -1,0 +1,73 @@
+// Prompts are rendered here, in activities, from structured state by small pure functions; the workflow keeps
+// structured messages only. Snapshot-tested in test/unit/prompts.test.ts.
+import type { AgentSummary, ChatMessage, Goal, ToolSpec } from '../../workflows/types';
+
+export function renderPlanSystemPrompt(input: { goal: Goal; tools: ToolSpec[]; summary: string; agents: AgentSummary[] }): string {
+  const { goal, tools, summary, agents } = input;
+  const toolNames = new Set(tools.map((t) => t.name));
+  const lines = [
+    `You are "${goal.agentName}", an agent working toward this goal:`,
+    goal.description,
+    '',
+    'How to work:',
+    '- Act through the tools you are given. Call a tool only when you have every required argument.',
+    "- Never invent argument values: when one is missing, ask the user for it in plain words.",
+    '- A tool result is JSON with a "status": "ok" carries the result; "invalid_input" lists what was wrong ' +
+      '(ask the user for anything "missing"); "tool_error" says why the tool failed; "rejected" means the user ' +
+      'declined the call: do not repeat it, ask what they want instead.',
+    '- After a tool result, either call the next tool or answer the user briefly.',
+  ];
+  if (toolNames.has('CompleteGoal')) {
+    lines.push('- When the goal is achieved and the user needs nothing more, call CompleteGoal.');
+  }
+  if (toolNames.has('ChangeGoal')) {
+    lines.push(
+      "- When the user's request matches another agent, call ChangeGoal with its goalId at once; ask only when " +
+        'the request is ambiguous.',
+    );
+  }
+  if (agents.length > 0) {
+    lines.push('', 'Agents available:', ...agents.map((a) => `- ${a.goalId}: ${a.agentName}: ${a.description}`));
+  }
+  lines.push('', 'Example conversation:', goal.exampleConversation);
+  if (summary) lines.push('', 'Summary of the conversation so far (older messages were condensed):', summary);
+  return lines.join('\n');
+}
+
+export function renderValidateSystemPrompt(goal: Goal): string {
+  return [
+    `You check whether a user's message fits the goal of the agent "${goal.agentName}":`,
+    goal.description,
+    '',
+    'Messages that answer the agent, give requested details, greet, or ask about the goal fit it. Messages ' +
+      'about unrelated topics do not.',
+    'Answer with JSON only, no prose: {"valid": true} when it fits, or {"valid": false, "reply": "<one or two ' +
+      'friendly sentences steering the user back to what this agent can do>"}.',
+  ].join('\n');
+}
+
+export function renderSummaryPrompt(goal: Goal, previousSummary: string, messages: ChatMessage[]): string {
+  return [
+    `Condense this conversation with the agent "${goal.agentName}" into at most 200 words.`,
+    'Keep every fact a later turn may need: names, emails, ids, dates, amounts, decisions, tool results.',
+    previousSummary ? `Earlier summary:\n${previousSummary}` : '',
+    'Messages:',
+    ...messages.map(renderLine),
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** One message as a transcript line, for summaries and logs. */
+export function renderLine(m: ChatMessage): string {
+  switch (m.kind) {
+    case 'user':
+      return `user: ${m.text}`;
+    case 'agent':
+      return `agent: ${m.text}${m.toolCalls.map((c) => ` [calls ${c.tool} ${JSON.stringify(c.args)}]`).join('')}`;
+    case 'tool':
+      return `tool ${m.call.tool}: ${JSON.stringify(m.outcome)}`;
+    case 'note':
+      return `note: ${m.text}`;
+  }
+}

@@ -1,0 +1,35 @@
+// The catch-all activity: a native tool runs as an activity whose type is the tool's name, so the Temporal UI
+// and history show what ran, while one function dispatches to the handler.
+import { activityInfo, ApplicationFailure } from '@temporalio/activity';
+import { z } from 'zod';
+import { ToolError, type ToolContext } from '../tools/define-tool';
+import type { ToolRegistry } from '../tools/registry';
+import { FailureTypes } from '../workflows/activity-types';
+import type { ToolOutcome } from '../workflows/types';
+
+export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext) {
+  return async function runNativeTool(args: Record<string, unknown>): Promise<ToolOutcome> {
+    const name = activityInfo().activityType;
+    const tool = tools.get(name);
+    if (!tool) {
+      throw ApplicationFailure.nonRetryable(`No native tool named "${name}" on this worker.`, FailureTypes.UnknownTool);
+    }
+    const parsed = tool.input.safeParse(args ?? {});
+    if (!parsed.success) {
+      return {
+        status: 'invalid_input',
+        problems: parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`),
+        missing: parsed.error.issues
+          .filter((i) => i.code === 'invalid_type' && i.input === undefined)
+          .map((i) => i.path.join('.')),
+      };
+    }
+    try {
+      return { status: 'ok', result: await tool.run(parsed.data, ctx) };
+    } catch (err) {
+      // A domain "no" is an answer for the LLM; anything else is retried by Temporal, then reported.
+      if (err instanceof ToolError || err instanceof z.ZodError) return { status: 'tool_error', error: err.message };
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,56 @@
+// A native tool is one file: schema, description and handler together. The registry is derived from the files.
+import { z } from 'zod';
+import type { ApprovalPolicy, ToolSpec } from '../workflows/types';
+
+/** What a handler may use besides its arguments: injected, so tests can swap the data store. */
+export interface ToolContext {
+  store: MockStore;
+  /** Today's date; injected so mock answers are stable in tests. */
+  now(): Date;
+}
+
+/** The mutable demo data (PTO ledgers, orders, ...), keyed by dataset name. */
+export type MockStore = Map<string, unknown>;
+
+export interface NativeTool<Input extends z.ZodObject = z.ZodObject> {
+  name: string;
+  description: string;
+  category: string;
+  input: Input;
+  /** Overrides SHOW_CONFIRM for this tool: read-only tools rarely need the user's approval. */
+  approval?: ApprovalPolicy;
+  run(args: z.infer<Input>, ctx: ToolContext): Promise<unknown> | unknown;
+}
+
+const TOOL_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+
+export function defineTool<Input extends z.ZodObject>(tool: NativeTool<Input>): NativeTool<Input> {
+  if (!TOOL_NAME.test(tool.name)) {
+    throw new Error(`Tool name "${tool.name}" must be letters, digits or _ (at most 64), starting with a letter.`);
+  }
+  return tool;
+}
+
+export function isNativeTool(value: unknown): value is NativeTool {
+  const t = value as NativeTool | undefined;
+  return !!t && typeof t.name === 'string' && typeof t.run === 'function' && t.input instanceof z.ZodObject;
+}
+
+/** The data the workflow and the LLM see: JSON Schema derived from the zod schema. */
+export function toToolSpec(tool: NativeTool): ToolSpec {
+  const schema = z.toJSONSchema(tool.input, { target: 'draft-07', io: 'input' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return {
+    name: tool.name,
+    description: tool.description,
+    category: tool.category,
+    inputSchema: schema,
+    approval: tool.approval ?? 'default',
+    kind: 'native',
+  };
+}
+
+/** A domain answer such as "no such order": reaches the LLM as a tool error at once, without retries. */
+export class ToolError extends Error {
+  override name = 'ToolError';
+}

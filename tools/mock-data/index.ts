@@ -1,0 +1,65 @@
+// Demo data the offline tools read and change. Each worker starts from these seeds; handlers mutate a copy
+// held in the injected store, so tests can check that a booking really changed a balance.
+import type { MockStore } from '../define-tool';
+
+export interface Employee {
+  email: string;
+  name: string;
+  ptoHoursLeft: number;
+  hoursAccruedPerMonth: number;
+  bookings: { startDate: string; endDate: string; hours: number }[];
+}
+
+export interface Order {
+  id: string;
+  email: string;
+  status: 'processing' | 'shipped' | 'delivered' | 'cancelled';
+  placedOn: string;
+  items: { sku: string; name: string; quantity: number; price: number }[];
+  trackingNumber?: string;
+}
+
+export interface Shipment {
+  trackingNumber: string;
+  carrier: string;
+  status: string;
+  lastScan: string;
+  estimatedDelivery: string;
+}
+
+const SEEDS: Datasets = {
+  employees: [
+    { email: 'ada@example.com', name: 'Ada Lovelace', ptoHoursLeft: 104, hoursAccruedPerMonth: 8, bookings: [] },
+    { email: 'grace@example.com', name: 'Grace Hopper', ptoHoursLeft: 36, hoursAccruedPerMonth: 6.67, bookings: [] },
+  ],
+  orders: [
+    {
+      id: 'ORD-1001', email: 'ada@example.com', status: 'shipped', placedOn: '2026-11-10', trackingNumber: '1Z999AA10123456784',
+      items: [{ sku: 'KB-01', name: 'Mechanical keyboard', quantity: 1, price: 129 }],
+    },
+    {
+      id: 'ORD-1002', email: 'ada@example.com', status: 'processing', placedOn: '2026-11-19',
+      items: [{ sku: 'MS-02', name: 'Wireless mouse', quantity: 2, price: 39.5 }],
+    },
+    {
+      id: 'ORD-2001', email: 'grace@example.com', status: 'delivered', placedOn: '2026-10-02', trackingNumber: '9400111899223344556677',
+      items: [{ sku: 'MN-27', name: '27" monitor', quantity: 1, price: 319 }],
+    },
+  ],
+  shipments: [
+    { trackingNumber: '1Z999AA10123456784', carrier: 'UPS', status: 'In transit', lastScan: 'Louisville, KY', estimatedDelivery: '2026-11-24' },
+    { trackingNumber: '9400111899223344556677', carrier: 'USPS', status: 'Delivered', lastScan: 'Arlington, VA', estimatedDelivery: '2026-10-06' },
+  ],
+};
+
+interface Datasets {
+  employees: Employee[];
+  orders: Order[];
+  shipments: Shipment[];
+}
+
+/** The store's copy of a dataset, seeded on first use. */
+export function dataset<N extends keyof Datasets>(store: MockStore, name: N): Datasets[N] {
+  if (!store.has(name)) store.set(name, structuredClone(SEEDS[name]));
+  return store.get(name) as Datasets[N];
+}

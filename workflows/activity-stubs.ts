@@ -1,0 +1,31 @@
+// Every activity timeout and retry policy in one place. Temporal owns retries; provider SDKs run with theirs off.
+import { proxyActivities } from '@temporalio/workflow';
+import { FailureTypes, type ConfigActivities, type LlmActivities, type ToolActivity } from './activity-types';
+
+export const config = proxyActivities<ConfigActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.UnknownGoal, FailureTypes.Misconfigured] },
+});
+
+export const llm = proxyActivities<LlmActivities>({
+  startToCloseTimeout: '2 minutes',
+  // Transient provider errors retry with backoff, but a turn never hangs on a dead provider for long.
+  scheduleToCloseTimeout: '5 minutes',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    nonRetryableErrorTypes: [FailureTypes.LlmAuth, FailureTypes.LlmMisconfigured, FailureTypes.LlmBadRequest],
+  },
+});
+
+/** Indexed by tool name: `nativeTools[name](args)` schedules an activity of that type. */
+export const nativeTools = proxyActivities<Record<string, ToolActivity>>({
+  startToCloseTimeout: '1 minute',
+  scheduleToCloseTimeout: '3 minutes',
+  retry: {
+    initialInterval: '1 second',
+    maximumAttempts: 3,
+    nonRetryableErrorTypes: [FailureTypes.UnknownTool, FailureTypes.ToolInputInvalid],
+  },
+});

@@ -1,0 +1,42 @@
+// The activity contract, as pure types: activities implement it, the workflow schedules it.
+// Lives here so workflow code never imports the activities/ folder, not even for types.
+import type {
+  AgentSummary,
+  ChatMessage,
+  Goal,
+  PlanRequest,
+  PlanResult,
+  PromptVerdict,
+  ResolvedGoal,
+  Settings,
+  ToolOutcome,
+} from './types';
+
+export interface ConfigActivities {
+  loadSettings(): Promise<Settings>;
+  listAgents(): Promise<AgentSummary[]>;
+  /** Fails with the non-retryable `UnknownGoal` for an id no goal has. */
+  resolveGoal(goalId: string): Promise<ResolvedGoal>;
+}
+
+export interface LlmActivities {
+  validatePrompt(input: { goal: Goal; messages: ChatMessage[]; prompt: string }): Promise<PromptVerdict>;
+  planTurn(input: PlanRequest): Promise<PlanResult>;
+  summarizeConversation(input: { goal: Goal; previousSummary: string; messages: ChatMessage[] }): Promise<string>;
+}
+
+/** Native tools run as activities whose type is the tool's name; the worker's catch-all `default` runs them. */
+export type ToolActivity = (args: Record<string, unknown>) => Promise<ToolOutcome>;
+
+/** Failure types the activities raise, named once so retry policies and the workflow agree. */
+export const FailureTypes = {
+  LlmAuth: 'LlmAuth',
+  LlmMisconfigured: 'LlmMisconfigured',
+  LlmBadRequest: 'LlmBadRequest',
+  LlmRateLimited: 'LlmRateLimited',
+  LlmUnavailable: 'LlmUnavailable',
+  UnknownGoal: 'UnknownGoal',
+  UnknownTool: 'UnknownTool',
+  ToolInputInvalid: 'ToolInputInvalid',
+  Misconfigured: 'Misconfigured',
+} as const;

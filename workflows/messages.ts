@@ -1,0 +1,34 @@
+// Signals, queries and updates of AgentGoalWorkflow, declared once and shared by the workflow and the client.
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type {
+  AgentReply,
+  AgentSummary,
+  ChatMessage,
+  ConfirmDecision,
+  Goal,
+  PendingApproval,
+  ToolSpec,
+  Usage,
+} from './types';
+
+export const userPromptSignal = defineSignal<[string]>('userPrompt');
+export const confirmSignal = defineSignal<[ConfirmDecision]>('confirm');
+export const endChatSignal = defineSignal('endChat');
+export const changeGoalSignal = defineSignal<[string]>('changeGoal');
+
+/** Sends a prompt and returns the agent's reply once it next needs the user. */
+export const promptUpdate = defineUpdate<AgentReply, [string]>('prompt');
+/** Approves or rejects the pending tool call and returns the agent's reply once it next needs the user. */
+export const confirmUpdate = defineUpdate<AgentReply, [ConfirmDecision]>('confirmAndWait');
+
+export const historyQuery = defineQuery<ChatMessage[]>('history');
+export const currentGoalQuery = defineQuery<Goal>('currentGoal');
+export const pendingToolCallQuery = defineQuery<PendingApproval | null>('pendingToolCall');
+export const agentsQuery = defineQuery<AgentSummary[]>('agents');
+export const usageQuery = defineQuery<{ total: Usage; turns: number; runs: number }>('usage');
+export const toolsQuery = defineQuery<ToolSpec[]>('tools');
+/** Whether the agent is waiting for the user, working, or done: lets clients poll without guessing. */
+export const statusQuery = defineQuery<{ state: 'waiting_for_user' | 'working' | 'awaiting_approval' | 'ended'; lastReply: AgentReply | null }>('status');
+
+/** Largest prompt accepted, in characters; protects the history from oversized payloads. */
+export const MAX_PROMPT_CHARS = 16_000;

@@ -1,0 +1,164 @@
+// Shared, pure types: imported by the workflow (deterministic sandbox), activities, worker and client.
+// Nothing here may import I/O code.
+
+/** A JSON Schema object (draft 2020-12 / draft-07 subset) describing a tool's input. */
+export type JsonSchema = Record<string, unknown>;
+
+/** When a tool call waits for the user's approval. `default` follows the SHOW_CONFIRM setting. */
+export type ApprovalPolicy = 'always' | 'never' | 'default';
+
+/** What the LLM and the workflow know of a tool: data only, no handler. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  category: string;
+  inputSchema: JsonSchema;
+  approval: ApprovalPolicy;
+  /** `builtin` tools are handled by the workflow itself (ListAgents, ChangeGoal, CompleteGoal). */
+  kind: 'native' | 'builtin';
+}
+
+/** A goal: one agent's persona and the tools it may use. Goals are data. */
+export interface Goal {
+  id: string;
+  category: string;
+  agentName: string;
+  /** Shown to users picking an agent. */
+  agentFriendlyDescription: string;
+  /** Told to the LLM: what the agent must achieve. */
+  description: string;
+  /** The first message the agent acts on, so it opens the conversation itself. */
+  starterPrompt: string;
+  /** A sample dialogue that shows the LLM the tone and the tool sequence. */
+  exampleConversation: string;
+  /** Tool names: native tools by name, or the builtins ListAgents / ChangeGoal. */
+  tools: string[];
+}
+
+export interface AgentSummary {
+  goalId: string;
+  agentName: string;
+  description: string;
+  category: string;
+}
+
+export interface ToolCall {
+  id: string;
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+/** What came of a tool call, handed to the LLM as JSON. A tool saying no is an observation, not a failure. */
+export type ToolOutcome =
+  | { status: 'ok'; result: unknown }
+  | { status: 'invalid_input'; problems: string[]; missing: string[] }
+  | { status: 'tool_error'; error: string }
+  | { status: 'rejected'; reason: string };
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+export type ChatMessage =
+  | { kind: 'user'; text: string; promptId: number }
+  | { kind: 'agent'; text: string; toolCalls: ToolCall[]; usage?: Usage }
+  | { kind: 'tool'; call: ToolCall; outcome: ToolOutcome }
+  | { kind: 'note'; text: string };
+
+/** Behaviour flags, read once per run through an activity so replays see the same values. */
+export interface Settings {
+  showConfirm: boolean;
+  multiGoal: boolean;
+  pickerGoalId: string;
+  /** Agent categories offered in multi-goal mode; empty means all. */
+  goalCategories: string[];
+  validatePrompts: boolean;
+  maxToolStepsPerTurn: number;
+  /** Continue-as-new once the run's history has this many events. */
+  historyEventBudget: number;
+  /** Messages kept verbatim across continue-as-new; older ones are summarised. */
+  recentMessagesKept: number;
+}
+
+export interface ResolvedGoal {
+  goal: Goal;
+  tools: ToolSpec[];
+}
+
+/** The planner's answer for one LLM step. */
+export interface PlanResult {
+  text: string;
+  toolCalls: ToolCall[];
+  usage: Usage;
+}
+
+export interface PromptVerdict {
+  valid: boolean;
+  /** When invalid: what the agent says to steer the user back to the goal. */
+  reply: string;
+  usage: Usage;
+}
+
+export interface PlanRequest {
+  goal: Goal;
+  tools: ToolSpec[];
+  messages: ChatMessage[];
+  summary: string;
+  agents: AgentSummary[];
+}
+
+/** The agent's state when it next needs the user: the answer to a `prompt` or `confirm` update. */
+export interface AgentReply {
+  promptId: number;
+  /** The agent's latest words, or '' when it only proposes a tool call. */
+  reply: string;
+  pendingToolCall: PendingApproval | null;
+  ended: boolean;
+}
+
+export interface PendingApproval {
+  call: ToolCall;
+  tool: string;
+  description: string;
+}
+
+export type ConfirmDecision =
+  | { approve: true; args?: Record<string, unknown>; callId?: string }
+  | { approve: false; reason: string; callId?: string };
+
+/** What one run carries into the next on continue-as-new. */
+export interface CarriedState {
+  summary: string;
+  messages: ChatMessage[];
+  pendingPrompts: { id: number; text: string }[];
+  usage: Usage;
+  promptSeq: number;
+  runs: number;
+}
+
+export interface AgentGoalInput {
+  goalId: string;
+  /** Overrides the settings' history budget; tests use a low one to force continue-as-new. */
+  historyEventBudget?: number;
+  carried?: CarriedState;
+}
+
+export interface Transcript {
+  goalId: string;
+  endedBy: 'user' | 'goal_complete';
+  summary: string;
+  messages: ChatMessage[];
+  usage: Usage;
+}
+
+export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+  };
+}
