@@ -32,10 +32,8 @@ import {
 import type { AgentGoalInput, AgentSummary, ToolCall, Transcript } from './types';
 
 export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcript> {
-  const settings = await config.loadSettings();
-  if (input.historyEventBudget) settings.historyEventBudget = input.historyEventBudget;
-  const convo = new Conversation(settings, await config.resolveGoal(input.goalId), input.carried);
-  let agents: AgentSummary[] = settings.multiGoal ? await config.listAgents() : [];
+  const convo = new Conversation(input.carried);
+  let agents: AgentSummary[] = [];
 
   // ---- handlers: they change state and wait; only the main loop schedules activities ----------------------
   setHandler(userPromptSignal, (text: string) => {
@@ -73,7 +71,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   setHandler(endChatSignal, () => convo.endChat());
   setHandler(changeGoalSignal, (goalId: string) => convo.requestGoalChange(goalId));
   setHandler(historyQuery, () => convo.messages);
-  setHandler(currentGoalQuery, () => convo.goal);
+  setHandler(currentGoalQuery, () => convo.goal ?? null);
   setHandler(pendingToolCallQuery, () => convo.pendingApproval());
   setHandler(agentsQuery, () => agents);
   setHandler(toolsQuery, () => convo.tools);
@@ -97,6 +95,12 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
       return false;
     }
   }
+
+  // ---- start: settings and goal come from activities, so a replay sees what the original run saw ----------
+  const settings = await config.loadSettings();
+  if (input.historyEventBudget) settings.historyEventBudget = input.historyEventBudget;
+  convo.begin(settings, await config.resolveGoal(input.goalId));
+  if (settings.multiGoal) agents = await config.listAgents();
 
   // ---- performing steps: the one place activities are called ----------------------------------------------
   async function perform(step: Step): Promise<unknown> {

@@ -50,8 +50,11 @@ export interface StepFailure {
 }
 
 export class Conversation {
-  goal: Goal;
-  tools: ToolSpec[];
+  // Set by begin(): the first activities read them, but handlers must exist before the first await.
+  settings!: Settings;
+  goal!: Goal;
+  tools: ToolSpec[] = [];
+  started = false;
   messages: ChatMessage[];
   summary: string;
   usage: Usage;
@@ -73,20 +76,22 @@ export class Conversation {
   private goalChange: string | null = null;
   private watched = new Map<number, AgentReply | null>();
 
-  constructor(
-    readonly settings: Settings,
-    resolved: ResolvedGoal,
-    carried?: CarriedState,
-  ) {
-    this.goal = resolved.goal;
-    this.tools = resolved.tools;
+  constructor(private readonly carried?: CarriedState) {
     this.messages = carried ? [...carried.messages] : [];
     this.summary = carried?.summary ?? '';
     this.usage = carried?.usage ?? ZERO_USAGE;
     this.queue = carried ? [...carried.pendingPrompts] : [];
     this.promptSeq = carried?.promptSeq ?? 0;
     this.runs = (carried?.runs ?? 0) + 1;
-    if (!carried) this.queue.push({ id: ++this.promptSeq, text: this.goal.starterPrompt, starter: true });
+  }
+
+  /** Starts the conversation once settings and goal are loaded; a new one opens with the goal's starter prompt. */
+  begin(settings: Settings, resolved: ResolvedGoal): void {
+    this.settings = settings;
+    this.goal = resolved.goal;
+    this.tools = resolved.tools;
+    this.started = true;
+    if (!this.carried) this.queue.unshift({ id: ++this.promptSeq, text: this.goal.starterPrompt, starter: true });
   }
 
   // ---- inputs from handlers -------------------------------------------------------------------------------
@@ -149,6 +154,7 @@ export class Conversation {
 
   status(): 'waiting_for_user' | 'working' | 'awaiting_approval' | 'ended' {
     if (this.ended) return 'ended';
+    if (!this.started) return 'working';
     if (this.pendingApproval() && this.queue.length === 0 && !this.goalChange) return 'awaiting_approval';
     return this.hasWork() ? 'working' : 'waiting_for_user';
   }
@@ -156,6 +162,7 @@ export class Conversation {
   /** Pure: whether nextStep() would find something to do. Safe inside condition(). */
   hasWork(): boolean {
     if (this.ended) return true;
+    if (!this.started) return false;
     if (this.calls.length > 0) {
       const waiting = this.approval !== null && this.approval.decision === null;
       return !waiting || this.queue.length > 0 || this.goalChange !== null;

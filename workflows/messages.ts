@@ -22,7 +22,7 @@ export const promptUpdate = defineUpdate<AgentReply, [string]>('prompt');
 export const confirmUpdate = defineUpdate<AgentReply, [ConfirmDecision]>('confirmAndWait');
 
 export const historyQuery = defineQuery<ChatMessage[]>('history');
-export const currentGoalQuery = defineQuery<Goal>('currentGoal');
+export const currentGoalQuery = defineQuery<Goal | null>('currentGoal');
 export const pendingToolCallQuery = defineQuery<PendingApproval | null>('pendingToolCall');
 export const agentsQuery = defineQuery<AgentSummary[]>('agents');
 export const usageQuery = defineQuery<{ total: Usage; turns: number; runs: number }>('usage');

@@ -1,6 +1,6 @@
 // Provider errors → typed Temporal failures with explicit retryability. Temporal owns retries.
 import { ApplicationFailure } from '@temporalio/activity';
-import { APICallError, LoadAPIKeyError, NoSuchModelError } from 'ai';
+import { APICallError, InvalidPromptError, LoadAPIKeyError, MissingToolResultsError, NoSuchModelError } from 'ai';
 import { FailureTypes } from '../../workflows/activity-types';
 
 export function toLlmFailure(err: unknown, provider: string): ApplicationFailure {
@@ -34,6 +34,10 @@ export function toLlmFailure(err: unknown, provider: string): ApplicationFailure
   }
   if (LoadAPIKeyError.isInstance(err)) return ApplicationFailure.nonRetryable(`${message} Set LLM_KEY.`, FailureTypes.LlmMisconfigured);
   if (NoSuchModelError.isInstance(err)) return ApplicationFailure.nonRetryable(`${message} Check LLM_MODEL.`, FailureTypes.LlmMisconfigured);
+  if (InvalidPromptError.isInstance(err) || MissingToolResultsError.isInstance(err)) {
+    // Our request is malformed: retrying the same request cannot help.
+    return ApplicationFailure.nonRetryable(`Invalid request to ${provider}: ${message}`, FailureTypes.LlmBadRequest);
+  }
   // Network failures, timeouts, malformed responses: worth another try.
   return ApplicationFailure.retryable(`Calling ${provider} failed: ${message}`, FailureTypes.LlmUnavailable);
 }

