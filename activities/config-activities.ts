@@ -31,12 +31,10 @@ export function createConfigActivities({ settings, goals, tools }: ConfigDeps): 
           FailureTypes.UnknownGoal,
         );
       }
-      const names = [...goal.tools];
-      // Every agent but the picker can close its work; in multi-goal mode every agent can go back to the list.
-      if (goal.id !== settings.pickerGoalId) {
-        names.push(COMPLETE_GOAL);
-        if (settings.multiGoal) names.push(LIST_AGENTS);
-      }
+      // Every agent can close its work (the picker's closing ends the conversation); in multi-goal mode every
+      // agent can also list the others.
+      const names = [...goal.tools, COMPLETE_GOAL];
+      if (settings.multiGoal) names.push(LIST_AGENTS);
       const specs = [...new Set(names)].map((name): ToolSpec => {
         const spec = BUILTIN_TOOLS[name] ?? tools.spec(name);
         if (!spec) throw ApplicationFailure.nonRetryable(`Goal "${goalId}" lists the unknown tool "${name}".`, FailureTypes.Misconfigured);

@@ -8,8 +8,9 @@ export interface TemporalTarget {
   namespace: string;
 }
 
-export function temporalTarget(overrideAddress?: string): TemporalTarget {
-  const config = loadClientConnectConfig();
+export function temporalTarget(env: NodeJS.ProcessEnv = process.env, overrideAddress?: string): TemporalTarget {
+  const vars = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const config = loadClientConnectConfig({ overrideEnvVars: vars });
   const connectionOptions = { ...config.connectionOptions };
   if (overrideAddress) connectionOptions.address = overrideAddress;
   if (!connectionOptions.address) connectionOptions.address = 'localhost:7233';

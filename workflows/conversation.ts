@@ -339,7 +339,8 @@ export class Conversation {
 
   private applyBuiltin(call: ToolCall, effect: BuiltinEffect): void {
     this.recordOutcome(call, effect.outcome);
-    if (effect.switchTo) this.switchGoal(effect.switchTo);
+    // The tool result already says where the conversation went; the new system prompt does the rest.
+    if (effect.switchTo) this.switchGoal(effect.switchTo, false);
     if (effect.end) {
       this.calls = [];
       this.needsPlan = false;
@@ -355,15 +356,15 @@ export class Conversation {
       this.pause();
       return;
     }
-    this.switchGoal(result);
+    this.switchGoal(result, true);
     // A switch asked for by a client starts the new agent the way a new conversation starts.
     this.queue.unshift({ id: ++this.promptSeq, text: result.goal.starterPrompt, starter: true });
   }
 
-  private switchGoal(resolved: ResolvedGoal): void {
+  private switchGoal(resolved: ResolvedGoal, note: boolean): void {
     this.goal = resolved.goal;
     this.tools = resolved.tools;
-    this.messages.push({ kind: 'note', text: `Switched to the agent "${resolved.goal.agentName}" (goal ${resolved.goal.id}).` });
+    if (note) this.messages.push({ kind: 'note', text: `Switched to the agent "${resolved.goal.agentName}" (goal ${resolved.goal.id}).` });
   }
 
   private say(text: string): void {

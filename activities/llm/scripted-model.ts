@@ -160,7 +160,10 @@ function matches(rule: ScriptRule, info: ScriptedCallInfo, view: PromptView): bo
   return !rule.user || new RegExp(rule.user, 'i').test(view.lastUser);
 }
 
-/** {{1}} → regex group; {{result.a.b}} → the last tool outcome's result.a.b; {{outcome.x}} → the outcome's x. */
+/**
+ * {{1}} → regex group; {{result.a.b}} → the last tool outcome's result.a.b; {{outcome.x}} → the outcome's x;
+ * {{result.items[].name}} → the names of every item, joined by ", ".
+ */
 function fillTemplate(template: string, captures: string[], tool: PromptView['lastToolResult']): string {
   return template.replace(/\{\{\s*([\w.[\]]+)\s*\}\}/g, (_, key: string) => {
     const value = lookup(key, captures, tool);
@@ -171,9 +174,18 @@ function fillTemplate(template: string, captures: string[], tool: PromptView['la
 function lookup(key: string, captures: string[], tool: PromptView['lastToolResult']): unknown {
   if (/^\d+$/.test(key)) return captures[Number(key)];
   const [head, ...rest] = key.split('.');
-  let value: unknown = head === 'result' ? tool?.outcome.result : head === 'outcome' ? tool?.outcome : undefined;
-  for (const part of rest) value = (value as Record<string, unknown> | undefined)?.[part];
-  return value;
+  const root: unknown = head === 'result' ? tool?.outcome.result : head === 'outcome' ? tool?.outcome : undefined;
+  return walk(root, rest);
+}
+
+function walk(value: unknown, path: string[]): unknown {
+  if (path.length === 0) return value;
+  const [part, ...rest] = path as [string, ...string[]];
+  if (part.endsWith('[]')) {
+    const list = (value as Record<string, unknown> | undefined)?.[part.slice(0, -2)];
+    return Array.isArray(list) ? list.map((item) => walk(item, rest)).join(', ') : undefined;
+  }
+  return walk((value as Record<string, unknown> | undefined)?.[part], rest);
 }
 
 function fillDeep(value: unknown, fill: (s: string) => string): unknown {

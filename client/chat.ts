@@ -1,0 +1,90 @@
+// The interactive chat: the agent's words, proposed tool calls with their args, approve / edit / reject.
+import * as readline from 'node:readline/promises';
+import type { AgentClient } from './agent-client';
+import { formatHistory, formatReply } from './format';
+import type { AgentReply } from '../workflows/types';
+
+export interface ChatIO {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+}
+
+const HELP = 'Type a message, or /history, /end (end the conversation), /quit (leave; the conversation stays).';
+
+/** Runs until the user quits, the conversation ends, or input closes. */
+export async function runChat(client: AgentClient, id: string, first: AgentReply | null, io: ChatIO): Promise<void> {
+  const rl = readline.createInterface({ input: io.input, output: io.output, terminal: false });
+  const lines = rl[Symbol.asyncIterator]();
+  const print = (text: string) => io.output.write(`${text}\n`);
+  const ask = async (question: string): Promise<string | null> => {
+    io.output.write(question);
+    const next = await lines.next();
+    return next.done ? null : next.value.trim();
+  };
+  print(`conversation ${id}. ${HELP}`);
+  let reply = first;
+  if (reply) print(formatReply(reply));
+  try {
+    while (!reply?.ended) {
+      if (reply?.pendingToolCall) {
+        const answer = await ask('approve? [y]es / [e]dit args / [n]o with a reason: ');
+        if (answer === null) return;
+        const decision = await approvalFrom(answer, reply, ask, print);
+        if (!decision) continue;
+        reply = await client.confirm(id, decision);
+        print(formatReply(reply));
+        continue;
+      }
+      const text = await ask('you> ');
+      if (text === null || text === '/quit') return;
+      if (!text) continue;
+      if (text === '/help') print(HELP);
+      else if (text === '/history') print(formatHistory(await client.history(id)));
+      else if (text === '/end') {
+        await client.end(id);
+        print('(conversation ended)');
+        return;
+      } else {
+        reply = await client.say(id, text);
+        print(formatReply(reply));
+      }
+    }
+  } finally {
+    rl.close();
+  }
+}
+
+async function approvalFrom(
+  answer: string,
+  reply: AgentReply,
+  ask: (q: string) => Promise<string | null>,
+  print: (s: string) => void,
+) {
+  const callId = reply.pendingToolCall!.call.id;
+  const [word, ...rest] = answer.split(/\s+/);
+  switch (word?.toLowerCase()) {
+    case 'y':
+    case 'yes':
+      return { approve: true as const, callId };
+    case 'n':
+    case 'no': {
+      const reason = rest.join(' ') || (await ask('reason: ')) || 'declined by the user';
+      return { approve: false as const, reason, callId };
+    }
+    case 'e':
+    case 'edit': {
+      const json = await ask(`new args as JSON (was ${JSON.stringify(reply.pendingToolCall!.call.args)}): `);
+      try {
+        const args = JSON.parse(json ?? '') as unknown;
+        if (!args || typeof args !== 'object' || Array.isArray(args)) throw new Error('not an object');
+        return { approve: true as const, args: args as Record<string, unknown>, callId };
+      } catch {
+        print('That is not a JSON object; nothing was sent.');
+        return null;
+      }
+    }
+    default:
+      print('Answer y, e or n.');
+      return null;
+  }
+}

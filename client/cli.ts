@@ -1,0 +1,160 @@
+// `npm run agent -- <command>`: start, chat, say, confirm, history, end, agents, status.
+import { parseArgs } from 'node:util';
+import { loadGoals, PICKER_GOAL_ID } from '../goals/registry';
+import { DEFAULT_TASK_QUEUE } from '../worker/settings';
+import { AgentClient, UserError } from './agent-client';
+import { runChat, type ChatIO } from './chat';
+import { formatHistory, formatReply } from './format';
+
+const USAGE = `usage: agent <command> [options]
+  start [--goal <id>] [--id <conversationId>]     start a conversation; prints its id and the greeting
+  chat [<conversationId>] [--goal <id>]           interactive chat (resumes the id if it is running)
+  say <conversationId> <text...>                  one turn; prints the agent's reply
+  confirm <conversationId> [--reject <reason>] [--args <json>]
+                                                  approve (optionally with edited args) or reject the pending tool call
+  history <conversationId>                        the conversation so far
+  status <conversationId>                         whether the agent waits for you, works, or has ended
+  end <conversationId>                            end the conversation
+  agents                                          the agents (goals) you can start
+options: --json (machine-readable output), --help
+env: TEMPORAL_ADDRESS (default localhost:7233), TEMPORAL_NAMESPACE, TASK_QUEUE, AGENT_GOAL`;
+
+export interface CliIO extends ChatIO {
+  error: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Runs one CLI command; returns the exit code. */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  let client: AgentClient | undefined;
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        goal: { type: 'string' },
+        id: { type: 'string' },
+        reject: { type: 'string' },
+        args: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+    });
+    const [command, ...rest] = positionals;
+    if (values.help || !command) {
+      io.output.write(`${USAGE}\n`);
+      return command || values.help ? 0 : 2;
+    }
+    const out = (human: string, data: unknown) => io.output.write(`${values.json ? JSON.stringify(data) : human}\n`);
+    const needId = () => {
+      const id = rest[0];
+      if (!id) throw new UserError(`${command} needs a conversation id. ${USAGE.split('\n')[0]}`);
+      return id;
+    };
+    const goalId = () => checkGoal(values.goal ?? io.env.AGENT_GOAL ?? PICKER_GOAL_ID);
+    const connect = async () => (client = await AgentClient.connect(io.env.TASK_QUEUE || DEFAULT_TASK_QUEUE, io.env));
+
+    switch (command) {
+      case 'agents': {
+        const agents = loadGoals().agents();
+        out(agents.map((a) => `${a.goalId.padEnd(24)} ${a.agentName}: ${a.description}`).join('\n'), agents);
+        return 0;
+      }
+      case 'start': {
+        const goal = goalId();
+        const { id, greeting } = await (await connect()).start(goal, values.id);
+        out(`conversation ${id} (goal ${goal})\n${formatReply(greeting)}`, { id, goalId: goal, reply: greeting });
+        return 0;
+      }
+      case 'chat': {
+        const c = await connect();
+        const requested = rest[0] ?? values.id;
+        if (requested && (await c.isRunning(requested))) {
+          await runChat(c, requested, (await c.status(requested)).lastReply, io);
+        } else {
+          const { id, greeting } = await c.start(goalId(), requested);
+          await runChat(c, id, greeting, io);
+        }
+        return 0;
+      }
+      case 'say': {
+        const id = needId();
+        const text = rest.slice(1).join(' ');
+        if (!text.trim()) throw new UserError('say needs the text to send: agent say <conversationId> <text...>');
+        const reply = await (await connect()).say(id, text);
+        out(formatReply(reply), reply);
+        return 0;
+      }
+      case 'confirm': {
+        const id = needId();
+        const reply = await (await connect()).confirm(id, decisionFrom(values.reject, values.args));
+        out(formatReply(reply), reply);
+        return 0;
+      }
+      case 'history': {
+        const messages = await (await connect()).history(needId());
+        out(formatHistory(messages) || '(empty)', messages);
+        return 0;
+      }
+      case 'status': {
+        const c = await connect();
+        const id = needId();
+        const status = await c.status(id);
+        const { goal, usage } = await c.details(id);
+        out(
+          `${id}: ${status.state.replace(/_/g, ' ')}; agent ${goal?.agentName ?? '?'} (${goal?.id ?? '?'}); ` +
+            `${usage.total.totalTokens} tokens over ${usage.runs} run(s)`,
+          { id, ...status, goal: goal?.id, usage },
+        );
+        return 0;
+      }
+      case 'end': {
+        const id = needId();
+        await (await connect()).end(id);
+        out(`conversation ${id} ended`, { id, ended: true });
+        return 0;
+      }
+      default:
+        throw new UserError(`unknown command "${command}". ${USAGE.split('\n')[0]}; try --help`);
+    }
+  } catch (err) {
+    const message = err instanceof UserError || isArgError(err) ? (err as Error).message : `unexpected error: ${(err as Error).stack ?? err}`;
+    io.error.write(`error: ${message}\n`);
+    return 1;
+  } finally {
+    await client?.close();
+  }
+}
+
+function checkGoal(goalId: string): string {
+  const goals = loadGoals();
+  if (!goals.get(goalId)) throw new UserError(`unknown goal "${goalId}"; known goals: ${goals.ids().join(', ')}`);
+  return goalId;
+}
+
+function decisionFrom(reject: string | undefined, args: string | undefined) {
+  if (reject !== undefined && args !== undefined) throw new UserError('use either --reject or --args, not both');
+  if (reject !== undefined) {
+    if (!reject.trim()) throw new UserError('--reject needs a reason');
+    return { approve: false as const, reason: reject };
+  }
+  if (args === undefined) return { approve: true as const };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(args);
+  } catch {
+    throw new UserError(`--args is not valid JSON: ${args}`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UserError('--args must be a JSON object');
+  return { approve: true as const, args: parsed as Record<string, unknown> };
+}
+
+function isArgError(err: unknown): boolean {
+  return (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS') ?? false;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2), { input: process.stdin, output: process.stdout, error: process.stderr, env: process.env }).then(
+    (code) => process.exit(code),
+  );
+}

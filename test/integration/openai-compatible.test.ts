@@ -1,0 +1,224 @@
+// A full conversation through a real Temporal dev server and a real worker, with the LLM reached over HTTP
+// through the openai-compatible provider: only the model's server is fake (a local Chat Completions server).
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createModel } from '../../activities/llm/model';
+import { endChatSignal, usageQuery } from '../../workflows/messages';
+import { history, say, startConversation, toolOutcomes } from '../helpers/conversation';
+import {
+  completion,
+  httpError,
+  isAfterTool,
+  lastUserText,
+  startFakeChatCompletions,
+  systemPrompt,
+  toolResults,
+  type ChatRequestBody,
+  type FakeChatCompletions,
+  type ScriptResult,
+} from '../helpers/fake-chat-completions';
+import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+
+const KEY = 'sk-integration';
+const GREETING = 'Hi! I can find your order. What is its id, or your email?';
+
+interface OrderOutcome {
+  status: string;
+  result: { id: string; status: string; trackingNumber?: string };
+}
+
+const tracking = (n: string | undefined) => (n ? `; tracking number ${n}` : '');
+
+/** A model that greets, calls GetOrder for an order id in the user's words, then reports what the tool said. */
+function orderModel(body: ChatRequestBody): ScriptResult {
+  if (!body.tools) {
+    // A validation request: the planner always sends tools, the validator never does.
+    return lastUserText(body).includes('pizza')
+      ? completion({ text: '{"valid": false, "reply": "I can only help with your orders."}', usage: { prompt: 40, completion: 9 } })
+      : completion({ text: '{"valid": true}', usage: { prompt: 40, completion: 4 } });
+  }
+  if (isAfterTool(body)) {
+    const results = toolResults(body);
+    const outcome = JSON.parse(results[results.length - 1]!.content) as OrderOutcome;
+    return completion({
+      text: `Order ${outcome.result.id} is ${outcome.result.status}${tracking(outcome.result.trackingNumber)}.`,
+      usage: { prompt: 300, completion: 20 },
+    });
+  }
+  const user = lastUserText(body);
+  if (user.startsWith('Greet the user')) return completion({ text: GREETING, usage: { prompt: 200, completion: 15 } });
+  const orderId = /ORD-\d+/.exec(user)?.[0];
+  if (orderId) {
+    return completion({
+      toolCalls: [{ id: `call_${orderId}`, name: 'GetOrder', args: { orderId } }],
+      usage: { prompt: 250, completion: 12 },
+    });
+  }
+  return completion({ text: 'Could you give me the order id?' });
+}
+
+describe('a conversation with an openai-compatible LLM over HTTP, on a real Temporal server', () => {
+  let env: TestWorkflowEnvironment;
+  let server: FakeChatCompletions;
+  let worker: Awaited<ReturnType<typeof startWorker>>;
+  let validatingWorker: Awaited<ReturnType<typeof startWorker>>;
+
+  beforeAll(async () => {
+    server = await startFakeChatCompletions(orderModel);
+    env = await startTemporal();
+    const model = () => createModel({ model: 'openai-compatible:test-model', baseUrl: server.baseUrl, key: KEY });
+    worker = await startWorker(env, {
+      model: model(),
+      settings: testSettings({ AGENT_GOAL: 'goal_order_status', VALIDATE_PROMPTS: 'false' }),
+    });
+    validatingWorker = await startWorker(env, {
+      model: model(),
+      settings: testSettings({ AGENT_GOAL: 'goal_order_status', VALIDATE_PROMPTS: 'true' }),
+    });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await validatingWorker?.stop();
+    await env?.teardown();
+    await server?.close();
+  });
+  beforeEach(() => {
+    server.reset();
+    server.setScript(orderModel);
+  });
+
+  const start = (w = worker) => startConversation(env.client, w.worker.options.taskQueue, { goalId: 'goal_order_status' });
+
+  it('greets, calls GetOrder through native tool calling, and answers from the tool result', async () => {
+    const { handle, greeting } = await start();
+    expect(greeting?.reply).toBe(GREETING);
+    expect(server.requests).toHaveLength(1);
+
+    const reply = await say(handle, 'Where is my order ORD-1001?');
+    expect(reply.reply).toBe('Order ORD-1001 is shipped; tracking number 1Z999AA10123456784.');
+    expect(reply.pendingToolCall).toBeNull(); // GetOrder's approval is 'never'
+    expect(reply.ended).toBe(false);
+
+    // Three calls to the model: the greeting, the user's question (→ tool call), the tool result (→ answer).
+    expect(server.requests).toHaveLength(3);
+    for (const r of server.requests) {
+      expect(r.url).toBe('/v1/chat/completions');
+      expect(r.headers.authorization).toBe(`Bearer ${KEY}`);
+      expect(r.body.model).toBe('test-model');
+      expect(systemPrompt(r.body)).toMatch(/^You are "Order status"/);
+      expect(r.body.tools?.map((t) => t.function.name).sort()).toEqual(['CompleteGoal', 'GetOrder', 'ListOrders', 'TrackPackage']);
+    }
+    const [greet, ask, afterTool] = server.requests.map((r) => r.body);
+    expect(greet!.messages.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(lastUserText(ask!)).toBe('Where is my order ORD-1001?');
+    expect(ask!.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(ask!.messages[2]).toEqual({ role: 'assistant', content: GREETING });
+
+    // The request after the tool ran carries the model's tool call and the tool's result, linked by id.
+    expect(afterTool!.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'tool']);
+    expect(afterTool!.messages[4]).toMatchObject({
+      role: 'assistant',
+      tool_calls: [{ id: 'call_ORD-1001', type: 'function', function: { name: 'GetOrder', arguments: '{"orderId":"ORD-1001"}' } }],
+    });
+    const [toolMessage] = toolResults(afterTool!);
+    expect(toolMessage!.tool_call_id).toBe('call_ORD-1001');
+    expect(JSON.parse(toolMessage!.content)).toMatchObject({
+      status: 'ok',
+      result: { id: 'ORD-1001', email: 'ada@example.com', status: 'shipped', trackingNumber: '1Z999AA10123456784' },
+    });
+
+    // The workflow's own record agrees, and usage adds up what the server reported.
+    const [outcome] = toolOutcomes(await history(handle), 'GetOrder');
+    expect(outcome?.call).toEqual({ id: 'call_ORD-1001', tool: 'GetOrder', args: { orderId: 'ORD-1001' } });
+    expect(outcome?.outcome).toMatchObject({ status: 'ok', result: { status: 'shipped' } });
+    const usage = await handle.query(usageQuery);
+    expect(usage.total).toEqual({ inputTokens: 200 + 250 + 300, outputTokens: 15 + 12 + 20, totalTokens: 215 + 262 + 320 });
+
+    await handle.signal(endChatSignal);
+    const transcript = await handle.result();
+    expect(transcript.endedBy).toBe('user');
+  });
+
+  it('hands a tool error to the model as a tool message', async () => {
+    server.setScript((body) => {
+      if (isAfterTool(body)) {
+        const outcome = JSON.parse(toolResults(body)[0]!.content) as { status: string; error?: string };
+        return completion({ text: `That did not work: ${outcome.status}, ${outcome.error}` });
+      }
+      return orderModel(body);
+    });
+    const { handle } = await start();
+    const reply = await say(handle, 'Where is ORD-9999?');
+    expect(reply.reply).toBe('That did not work: tool_error, No order ORD-9999.');
+    expect(toolResults(server.requests[2]!.body)[0]!.tool_call_id).toBe('call_ORD-9999');
+    await handle.signal(endChatSignal);
+  });
+
+  it('validates prompts with a tool-less call and steers back when the model says no', async () => {
+    const { handle } = await start(validatingWorker);
+    server.reset();
+
+    const steered = await say(handle, 'order me a pizza');
+    expect(steered.reply).toBe('I can only help with your orders.');
+    expect(server.requests).toHaveLength(1); // the planner was never asked
+    expect(server.requests[0]!.body.tools).toBeUndefined();
+    expect(systemPrompt(server.requests[0]!.body)).toMatch(/Answer with JSON only/);
+
+    server.reset();
+    const answered = await say(handle, 'Where is ORD-1002?');
+    expect(answered.reply).toBe('Order ORD-1002 is processing.');
+    expect(server.requests.map((r) => (r.body.tools ? 'plan' : 'validate'))).toEqual(['validate', 'plan', 'plan']);
+    await handle.signal(endChatSignal);
+  });
+
+  it('retries a 500 through Temporal (not the SDK) and then answers', async () => {
+    let failures = 0;
+    server.setScript((body) => {
+      if (lastUserText(body) === 'Where is ORD-2001?' && !isAfterTool(body) && failures++ === 0) {
+        return httpError(500, 'The server had an error while processing your request.');
+      }
+      return orderModel(body);
+    });
+    const { handle } = await start();
+    server.reset();
+    const reply = await say(handle, 'Where is ORD-2001?');
+    expect(reply.reply).toBe('Order ORD-2001 is delivered; tracking number 9400111899223344556677.');
+    // One failed attempt, its retry, then the call after the tool result.
+    expect(server.requests).toHaveLength(3);
+    expect(server.requests[0]!.rawBody).toBe(server.requests[1]!.rawBody);
+    await handle.signal(endChatSignal);
+  });
+
+  it('retries a 429 after the retry-after delay', async () => {
+    let failures = 0;
+    const seen: number[] = [];
+    server.setScript((body) => {
+      seen.push(Date.now());
+      if (lastUserText(body) === 'Where is ORD-1001?' && !isAfterTool(body) && failures++ === 0) {
+        return httpError(429, 'Rate limit reached.', { 'retry-after': '2' });
+      }
+      return orderModel(body);
+    });
+    const { handle } = await start();
+    server.reset();
+    seen.length = 0;
+    const reply = await say(handle, 'Where is ORD-1001?');
+    expect(reply.reply).toMatch(/^Order ORD-1001 is shipped/);
+    expect(server.requests).toHaveLength(3);
+    // The activity's own initial interval is 1 second; the server asked for 2.
+    expect(seen[1]! - seen[0]!).toBeGreaterThanOrEqual(1900);
+    await handle.signal(endChatSignal);
+  });
+
+  it('does not retry a 401, and tells the user to check LLM_KEY', async () => {
+    server.setScript((body) =>
+      lastUserText(body).startsWith('Greet the user') ? orderModel(body) : httpError(401, 'Incorrect API key provided.'),
+    );
+    const { handle } = await start();
+    server.reset();
+    const reply = await say(handle, 'Where is ORD-1001?');
+    expect(reply.reply).toMatch(/^Sorry, I could not get an answer from the language model \(.*HTTP 401.*check LLM_KEY/);
+    expect(server.requests).toHaveLength(1);
+    expect(reply.ended).toBe(false);
+    await handle.signal(endChatSignal);
+  });
+});

@@ -1,0 +1,90 @@
+// The embedded Temporal server for `npm start`: the CLI's dev server with a SQLite file, so conversations
+// survive a restart. Without the CLI it falls back to @temporalio/testing's download (needs internet).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { findTemporalCli } from './temporal-cli';
+
+export interface DevServer {
+  address: string;
+  uiUrl: string | null;
+  stop(): Promise<void>;
+}
+
+export async function startDevServer(opts: { dataDir: string; port?: number; uiPort?: number; log?: (s: string) => void }): Promise<DevServer> {
+  mkdirSync(opts.dataDir, { recursive: true });
+  const dbFile = path.join(opts.dataDir, 'temporal.db');
+  const port = await freePort(opts.port ?? 7233);
+  const uiPort = await freePort(opts.uiPort ?? 8233);
+  const cli = findTemporalCli();
+  if (!cli) return startDownloadedServer(dbFile, opts.log);
+
+  const child = spawn(
+    cli,
+    ['server', 'start-dev', '--db-filename', dbFile, '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort), '--log-level', 'error'],
+    // Its own process group: Ctrl-C reaches us first, and we stop the server after the worker has drained.
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+  );
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const ready = await Promise.race([waitForPort(port, 30_000), exited.then(() => false)]);
+  if (!ready) {
+    child.kill('SIGKILL');
+    throw new Error(`The Temporal dev server (${cli}) did not start on port ${port}: ${stderr.trim() || 'no output'}`);
+  }
+  return {
+    address: `127.0.0.1:${port}`,
+    uiUrl: `http://127.0.0.1:${uiPort}`,
+    stop: async () => {
+      process.off('exit', killOnExit);
+      await stopChild(child, exited);
+    },
+  };
+}
+
+async function startDownloadedServer(dbFilename: string, log?: (s: string) => void): Promise<DevServer> {
+  log?.('The Temporal CLI is not on PATH (nor TEMPORAL_CLI_PATH): downloading it through @temporalio/testing…');
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+  const env = await TestWorkflowEnvironment.createLocal({ server: { dbFilename, ui: true } });
+  return { address: env.address, uiUrl: null, stop: () => env.teardown() };
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** The preferred port when it is free, else one the OS picks. */
+async function freePort(preferred: number): Promise<number> {
+  const tryListen = (port: number) =>
+    new Promise<number | null>((resolve) => {
+      const server = net.createServer();
+      server.once('error', () => resolve(null));
+      server.listen(port, '127.0.0.1', () => {
+        const { port: bound } = server.address() as net.AddressInfo;
+        server.close(() => resolve(bound));
+      });
+    });
+  return (await tryListen(preferred)) ?? (await tryListen(0))!;
+}
+
+async function waitForPort(port: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}

@@ -1,0 +1,21 @@
+// `npm run worker`: the worker alone, against TEMPORAL_ADDRESS (default localhost:7233).
+import { NativeConnection } from '@temporalio/worker';
+import { temporalTarget } from './connection';
+import { createAgentWorker } from './create-worker';
+import { readWorkerSettings } from './settings';
+
+async function main(): Promise<void> {
+  const config = readWorkerSettings();
+  const target = temporalTarget();
+  const connection = await NativeConnection.connect(target.connectionOptions);
+  const { worker, model } = await createAgentWorker({ connection, namespace: target.namespace, config });
+  console.log(`worker on ${target.connectionOptions.address} (namespace ${target.namespace}, task queue ${config.taskQueue}); ${model.description}`);
+  // Worker.run() shuts down gracefully on SIGINT/SIGTERM.
+  await worker.run();
+  await connection.close();
+}
+
+main().catch((err) => {
+  console.error(`error: ${(err as Error).message}`);
+  process.exit(1);
+});

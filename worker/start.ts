@@ -1,0 +1,85 @@
+// `npm start`: the whole product on one machine. Connects to TEMPORAL_ADDRESS when set, else runs the Temporal
+// dev server with a SQLite file under DATA_DIR; starts the worker; opens the chat (resuming the last
+// conversation when it is still running). Ctrl-C stops what it started, cleanly.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { DefaultLogger, NativeConnection, Runtime, type LogLevel } from '@temporalio/worker';
+import { AgentClient, UserError } from '../client/agent-client';
+import { runChat } from '../client/chat';
+import { temporalTarget } from './connection';
+import { createAgentWorker } from './create-worker';
+import { startDevServer, type DevServer } from './dev-server';
+import { readWorkerSettings } from './settings';
+
+const log = (s: string) => console.log(`[start] ${s}`);
+
+async function main(): Promise<void> {
+  const config = readWorkerSettings();
+  // The chat shares the terminal with the worker: only its warnings and errors unless asked.
+  Runtime.install({ logger: new DefaultLogger((process.env.LOG_LEVEL as LogLevel | undefined) ?? 'WARN') });
+  const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(__dirname, '..', 'data'));
+  mkdirSync(dataDir, { recursive: true });
+
+  let server: DevServer | undefined;
+  let address = process.env.TEMPORAL_ADDRESS;
+  if (!address) {
+    server = await startDevServer({ dataDir, log });
+    address = server.address;
+    log(`Temporal dev server at ${address} (data in ${path.join(dataDir, 'temporal.db')})`);
+    if (server.uiUrl) log(`Temporal UI: ${server.uiUrl}`);
+  } else {
+    log(`using the Temporal server at ${address}`);
+  }
+
+  const env = { ...process.env, TEMPORAL_ADDRESS: address };
+  const target = temporalTarget(env);
+  const connection = await NativeConnection.connect(target.connectionOptions);
+  const agent = await createAgentWorker({ connection, namespace: target.namespace, config });
+  const running = agent.worker.run();
+  log(`worker on task queue ${config.taskQueue}; ${agent.model.description}`);
+
+  const client = await AgentClient.connect(config.taskQueue, env);
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      log('stopping…');
+      await client.close().catch(() => undefined);
+      if (agent.worker.getState() === 'RUNNING') agent.worker.shutdown();
+      await running.catch(() => undefined);
+      await connection.close().catch(() => undefined);
+      await server?.stop();
+      log('stopped. Run npm start again to pick the conversation up where you left it.');
+    })());
+  process.once('SIGINT', () => void stop().then(() => process.exit(130)));
+  process.once('SIGTERM', () => void stop().then(() => process.exit(143)));
+
+  try {
+    const lastFile = path.join(dataDir, 'last-conversation');
+    const last = readLast(lastFile);
+    if (last && (await client.isRunning(last))) {
+      log(`resuming conversation ${last} (its state survived the restart)`);
+      await runChat(client, last, await client.waitForUser(last), { input: process.stdin, output: process.stdout });
+    } else {
+      const { id, greeting } = await client.start(config.defaultGoalId);
+      writeFileSync(lastFile, id);
+      await runChat(client, id, greeting, { input: process.stdin, output: process.stdout });
+    }
+  } catch (err) {
+    console.error(`error: ${err instanceof UserError ? err.message : ((err as Error).stack ?? err)}`);
+    process.exitCode = 1;
+  }
+  await stop();
+}
+
+function readLast(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+main().catch((err) => {
+  console.error(`error: ${(err as Error).message}`);
+  process.exit(1);
+});
