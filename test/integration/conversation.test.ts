@@ -94,6 +94,18 @@ describe('AgentGoalWorkflow on a real Temporal server', () => {
     await handle.signal(endChatSignal);
   });
 
+  it('chains tools without the user until the agent needs them', async () => {
+    const { handle } = await start();
+    const reply = await say(handle, 'plan 2026-12-21 to 2026-12-24 for grace@example.com');
+    expect(reply.reply).toBe('You need 32 hours; enough: true.');
+    const tools = toolOutcomes(await history(handle)).map((m) => [m.call.tool, m.outcome.status]);
+    expect(tools).toEqual([
+      ['CurrentPTO', 'ok'],
+      ['FuturePTOCalc', 'ok'],
+    ]);
+    await handle.signal(endChatSignal);
+  });
+
   it('stops a tool loop at the per-turn step cap', async () => {
     const { handle } = await start();
     const reply = await say(handle, 'loop forever');

@@ -1,0 +1,73 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { agentsQuery, changeGoalSignal, currentGoalQuery, endChatSignal } from '../../workflows/messages';
+import { pickerScript } from '../fixtures/scripts';
+import { history, say, startConversation, toolOutcomes, waitForUser } from '../helpers/conversation';
+import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+
+describe('multi-goal mode: ListAgents and ChangeGoal', () => {
+  let env: TestWorkflowEnvironment;
+  let worker: Awaited<ReturnType<typeof startWorker>>;
+
+  beforeAll(async () => {
+    env = await startTemporal();
+    worker = await startWorker(env, { script: pickerScript, settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }) });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await env?.teardown();
+  });
+
+  const start = () => startConversation(env.client, worker.worker.options.taskQueue, { goalId: 'goal_choose_agent' });
+
+  it('lists agents, switches goal, lists again and returns to the picker on completion', async () => {
+    const { handle, greeting } = await start();
+    expect(greeting?.reply).toBe('I can hand you to: goal_hr_pto, goal_order_status.');
+    expect((await handle.query(agentsQuery)).map((a) => a.goalId)).toEqual(['goal_hr_pto', 'goal_order_status']);
+
+    expect((await say(handle, 'I need PTO help')).reply).toBe('PTO assistant here. Your email?');
+    expect((await handle.query(currentGoalQuery))?.id).toBe('goal_hr_pto');
+
+    // Every goal gets ListAgents in multi-goal mode.
+    expect((await say(handle, 'what other agents are there?')).reply).toBe('Other agents: PTO assistant, Order status.');
+
+    // Completing a goal goes back to the picker instead of ending the conversation.
+    const back = await say(handle, 'done');
+    expect(back.ended).toBe(false);
+    expect(back.reply).toBe('Back at the picker. What next?');
+    expect((await handle.query(currentGoalQuery))?.id).toBe('goal_choose_agent');
+
+    // The picker's own completion ends the conversation.
+    const bye = await say(handle, 'bye');
+    expect(bye.ended).toBe(true);
+    expect((await handle.result()).endedBy).toBe('goal_complete');
+  });
+
+  it('tells the LLM about an unknown goal instead of switching silently', async () => {
+    const { handle } = await start();
+    const reply = await say(handle, 'astrology please');
+    expect(reply.reply).toMatch(/No such agent: Unknown goal "goal_astrology"\. Known goals: .*goal_hr_pto/);
+    expect((await handle.query(currentGoalQuery))?.id).toBe('goal_choose_agent');
+    const [outcome] = toolOutcomes(await history(handle), 'ChangeGoal');
+    expect(outcome?.outcome.status).toBe('tool_error');
+    await handle.signal(endChatSignal);
+  });
+
+  it('switches goal on the changeGoal signal and opens with the new agent', async () => {
+    const { handle } = await start();
+    await handle.signal(changeGoalSignal, 'goal_order_status');
+    await waitUntil(async () => (await handle.query(currentGoalQuery))?.id === 'goal_order_status');
+    const reply = await waitForUser(handle);
+    expect(reply?.reply).toBe('Order status here.');
+    const messages = await history(handle);
+    expect(messages.some((m) => m.kind === 'note' && /Switched to the agent "Order status"/.test(m.text))).toBe(true);
+    await handle.signal(endChatSignal);
+  });
+});
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,78 @@
+// `npm run record-histories`: runs representative conversations on a real dev server and saves their event
+// histories to test/histories/. The replay test replays them against the current workflow code, so a change
+// that would break running conversations fails CI. Re-record only when behaviour changes on purpose.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import type { WorkflowHandle } from '@temporalio/client';
+import { changeGoalSignal, endChatSignal, userPromptSignal } from '../workflows/messages';
+import { pickerScript, ptoScript } from './fixtures/scripts';
+import { decide, say, startConversation, waitForUser } from './helpers/conversation';
+import { startTemporal, startWorker, testSettings } from './helpers/temporal';
+
+const OUT = path.join(__dirname, 'histories');
+
+async function main(): Promise<void> {
+  const env = await startTemporal();
+  const save = async (name: string, handle: WorkflowHandle, runId?: string) => {
+    const h = runId ? env.client.workflow.getHandle(handle.workflowId, runId) : handle;
+    writeFileSync(path.join(OUT, `${name}.json`), historyToJSON(await h.fetchHistory()));
+    console.log(`recorded ${name}`);
+  };
+  try {
+    const pto = await startWorker(env, { script: ptoScript, settings: testSettings() });
+    const taskQueue = pto.worker.options.taskQueue;
+    {
+      const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_hr_pto' }, 'replay-pto');
+      await say(handle, 'What is my balance for ada@example.com?');
+      await say(handle, 'order me a pizza');
+      await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+      await decide(handle, { approve: false, reason: 'wrong week' });
+      await say(handle, 'book 2026-12-28 to 2026-12-29 for ada@example.com');
+      await decide(handle, { approve: true, args: { email: 'ada@example.com', startDate: '2026-12-28', endDate: '2026-12-28' } });
+      await say(handle, 'book some days');
+      await say(handle, 'plan 2026-12-21 to 2026-12-24 for grace@example.com');
+      await say(handle, 'What is my balance for nobody@example.com?');
+      await say(handle, 'that is all');
+      await handle.result();
+      await save('pto-approvals-and-errors', handle);
+    }
+    {
+      const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_hr_pto', historyEventBudget: 20 }, 'replay-continue-as-new');
+      const firstRun = (await handle.describe()).runId;
+      for (const p of ['balance for ada@example.com', 'balance for grace@example.com', 'balance for nobody@example.com']) {
+        await handle.signal(userPromptSignal, p);
+      }
+      await new Promise((r) => setTimeout(r, 3000));
+      await waitForUser(handle);
+      await handle.signal(endChatSignal);
+      await handle.result();
+      await save('continue-as-new-first-run', handle, firstRun);
+      await save('continue-as-new-last-run', env.client.workflow.getHandle(handle.workflowId));
+    }
+    await pto.stop();
+
+    const picker = await startWorker(env, { script: pickerScript, settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }) });
+    {
+      const { handle } = await startConversation(env.client, picker.worker.options.taskQueue, { goalId: 'goal_choose_agent' }, 'replay-multi-goal');
+      await say(handle, 'I need PTO help');
+      await say(handle, 'what other agents are there?');
+      await say(handle, 'done');
+      await say(handle, 'astrology please');
+      await handle.signal(changeGoalSignal, 'goal_order_status');
+      await new Promise((r) => setTimeout(r, 1000));
+      await waitForUser(handle);
+      await handle.signal(endChatSignal);
+      await handle.result();
+      await save('multi-goal-switching', handle);
+    }
+    await picker.stop();
+  } finally {
+    await env.teardown();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
