@@ -42,8 +42,10 @@ export function toLlmFailure(err: unknown, provider: string): ApplicationFailure
   return ApplicationFailure.retryable(`Calling ${provider} failed: ${message}`, FailureTypes.LlmUnavailable);
 }
 
+/** Honours `retry-after-ms` (OpenAI) and `retry-after` in seconds or as an HTTP date; capped at a minute. */
 function retryAfter(headers: Record<string, string> | undefined): string | undefined {
-  const value = headers?.['retry-after'];
-  const seconds = value ? Number(value) : NaN;
+  const ms = Number(headers?.['retry-after-ms']);
+  let seconds = Number.isFinite(ms) && ms > 0 ? ms / 1000 : Number(headers?.['retry-after']);
+  if (!Number.isFinite(seconds) && headers?.['retry-after']) seconds = (Date.parse(headers['retry-after']) - Date.now()) / 1000;
   return Number.isFinite(seconds) && seconds > 0 ? `${Math.min(seconds, 60)} seconds` : undefined;
 }

@@ -1,5 +1,7 @@
 // The LLM activities: planning with native tool calling, prompt validation, and summaries for continue-as-new.
-import { generateText, jsonSchema, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { ApplicationFailure } from '@temporalio/activity';
+import { generateText, jsonSchema, NoSuchToolError, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { FailureTypes } from '../../workflows/activity-types';
 import type { LlmActivities } from '../../workflows/activity-types';
 import type { Goal, PlanResult, ToolSpec, Usage } from '../../workflows/types';
 import { toLlmFailure } from './errors';
@@ -36,6 +38,15 @@ export function createLlmActivities({ model, provider, timeoutMs = 90_000 }: Llm
         messages: toModelMessages(messages),
         tools: toToolSet(tools),
       });
+      // Arguments that are not JSON at all: ask the model again rather than report them as missing.
+      // (Unknown tool names pass through: the workflow tells the model which tools exist.)
+      const broken = result.toolCalls.find((c) => c.invalid && !NoSuchToolError.isInstance(c.error));
+      if (broken) {
+        throw ApplicationFailure.retryable(
+          `The model sent malformed arguments for ${broken.toolName}: ${String(broken.input).slice(0, 200)}`,
+          FailureTypes.LlmUnavailable,
+        );
+      }
       return {
         text: result.text,
         toolCalls: result.toolCalls.map((c) => ({ id: c.toolCallId, tool: c.toolName, args: asRecord(c.input) })),

@@ -310,6 +310,17 @@ describe('the openai-compatible provider over HTTP', () => {
     expect((err as ApplicationFailure).nonRetryable).toBe(false);
   });
 
+  it('a provider slower than the per-call timeout is retryable LlmUnavailable', async () => {
+    server.setScript(() => new Promise((resolve) => setTimeout(() => resolve(completion({ text: 'too late' })), 500)));
+    const m = createModel({ model: 'openai-compatible:test-model', baseUrl: server.baseUrl, key: KEY });
+    const impatient = createLlmActivities({ model: m.model, provider: m.provider, timeoutMs: 100 });
+    const err = await plan(hi, impatient).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApplicationFailure);
+    expect((err as ApplicationFailure).type).toBe(FailureTypes.LlmUnavailable);
+    expect((err as ApplicationFailure).nonRetryable).toBe(false);
+    await new Promise((r) => setTimeout(r, 450)); // let the fake answer into the closed socket before the next test
+  });
+
   it('a local server needs no key: no Authorization header is sent', async () => {
     server.setScript(() => completion({ text: 'hello' }));
     const result = await plan(hi, activitiesFor({ baseUrl: server.baseUrl }));
