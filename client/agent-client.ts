@@ -92,6 +92,8 @@ export class AgentClient {
       const { status } = await handle.describe();
       if (status.name !== 'RUNNING') throw new UserError(`Conversation ${id} has already ended (${status.name.toLowerCase()}).`);
       await handle.signal(endChatSignal);
+      // Report "ended" only once it has: the workflow returns its transcript.
+      await handle.result();
     });
   }
 

@@ -1,0 +1,100 @@
+import { PassThrough } from 'node:stream';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { main } from '../../client/cli';
+import { ptoScript } from '../fixtures/scripts';
+import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+
+describe('agent CLI against a real server and worker', () => {
+  let env: TestWorkflowEnvironment;
+  let worker: Awaited<ReturnType<typeof startWorker>>;
+  let cliEnv: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    env = await startTemporal();
+    const settings = testSettings({ VALIDATE_PROMPTS: 'false' });
+    worker = await startWorker(env, { script: ptoScript, settings });
+    cliEnv = { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: settings.taskQueue, AGENT_GOAL: 'goal_hr_pto', PATH: process.env.PATH };
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await env?.teardown();
+  });
+
+  async function agent(args: string[], input = '') {
+    const stdin = new PassThrough();
+    stdin.end(input);
+    let out = '';
+    let err = '';
+    const output = new PassThrough().on('data', (d) => (out += d));
+    const error = new PassThrough().on('data', (d) => (err += d));
+    const code = await main(args, { input: stdin, output, error, env: cliEnv });
+    return { code, out, err };
+  }
+
+  it('starts, says, confirms, shows history and status, and ends a conversation', async () => {
+    const started = await agent(['start', '--id', 'cli-1', '--json']);
+    expect(started.code).toBe(0);
+    expect(JSON.parse(started.out)).toMatchObject({ id: 'cli-1', goalId: 'goal_hr_pto', reply: { reply: expect.stringMatching(/work email/) } });
+
+    const said = await agent(['say', 'cli-1', 'book', '2026-12-21', 'to', '2026-12-21', 'for', 'ada@example.com']);
+    expect(said.out).toContain('agent wants to run BookPTO');
+    expect(said.out).toContain('"startDate":"2026-12-21"');
+
+    const confirmed = await agent(['confirm', 'cli-1', '--reject', 'not now']);
+    expect(confirmed.out).toBe('agent> OK, I did not book it (not now).\n');
+
+    const history = await agent(['history', 'cli-1']);
+    expect(history.out).toContain('← BookPTO: {"status":"rejected","reason":"not now"}');
+
+    const status = await agent(['status', 'cli-1', '--json']);
+    expect(JSON.parse(status.out)).toMatchObject({ state: 'waiting_for_user', goal: 'goal_hr_pto' });
+
+    expect((await agent(['end', 'cli-1'])).out).toBe('conversation cli-1 ended\n');
+    const again = await agent(['end', 'cli-1']);
+    expect(again).toMatchObject({ code: 1, err: expect.stringMatching(/^error: Conversation cli-1 has already ended/) });
+  });
+
+  it('chats interactively: approve with edited args, then /end', async () => {
+    const input = ['book 2026-12-21 to 2026-12-22 for ada@example.com', 'e', '{"email":"ada@example.com","startDate":"2026-12-23","endDate":"2026-12-23"}', '/end', ''].join('\n');
+    const { code, out } = await agent(['chat', 'cli-chat'], input);
+    expect(code).toBe(0);
+    expect(out).toContain('agent wants to run BookPTO');
+    expect(out).toMatch(/agent> Booked 2026-12-23 to 2026-12-23; \d+ hours left\./);
+    expect(out).toContain('(conversation ended)');
+  });
+
+  it('lists agents', async () => {
+    const { code, out } = await agent(['agents', '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(out).map((a: { goalId: string }) => a.goalId)).toEqual(['goal_hr_pto', 'goal_order_status']);
+  });
+
+  it('fails with one line and a non-zero exit on bad input', async () => {
+    const cases: [string[], RegExp][] = [
+      [['say', 'no-such-conversation', 'hi'], /^error: No conversation with id no-such-conversation\.\n$/],
+      [['start', '--goal', 'goal_nope'], /^error: unknown goal "goal_nope"; known goals: /],
+      [['confirm', 'cli-1', '--args', '{oops'], /^error: --args is not valid JSON/],
+      [['frobnicate'], /^error: unknown command "frobnicate"/],
+      [['say'], /^error: say needs a conversation id/],
+      [['start', '--colour'], /^error: Unknown option '--colour'/],
+    ];
+    for (const [args, pattern] of cases) {
+      const { code, err } = await agent(args);
+      expect(code).toBe(1);
+      expect(err).toMatch(pattern);
+      expect(err.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('reports an unreachable server clearly', async () => {
+    const saved = cliEnv;
+    cliEnv = { ...cliEnv, TEMPORAL_ADDRESS: '127.0.0.1:1' };
+    try {
+      const { code, err } = await agent(['history', 'x']);
+      expect(code).toBe(1);
+      expect(err).toMatch(/^error: Cannot reach Temporal at 127\.0\.0\.1:1/);
+    } finally {
+      cliEnv = saved;
+    }
+  });
+});

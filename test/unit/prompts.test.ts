@@ -1,0 +1,33 @@
+import { renderPlanSystemPrompt, renderSummaryPrompt, renderValidateSystemPrompt } from '../../activities/llm/prompts';
+import { toModelMessages } from '../../activities/llm/model-messages';
+import { loadGoals } from '../../goals/registry';
+import { BUILTIN_TOOLS } from '../../workflows/builtin-tools';
+import type { ChatMessage } from '../../workflows/types';
+
+const goal = loadGoals().get('goal_hr_pto')!;
+const messages: ChatMessage[] = [
+  { kind: 'user', text: 'balance for ada@example.com', promptId: 1 },
+  { kind: 'agent', text: '', toolCalls: [{ id: 'c1', tool: 'CurrentPTO', args: { email: 'ada@example.com' } }] },
+  { kind: 'tool', call: { id: 'c1', tool: 'CurrentPTO', args: { email: 'ada@example.com' } }, outcome: { status: 'ok', result: { hoursLeft: 104 } } },
+  { kind: 'agent', text: 'You have 104 hours.', toolCalls: [] },
+  { kind: 'note', text: 'Switched agent.' },
+];
+
+describe('prompts', () => {
+  it('renders the planning system prompt from structured state', () => {
+    const prompt = renderPlanSystemPrompt({
+      goal,
+      tools: [BUILTIN_TOOLS.CompleteGoal!, BUILTIN_TOOLS.ChangeGoal!],
+      summary: 'The user is Ada.',
+      agents: [{ goalId: 'goal_order_status', agentName: 'Order status', description: 'Orders.', category: 'ecommerce' }],
+    });
+    expect(prompt).toMatchSnapshot();
+  });
+  it('renders the validation and summary prompts', () => {
+    expect(renderValidateSystemPrompt(goal)).toMatchSnapshot();
+    expect(renderSummaryPrompt(goal, 'before', messages)).toMatchSnapshot();
+  });
+  it('converts messages to provider-neutral model messages with paired tool calls and results', () => {
+    expect(toModelMessages(messages)).toMatchSnapshot();
+  });
+});

@@ -1,0 +1,58 @@
+import { GoalRegistry, loadGoals, PICKER_GOAL_ID } from '../../goals/registry';
+import { loadNativeTools } from '../../tools/registry';
+import { createConfigActivities } from '../../activities/config-activities';
+import { readWorkerSettings } from '../../worker/settings';
+import type { Goal } from '../../workflows/types';
+
+describe('tool and goal registries', () => {
+  const tools = loadNativeTools();
+  const goals = loadGoals();
+
+  it('finds every native tool file and derives JSON Schema from zod', () => {
+    expect(tools.names()).toEqual(['BookPTO', 'CurrentPTO', 'FuturePTOCalc', 'GetOrder', 'ListOrders', 'TrackPackage']);
+    expect(tools.spec('BookPTO')).toMatchObject({
+      approval: 'default',
+      inputSchema: { type: 'object', required: ['email', 'startDate', 'endDate'], properties: { startDate: { type: 'string', pattern: expect.any(String) } } },
+    });
+    expect(tools.spec('CurrentPTO')?.approval).toBe('never');
+  });
+
+  it('finds every goal file and checks their tools', () => {
+    expect(goals.ids().sort()).toEqual(['goal_choose_agent', 'goal_hr_pto', 'goal_order_status']);
+    expect(() => goals.checkTools((n) => tools.get(n) !== undefined)).not.toThrow();
+    const broken = new GoalRegistry([{ ...goals.get('goal_hr_pto')!, id: 'g2', tools: ['CurrentPTO', 'Teleport'] } as Goal]);
+    expect(() => broken.checkTools((n) => tools.get(n) !== undefined)).toThrow('goal "g2" lists the unknown tool "Teleport"');
+  });
+
+  it('lists agents without the picker, filtered by normalised category', () => {
+    expect(goals.agents().map((a) => a.goalId)).not.toContain(PICKER_GOAL_ID);
+    expect(goals.agents([' HR ']).map((a) => a.goalId)).toEqual(['goal_hr_pto']);
+  });
+
+  it('resolves a goal with its tools and the builtins the mode asks for', async () => {
+    const config = readWorkerSettings({ AGENT_GOAL: 'goal_hr_pto' } as NodeJS.ProcessEnv);
+    const single = createConfigActivities({ settings: config.settings, goals, tools });
+    expect((await single.resolveGoal('goal_hr_pto')).tools.map((t) => t.name)).toEqual(['CurrentPTO', 'FuturePTOCalc', 'BookPTO', 'CompleteGoal']);
+    const multi = createConfigActivities({ settings: { ...config.settings, multiGoal: true }, goals, tools });
+    expect((await multi.resolveGoal('goal_hr_pto')).tools.map((t) => t.name)).toContain('ListAgents');
+    await expect(single.resolveGoal('nope')).rejects.toMatchObject({ type: 'UnknownGoal', nonRetryable: true });
+  });
+});
+
+describe('worker settings from the environment', () => {
+  it('has sane defaults: confirm on, validation on, picker in multi-goal mode', () => {
+    const s = readWorkerSettings({} as NodeJS.ProcessEnv);
+    expect(s.defaultGoalId).toBe(PICKER_GOAL_ID);
+    expect(s.settings).toMatchObject({ showConfirm: true, validatePrompts: true, multiGoal: true, maxToolStepsPerTurn: 8 });
+    expect(s.taskQueue).toBe('agent-task-queue');
+  });
+  it('names the variable in errors', () => {
+    expect(() => readWorkerSettings({ SHOW_CONFIRM: 'maybe' } as NodeJS.ProcessEnv)).toThrow('SHOW_CONFIRM must be true or false, got "maybe"');
+    expect(() => readWorkerSettings({ MAX_TOOL_STEPS: '0' } as NodeJS.ProcessEnv)).toThrow(/MAX_TOOL_STEPS must be a whole number/);
+    expect(() => readWorkerSettings({ LLM_BASE_URL: 'not a url' } as NodeJS.ProcessEnv)).toThrow(/LLM_BASE_URL must be a URL/);
+  });
+  it('parses categories and single-goal mode', () => {
+    const s = readWorkerSettings({ AGENT_GOAL: 'goal_hr_pto', GOAL_CATEGORIES: 'hr, ecommerce', SHOW_CONFIRM: 'false' } as NodeJS.ProcessEnv);
+    expect(s.settings).toMatchObject({ multiGoal: false, showConfirm: false, goalCategories: ['hr', 'ecommerce'] });
+  });
+});
