@@ -25,7 +25,9 @@ export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext) {
       };
     }
     try {
-      return { status: 'ok', result: await tool.run(parsed.data, ctx) };
+      const result = await tool.run(parsed.data, ctx);
+      (ctx.store as { save?: () => void }).save?.();
+      return { status: 'ok', result };
     } catch (err) {
       // A domain "no" is an answer for the LLM; anything else is retried by Temporal, then reported.
       if (err instanceof ToolError || err instanceof z.ZodError) return { status: 'tool_error', error: err.message };

@@ -10,6 +10,7 @@ import { temporalTarget } from './connection';
 import { createAgentWorker } from './create-worker';
 import { startDevServer, type DevServer } from './dev-server';
 import { readWorkerSettings } from './settings';
+import { loadFileStore } from '../tools/mock-data/file-store';
 
 const log = (s: string) => console.log(`[start] ${s}`);
 
@@ -34,7 +35,8 @@ async function main(): Promise<void> {
   const env = { ...process.env, TEMPORAL_ADDRESS: address };
   const target = temporalTarget(env);
   const connection = await NativeConnection.connect(target.connectionOptions);
-  const agent = await createAgentWorker({ connection, namespace: target.namespace, config });
+  const store = loadFileStore(path.join(dataDir, 'mock-data.json'));
+  const agent = await createAgentWorker({ connection, namespace: target.namespace, config, store });
   const running = agent.worker.run();
   log(`worker on task queue ${config.taskQueue}; ${agent.model.description}`);
 
