@@ -44,7 +44,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     promptUpdate,
     async (text: string) => {
       const id = convo.enqueuePrompt(text.trim(), true);
-      await condition(() => convo.collectReply(id) !== null || convo.ended);
+      await condition(() => convo.hasReply(id) || convo.ended);
       return convo.collectReply(id) ?? convo.lastReply!;
     },
     { validator: validatePrompt },

@@ -104,10 +104,15 @@ export class Conversation {
     return id;
   }
 
+  /** Pure: whether the watched prompt has its reply yet. Safe inside condition(). */
+  hasReply(promptId: number): boolean {
+    return (this.watched.get(promptId) ?? null) !== null;
+  }
+
   /** The reply to a watched prompt, once the agent needs the user again; collecting it stops the watch. */
   collectReply(promptId: number): AgentReply | null {
     const reply = this.watched.get(promptId) ?? null;
-    if (reply) this.watched.delete(promptId);
+    this.watched.delete(promptId);
     return reply;
   }
 

@@ -62,6 +62,20 @@ describe('Conversation', () => {
     expect(convo.lastReply).toMatchObject({ reply: 'hello', pendingToolCall: null, ended: false });
   });
 
+  it('gives each watched prompt its own reply, even when several are queued', () => {
+    const convo = begun();
+    const first = convo.enqueuePrompt('one', true);
+    const second = convo.enqueuePrompt('two', true);
+    planThen(convo, text('reply one'));
+    expect(convo.hasReply(first)).toBe(true);
+    expect(convo.hasReply(second)).toBe(false);
+    expect(convo.hasWatchers()).toBe(true);
+    planThen(convo, text('reply two'));
+    expect(convo.collectReply(first)?.reply).toBe('reply one');
+    expect(convo.collectReply(second)?.reply).toBe('reply two');
+    expect(convo.hasWatchers()).toBe(false);
+  });
+
   it('pauses for approval, then runs the call once approved', () => {
     const convo = begun();
     convo.enqueuePrompt('book monday');
