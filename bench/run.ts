@@ -130,12 +130,14 @@ function cliVersion(cli: string): string | undefined {
 /** One workflow the scenario's turns are sent to: a conversation, or a floor workflow. */
 interface Session {
   turns: number;
+  /** The iteration of its first turn, to tell warm-up turns from timed ones. */
+  firstTurn?: number;
   /** The timed part: one update, from the client's call until it has the result. */
   turn(): Promise<unknown>;
   /** Untimed: throws when the result is not what the scenario expects. */
   check(result: unknown): void;
-  /** Untimed: ends the workflow and reports what its history looked like. */
-  close(): Promise<SessionStats>;
+  /** Untimed: ends the workflow and reports what its history looked like; the first `skipTurns` were warm-up. */
+  close(skipTurns: number): Promise<SessionStats>;
   /** Best effort after a failure: terminates the workflow. */
   abort(): Promise<void>;
 }
@@ -144,6 +146,7 @@ interface SessionStats {
   turns: number;
   historyLength: number;
   runs: number;
+  timeline: TurnTimeline[];
 }
 
 interface Scenario {
@@ -175,12 +178,12 @@ function floorScenario(client: Client, taskQueue: string): Scenario {
         check(result) {
           if (result !== 'ping') throw new Error(`floor: expected "ping", got ${JSON.stringify(result)}`);
         },
-        async close() {
+        async close(skipTurns) {
           await handle.signal(stopSignal);
           const trips = await handle.result();
           if (trips !== session.turns) throw new Error(`floor: served ${trips} round trips, expected ${session.turns}`);
           const { historyLength } = await handle.describe();
-          return { turns: session.turns, historyLength, runs: 1 };
+          return { turns: session.turns, historyLength, runs: 1, timeline: await timeline(handle, skipTurns) };
         },
         abort: () => terminate(handle),
       };
@@ -219,9 +222,10 @@ function agentScenario(
             throw new Error(`${spec.name}: unexpected reply ${JSON.stringify(reply)}`);
           }
         },
-        async close() {
+        async close(skipTurns) {
           const usage = await handle.query(usageQuery);
           const { historyLength } = await handle.describe();
+          const turns = await timeline(handle, skipTurns);
           await handle.signal(endChatSignal);
           const transcript: Transcript = await handle.result();
           const users = transcript.messages.filter((m) => m.kind === 'user').length;
@@ -229,7 +233,7 @@ function agentScenario(
           if (usage.runs === 1 && (users !== session.turns + 1 || tools !== session.turns * spec.toolCalls)) {
             throw new Error(`${spec.name}: transcript has ${users} user messages and ${tools} tool results after ${session.turns} turns`);
           }
-          return { turns: session.turns, historyLength, runs: usage.runs };
+          return { turns: session.turns, historyLength, runs: usage.runs, timeline: turns };
         },
         abort: () => terminate(handle),
       };
@@ -254,6 +258,12 @@ async function terminate(handle: WorkflowHandle): Promise<void> {
   await handle.terminate('benchmark aborted').catch(() => undefined);
 }
 
+/** Set by SIGINT/SIGTERM: the run stops at the next turn and still tears everything down. */
+let interruptedBy: string | undefined;
+function checkInterrupted(): void {
+  if (interruptedBy) throw new Error(`interrupted (${interruptedBy})`);
+}
+
 // ---- measuring ----------------------------------------------------------------------------------------------
 
 /** Round-robin over the scenarios, turn by turn, so drift (server state, GC, thermal) hits them all alike. */
@@ -261,12 +271,16 @@ async function measure(scenarios: Scenario[], opts: BenchOptions): Promise<void>
   const total = opts.warmup + opts.iterations;
   for (let i = 0; i < total; i++) {
     for (let k = 0; k < scenarios.length; k++) {
+      checkInterrupted();
       const s = scenarios[(i + k) % scenarios.length]!;
       if (s.session && s.session.turns >= opts.turnsPerConversation) {
-        s.closed.push(await s.session.close());
+        s.closed.push(await s.session.close(warmupTurnsIn(s.session, opts)));
         s.session = undefined;
       }
-      s.session ??= await s.open(++s.sessions);
+      if (!s.session) {
+        s.session = await s.open(++s.sessions);
+        s.session.firstTurn = i;
+      }
       const started = performance.now();
       const result = await s.session.turn();
       const elapsed = performance.now() - started;
@@ -280,9 +294,109 @@ async function measure(scenarios: Scenario[], opts: BenchOptions): Promise<void>
     }
   }
   for (const s of scenarios) {
-    if (s.session) s.closed.push(await s.session.close());
+    if (s.session) s.closed.push(await s.session.close(warmupTurnsIn(s.session, opts)));
     s.session = undefined;
   }
+}
+
+function warmupTurnsIn(session: Session, opts: BenchOptions): number {
+  return Math.min(session.turns, Math.max(0, opts.warmup - (session.firstTurn ?? 0)));
+}
+
+// ---- where the time goes: the server's event timestamps ---------------------------------------------------
+
+// temporal.api.enums.v1.EventType values (@temporalio/proto is not a direct dependency).
+const EVENT = {
+  WFT_SCHEDULED: 5,
+  WFT_STARTED: 6,
+  WFT_COMPLETED: 7,
+  ACTIVITY_COMPLETED: 12,
+  UPDATE_ACCEPTED: 41,
+  UPDATE_COMPLETED: 43,
+} as const;
+
+/** One timed turn as the server recorded it, in ms. */
+interface TurnTimeline {
+  /** From the scheduling of the workflow task that accepted the update to the update's completion. */
+  onServer: number;
+  /** Workflow tasks scheduled → started (matching hands them to the worker), summed over the turn. */
+  wftDispatch: number;
+  /** Of which: the workflow tasks scheduled when an activity completed. */
+  wftDispatchAfterActivity: number;
+  /** Workflow tasks started → completed (the worker runs the workflow code and answers), summed. */
+  wftOnWorker: number;
+  /** Activity tasks started → completed, summed (eager dispatch: started ≈ scheduled). */
+  activities: number;
+  /** onServer minus the three above: time between those intervals. */
+  other: number;
+  wfts: number;
+  /** Each activity's started → completed, by activity type. */
+  byActivity: Record<string, number>;
+}
+
+async function timeline(handle: WorkflowHandle, skipTurns: number): Promise<TurnTimeline[]> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  const at = (i: number) => {
+    const t = events[i]!.eventTime!;
+    return Number(t.seconds) * 1000 + (t.nanos ?? 0) / 1e6;
+  };
+  const type = (i: number) => events[i]?.eventType as number | undefined;
+  const indexOf = new Map(events.map((e, i) => [String(e.eventId), i]));
+  const turns: TurnTimeline[] = [];
+  let turn = -1;
+  let current: (TurnTimeline & { start: number }) | null = null;
+  let lastWftScheduled = -1;
+
+  const addWft = (scheduled: number) => {
+    if (!current || type(scheduled + 1) !== EVENT.WFT_STARTED || type(scheduled + 2) !== EVENT.WFT_COMPLETED) return;
+    const dispatch = at(scheduled + 1) - at(scheduled);
+    current.wfts++;
+    current.wftDispatch += dispatch;
+    if (type(scheduled - 1) === EVENT.ACTIVITY_COMPLETED) current.wftDispatchAfterActivity += dispatch;
+    current.wftOnWorker += at(scheduled + 2) - at(scheduled + 1);
+  };
+
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    switch (type(i)) {
+      case EVENT.WFT_SCHEDULED:
+        lastWftScheduled = i;
+        addWft(i);
+        break;
+      case EVENT.UPDATE_ACCEPTED:
+        // The workflow task that accepted the update (scheduled, started, completed) comes just before.
+        if (++turn < skipTurns) break;
+        current = {
+          start: lastWftScheduled,
+          onServer: 0, wftDispatch: 0, wftDispatchAfterActivity: 0, wftOnWorker: 0, activities: 0, other: 0, wfts: 0, byActivity: {},
+        };
+        addWft(lastWftScheduled);
+        break;
+      case EVENT.ACTIVITY_COMPLETED: {
+        if (!current) break;
+        const attrs = e.activityTaskCompletedEventAttributes!;
+        const started = indexOf.get(String(attrs.startedEventId));
+        const scheduled = indexOf.get(String(attrs.scheduledEventId));
+        if (started === undefined || scheduled === undefined) break;
+        const name = events[scheduled]!.activityTaskScheduledEventAttributes?.activityType?.name ?? '?';
+        const run = at(i) - at(started);
+        current.activities += run;
+        current.byActivity[name] = (current.byActivity[name] ?? 0) + run;
+        break;
+      }
+      case EVENT.UPDATE_COMPLETED:
+        if (!current) break;
+        current.onServer = at(i) - at(current.start);
+        current.other = current.onServer - current.wftDispatch - current.wftOnWorker - current.activities;
+        {
+          const { start: _start, ...done } = current;
+          turns.push(done);
+        }
+        current = null;
+        break;
+    }
+  }
+  return turns;
 }
 
 interface Summary {
@@ -320,6 +434,9 @@ function table(rows: string[][]): string {
 async function main(): Promise<void> {
   const opts = readOptions();
   const wallStart = performance.now();
+  const loadBefore = os.loadavg();
+  // The SDK's runtime shuts the workers down on these signals; this only names the cause.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => (interruptedBy ??= signal));
   Runtime.install({ logger: new DefaultLogger('WARN') });
 
   process.stderr.write('bench: starting Temporal and bundling workflow code…\n');
@@ -359,6 +476,7 @@ async function main(): Promise<void> {
     workers.push(floor, plain.worker, validating.worker);
     for (const w of workers) runs.push(w.run());
     const setupMs = performance.now() - wallStart;
+    checkInterrupted();
 
     scenarios.push(
       floorScenario(client, floorQueue),
@@ -398,13 +516,13 @@ async function main(): Promise<void> {
     const measureStart = performance.now();
     // A worker that stops on its own (a fatal error) fails the run rather than leaving an update waiting forever.
     const workerDied = Promise.race(runs).then(
-      () => Promise.reject(new Error('a worker stopped during the benchmark')),
+      () => Promise.reject(new Error(interruptedBy ? `interrupted (${interruptedBy})` : 'a worker stopped during the benchmark')),
       (err: unknown) => Promise.reject(err),
     );
     await Promise.race([measure(scenarios, opts), workerDied]);
     const measureMs = performance.now() - measureStart;
 
-    report(scenarios, opts, server, { setupMs, measureMs });
+    report(scenarios, opts, server, { setupMs, measureMs, loadBefore, loadAfter: os.loadavg() });
   } catch (err) {
     await Promise.all(scenarios.map((s) => s.session?.abort()));
     throw err;
@@ -415,12 +533,28 @@ async function main(): Promise<void> {
   }
 }
 
-function report(scenarios: Scenario[], opts: BenchOptions, server: Server, times: { setupMs: number; measureMs: number }): void {
+function report(scenarios: Scenario[], opts: BenchOptions, server: Server, times: { setupMs: number; measureMs: number; loadBefore: number[]; loadAfter: number[] }): void {
   const floor = summarize(scenarios[0]!.samples);
   const results = scenarios.map((s) => {
     const stats = summarize(s.samples);
     const maxHistory = Math.max(...s.closed.map((c) => c.historyLength));
     const continuedAsNew = s.closed.filter((c) => c.runs > 1).length;
+    const turns = s.closed.flatMap((c) => c.timeline);
+    const p50 = (pick: (t: TurnTimeline) => number) => (turns.length ? round(summarize(turns.map(pick)).p50) : null);
+    const activityNames = [...new Set(turns.flatMap((t) => Object.keys(t.byActivity)))];
+    const serverTimeline = {
+      turns: turns.length,
+      note: 'p50 over timed turns of per-turn sums, from the server history event timestamps',
+      onServerP50Ms: p50((t) => t.onServer),
+      clientMinusServerP50Ms: turns.length ? round(stats.p50 - summarize(turns.map((t) => t.onServer)).p50) : null,
+      wftsPerTurnP50: p50((t) => t.wfts),
+      wftDispatchP50Ms: p50((t) => t.wftDispatch),
+      wftDispatchAfterActivityP50Ms: p50((t) => t.wftDispatchAfterActivity),
+      wftOnWorkerP50Ms: p50((t) => t.wftOnWorker),
+      activitiesP50Ms: p50((t) => t.activities),
+      otherP50Ms: p50((t) => t.other),
+      byActivityP50Ms: Object.fromEntries(activityNames.map((n) => [n, p50((t) => t.byActivity[n] ?? 0)])),
+    };
     return {
       scenario: s.name,
       description: s.description,
@@ -437,6 +571,7 @@ function report(scenarios: Scenario[], opts: BenchOptions, server: Server, times
         meanMs: round(stats.mean - floor.mean),
         meanRatio: round(stats.mean / floor.mean),
       },
+      serverTimeline,
       samplesMs: s.samples.map((x) => round(x)),
     };
   });
@@ -445,7 +580,7 @@ function report(scenarios: Scenario[], opts: BenchOptions, server: Server, times
     `a new conversation (floor: a new workflow) every ${opts.turnsPerConversation} turns, started and ended outside the timed window; ` +
     `default history budget (4000 events)`;
   const rows = [
-    ['scenario', 'activities', 'iterations', 'p50 ms', 'p95 ms', 'mean ms', 'p50 vs floor'],
+    ['scenario', 'activities', 'iterations', 'p50 ms', 'p95 ms', 'mean ms', 'p50 overhead vs floor'],
     ...results.map((r, i) => [
       r.scenario,
       r.activitiesPerTurn,
@@ -453,8 +588,26 @@ function report(scenarios: Scenario[], opts: BenchOptions, server: Server, times
       r.ms.p50!.toFixed(2),
       r.ms.p95!.toFixed(2),
       r.ms.mean!.toFixed(2),
-      i === 0 ? '—' : `${r.overheadVsFloor.p50Ratio.toFixed(2)}× (+${r.overheadVsFloor.p50Ms.toFixed(2)} ms)`,
+      i === 0 ? '—' : `${r.overheadVsFloor.p50Ratio.toFixed(2)}× (${r.overheadVsFloor.p50Ms >= 0 ? '+' : '−'}${Math.abs(r.overheadVsFloor.p50Ms).toFixed(2)} ms)`,
     ]),
+  ];
+  const ms = (x: number | null) => (x === null ? '—' : x.toFixed(1));
+  const breakdown = [
+    ['scenario', 'client', 'on server', 'WFTs', 'WFT dispatch', '(after activity)', 'WFT on worker', 'activities', 'other'],
+    ...results.map((r) => {
+      const t = r.serverTimeline;
+      return [
+        r.scenario,
+        r.ms.p50!.toFixed(1),
+        ms(t.onServerP50Ms),
+        String(t.wftsPerTurnP50 ?? '—'),
+        ms(t.wftDispatchP50Ms),
+        ms(t.wftDispatchAfterActivityP50Ms),
+        ms(t.wftOnWorkerP50Ms),
+        `${ms(t.activitiesP50Ms)} (${Object.entries(t.byActivityP50Ms).map(([n, v]) => `${n} ${ms(v)}`).join(', ')})`,
+        ms(t.otherP50Ms),
+      ];
+    }),
   ];
   const cpus = os.cpus();
   const lines = [
@@ -466,9 +619,15 @@ function report(scenarios: Scenario[], opts: BenchOptions, server: Server, times
     '',
     table(rows),
     '',
+    'Where the time goes: p50 over timed turns of per-turn sums (ms), from the server\'s history event timestamps.',
+    '"on server": update\'s first workflow task scheduled → update completed; "other": on server minus the three sums.',
+    table(breakdown),
+    '',
     `History: max ${results.map((r) => `${r.maxHistoryLength}`).join(' / ')} events per workflow (in row order); ` +
       `continue-as-new: ${results.reduce((a, r) => a + r.conversationsThatContinuedAsNew, 0)} conversations.`,
-    `Setup ${(times.setupMs / 1000).toFixed(1)} s, measuring ${(times.measureMs / 1000).toFixed(1)} s. Results: ${path.relative(process.cwd(), RESULTS_FILE)}`,
+    `Setup ${(times.setupMs / 1000).toFixed(1)} s, measuring ${(times.measureMs / 1000).toFixed(1)} s; ` +
+      `load average ${times.loadBefore[0]!.toFixed(2)} before, ${times.loadAfter[0]!.toFixed(2)} after. ` +
+      `Results: ${path.relative(process.cwd(), RESULTS_FILE)}`,
   ];
   console.log(lines.join('\n'));
 
@@ -479,6 +638,7 @@ function report(scenarios: Scenario[], opts: BenchOptions, server: Server, times
     node: process.version,
     platform: `${os.platform()} ${os.arch()}`,
     cpus: { count: cpus.length, model: cpus[0]?.model.trim() },
+    loadAverage: { before: times.loadBefore.map((x) => round(x, 2)), after: times.loadAfter.map((x) => round(x, 2)) },
     temporal: { ...server.info, namespace: server.namespace, sdk: sdkVersion() },
     iterations: opts.iterations,
     warmup: opts.warmup,
@@ -505,6 +665,11 @@ function sdkVersion(): string {
 }
 
 main().catch((err: unknown) => {
+  if (interruptedBy) {
+    console.error(`bench: ${(err as Error).message}; nothing was written.`);
+    process.exitCode = 130;
+    return;
+  }
   console.error(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   process.exitCode = 1;
 });
