@@ -44,3 +44,11 @@ export async function rejection(promise: Promise<unknown>): Promise<string> {
   }
   throw new Error('expected the update to be rejected');
 }
+
+export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -3,7 +3,7 @@ import { dataset } from '../../tools/mock-data';
 import { endChatSignal, pendingToolCallQuery, usageQuery, userPromptSignal } from '../../workflows/messages';
 import type { Transcript } from '../../workflows/types';
 import { ptoScript } from '../fixtures/scripts';
-import { decide, history, say, startConversation, waitForUser } from '../helpers/conversation';
+import { decide, history, say, startConversation, waitForUser, waitUntil } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
 
 describe('durability: continue-as-new and worker restarts', () => {
@@ -76,12 +76,4 @@ describe('durability: continue-as-new and worker restarts', () => {
 async function lastUserText(handle: Parameters<typeof history>[0]): Promise<string | undefined> {
   const messages = await history(handle);
   return messages.filter((m) => m.kind === 'user').at(-1)?.text;
-}
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }

@@ -1,7 +1,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { agentsQuery, changeGoalSignal, currentGoalQuery, endChatSignal } from '../../workflows/messages';
 import { pickerScript } from '../fixtures/scripts';
-import { history, say, startConversation, toolOutcomes, waitForUser } from '../helpers/conversation';
+import { history, say, startConversation, toolOutcomes, waitForUser, waitUntil } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
 
 describe('multi-goal mode: ListAgents and ChangeGoal', () => {
@@ -63,11 +63,3 @@ describe('multi-goal mode: ListAgents and ChangeGoal', () => {
     await handle.signal(endChatSignal);
   });
 });
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
