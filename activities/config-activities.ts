@@ -2,6 +2,7 @@
 // run saw, and a later worker can serve changed goals without touching running histories.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { GoalRegistry } from '../goals/registry';
+import { selectTools, versionOf, type McpDiscovery } from '../mcp/catalog';
 import type { ToolRegistry } from '../tools/registry';
 import { BUILTIN_TOOLS, COMPLETE_GOAL, LIST_AGENTS } from '../workflows/builtin-tools';
 import { FailureTypes, type ConfigActivities } from '../workflows/activity-types';
@@ -11,9 +12,11 @@ export interface ConfigDeps {
   settings: Settings;
   goals: GoalRegistry;
   tools: ToolRegistry;
+  /** MCP discovery; absent, goals see native tools only. */
+  discovery?: McpDiscovery;
 }
 
-export function createConfigActivities({ settings, goals, tools }: ConfigDeps): ConfigActivities {
+export function createConfigActivities({ settings, goals, tools, discovery }: ConfigDeps): ConfigActivities {
   return {
     async loadSettings() {
       return { ...settings, goalCategories: [...settings.goalCategories] };
@@ -40,7 +43,18 @@ export function createConfigActivities({ settings, goals, tools }: ConfigDeps): 
         if (!spec) throw ApplicationFailure.nonRetryable(`Goal "${goalId}" lists the unknown tool "${name}".`, FailureTypes.Misconfigured);
         return spec;
       });
-      return { goal, tools: specs };
+      // MCP tools are discovered now, so a server added to the registry is usable from the next turn on.
+      const catalog = discovery ? await discovery.catalog() : null;
+      const mcpTools = catalog ? selectTools(catalog, goal.mcp) : [];
+      return {
+        goal,
+        tools: [...specs, ...mcpTools],
+        catalog: {
+          version: versionOf(mcpTools),
+          endpoints: catalog?.endpoints ?? [],
+          registryError: catalog?.registryError ?? null,
+        },
+      };
     },
   };
 }

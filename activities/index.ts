@@ -2,17 +2,20 @@
 import type { ToolContext } from '../tools/define-tool';
 import { createConfigActivities, type ConfigDeps } from './config-activities';
 import { createLlmActivities, type LlmDeps } from './llm/llm-activities';
+import { createMcpActivities, type McpDeps } from './mcp-activities';
 import { createToolDispatcher } from './tool-activities';
 
 export interface ActivityDeps extends ConfigDeps {
   llm: LlmDeps;
   toolContext: ToolContext;
+  mcp: McpDeps;
 }
 
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createConfigActivities(deps),
     ...createLlmActivities(deps.llm),
+    ...createMcpActivities(deps.mcp, deps.goals),
     // The catch-all: any activity type not named above is a native tool.
     default: createToolDispatcher(deps.tools, deps.toolContext),
   };

@@ -6,7 +6,10 @@ import { createModel, type ResolvedModel } from '../activities/llm/model';
 import { loadGoals, type GoalRegistry } from '../goals/registry';
 import type { MockStore } from '../tools/define-tool';
 import { loadNativeTools, type ToolRegistry } from '../tools/registry';
-import type { WorkerSettings } from './settings';
+import { McpDiscovery } from '../mcp/catalog';
+import { McpPool } from '../mcp/pool';
+import { RegistryFile } from '../mcp/registry';
+import { PROJECT_ROOT, type WorkerSettings } from './settings';
 
 export const WORKFLOWS_PATH = require.resolve(path.join(__dirname, '..', 'workflows'));
 
@@ -29,6 +32,9 @@ export interface AgentWorker {
   goals: GoalRegistry;
   tools: ToolRegistry;
   store: MockStore;
+  discovery: McpDiscovery;
+  /** Closes the MCP sessions; call after worker.run() has returned. */
+  close(): Promise<void>;
 }
 
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<AgentWorker> {
@@ -41,6 +47,8 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
   }
   const model = opts.model ?? createModel(opts.config.llm);
   const store: MockStore = opts.store ?? new Map();
+  const pool = new McpPool({ baseDir: PROJECT_ROOT, onToolsChanged: () => discovery.invalidate() });
+  const discovery: McpDiscovery = new McpDiscovery({ registry: new RegistryFile(opts.config.mcpEndpointsFile), pool });
   const worker = await Worker.create({
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
@@ -50,9 +58,11 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
       settings: opts.config.settings,
       goals,
       tools,
+      discovery,
+      mcp: { discovery, pool },
       llm: { model: model.model, provider: model.provider },
       toolContext: { store, now: () => new Date() },
     }),
   });
-  return { worker, model, goals, tools, store };
+  return { worker, model, goals, tools, store, discovery, close: () => pool.closeAll() };
 }

@@ -8,10 +8,11 @@ async function main(): Promise<void> {
   const config = readWorkerSettings();
   const target = temporalTarget();
   const connection = await NativeConnection.connect(target.connectionOptions);
-  const { worker, model } = await createAgentWorker({ connection, namespace: target.namespace, config });
+  const { worker, model, close } = await createAgentWorker({ connection, namespace: target.namespace, config });
   console.log(`worker on ${target.connectionOptions.address} (namespace ${target.namespace}, task queue ${config.taskQueue}); ${model.description}`);
   // Worker.run() shuts down gracefully on SIGINT/SIGTERM.
   await worker.run();
+  await close();
   await connection.close();
 }
 

@@ -1,10 +1,13 @@
 // Configuration is read once, here, at the process edge, validated with messages that name the variable.
+import path from 'node:path';
 import { z } from 'zod';
 import { PICKER_GOAL_ID } from '../goals/registry';
 import type { LlmConfig } from '../activities/llm/model';
 import type { Settings } from '../workflows/types';
 
 export const DEFAULT_TASK_QUEUE = 'agent-task-queue';
+export const PROJECT_ROOT = path.join(__dirname, '..');
+export const DEFAULT_MCP_ENDPOINTS_FILE = path.join(PROJECT_ROOT, 'config', 'mcp_endpoints.json');
 
 const flag = (name: string, fallback: boolean) =>
   z
@@ -43,6 +46,7 @@ const envSchema = z.object({
   MAX_TOOL_STEPS: count('MAX_TOOL_STEPS', 8, 1),
   HISTORY_EVENT_BUDGET: count('HISTORY_EVENT_BUDGET', 4000, 50),
   RECENT_MESSAGES_KEPT: count('RECENT_MESSAGES_KEPT', 12, 1),
+  MCP_ENDPOINTS_FILE: z.string().optional(),
   LLM_MODEL: z.string().optional(),
   LLM_KEY: z.string().optional(),
   LLM_BASE_URL: z.string().url('LLM_BASE_URL must be a URL, e.g. http://localhost:11434/v1').optional(),
@@ -54,6 +58,8 @@ export interface WorkerSettings {
   defaultGoalId: string;
   settings: Settings;
   llm: LlmConfig;
+  /** The MCP endpoint registry; re-read when it changes, so new servers need no restart. */
+  mcpEndpointsFile: string;
 }
 
 export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): WorkerSettings {
@@ -79,5 +85,6 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
       recentMessagesKept: e.RECENT_MESSAGES_KEPT,
     },
     llm: { model: e.LLM_MODEL, key: e.LLM_KEY, baseUrl: e.LLM_BASE_URL },
+    mcpEndpointsFile: path.resolve(e.MCP_ENDPOINTS_FILE ?? DEFAULT_MCP_ENDPOINTS_FILE),
   };
 }

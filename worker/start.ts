@@ -48,6 +48,7 @@ async function main(): Promise<void> {
       await client.close().catch(() => undefined);
       if (agent.worker.getState() === 'RUNNING') agent.worker.shutdown();
       await running.catch(() => undefined);
+      await agent.close();
       await connection.close().catch(() => undefined);
       await server?.stop();
       log('stopped. Run npm start again to pick the conversation up where you left it.');

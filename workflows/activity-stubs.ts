@@ -1,6 +1,6 @@
 // Every activity timeout and retry policy in one place. Temporal owns retries; provider SDKs run with theirs off.
 import { proxyActivities } from '@temporalio/workflow';
-import { FailureTypes, type ConfigActivities, type LlmActivities, type ToolActivity } from './activity-types';
+import { FailureTypes, type ConfigActivities, type LlmActivities, type McpActivities, type ToolActivity } from './activity-types';
 
 export const config = proxyActivities<ConfigActivities>({
   startToCloseTimeout: '10 seconds',
@@ -29,3 +29,19 @@ export const nativeTools = proxyActivities<Record<string, ToolActivity>>({
     nonRetryableErrorTypes: [FailureTypes.UnknownTool, FailureTypes.ToolInputInvalid],
   },
 });
+
+/** MCP calls: per-call timeouts come from the endpoint (see mcpCallOptions). Connection failures retry. */
+export const mcp = proxyActivities<McpActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds', maximumAttempts: 4 },
+});
+
+/** A call's options: the endpoint's timeout bounds each attempt, three attempts' worth bounds the whole. */
+export function mcpCallOptions(server: string, tool: string, timeoutMs: number) {
+  return {
+    summary: `${server}/${tool}`,
+    startToCloseTimeout: timeoutMs + 5_000,
+    scheduleToCloseTimeout: 3 * (timeoutMs + 5_000) + 30_000,
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds', maximumAttempts: 4 },
+  };
+}

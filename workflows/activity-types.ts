@@ -2,6 +2,9 @@
 // Lives here so workflow code never imports the activities/ folder, not even for types.
 import type {
   AgentSummary,
+  CatalogSummary,
+  McpToolRef,
+  ToolSpec,
   ChatMessage,
   Goal,
   PlanRequest,
@@ -25,6 +28,13 @@ export interface LlmActivities {
   summarizeConversation(input: { goal: Goal; previousSummary: string; messages: ChatMessage[] }): Promise<string>;
 }
 
+export interface McpActivities {
+  /** Calls an MCP tool over the worker's pooled session; tool failures come back as outcomes. */
+  callMcpTool(input: { name: string; ref: McpToolRef; args: Record<string, unknown> }): Promise<ToolOutcome>;
+  /** The registry's endpoints and the catalog a goal sees (for clients: `agent endpoints`, `agent tools`). */
+  describeCatalog(input: { goalId?: string }): Promise<{ catalog: CatalogSummary; tools: ToolSpec[] }>;
+}
+
 /** Native tools run as activities whose type is the tool's name; the worker's catch-all `default` runs them. */
 export type ToolActivity = (args: Record<string, unknown>) => Promise<ToolOutcome>;
 
@@ -39,4 +49,5 @@ export const FailureTypes = {
   UnknownTool: 'UnknownTool',
   ToolInputInvalid: 'ToolInputInvalid',
   Misconfigured: 'Misconfigured',
+  McpUnavailable: 'McpUnavailable',
 } as const;

@@ -7,14 +7,16 @@ import {
   condition,
   continueAsNew,
   log,
+  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { config, llm, nativeTools } from './activity-stubs';
+import { config, llm, mcp, mcpCallOptions, nativeTools } from './activity-stubs';
 import { CHANGE_GOAL, COMPLETE_GOAL, LIST_AGENTS } from './builtin-tools';
 import { Conversation, type BuiltinEffect, type Step, type StepFailure } from './conversation';
 import {
   agentsQuery,
+  catalogQuery,
   changeGoalSignal,
   confirmSignal,
   confirmUpdate,
@@ -75,6 +77,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   setHandler(pendingToolCallQuery, () => convo.pendingApproval());
   setHandler(agentsQuery, () => agents);
   setHandler(toolsQuery, () => convo.tools);
+  setHandler(catalogQuery, () => convo.catalog);
   setHandler(usageQuery, () => ({ total: convo.usage, turns: convo.turnsThisRun, runs: convo.runs }));
   setHandler(statusQuery, () => ({ state: convo.status(), lastReply: convo.lastReply }));
 
@@ -99,6 +102,8 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   // ---- start: settings and goal come from activities, so a replay sees what the original run saw ----------
   const settings = await config.loadSettings();
   if (input.historyEventBudget) settings.historyEventBudget = input.historyEventBudget;
+  // Runs started before per-turn discovery existed keep their recorded command sequence.
+  convo.refreshToolsEachTurn = patched('per-turn-tool-discovery');
   convo.begin(settings, await config.resolveGoal(input.goalId));
   if (settings.multiGoal) agents = await config.listAgents();
 
@@ -113,6 +118,11 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
         );
       case 'tool':
         try {
+          const ref = step.spec.mcp;
+          if (ref) {
+            const input = { name: step.spec.name, ref, args: step.call.args };
+            return await mcp.callMcpTool.executeWithOptions(mcpCallOptions(ref.server, ref.tool, ref.timeoutMs), [input]);
+          }
           return await nativeTools[step.call.tool]!(step.call.args);
         } catch (err) {
           return { status: 'tool_error', error: reason(err) };
@@ -121,6 +131,8 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
         return performBuiltin(step.call);
       case 'switch_goal':
         return failSoft(() => config.resolveGoal(step.goalId));
+      case 'refresh_tools':
+        return failSoft(() => config.resolveGoal(convo.goal.id));
       case 'idle':
         return undefined;
     }

@@ -6,6 +6,7 @@ import {
   addUsage,
   ZERO_USAGE,
   type AgentReply,
+  type CatalogSummary,
   type CarriedState,
   type ChatMessage,
   type ConfirmDecision,
@@ -35,6 +36,8 @@ export type Step =
   | { kind: 'tool'; call: ToolCall; spec: ToolSpec }
   | { kind: 'builtin'; call: ToolCall }
   | { kind: 'switch_goal'; goalId: string }
+  /** Re-resolve the goal's tools before a turn: MCP servers may have appeared or gone since the last one. */
+  | { kind: 'refresh_tools'; promptId: number }
   | { kind: 'idle' };
 
 /** What a builtin tool did, decided by the workflow (it may need activities, e.g. to load a goal). */
@@ -54,7 +57,10 @@ export class Conversation {
   settings!: Settings;
   goal!: Goal;
   tools: ToolSpec[] = [];
+  catalog: CatalogSummary | null = null;
   started = false;
+  /** Set by the workflow for runs that discover tools every turn (a versioned change: older runs did not). */
+  refreshToolsEachTurn = false;
   messages: ChatMessage[];
   summary: string;
   usage: Usage;
@@ -75,6 +81,7 @@ export class Conversation {
   private activePrompt = 0;
   private goalChange: string | null = null;
   private watched = new Map<number, AgentReply | null>();
+  private toolsCheckedFor = 0;
 
   constructor(private readonly carried?: CarriedState) {
     this.messages = carried ? [...carried.messages] : [];
@@ -90,8 +97,11 @@ export class Conversation {
     this.settings = settings;
     this.goal = resolved.goal;
     this.tools = resolved.tools;
+    this.catalog = resolved.catalog ?? null;
     this.started = true;
     if (!this.carried) this.queue.unshift({ id: ++this.promptSeq, text: this.goal.starterPrompt, starter: true });
+    // The tools were resolved just now: the first turn needs no second look.
+    this.toolsCheckedFor = this.queue[0]?.id ?? 0;
   }
 
   // ---- inputs from handlers -------------------------------------------------------------------------------
@@ -207,8 +217,10 @@ export class Conversation {
         }
         return { kind: 'plan' };
       }
-      const prompt = this.queue.shift();
-      if (!prompt) return { kind: 'idle' };
+      const next = this.queue[0];
+      if (!next) return { kind: 'idle' };
+      if (this.refreshToolsEachTurn && this.toolsCheckedFor !== next.id) return { kind: 'refresh_tools', promptId: next.id };
+      const prompt = this.queue.shift()!;
       this.activePrompt = prompt.id;
       this.stepsThisTurn = 0;
       this.turnsThisRun++;
@@ -230,6 +242,8 @@ export class Conversation {
         return this.applyBuiltin(step.call, result as BuiltinEffect);
       case 'switch_goal':
         return this.applyGoalSwitch(result as ResolvedGoal | StepFailure);
+      case 'refresh_tools':
+        return this.applyToolRefresh(step.promptId, result as ResolvedGoal | StepFailure);
       case 'idle':
         return;
     }
@@ -366,9 +380,27 @@ export class Conversation {
     this.queue.unshift({ id: ++this.promptSeq, text: result.goal.starterPrompt, starter: true });
   }
 
+  private applyToolRefresh(promptId: number, result: ResolvedGoal | StepFailure): void {
+    this.toolsCheckedFor = promptId;
+    // Discovery failed after retries: keep serving the tools we had.
+    if ('failed' in result) return;
+    const before = new Set(this.tools.map((t) => t.name));
+    const after = new Set(result.tools.map((t) => t.name));
+    const added = [...after].filter((n) => !before.has(n));
+    const removed = [...before].filter((n) => !after.has(n));
+    if (added.length || removed.length) {
+      const parts = [added.length && `new: ${added.join(', ')}`, removed.length && `no longer available: ${removed.join(', ')}`];
+      this.messages.push({ kind: 'note', text: `Tools changed since the last turn (${parts.filter(Boolean).join('; ')}).` });
+    }
+    this.goal = result.goal;
+    this.tools = result.tools;
+    this.catalog = result.catalog ?? null;
+  }
+
   private switchGoal(resolved: ResolvedGoal, note: boolean): void {
     this.goal = resolved.goal;
     this.tools = resolved.tools;
+    this.catalog = resolved.catalog ?? null;
     if (note) this.messages.push({ kind: 'note', text: `Switched to the agent "${resolved.goal.agentName}" (goal ${resolved.goal.id}).` });
   }
 

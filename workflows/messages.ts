@@ -3,6 +3,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type {
   AgentReply,
   AgentSummary,
+  CatalogSummary,
   ChatMessage,
   ConfirmDecision,
   Goal,
@@ -27,6 +28,8 @@ export const pendingToolCallQuery = defineQuery<PendingApproval | null>('pending
 export const agentsQuery = defineQuery<AgentSummary[]>('agents');
 export const usageQuery = defineQuery<{ total: Usage; turns: number; runs: number }>('usage');
 export const toolsQuery = defineQuery<ToolSpec[]>('tools');
+/** The MCP endpoints' state as of the last discovery, and a broken registry edit if there is one. */
+export const catalogQuery = defineQuery<CatalogSummary | null>('catalog');
 /** Whether the agent is waiting for the user, working, or done: lets clients poll without guessing. */
 export const statusQuery = defineQuery<{ state: 'waiting_for_user' | 'working' | 'awaiting_approval' | 'ended'; lastReply: AgentReply | null }>('status');
 

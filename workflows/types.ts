@@ -15,7 +15,49 @@ export interface ToolSpec {
   inputSchema: JsonSchema;
   approval: ApprovalPolicy;
   /** `builtin` tools are handled by the workflow itself (ListAgents, ChangeGoal, CompleteGoal). */
-  kind: 'native' | 'builtin';
+  kind: 'native' | 'builtin' | 'mcp';
+  /** For MCP tools: where the tool lives and how it may be retried. */
+  mcp?: McpToolRef;
+}
+
+export interface McpToolRef {
+  /** Stable identity, `tool://mcp/<server>/<tool>`. */
+  identity: string;
+  server: string;
+  tool: string;
+  /** MCP annotations: a destructive or non-idempotent call is never silently re-run after it may have started. */
+  destructive: boolean;
+  idempotent: boolean;
+  readOnly: boolean;
+  timeoutMs: number;
+}
+
+/** Which MCP tools a goal uses, beside its native tools. Any match selects a tool. */
+export interface McpSelection {
+  /** Endpoint names or globs; `*` is every enabled endpoint (a general-purpose agent). */
+  servers?: string[];
+  /** Endpoint categories from the registry: new servers of a category join the goal with no edit. */
+  categories?: string[];
+  /** Globs over `<server>/<tool>`. */
+  tools?: string[];
+}
+
+/** What discovery saw of one endpoint, for clients and the LLM's benefit. */
+export interface EndpointStatus {
+  name: string;
+  status: 'ok' | 'unavailable' | 'disabled';
+  toolCount: number;
+  transport: 'stdio' | 'http' | 'sse';
+  categories: string[];
+  description?: string;
+  error?: string;
+}
+
+export interface CatalogSummary {
+  /** Hash of the tools a goal sees: changes when tools appear, vanish or change. */
+  version: string;
+  endpoints: EndpointStatus[];
+  registryError: string | null;
 }
 
 /** A goal: one agent's persona and the tools it may use. Goals are data. */
@@ -33,6 +75,8 @@ export interface Goal {
   exampleConversation: string;
   /** Tool names: native tools by name, or the builtins ListAgents / ChangeGoal. */
   tools: string[];
+  /** MCP tools discovered at run time from the endpoint registry. */
+  mcp?: McpSelection;
 }
 
 export interface AgentSummary {
@@ -85,6 +129,8 @@ export interface Settings {
 export interface ResolvedGoal {
   goal: Goal;
   tools: ToolSpec[];
+  /** Absent in histories recorded before MCP discovery existed. */
+  catalog?: CatalogSummary;
 }
 
 /** The planner's answer for one LLM step. */

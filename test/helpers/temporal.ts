@@ -57,6 +57,7 @@ export async function startWorker(
     async stop() {
       if (agent.worker.getState() === 'RUNNING') agent.worker.shutdown();
       await run;
+      await agent.close();
     },
   };
 }

@@ -1,0 +1,89 @@
+// Calling an MCP tool: validate the args against its inputSchema, call over the pooled session, and turn what
+// comes back into a tool outcome. Tool failures are results (isError, protocol errors from the server); transport
+// failures are retried by Temporal, except for a call that may already have started a non-idempotent tool.
+import { ApplicationFailure } from '@temporalio/activity';
+import { McpError, ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import { FailureTypes } from '../workflows/activity-types';
+import type { McpToolRef, ToolOutcome } from '../workflows/types';
+import type { McpDiscovery } from './catalog';
+import type { McpPool } from './pool';
+import { scrub } from './registry';
+
+const validator = new AjvJsonSchemaValidator();
+const validators = new Map<string, ReturnType<typeof validator.getValidator>>();
+
+export interface McpCallInput {
+  /** The LLM-facing name, `<server>__<tool>`. */
+  name: string;
+  ref: McpToolRef;
+  args: Record<string, unknown>;
+}
+
+export async function callMcpTool(discovery: McpDiscovery, pool: McpPool, input: McpCallInput): Promise<ToolOutcome> {
+  const { ref, args } = input;
+  const catalog = await discovery.catalog();
+  const found = catalog.definitions.get(input.name);
+  if (!found || found.tool.name !== ref.tool || found.endpoint.name !== ref.server) {
+    const endpoint = catalog.endpoints.find((e) => e.name === ref.server);
+    const why = !endpoint ? 'is no longer in the registry' : endpoint.status !== 'ok' ? `is ${endpoint.status}${endpoint.error ? ` (${endpoint.error})` : ''}` : `no longer offers "${ref.tool}"`;
+    return { status: 'tool_error', error: `The MCP server "${ref.server}" ${why}.` };
+  }
+  const { endpoint, tool } = found;
+  const validate = validatorFor(`${endpoint.key}/${tool.name}`, tool.inputSchema);
+  const check = validate(args);
+  if (!check.valid) return { status: 'invalid_input', problems: [check.errorMessage], missing: [] };
+
+  // Connecting sends nothing to the tool: always safe to retry.
+  let client;
+  try {
+    client = await pool.client(endpoint, ref.timeoutMs);
+  } catch (err) {
+    throw ApplicationFailure.retryable(`MCP server "${ref.server}": ${(err as Error).message}`, FailureTypes.McpUnavailable);
+  }
+  try {
+    const result = (await client.callTool({ name: tool.name, arguments: args }, undefined, { timeout: ref.timeoutMs })) as CallToolResult;
+    return outcomeOf(result, endpoint.secrets);
+  } catch (err) {
+    const message = scrub((err as Error).message, endpoint.secrets);
+    // The server answered with a JSON-RPC error (bad params, unknown tool): that is the tool saying no.
+    if (err instanceof McpError && err.code !== ErrorCode.RequestTimeout && err.code !== ErrorCode.ConnectionClosed) {
+      return { status: 'tool_error', error: `MCP error ${err.code}: ${message}` };
+    }
+    await pool.drop(ref.server);
+    if (ref.idempotent) {
+      throw ApplicationFailure.retryable(`MCP call ${ref.server}/${ref.tool} failed: ${message}`, FailureTypes.McpUnavailable);
+    }
+    // It may have started: re-running a destructive or non-idempotent tool could do the thing twice.
+    return {
+      status: 'tool_error',
+      error: `The call to ${ref.server}/${ref.tool} failed after it was sent (${message}); it may or may not have run, so it was not retried. Check before trying again.`,
+    };
+  }
+}
+
+function validatorFor(key: string, schema: unknown) {
+  let v = validators.get(key);
+  if (!v) {
+    try {
+      v = validator.getValidator(schema as never);
+    } catch {
+      v = (input: unknown) => ({ valid: true, data: input, errorMessage: undefined }) as never; // uncompilable schema: the server validates
+    }
+    validators.set(key, v);
+  }
+  return v;
+}
+
+function outcomeOf(result: CallToolResult, secrets: string[]): ToolOutcome {
+  const text = (result.content ?? [])
+    .map((c) => (c.type === 'text' ? c.text : c.type === 'resource' && 'text' in c.resource ? c.resource.text : `[${c.type}]`))
+    .join('\n');
+  if (result.isError) return { status: 'tool_error', error: scrub(text || 'the tool reported an error', secrets) };
+  if (result.structuredContent) return { status: 'ok', result: result.structuredContent };
+  try {
+    return { status: 'ok', result: JSON.parse(text) as unknown };
+  } catch {
+    return { status: 'ok', result: text };
+  }
+}

@@ -1,0 +1,172 @@
+// Discovery: lists the tools of every enabled endpoint in parallel (per-endpoint timeout, pagination) and builds
+// a catalog snapshot with a version hash. One failing endpoint is marked unavailable; the others still serve.
+// Cheap when nothing changed: one stat of the registry file, and the cached catalog.
+import { createHash } from 'node:crypto';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CatalogSummary, EndpointStatus, McpSelection, ToolSpec } from '../workflows/types';
+import { normaliseCategory } from '../goals/registry';
+import { globMatch, mcpToolName } from './naming';
+import type { McpPool } from './pool';
+import { isStdio, resolveEndpoint, scrub, type EndpointEntry, type RegistryFile, type ResolvedEndpoint } from './registry';
+
+export interface McpCatalog extends CatalogSummary {
+  tools: ToolSpec[];
+  /** Full MCP tool definitions by LLM name, for argument validation and calls. */
+  definitions: Map<string, { endpoint: ResolvedEndpoint; tool: Tool }>;
+  endpointsByName: Map<string, ResolvedEndpoint>;
+}
+
+export interface DiscoveryOptions {
+  registry: RegistryFile;
+  pool: McpPool;
+  env?: NodeJS.ProcessEnv;
+  /** Per endpoint, for connecting and listing. */
+  discoveryTimeoutMs?: number;
+  /** Re-list after this long even without a change notification (servers that never send one). */
+  ttlMs?: number;
+  /** Retry unavailable endpoints sooner than the TTL. */
+  retryUnavailableMs?: number;
+}
+
+export class McpDiscovery {
+  private cached: { catalog: McpCatalog; registryHash: string; at: number } | null = null;
+  private inFlight: Promise<McpCatalog> | null = null;
+  private invalidated = false;
+
+  constructor(private readonly opts: DiscoveryOptions) {}
+
+  /** Marks the catalog stale: the next call re-lists (tools/list_changed from any server). */
+  invalidate(): void {
+    this.invalidated = true;
+  }
+
+  async catalog(): Promise<McpCatalog> {
+    const { registry, error } = this.opts.registry.read();
+    const c = this.cached;
+    const age = c ? Date.now() - c.at : Infinity;
+    const anyUnavailable = c?.catalog.endpoints.some((e) => e.status === 'unavailable') ?? false;
+    const fresh =
+      c &&
+      !this.invalidated &&
+      c.registryHash === registry.hash &&
+      age < (anyUnavailable ? (this.opts.retryUnavailableMs ?? 5_000) : (this.opts.ttlMs ?? 60_000));
+    if (fresh) return { ...c.catalog, registryError: error };
+    // Concurrent turns share one discovery.
+    this.inFlight ??= this.discover(registry.endpoints, registry.hash, error).finally(() => (this.inFlight = null));
+    return this.inFlight;
+  }
+
+  private async discover(endpoints: Record<string, EndpointEntry>, registryHash: string, registryError: string | null): Promise<McpCatalog> {
+    this.invalidated = false;
+    const started = Date.now();
+    const names = Object.keys(endpoints).sort();
+    const listed = await Promise.all(names.map((name) => this.listEndpoint(name, endpoints[name]!)));
+    const taken = new Set<string>();
+    const tools: ToolSpec[] = [];
+    const definitions: McpCatalog['definitions'] = new Map();
+    const endpointsByName = new Map<string, ResolvedEndpoint>();
+    for (const { status, endpoint, tools: found } of listed) {
+      if (endpoint) endpointsByName.set(status.name, endpoint);
+      for (const tool of found) {
+        const spec = toToolSpec(status.name, endpoints[status.name]!, tool, taken);
+        tools.push(spec);
+        definitions.set(spec.name, { endpoint: endpoint!, tool });
+      }
+    }
+    const endpointStatuses = listed.map((l) => l.status);
+    const catalog: McpCatalog = { version: versionOf(tools, endpointStatuses), endpoints: endpointStatuses, registryError, tools, definitions, endpointsByName };
+    this.cached = { catalog, registryHash, at: started };
+    return catalog;
+  }
+
+  private async listEndpoint(name: string, entry: EndpointEntry): Promise<{ status: EndpointStatus; endpoint?: ResolvedEndpoint; tools: Tool[] }> {
+    const status: EndpointStatus = {
+      name,
+      status: 'ok',
+      toolCount: 0,
+      transport: isStdio(entry) ? 'stdio' : entry.type === 'sse' ? 'sse' : 'http',
+      categories: entry.categories,
+      description: entry.description,
+    };
+    if (!entry.enabled) return { status: { ...status, status: 'disabled' }, tools: [] };
+    let endpoint: ResolvedEndpoint | undefined;
+    try {
+      endpoint = resolveEndpoint(name, entry, this.opts.env ?? process.env);
+      const timeoutMs = Math.min(entry.timeoutMs, this.opts.discoveryTimeoutMs ?? 15_000);
+      const tools = await withTimeout(this.listAll(endpoint, timeoutMs), timeoutMs, `listing tools took over ${timeoutMs} ms`);
+      const selected = tools.filter(
+        (t) => entry.includeTools.some((g) => globMatch(g, t.name)) && !entry.excludeTools.some((g) => globMatch(g, t.name)),
+      );
+      return { status: { ...status, toolCount: selected.length }, endpoint, tools: selected };
+    } catch (err) {
+      // A hung or broken session must not serve the next call either.
+      await this.opts.pool.drop(name);
+      const message = scrub((err as Error).message, endpoint?.secrets ?? []);
+      return { status: { ...status, status: 'unavailable', error: message }, endpoint, tools: [] };
+    }
+  }
+
+  private async listAll(endpoint: ResolvedEndpoint, timeoutMs: number): Promise<Tool[]> {
+    const client = await this.opts.pool.client(endpoint, timeoutMs);
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const result = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      if (!cursor) break;
+    }
+    return tools;
+  }
+}
+
+function toToolSpec(server: string, entry: EndpointEntry, tool: Tool, taken: Set<string>): ToolSpec {
+  const a = tool.annotations ?? {};
+  const readOnly = a.readOnlyHint === true;
+  // MCP's defaults: a tool is destructive and not idempotent unless it says otherwise.
+  const destructive = !readOnly && a.destructiveHint !== false;
+  const idempotent = readOnly || a.idempotentHint === true;
+  const approval: ToolSpec['approval'] =
+    entry.requireApproval === 'always' ? 'always' : entry.requireApproval === 'never' ? 'never' : entry.requireApproval === 'destructive' ? (destructive ? 'always' : 'never') : 'default';
+  return {
+    name: mcpToolName(server, tool.name, taken),
+    description: `${tool.description ?? tool.title ?? tool.name} (MCP server "${server}")`,
+    category: entry.categories[0] ?? 'mcp',
+    inputSchema: (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
+    approval,
+    kind: 'mcp',
+    mcp: { identity: `tool://mcp/${server}/${tool.name}`, server, tool: tool.name, destructive, idempotent, readOnly, timeoutMs: entry.timeoutMs },
+  };
+}
+
+/** The catalog's tools a goal selects: by endpoint name (or `*`), endpoint category, or `<server>/<tool>` glob. */
+export function selectTools(catalog: McpCatalog, selection: McpSelection | undefined): ToolSpec[] {
+  if (!selection) return [];
+  const categories = new Set((selection.categories ?? []).map(normaliseCategory));
+  const byServer = new Map(catalog.endpoints.map((e) => [e.name, e]));
+  return catalog.tools.filter((t) => {
+    const ref = t.mcp!;
+    const endpoint = byServer.get(ref.server);
+    return (
+      (selection.servers ?? []).some((g) => globMatch(g, ref.server)) ||
+      (endpoint?.categories ?? []).some((c) => categories.has(normaliseCategory(c))) ||
+      (selection.tools ?? []).some((g) => globMatch(g, `${ref.server}/${ref.tool}`))
+    );
+  });
+}
+
+/** Hash of what an LLM sees of these tools: changes exactly when tools appear, vanish or change. */
+export function versionOf(tools: ToolSpec[], endpoints: EndpointStatus[] = []): string {
+  const shape = tools.map((t) => [t.name, t.description, t.inputSchema, t.approval]);
+  const up = endpoints.map((e) => [e.name, e.status]);
+  return createHash('sha256').update(JSON.stringify([shape, up])).digest('hex').slice(0, 12);
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,22 @@
+// LLM-safe tool names for MCP tools: `<server>__<tool>`, sanitised to what every provider accepts
+// (^[a-zA-Z0-9_-]{1,64}$), with a deterministic hash suffix when truncation or a collision would merge two tools.
+import { createHash } from 'node:crypto';
+
+export const MAX_TOOL_NAME = 64;
+
+export function mcpToolName(server: string, tool: string, taken: Set<string>): string {
+  const base = `${server}__${tool}`.replace(/[^A-Za-z0-9_-]/g, '_');
+  let name = base;
+  if (name.length > MAX_TOOL_NAME || taken.has(name)) {
+    const suffix = `_${createHash('sha256').update(`${server}/${tool}`).digest('hex').slice(0, 6)}`;
+    name = `${base.slice(0, MAX_TOOL_NAME - suffix.length)}${suffix}`;
+  }
+  taken.add(name);
+  return name;
+}
+
+/** Shell-style globs (`*`, `?`), case-sensitive, whole string. */
+export function globMatch(pattern: string, value: string): boolean {
+  const re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  return re.test(value);
+}

@@ -1,0 +1,126 @@
+// A worker-wide pool of MCP client sessions: one per endpoint definition, connected lazily, reconnected after a
+// failure, evicted when idle, closed on worker shutdown. Sessions survive across turns and conversations, so a
+// tool call costs one request, not a process spawn and a handshake.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isStdio, scrub, type ResolvedEndpoint } from './registry';
+
+export interface PoolOptions {
+  /** Working directory for stdio servers whose entry has no `cwd` (the project root). */
+  baseDir: string;
+  idleMs?: number;
+  /** Called when a server says its tool list changed. */
+  onToolsChanged?: (endpoint: string) => void;
+  clientInfo?: { name: string; version: string };
+}
+
+interface Session {
+  key: string;
+  client: Client;
+  connected: Promise<Client>;
+  lastUsed: number;
+  stderr: string;
+}
+
+export class McpPool {
+  private readonly sessions = new Map<string, Session>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly opts: PoolOptions) {
+    this.timer = setInterval(() => this.evictIdle(), Math.min(opts.idleMs ?? 300_000, 60_000));
+    this.timer.unref();
+  }
+
+  /** A connected client for this endpoint definition; a changed definition replaces the old session. */
+  async client(endpoint: ResolvedEndpoint, connectTimeoutMs: number): Promise<Client> {
+    const existing = this.sessions.get(endpoint.name);
+    if (existing && existing.key === endpoint.key) {
+      existing.lastUsed = Date.now();
+      return existing.connected;
+    }
+    if (existing) await this.drop(endpoint.name);
+    const session = this.open(endpoint, connectTimeoutMs);
+    this.sessions.set(endpoint.name, session);
+    return session.connected;
+  }
+
+  /** Forgets a session after a transport failure, so the next call reconnects. */
+  async drop(name: string): Promise<void> {
+    const session = this.sessions.get(name);
+    if (!session) return;
+    this.sessions.delete(name);
+    await session.client.close().catch(() => undefined);
+  }
+
+  /** The last lines a stdio server wrote to stderr: shown with its connection errors. */
+  stderrOf(name: string): string {
+    return this.sessions.get(name)?.stderr.trim().split('\n').slice(-3).join(' | ') ?? '';
+  }
+
+  async closeAll(): Promise<void> {
+    clearInterval(this.timer);
+    await Promise.all([...this.sessions.keys()].map((name) => this.drop(name)));
+  }
+
+  private open(endpoint: ResolvedEndpoint, connectTimeoutMs: number): Session {
+    const client = new Client(this.opts.clientInfo ?? { name: 'temporal-agent-orchestrator', version: '0.1.0' }, {
+      // tools/list_changed only invalidates the catalog; discovery re-lists (and paginates) itself.
+      listChanged: { tools: { onChanged: () => this.opts.onToolsChanged?.(endpoint.name), autoRefresh: false, debounceMs: 0 } },
+    });
+    const session: Session = { key: endpoint.key, client, connected: undefined as never, lastUsed: Date.now(), stderr: '' };
+    client.onclose = () => {
+      if (this.sessions.get(endpoint.name) === session) this.sessions.delete(endpoint.name);
+    };
+    session.connected = (async () => {
+      const transport = this.transport(endpoint, session);
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          client.connect(transport),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no MCP handshake within ${connectTimeoutMs} ms`)), connectTimeoutMs);
+          }),
+        ]);
+        return client;
+      } catch (err) {
+        if (this.sessions.get(endpoint.name) === session) this.sessions.delete(endpoint.name);
+        await client.close().catch(() => undefined);
+        const stderr = session.stderr.trim().split('\n').slice(-3).join(' | ');
+        throw new Error(scrub(`cannot connect: ${(err as Error).message}${stderr ? ` (stderr: ${stderr})` : ''}`, endpoint.secrets));
+      } finally {
+        clearTimeout(timer);
+      }
+    })();
+    session.connected.catch(() => undefined);
+    return session;
+  }
+
+  private transport(endpoint: ResolvedEndpoint, session: Session): Transport {
+    const entry = endpoint.resolved;
+    if (isStdio(entry)) {
+      // A minimal environment (HOME, PATH, …) plus what the entry declares: the worker's own secrets stay out.
+      const transport = new StdioClientTransport({
+        command: entry.command,
+        args: entry.args,
+        env: { ...getDefaultEnvironment(), ...entry.env },
+        cwd: entry.cwd ?? this.opts.baseDir,
+        stderr: 'pipe',
+      });
+      transport.stderr?.on('data', (d: Buffer) => (session.stderr = (session.stderr + d.toString()).slice(-2000)));
+      return transport;
+    }
+    const url = new URL(entry.url);
+    const requestInit = { headers: entry.headers };
+    return entry.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+  }
+
+  private evictIdle(): void {
+    const idleMs = this.opts.idleMs ?? 300_000;
+    for (const [name, session] of this.sessions) {
+      if (Date.now() - session.lastUsed > idleMs) void this.drop(name);
+    }
+  }
+}

@@ -1,0 +1,168 @@
+// The MCP endpoint registry (config/mcp_endpoints.json): the `mcpServers` shape Claude Desktop and Cursor write,
+// plus our extension fields. Parsed with zod; errors name the server and the field. Secrets stay `${env:NAME}`
+// references until resolveEndpoint() runs, inside the worker, just before connecting.
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const approval = z.enum(['always', 'never', 'destructive']);
+
+const common = {
+  enabled: z.boolean().default(true),
+  description: z.string().optional(),
+  categories: z.array(z.string()).default([]),
+  includeTools: z.array(z.string()).default(['*']),
+  excludeTools: z.array(z.string()).default([]),
+  timeoutMs: z.number().int().positive().max(600_000).default(30_000),
+  requireApproval: approval.optional(),
+};
+
+const stdioEntry = z
+  .object({
+    type: z.literal('stdio').optional(),
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    cwd: z.string().optional(),
+    ...common,
+  })
+  .strict();
+
+const remoteEntry = z
+  .object({
+    type: z.enum(['http', 'streamable-http', 'sse']).optional(),
+    url: z.string().min(1),
+    headers: z.record(z.string(), z.string()).default({}),
+    ...common,
+  })
+  .strict();
+
+
+export const registrySchema = z.object({ mcpServers: z.record(z.string(), z.unknown()) }).strict();
+
+export type StdioEntry = z.infer<typeof stdioEntry>;
+export type RemoteEntry = z.infer<typeof remoteEntry>;
+export type EndpointEntry = StdioEntry | RemoteEntry;
+
+export interface Registry {
+  endpoints: Record<string, EndpointEntry>;
+  /** Content hash of the file: changes when the registry does. */
+  hash: string;
+}
+
+export const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,47}$/;
+
+export function isStdio(entry: EndpointEntry): entry is StdioEntry {
+  return 'command' in entry;
+}
+
+/** Parses registry text; throws one error listing every problem as `server "x": field: message`. */
+export function parseRegistry(text: string): Registry {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`not valid JSON: ${(err as Error).message}`);
+  }
+  const top = registrySchema.safeParse(raw);
+  if (!top.success) throw new Error(`expected { "mcpServers": { … } }: ${top.error.issues.map((i) => i.message).join('; ')}`);
+  const endpoints: Record<string, EndpointEntry> = {};
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(top.data.mcpServers)) {
+    if (!SERVER_NAME.test(name)) {
+      problems.push(`server "${name}": the name must be letters, digits, - or _ (at most 48)`);
+      continue;
+    }
+    const isRemote = typeof value === 'object' && value !== null && 'url' in value;
+    const parsed = (isRemote ? remoteEntry : stdioEntry).safeParse(value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const field = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : 'entry');
+        problems.push(`server "${name}": ${field}: ${issue.message}`);
+      }
+      continue;
+    }
+    endpoints[name] = parsed.data;
+  }
+  if (problems.length > 0) throw new Error(problems.join('; '));
+  return { endpoints, hash: createHash('sha256').update(text).digest('hex').slice(0, 16) };
+}
+
+/** Reads the registry file when it changed (stat first, so an unchanged file costs one stat), keeping the last good
+ * registry when an edit breaks it: the error is reported, the previous endpoints keep serving. */
+export class RegistryFile {
+  private lastStamp = '';
+  private good: Registry = { endpoints: {}, hash: 'empty' };
+  private error: string | null = null;
+
+  constructor(readonly file: string) {}
+
+  read(): { registry: Registry; error: string | null } {
+    let stamp: string;
+    try {
+      const st = statSync(this.file);
+      stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
+    } catch {
+      // No file: no endpoints. Not an error: MCP is optional.
+      this.good = { endpoints: {}, hash: 'none' };
+      this.error = null;
+      this.lastStamp = '';
+      return { registry: this.good, error: null };
+    }
+    if (stamp !== this.lastStamp) {
+      this.lastStamp = stamp;
+      try {
+        this.good = parseRegistry(readFileSync(this.file, 'utf8'));
+        this.error = null;
+      } catch (err) {
+        this.error = `${path.basename(this.file)}: ${(err as Error).message} (still serving the last valid registry)`;
+      }
+    }
+    return { registry: this.good, error: this.error };
+  }
+}
+
+// ---- secrets: resolved in the worker, at connection time -------------------------------------------------
+
+const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+export interface ResolvedEndpoint {
+  name: string;
+  entry: EndpointEntry;
+  /** The entry with ${env:…} replaced: never leaves the worker. */
+  resolved: EndpointEntry;
+  /** Secret values substituted in, to scrub from any error message. */
+  secrets: string[];
+  /** Identity of the resolved definition: a pooled session is reused only for an identical definition. */
+  key: string;
+}
+
+export function resolveEndpoint(name: string, entry: EndpointEntry, env: NodeJS.ProcessEnv): ResolvedEndpoint {
+  const secrets: string[] = [];
+  const missing = new Set<string>();
+  const sub = (s: string) =>
+    s.replace(ENV_REF, (_, variable: string) => {
+      const value = env[variable];
+      if (value === undefined) {
+        missing.add(variable);
+        return '';
+      }
+      if (value) secrets.push(value);
+      return value;
+    });
+  const subRecord = (r: Record<string, string>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, sub(v)]));
+  const resolved: EndpointEntry = isStdio(entry)
+    ? { ...entry, command: sub(entry.command), args: entry.args.map(sub), env: subRecord(entry.env), cwd: entry.cwd && sub(entry.cwd) }
+    : { ...entry, url: sub(entry.url), headers: subRecord(entry.headers) };
+  if (missing.size > 0) {
+    throw new Error(`needs the environment variable(s) ${[...missing].join(', ')}, which the worker does not have`);
+  }
+  const key = createHash('sha256').update(JSON.stringify([name, resolved])).digest('hex').slice(0, 16);
+  return { name, entry, resolved, secrets, key };
+}
+
+/** Replaces every secret value in a message, so errors can be shown, logged and stored safely. */
+export function scrub(message: string, secrets: string[]): string {
+  return secrets.filter((s) => s.length >= 4).reduce((m, s) => m.split(s).join('***'), message);
+}
