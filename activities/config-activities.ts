@@ -44,7 +44,7 @@ export function createConfigActivities({ settings, goals, tools, discovery }: Co
         return spec;
       });
       // MCP tools are discovered now, so a server added to the registry is usable from the next turn on.
-      const catalog = discovery ? await discovery.catalog() : null;
+      const catalog = discovery && goal.mcp ? await discovery.catalog() : null;
       const mcpTools = catalog ? selectTools(catalog, goal.mcp) : [];
       return {
         goal,

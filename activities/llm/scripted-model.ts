@@ -162,14 +162,18 @@ function matches(rule: ScriptRule, info: ScriptedCallInfo, view: PromptView): bo
 
 /**
  * {{1}} → regex group; {{result.a.b}} → the last tool outcome's result.a.b; {{outcome.x}} → the outcome's x;
- * {{result.items[].name}} → the names of every item, joined by ", ".
+ * {{result.items[].name}} → the names of every item, joined by ", "; {{1:number}} → a number.
  */
 function fillTemplate(template: string, captures: string[], tool: PromptView['lastToolResult']): string {
-  return template.replace(/\{\{\s*([\w.[\]]+)\s*\}\}/g, (_, key: string) => {
+  return template.replace(PLACEHOLDER, (_, key: string) => {
     const value = lookup(key, captures, tool);
     return value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
   });
 }
+
+const PLACEHOLDER = /\{\{\s*([\w.[\]]+)(?::number)?\s*\}\}/g;
+/** `{{1:number}}` alone in an argument: the value as a JSON number, for numeric tool parameters. */
+const NUMBER_PLACEHOLDER = /^\{\{\s*[\w.[\]]+:number\s*\}\}$/;
 
 function lookup(key: string, captures: string[], tool: PromptView['lastToolResult']): unknown {
   if (/^\d+$/.test(key)) return captures[Number(key)];
@@ -189,7 +193,7 @@ function walk(value: unknown, path: string[]): unknown {
 }
 
 function fillDeep(value: unknown, fill: (s: string) => string): unknown {
-  if (typeof value === 'string') return fill(value);
+  if (typeof value === 'string') return NUMBER_PLACEHOLDER.test(value) ? Number(fill(value)) : fill(value);
   if (Array.isArray(value)) return value.map((v) => fillDeep(v, fill));
   if (value && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillDeep(v, fill)]));

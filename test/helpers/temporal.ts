@@ -34,7 +34,8 @@ export function scripted(script: ScriptInput): ResolvedModel {
 
 let queueSeq = 0;
 export function testSettings(env: Record<string, string> = {}): WorkerSettings {
-  const config = readWorkerSettings({ AGENT_GOAL: 'goal_hr_pto', ...env } as NodeJS.ProcessEnv);
+  // No MCP endpoints unless a test brings its own registry.
+  const config = readWorkerSettings({ AGENT_GOAL: 'goal_hr_pto', MCP_ENDPOINTS_FILE: '/nonexistent/mcp_endpoints.json', ...env } as NodeJS.ProcessEnv);
   return { ...config, taskQueue: `test-${process.pid}-${++queueSeq}` };
 }
 

@@ -21,14 +21,14 @@ describe('multi-goal mode: ListAgents and ChangeGoal', () => {
 
   it('lists agents, switches goal, lists again and returns to the picker on completion', async () => {
     const { handle, greeting } = await start();
-    expect(greeting?.reply).toBe('I can hand you to: goal_hr_pto, goal_order_status.');
-    expect((await handle.query(agentsQuery)).map((a) => a.goalId)).toEqual(['goal_hr_pto', 'goal_order_status']);
+    expect(greeting?.reply).toBe('I can hand you to: goal_currency_desk, goal_general, goal_hr_pto, goal_order_status.');
+    expect((await handle.query(agentsQuery)).map((a) => a.goalId)).toEqual(['goal_currency_desk', 'goal_general', 'goal_hr_pto', 'goal_order_status']);
 
     expect((await say(handle, 'I need PTO help')).reply).toBe('PTO assistant here. Your email?');
     expect((await handle.query(currentGoalQuery))?.id).toBe('goal_hr_pto');
 
     // Every goal gets ListAgents in multi-goal mode.
-    expect((await say(handle, 'what other agents are there?')).reply).toBe('Other agents: PTO assistant, Order status.');
+    expect((await say(handle, 'what other agents are there?')).reply).toBe('Other agents: Currency desk, General assistant, PTO assistant, Order status.');
 
     // Completing a goal goes back to the picker instead of ending the conversation.
     const back = await say(handle, 'done');

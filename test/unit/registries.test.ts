@@ -18,7 +18,7 @@ describe('tool and goal registries', () => {
   });
 
   it('finds every goal file and checks their tools', () => {
-    expect(goals.ids().sort()).toEqual(['goal_choose_agent', 'goal_hr_pto', 'goal_order_status']);
+    expect(goals.ids().sort()).toEqual(['goal_choose_agent', 'goal_currency_desk', 'goal_general', 'goal_hr_pto', 'goal_order_status']);
     expect(() => goals.checkTools((n) => tools.get(n) !== undefined)).not.toThrow();
     const broken = new GoalRegistry([{ ...goals.get('goal_hr_pto')!, id: 'g2', tools: ['CurrentPTO', 'Teleport'] } as Goal]);
     expect(() => broken.checkTools((n) => tools.get(n) !== undefined)).toThrow('goal "g2" lists the unknown tool "Teleport"');

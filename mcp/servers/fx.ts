@@ -1,0 +1,95 @@
+// Demo MCP server "fx": a small foreign-exchange desk with offline rates. Written with the MCP SDK.
+//   stdio:           tsx mcp/servers/fx.ts
+//   Streamable HTTP: tsx mcp/servers/fx.ts --http [--port 3801]   (serves http://127.0.0.1:PORT/mcp)
+// Logs go to stderr only: on stdio, stdout is the protocol channel.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+
+/** Units of each currency per 1 USD. */
+const RATES: Record<string, number> = { USD: 1, EUR: 0.92, GBP: 0.79, JPY: 151.2, AUD: 1.52, NZD: 1.66, CHF: 0.88 };
+const currency = z.string().length(3).transform((c) => c.toUpperCase()).describe('ISO 4217 code, e.g. EUR');
+const trades: { id: string; from: string; to: string; amount: number; received: number }[] = [];
+
+function rate(from: string, to: string): number {
+  if (!RATES[from] || !RATES[to]) throw new Error(`Unknown currency: ${!RATES[from] ? from : to}. Known: ${Object.keys(RATES).join(', ')}`);
+  return RATES[to]! / RATES[from]!;
+}
+
+function json(value: unknown) {
+  return { content: [{ type: 'text' as const, text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
+}
+
+export function createFxServer(): McpServer {
+  const server = new McpServer({ name: 'fx', version: '1.0.0' });
+  server.registerTool(
+    'get_rates',
+    { description: 'Exchange rates from a base currency to every currency the desk trades.', inputSchema: { base: currency }, annotations: { readOnlyHint: true } },
+    async ({ base }) => json({ base, rates: Object.fromEntries(Object.keys(RATES).map((c) => [c, Number(rate(base, c).toFixed(6))])) }),
+  );
+  server.registerTool(
+    'convert',
+    {
+      description: 'Convert an amount between two currencies at the current rate.',
+      inputSchema: { amount: z.number().positive(), from: currency, to: currency },
+      annotations: { readOnlyHint: true, idempotentHint: true },
+    },
+    async ({ amount, from, to }) => json({ amount, from, to, converted: Number((amount * rate(from, to)).toFixed(2)) }),
+  );
+  server.registerTool(
+    'book_trade',
+    {
+      description: 'Book a currency trade: sells `amount` of `from` for `to`. Moves money; cannot be undone.',
+      inputSchema: { amount: z.number().positive(), from: currency, to: currency },
+      annotations: { destructiveHint: true, idempotentHint: false },
+    },
+    async ({ amount, from, to }) => {
+      const trade = { id: `T-${1000 + trades.length + 1}`, from, to, amount, received: Number((amount * rate(from, to)).toFixed(2)) };
+      trades.push(trade);
+      return json(trade);
+    },
+  );
+  return server;
+}
+
+/** Streamable HTTP, stateless: a fresh server and transport per request. `token` requires `Authorization: Bearer`. */
+export async function serveHttp(port: number, token = process.env.FX_TOKEN): Promise<{ url: string; close(): Promise<void> }> {
+  const http = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url !== '/mcp') {
+      res.writeHead(404).end();
+      return;
+    }
+    if (token && req.headers.authorization !== `Bearer ${token}`) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
+      return;
+    }
+    const server = createFxServer();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on('close', () => void transport.close().then(() => server.close()));
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  return {
+    url,
+    close: () =>
+      new Promise((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
+if (require.main === module) {
+  const args = process.argv.slice(2);
+  if (args.includes('--http')) {
+    const port = Number(args[args.indexOf('--port') + 1] ?? 0) || 3801;
+    void serveHttp(port).then(({ url }) => console.error(`fx MCP server on ${url}`));
+  } else {
+    void createFxServer().connect(new StdioServerTransport());
+  }
+}
