@@ -8,7 +8,7 @@ import {
   WorkflowUpdateFailedError,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { AgentGoalWorkflow } from '../workflows';
+import { AgentGoalWorkflow, DescribeCatalogWorkflow } from '../workflows';
 import {
   confirmUpdate,
   currentGoalQuery,
@@ -18,7 +18,7 @@ import {
   statusQuery,
   usageQuery,
 } from '../workflows/messages';
-import type { AgentReply, ChatMessage, ConfirmDecision } from '../workflows/types';
+import type { AgentReply, CatalogSummary, ChatMessage, ConfirmDecision, ToolSpec } from '../workflows/types';
 import { temporalTarget } from '../worker/connection';
 
 /** An error for the user: printed as one line, exit code 1. */
@@ -114,6 +114,21 @@ export class AgentClient {
       if (status.state !== 'working') return status.lastReply;
       if (Date.now() > deadline) throw new UserError(`The agent of ${id} is still working after ${timeoutMs / 1000}s; try again later.`);
       await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+
+  /** What the worker sees of the MCP registry: endpoints, and the tools (of a goal, or all MCP tools). */
+  async catalog(goalId?: string): Promise<{ catalog: CatalogSummary; tools: ToolSpec[] }> {
+    try {
+      return await this.client.workflow.execute(DescribeCatalogWorkflow, {
+        taskQueue: this.taskQueue,
+        workflowId: `describe-catalog-${randomBytes(4).toString('hex')}`,
+        args: [{ goalId }],
+        workflowExecutionTimeout: '1 minute',
+      });
+    } catch (err) {
+      const cause = (err as { cause?: { cause?: Error } & Error }).cause;
+      throw new UserError(cause?.cause?.message ?? cause?.message ?? (err as Error).message);
     }
   }
 

@@ -4,7 +4,7 @@ import { loadGoals, PICKER_GOAL_ID } from '../goals/registry';
 import { DEFAULT_TASK_QUEUE } from '../worker/settings';
 import { AgentClient, UserError } from './agent-client';
 import { runChat, type ChatIO } from './chat';
-import { formatHistory, formatReply } from './format';
+import { formatEndpoints, formatHistory, formatReply, formatTools } from './format';
 
 const USAGE = `usage: agent <command> [options]
   start [--goal <id>] [--id <conversationId>]     start a conversation; prints its id and the greeting
@@ -16,6 +16,8 @@ const USAGE = `usage: agent <command> [options]
   status <conversationId>                         whether the agent waits for you, works, or has ended
   end <conversationId>                            end the conversation
   agents                                          the agents (goals) you can start
+  endpoints                                       MCP endpoints as the worker sees them: status, tool count, last error
+  tools [--goal <id>]                             the tools a goal sees (all MCP tools without --goal)
 options: --json (machine-readable output), --help
 env: TEMPORAL_ADDRESS (default localhost:7233), TEMPORAL_NAMESPACE, TASK_QUEUE, AGENT_GOAL`;
 
@@ -58,6 +60,17 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       case 'agents': {
         const agents = loadGoals().agents();
         out(agents.map((a) => `${a.goalId.padEnd(24)} ${a.agentName}: ${a.description}`).join('\n'), agents);
+        return 0;
+      }
+      case 'endpoints': {
+        const { catalog } = await (await connect()).catalog();
+        out(formatEndpoints(catalog), catalog);
+        return 0;
+      }
+      case 'tools': {
+        const goal = values.goal ? checkGoal(values.goal) : undefined;
+        const { catalog, tools } = await (await connect()).catalog(goal);
+        out(formatTools(tools, catalog), { catalog, tools });
         return 0;
       }
       case 'start': {

@@ -1,5 +1,5 @@
 // How conversations read in a terminal.
-import type { AgentReply, ChatMessage } from '../workflows/types';
+import type { AgentReply, CatalogSummary, ChatMessage, ToolSpec } from '../workflows/types';
 
 export function formatReply(reply: AgentReply | null): string {
   if (!reply) return '(no reply yet)';
@@ -33,4 +33,27 @@ export function formatHistory(messages: ChatMessage[]): string {
     })
     .filter(Boolean)
     .join('\n');
+}
+
+export function formatEndpoints(catalog: CatalogSummary): string {
+  const lines = catalog.endpoints.map(
+    (e) =>
+      `${e.name.padEnd(16)} ${e.status.padEnd(12)} ${e.transport.padEnd(6)} ${String(e.toolCount).padStart(3)} tools` +
+      `${e.categories.length ? `  [${e.categories.join(', ')}]` : ''}${e.error ? `  error: ${e.error}` : ''}`,
+  );
+  if (lines.length === 0) lines.push('(no MCP endpoints in the registry)');
+  if (catalog.registryError) lines.push(`registry error: ${catalog.registryError}`);
+  return lines.join('\n');
+}
+
+export function formatTools(tools: ToolSpec[], catalog: CatalogSummary): string {
+  const lines = tools.map((t) => {
+    const where = t.mcp ? `mcp ${t.mcp.server}/${t.mcp.tool}` : t.kind;
+    return `${t.name.padEnd(32)} ${where.padEnd(28)} approval: ${t.approval.padEnd(7)} ${t.description}`;
+  });
+  if (lines.length === 0) lines.push('(no tools)');
+  const down = catalog.endpoints.filter((e) => e.status === 'unavailable').map((e) => e.name);
+  if (down.length) lines.push(`unavailable endpoints (their tools are missing above): ${down.join(', ')}`);
+  if (catalog.registryError) lines.push(`registry error: ${catalog.registryError}`);
+  return lines.join('\n');
 }

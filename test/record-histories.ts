@@ -1,16 +1,20 @@
 // `npm run record-histories`: runs representative conversations on a real dev server and saves their event
 // histories to test/histories/. The replay test replays them against the current workflow code, so a change
 // that would break running conversations fails CI. Re-record only when behaviour changes on purpose.
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import type { WorkflowHandle } from '@temporalio/client';
 import { changeGoalSignal, endChatSignal, userPromptSignal } from '../workflows/messages';
-import { pickerScript, ptoScript } from './fixtures/scripts';
+import { FX_STDIO, mcpScript, pickerScript, ptoScript } from './fixtures/scripts';
 import { decide, say, startConversation, waitForUser } from './helpers/conversation';
 import { startTemporal, startWorker, testSettings } from './helpers/temporal';
 
 const OUT = path.join(__dirname, 'histories');
+/** Existing recordings are kept (they pin what older code wrote) unless --force is given. */
+const FORCE = process.argv.includes('--force');
+const wanted = (name: string) => FORCE || !existsSync(path.join(OUT, `${name}.json`));
 
 async function main(): Promise<void> {
   const env = await startTemporal();
@@ -22,7 +26,7 @@ async function main(): Promise<void> {
   try {
     const pto = await startWorker(env, { script: ptoScript, settings: testSettings() });
     const taskQueue = pto.worker.options.taskQueue;
-    {
+    if (wanted('pto-approvals-and-errors')) {
       const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_hr_pto' }, 'replay-pto');
       await say(handle, 'What is my balance for ada@example.com?');
       await say(handle, 'order me a pizza');
@@ -37,7 +41,7 @@ async function main(): Promise<void> {
       await handle.result();
       await save('pto-approvals-and-errors', handle);
     }
-    {
+    if (wanted('continue-as-new-first-run')) {
       const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_hr_pto', historyEventBudget: 20 }, 'replay-continue-as-new');
       const firstRun = (await handle.describe()).runId;
       for (const p of ['balance for ada@example.com', 'balance for grace@example.com', 'balance for nobody@example.com']) {
@@ -53,7 +57,7 @@ async function main(): Promise<void> {
     await pto.stop();
 
     const picker = await startWorker(env, { script: pickerScript, settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }) });
-    {
+    if (wanted('multi-goal-switching')) {
       const { handle } = await startConversation(env.client, picker.worker.options.taskQueue, { goalId: 'goal_choose_agent' }, 'replay-multi-goal');
       await say(handle, 'I need PTO help');
       await say(handle, 'what other agents are there?');
@@ -67,6 +71,25 @@ async function main(): Promise<void> {
       await save('multi-goal-switching', handle);
     }
     await picker.stop();
+
+    if (wanted('mcp-endpoint-added-mid-conversation')) {
+      const registry = path.join(mkdtempSync(path.join(tmpdir(), 'record-mcp-')), 'mcp_endpoints.json');
+      writeFileSync(registry, '{"mcpServers":{}}');
+      const settings = testSettings({ AGENT_GOAL: 'goal_general', MCP_ENDPOINTS_FILE: registry });
+      const general = await startWorker(env, { script: mcpScript, settings });
+      const { handle } = await startConversation(env.client, settings.taskQueue, { goalId: 'goal_general' }, 'replay-mcp');
+      await say(handle, 'convert 100 USD to EUR');
+      writeFileSync(registry, JSON.stringify({ mcpServers: { fx: FX_STDIO } }));
+      await say(handle, 'convert 100 USD to EUR');
+      await say(handle, 'trade 50 USD to GBP');
+      await decide(handle, { approve: true });
+      writeFileSync(registry, JSON.stringify({ mcpServers: { fx: { ...FX_STDIO, enabled: false } } }));
+      await say(handle, 'convert 5 USD to JPY');
+      await handle.signal(endChatSignal);
+      await handle.result();
+      await save('mcp-endpoint-added-mid-conversation', handle);
+      await general.stop();
+    }
   } finally {
     await env.teardown();
   }

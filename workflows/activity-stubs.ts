@@ -33,7 +33,7 @@ export const nativeTools = proxyActivities<Record<string, ToolActivity>>({
 /** MCP calls: per-call timeouts come from the endpoint (see mcpCallOptions). Connection failures retry. */
 export const mcp = proxyActivities<McpActivities>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds', maximumAttempts: 4 },
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds', maximumAttempts: 4, nonRetryableErrorTypes: [FailureTypes.UnknownGoal] },
 });
 
 /** A call's options: the endpoint's timeout bounds each attempt, three attempts' worth bounds the whole. */

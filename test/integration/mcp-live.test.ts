@@ -4,27 +4,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { PassThrough } from 'node:stream';
+import { main } from '../../client/cli';
 import { serveHttp } from '../../mcp/servers/fx';
 import { catalogQuery, endChatSignal } from '../../workflows/messages';
-import type { ScriptInput } from '../../activities/llm/scripted-model';
+import { FX_STDIO as fx, mcpScript as script } from '../fixtures/scripts';
 import { decide, history, say, startConversation, toolOutcomes } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
 
-const script: ScriptInput = {
-  rules: [
-    { user: '^Greet the user', reply: { text: 'Hello! I use whatever MCP tools are connected.' } },
-    { user: 'convert (\\d+) (\\w{3}) to (\\w{3})', reply: { toolCalls: [{ tool: 'fx__convert', args: { amount: '{{1:number}}', from: '{{2}}', to: '{{3}}' } }] } },
-    { user: 'rates for (\\w{3})', reply: { toolCalls: [{ tool: 'remote__get_rates', args: { base: '{{1}}' } }] } },
-    { user: 'trade (\\d+) (\\w{3}) to (\\w{3})', reply: { toolCalls: [{ tool: 'fx__book_trade', args: { amount: '{{1:number}}', from: '{{2}}', to: '{{3}}' } }] } },
-    { afterTool: 'fx__convert', outcome: 'ok', reply: { text: '{{result.amount}} {{result.from}} is {{result.converted}} {{result.to}}.' } },
-    { afterTool: 'remote__get_rates', outcome: 'ok', reply: { text: '1 {{result.base}} buys {{result.rates.USD}} USD.' } },
-    { afterTool: 'fx__book_trade', outcome: 'ok', reply: { text: 'Booked {{result.id}}.' } },
-    { afterTool: 'fx__convert', reply: { text: 'Cannot convert: {{outcome.problems}}{{outcome.error}}' } },
-    { afterTool: 'remote__get_rates', reply: { text: 'Cannot get rates: {{outcome.problems}}{{outcome.error}}' } },
-  ],
-};
 
-const fx = { command: process.execPath, args: ['--require', 'tsx/cjs', 'mcp/servers/fx.ts'], categories: ['finance'], requireApproval: 'destructive' };
 const SECRET = 'sk-live-very-secret-4242';
 
 describe('MCP endpoints added to a running system', () => {
@@ -84,6 +72,31 @@ describe('MCP endpoints added to a running system', () => {
     expect((await say(handle, 'convert 10 EUR to USD')).reply).toBe('10 EUR is 10.87 USD.');
     expect((await handle.query(catalogQuery))?.registryError).toMatch(/server "fx": command: .*string.*still serving the last valid registry/);
     await handle.signal(endChatSignal);
+  });
+
+  it('shows endpoints and a goal\'s tools through the CLI, as the worker sees them', async () => {
+    write({ fx, down: { command: '/nonexistent/server', categories: ['finance'] } });
+    const cliEnv = { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: worker.worker.options.taskQueue };
+    const run = async (args: string[]) => {
+      let out = '';
+      let err = '';
+      const output = new PassThrough().on('data', (d) => (out += d));
+      const error = new PassThrough().on('data', (d) => (err += d));
+      const code = await main(args, { input: new PassThrough(), output, error, env: cliEnv });
+      return { code, out, err };
+    };
+    const endpoints = await run(['endpoints']);
+    expect(endpoints.code).toBe(0);
+    expect(endpoints.out).toMatch(/^down\s+unavailable\s+stdio\s+0 tools\s+\[finance\]\s+error: cannot connect/m);
+    expect(endpoints.out).toMatch(/^fx\s+ok\s+stdio\s+3 tools\s+\[finance\]$/m);
+    const json = JSON.parse((await run(['endpoints', '--json'])).out);
+    expect(json.endpoints.map((e: { name: string }) => e.name)).toEqual(['down', 'fx']);
+
+    const tools = await run(['tools', '--goal', 'goal_currency_desk']);
+    expect(tools.out).toMatch(/^fx__book_trade\s+mcp fx\/book_trade\s+approval: always/m);
+    expect(tools.out).toMatch(/^CompleteGoal\s+builtin/m);
+    expect(tools.out).toContain('unavailable endpoints (their tools are missing above): down');
+    expect(await run(['tools', '--goal', 'goal_nope'])).toMatchObject({ code: 1, err: expect.stringMatching(/^error: unknown goal "goal_nope"/) });
   });
 
   it('resolves ${env:…} secrets in the worker only: the exported history never contains them', async () => {
