@@ -19,7 +19,7 @@ const USAGE = `usage: agent <command> [options]
   endpoints                                       MCP endpoints as the worker sees them: status, tool count, last error
   tools [--goal <id>]                             the tools a goal sees (all MCP tools without --goal)
 options: --json (machine-readable output), --help
-env: TEMPORAL_ADDRESS (default localhost:7233), TEMPORAL_NAMESPACE, TASK_QUEUE, AGENT_GOAL`;
+env: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE, TASK_QUEUE, AGENT_GOAL`;
 
 export interface CliIO extends ChatIO {
   error: NodeJS.WritableStream;

@@ -13,6 +13,6 @@ export function temporalTarget(env: NodeJS.ProcessEnv = process.env, overrideAdd
   const config = loadClientConnectConfig({ overrideEnvVars: vars });
   const connectionOptions = { ...config.connectionOptions };
   if (overrideAddress) connectionOptions.address = overrideAddress;
-  if (!connectionOptions.address) connectionOptions.address = 'localhost:7233';
+  if (!connectionOptions.address) connectionOptions.address = '127.0.0.1:7233';
   return { connectionOptions, namespace: config.namespace ?? 'default' };
 }

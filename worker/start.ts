@@ -57,14 +57,15 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop().then(() => process.exit(143)));
 
   try {
-    const lastFile = path.join(dataDir, 'last-conversation');
+    const lastFile = path.join(dataDir, 'last-conversation.json');
     const last = readLast(lastFile);
-    if (last && (await client.isRunning(last))) {
-      log(`resuming conversation ${last} (its state survived the restart)`);
-      await runChat(client, last, await client.waitForUser(last), { input: process.stdin, output: process.stdout });
+    // Resume the last conversation if it is still running and was started for the same goal setting.
+    if (last && last.goalId === config.defaultGoalId && (await client.isRunning(last.id))) {
+      log(`resuming conversation ${last.id} (its state survived the restart)`);
+      await runChat(client, last.id, await client.waitForUser(last.id), { input: process.stdin, output: process.stdout });
     } else {
       const { id, greeting } = await client.start(config.defaultGoalId);
-      writeFileSync(lastFile, id);
+      writeFileSync(lastFile, JSON.stringify({ id, goalId: config.defaultGoalId }));
       await runChat(client, id, greeting, { input: process.stdin, output: process.stdout });
     }
   } catch (err) {
@@ -74,9 +75,9 @@ async function main(): Promise<void> {
   await stop();
 }
 
-function readLast(file: string): string | undefined {
+function readLast(file: string): { id: string; goalId: string } | undefined {
   try {
-    return readFileSync(file, 'utf8').trim() || undefined;
+    return JSON.parse(readFileSync(file, 'utf8')) as { id: string; goalId: string };
   } catch {
     return undefined;
   }
