@@ -4,7 +4,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isStdio, scrub, type ResolvedEndpoint } from './registry';
 
@@ -55,10 +55,6 @@ export class McpPool {
     await session.client.close().catch(() => undefined);
   }
 
-  /** The last lines a stdio server wrote to stderr: shown with its connection errors. */
-  stderrOf(name: string): string {
-    return this.sessions.get(name)?.stderr.trim().split('\n').slice(-3).join(' | ') ?? '';
-  }
 
   async closeAll(): Promise<void> {
     clearInterval(this.timer);
@@ -66,36 +62,60 @@ export class McpPool {
   }
 
   private open(endpoint: ResolvedEndpoint, connectTimeoutMs: number): Session {
-    const client = new Client(this.opts.clientInfo ?? { name: 'temporal-agent-orchestrator', version: '0.1.0' }, {
-      // tools/list_changed only invalidates the catalog; discovery re-lists (and paginates) itself.
-      listChanged: { tools: { onChanged: () => this.opts.onToolsChanged?.(endpoint.name), autoRefresh: false, debounceMs: 0 } },
-    });
-    const session: Session = { key: endpoint.key, client, connected: undefined as never, lastUsed: Date.now(), stderr: '' };
-    client.onclose = () => {
-      if (this.sessions.get(endpoint.name) === session) this.sessions.delete(endpoint.name);
-    };
+    const session: Session = { key: endpoint.key, client: this.newClient(endpoint.name), connected: undefined as never, lastUsed: Date.now(), stderr: '' };
+    const owned = () => this.sessions.get(endpoint.name) === session;
     session.connected = (async () => {
-      const transport = this.transport(endpoint, session);
-      let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([
-          client.connect(transport),
-          new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`no MCP handshake within ${connectTimeoutMs} ms`)), connectTimeoutMs);
-          }),
-        ]);
-        return client;
+        await this.connect(session, this.transport(endpoint, session), connectTimeoutMs);
       } catch (err) {
-        if (this.sessions.get(endpoint.name) === session) this.sessions.delete(endpoint.name);
-        await client.close().catch(() => undefined);
-        const stderr = session.stderr.trim().split('\n').slice(-3).join(' | ');
-        throw new Error(scrub(`cannot connect: ${(err as Error).message}${stderr ? ` (stderr: ${stderr})` : ''}`, endpoint.secrets));
-      } finally {
-        clearTimeout(timer);
+        const entry = endpoint.resolved;
+        // A remote entry with no `type`: Streamable HTTP first, then legacy SSE if the server refused it (4xx).
+        const status = err instanceof StreamableHTTPError ? (err.code ?? 0) : 0;
+        if (isStdio(entry) || entry.type || status < 400 || status >= 500) throw this.failure(endpoint, session, err);
+        await session.client.close().catch(() => undefined);
+        session.client = this.newClient(endpoint.name);
+        try {
+          await this.connect(session, new SSEClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }), connectTimeoutMs);
+        } catch (sseErr) {
+          throw this.failure(endpoint, session, sseErr);
+        }
       }
+      session.client.onclose = () => {
+        if (owned()) this.sessions.delete(endpoint.name);
+      };
+      return session.client;
     })();
-    session.connected.catch(() => undefined);
+    session.connected.catch(async () => {
+      if (owned()) this.sessions.delete(endpoint.name);
+      await session.client.close().catch(() => undefined);
+    });
     return session;
+  }
+
+  private newClient(name: string): Client {
+    return new Client(this.opts.clientInfo ?? { name: 'temporal-agent-orchestrator', version: '0.1.0' }, {
+      // tools/list_changed only invalidates the catalog; discovery re-lists (and paginates) itself.
+      listChanged: { tools: { onChanged: () => this.opts.onToolsChanged?.(name), autoRefresh: false, debounceMs: 0 } },
+    });
+  }
+
+  private async connect(session: Session, transport: Transport, timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        session.client.connect(transport),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no MCP handshake within ${timeoutMs} ms`)), timeoutMs);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private failure(endpoint: ResolvedEndpoint, session: Session, err: unknown): Error {
+    const stderr = session.stderr.trim().split('\n').slice(-3).join(' | ');
+    return new Error(scrub(`cannot connect: ${(err as Error).message}${stderr ? ` (stderr: ${stderr})` : ''}`, endpoint.secrets));
   }
 
   private transport(endpoint: ResolvedEndpoint, session: Session): Transport {

@@ -1,4 +1,4 @@
-// `npm run worker`: the worker alone, against TEMPORAL_ADDRESS (default localhost:7233).
+// `npm run worker`: the worker alone, against TEMPORAL_ADDRESS (default 127.0.0.1:7233).
 import { NativeConnection } from '@temporalio/worker';
 import { temporalTarget } from './connection';
 import { createAgentWorker } from './create-worker';

@@ -97,6 +97,18 @@ describe('MCP discovery and calls against real servers', () => {
     expect(await http.call(await http.tool('everything__echo'), { message: 'over http' })).toMatchObject({ status: 'ok', result: expect.stringContaining('over http') });
   });
 
+  it('falls back to legacy SSE when a remote entry has no type and Streamable HTTP is refused', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [bin('server-everything'), 'sse'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    cleanups.push(() => stopProcess(child));
+    await waitForOutput(child, /running on port/i);
+    for (const entry of [{ url: `http://127.0.0.1:${port}/sse` }, { url: `http://127.0.0.1:${port}/sse`, type: 'sse' }]) {
+      const { discovery, call, tool } = setup({ legacy: entry });
+      expect((await discovery.catalog()).endpoints[0]).toMatchObject({ status: 'ok' });
+      expect(await call(await tool('legacy__echo'), { message: 'via sse' })).toMatchObject({ status: 'ok', result: expect.stringContaining('via sse') });
+    }
+  });
+
   it('works with the reference server-filesystem, honouring includeTools', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'mcp-fs-'));
     writeFileSync(path.join(root, 'notes.txt'), 'remember the milk');
