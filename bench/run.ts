@@ -7,6 +7,7 @@
 //   BENCH_WARMUP                  untimed turns per scenario before them (default 20)
 //   BENCH_TURNS_PER_CONVERSATION  a new conversation (or floor workflow) every this many turns (default 50)
 //   TEMPORAL_ADDRESS              use this server (and TEMPORAL_NAMESPACE etc.) instead of a dev server
+//   BENCH_MCP_*                   the MCP benchmarks that follow the scenarios: see bench/mcp.ts
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -32,6 +33,7 @@ import { endChatSignal, promptUpdate, statusQuery, usageQuery } from '../workflo
 import type { AgentReply, Transcript } from '../workflows/types';
 import { createFloorActivities } from './floor-activities';
 import { FloorWorkflow, roundTripUpdate, stopSignal } from './floor-workflow';
+import { runMcpBench, type McpBenchResult } from './mcp';
 
 const FLOOR_WORKFLOW_PATH = require.resolve('./floor-workflow');
 const RESULTS_FILE = path.join(__dirname, 'results', 'latest.json');
@@ -521,8 +523,10 @@ async function main(): Promise<void> {
     );
     await Promise.race([measure(scenarios, opts), workerDied]);
     const measureMs = performance.now() - measureStart;
+    const times = { setupMs, measureMs, loadBefore, loadAfter: os.loadavg() };
+    const mcp = await runMcpBench({ client, connection, namespace, workflowBundle: agentBundle, runId, checkInterrupted });
 
-    report(scenarios, opts, server, { setupMs, measureMs, loadBefore, loadAfter: os.loadavg() });
+    report(scenarios, opts, server, times, mcp);
   } catch (err) {
     await Promise.all(scenarios.map((s) => s.session?.abort()));
     throw err;
@@ -533,7 +537,7 @@ async function main(): Promise<void> {
   }
 }
 
-function report(scenarios: Scenario[], opts: BenchOptions, server: Server, times: { setupMs: number; measureMs: number; loadBefore: number[]; loadAfter: number[] }): void {
+function report(scenarios: Scenario[], opts: BenchOptions, server: Server, times: { setupMs: number; measureMs: number; loadBefore: number[]; loadAfter: number[] }, mcp: McpBenchResult): void {
   const floor = summarize(scenarios[0]!.samples);
   const results = scenarios.map((s) => {
     const stats = summarize(s.samples);
@@ -630,6 +634,7 @@ function report(scenarios: Scenario[], opts: BenchOptions, server: Server, times
       `Results: ${path.relative(process.cwd(), RESULTS_FILE)}`,
   ];
   console.log(lines.join('\n'));
+  console.log(mcp.text);
 
   mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
   const json = {
@@ -651,6 +656,7 @@ function report(scenarios: Scenario[], opts: BenchOptions, server: Server, times
     setupMs: round(times.setupMs, 1),
     measureMs: round(times.measureMs, 1),
     results,
+    mcp: mcp.json,
   };
   writeFileSync(RESULTS_FILE, `${JSON.stringify(json, null, 2)}\n`);
 }
