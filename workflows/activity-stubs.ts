@@ -1,9 +1,16 @@
 // Every activity timeout and retry policy in one place. Temporal owns retries; provider SDKs run with theirs off.
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { FailureTypes, type ConfigActivities, type LlmActivities, type McpActivities, type ToolActivity } from './activity-types';
 
 export const config = proxyActivities<ConfigActivities>({
   startToCloseTimeout: '10 seconds',
+  retry: { maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.UnknownGoal, FailureTypes.Misconfigured] },
+});
+
+/** The per-turn tool refresh: usually a file stat and a cached catalog, so a local activity (no extra
+ * workflow task round trip); a cold discovery still fits its timeout. */
+export const localConfig = proxyLocalActivities<ConfigActivities>({
+  startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.UnknownGoal, FailureTypes.Misconfigured] },
 });
 

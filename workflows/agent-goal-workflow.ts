@@ -11,7 +11,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { config, llm, mcp, mcpCallOptions, nativeTools } from './activity-stubs';
+import { config, llm, localConfig, mcp, mcpCallOptions, nativeTools } from './activity-stubs';
 import { CHANGE_GOAL, COMPLETE_GOAL, LIST_AGENTS } from './builtin-tools';
 import { Conversation, type BuiltinEffect, type Step, type StepFailure } from './conversation';
 import {
@@ -132,7 +132,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
       case 'switch_goal':
         return failSoft(() => config.resolveGoal(step.goalId));
       case 'refresh_tools':
-        return failSoft(() => config.resolveGoal(convo.goal.id));
+        return failSoft(() => localConfig.resolveGoal(convo.goal.id));
       case 'idle':
         return undefined;
     }

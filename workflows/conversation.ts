@@ -219,7 +219,8 @@ export class Conversation {
       }
       const next = this.queue[0];
       if (!next) return { kind: 'idle' };
-      if (this.refreshToolsEachTurn && this.toolsCheckedFor !== next.id) return { kind: 'refresh_tools', promptId: next.id };
+      // Only MCP tools can change while a conversation runs; goals without them skip the look.
+      if (this.refreshToolsEachTurn && this.goal.mcp && this.toolsCheckedFor !== next.id) return { kind: 'refresh_tools', promptId: next.id };
       const prompt = this.queue.shift()!;
       this.activePrompt = prompt.id;
       this.stepsThisTurn = 0;
