@@ -38,8 +38,9 @@ import { RegistryFile } from '../mcp/registry';
 import { createAgentWorker, type AgentWorker } from '../worker/create-worker';
 import { PROJECT_ROOT, readWorkerSettings } from '../worker/settings';
 import { AgentGoalWorkflow } from '../workflows';
-import { endChatSignal, promptUpdate, statusQuery, usageQuery } from '../workflows/messages';
+import { endChatSignal, promptUpdate, usageQuery } from '../workflows/messages';
 import type { AgentReply, ToolOutcome, Transcript } from '../workflows/types';
+import { round, summarize, table, waitForGreeting, type Summary } from './stats';
 
 export interface McpBenchContext {
   client: Client;
@@ -257,16 +258,6 @@ function collectActivityTimes(history: Awaited<ReturnType<WorkflowHandle['fetchH
   }
 }
 
-async function waitForGreeting(handle: WorkflowHandle, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const status = await handle.query(statusQuery);
-    if (status.state === 'waiting_for_user') return;
-    if (status.state !== 'working') throw new Error(`the conversation is ${status.state} before its first turn`);
-    if (Date.now() > deadline) throw new Error('the agent did not greet in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 function spawnFx(): { client: McpClient; transport: StdioClientTransport } {
   const client = new McpClient({ name: 'bench', version: '0.1.0' });
@@ -343,37 +334,9 @@ async function discoveryRun(file: string, n: number, opts: McpBenchOptions, into
 
 // ---- statistics and tables (same method as run.ts: nearest rank) ------------------------------------------
 
-interface Summary {
-  n: number;
-  min: number;
-  p50: number;
-  p90: number;
-  p95: number;
-  p99: number;
-  max: number;
-  mean: number;
-  stddev: number;
-}
-
-function summarize(samples: number[]): Summary {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const n = sorted.length;
-  if (n === 0) return { n: 0, min: NaN, p50: NaN, p90: NaN, p95: NaN, p99: NaN, max: NaN, mean: NaN, stddev: NaN };
-  const pct = (q: number) => sorted[Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1))]!;
-  const mean = sorted.reduce((a, b) => a + b, 0) / n;
-  const stddev = Math.sqrt(sorted.reduce((a, b) => a + (b - mean) ** 2, 0) / n);
-  return { n, min: sorted[0]!, p50: pct(0.5), p90: pct(0.9), p95: pct(0.95), p99: pct(0.99), max: sorted[n - 1]!, mean, stddev };
-}
-
-const round = (x: number, digits = 3) => Number(x.toFixed(digits));
 const roundSummary = (s: Summary, digits = 3) =>
   Object.fromEntries(Object.entries(s).filter(([k]) => k !== 'n').map(([k, v]) => [k, round(v, digits)]));
 
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
-  return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
-}
 
 /** ms with as many decimals as the size calls for: 512, 31.4, 1.23, 0.012. */
 function ms(x: number): string {

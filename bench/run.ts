@@ -29,11 +29,12 @@ import { temporalTarget } from '../worker/connection';
 import { readWorkerSettings, type WorkerSettings } from '../worker/settings';
 import { findTemporalCli } from '../worker/temporal-cli';
 import { AgentGoalWorkflow } from '../workflows';
-import { endChatSignal, promptUpdate, statusQuery, usageQuery } from '../workflows/messages';
+import { endChatSignal, promptUpdate, usageQuery } from '../workflows/messages';
 import type { AgentReply, Transcript } from '../workflows/types';
 import { createFloorActivities } from './floor-activities';
 import { FloorWorkflow, roundTripUpdate, stopSignal } from './floor-workflow';
 import { runMcpBench, type McpBenchResult } from './mcp';
+import { round, summarize, table, waitForGreeting } from './stats';
 
 const FLOOR_WORKFLOW_PATH = require.resolve('./floor-workflow');
 const RESULTS_FILE = path.join(__dirname, 'results', 'latest.json');
@@ -245,16 +246,6 @@ function agentScenario(
 }
 
 /** Polls until the agent has answered its starter prompt (what `agent start` does); not timed. */
-async function waitForGreeting(handle: WorkflowHandle, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const status = await handle.query(statusQuery);
-    if (status.state === 'waiting_for_user') return;
-    if (status.state !== 'working') throw new Error(`the conversation is ${status.state} before its first turn`);
-    if (Date.now() > deadline) throw new Error('the agent did not greet in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 async function terminate(handle: WorkflowHandle): Promise<void> {
   await handle.terminate('benchmark aborted').catch(() => undefined);
@@ -401,35 +392,7 @@ async function timeline(handle: WorkflowHandle, skipTurns: number): Promise<Turn
   return turns;
 }
 
-interface Summary {
-  n: number;
-  min: number;
-  p50: number;
-  p90: number;
-  p95: number;
-  p99: number;
-  max: number;
-  mean: number;
-  stddev: number;
-}
 
-/** Nearest-rank percentiles. */
-function summarize(samples: number[]): Summary {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const n = sorted.length;
-  const pct = (q: number) => sorted[Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1))]!;
-  const mean = sorted.reduce((a, b) => a + b, 0) / n;
-  const stddev = Math.sqrt(sorted.reduce((a, b) => a + (b - mean) ** 2, 0) / n);
-  return { n, min: sorted[0]!, p50: pct(0.5), p90: pct(0.9), p95: pct(0.95), p99: pct(0.99), max: sorted[n - 1]!, mean, stddev };
-}
-
-const round = (x: number, digits = 3) => Number(x.toFixed(digits));
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
-  return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
-}
 
 // ---- main ---------------------------------------------------------------------------------------------------
 
