@@ -1,6 +1,8 @@
 // `npm run agent -- <command>`: start, chat, say, confirm, history, end, agents, status.
 import { parseArgs } from 'node:util';
-import { loadGoals, PICKER_GOAL_ID } from '../goals/registry';
+import path from 'node:path';
+import { DEFAULT_GOALS_FOLDER, loadGoals, PICKER_GOAL_ID } from '../goals/registry';
+import { loadNativeTools } from '../tools/registry';
 import { DEFAULT_TASK_QUEUE } from '../worker/settings';
 import { AgentClient, UserError } from './agent-client';
 import { runChat, type ChatIO } from './chat';
@@ -53,13 +55,15 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       if (!id) throw new UserError(`${command} needs a conversation id. ${USAGE.split('\n')[0]}`);
       return id;
     };
-    const goalId = () => checkGoal(values.goal ?? io.env.AGENT_GOAL ?? PICKER_GOAL_ID);
+    const goalId = () => checkGoal(values.goal ?? io.env.AGENT_GOAL ?? PICKER_GOAL_ID, io.env);
     const connect = async () => (client = await AgentClient.connect(io.env.TASK_QUEUE || DEFAULT_TASK_QUEUE, io.env));
 
     switch (command) {
       case 'agents': {
-        const agents = loadGoals().agents();
-        out(agents.map((a) => `${a.goalId.padEnd(24)} ${a.agentName}: ${a.description}`).join('\n'), agents);
+        const goals = goalsOf(io.env);
+        const agents = goals.agents();
+        const problems = goals.problems().map((p) => `(left out: ${p})`);
+        out([...agents.map((a) => `${a.goalId.padEnd(24)} ${a.agentName}: ${a.description}`), ...problems].join('\n'), agents);
         return 0;
       }
       case 'endpoints': {
@@ -68,7 +72,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         return 0;
       }
       case 'tools': {
-        const goal = values.goal ? checkGoal(values.goal) : undefined;
+        const goal = values.goal ? checkGoal(values.goal, io.env) : undefined;
         const { catalog, tools } = await (await connect()).catalog(goal);
         out(formatTools(tools, catalog), { catalog, tools });
         return 0;
@@ -139,8 +143,14 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-function checkGoal(goalId: string): string {
-  const goals = loadGoals();
+/** The goals the worker serves: built-in ones and the JSON goals of GOALS_DIR. */
+function goalsOf(env: NodeJS.ProcessEnv) {
+  const tools = loadNativeTools();
+  return loadGoals({ folder: path.resolve(env.GOALS_DIR ?? DEFAULT_GOALS_FOLDER), toolExists: (name) => tools.get(name) !== undefined });
+}
+
+function checkGoal(goalId: string, env: NodeJS.ProcessEnv): string {
+  const goals = goalsOf(env);
   if (!goals.get(goalId)) throw new UserError(`unknown goal "${goalId}"; known goals: ${goals.ids().join(', ')}`);
   return goalId;
 }

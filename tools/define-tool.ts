@@ -19,6 +19,8 @@ export interface NativeTool<Input extends z.ZodObject = z.ZodObject> {
   input: Input;
   /** Overrides SHOW_CONFIRM for this tool: read-only tools rarely need the user's approval. */
   approval?: ApprovalPolicy;
+  /** Runs on another task queue, served by another worker (e.g. a tool owned by another team). */
+  taskQueue?: string;
   run(args: z.infer<Input>, ctx: ToolContext): Promise<unknown> | unknown;
 }
 
@@ -47,6 +49,7 @@ export function toToolSpec(tool: NativeTool): ToolSpec {
     inputSchema: schema,
     approval: tool.approval ?? 'default',
     kind: 'native',
+    ...(tool.taskQueue ? { taskQueue: tool.taskQueue } : {}),
   };
 }
 

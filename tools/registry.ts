@@ -22,6 +22,10 @@ export class ToolRegistry {
     return this.byName.get(name)?.spec;
   }
 
+  all(): NativeTool[] {
+    return [...this.byName.values()].map((e) => e.tool);
+  }
+
   names(): string[] {
     return [...this.byName.keys()].sort();
   }

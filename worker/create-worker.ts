@@ -2,10 +2,11 @@
 import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities';
+import { createToolDispatcher } from '../activities/tool-activities';
 import { createModel, type ResolvedModel } from '../activities/llm/model';
 import { loadGoals, type GoalRegistry } from '../goals/registry';
 import type { MockStore } from '../tools/define-tool';
-import { loadNativeTools, type ToolRegistry } from '../tools/registry';
+import { loadNativeTools, ToolRegistry } from '../tools/registry';
 import { McpDiscovery } from '../mcp/catalog';
 import { McpPool } from '../mcp/pool';
 import { RegistryFile } from '../mcp/registry';
@@ -39,7 +40,7 @@ export interface AgentWorker {
 
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<AgentWorker> {
   const tools = opts.tools ?? loadNativeTools();
-  const goals = opts.goals ?? loadGoals();
+  const goals = opts.goals ?? loadGoals({ folder: opts.config.goalsFolder, toolExists: (name) => tools.get(name) !== undefined });
   // Refuse to start on a goal naming a tool that does not exist, rather than fail mid-conversation.
   goals.checkTools((name) => tools.get(name) !== undefined);
   if (!goals.get(opts.config.defaultGoalId)) {
@@ -60,9 +61,27 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
       tools,
       discovery,
       mcp: { discovery, pool },
-      llm: { model: model.model, provider: model.provider },
+      llm: { model: model.model, provider: model.provider, config: opts.config.llm },
       toolContext: { store, now: () => new Date() },
     }),
   });
   return { worker, model, goals, tools, store, discovery, close: () => pool.closeAll() };
+}
+
+/**
+ * A worker serving only the native tools routed to `taskQueue` (tools that declare `taskQueue`), as a team that
+ * owns those tools would run it: no workflows, no LLM.
+ */
+export async function createToolWorker(opts: { connection: NativeConnection; namespace?: string; taskQueue: string; store?: MockStore; tools?: ToolRegistry }) {
+  const all = opts.tools ?? loadNativeTools();
+  const mine = new ToolRegistry(all.all().filter((t) => t.taskQueue === opts.taskQueue));
+  if (mine.names().length === 0) throw new Error(`No native tool declares taskQueue "${opts.taskQueue}".`);
+  const store: MockStore = opts.store ?? new Map();
+  const worker = await Worker.create({
+    connection: opts.connection,
+    namespace: opts.namespace ?? 'default',
+    taskQueue: opts.taskQueue,
+    activities: { default: createToolDispatcher(mine, { store, now: () => new Date() }) },
+  });
+  return { worker, tools: mine, store };
 }

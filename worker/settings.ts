@@ -1,7 +1,7 @@
 // Configuration is read once, here, at the process edge, validated with messages that name the variable.
 import path from 'node:path';
 import { z } from 'zod';
-import { PICKER_GOAL_ID } from '../goals/registry';
+import { DEFAULT_GOALS_FOLDER, PICKER_GOAL_ID } from '../goals/registry';
 import type { LlmConfig } from '../activities/llm/model';
 import type { Settings } from '../workflows/types';
 
@@ -47,6 +47,7 @@ const envSchema = z.object({
   HISTORY_EVENT_BUDGET: count('HISTORY_EVENT_BUDGET', 4000, 50),
   RECENT_MESSAGES_KEPT: count('RECENT_MESSAGES_KEPT', 12, 1),
   MCP_ENDPOINTS_FILE: z.string().optional(),
+  GOALS_DIR: z.string().optional(),
   LLM_MODEL: z.string().optional(),
   LLM_KEY: z.string().optional(),
   LLM_BASE_URL: z.string().url('LLM_BASE_URL must be a URL, e.g. http://localhost:11434/v1').optional(),
@@ -60,6 +61,8 @@ export interface WorkerSettings {
   llm: LlmConfig;
   /** The MCP endpoint registry; re-read when it changes, so new servers need no restart. */
   mcpEndpointsFile: string;
+  /** JSON goals, re-read when the folder changes, so new agents need no restart. */
+  goalsFolder: string;
 }
 
 export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): WorkerSettings {
@@ -86,5 +89,6 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     },
     llm: { model: e.LLM_MODEL, key: e.LLM_KEY, baseUrl: e.LLM_BASE_URL },
     mcpEndpointsFile: path.resolve(e.MCP_ENDPOINTS_FILE ?? DEFAULT_MCP_ENDPOINTS_FILE),
+    goalsFolder: path.resolve(e.GOALS_DIR ?? DEFAULT_GOALS_FOLDER),
   };
 }

@@ -1,5 +1,5 @@
 // Every activity timeout and retry policy in one place. Temporal owns retries; provider SDKs run with theirs off.
-import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, type ActivityOptions } from '@temporalio/workflow';
 import { FailureTypes, type ConfigActivities, type LlmActivities, type McpActivities, type ToolActivity } from './activity-types';
 
 export const config = proxyActivities<ConfigActivities>({
@@ -26,8 +26,7 @@ export const llm = proxyActivities<LlmActivities>({
   },
 });
 
-/** Indexed by tool name: `nativeTools[name](args)` schedules an activity of that type. */
-export const nativeTools = proxyActivities<Record<string, ToolActivity>>({
+export const NATIVE_TOOL_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '1 minute',
   scheduleToCloseTimeout: '3 minutes',
   retry: {
@@ -35,7 +34,10 @@ export const nativeTools = proxyActivities<Record<string, ToolActivity>>({
     maximumAttempts: 3,
     nonRetryableErrorTypes: [FailureTypes.UnknownTool, FailureTypes.ToolInputInvalid],
   },
-});
+};
+
+/** Indexed by tool name: `nativeTools[name](args)` schedules an activity of that type. */
+export const nativeTools = proxyActivities<Record<string, ToolActivity>>(NATIVE_TOOL_OPTIONS);
 
 /** MCP calls: per-call timeouts come from the endpoint (see mcpCallOptions). Connection failures retry. */
 export const mcp = proxyActivities<McpActivities>({

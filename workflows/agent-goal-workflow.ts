@@ -11,7 +11,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { config, llm, localConfig, mcp, mcpCallOptions, nativeTools } from './activity-stubs';
+import { config, llm, localConfig, mcp, mcpCallOptions, NATIVE_TOOL_OPTIONS, nativeTools } from './activity-stubs';
 import { CHANGE_GOAL, COMPLETE_GOAL, LIST_AGENTS } from './builtin-tools';
 import { Conversation, type BuiltinEffect, type Step, type StepFailure } from './conversation';
 import {
@@ -123,7 +123,10 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
             const input = { name: step.spec.name, ref, args: step.call.args };
             return await mcp.callMcpTool.executeWithOptions(mcpCallOptions(ref.server, ref.tool, ref.timeoutMs), [input]);
           }
-          return await nativeTools[step.call.tool]!(step.call.args);
+          const tool = nativeTools[step.call.tool]!;
+          // A tool owned by another worker: same activity type, its own task queue.
+          const queue = step.spec.taskQueue;
+          return await (queue ? tool.executeWithOptions({ ...NATIVE_TOOL_OPTIONS, taskQueue: queue }, [step.call.args]) : tool(step.call.args));
         } catch (err) {
           return { status: 'tool_error', error: reason(err) };
         }
@@ -141,9 +144,15 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   async function performBuiltin(call: ToolCall): Promise<BuiltinEffect> {
     try {
       switch (call.tool) {
-        case LIST_AGENTS:
+        case LIST_AGENTS: {
           agents = await config.listAgents();
-          return { outcome: { status: 'ok', result: { agents } } };
+          const outcome = { status: 'ok' as const, result: { agents } };
+          // In multi-goal mode, asking for the other agents from an agent goes back to the picker.
+          if (settings.multiGoal && convo.goal.id !== settings.pickerGoalId && patched('list-agents-returns-to-picker')) {
+            return { outcome, switchTo: await config.resolveGoal(settings.pickerGoalId) };
+          }
+          return { outcome };
+        }
         case CHANGE_GOAL: {
           const resolved = await config.resolveGoal(String(call.args.goalId));
           return { outcome: { status: 'ok', result: { switchedTo: resolved.goal.agentName } }, switchTo: resolved };

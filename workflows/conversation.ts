@@ -207,7 +207,7 @@ export class Conversation {
         return { kind: 'switch_goal', goalId };
       }
       if (this.needsPlan) {
-        if (this.stepsThisTurn >= this.settings.maxToolStepsPerTurn) {
+        if (this.stepsThisTurn >= (this.goal.settings?.maxToolSteps ?? this.settings.maxToolStepsPerTurn)) {
           this.say(
             `I have taken ${this.stepsThisTurn} steps on this request without finishing. ` +
               'Tell me how you would like to continue.',
@@ -311,9 +311,12 @@ export class Conversation {
     return { kind: 'tool', call, spec };
   }
 
+  /** The tool's own policy, then the goal's, then SHOW_CONFIRM; a goal may tighten a tool's `never`, not loosen `always`. */
   private needsApproval(spec: ToolSpec): boolean {
     if (spec.approval === 'always') return true;
-    if (spec.approval === 'never') return false;
+    const goalPolicy = this.goal.settings?.approval;
+    if (goalPolicy === 'always') return true;
+    if (spec.approval === 'never' || goalPolicy === 'never') return false;
     return this.settings.showConfirm;
   }
 

@@ -18,6 +18,8 @@ export interface ToolSpec {
   kind: 'native' | 'builtin' | 'mcp';
   /** For MCP tools: where the tool lives and how it may be retried. */
   mcp?: McpToolRef;
+  /** For native tools served by another worker: the task queue their activities go to. */
+  taskQueue?: string;
 }
 
 export interface McpToolRef {
@@ -77,6 +79,18 @@ export interface Goal {
   tools: string[];
   /** MCP tools discovered at run time from the endpoint registry. */
   mcp?: McpSelection;
+  settings?: GoalSettings;
+}
+
+/** Per-goal overrides of the worker's settings. */
+export interface GoalSettings {
+  /** `provider:model` for this agent (same LLM_KEY / LLM_BASE_URL as the worker's model). */
+  model?: string;
+  temperature?: number;
+  /** LLM steps per user turn before the agent stops and asks. */
+  maxToolSteps?: number;
+  /** `always`: every tool call waits for the user; `never`: tools whose own policy is the default run at once. */
+  approval?: 'always' | 'never';
 }
 
 export interface AgentSummary {

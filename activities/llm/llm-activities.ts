@@ -5,6 +5,7 @@ import { FailureTypes } from '../../workflows/activity-types';
 import type { LlmActivities } from '../../workflows/activity-types';
 import type { Goal, PlanResult, ToolSpec, Usage } from '../../workflows/types';
 import { toLlmFailure } from './errors';
+import { createModel, type LlmConfig, type ResolvedModel } from './model';
 import { toModelMessages } from './model-messages';
 import { renderPlanSystemPrompt, renderSummaryPrompt, renderValidateSystemPrompt } from './prompts';
 import type { LlmTask, ScriptedCallInfo } from './scripted-model';
@@ -12,22 +13,43 @@ import type { LlmTask, ScriptedCallInfo } from './scripted-model';
 export interface LlmDeps {
   model: LanguageModel;
   provider: string;
+  /** For goals that name their own model (`settings.model`): built from the same key and base URL. */
+  config?: LlmConfig;
   /** Per-call timeout, under the activity's start-to-close so a hung provider surfaces as a retryable error. */
   timeoutMs?: number;
 }
 
-export function createLlmActivities({ model, provider, timeoutMs = 90_000 }: LlmDeps): LlmActivities {
+export function createLlmActivities({ model, provider, config, timeoutMs = 90_000 }: LlmDeps): LlmActivities {
+  const goalModels = new Map<string, ResolvedModel>();
+  /** The goal's own model when it names one (created once), else the worker's. */
+  function modelFor(goal: Goal): { model: LanguageModel; provider: string } {
+    const wanted = goal.settings?.model;
+    if (!wanted) return { model, provider };
+    let resolved = goalModels.get(wanted);
+    if (!resolved) {
+      try {
+        resolved = createModel({ ...config, model: wanted });
+      } catch (err) {
+        throw ApplicationFailure.nonRetryable(`Goal "${goal.id}" names the model "${wanted}": ${(err as Error).message}`, FailureTypes.LlmMisconfigured);
+      }
+      goalModels.set(wanted, resolved);
+    }
+    return resolved;
+  }
+
   async function call(task: LlmTask, goal: Goal, request: { system: string; messages: ModelMessage[]; tools?: ToolSet }) {
+    const chosen = modelFor(goal);
     try {
       return await generateText({
-        model,
+        model: chosen.model,
+        temperature: goal.settings?.temperature,
         ...request,
         maxRetries: 0, // Temporal retries the activity; two retry loops would multiply.
         abortSignal: AbortSignal.timeout(timeoutMs),
         providerOptions: { scripted: { task, goalId: goal.id } satisfies ScriptedCallInfo as never },
       });
     } catch (err) {
-      throw toLlmFailure(err, provider);
+      throw toLlmFailure(err, chosen.provider);
     }
   }
 

@@ -9,7 +9,7 @@ describe('tool and goal registries', () => {
   const goals = loadGoals();
 
   it('finds every native tool file and derives JSON Schema from zod', () => {
-    expect(tools.names()).toEqual(['BookPTO', 'CurrentPTO', 'FuturePTOCalc', 'GetOrder', 'ListOrders', 'TrackPackage']);
+    expect(tools.names()).toEqual(expect.arrayContaining(['BookPTO', 'CurrentPTO', 'FuturePTOCalc', 'GetOrder', 'ListOrders', 'TrackPackage']));
     expect(tools.spec('BookPTO')).toMatchObject({
       approval: 'default',
       inputSchema: { type: 'object', required: ['email', 'startDate', 'endDate'], properties: { startDate: { type: 'string', pattern: expect.any(String) } } },
@@ -18,7 +18,7 @@ describe('tool and goal registries', () => {
   });
 
   it('finds every goal file and checks their tools', () => {
-    expect(goals.ids().sort()).toEqual(['goal_choose_agent', 'goal_currency_desk', 'goal_general', 'goal_hr_pto', 'goal_order_status']);
+    expect(goals.ids()).toEqual(expect.arrayContaining(['goal_choose_agent', 'goal_currency_desk', 'goal_general', 'goal_hr_pto', 'goal_order_status']));
     expect(() => goals.checkTools((n) => tools.get(n) !== undefined)).not.toThrow();
     const broken = new GoalRegistry([{ ...goals.get('goal_hr_pto')!, id: 'g2', tools: ['CurrentPTO', 'Teleport'] } as Goal]);
     expect(() => broken.checkTools((n) => tools.get(n) !== undefined)).toThrow('goal "g2" lists the unknown tool "Teleport"');
@@ -26,7 +26,8 @@ describe('tool and goal registries', () => {
 
   it('lists agents without the picker, filtered by normalised category', () => {
     expect(goals.agents().map((a) => a.goalId)).not.toContain(PICKER_GOAL_ID);
-    expect(goals.agents([' HR ']).map((a) => a.goalId)).toEqual(['goal_hr_pto']);
+    expect(goals.agents([' HR ']).map((a) => a.goalId)).toContain('goal_hr_pto');
+    expect(goals.agents([' HR ']).every((a) => a.category === 'hr')).toBe(true);
   });
 
   it('resolves a goal with its tools and the builtins the mode asks for', async () => {

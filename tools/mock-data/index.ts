@@ -58,8 +58,16 @@ interface Datasets {
   shipments: Shipment[];
 }
 
-/** The store's copy of a dataset, seeded on first use. */
+/** The store's copy of a built-in dataset, seeded on first use. */
 export function dataset<N extends keyof Datasets>(store: MockStore, name: N): Datasets[N] {
-  if (!store.has(name)) store.set(name, structuredClone(SEEDS[name]));
-  return store.get(name) as Datasets[N];
+  return seeded(store, name, SEEDS[name]);
+}
+
+/**
+ * The store's copy of any dataset, seeded from `seed` on first use: other domains keep their data in files of
+ * their own (tools/mock-data/<domain>.ts) and call this, so no shared list grows with every tool.
+ */
+export function seeded<T>(store: MockStore, name: string, seed: T): T {
+  if (!store.has(name)) store.set(name, structuredClone(seed));
+  return store.get(name) as T;
 }
