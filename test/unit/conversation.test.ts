@@ -141,6 +141,35 @@ describe('Conversation', () => {
     expect(planThen(convo, calls(['Book', { day: 'monday' }]))).toMatchObject({ kind: 'tool' });
   });
 
+  it('applies the goal\'s approval policy and step cap over the worker settings', () => {
+    const readOnly: ToolSpec = { ...book, name: 'Peek', approval: 'never' };
+    const dangerous: ToolSpec = { ...book, name: 'Wipe', approval: 'always' };
+    const strict = new Conversation();
+    strict.begin({ ...settings, showConfirm: false }, { goal: { ...goal, settings: { approval: 'always', maxToolSteps: 1 } }, tools: [readOnly] });
+    strict.nextStep();
+    strict.apply({ kind: 'plan' }, text('hi'));
+    strict.enqueuePrompt('peek');
+    expect(planThen(strict, calls(['Peek', { day: 'x' }]))).toEqual({ kind: 'idle' });
+    expect(strict.pendingApproval()?.call.tool).toBe('Peek');
+    strict.confirm({ approve: true });
+    const run = strict.nextStep();
+    strict.apply(run, { status: 'ok', result: 1 });
+    // maxToolSteps 1: no second LLM step in this turn.
+    expect(strict.nextStep()).toEqual({ kind: 'idle' });
+    expect(strict.lastReply?.reply).toMatch(/I have taken 1 steps/);
+
+    const relaxed = new Conversation();
+    relaxed.begin({ ...settings, showConfirm: true }, { goal: { ...goal, settings: { approval: 'never' } }, tools: [book, dangerous] });
+    relaxed.nextStep();
+    relaxed.apply({ kind: 'plan' }, text('hi'));
+    relaxed.enqueuePrompt('book');
+    expect(planThen(relaxed, calls(['Book', { day: 'x' }]))).toMatchObject({ kind: 'tool' });
+    // A tool that always asks still asks: a goal cannot loosen it.
+    relaxed.apply({ kind: 'tool', call: { id: 'c0', tool: 'Book', args: {} }, spec: book }, { status: 'ok', result: 1 });
+    expect(planThen(relaxed, calls(['Wipe', { day: 'x' }]))).toEqual({ kind: 'idle' });
+    expect(relaxed.pendingApproval()?.call.tool).toBe('Wipe');
+  });
+
   it('stops a turn at the step cap', () => {
     const convo = begun({ showConfirm: false, maxToolStepsPerTurn: 2 });
     convo.enqueuePrompt('loop');

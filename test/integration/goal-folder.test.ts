@@ -1,0 +1,71 @@
+// Goals as data without redeploy: a JSON goal dropped into GOALS_DIR shows up in ListAgents for a running
+// conversation and can be switched to; an invalid one is left out and reported.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { ScriptInput } from '../../activities/llm/scripted-model';
+import { currentGoalQuery, endChatSignal } from '../../workflows/messages';
+import { history, say, startConversation, toolOutcomes } from '../helpers/conversation';
+import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+
+const script: ScriptInput = {
+  rules: [
+    { goal: 'goal_choose_agent', user: '^Welcome the user', reply: { text: 'Hi from the picker.' } },
+    { goal: 'goal_choose_agent', user: 'list', reply: { toolCalls: [{ tool: 'ListAgents', args: {} }] } },
+    { goal: 'goal_choose_agent', afterTool: 'ListAgents', reply: { text: 'Agents: {{result.agents[].goalId}}' } },
+    { goal: 'goal_choose_agent', user: 'switch to (\\w+)', reply: { toolCalls: [{ tool: 'ChangeGoal', args: { goalId: '{{1}}' } }] } },
+    { goal: 'goal_json_pto', afterTool: 'ChangeGoal', reply: { text: 'JSON-defined PTO agent here.' } },
+    { goal: 'goal_json_pto', user: 'balance for (\\S+@\\S+\\w)', reply: { toolCalls: [{ tool: 'CurrentPTO', args: { email: '{{1}}' } }] } },
+    { goal: 'goal_json_pto', afterTool: 'CurrentPTO', reply: { text: '{{result.hoursLeft}} hours.' } },
+  ],
+};
+
+const jsonGoal = {
+  id: 'goal_json_pto',
+  category: 'hr',
+  agentName: 'JSON PTO agent',
+  agentFriendlyDescription: 'Defined in a JSON file.',
+  description: 'Tell users their PTO balance.',
+  starterPrompt: 'Greet the user.',
+  tools: ['CurrentPTO'],
+  // Every tool call waits for the user here, though CurrentPTO itself never asks.
+  settings: { approval: 'always' },
+};
+
+describe('goals from a JSON folder', () => {
+  let env: TestWorkflowEnvironment;
+  let worker: Awaited<ReturnType<typeof startWorker>>;
+  const folder = mkdtempSync(path.join(tmpdir(), 'goals-'));
+
+  beforeAll(async () => {
+    env = await startTemporal();
+    worker = await startWorker(env, { script, settings: testSettings({ AGENT_GOAL: 'goal_choose_agent', VALIDATE_PROMPTS: 'false', GOALS_DIR: folder }) });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await env?.teardown();
+  });
+
+  it('offers a goal added while the conversation runs, and honours its settings', async () => {
+    const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: 'goal_choose_agent' });
+    expect((await say(handle, 'list agents')).reply).not.toContain('goal_json_pto');
+
+    writeFileSync(path.join(folder, 'json-pto.json'), JSON.stringify(jsonGoal));
+    writeFileSync(path.join(folder, 'broken.json'), JSON.stringify({ id: 'Bad Id', tools: 'CurrentPTO' }));
+    writeFileSync(path.join(folder, 'unknown-tool.json'), JSON.stringify({ ...jsonGoal, id: 'goal_teleport', tools: ['Teleport'] }));
+    const listed = await say(handle, 'list agents again');
+    expect(listed.reply).toContain('goal_json_pto');
+    expect(listed.reply).not.toContain('goal_teleport');
+    expect(worker.goals.problems()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^broken\.json: id: lowercase/), 'goal "goal_teleport" lists unknown tool(s): Teleport']),
+    );
+
+    expect((await say(handle, 'switch to goal_json_pto')).reply).toBe('JSON-defined PTO agent here.');
+    expect((await handle.query(currentGoalQuery))?.id).toBe('goal_json_pto');
+    const proposal = await say(handle, 'balance for ada@example.com');
+    expect(proposal.pendingToolCall?.call.tool).toBe('CurrentPTO');
+    expect(toolOutcomes(await history(handle), 'CurrentPTO')).toHaveLength(0);
+    await handle.signal(endChatSignal);
+  });
+});
