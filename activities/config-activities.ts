@@ -4,7 +4,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { GoalRegistry } from '../goals/registry';
 import { selectTools, versionOf, type McpDiscovery } from '../mcp/catalog';
 import type { ToolRegistry } from '../tools/registry';
-import { BUILTIN_TOOLS, COMPLETE_GOAL, LIST_AGENTS } from '../workflows/builtin-tools';
+import { BUILTIN_TOOLS, CHANGE_GOAL, COMPLETE_GOAL, LIST_AGENTS } from '../workflows/builtin-tools';
 import { FailureTypes, type ConfigActivities } from '../workflows/activity-types';
 import type { ResolvedGoal, Settings, ToolSpec } from '../workflows/types';
 
@@ -34,10 +34,11 @@ export function createConfigActivities({ settings, goals, tools, discovery }: Co
           FailureTypes.UnknownGoal,
         );
       }
-      // Every agent can close its work (the picker's closing ends the conversation); in multi-goal mode every
-      // agent can also list the others.
+      // Every agent can close its work (the picker's closing ends the conversation).
       const names = [...goal.tools, COMPLETE_GOAL];
-      if (settings.multiGoal) names.push(LIST_AGENTS);
+      // In multi-goal mode every agent can list the others and hand over directly when the user already said
+      // what they want ("I want to book a flight" in the finance agent), without a detour through the picker.
+      if (settings.multiGoal) names.push(LIST_AGENTS, CHANGE_GOAL);
       const specs = [...new Set(names)].map((name): ToolSpec => {
         const spec = BUILTIN_TOOLS[name] ?? tools.spec(name);
         if (!spec) throw ApplicationFailure.nonRetryable(`Goal "${goalId}" lists the unknown tool "${name}".`, FailureTypes.Misconfigured);

@@ -23,7 +23,8 @@ export interface ConfigActivities {
 }
 
 export interface LlmActivities {
-  validatePrompt(input: { goal: Goal; messages: ChatMessage[]; prompt: string }): Promise<PromptVerdict>;
+  /** `agents`: in multi-goal mode, a request another agent can serve fits (the agent switches to it). */
+  validatePrompt(input: { goal: Goal; messages: ChatMessage[]; prompt: string; agents?: AgentSummary[] }): Promise<PromptVerdict>;
   planTurn(input: PlanRequest): Promise<PlanResult>;
   summarizeConversation(input: { goal: Goal; previousSummary: string; messages: ChatMessage[] }): Promise<string>;
 }

@@ -111,7 +111,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   async function perform(step: Step): Promise<unknown> {
     switch (step.kind) {
       case 'validate':
-        return failSoft(() => llm.validatePrompt({ goal: convo.goal, messages: convo.messages, prompt: step.prompt.text }));
+        return failSoft(() => llm.validatePrompt({ goal: convo.goal, messages: convo.messages, prompt: step.prompt.text, agents }));
       case 'plan':
         return failSoft(() =>
           llm.planTurn({ goal: convo.goal, tools: convo.tools, messages: convo.messages, summary: convo.summary, agents }),

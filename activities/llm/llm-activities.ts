@@ -76,7 +76,7 @@ export function createLlmActivities({ model, provider, config, timeoutMs = 90_00
       };
     },
 
-    async validatePrompt({ goal, messages, prompt }) {
+    async validatePrompt({ goal, messages, prompt, agents = [] }) {
       // Plain text of the last exchanges is context enough; tool calls would need their results alongside.
       const recent = messages.slice(-6).flatMap((m): ModelMessage[] => {
         if (m.kind === 'user') return [{ role: 'user', content: m.text }];
@@ -84,7 +84,7 @@ export function createLlmActivities({ model, provider, config, timeoutMs = 90_00
         return [];
       });
       const result = await call('validate', goal, {
-        system: renderValidateSystemPrompt(goal),
+        system: renderValidateSystemPrompt(goal, agents),
         messages: [...recent, { role: 'user', content: prompt }],
       });
       const verdict = parseVerdict(result.text);

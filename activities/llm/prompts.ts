@@ -34,13 +34,20 @@ export function renderPlanSystemPrompt(input: { goal: Goal; tools: ToolSpec[]; s
   return lines.join('\n');
 }
 
-export function renderValidateSystemPrompt(goal: Goal): string {
+export function renderValidateSystemPrompt(goal: Goal, agents: AgentSummary[] = []): string {
+  const others = agents.filter((a) => a.goalId !== goal.id);
   return [
     `You check whether a user's message fits the goal of the agent "${goal.agentName}":`,
     goal.description,
     '',
     'Messages that answer the agent, give requested details, greet, or ask about the goal fit it. Messages ' +
       'about unrelated topics do not.',
+    ...(others.length
+      ? [
+          'Requests that one of these other agents handles also fit (the conversation will switch to it): ' +
+            others.map((a) => `${a.agentName} (${a.description})`).join('; ') + '.',
+        ]
+      : []),
     'Answer with JSON only, no prose: {"valid": true} when it fits, or {"valid": false, "reply": "<one or two ' +
       'friendly sentences steering the user back to what this agent can do>"}.',
   ].join('\n');

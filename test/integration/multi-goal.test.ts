@@ -46,6 +46,25 @@ describe('multi-goal mode: ListAgents and ChangeGoal', () => {
     expect((await handle.result()).endedBy).toBe('goal_complete');
   });
 
+  it('switches straight to the right agent when the request is clear, which then continues it', async () => {
+    const { handle } = await start();
+    await say(handle, 'I need PTO help');
+    const reply = await say(handle, 'actually, where is my order ORD-1001?');
+    expect(reply.reply).toBe('Order ORD-1001 is shipped.');
+    expect((await handle.query(currentGoalQuery))?.id).toBe('goal_order_status');
+    const steps = toolOutcomes(await history(handle)).map((m) => m.call.tool);
+    expect(steps.slice(-2)).toEqual(['ChangeGoal', 'GetOrder']);
+    await handle.signal(endChatSignal);
+  });
+
+  it('asks which agent when the request is ambiguous, without switching', async () => {
+    const { handle } = await start();
+    const reply = await say(handle, 'help me with something');
+    expect(reply.reply).toBe('Happy to. Is it about time off, an order, or money?');
+    expect((await handle.query(currentGoalQuery))?.id).toBe('goal_choose_agent');
+    await handle.signal(endChatSignal);
+  });
+
   it('tells the LLM about an unknown goal instead of switching silently', async () => {
     const { handle } = await start();
     const reply = await say(handle, 'astrology please');
