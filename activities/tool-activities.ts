@@ -9,7 +9,8 @@ import type { ToolOutcome } from '../workflows/types';
 
 export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext) {
   return async function runNativeTool(args: Record<string, unknown>): Promise<ToolOutcome> {
-    const name = activityInfo().activityType;
+    const info = activityInfo();
+    const name = info.activityType;
     const tool = tools.get(name);
     if (!tool) {
       throw ApplicationFailure.nonRetryable(`No native tool named "${name}" on this worker.`, FailureTypes.UnknownTool);
@@ -25,7 +26,7 @@ export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext) {
       };
     }
     try {
-      const result = await tool.run(parsed.data, ctx);
+      const result = await tool.run(parsed.data, { ...ctx, conversationId: info.workflowExecution?.workflowId });
       (ctx.store as { save?: () => void }).save?.();
       return { status: 'ok', result };
     } catch (err) {

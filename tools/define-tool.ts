@@ -7,6 +7,8 @@ export interface ToolContext {
   store: MockStore;
   /** Today's date; injected so mock answers are stable in tests. */
   now(): Date;
+  /** The conversation (workflow id) the call belongs to, for per-conversation state such as a game's progress. */
+  conversationId?: string;
 }
 
 /** The mutable demo data (PTO ledgers, orders, ...), keyed by dataset name. */

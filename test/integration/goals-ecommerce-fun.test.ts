@@ -97,9 +97,10 @@ describe('list-orders and pirate-treasure goals on a real Temporal server', () =
     });
     expect(outcomes[4]?.outcome).toMatchObject({ status: 'ok', result: { treasureFound: true, guesses: 2, hintsUsed: 2 } });
 
+    // Without a pirate name, the conversation is the crew.
     expect(treasureHunts(worker.store)).toEqual({
-      crew: {
-        crew: 'crew',
+      [handle.workflowId]: {
+        crew: handle.workflowId,
         hintsGiven: 2,
         found: true,
         guesses: [
@@ -129,7 +130,7 @@ describe('list-orders and pirate-treasure goals on a real Temporal server', () =
     expect((await say(handle, 'give me a hint')).reply).toBe(`Hint number 1: ${HINTS[0]} Where be yer guess? ("guess <street>, <city>, <state>")`);
     expect((await say(handle, 'guess 1 Infinite Loop, Cupertino, CA')).reply).toMatch(/^Nothin' but sand/);
     expect((await say(handle, 'guess 300 Lenora St, Seattle, WA')).reply).toMatch(/^Shiver me timbers!/);
-    expect(treasureHunts(demo.store).crew).toMatchObject({ hintsGiven: 1, found: true });
+    expect(treasureHunts(demo.store)[handle.workflowId]).toMatchObject({ hintsGiven: 1, found: true });
 
     expect((await steps(handle)).filter(([tool]) => !['ListAgents', 'ChangeGoal', 'CompleteGoal'].includes(tool!))).toEqual([
       ['ListOrders', 'ok'],

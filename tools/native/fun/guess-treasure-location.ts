@@ -16,8 +16,9 @@ export default defineTool({
     state: z.string().describe('State, full name or two-letter code'),
     crew: z.string().optional().describe("The player's pirate name, if they gave one"),
   }),
-  run({ address, city, state, crew = 'crew' }, ctx) {
-    const hunt = huntOf(ctx.store, crew);
+  run({ address, city, state, crew }, ctx) {
+    // Without a pirate name, each conversation is its own crew.
+    const hunt = huntOf(ctx.store, crew ?? ctx.conversationId ?? 'crew');
     hunt.guesses.push({ address, city, state });
     const s = normalise(state);
     const found =
