@@ -1,0 +1,192 @@
+// goal_match_train_invoice end to end, with the train tools owned by "another team": SearchTrains and BookTrains
+// declare taskQueue "train-tools", run on a separate tool worker (createToolWorker), and call the project's train
+// service over HTTP. A real dev server, the agent worker, the tool worker and the service all run here; the
+// history shows which task queue each activity was scheduled on, and the service holds the booking.
+import path from 'node:path';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { WorkflowHandle } from '@temporalio/client';
+import { loadScript } from '../../activities/llm/scripted-model';
+import { invoices } from '../../tools/mock-data/billing';
+import { TRAIN_TOOLS_QUEUE } from '../../tools/native/trains/search-trains';
+import { startTrainService, type TrainService } from '../../tools/services/train-service';
+import { createToolWorker } from '../../worker/create-worker';
+import { currentGoalQuery, endChatSignal } from '../../workflows/messages';
+import type { ChatMessage } from '../../workflows/types';
+import { trainsScript } from '../fixtures/goal-scripts-sports-trains';
+import { decide, history, say, startConversation, toolOutcomes } from '../helpers/conversation';
+import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+
+const DEMO_SCRIPT = path.join(__dirname, '..', '..', 'config', 'scripted-model.json');
+const GOAL = 'goal_match_train_invoice';
+
+interface Fixture {
+  id: string;
+  date: string;
+  kickoff: string;
+  home: string;
+  away: string;
+  city: string;
+  nearestStation: string;
+}
+interface Journey {
+  id: string;
+  departs: string;
+  arrives: string;
+  price: number;
+}
+
+const resultOf = <T>(messages: ChatMessage[], tool: string, n = 0): T => {
+  const outcome = toolOutcomes(messages, tool)[n]?.outcome;
+  if (outcome?.status !== 'ok') throw new Error(`${tool} #${n} did not succeed: ${JSON.stringify(outcome)}`);
+  return outcome.result as T;
+};
+
+const shift = (hhmm: string, minutes: number) => {
+  const [h, m] = hhmm.split(':').map(Number) as [number, number];
+  const t = h * 60 + m + minutes;
+  return `${String(Math.floor(t / 60)).padStart(2, '0')}:${String(t % 60).padStart(2, '0')}`;
+};
+
+/** Activity type → the task queues its ActivityTaskScheduled events named, from the workflow's real history. */
+async function scheduledQueues(handle: WorkflowHandle): Promise<Record<string, string[]>> {
+  const queues: Record<string, string[]> = {};
+  for (const event of (await handle.fetchHistory()).events ?? []) {
+    const a = event.activityTaskScheduledEventAttributes;
+    if (a?.activityType?.name && a.taskQueue?.name) (queues[a.activityType.name] ??= []).push(a.taskQueue.name);
+  }
+  return queues;
+}
+
+describe('goal_match_train_invoice: train tools on their own worker and task queue', () => {
+  let env: TestWorkflowEnvironment;
+  let trains: TrainService;
+  let toolWorker: Awaited<ReturnType<typeof createToolWorker>>;
+  let toolWorkerRun: Promise<void>;
+  let worker: Awaited<ReturnType<typeof startWorker>>;
+  let demo: Awaited<ReturnType<typeof startWorker>>;
+  const saved = { url: process.env.TRAIN_SERVICE_URL, stripe: process.env.STRIPE_API_KEY };
+
+  beforeAll(async () => {
+    delete process.env.STRIPE_API_KEY;
+    trains = await startTrainService({ port: 0 });
+    process.env.TRAIN_SERVICE_URL = trains.url;
+    env = await startTemporal();
+    toolWorker = await createToolWorker({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', taskQueue: TRAIN_TOOLS_QUEUE });
+    toolWorkerRun = toolWorker.worker.run();
+    worker = await startWorker(env, { script: trainsScript });
+    demo = await startWorker(env, { script: loadScript(DEMO_SCRIPT), settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }) });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await demo?.stop();
+    if (toolWorker?.worker.getState() === 'RUNNING') toolWorker.worker.shutdown();
+    await toolWorkerRun;
+    await env?.teardown();
+    await trains?.close();
+    for (const [name, value] of [['TRAIN_SERVICE_URL', saved.url], ['STRIPE_API_KEY', saved.stripe]] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  it('the tool worker serves only the tools routed to its queue', () => {
+    expect(toolWorker.tools.names()).toEqual(['BookTrains', 'SearchTrains']);
+    expect(worker.tools.spec('SearchTrains')?.taskQueue).toBe('train-tools');
+    expect(worker.tools.spec('SearchFixtures')?.taskQueue).toBeUndefined();
+  });
+
+  it('finds a fixture, searches and books the trains on the train team\'s worker, then invoices the booking', async () => {
+    const { handle, greeting } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: GOAL });
+    expect(greeting?.reply).toBe('Match day trains here. Which team?');
+
+    const fixturesReply = await say(handle, 'fixtures for Liverpool in 2027-01');
+    const { fixtures } = resultOf<{ fixtures: Fixture[] }>(await history(handle), 'SearchFixtures');
+    expect(fixtures.length).toBeGreaterThanOrEqual(4);
+    for (const f of fixtures) {
+      expect(f.date.startsWith('2027-01')).toBe(true);
+      expect([f.home, f.away]).toContain('Liverpool');
+    }
+    expect(fixturesReply.reply).toBe(`${fixtures.length} fixtures: ${fixtures.map((f) => f.id).join(', ')}`);
+
+    // An afternoon match outside London: trains there before kickoff, back after the final whistle.
+    const match = fixtures.find((f) => f.city !== 'London' && f.kickoff <= '17:30')!;
+    const arriveBy = shift(match.kickoff, -90);
+    const returnAfter = shift(match.kickoff, 150);
+    await say(handle, `trains from London to ${match.nearestStation} on ${match.date} by ${arriveBy} and back after ${returnAfter}`);
+    const found = resultOf<{ outbound: Journey[]; return: Journey[]; currency: string }>(await history(handle), 'SearchTrains');
+    expect(found.currency).toBe('GBP');
+    expect(found.outbound.length).toBeGreaterThan(0);
+    expect(found.return.length).toBeGreaterThan(0);
+    for (const j of found.outbound) expect(j.arrives <= arriveBy).toBe(true);
+    for (const j of found.return) expect(j.departs >= returnAfter).toBe(true);
+
+    // Booking buys tickets: it waits for approval, then runs on the tool worker against the train service.
+    const out = found.outbound.at(-1)!;
+    const back = found.return[0]!;
+    const proposal = await say(handle, `book ${out.id} and ${back.id} for ada@example.com`);
+    expect(proposal.pendingToolCall?.call).toMatchObject({ tool: 'BookTrains', args: { journeyIds: [out.id, back.id], email: 'ada@example.com' } });
+    expect(trains.bookings).toHaveLength(0);
+
+    const total = Math.round((out.price + back.price) * 100) / 100;
+    const booked = await decide(handle, { approve: true });
+    expect(booked.reply).toBe(`Booked TRN-4001 for ${total} GBP.`);
+    expect(trains.bookings).toEqual([
+      expect.objectContaining({ reference: 'TRN-4001', status: 'confirmed', total, passenger: { email: 'ada@example.com' }, journeys: [expect.objectContaining({ id: out.id }), expect.objectContaining({ id: back.id })] }),
+    ]);
+    // Then the invoice for the booking, which asks too.
+    expect(booked.pendingToolCall?.call).toMatchObject({
+      tool: 'CreateInvoice',
+      args: { email: 'ada@example.com', currency: 'GBP', items: [{ description: 'Train tickets TRN-4001', amount: total, quantity: 1 }] },
+    });
+    expect((await decide(handle, { approve: true })).reply).toBe(`Invoice INV-1001: ${total} GBP.`);
+    expect(invoices(worker.store)).toEqual([expect.objectContaining({ id: 'INV-1001', email: 'ada@example.com', currency: 'GBP', total })]);
+
+    expect(toolOutcomes(await history(handle)).map((m) => [m.call.tool, m.outcome.status])).toEqual([
+      ['SearchFixtures', 'ok'],
+      ['SearchTrains', 'ok'],
+      ['BookTrains', 'ok'],
+      ['CreateInvoice', 'ok'],
+    ]);
+    expect((await say(handle, "that's all")).ended).toBe(true);
+
+    // Where each tool ran: the train tools on the train team's queue, the others on the agent's own.
+    const queues = await scheduledQueues(handle);
+    const own = worker.worker.options.taskQueue;
+    expect(queues.SearchTrains).toEqual(['train-tools']);
+    expect(queues.BookTrains).toEqual(['train-tools']);
+    expect(queues.SearchFixtures).toEqual([own]);
+    expect(queues.CreateInvoice).toEqual([own]);
+  });
+
+  it("hands the train service's refusal to the LLM as a tool error", async () => {
+    const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: GOAL });
+    await say(handle, 'book EUS-LIV-20270116-0001 for ada@example.com');
+    const reply = await decide(handle, { approve: true });
+    expect(reply.reply).toBe('Booking failed: No journey EUS-LIV-20270116-0001: search again for the times of that day.');
+    expect((await scheduledQueues(handle)).BookTrains).toEqual(['train-tools']);
+    await handle.signal(endChatSignal);
+  });
+
+  it('offline demo: the picker routes "football … trains" to the goal, which runs its whole sequence', async () => {
+    const { handle } = await startConversation(env.client, demo.worker.options.taskQueue, { goalId: 'goal_choose_agent' });
+    const hello = await say(handle, "I'd like to go to a football match by train");
+    expect((await handle.query(currentGoalQuery))?.id).toBe(GOAL);
+    expect(hello.reply).toMatch(/^You're with the match day trains agent now\. .*"fixtures for Liverpool in 2027-01"/);
+
+    expect((await say(handle, 'fixtures for Liverpool in 2027-01')).reply).toMatch(/^Liverpool in 2027-01: .*, Liverpool v Brighton & Hove Albion, 2027-01-23 17:30 at Anfield \(Liverpool\), /);
+    const options = await say(handle, 'trains from London to Liverpool on 2027-01-23 by 16:00 and back after 20:00');
+    expect(options.reply).toMatch(/^Out, London Euston to Liverpool Lime Street on 2027-01-23: EUS-LIV-20270123-\d{4}: .* Back: LIV-EUS-20270123-\d{4}: /);
+    const { outbound, return: back } = resultOf<{ outbound: Journey[]; return: Journey[] }>(await history(handle), 'SearchTrains');
+
+    const bookings = trains.bookings.length;
+    await say(handle, `book ${outbound[0]!.id} and ${back[0]!.id} for grace@example.com`);
+    const booked = await decide(handle, { approve: true });
+    expect(booked.reply).toMatch(/^Booked TRN-\d+ \(2027-01-23 .* London Euston\) for [\d.]+ GBP\. Now the invoice\.$/);
+    expect(booked.pendingToolCall?.call.tool).toBe('CreateInvoice');
+    expect((await decide(handle, { approve: true })).reply).toMatch(/^Invoice INV-1001 for [\d.]+ GBP is open, due /);
+    expect(trains.bookings).toHaveLength(bookings + 1);
+    expect(trains.bookings.at(-1)?.passenger.email).toBe('grace@example.com');
+    expect(invoices(demo.store)).toHaveLength(1);
+    await handle.signal(endChatSignal);
+  });
+});
