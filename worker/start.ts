@@ -7,7 +7,8 @@ import { DefaultLogger, NativeConnection, Runtime, type LogLevel } from '@tempor
 import { AgentClient, UserError } from '../client/agent-client';
 import { runChat } from '../client/chat';
 import { temporalTarget } from './connection';
-import { createAgentWorker } from './create-worker';
+import { startTrainService } from '../tools/services/train-service';
+import { createAgentWorker, createToolWorker } from './create-worker';
 import { startDevServer, type DevServer } from './dev-server';
 import { readWorkerSettings } from './settings';
 import { loadFileStore } from '../tools/mock-data/file-store';
@@ -40,6 +41,21 @@ async function main(): Promise<void> {
   const running = agent.worker.run();
   log(`worker on task queue ${config.taskQueue}; ${agent.model.description}`);
 
+  // The train tools belong to "another team": their own task queue and HTTP service. For a one-command demo,
+  // run both here; in production they are `npm run tool-worker -- train-tools` and the team's service.
+  let trains: Awaited<ReturnType<typeof startTrainService>> | undefined;
+  let trainTools: Awaited<ReturnType<typeof createToolWorker>> | undefined;
+  let trainToolsRunning: Promise<void> | undefined;
+  if (process.env.START_TRAIN_TOOLS !== 'false') {
+    if (!process.env.TRAIN_SERVICE_URL) {
+      trains = await startTrainService({ port: 0 });
+      process.env.TRAIN_SERVICE_URL = trains.url;
+    }
+    trainTools = await createToolWorker({ connection, namespace: target.namespace, taskQueue: 'train-tools', store });
+    trainToolsRunning = trainTools.worker.run();
+    log(`train tools on task queue train-tools (train service ${process.env.TRAIN_SERVICE_URL})`);
+  }
+
   const client = await AgentClient.connect(config.taskQueue, env);
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -49,6 +65,9 @@ async function main(): Promise<void> {
       if (agent.worker.getState() === 'RUNNING') agent.worker.shutdown();
       await running.catch(() => undefined);
       await agent.close();
+      if (trainTools?.worker.getState() === 'RUNNING') trainTools.worker.shutdown();
+      await trainToolsRunning?.catch(() => undefined);
+      await trains?.close();
       await connection.close().catch(() => undefined);
       await server?.stop();
       log('stopped. Run npm start again to pick the conversation up where you left it.');

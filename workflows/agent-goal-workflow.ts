@@ -126,7 +126,9 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
           const tool = nativeTools[step.call.tool]!;
           // A tool owned by another worker: same activity type, its own task queue.
           const queue = step.spec.taskQueue;
-          return await (queue ? tool.executeWithOptions({ ...NATIVE_TOOL_OPTIONS, taskQueue: queue }, [step.call.args]) : tool(step.call.args));
+          // Bounded wait for that worker: if nobody serves the queue, the LLM hears so in 30 s, not 3 minutes.
+          const routed = { ...NATIVE_TOOL_OPTIONS, taskQueue: queue, scheduleToStartTimeout: '30 seconds' };
+          return await (queue ? tool.executeWithOptions(routed, [step.call.args]) : tool(step.call.args));
         } catch (err) {
           return { status: 'tool_error', error: reason(err) };
         }
