@@ -63,7 +63,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         const goals = goalsOf(io.env);
         const agents = goals.agents();
         const problems = goals.problems().map((p) => `(left out: ${p})`);
-        out([...agents.map((a) => `${a.goalId.padEnd(24)} ${a.agentName}: ${a.description}`), ...problems].join('\n'), agents);
+        out([...agents.map((a) => `${a.goalId.padEnd(34)} ${a.agentName}: ${a.description}`), ...problems].join('\n'), agents);
         return 0;
       }
       case 'endpoints': {
