@@ -2,11 +2,8 @@
 //   stdio:           tsx mcp/servers/fx.ts
 //   Streamable HTTP: tsx mcp/servers/fx.ts --http [--port 3801]   (serves http://127.0.0.1:PORT/mcp)
 // Logs go to stderr only: on stdio, stdout is the protocol channel.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { runFromCommandLine, serveMcpOverHttp, type HttpMcpServer } from './serve';
 import { z } from 'zod';
 
 /** Units of each currency per 1 USD. */
@@ -55,41 +52,9 @@ export function createFxServer(): McpServer {
   return server;
 }
 
-/** Streamable HTTP, stateless: a fresh server and transport per request. `token` requires `Authorization: Bearer`. */
-export async function serveHttp(port: number, token = process.env.FX_TOKEN): Promise<{ url: string; close(): Promise<void> }> {
-  const http = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    if (req.url !== '/mcp') {
-      res.writeHead(404).end();
-      return;
-    }
-    if (token && req.headers.authorization !== `Bearer ${token}`) {
-      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
-      return;
-    }
-    const server = createFxServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => void transport.close().then(() => server.close()));
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
-  return {
-    url,
-    close: () =>
-      new Promise((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  };
+/** Streamable HTTP; `token` (default FX_TOKEN) requires `Authorization: Bearer`. */
+export function serveHttp(port: number, token = process.env.FX_TOKEN): Promise<HttpMcpServer> {
+  return serveMcpOverHttp(createFxServer, port, token);
 }
 
-if (require.main === module) {
-  const args = process.argv.slice(2);
-  if (args.includes('--http')) {
-    const port = Number(args[args.indexOf('--port') + 1] ?? 0) || 3801;
-    void serveHttp(port).then(({ url }) => console.error(`fx MCP server on ${url}`));
-  } else {
-    void createFxServer().connect(new StdioServerTransport());
-  }
-}
+if (require.main === module) runFromCommandLine('fx', 3801, (port) => serveHttp(port), createFxServer);

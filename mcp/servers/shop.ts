@@ -6,12 +6,9 @@
 // Amounts are in cents, as in Stripe. An invoice item created without an invoice is pending on the customer's tab;
 // create_invoice collects the customer's pending items. Logs go to stderr only: on stdio, stdout is the protocol.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { runFromCommandLine, serveMcpOverHttp, type HttpMcpServer } from './serve';
 import { z } from 'zod';
 
 export interface Product {
@@ -277,43 +274,12 @@ export function createShopServer(state = new ShopState()): McpServer {
 export async function serveHttp(
   port: number,
   opts: { state?: ShopState; token?: string } = {},
-): Promise<{ url: string; state: ShopState; close(): Promise<void> }> {
+): Promise<HttpMcpServer & { state: ShopState }> {
   const state = opts.state ?? new ShopState(process.env.SHOP_DATA_FILE);
-  const token = opts.token ?? process.env.SHOP_TOKEN;
-  const http = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    if (req.url !== '/mcp') {
-      res.writeHead(404).end();
-      return;
-    }
-    if (token && req.headers.authorization !== `Bearer ${token}`) {
-      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
-      return;
-    }
-    const server = createShopServer(state);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => void transport.close().then(() => server.close()));
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
-  return {
-    url,
-    state,
-    close: () =>
-      new Promise((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  };
+  const served = await serveMcpOverHttp(() => createShopServer(state), port, opts.token ?? process.env.SHOP_TOKEN);
+  return { ...served, state };
 }
 
 if (require.main === module) {
-  const args = process.argv.slice(2);
-  if (args.includes('--http')) {
-    const port = Number(args[args.indexOf('--port') + 1] ?? 0) || 3803;
-    void serveHttp(port).then(({ url }) => console.error(`shop MCP server on ${url}`));
-  } else {
-    void createShopServer(new ShopState(process.env.SHOP_DATA_FILE)).connect(new StdioServerTransport());
-  }
+  runFromCommandLine('shop', 3803, (port) => serveHttp(port), () => createShopServer(new ShopState(process.env.SHOP_DATA_FILE)));
 }
