@@ -1,42 +1,18 @@
 // The list-orders and pirate-treasure goals end to end: a real dev server, a real worker, each goal's whole tool
 // sequence, and the mock data checked after it; then the offline demo script (config/scripted-model.json)
 // routing the picker to them, as `npm start` does.
-import path from 'node:path';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { loadScript } from '../../activities/llm/scripted-model';
 import { dataset } from '../../tools/mock-data';
 import { HINTS, treasureHunts } from '../../tools/mock-data/fun';
 import { currentGoalQuery, endChatSignal } from '../../workflows/messages';
 import { ecommerceFunGoalsScript } from '../fixtures/goal-scripts-ecommerce-fun';
 import { history, say, startConversation, toolOutcomes } from '../helpers/conversation';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
-
-const DEMO_SCRIPT = path.join(__dirname, '..', '..', 'config', 'scripted-model.json');
+import { goalTestbed } from '../helpers/goal-testbed';
 
 describe('list-orders and pirate-treasure goals on a real Temporal server', () => {
-  let env: TestWorkflowEnvironment;
-  let worker: Awaited<ReturnType<typeof startWorker>>;
-  let demo: Awaited<ReturnType<typeof startWorker>>;
-
-  beforeAll(async () => {
-    env = await startTemporal();
-    worker = await startWorker(env, { script: ecommerceFunGoalsScript });
-    demo = await startWorker(env, { script: loadScript(DEMO_SCRIPT), settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }) });
-  });
-  afterAll(async () => {
-    await worker?.stop();
-    await demo?.stop();
-    await env?.teardown();
-  });
-  // Every test starts from the seeded mock data.
-  beforeEach(() => worker.store.clear());
-
-  const start = (goalId: string) => startConversation(env.client, worker.worker.options.taskQueue, { goalId });
-  const steps = async (handle: Parameters<typeof history>[0]) =>
-    toolOutcomes(await history(handle)).map((m) => [m.call.tool, m.outcome.status]);
+  const { bed, start, steps } = goalTestbed(ecommerceFunGoalsScript);
 
   it('goal_ecomm_list_orders: lists the orders, then details and tracking for each one asked about', async () => {
-    const before = structuredClone(dataset(worker.store, 'orders'));
+    const before = structuredClone(dataset(bed.worker.store, 'orders'));
     const { handle, greeting } = await start('goal_ecomm_list_orders');
     expect(greeting?.reply).toBe('List all orders here. Your email?');
 
@@ -69,7 +45,7 @@ describe('list-orders and pirate-treasure goals on a real Temporal server', () =
     expect(outcomes[4]?.outcome).toMatchObject({ status: 'invalid_input', missing: ['trackingNumber'] });
 
     expect((await say(handle, 'that is all')).ended).toBe(true);
-    expect(dataset(worker.store, 'orders')).toEqual(before);
+    expect(dataset(bed.worker.store, 'orders')).toEqual(before);
   });
 
   it('goal_pirate_treasure: hints from the map, a wrong guess, then the treasure', async () => {
@@ -98,7 +74,7 @@ describe('list-orders and pirate-treasure goals on a real Temporal server', () =
     expect(outcomes[4]?.outcome).toMatchObject({ status: 'ok', result: { treasureFound: true, guesses: 2, hintsUsed: 2 } });
 
     // Without a pirate name, the conversation is the crew.
-    expect(treasureHunts(worker.store)).toEqual({
+    expect(treasureHunts(bed.worker.store)).toEqual({
       [handle.workflowId]: {
         crew: handle.workflowId,
         hintsGiven: 2,
@@ -116,7 +92,7 @@ describe('list-orders and pirate-treasure goals on a real Temporal server', () =
   });
 
   it('the offline demo script routes the picker to both agents and runs their tools', async () => {
-    const { handle } = await startConversation(env.client, demo.worker.options.taskQueue, { goalId: 'goal_choose_agent' });
+    const { handle } = await startConversation(bed.env.client, bed.demo.worker.options.taskQueue, { goalId: 'goal_choose_agent' });
     const goal = async () => (await handle.query(currentGoalQuery))?.id;
 
     expect((await say(handle, 'show my purchases')).reply).toMatch(/^You're with List all orders/);
@@ -130,7 +106,7 @@ describe('list-orders and pirate-treasure goals on a real Temporal server', () =
     expect((await say(handle, 'give me a hint')).reply).toBe(`Hint number 1: ${HINTS[0]} Where be yer guess? ("guess <street>, <city>, <state>")`);
     expect((await say(handle, 'guess 1 Infinite Loop, Cupertino, CA')).reply).toMatch(/^Nothin' but sand/);
     expect((await say(handle, 'guess 300 Lenora St, Seattle, WA')).reply).toMatch(/^Shiver me timbers!/);
-    expect(treasureHunts(demo.store)[handle.workflowId]).toMatchObject({ hintsGiven: 1, found: true });
+    expect(treasureHunts(bed.demo.store)[handle.workflowId]).toMatchObject({ hintsGiven: 1, found: true });
 
     expect((await steps(handle)).filter(([tool]) => !['ListAgents', 'ChangeGoal', 'CompleteGoal'].includes(tool!))).toEqual([
       ['ListOrders', 'ok'],

@@ -1,44 +1,20 @@
 // The finance goals (account balances, money movement, loan application) end to end: a real dev server, a real
 // worker, each goal's whole tool sequence with approvals, and the bank's mock data checked after each; then the
 // offline demo script (config/scripted-model.json) routing the picker to them, as `npm start` does.
-import path from 'node:path';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { loadScript } from '../../activities/llm/scripted-model';
 import type { MockStore } from '../../tools/define-tool';
 import { bankCustomers, loanApplications, transfers } from '../../tools/mock-data/finance';
 import { currentGoalQuery, endChatSignal } from '../../workflows/messages';
 import { financeGoalsScript } from '../fixtures/goal-scripts-finance';
 import { decide, history, say, startConversation, toolOutcomes } from '../helpers/conversation';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
-
-const DEMO_SCRIPT = path.join(__dirname, '..', '..', 'config', 'scripted-model.json');
+import { goalTestbed } from '../helpers/goal-testbed';
 
 const balances = (store: MockStore, accountId: string) => bankCustomers(store).find((c) => c.accountId === accountId)?.balances;
 
 describe('finance goals on a real Temporal server', () => {
-  let env: TestWorkflowEnvironment;
-  let worker: Awaited<ReturnType<typeof startWorker>>;
-  let demo: Awaited<ReturnType<typeof startWorker>>;
-
-  beforeAll(async () => {
-    env = await startTemporal();
-    worker = await startWorker(env, { script: financeGoalsScript });
-    demo = await startWorker(env, { script: loadScript(DEMO_SCRIPT), settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }) });
-  });
-  afterAll(async () => {
-    await worker?.stop();
-    await demo?.stop();
-    await env?.teardown();
-  });
-  // Every test starts from the seeded bank.
-  beforeEach(() => worker.store.clear());
-
-  const start = (goalId: string) => startConversation(env.client, worker.worker.options.taskQueue, { goalId });
-  const steps = async (handle: Parameters<typeof history>[0], tool?: string) =>
-    toolOutcomes(await history(handle), tool).map((m) => [m.call.tool, m.outcome.status]);
+  const { bed, start, steps } = goalTestbed(financeGoalsScript);
 
   it('goal_fin_check_account_balances: finds the account by email or number, then reads its balances', async () => {
-    const before = structuredClone(bankCustomers(worker.store));
+    const before = structuredClone(bankCustomers(bed.worker.store));
     const { handle, greeting } = await start('goal_fin_check_account_balances');
     expect(greeting?.reply).toBe('Account balances here. Your email or account number?');
 
@@ -62,8 +38,8 @@ describe('finance goals on a real Temporal server', () => {
     expect(outcomes[1]?.outcome).toMatchObject({ status: 'ok', result: { checking: 875.4, savings: 3200.15, bitcoin: 0.1378, customerSince: '2014-03-10' } });
 
     expect((await say(handle, 'thanks')).ended).toBe(true);
-    expect(bankCustomers(worker.store)).toEqual(before);
-    expect(transfers(worker.store)).toEqual([]);
+    expect(bankCustomers(bed.worker.store)).toEqual(before);
+    expect(transfers(bed.worker.store)).toEqual([]);
   });
 
   it('goal_fin_move_money: shows the balances, then moves money only once the user approves', async () => {
@@ -74,20 +50,20 @@ describe('finance goals on a real Temporal server', () => {
     const proposal = await say(handle, 'move 500 from savings to checking on 11235');
     expect(proposal.reply).toBe('Moving 500 from savings to checking.');
     expect(proposal.pendingToolCall?.call).toMatchObject({ tool: 'MoveMoney', args: { accountId: '11235', from: 'savings', to: 'checking', amount: 500 } });
-    expect(balances(worker.store, '11235')).toEqual({ checking: 875.4, savings: 3200.15 });
+    expect(balances(bed.worker.store, '11235')).toEqual({ checking: 875.4, savings: 3200.15 });
 
     const done = await decide(handle, { approve: true });
     expect(done.reply).toBe('TRF-0001: Moved $500.00 from savings to your checking. Checking is now $1,375.40, savings $2,700.15.');
-    expect(balances(worker.store, '11235')).toEqual({ checking: 1375.4, savings: 2700.15 });
+    expect(balances(bed.worker.store, '11235')).toEqual({ checking: 1375.4, savings: 2700.15 });
 
     // To another customer: credited to their checking.
     await say(handle, 'move 100.25 from checking to 81321 on 11235');
     expect((await decide(handle, { approve: true })).reply).toBe(
       'TRF-0002: Moved $100.25 from checking to account 81321 (Grace Hopper). Checking is now $1,275.15, savings $2,700.15.',
     );
-    expect(balances(worker.store, '11235')).toEqual({ checking: 1275.15, savings: 2700.15 });
-    expect(balances(worker.store, '81321')).toEqual({ checking: 2510.25, savings: 150.75 });
-    expect(transfers(worker.store)).toEqual([
+    expect(balances(bed.worker.store, '11235')).toEqual({ checking: 1275.15, savings: 2700.15 });
+    expect(balances(bed.worker.store, '81321')).toEqual({ checking: 2510.25, savings: 150.75 });
+    expect(transfers(bed.worker.store)).toEqual([
       { confirmationId: 'TRF-0001', accountId: '11235', from: 'savings', to: 'checking', amount: 500, on: expect.any(String) },
       { confirmationId: 'TRF-0002', accountId: '11235', from: 'checking', to: '81321', amount: 100.25, on: expect.any(String) },
     ]);
@@ -104,7 +80,7 @@ describe('finance goals on a real Temporal server', () => {
   });
 
   it('goal_fin_move_money: a rejected transfer, an overdraft and an unknown payee change nothing', async () => {
-    const before = structuredClone(bankCustomers(worker.store));
+    const before = structuredClone(bankCustomers(bed.worker.store));
     const { handle } = await start('goal_fin_move_money');
     await say(handle, 'account 11235');
 
@@ -120,13 +96,13 @@ describe('finance goals on a real Temporal server', () => {
       ['MoveMoney', 'tool_error'],
       ['MoveMoney', 'tool_error'],
     ]);
-    expect(bankCustomers(worker.store)).toEqual(before);
-    expect(transfers(worker.store)).toEqual([]);
+    expect(bankCustomers(bed.worker.store)).toEqual(before);
+    expect(transfers(bed.worker.store)).toEqual([]);
     await handle.signal(endChatSignal);
   });
 
   it('goal_fin_loan_application: validates the account, then records the application on approval', async () => {
-    const before = structuredClone(bankCustomers(worker.store));
+    const before = structuredClone(bankCustomers(bed.worker.store));
     const { handle, greeting } = await start('goal_fin_loan_application');
     expect(greeting?.reply).toBe('Easy loan here. Your email or account number?');
     expect((await say(handle, 'grace@example.com')).reply).toBe('Account 81321 of Grace Hopper is valid. How much?');
@@ -136,9 +112,9 @@ describe('finance goals on a real Temporal server', () => {
       tool: 'ApplyForLoan',
       args: { accountId: '81321', amount: 5000, termMonths: 24, purpose: 'a new laptop' },
     });
-    expect(loanApplications(worker.store)).toEqual([]);
+    expect(loanApplications(bed.worker.store)).toEqual([]);
     expect((await decide(handle, { approve: true })).reply).toBe('Submitted LOAN-0001: 5000 over 24 months, 225.91 a month.');
-    expect(loanApplications(worker.store)).toEqual([
+    expect(loanApplications(bed.worker.store)).toEqual([
       {
         referenceId: 'LOAN-0001', accountId: '81321', amount: 5000, termMonths: 24, purpose: 'a new laptop', aprPercent: 7.9,
         estimatedMonthlyPayment: 225.91, status: 'submitted', submittedOn: expect.any(String),
@@ -155,14 +131,14 @@ describe('finance goals on a real Temporal server', () => {
       ['ApplyForLoan', 'ok'],
       ['ApplyForLoan', 'tool_error'],
     ]);
-    expect(loanApplications(worker.store)).toHaveLength(1);
+    expect(loanApplications(bed.worker.store)).toHaveLength(1);
     // Applying moves no money.
-    expect(bankCustomers(worker.store)).toEqual(before);
+    expect(bankCustomers(bed.worker.store)).toEqual(before);
     expect((await say(handle, 'thanks')).ended).toBe(true);
   });
 
   it('the offline demo script routes the picker to the three finance agents and runs their tools', async () => {
-    const { handle } = await startConversation(env.client, demo.worker.options.taskQueue, { goalId: 'goal_choose_agent' });
+    const { handle } = await startConversation(bed.env.client, bed.demo.worker.options.taskQueue, { goalId: 'goal_choose_agent' });
     const goal = async () => (await handle.query(currentGoalQuery))?.id;
 
     expect((await say(handle, 'I want to check my account balance')).reply).toMatch(/^You're with Account balances/);
@@ -176,7 +152,7 @@ describe('finance goals on a real Temporal server', () => {
     const proposal = await say(handle, 'move 500 from savings to checking on 11235');
     expect(proposal.pendingToolCall?.call).toMatchObject({ tool: 'MoveMoney', args: { accountId: '11235', from: 'savings', to: 'checking', amount: 500 } });
     expect((await decide(handle, { approve: true })).reply).toMatch(/^Done, confirmation TRF-0001\. Moved \$500\.00 from savings to your checking/);
-    expect(balances(demo.store, '11235')).toEqual({ checking: 1375.4, savings: 2700.15 });
+    expect(balances(bed.demo.store, '11235')).toEqual({ checking: 1375.4, savings: 2700.15 });
     await say(handle, 'bye');
 
     expect((await say(handle, "I'd like to apply for a loan")).reply).toMatch(/^You're with Easy loan/);
@@ -184,7 +160,7 @@ describe('finance goals on a real Temporal server', () => {
     expect((await say(handle, 'grace@example.com')).reply).toMatch(/^Thanks Grace Hopper, account 81321 is valid/);
     await say(handle, 'borrow 5000 over 24 months on 81321');
     expect((await decide(handle, { approve: true })).reply).toMatch(/^Submitted! Your application id is LOAN-0001: \$5000 over 24 months/);
-    expect(loanApplications(demo.store)).toMatchObject([{ referenceId: 'LOAN-0001', accountId: '81321', amount: 5000, termMonths: 24 }]);
+    expect(loanApplications(bed.demo.store)).toMatchObject([{ referenceId: 'LOAN-0001', accountId: '81321', amount: 5000, termMonths: 24 }]);
 
     expect((await steps(handle)).filter(([tool]) => !['ListAgents', 'ChangeGoal', 'CompleteGoal'].includes(tool!))).toEqual([
       ['FindAccount', 'ok'],

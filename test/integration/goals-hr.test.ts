@@ -1,42 +1,18 @@
 // The HR goals (check PTO, paycheck deposit status) end to end: a real dev server, a real worker, the goal's
 // whole tool sequence driven by a scripted model; then the offline demo script (config/scripted-model.json)
 // routing the picker to them, as `npm start` does.
-import path from 'node:path';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { loadScript } from '../../activities/llm/scripted-model';
 import { dataset } from '../../tools/mock-data';
 import { paycheckDeposits } from '../../tools/mock-data/hr';
 import { currentGoalQuery, endChatSignal, toolsQuery } from '../../workflows/messages';
 import { hrGoalsScript } from '../fixtures/goal-scripts-hr';
 import { history, say, startConversation, toolOutcomes } from '../helpers/conversation';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
-
-const DEMO_SCRIPT = path.join(__dirname, '..', '..', 'config', 'scripted-model.json');
+import { goalTestbed } from '../helpers/goal-testbed';
 
 describe('HR goals on a real Temporal server', () => {
-  let env: TestWorkflowEnvironment;
-  let worker: Awaited<ReturnType<typeof startWorker>>;
-  let demo: Awaited<ReturnType<typeof startWorker>>;
-
-  beforeAll(async () => {
-    env = await startTemporal();
-    worker = await startWorker(env, { script: hrGoalsScript });
-    demo = await startWorker(env, { script: loadScript(DEMO_SCRIPT), settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }) });
-  });
-  afterAll(async () => {
-    await worker?.stop();
-    await demo?.stop();
-    await env?.teardown();
-  });
-  // Every test starts from the seeded mock data.
-  beforeEach(() => worker.store.clear());
-
-  const start = (goalId: string) => startConversation(env.client, worker.worker.options.taskQueue, { goalId });
-  const steps = async (handle: Parameters<typeof history>[0]) =>
-    toolOutcomes(await history(handle)).map((m) => [m.call.tool, m.outcome.status]);
+  const { bed, start, steps } = goalTestbed(hrGoalsScript);
 
   it('goal_hr_check_pto: the balance, then a forecast, and no booking', async () => {
-    const before = structuredClone(dataset(worker.store, 'employees'));
+    const before = structuredClone(dataset(bed.worker.store, 'employees'));
     const { handle, greeting } = await start('goal_hr_check_pto');
     expect(greeting?.reply).toBe('Check PTO here. What is your work email?');
     expect((await handle.query(toolsQuery)).map((t) => t.name)).toEqual(['CurrentPTO', 'FuturePTOCalc', 'CompleteGoal']);
@@ -62,7 +38,7 @@ describe('HR goals on a real Temporal server', () => {
     const done = await say(handle, 'thanks');
     expect(done.ended).toBe(true);
     expect((await handle.result()).endedBy).toBe('goal_complete');
-    expect(dataset(worker.store, 'employees')).toEqual(before);
+    expect(dataset(bed.worker.store, 'employees')).toEqual(before);
   });
 
   it('goal_hr_check_pto: an unknown employee is a tool error the agent passes on', async () => {
@@ -73,7 +49,7 @@ describe('HR goals on a real Temporal server', () => {
   });
 
   it('goal_hr_paycheck_bank_status: connected, waiting for verification, unknown', async () => {
-    const before = structuredClone(paycheckDeposits(worker.store));
+    const before = structuredClone(paycheckDeposits(bed.worker.store));
     const { handle, greeting } = await start('goal_hr_paycheck_bank_status');
     expect(greeting?.reply).toBe('Paycheck deposit status here. What is your work email?');
 
@@ -94,11 +70,11 @@ describe('HR goals on a real Temporal server', () => {
     expect(outcomes[1]?.outcome).toMatchObject({ status: 'ok', result: { connected: false, status: 'pending_verification' } });
 
     expect((await say(handle, 'that is all')).ended).toBe(true);
-    expect(paycheckDeposits(worker.store)).toEqual(before);
+    expect(paycheckDeposits(bed.worker.store)).toEqual(before);
   });
 
   it('the offline demo script routes the picker to both HR agents and runs their tools', async () => {
-    const { handle } = await startConversation(env.client, demo.worker.options.taskQueue, { goalId: 'goal_choose_agent' });
+    const { handle } = await startConversation(bed.env.client, bed.demo.worker.options.taskQueue, { goalId: 'goal_choose_agent' });
     const goal = async () => (await handle.query(currentGoalQuery))?.id;
 
     expect((await say(handle, 'is my paycheck deposited?')).reply).toMatch(/^You're with Paycheck deposit status/);
@@ -121,7 +97,7 @@ describe('HR goals on a real Temporal server', () => {
       ['CurrentPTO', 'ok'],
       ['FuturePTOCalc', 'ok'],
     ]);
-    expect(dataset(demo.store, 'employees').find((e) => e.email === 'ada@example.com')?.bookings).toEqual([]);
+    expect(dataset(bed.demo.store, 'employees').find((e) => e.email === 'ada@example.com')?.bookings).toEqual([]);
     await handle.signal(endChatSignal);
   });
 });
