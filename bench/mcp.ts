@@ -40,7 +40,7 @@ import { PROJECT_ROOT, readWorkerSettings } from '../worker/settings';
 import { AgentGoalWorkflow } from '../workflows';
 import { endChatSignal, promptUpdate, usageQuery } from '../workflows/messages';
 import type { AgentReply, ToolOutcome, Transcript } from '../workflows/types';
-import { round, summarize, table, waitForGreeting, type Summary } from './stats';
+import { envInt, round, summarize, table, waitForGreeting, type Summary } from './stats';
 
 export interface McpBenchContext {
   client: Client;
@@ -76,13 +76,7 @@ interface McpBenchOptions {
 }
 
 function readOptions(env: NodeJS.ProcessEnv = process.env): McpBenchOptions {
-  const int = (name: string, fallback: number, min: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw.trim() === '') return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number ≥ ${min}, got "${raw}"`);
-    return n;
-  };
+  const int = (name: string, fallback: number, min: number) => envInt(env, name, fallback, min);
   const calls = int('BENCH_MCP_ITERATIONS', int('BENCH_ITERATIONS', 100, 1), 1);
   const warmup = int('BENCH_WARMUP', 20, 0);
   const coldRuns = int('BENCH_MCP_COLD_RUNS', Math.min(5, calls), 1);

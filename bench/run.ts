@@ -34,7 +34,7 @@ import type { AgentReply, Transcript } from '../workflows/types';
 import { createFloorActivities } from './floor-activities';
 import { FloorWorkflow, roundTripUpdate, stopSignal } from './floor-workflow';
 import { runMcpBench, type McpBenchResult } from './mcp';
-import { round, summarize, table, waitForGreeting } from './stats';
+import { envInt, round, summarize, table, waitForGreeting } from './stats';
 
 const FLOOR_WORKFLOW_PATH = require.resolve('./floor-workflow');
 const RESULTS_FILE = path.join(__dirname, 'results', 'latest.json');
@@ -49,13 +49,7 @@ interface BenchOptions {
 }
 
 function readOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions {
-  const int = (name: string, fallback: number, min: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw.trim() === '') return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number ≥ ${min}, got "${raw}"`);
-    return n;
-  };
+  const int = (name: string, fallback: number, min: number) => envInt(env, name, fallback, min);
   return {
     iterations: int('BENCH_ITERATIONS', 200, 1),
     warmup: int('BENCH_WARMUP', 20, 0),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../define-tool';
+import type { Journey } from '../../services/train-service';
 import { trainService } from './train-service-client';
 
 /** Runs on the train team's worker: `npm run tool-worker -- train-tools`. */
@@ -8,17 +9,6 @@ export const TRAIN_TOOLS_QUEUE = 'train-tools';
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD');
 const time = z.string().regex(/^\d{1,2}:\d{2}$/, 'a time as HH:MM');
 
-interface Journey {
-  id: string;
-  from: { code: string; name: string };
-  to: { code: string; name: string };
-  date: string;
-  departs: string;
-  arrives: string;
-  changes: number;
-  operator: string;
-  price: number;
-}
 
 export default defineTool({
   name: 'SearchTrains',
