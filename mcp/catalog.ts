@@ -13,7 +13,6 @@ export interface McpCatalog extends CatalogSummary {
   tools: ToolSpec[];
   /** Full MCP tool definitions by LLM name, for argument validation and calls. */
   definitions: Map<string, { endpoint: ResolvedEndpoint; tool: Tool }>;
-  endpointsByName: Map<string, ResolvedEndpoint>;
 }
 
 export interface DiscoveryOptions {
@@ -64,9 +63,7 @@ export class McpDiscovery {
     const taken = new Set<string>();
     const tools: ToolSpec[] = [];
     const definitions: McpCatalog['definitions'] = new Map();
-    const endpointsByName = new Map<string, ResolvedEndpoint>();
     for (const { status, endpoint, tools: found } of listed) {
-      if (endpoint) endpointsByName.set(status.name, endpoint);
       for (const tool of found) {
         const spec = toToolSpec(status.name, endpoints[status.name]!, tool, taken);
         tools.push(spec);
@@ -74,7 +71,7 @@ export class McpDiscovery {
       }
     }
     const endpointStatuses = listed.map((l) => l.status);
-    const catalog: McpCatalog = { version: versionOf(tools, endpointStatuses), endpoints: endpointStatuses, registryError, tools, definitions, endpointsByName };
+    const catalog: McpCatalog = { version: versionOf(tools, endpointStatuses), endpoints: endpointStatuses, registryError, tools, definitions };
     this.cached = { catalog, registryHash, at: started };
     return catalog;
   }
