@@ -72,8 +72,15 @@ async function main(): Promise<void> {
       await server?.stop();
       log('stopped. Run npm start again to pick the conversation up where you left it.');
     })());
-  process.once('SIGINT', () => void stop().then(() => process.exit(130)));
-  process.once('SIGTERM', () => void stop().then(() => process.exit(143)));
+  // Ctrl-C reaches us more than once (npm and tsx forward it too): the first stops cleanly, later ones are absorbed
+  // while stopping, a third forces the exit (the dev server is still killed by the exit hook).
+  let interrupts = 0;
+  const onSignal = (code: number) => () => {
+    if (++interrupts >= 3) process.exit(code);
+    if (interrupts === 1) void stop().then(() => process.exit(code));
+  };
+  process.on('SIGINT', onSignal(130));
+  process.on('SIGTERM', onSignal(143));
 
   try {
     const lastFile = path.join(dataDir, 'last-conversation.json');
