@@ -52,3 +52,10 @@ export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 30_00
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** The result of the n-th successful call of a tool; throws with the outcome when it did not succeed. */
+export function resultOf<T>(messages: ChatMessage[], tool: string, n = 0): T {
+  const outcome = toolOutcomes(messages, tool)[n]?.outcome;
+  if (outcome?.status !== 'ok') throw new Error(`${tool} #${n} did not succeed: ${JSON.stringify(outcome)}`);
+  return outcome.result as T;
+}

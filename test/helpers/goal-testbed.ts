@@ -28,7 +28,10 @@ export function goalTestbed(script: ScriptInput) {
     await bed.demo?.stop();
     await bed.env?.teardown();
   });
-  beforeEach(() => bed.worker.store.clear());
+  beforeEach(() => {
+    bed.worker.store.clear();
+    bed.demo.store.clear();
+  });
   return {
     bed,
     start: (goalId: string) => startConversation(bed.env.client, bed.worker.worker.options.taskQueue, { goalId }),

@@ -11,9 +11,8 @@ import { TRAIN_TOOLS_QUEUE } from '../../tools/native/trains/search-trains';
 import { startTrainService, type TrainService } from '../../tools/services/train-service';
 import { createToolWorker } from '../../worker/create-worker';
 import { currentGoalQuery, endChatSignal } from '../../workflows/messages';
-import type { ChatMessage } from '../../workflows/types';
 import { trainsScript } from '../fixtures/goal-scripts-sports-trains';
-import { decide, history, say, startConversation, toolOutcomes } from '../helpers/conversation';
+import { decide, history, say, startConversation, toolOutcomes, resultOf } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
 
 const DEMO_SCRIPT = path.join(__dirname, '..', '..', 'config', 'scripted-model.json');
@@ -34,12 +33,6 @@ interface Journey {
   arrives: string;
   price: number;
 }
-
-const resultOf = <T>(messages: ChatMessage[], tool: string, n = 0): T => {
-  const outcome = toolOutcomes(messages, tool)[n]?.outcome;
-  if (outcome?.status !== 'ok') throw new Error(`${tool} #${n} did not succeed: ${JSON.stringify(outcome)}`);
-  return outcome.result as T;
-};
 
 const shift = (hhmm: string, minutes: number) => {
   const [h, m] = hhmm.split(':').map(Number) as [number, number];

@@ -1,17 +1,12 @@
 // goal_event_flight_invoice end to end: a real dev server and worker run FindEvents → SearchFlights → CreateInvoice
 // (approved), and the invoice lands in the worker's mock store; tool errors and a rejected invoice reach the LLM;
 // then the offline demo script (config/scripted-model.json) routes the picker to the goal and runs it, as npm start does.
-import path from 'node:path';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { loadScript } from '../../activities/llm/scripted-model';
 import { invoices } from '../../tools/mock-data/billing';
 import { currentGoalQuery, endChatSignal } from '../../workflows/messages';
-import type { ChatMessage } from '../../workflows/types';
 import { travelScript } from '../fixtures/goal-scripts-travel';
-import { decide, history, say, startConversation, toolOutcomes } from '../helpers/conversation';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+import { decide, history, say, startConversation, toolOutcomes, resultOf } from '../helpers/conversation';
+import { goalTestbed } from '../helpers/goal-testbed';
 
-const DEMO_SCRIPT = path.join(__dirname, '..', '..', 'config', 'scripted-model.json');
 const GOAL = 'goal_event_flight_invoice';
 
 interface Flight {
@@ -23,36 +18,16 @@ interface Flight {
   total: number;
 }
 
-const resultOf = <T>(messages: ChatMessage[], tool: string, n = 0): T => {
-  const outcome = toolOutcomes(messages, tool)[n]?.outcome;
-  if (outcome?.status !== 'ok') throw new Error(`${tool} #${n} did not succeed: ${JSON.stringify(outcome)}`);
-  return outcome.result as T;
-};
-
 describe('goal_event_flight_invoice on a real Temporal server', () => {
-  let env: TestWorkflowEnvironment;
-  let worker: Awaited<ReturnType<typeof startWorker>>;
-  let demo: Awaited<ReturnType<typeof startWorker>>;
+  const { bed } = goalTestbed(travelScript);
   const stripeKey = process.env.STRIPE_API_KEY;
-
-  beforeAll(async () => {
-    delete process.env.STRIPE_API_KEY; // offline: CreateInvoice records a mock invoice
-    env = await startTemporal();
-    worker = await startWorker(env, { script: travelScript });
-    demo = await startWorker(env, { script: loadScript(DEMO_SCRIPT), settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }) });
-  });
-  afterAll(async () => {
-    await worker?.stop();
-    await demo?.stop();
-    await env?.teardown();
+  // Offline: CreateInvoice records a mock invoice.
+  beforeAll(() => delete process.env.STRIPE_API_KEY);
+  afterAll(() => {
     if (stripeKey !== undefined) process.env.STRIPE_API_KEY = stripeKey;
   });
-  beforeEach(() => {
-    worker.store.clear();
-    demo.store.clear();
-  });
 
-  const start = () => startConversation(env.client, worker.worker.options.taskQueue, { goalId: GOAL });
+  const start = () => startConversation(bed.env.client, bed.worker.worker.options.taskQueue, { goalId: GOAL });
 
   it('finds events, searches flights, and invoices the cheapest once the user approves', async () => {
     const { handle, greeting } = await start();
@@ -81,11 +56,11 @@ describe('goal_event_flight_invoice on a real Temporal server', () => {
       tool: 'CreateInvoice',
       args: { email: 'ada@example.com', currency: 'USD', items: [{ description: `Flight ${cheapest.flightNumber} SFO-MEL`, amount: cheapest.price, quantity: 1 }] },
     });
-    expect(invoices(worker.store)).toHaveLength(0);
+    expect(invoices(bed.worker.store)).toHaveLength(0);
 
     const done = await decide(handle, { approve: true });
     expect(done.reply).toMatch(new RegExp(`^Invoice INV-1001: ${cheapest.price} USD, due \\d{4}-\\d{2}-\\d{2}\\.$`));
-    expect(invoices(worker.store)).toEqual([
+    expect(invoices(bed.worker.store)).toEqual([
       expect.objectContaining({ id: 'INV-1001', email: 'ada@example.com', currency: 'USD', total: cheapest.price, status: 'open', items: [expect.objectContaining({ amount: cheapest.price, quantity: 1 })] }),
     ]);
 
@@ -112,13 +87,13 @@ describe('goal_event_flight_invoice on a real Temporal server', () => {
 
     await say(handle, 'invoice the cheapest flight from LAX to AKL on 2027-03-14 for grace@example.com');
     expect((await decide(handle, { approve: false, reason: 'too expensive' })).reply).toBe('No invoice then (too expensive).');
-    expect(invoices(worker.store)).toHaveLength(0);
+    expect(invoices(bed.worker.store)).toHaveLength(0);
     expect(toolOutcomes(await history(handle), 'CreateInvoice')[0]?.outcome).toEqual({ status: 'rejected', reason: 'too expensive' });
     await handle.signal(endChatSignal);
   });
 
   it('offline demo: the picker routes "festival … flights" to the goal, which runs its whole sequence', async () => {
-    const { handle } = await startConversation(env.client, demo.worker.options.taskQueue, { goalId: 'goal_choose_agent' });
+    const { handle } = await startConversation(bed.env.client, bed.demo.worker.options.taskQueue, { goalId: 'goal_choose_agent' });
     // The picker hands over and the agent acts on the request at once.
     const events = await say(handle, 'I want to go to a festival in Melbourne in March 2027 and need flights');
     expect((await handle.query(currentGoalQuery))?.id).toBe(GOAL);
@@ -130,7 +105,7 @@ describe('goal_event_flight_invoice on a real Temporal server', () => {
     expect(proposal.reply).toMatch(/^The cheapest is \w\w \d+ .* I'll invoice it to ada@example\.com\.$/);
     const done = await decide(handle, { approve: true });
     expect(done.reply).toMatch(/^Invoice INV-1001 for \d+ USD is open, due \d{4}-\d{2}-\d{2}: https:\/\/invoices\.example\.com\/INV-1001\. Anything else\?/);
-    expect(invoices(demo.store)).toHaveLength(1);
+    expect(invoices(bed.demo.store)).toHaveLength(1);
 
     expect(toolOutcomes(await history(handle)).map((m) => [m.call.tool, m.outcome.status])).toEqual([
       ['ListAgents', 'ok'], // the picker's greeting

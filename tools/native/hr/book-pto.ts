@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool, ToolError } from '../../define-tool';
 import { dataset } from '../../mock-data';
-import { businessDaysBetween, isoDate } from './dates';
+import { isoDate } from '../../schemas';
+import { businessDaysBetween } from './dates';
 
 export default defineTool({
   name: 'BookPTO',

@@ -1,8 +1,6 @@
 // Date helpers shared by the PTO tools (not a tool: no default export).
-import { z } from 'zod';
 import { ToolError } from '../../define-tool';
 
-export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD');
 
 /** Weekdays from start to end, both included. */
 export function businessDaysBetween(start: string, end: string): number {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDate } from '../../schemas';
 import { defineTool } from '../../define-tool';
 import type { Journey } from '../../services/train-service';
 import { trainService } from './train-service-client';
@@ -6,7 +7,6 @@ import { trainService } from './train-service-client';
 /** Runs on the train team's worker: `npm run tool-worker -- train-tools`. */
 export const TRAIN_TOOLS_QUEUE = 'train-tools';
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD');
 const time = z.string().regex(/^\d{1,2}:\d{2}$/, 'a time as HH:MM');
 
 

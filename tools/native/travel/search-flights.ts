@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { isoDate } from '../../schemas';
 import { defineTool, ToolError } from '../../define-tool';
 import { airports, findAirport, type Airport } from '../../mock-data/travel';
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD');
 
 /** Who flies where: long-haul carriers by the non-Oceania end, Tasman and domestic ones otherwise. */
 const CARRIERS: Record<string, { code: string; name: string; factor: number }[]> = {
