@@ -7,6 +7,9 @@ import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import type { WorkflowHandle } from '@temporalio/client';
 import { changeGoalSignal, endChatSignal, userPromptSignal } from '../workflows/messages';
+import { startTrainService } from '../tools/services/train-service';
+import { createToolWorker } from '../worker/create-worker';
+import { trainsScript } from './fixtures/goal-scripts-sports-trains';
 import { FX_STDIO, mcpScript, pickerScript, ptoScript } from './fixtures/scripts';
 import { decide, say, startConversation, waitForUser } from './helpers/conversation';
 import { startTemporal, startWorker, testSettings } from './helpers/temporal';
@@ -89,6 +92,38 @@ async function main(): Promise<void> {
       await handle.result();
       await save('mcp-endpoint-added-mid-conversation', handle);
       await general.stop();
+    }
+
+    if (wanted('multi-goal-list-agents-and-direct-switch')) {
+      // Newer multi-goal behaviour: ListAgents from an agent returns to the picker; agents switch directly.
+      const picker2 = await startWorker(env, { script: pickerScript, settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }) });
+      const { handle } = await startConversation(env.client, picker2.worker.options.taskQueue, { goalId: 'goal_choose_agent' }, 'replay-multi-goal-2');
+      await say(handle, 'I need PTO help');
+      await say(handle, 'what other agents are there?');
+      await say(handle, 'PTO again please');
+      await say(handle, 'actually, where is my order ORD-1001?');
+      await handle.signal(endChatSignal);
+      await handle.result();
+      await save('multi-goal-list-agents-and-direct-switch', handle);
+      await picker2.stop();
+    }
+
+    if (wanted('tools-on-another-task-queue')) {
+      // Train tools run on the train-tools queue, served by their own worker and HTTP service.
+      const trains = await startTrainService({ port: 0 });
+      process.env.TRAIN_SERVICE_URL = trains.url;
+      const toolWorker = await createToolWorker({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', taskQueue: 'train-tools' });
+      const toolsRunning = toolWorker.worker.run();
+      const agent = await startWorker(env, { script: trainsScript, settings: testSettings({ AGENT_GOAL: 'goal_match_train_invoice' }) });
+      const { handle } = await startConversation(env.client, agent.worker.options.taskQueue, { goalId: 'goal_match_train_invoice' }, 'replay-trains');
+      await say(handle, 'trains from London to Liverpool on 2027-01-23 by 16:00 and back after 20:00');
+      await handle.signal(endChatSignal);
+      await handle.result();
+      await save('tools-on-another-task-queue', handle);
+      await agent.stop();
+      toolWorker.worker.shutdown();
+      await toolsRunning;
+      await trains.close();
     }
   } finally {
     await env.teardown();

@@ -11,7 +11,7 @@ const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
 
 describe('replay of recorded histories', () => {
   it('has recorded histories to replay', () => {
-    expect(files.length).toBeGreaterThanOrEqual(5);
+    expect(files.length).toBeGreaterThanOrEqual(7);
   });
 
   it.each(files)('%s replays deterministically', async (file) => {
