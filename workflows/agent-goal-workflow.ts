@@ -124,11 +124,11 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
             return await mcp.callMcpTool.executeWithOptions(mcpCallOptions(ref.server, ref.tool, ref.timeoutMs), [input]);
           }
           const tool = nativeTools[step.call.tool]!;
-          // A tool owned by another worker: same activity type, its own task queue.
           const queue = step.spec.taskQueue;
-          // Bounded wait for that worker: if nobody serves the queue, the LLM hears so in 30 s, not 3 minutes.
-          const routed = { ...NATIVE_TOOL_OPTIONS, taskQueue: queue, scheduleToStartTimeout: '30 seconds' };
-          return await (queue ? tool.executeWithOptions(routed, [step.call.args]) : tool(step.call.args));
+          if (!queue) return await tool(step.call.args);
+          // A tool owned by another worker: same activity type, its own task queue, and a bounded wait for that
+          // worker, so if nobody serves the queue the LLM hears so in 30 s, not 3 minutes.
+          return await tool.executeWithOptions({ ...NATIVE_TOOL_OPTIONS, taskQueue: queue, scheduleToStartTimeout: '30 seconds' }, [step.call.args]);
         } catch (err) {
           return { status: 'tool_error', error: reason(err) };
         }
