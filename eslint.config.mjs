@@ -1,7 +1,14 @@
-// Lint: typescript-eslint's recommended rules, plus the house rule that workflow code stays deterministic:
-// workflows/ may import only pure modules (types, constants, zod) and the Temporal workflow API.
+// Lint: typescript-eslint's recommended rules, plus the house rules on layering. Workflow code stays
+// deterministic: workflows/ imports only pure modules (types, constants, zod) and the Temporal workflow API. The
+// other folders import one way only: worker → client → activities, goals, tools, mcp → workflows.
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+/** A relative import of one of these top-level folders, from any depth. */
+const folders = (...names) => `^(\\.{1,2}/)+(${names.join('|')})(/|$)`;
+
+const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'data/', 'bench/results/', 'coverage/', 'bin/'] },
@@ -15,17 +22,18 @@ export default tseslint.config(
   },
   {
     files: ['workflows/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['node:*', 'fs', 'path', 'child_process', 'http', 'https', 'net', 'os', 'crypto'], message: 'Workflow code must not do I/O.' },
-            { group: ['../activities*', '../activities/**', '../mcp*', '../mcp/**', '../tools/**', '../worker*', '../worker/**', '../client*', '../client/**'], message: 'workflows/ imports only pure modules.' },
-            { group: ['@temporalio/activity', '@temporalio/worker', '@temporalio/client', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/client*', 'ai', '@ai-sdk/*'], message: 'Not in the workflow sandbox.' },
-          ],
-        },
-      ],
-    },
+    rules: restrict(
+      { group: ['node:*', ...builtinModules, ...builtinModules.map((m) => `${m}/*`)], message: 'Workflow code must not do I/O.' },
+      { regex: folders('activities', 'goals', 'mcp', 'tools', 'worker', 'client', 'bench', 'test'), message: 'workflows/ imports only pure modules.' },
+      { group: ['@temporalio/activity', '@temporalio/worker', '@temporalio/client', '@temporalio/testing', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/client*', 'ai', '@ai-sdk/*'], message: 'Not in the workflow sandbox.' },
+    ),
+  },
+  {
+    files: ['client/**/*.ts'],
+    rules: restrict({ regex: folders('worker'), message: 'The client does not import the worker (the worker may import the client).' }),
+  },
+  {
+    files: ['activities/**/*.ts', 'goals/**/*.ts', 'tools/**/*.ts', 'mcp/**/*.ts'],
+    rules: restrict({ regex: folders('worker', 'client'), message: 'Activities, goals, tools and mcp are below the worker and the client.' }),
   },
 );

@@ -1,11 +1,11 @@
 // The activities factory: dependencies are injected, so tests swap the model or the data at the outermost edge.
 import type { ToolContext } from '../tools/define-tool';
-import { createConfigActivities, type ConfigDeps } from './config-activities';
+import { createGoalActivities, type GoalDeps } from './goal-activities';
 import { createLlmActivities, type LlmDeps } from './llm/llm-activities';
 import { createMcpActivities, type McpDeps } from './mcp-activities';
 import { createToolDispatcher } from './tool-activities';
 
-export interface ActivityDeps extends ConfigDeps {
+export interface ActivityDeps extends GoalDeps {
   llm: LlmDeps;
   toolContext: ToolContext;
   mcp: McpDeps;
@@ -13,9 +13,9 @@ export interface ActivityDeps extends ConfigDeps {
 
 export function createActivities(deps: ActivityDeps) {
   return {
-    ...createConfigActivities(deps),
+    ...createGoalActivities(deps),
     ...createLlmActivities(deps.llm),
-    ...createMcpActivities(deps.mcp, deps.goals),
+    ...createMcpActivities(deps.mcp),
     // The catch-all: any activity type not named above is a native tool.
     default: createToolDispatcher(deps.tools, deps.toolContext),
   };

@@ -27,7 +27,7 @@ export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext) {
     }
     try {
       const result = await tool.run(parsed.data, { ...ctx, conversationId: info.workflowExecution?.workflowId });
-      (ctx.store as { save?: () => void }).save?.();
+      ctx.store.persist();
       return { status: 'ok', result };
     } catch (err) {
       // A domain "no" is an answer for the LLM; anything else is retried by Temporal, then reported.

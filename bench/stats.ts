@@ -1,4 +1,6 @@
-// Shared by the benchmarks: nearest-rank statistics, plain-text tables, and waiting for a conversation's greeting.
+// Shared by the benchmarks: nearest-rank statistics, number formats, plain-text tables, timing, and waiting for a
+// conversation's greeting.
+import { performance } from 'node:perf_hooks';
 import type { WorkflowHandle } from '@temporalio/client';
 import { statusQuery } from '../workflows/messages';
 
@@ -26,6 +28,35 @@ export function summarize(samples: number[]): Summary {
 }
 
 export const round = (x: number, digits = 3) => Number(x.toFixed(digits));
+
+/** A summary for the JSON file: every figure but n, rounded. */
+export const roundSummary = (s: Summary, digits = 3) =>
+  Object.fromEntries(Object.entries(s).filter(([k]) => k !== 'n').map(([k, v]) => [k, round(v, digits)]));
+
+/** The median of some samples; NaN (printed "—") when there are none. */
+export const p50Of = (xs: number[] | undefined) => (xs && xs.length ? summarize(xs).p50 : NaN);
+
+/** ms with as many decimals as the size calls for: 512, 31.4, 1.23, 0.012. */
+export function formatMs(x: number): string {
+  if (!Number.isFinite(x)) return '—';
+  return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3);
+}
+
+/** x / y as "1.23×", readable across the six orders of magnitude between a cache hit and a process spawn. */
+export function ratio(x: number, y: number): string {
+  if (!Number.isFinite(x) || !Number.isFinite(y) || y === 0) return '—';
+  const r = x / y;
+  if (r >= 1e6) return `${(r / 1e6).toFixed(1)}M×`;
+  if (r >= 1e4) return `${(r / 1e3).toFixed(0)}k×`;
+  return `${r >= 100 ? r.toFixed(0) : r >= 10 ? r.toFixed(1) : r >= 0.1 ? r.toFixed(2) : r.toFixed(4)}×`;
+}
+
+/** How long `fn` took, in ms. */
+export async function timeIt(fn: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+}
 
 export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));

@@ -8,7 +8,8 @@ import {
   WorkflowUpdateFailedError,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { AgentGoalWorkflow, DescribeCatalogWorkflow } from '../workflows';
+import { AgentGoalWorkflow, DescribeAgentsWorkflow, DescribeCatalogWorkflow } from '../workflows';
+import type { AgentsDescription } from '../workflows/activity-types';
 import {
   confirmUpdate,
   currentGoalQuery,
@@ -19,7 +20,7 @@ import {
   usageQuery,
 } from '../workflows/messages';
 import type { AgentReply, CatalogSummary, ChatMessage, ConfirmDecision, ToolSpec } from '../workflows/types';
-import { temporalTarget } from '../worker/connection';
+import { temporalTarget } from './connection';
 
 /** An error for the user: printed as one line, exit code 1. */
 export class UserError extends Error {
@@ -119,14 +120,24 @@ export class AgentClient {
 
   /** What the worker sees of the MCP registry: endpoints, and the tools (of a goal, or all MCP tools). */
   async catalog(goalId?: string): Promise<{ catalog: CatalogSummary; tools: ToolSpec[] }> {
+    return this.askWorker(() => this.client.workflow.execute(DescribeCatalogWorkflow, { ...this.describing('describe-catalog'), args: [{ goalId }] }));
+  }
+
+  /** The agents the worker offers (after its GOAL_CATEGORIES), every goal id it serves, and goal files it left out. */
+  async agents(): Promise<AgentsDescription> {
+    return this.askWorker(() => this.client.workflow.execute(DescribeAgentsWorkflow, this.describing('describe-agents')));
+  }
+
+  /** Describe workflows run on the agent worker, so the answer is the worker's view, not this process's. */
+  private describing(prefix: string) {
+    return { taskQueue: this.taskQueue, workflowId: `${prefix}-${randomBytes(4).toString('hex')}`, workflowExecutionTimeout: '1 minute' };
+  }
+
+  private async askWorker<T>(run: () => Promise<T>): Promise<T> {
     try {
-      return await this.client.workflow.execute(DescribeCatalogWorkflow, {
-        taskQueue: this.taskQueue,
-        workflowId: `describe-catalog-${randomBytes(4).toString('hex')}`,
-        args: [{ goalId }],
-        workflowExecutionTimeout: '1 minute',
-      });
+      return await run();
     } catch (err) {
+      // The activity's own message (e.g. the unknown goal) is two causes down.
       const cause = (err as { cause?: { cause?: Error } & Error }).cause;
       throw new UserError(cause?.cause?.message ?? cause?.message ?? (err as Error).message);
     }

@@ -1,10 +1,8 @@
 // `npm run agent -- <command>`: start, chat, say, confirm, history, end, agents, status.
 import { parseArgs } from 'node:util';
-import path from 'node:path';
-import { DEFAULT_GOALS_FOLDER, loadGoals, PICKER_GOAL_ID } from '../goals/registry';
-import { loadNativeTools } from '../tools/registry';
-import { DEFAULT_TASK_QUEUE } from '../worker/settings';
+import { PICKER_GOAL_ID, unknownGoal } from '../goals/registry';
 import { AgentClient, UserError } from './agent-client';
+import { DEFAULT_TASK_QUEUE } from './connection';
 import { runChat, type ChatIO } from './chat';
 import { formatEndpoints, formatHistory, formatReply, formatTools } from './format';
 
@@ -55,15 +53,20 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       if (!id) throw new UserError(`${command} needs a conversation id. ${USAGE.split('\n')[0]}`);
       return id;
     };
-    const goalId = () => checkGoal(values.goal ?? io.env.AGENT_GOAL ?? PICKER_GOAL_ID, io.env);
     const connect = async () => (client = await AgentClient.connect(io.env.TASK_QUEUE || DEFAULT_TASK_QUEUE, io.env));
+    // The worker knows which goals exist (its code, its goals folder): ask it before starting a conversation.
+    const goalId = async (c: AgentClient) => {
+      const wanted = values.goal ?? io.env.AGENT_GOAL ?? PICKER_GOAL_ID;
+      const { goalIds } = await c.agents();
+      if (!goalIds.includes(wanted)) throw new UserError(unknownGoal(wanted, goalIds).message);
+      return wanted;
+    };
 
     switch (command) {
       case 'agents': {
-        const goals = goalsOf(io.env);
-        const agents = goals.agents();
-        const problems = goals.problems().map((p) => `(left out: ${p})`);
-        out([...agents.map((a) => `${a.goalId.padEnd(34)} ${a.agentName}: ${a.description}`), ...problems].join('\n'), agents);
+        const { agents, problems } = await (await connect()).agents();
+        const leftOut = problems.map((p) => `(left out: ${p})`);
+        out([...agents.map((a) => `${a.goalId.padEnd(34)} ${a.agentName}: ${a.description}`), ...leftOut].join('\n'), agents);
         return 0;
       }
       case 'endpoints': {
@@ -72,14 +75,15 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         return 0;
       }
       case 'tools': {
-        const goal = values.goal ? checkGoal(values.goal, io.env) : undefined;
-        const { catalog, tools } = await (await connect()).catalog(goal);
+        // An unknown goal comes back from the worker as its one UnknownGoal message.
+        const { catalog, tools } = await (await connect()).catalog(values.goal);
         out(formatTools(tools, catalog), { catalog, tools });
         return 0;
       }
       case 'start': {
-        const goal = goalId();
-        const { id, greeting } = await (await connect()).start(goal, values.id);
+        const c = await connect();
+        const goal = await goalId(c);
+        const { id, greeting } = await c.start(goal, values.id);
         out(`conversation ${id} (goal ${goal})\n${formatReply(greeting)}`, { id, goalId: goal, reply: greeting });
         return 0;
       }
@@ -89,7 +93,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         if (requested && (await c.isRunning(requested))) {
           await runChat(c, requested, (await c.status(requested)).lastReply, io);
         } else {
-          const { id, greeting } = await c.start(goalId(), requested);
+          const { id, greeting } = await c.start(await goalId(c), requested);
           await runChat(c, id, greeting, io);
         }
         return 0;
@@ -141,18 +145,6 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   } finally {
     await client?.close();
   }
-}
-
-/** The goals the worker serves: built-in ones and the JSON goals of GOALS_DIR. */
-function goalsOf(env: NodeJS.ProcessEnv) {
-  const tools = loadNativeTools();
-  return loadGoals({ folder: path.resolve(env.GOALS_DIR ?? DEFAULT_GOALS_FOLDER), toolExists: (name) => tools.get(name) !== undefined });
-}
-
-function checkGoal(goalId: string, env: NodeJS.ProcessEnv): string {
-  const goals = goalsOf(env);
-  if (!goals.get(goalId)) throw new UserError(`unknown goal "${goalId}"; known goals: ${goals.ids().join(', ')}`);
-  return goalId;
 }
 
 function decisionFrom(reject: string | undefined, args: string | undefined) {

@@ -1,30 +1,45 @@
-// Goals are data files in goals/catalog/ (checked at start-up), plus JSON goals from a folder that can change while
-// the worker runs (checked when read: a bad one is left out and reported, never served).
+// The one goal registry: code goals (goals/code/*.ts, checked at start-up: a bad one stops the worker) and JSON
+// goals from a folder that can change while the worker runs (checked when read: a bad one is left out and
+// reported, never served). Both are parsed by the same schema; `resolve` is the one way to look a goal up.
 import path from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
 import { loadModules } from '../tools/registry';
+import { FailureTypes } from '../workflows/activity-types';
 import { isBuiltinTool } from '../workflows/builtin-tools';
 import type { AgentSummary, Goal } from '../workflows/types';
 import { GoalFolder } from './goal-folder';
+import { goalProblems, goalSchema } from './goal-schema';
 
-export const GOALS_DIR = path.join(__dirname, 'catalog');
+/** Goals shipped as code, one file each. */
+export const CODE_GOALS_DIR = path.join(__dirname, 'code');
+/** The goals folder's default (the GOALS_DIR setting): JSON goals, re-read when it changes. */
+export const DEFAULT_GOALS_FOLDER = path.join(__dirname, '..', 'config', 'goals');
 export const PICKER_GOAL_ID = 'goal_choose_agent';
 
-export class GoalRegistry {
-  private readonly byId = new Map<string, Goal>();
+type ToolExists = (name: string) => boolean;
 
+export class GoalRegistry {
+  private readonly code = new Map<string, Goal>();
+
+  /** Throws, naming the goal, on duplicate ids and on code goals that list a tool that does not exist. */
   constructor(
-    goals: Goal[],
+    codeGoals: Goal[],
     private readonly folder?: GoalFolder,
-    private readonly toolExists: (name: string) => boolean = () => true,
+    private readonly toolExists: ToolExists = () => true,
   ) {
-    for (const goal of goals) {
-      if (this.byId.has(goal.id)) throw new Error(`Two goals have the id "${goal.id}".`);
-      this.byId.set(goal.id, goal);
+    for (const goal of codeGoals) {
+      if (this.code.has(goal.id)) throw new Error(`Two goals have the id "${goal.id}".`);
+      this.code.set(goal.id, goal);
     }
+    const problems = codeGoals.flatMap((g) => this.unknownTools(g).map((tool) => `goal "${g.id}" lists the unknown tool "${tool}"`));
+    if (problems.length > 0) throw new Error(`Goals are inconsistent: ${problems.join('; ')}.`);
   }
 
-  get(id: string): Goal | undefined {
-    return this.current().get(id);
+  /** The goal with this id; otherwise the non-retryable `UnknownGoal` failure, listing the known ids. */
+  resolve(id: string): Goal {
+    const goal = this.current().get(id);
+    if (!goal) throw unknownGoal(id, this.ids());
+    return goal;
   }
 
   all(): Goal[] {
@@ -40,24 +55,6 @@ export class GoalRegistry {
     return [...(this.folder?.problems() ?? []), ...this.folderGoals().problems];
   }
 
-  private current(): Map<string, Goal> {
-    const { goals } = this.folderGoals();
-    if (goals.length === 0) return this.byId;
-    return new Map([...this.byId, ...goals.map((g): [string, Goal] => [g.id, g])]);
-  }
-
-  private folderGoals(): { goals: Goal[]; problems: string[] } {
-    const goals: Goal[] = [];
-    const problems: string[] = [];
-    for (const goal of this.folder?.read() ?? []) {
-      const unknown = goal.tools.filter((t) => !isBuiltinTool(t) && !this.toolExists(t));
-      if (this.byId.has(goal.id)) problems.push(`goal "${goal.id}" is already defined in goals/catalog`);
-      else if (unknown.length) problems.push(`goal "${goal.id}" lists unknown tool(s): ${unknown.join(', ')}`);
-      else goals.push(goal);
-    }
-    return { goals, problems };
-  }
-
   /** The agents a user can switch to: every goal but the picker, filtered by category when asked. */
   agents(categories: string[] = []): AgentSummary[] {
     const wanted = new Set(categories.map(normaliseCategory).filter(Boolean));
@@ -67,29 +64,49 @@ export class GoalRegistry {
       .map((g) => ({ goalId: g.id, agentName: g.agentName, description: g.agentFriendlyDescription, category: g.category }));
   }
 
-  /** Throws, naming the goal and the tool, when a goal lists a tool that does not exist. */
-  checkTools(toolExists: (name: string) => boolean): void {
-    const problems = this.all().flatMap((goal) =>
-      goal.tools
-        .filter((tool) => !isBuiltinTool(tool) && !toolExists(tool))
-        .map((tool) => `goal "${goal.id}" lists the unknown tool "${tool}"`),
-    );
-    if (problems.length > 0) throw new Error(`Goal catalogue is inconsistent: ${problems.join('; ')}.`);
+  private current(): Map<string, Goal> {
+    const { goals } = this.folderGoals();
+    if (goals.length === 0) return this.code;
+    return new Map([...this.code, ...goals.map((g): [string, Goal] => [g.id, g])]);
   }
+
+  private folderGoals(): { goals: Goal[]; problems: string[] } {
+    const goals: Goal[] = [];
+    const problems: string[] = [];
+    for (const goal of this.folder?.read() ?? []) {
+      const unknown = this.unknownTools(goal);
+      if (this.code.has(goal.id)) problems.push(`goal "${goal.id}" is already defined in goals/code`);
+      else if (unknown.length) problems.push(`goal "${goal.id}" lists unknown tool(s): ${unknown.join(', ')}`);
+      else goals.push(goal);
+    }
+    return { goals, problems };
+  }
+
+  private unknownTools(goal: Goal): string[] {
+    return goal.tools.filter((t) => !isBuiltinTool(t) && !this.toolExists(t));
+  }
+}
+
+/** The one failure for a goal id nobody defines: non-retryable, so the workflow and clients hear it at once. */
+export function unknownGoal(id: string, known: string[]): ApplicationFailure {
+  return ApplicationFailure.create({
+    message: `Unknown goal "${id}". Known goals: ${known.join(', ')}.`,
+    type: FailureTypes.UnknownGoal,
+    nonRetryable: true,
+  });
 }
 
 export function normaliseCategory(category: string): string {
   return category.trim().toLowerCase().replace(/\s+/g, '-');
 }
 
-function isGoal(value: unknown): value is Goal {
-  const g = value as Goal | undefined;
-  return !!g && typeof g.id === 'string' && Array.isArray(g.tools) && typeof g.description === 'string';
-}
-
-export const DEFAULT_GOALS_FOLDER = path.join(__dirname, '..', 'config', 'goals');
-
-/** The built-in goals, plus the JSON goals of `folder` when given. */
-export function loadGoals(opts: { dir?: string; folder?: string; toolExists?: (name: string) => boolean } = {}): GoalRegistry {
-  return new GoalRegistry(loadModules(opts.dir ?? GOALS_DIR).filter(isGoal), opts.folder ? new GoalFolder(opts.folder) : undefined, opts.toolExists);
+/** The code goals, plus the JSON goals of `folder` when given; a code goal the schema rejects stops the start. */
+export function loadGoals(opts: { dir?: string; folder?: string; toolExists?: ToolExists } = {}): GoalRegistry {
+  const dir = opts.dir ?? CODE_GOALS_DIR;
+  const codeGoals = loadModules(dir).map(({ file, value }) => {
+    const parsed = goalSchema.safeParse(value);
+    if (!parsed.success) throw new Error(`The goal in ${path.relative(process.cwd(), file)} is invalid: ${goalProblems(parsed.error)}`);
+    return parsed.data;
+  });
+  return new GoalRegistry(codeGoals, opts.folder ? new GoalFolder(opts.folder) : undefined, opts.toolExists);
 }

@@ -132,7 +132,7 @@ function toToolSpec(server: string, entry: EndpointEntry, tool: Tool, taken: Set
     inputSchema: (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
     approval,
     kind: 'mcp',
-    mcp: { identity: `tool://mcp/${server}/${tool.name}`, server, tool: tool.name, destructive, idempotent, readOnly, timeoutMs: entry.timeoutMs },
+    mcp: { server, tool: tool.name, idempotent, timeoutMs: entry.timeoutMs },
   };
 }
 

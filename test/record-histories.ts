@@ -7,6 +7,7 @@ import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import type { WorkflowHandle } from '@temporalio/client';
 import { changeGoalSignal, endChatSignal, userPromptSignal } from '../workflows/messages';
+import { TRAIN_TOOLS_QUEUE } from '../tools/native/trains/task-queue';
 import { startTrainService } from '../tools/services/train-service';
 import { createToolWorker } from '../worker/create-worker';
 import { trainsScript } from './fixtures/goal-scripts-sports-trains';
@@ -111,8 +112,8 @@ async function main(): Promise<void> {
     if (wanted('tools-on-another-task-queue')) {
       // Train tools run on the train-tools queue, served by their own worker and HTTP service.
       const trains = await startTrainService({ port: 0 });
-      process.env.TRAIN_SERVICE_URL = trains.url;
-      const toolWorker = await createToolWorker({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', taskQueue: 'train-tools' });
+      const services = testSettings({ TRAIN_SERVICE_URL: trains.url }).toolServices;
+      const toolWorker = await createToolWorker({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', taskQueue: TRAIN_TOOLS_QUEUE, services });
       const toolsRunning = toolWorker.worker.run();
       const agent = await startWorker(env, { script: trainsScript, settings: testSettings({ AGENT_GOAL: 'goal_match_train_invoice' }) });
       const { handle } = await startConversation(env.client, agent.worker.options.taskQueue, { goalId: 'goal_match_train_invoice' }, 'replay-trains');

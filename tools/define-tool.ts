@@ -2,17 +2,34 @@
 import { z } from 'zod';
 import type { ApprovalPolicy, ToolSpec } from '../workflows/types';
 
-/** What a handler may use besides its arguments: injected, so tests can swap the data store. */
+/** What a handler may use besides its arguments: injected, so tests can swap the data store and the services. */
 export interface ToolContext {
   store: MockStore;
   /** Today's date; injected so mock answers are stable in tests. */
   now(): Date;
+  /** Where the outside services are: read once from the worker's settings, never from process.env per call. */
+  services: ToolServices;
   /** The conversation (workflow id) the call belongs to, for per-conversation state such as a game's progress. */
   conversationId?: string;
 }
 
-/** The mutable demo data (PTO ledgers, orders, ...), keyed by dataset name. */
-export type MockStore = Map<string, unknown>;
+/** The outside services native tools call (worker settings TRAIN_SERVICE_URL, STRIPE_API_KEY, STRIPE_API_BASE). */
+export interface ToolServices {
+  /** The train team's HTTP service (tools/services/train-service.ts), for SearchTrains and BookTrains. */
+  trainServiceUrl: string;
+  /** Stripe for CreateInvoice; absent, CreateInvoice records mock invoices in the store instead. */
+  stripe?: { apiKey: string; apiBase: string };
+}
+
+/**
+ * The mutable demo data (PTO ledgers, orders, ...), keyed by dataset name. In memory by default; the dispatcher
+ * calls persist() after every successful tool call, so a durable store (mock-data/file-store.ts) can write it out.
+ */
+export class MockStore extends Map<string, unknown> {
+  persist(): void {
+    // In memory only: nothing to write.
+  }
+}
 
 export interface NativeTool<Input extends z.ZodObject = z.ZodObject> {
   name: string;

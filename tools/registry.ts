@@ -35,18 +35,19 @@ export const NATIVE_TOOLS_DIR = path.join(__dirname, 'native');
 
 /** Loads every module under `dir` (recursively) and keeps its default export when it is a tool. */
 export function loadNativeTools(dir = NATIVE_TOOLS_DIR): ToolRegistry {
-  return new ToolRegistry(loadModules(dir).filter(isNativeTool));
+  return new ToolRegistry(loadModules(dir).map((m) => m.value).filter(isNativeTool));
 }
 
-export function loadModules(dir: string): unknown[] {
-  const found: unknown[] = [];
+/** Every module under `dir` (recursively, in name order) with its default export. */
+export function loadModules(dir: string): { file: string; value: unknown }[] {
+  const found: { file: string; value: unknown }[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) found.push(...loadModules(full));
     else if (/\.(ts|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.test.ts')) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const mod = require(full) as { default?: unknown };
-      found.push(mod.default);
+      found.push({ file: full, value: mod.default });
     }
   }
   return found;

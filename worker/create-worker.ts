@@ -5,7 +5,7 @@ import { createActivities } from '../activities';
 import { createToolDispatcher } from '../activities/tool-activities';
 import { createModel, type ResolvedModel } from '../activities/llm/model';
 import { loadGoals, type GoalRegistry } from '../goals/registry';
-import type { MockStore } from '../tools/define-tool';
+import { MockStore, type ToolServices } from '../tools/define-tool';
 import { loadNativeTools, ToolRegistry } from '../tools/registry';
 import { McpDiscovery } from '../mcp/catalog';
 import { McpPool } from '../mcp/pool';
@@ -17,7 +17,7 @@ export const WORKFLOWS_PATH = require.resolve(path.join(__dirname, '..', 'workfl
 export interface AgentWorkerOptions {
   connection: NativeConnection;
   namespace?: string;
-  config: WorkerSettings;
+  settings: WorkerSettings;
   /** Overrides the model from the settings (tests inject scripted models). */
   model?: ResolvedModel;
   /** A pre-built bundle, so test files bundle workflow code once. */
@@ -40,29 +40,30 @@ export interface AgentWorker {
 
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<AgentWorker> {
   const tools = opts.tools ?? loadNativeTools();
-  const goals = opts.goals ?? loadGoals({ folder: opts.config.goalsFolder, toolExists: (name) => tools.get(name) !== undefined });
-  // Refuse to start on a goal naming a tool that does not exist, rather than fail mid-conversation.
-  goals.checkTools((name) => tools.get(name) !== undefined);
-  if (!goals.get(opts.config.defaultGoalId)) {
-    throw new Error(`AGENT_GOAL "${opts.config.defaultGoalId}" is not a goal. Known goals: ${goals.ids().join(', ')}.`);
+  // Refuses to start on a code goal naming a tool that does not exist, rather than fail mid-conversation.
+  const goals = opts.goals ?? loadGoals({ folder: opts.settings.goalsFolder, toolExists: (name) => tools.get(name) !== undefined });
+  try {
+    goals.resolve(opts.settings.defaultGoalId);
+  } catch (err) {
+    throw new Error(`AGENT_GOAL: ${(err as Error).message}`);
   }
-  const model = opts.model ?? createModel(opts.config.llm);
-  const store: MockStore = opts.store ?? new Map();
+  const model = opts.model ?? createModel(opts.settings.llm);
+  const store = opts.store ?? new MockStore();
   const pool = new McpPool({ baseDir: PROJECT_ROOT, onToolsChanged: () => discovery.invalidate() });
-  const discovery: McpDiscovery = new McpDiscovery({ registry: new RegistryFile(opts.config.mcpEndpointsFile), pool });
+  const discovery: McpDiscovery = new McpDiscovery({ registry: new RegistryFile(opts.settings.mcpEndpointsFile), pool });
   const worker = await Worker.create({
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
-    taskQueue: opts.config.taskQueue,
+    taskQueue: opts.settings.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities({
-      settings: opts.config.settings,
+      settings: opts.settings.conversation,
       goals,
       tools,
       discovery,
       mcp: { discovery, pool },
-      llm: { model: model.model, provider: model.provider, config: opts.config.llm },
-      toolContext: { store, now: () => new Date() },
+      llm: { model: model.model, provider: model.provider, config: opts.settings.llm },
+      toolContext: { store, now: () => new Date(), services: opts.settings.toolServices },
     }),
   });
   return { worker, model, goals, tools, store, discovery, close: () => pool.closeAll() };
@@ -70,18 +71,25 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
 
 /**
  * A worker serving only the native tools routed to `taskQueue` (tools that declare `taskQueue`), as a team that
- * owns those tools would run it: no workflows, no LLM.
+ * owns those tools would run it: no workflows, no LLM. `services` come from its settings (WorkerSettings.toolServices).
  */
-export async function createToolWorker(opts: { connection: NativeConnection; namespace?: string; taskQueue: string; store?: MockStore; tools?: ToolRegistry }) {
+export async function createToolWorker(opts: {
+  connection: NativeConnection;
+  namespace?: string;
+  taskQueue: string;
+  services: ToolServices;
+  store?: MockStore;
+  tools?: ToolRegistry;
+}) {
   const all = opts.tools ?? loadNativeTools();
   const mine = new ToolRegistry(all.all().filter((t) => t.taskQueue === opts.taskQueue));
   if (mine.names().length === 0) throw new Error(`No native tool declares taskQueue "${opts.taskQueue}".`);
-  const store: MockStore = opts.store ?? new Map();
+  const store = opts.store ?? new MockStore();
   const worker = await Worker.create({
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.taskQueue,
-    activities: { default: createToolDispatcher(mine, { store, now: () => new Date() }) },
+    activities: { default: createToolDispatcher(mine, { store, now: () => new Date(), services: opts.services }) },
   });
   return { worker, tools: mine, store };
 }

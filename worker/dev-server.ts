@@ -1,10 +1,10 @@
 // The embedded Temporal server for `npm start`: the CLI's dev server with a SQLite file, so conversations
-// survive a restart. Without the CLI it falls back to @temporalio/testing's download (needs internet).
+// survive a restart. The CLI comes with `npm install` (see temporal-cli.ts); nothing is downloaded at start.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { findTemporalCli } from './temporal-cli';
+import { findTemporalCli, MISSING_CLI } from './temporal-cli';
 
 export interface DevServer {
   address: string;
@@ -12,13 +12,13 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-export async function startDevServer(opts: { dataDir: string; port?: number; uiPort?: number; log?: (s: string) => void }): Promise<DevServer> {
+export async function startDevServer(opts: { dataDir: string; port?: number; uiPort?: number }): Promise<DevServer> {
   mkdirSync(opts.dataDir, { recursive: true });
   const dbFile = path.join(opts.dataDir, 'temporal.db');
   const port = await freePort(opts.port ?? 7233);
   const uiPort = await freePort(opts.uiPort ?? 8233);
   const cli = findTemporalCli();
-  if (!cli) return startDownloadedServer(dbFile, opts.log);
+  if (!cli) throw new Error(MISSING_CLI);
 
   const child = spawn(
     cli,
@@ -44,13 +44,6 @@ export async function startDevServer(opts: { dataDir: string; port?: number; uiP
       await stopChild(child, exited);
     },
   };
-}
-
-async function startDownloadedServer(dbFilename: string, log?: (s: string) => void): Promise<DevServer> {
-  log?.('The Temporal CLI is not on PATH (nor TEMPORAL_CLI_PATH): downloading it through @temporalio/testing…');
-  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
-  const env = await TestWorkflowEnvironment.createLocal({ server: { dbFilename, ui: true } });
-  return { address: env.address, uiUrl: null, stop: () => env.teardown() };
 }
 
 async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {

@@ -3,9 +3,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_GOALS_FOLDER, PICKER_GOAL_ID } from '../goals/registry';
 import type { LlmConfig } from '../activities/llm/model';
+import type { ToolServices } from '../tools/define-tool';
+import { DEFAULT_TRAIN_SERVICE_PORT } from '../tools/services/train-service';
 import type { Settings } from '../workflows/types';
+import { DEFAULT_TASK_QUEUE } from '../client/connection';
 
-export const DEFAULT_TASK_QUEUE = 'agent-task-queue';
 export const PROJECT_ROOT = path.join(__dirname, '..');
 export const DEFAULT_MCP_ENDPOINTS_FILE = path.join(PROJECT_ROOT, 'config', 'mcp_endpoints.json');
 
@@ -51,18 +53,31 @@ const envSchema = z.object({
   LLM_MODEL: z.string().optional(),
   LLM_KEY: z.string().optional(),
   LLM_BASE_URL: z.string().url('LLM_BASE_URL must be a URL, e.g. http://localhost:11434/v1').optional(),
+  // Only http(s): the tools fetch these, and a scheme-less "localhost:3802" would otherwise parse as a URL.
+  TRAIN_SERVICE_URL: z
+    .string()
+    .url({ protocol: /^https?$/, message: 'TRAIN_SERVICE_URL must be an http(s) URL, e.g. http://127.0.0.1:3802' })
+    .default(`http://127.0.0.1:${DEFAULT_TRAIN_SERVICE_PORT}`),
+  STRIPE_API_KEY: z.string().optional(),
+  STRIPE_API_BASE: z
+    .string()
+    .url({ protocol: /^https?$/, message: 'STRIPE_API_BASE must be an http(s) URL, e.g. http://localhost:12111 (stripe-mock)' })
+    .default('https://api.stripe.com'),
 });
 
 export interface WorkerSettings {
   taskQueue: string;
   /** The goal new conversations start with when a client names none. */
   defaultGoalId: string;
-  settings: Settings;
+  /** Behaviour flags of conversations, handed to workflows through the loadSettings activity. */
+  conversation: Settings;
   llm: LlmConfig;
   /** The MCP endpoint registry; re-read when it changes, so new servers need no restart. */
   mcpEndpointsFile: string;
   /** JSON goals, re-read when the folder changes, so new agents need no restart. */
   goalsFolder: string;
+  /** The outside services native tools call, handed to them on the tool context. */
+  toolServices: ToolServices;
 }
 
 export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): WorkerSettings {
@@ -77,7 +92,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
   return {
     taskQueue: e.TASK_QUEUE,
     defaultGoalId: e.AGENT_GOAL ?? PICKER_GOAL_ID,
-    settings: {
+    conversation: {
       showConfirm: e.SHOW_CONFIRM,
       multiGoal,
       pickerGoalId: PICKER_GOAL_ID,
@@ -90,5 +105,9 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     llm: { model: e.LLM_MODEL, key: e.LLM_KEY, baseUrl: e.LLM_BASE_URL },
     mcpEndpointsFile: path.resolve(e.MCP_ENDPOINTS_FILE ?? DEFAULT_MCP_ENDPOINTS_FILE),
     goalsFolder: path.resolve(e.GOALS_DIR ?? DEFAULT_GOALS_FOLDER),
+    toolServices: {
+      trainServiceUrl: e.TRAIN_SERVICE_URL,
+      ...(e.STRIPE_API_KEY ? { stripe: { apiKey: e.STRIPE_API_KEY, apiBase: e.STRIPE_API_BASE } } : {}),
+    },
   };
 }

@@ -6,17 +6,18 @@ import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime, type LogLevel } from '@temporalio/worker';
 import { AgentClient, UserError } from '../client/agent-client';
 import { runChat } from '../client/chat';
-import { temporalTarget } from './connection';
+import { temporalTarget } from '../client/connection';
 import { startTrainService } from '../tools/services/train-service';
 import { createAgentWorker, createToolWorker } from './create-worker';
 import { startDevServer, type DevServer } from './dev-server';
 import { readWorkerSettings } from './settings';
 import { loadFileStore } from '../tools/mock-data/file-store';
+import { TRAIN_TOOLS_QUEUE } from '../tools/native/trains/task-queue';
 
 const log = (s: string) => console.log(`[start] ${s}`);
 
 async function main(): Promise<void> {
-  const config = readWorkerSettings();
+  let settings = readWorkerSettings();
   // The chat shares the terminal with the worker: only its warnings and errors unless asked.
   Runtime.install({ logger: new DefaultLogger((process.env.LOG_LEVEL as LogLevel | undefined) ?? 'WARN') });
   const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(__dirname, '..', 'data'));
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
   let server: DevServer | undefined;
   let address = process.env.TEMPORAL_ADDRESS;
   if (!address) {
-    server = await startDevServer({ dataDir, log });
+    server = await startDevServer({ dataDir });
     address = server.address;
     log(`Temporal dev server at ${address} (data in ${path.join(dataDir, 'temporal.db')})`);
     if (server.uiUrl) log(`Temporal UI: ${server.uiUrl}`);
@@ -37,26 +38,29 @@ async function main(): Promise<void> {
   const target = temporalTarget(env);
   const connection = await NativeConnection.connect(target.connectionOptions);
   const store = loadFileStore(path.join(dataDir, 'mock-data.json'));
-  const agent = await createAgentWorker({ connection, namespace: target.namespace, config, store });
-  const running = agent.worker.run();
-  log(`worker on task queue ${config.taskQueue}; ${agent.model.description}`);
 
   // The train tools belong to "another team": their own task queue and HTTP service. For a one-command demo,
   // run both here; in production they are `npm run tool-worker -- train-tools` and the team's service.
-  let trains: Awaited<ReturnType<typeof startTrainService>> | undefined;
+  const startTrainTools = process.env.START_TRAIN_TOOLS !== 'false';
+  // Our own service (unless TRAIN_SERVICE_URL names one) starts before the workers, so its URL reaches the tools
+  // through the settings they are built with.
+  const trains = startTrainTools && !process.env.TRAIN_SERVICE_URL ? await startTrainService({ port: 0 }) : undefined;
+  if (trains) settings = { ...settings, toolServices: { ...settings.toolServices, trainServiceUrl: trains.url } };
+
+  const agent = await createAgentWorker({ connection, namespace: target.namespace, settings, store });
+  const running = agent.worker.run();
+  log(`worker on task queue ${settings.taskQueue}; ${agent.model.description}`);
+
   let trainTools: Awaited<ReturnType<typeof createToolWorker>> | undefined;
   let trainToolsRunning: Promise<void> | undefined;
-  if (process.env.START_TRAIN_TOOLS !== 'false') {
-    if (!process.env.TRAIN_SERVICE_URL) {
-      trains = await startTrainService({ port: 0 });
-      process.env.TRAIN_SERVICE_URL = trains.url;
-    }
-    trainTools = await createToolWorker({ connection, namespace: target.namespace, taskQueue: 'train-tools', store });
+  if (startTrainTools) {
+    const services = settings.toolServices;
+    trainTools = await createToolWorker({ connection, namespace: target.namespace, taskQueue: TRAIN_TOOLS_QUEUE, services, store });
     trainToolsRunning = trainTools.worker.run();
-    log(`train tools on task queue train-tools (train service ${process.env.TRAIN_SERVICE_URL})`);
+    log(`train tools on task queue ${TRAIN_TOOLS_QUEUE} (train service ${services.trainServiceUrl})`);
   }
 
-  const client = await AgentClient.connect(config.taskQueue, env);
+  const client = await AgentClient.connect(settings.taskQueue, env);
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
@@ -86,12 +90,12 @@ async function main(): Promise<void> {
     const lastFile = path.join(dataDir, 'last-conversation.json');
     const last = readLast(lastFile);
     // Resume the last conversation if it is still running and was started for the same goal setting.
-    if (last && last.goalId === config.defaultGoalId && (await client.isRunning(last.id))) {
+    if (last && last.goalId === settings.defaultGoalId && (await client.isRunning(last.id))) {
       log(`resuming conversation ${last.id} (its state survived the restart)`);
       await runChat(client, last.id, await client.waitForUser(last.id), { input: process.stdin, output: process.stdout });
     } else {
-      const { id, greeting } = await client.start(config.defaultGoalId);
-      writeFileSync(lastFile, JSON.stringify({ id, goalId: config.defaultGoalId }));
+      const { id, greeting } = await client.start(settings.defaultGoalId);
+      writeFileSync(lastFile, JSON.stringify({ id, goalId: settings.defaultGoalId }));
       await runChat(client, id, greeting, { input: process.stdin, output: process.stdout });
     }
   } catch (err) {

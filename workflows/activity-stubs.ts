@@ -1,20 +1,23 @@
-// Every activity timeout and retry policy in one place. Temporal owns retries; provider SDKs run with theirs off.
+// Every activity the workflows schedule, with its timeout and retry policy, in one place. Temporal owns retries;
+// provider SDKs run with theirs off. Workflows call these verbs and never set activity options themselves.
 import { proxyActivities, proxyLocalActivities, type ActivityOptions } from '@temporalio/workflow';
-import { FailureTypes, type ConfigActivities, type LlmActivities, type McpActivities, type ToolActivity } from './activity-types';
+import { FailureTypes, type GoalActivities, type LlmActivities, type McpActivities, type ToolActivity } from './activity-types';
+import type { GoalReason } from './effects';
+import type { McpToolRef, ResolvedGoal, ToolOutcome, ToolSpec } from './types';
 
-export const config = proxyActivities<ConfigActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.UnknownGoal, FailureTypes.Misconfigured] },
-});
+const goalRetry = { maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.UnknownGoal, FailureTypes.Misconfigured] };
+const goals = proxyActivities<GoalActivities>({ startToCloseTimeout: '10 seconds', retry: goalRetry });
+/** The per-turn refresh: usually a file stat and a cached catalog, so a local activity (no extra workflow-task
+ * round trip); a cold discovery still fits its timeout. */
+const localGoals = proxyLocalActivities<GoalActivities>({ startToCloseTimeout: '30 seconds', retry: goalRetry });
 
-/** The per-turn tool refresh: usually a file stat and a cached catalog, so a local activity (no extra
- * workflow task round trip); a cold discovery still fits its timeout. */
-export const localConfig = proxyLocalActivities<ConfigActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.UnknownGoal, FailureTypes.Misconfigured] },
-});
+export const { loadSettings, listAgents, describeAgents } = goals;
 
-export const llm = proxyActivities<LlmActivities>({
+export function resolveGoal(goalId: string, why: GoalReason['why'] | 'start' = 'start'): Promise<ResolvedGoal> {
+  return (why === 'refresh' ? localGoals : goals).resolveGoal(goalId);
+}
+
+export const { validatePrompt, planTurn, summarizeConversation } = proxyActivities<LlmActivities>({
   startToCloseTimeout: '2 minutes',
   // Transient provider errors retry with backoff, but a turn never hangs on a dead provider for long.
   scheduleToCloseTimeout: '5 minutes',
@@ -26,31 +29,39 @@ export const llm = proxyActivities<LlmActivities>({
   },
 });
 
-export const NATIVE_TOOL_OPTIONS: ActivityOptions = {
+const NATIVE_TOOL_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '1 minute',
   scheduleToCloseTimeout: '3 minutes',
-  retry: {
-    initialInterval: '1 second',
-    maximumAttempts: 3,
-    nonRetryableErrorTypes: [FailureTypes.UnknownTool, FailureTypes.ToolInputInvalid],
-  },
+  retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.UnknownTool] },
 };
 
 /** Indexed by tool name: `nativeTools[name](args)` schedules an activity of that type. */
-export const nativeTools = proxyActivities<Record<string, ToolActivity>>(NATIVE_TOOL_OPTIONS);
+const nativeTools = proxyActivities<Record<string, ToolActivity>>(NATIVE_TOOL_OPTIONS);
 
 /** MCP calls: per-call timeouts come from the endpoint (see mcpCallOptions). Connection failures retry. */
-export const mcp = proxyActivities<McpActivities>({
+const mcp = proxyActivities<McpActivities>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds', maximumAttempts: 4, nonRetryableErrorTypes: [FailureTypes.UnknownGoal] },
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds', maximumAttempts: 4 },
 });
 
+export const { describeCatalog } = mcp;
+
 /** A call's options: the endpoint's timeout bounds each attempt, three attempts' worth bounds the whole. */
-export function mcpCallOptions(server: string, tool: string, timeoutMs: number) {
+function mcpCallOptions(ref: McpToolRef) {
   return {
-    summary: `${server}/${tool}`,
-    startToCloseTimeout: timeoutMs + 5_000,
-    scheduleToCloseTimeout: 3 * (timeoutMs + 5_000) + 30_000,
+    summary: `${ref.server}/${ref.tool}`,
+    startToCloseTimeout: ref.timeoutMs + 5_000,
+    scheduleToCloseTimeout: 3 * (ref.timeoutMs + 5_000) + 30_000,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds', maximumAttempts: 4 },
   };
+}
+
+/** Runs a tool: an MCP call over the worker's pool, or a native tool's activity (on its own queue when routed). */
+export function runTool(spec: ToolSpec, args: Record<string, unknown>): Promise<ToolOutcome> {
+  if (spec.mcp) return mcp.callMcpTool.executeWithOptions(mcpCallOptions(spec.mcp), [{ name: spec.name, ref: spec.mcp, args }]);
+  const tool = nativeTools[spec.name]!;
+  if (!spec.taskQueue) return tool(args);
+  // A tool owned by another worker: same activity type, its own task queue, and a bounded wait for that worker,
+  // so if nobody serves the queue the LLM hears so in 30 s, not 3 minutes.
+  return tool.executeWithOptions({ ...NATIVE_TOOL_OPTIONS, taskQueue: spec.taskQueue, scheduleToStartTimeout: '30 seconds' }, [args]);
 }

@@ -4,36 +4,47 @@ import type {
   AgentSummary,
   CatalogSummary,
   McpToolRef,
-  ToolSpec,
-  ChatMessage,
-  Goal,
   PlanRequest,
   PlanResult,
   PromptVerdict,
   ResolvedGoal,
   Settings,
+  SummarizeRequest,
   ToolOutcome,
+  ToolSpec,
+  ValidateRequest,
 } from './types';
 
-export interface ConfigActivities {
+/** Settings and goals reach the workflow through activities, so a replay sees what the original run saw. */
+export interface GoalActivities {
   loadSettings(): Promise<Settings>;
   listAgents(): Promise<AgentSummary[]>;
+  /** For clients (`agent agents`, checking a goal id): what the worker offers, and the goal files it left out. */
+  describeAgents(): Promise<AgentsDescription>;
   /** Fails with the non-retryable `UnknownGoal` for an id no goal has. */
   resolveGoal(goalId: string): Promise<ResolvedGoal>;
 }
 
+export interface AgentsDescription {
+  /** The agents a user can switch to, after the worker's GOAL_CATEGORIES filter. */
+  agents: AgentSummary[];
+  /** Every goal a conversation can start with, the picker included. */
+  goalIds: string[];
+  /** Goal files left out, and why. */
+  problems: string[];
+}
+
 export interface LlmActivities {
-  /** `agents`: in multi-goal mode, a request another agent can serve fits (the agent switches to it). */
-  validatePrompt(input: { goal: Goal; messages: ChatMessage[]; prompt: string; agents?: AgentSummary[] }): Promise<PromptVerdict>;
+  validatePrompt(input: ValidateRequest): Promise<PromptVerdict>;
   planTurn(input: PlanRequest): Promise<PlanResult>;
-  summarizeConversation(input: { goal: Goal; previousSummary: string; messages: ChatMessage[] }): Promise<string>;
+  summarizeConversation(input: SummarizeRequest): Promise<string>;
 }
 
 export interface McpActivities {
   /** Calls an MCP tool over the worker's pooled session; tool failures come back as outcomes. */
   callMcpTool(input: { name: string; ref: McpToolRef; args: Record<string, unknown> }): Promise<ToolOutcome>;
-  /** The registry's endpoints and the catalog a goal sees (for clients: `agent endpoints`, `agent tools`). */
-  describeCatalog(input: { goalId?: string }): Promise<{ catalog: CatalogSummary; tools: ToolSpec[] }>;
+  /** The registry's endpoints and every MCP tool (for clients: `agent endpoints`, `agent tools`). */
+  describeCatalog(): Promise<{ catalog: CatalogSummary; tools: ToolSpec[] }>;
 }
 
 /** Native tools run as activities whose type is the tool's name; the worker's catch-all `default` runs them. */
@@ -48,7 +59,6 @@ export const FailureTypes = {
   LlmUnavailable: 'LlmUnavailable',
   UnknownGoal: 'UnknownGoal',
   UnknownTool: 'UnknownTool',
-  ToolInputInvalid: 'ToolInputInvalid',
   Misconfigured: 'Misconfigured',
   McpUnavailable: 'McpUnavailable',
 } as const;

@@ -1,19 +1,18 @@
-// One conversation with an agent. Reads top-down: state, handlers, main loop, exit.
-// Decisions live in Conversation (pure); this file only performs steps and talks to Temporal.
+// One conversation with an agent. Reads top-down: state, handlers, performing effects, the main loop, exit.
+// Conversation decides everything; this file performs its effects (schedules activities) and talks to Temporal.
+import { allHandlersFinished, condition, continueAsNew, log, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
-  ActivityFailure,
-  ApplicationFailure,
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  log,
-  patched,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
-import { config, llm, localConfig, mcp, mcpCallOptions, NATIVE_TOOL_OPTIONS, nativeTools } from './activity-stubs';
-import { CHANGE_GOAL, COMPLETE_GOAL, LIST_AGENTS } from './builtin-tools';
-import { Conversation, type BuiltinEffect, type Step, type StepFailure } from './conversation';
+  listAgents,
+  loadSettings,
+  planTurn,
+  resolveGoal,
+  runTool,
+  summarizeConversation,
+  validatePrompt,
+} from './activity-stubs';
+import { Conversation } from './conversation';
+import type { Effect, EffectKind, Performers } from './effects';
+import { failSoft, toolError } from './failures';
 import {
   agentsQuery,
   catalogQuery,
@@ -23,7 +22,6 @@ import {
   currentGoalQuery,
   endChatSignal,
   historyQuery,
-  MAX_PROMPT_CHARS,
   pendingToolCallQuery,
   promptUpdate,
   statusQuery,
@@ -31,16 +29,17 @@ import {
   usageQuery,
   userPromptSignal,
 } from './messages';
-import type { AgentGoalInput, AgentSummary, ToolCall, Transcript } from './types';
+import type { AgentGoalInput, Transcript } from './types';
+import { PATCHES } from './versions';
 
 export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcript> {
-  const convo = new Conversation(input.carried);
-  let agents: AgentSummary[] = [];
+  const convo = new Conversation(input);
 
   // ---- handlers: they change state and wait; only the main loop schedules activities ----------------------
   setHandler(userPromptSignal, (text: string) => {
-    if (convo.ended) log.warn('prompt after the conversation ended: ignored');
-    else if (isValidPrompt(text)) convo.enqueuePrompt(text.trim());
+    const refusal = convo.promptRefusal(text);
+    if (refusal) log.warn(`prompt signal ignored: ${refusal}`);
+    else convo.enqueuePrompt(text.trim());
   });
   setHandler(
     promptUpdate,
@@ -49,7 +48,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
       await condition(() => convo.hasReply(id) || convo.ended);
       return convo.collectReply(id) ?? convo.lastReply!;
     },
-    { validator: validatePrompt },
+    { validator: (text) => rejectIf(convo.promptRefusal(text)) },
   );
   setHandler(confirmSignal, (decision) => {
     const refusal = convo.confirm(decision);
@@ -63,163 +62,65 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
       await condition(() => convo.pauses > before);
       return convo.lastReply!;
     },
-    {
-      validator: (decision) => {
-        const refusal = convo.confirmRefusal(decision);
-        if (refusal) throw new Error(`Cannot confirm: ${refusal}.`);
-      },
-    },
+    { validator: (decision) => rejectIf(convo.confirmRefusal(decision), 'Cannot confirm: ') },
   );
   setHandler(endChatSignal, () => convo.endChat());
   setHandler(changeGoalSignal, (goalId: string) => convo.requestGoalChange(goalId));
   setHandler(historyQuery, () => convo.messages);
   setHandler(currentGoalQuery, () => convo.goal ?? null);
   setHandler(pendingToolCallQuery, () => convo.pendingApproval());
-  setHandler(agentsQuery, () => agents);
+  setHandler(agentsQuery, () => convo.agents);
   setHandler(toolsQuery, () => convo.tools);
   setHandler(catalogQuery, () => convo.catalog);
   setHandler(usageQuery, () => ({ total: convo.usage, turns: convo.turnsThisRun, runs: convo.runs }));
   setHandler(statusQuery, () => ({ state: convo.status(), lastReply: convo.lastReply }));
 
-  function validatePrompt(text: string): void {
-    if (convo.ended) throw new Error('The conversation has ended; start a new one.');
-    if (typeof text !== 'string' || !text.trim()) throw new Error('The prompt is empty.');
-    if (text.length > MAX_PROMPT_CHARS) {
-      throw new Error(`The prompt has ${text.length} characters; the limit is ${MAX_PROMPT_CHARS}.`);
-    }
-  }
-
-  function isValidPrompt(text: string): boolean {
-    try {
-      validatePrompt(text);
-      return true;
-    } catch (err) {
-      log.warn(`prompt signal ignored: ${(err as Error).message}`);
-      return false;
-    }
-  }
-
   // ---- start: settings and goal come from activities, so a replay sees what the original run saw ----------
-  const settings = await config.loadSettings();
-  if (input.historyEventBudget) settings.historyEventBudget = input.historyEventBudget;
-  // Runs started before per-turn discovery existed keep their recorded command sequence.
-  convo.refreshToolsEachTurn = patched('per-turn-tool-discovery');
-  convo.begin(settings, await config.resolveGoal(input.goalId));
-  if (settings.multiGoal) agents = await config.listAgents();
+  const settings = await loadSettings();
+  const versions = { refreshToolsEachTurn: patched(PATCHES.perTurnToolDiscovery) };
+  convo.begin(settings, await resolveGoal(input.goalId), versions);
 
-  // ---- performing steps: the one place activities are called ----------------------------------------------
-  async function perform(step: Step): Promise<unknown> {
-    switch (step.kind) {
-      case 'validate':
-        return failSoft(() => llm.validatePrompt({ goal: convo.goal, messages: convo.messages, prompt: step.prompt.text, agents }));
-      case 'plan':
-        return failSoft(() =>
-          llm.planTurn({ goal: convo.goal, tools: convo.tools, messages: convo.messages, summary: convo.summary, agents }),
-        );
-      case 'tool':
-        try {
-          const ref = step.spec.mcp;
-          if (ref) {
-            const input = { name: step.spec.name, ref, args: step.call.args };
-            return await mcp.callMcpTool.executeWithOptions(mcpCallOptions(ref.server, ref.tool, ref.timeoutMs), [input]);
-          }
-          const tool = nativeTools[step.call.tool]!;
-          const queue = step.spec.taskQueue;
-          if (!queue) return await tool(step.call.args);
-          // A tool owned by another worker: same activity type, its own task queue, and a bounded wait for that
-          // worker, so if nobody serves the queue the LLM hears so in 30 s, not 3 minutes.
-          return await tool.executeWithOptions({ ...NATIVE_TOOL_OPTIONS, taskQueue: queue, scheduleToStartTimeout: '30 seconds' }, [step.call.args]);
-        } catch (err) {
-          return { status: 'tool_error', error: reason(err) };
-        }
-      case 'builtin':
-        return performBuiltin(step.call);
-      case 'switch_goal':
-        return failSoft(() => config.resolveGoal(step.goalId));
-      case 'refresh_tools':
-        return failSoft(() => localConfig.resolveGoal(convo.goal.id));
-      case 'idle':
-        return undefined;
-    }
-  }
-
-  async function performBuiltin(call: ToolCall): Promise<BuiltinEffect> {
-    try {
-      switch (call.tool) {
-        case LIST_AGENTS: {
-          agents = await config.listAgents();
-          const outcome = { status: 'ok' as const, result: { agents } };
-          // In multi-goal mode, asking for the other agents from an agent goes back to the picker.
-          if (settings.multiGoal && convo.goal.id !== settings.pickerGoalId && patched('list-agents-returns-to-picker')) {
-            return { outcome, switchTo: await config.resolveGoal(settings.pickerGoalId) };
-          }
-          return { outcome };
-        }
-        case CHANGE_GOAL: {
-          const resolved = await config.resolveGoal(String(call.args.goalId));
-          return { outcome: { status: 'ok', result: { switchedTo: resolved.goal.agentName } }, switchTo: resolved };
-        }
-        case COMPLETE_GOAL:
-          if (settings.multiGoal && convo.goal.id !== settings.pickerGoalId) {
-            const picker = await config.resolveGoal(settings.pickerGoalId);
-            return { outcome: { status: 'ok', result: { completed: convo.goal.id, next: 'pick a new agent' } }, switchTo: picker };
-          }
-          return { outcome: { status: 'ok', result: { completed: convo.goal.id } }, end: true };
-        default:
-          return { outcome: { status: 'tool_error', error: `no builtin tool named ${call.tool}` } };
-      }
-    } catch (err) {
-      return { outcome: { status: 'tool_error', error: reason(err) } };
-    }
+  // ---- performing effects: the one place activities are called ----------------------------------------------
+  const perform: Performers = {
+    validate: ({ request }) => failSoft(() => validatePrompt(request)),
+    plan: ({ request }) => failSoft(() => planTurn(request)),
+    run_tool: ({ call, spec }) => runTool(spec, call.args).catch(toolError),
+    list_agents: () => failSoft(() => listAgents()),
+    resolve_goal: ({ goalId, why }) => failSoft(() => resolveGoal(goalId, why)),
+    check_version: async ({ patchId }) => patched(patchId),
+  };
+  async function step<K extends EffectKind>(effect: Effect<K>): Promise<void> {
+    convo.apply(effect, await perform[effect.kind](effect));
   }
 
   // ---- main loop ------------------------------------------------------------------------------------------
   for (;;) {
-    await condition(() => convo.hasWork() || timeToContinueAsNew());
+    await condition(() => convo.hasWork() || historyIsFull());
     if (convo.ended) break;
-    if (timeToContinueAsNew()) {
-      const { older, recent } = convo.splitForCarry();
-      const summary = older.length
-        ? await llm
-            .summarizeConversation({ goal: convo.goal, previousSummary: convo.summary, messages: older })
-            .catch(() => convo.summary)
-        : convo.summary;
-      // A prompt update that arrived meanwhile waits for its reply in this run: answer it first.
-      if (!convo.hasWatchers()) {
-        await condition(allHandlersFinished);
-        await continueAsNew<typeof AgentGoalWorkflow>({
-          goalId: convo.goal.id,
-          historyEventBudget: input.historyEventBudget,
-          carried: convo.carry(summary, recent),
-        });
-      }
-    }
-    const step = convo.nextStep();
-    if (step.kind !== 'idle') convo.apply(step, await perform(step));
+    if (historyIsFull()) await continueAsNewUnlessWatched();
+    const effect = convo.nextEffect();
+    if (effect) await step(effect);
   }
-
   await condition(allHandlersFinished);
   return convo.transcript();
 
-  function timeToContinueAsNew(): boolean {
-    if (!convo.betweenTurns() || convo.hasWatchers() || convo.turnsThisRun === 0) return false;
+  function historyIsFull(): boolean {
+    if (!convo.mayContinueAsNew()) return false;
     const info = workflowInfo();
-    return info.continueAsNewSuggested || info.historyLength >= settings.historyEventBudget;
+    return info.continueAsNewSuggested || info.historyLength >= convo.settings.historyEventBudget;
+  }
+
+  /** Summarises the older messages and continues as a new run, unless a prompt update arrived meanwhile: that one
+   * waits for its reply in this run, so it is answered first. */
+  async function continueAsNewUnlessWatched(): Promise<void> {
+    const { summarize, nextRun } = convo.prepareCarry();
+    const summary = summarize ? await summarizeConversation(summarize).catch(() => convo.summary) : convo.summary;
+    if (convo.hasWatchers()) return;
+    await condition(allHandlersFinished);
+    await continueAsNew<typeof AgentGoalWorkflow>(nextRun(summary));
   }
 }
 
-async function failSoft<T>(run: () => Promise<T>): Promise<T | StepFailure> {
-  try {
-    return await run();
-  } catch (err) {
-    return { failed: reason(err) };
-  }
-}
-
-/** The innermost message of an activity failure, which names the real cause (e.g. the missing setting). */
-function reason(err: unknown): string {
-  let e: unknown = err;
-  while (e instanceof ActivityFailure && e.cause) e = e.cause;
-  if (e instanceof ApplicationFailure || e instanceof Error) return e.message;
-  return String(e);
+function rejectIf(refusal: string | null, prefix = ''): void {
+  if (refusal) throw new Error(`${prefix}${refusal}${prefix ? '.' : ''}`);
 }

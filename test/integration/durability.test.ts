@@ -1,4 +1,5 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { MockStore } from '../../tools/define-tool';
 import { dataset } from '../../tools/mock-data';
 import { endChatSignal, pendingToolCallQuery, usageQuery, userPromptSignal } from '../../workflows/messages';
 import type { Transcript } from '../../workflows/types';
@@ -49,7 +50,7 @@ describe('durability: continue-as-new and worker restarts', () => {
 
   it('a conversation started on one worker is finished by another after the first stops', async () => {
     const settings = testSettings();
-    const store = new Map<string, unknown>();
+    const store = new MockStore();
     const first = await startWorker(env, { script: ptoScript, settings, store });
     const { handle } = await startConversation(env.client, settings.taskQueue, { goalId: 'goal_hr_pto' });
     const proposal = await say(handle, 'book 2026-12-21 to 2026-12-21 for grace@example.com');

@@ -7,7 +7,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowHandle } from '@temporalio/client';
 import { loadScript } from '../../activities/llm/scripted-model';
 import { invoices } from '../../tools/mock-data/billing';
-import { TRAIN_TOOLS_QUEUE } from '../../tools/native/trains/search-trains';
+import { TRAIN_TOOLS_QUEUE } from '../../tools/native/trains/task-queue';
 import { startTrainService, type TrainService } from '../../tools/services/train-service';
 import { createToolWorker } from '../../worker/create-worker';
 import { currentGoalQuery, endChatSignal } from '../../workflows/messages';
@@ -57,14 +57,14 @@ describe('goal_match_train_invoice: train tools on their own worker and task que
   let toolWorkerRun: Promise<void>;
   let worker: Awaited<ReturnType<typeof startWorker>>;
   let demo: Awaited<ReturnType<typeof startWorker>>;
-  const saved = { url: process.env.TRAIN_SERVICE_URL, stripe: process.env.STRIPE_API_KEY };
 
   beforeAll(async () => {
-    delete process.env.STRIPE_API_KEY;
     trains = await startTrainService({ port: 0 });
-    process.env.TRAIN_SERVICE_URL = trains.url;
     env = await startTemporal();
-    toolWorker = await createToolWorker({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', taskQueue: TRAIN_TOOLS_QUEUE });
+    // The tool worker's settings point at this service; the agent workers' (testSettings) have no Stripe key,
+    // so CreateInvoice records mock invoices.
+    const services = testSettings({ TRAIN_SERVICE_URL: trains.url }).toolServices;
+    toolWorker = await createToolWorker({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', taskQueue: TRAIN_TOOLS_QUEUE, services });
     toolWorkerRun = toolWorker.worker.run();
     worker = await startWorker(env, { script: trainsScript });
     demo = await startWorker(env, { script: loadScript(DEMO_SCRIPT), settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }) });
@@ -76,10 +76,6 @@ describe('goal_match_train_invoice: train tools on their own worker and task que
     await toolWorkerRun;
     await env?.teardown();
     await trains?.close();
-    for (const [name, value] of [['TRAIN_SERVICE_URL', saved.url], ['STRIPE_API_KEY', saved.stripe]] as const) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
   });
 
   it('the tool worker serves only the tools routed to its queue', () => {

@@ -96,7 +96,7 @@ describe('MCP endpoints added to a running system', () => {
     expect(tools.out).toMatch(/^fx__book_trade\s+mcp fx\/book_trade\s+approval: always/m);
     expect(tools.out).toMatch(/^CompleteGoal\s+builtin/m);
     expect(tools.out).toContain('unavailable endpoints (their tools are missing above): down');
-    expect(await run(['tools', '--goal', 'goal_nope'])).toMatchObject({ code: 1, err: expect.stringMatching(/^error: unknown goal "goal_nope"/) });
+    expect(await run(['tools', '--goal', 'goal_nope'])).toMatchObject({ code: 1, err: expect.stringMatching(/^error: Unknown goal "goal_nope"\. Known goals: /) });
   });
 
   it('resolves ${env:…} secrets in the worker only: the exported history never contains them', async () => {

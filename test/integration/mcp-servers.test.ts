@@ -44,10 +44,10 @@ describe('MCP discovery and calls against real servers', () => {
     const { discovery, call, tool } = setup({ fx: fxStdio });
     const catalog = await discovery.catalog();
     expect(catalog.endpoints).toEqual([expect.objectContaining({ name: 'fx', status: 'ok', toolCount: 3, transport: 'stdio', categories: ['finance'] })]);
-    expect(catalog.tools.map((t) => [t.name, t.approval, t.mcp?.identity])).toEqual([
-      ['fx__get_rates', 'never', 'tool://mcp/fx/get_rates'],
-      ['fx__convert', 'never', 'tool://mcp/fx/convert'],
-      ['fx__book_trade', 'always', 'tool://mcp/fx/book_trade'],
+    expect(catalog.tools.map((t) => [t.name, t.approval, `${t.mcp?.server}/${t.mcp?.tool}`])).toEqual([
+      ['fx__get_rates', 'never', 'fx/get_rates'],
+      ['fx__convert', 'never', 'fx/convert'],
+      ['fx__book_trade', 'always', 'fx/book_trade'],
     ]);
     const convert = await tool('fx__convert');
     expect(await call(convert, { amount: 100, from: 'USD', to: 'EUR' })).toEqual({

@@ -6,7 +6,7 @@ import { ScriptedModel } from '../../activities/llm/scripted-model';
 import { loadGoals } from '../../goals/registry';
 
 describe('per-goal model override', () => {
-  const base = loadGoals().get('goal_hr_pto')!;
+  const base = loadGoals().resolve('goal_hr_pto');
   const file = path.join(tmpdir(), `goal-model-${process.pid}.json`);
   writeFileSync(file, JSON.stringify({ rules: [], fallback: { text: 'from the goal model' } }));
   const llm = createLlmActivities({ model: new ScriptedModel({ rules: [], fallback: { text: 'from the worker model' } }), provider: 'scripted', config: {} });

@@ -2,14 +2,16 @@
 // (timetable, booking idempotency), and CreateInvoice's Stripe path against a local stand-in for the Stripe API.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ToolError, type ToolContext } from '../../tools/define-tool';
+import { MockStore, ToolError, type ToolContext, type ToolServices } from '../../tools/define-tool';
 import { invoices } from '../../tools/mock-data/billing';
 import { loadNativeTools } from '../../tools/registry';
 import { parseMonth } from '../../tools/native/travel/find-events';
 import { startTrainService, timetable, type TrainService } from '../../tools/services/train-service';
 
 const tools = loadNativeTools();
-const context = (): ToolContext => ({ store: new Map(), now: () => new Date('2026-11-20T09:00:00Z') });
+// Offline: no Stripe (mock invoices), and a train service URL nothing here calls (the service is tested directly).
+const OFFLINE: ToolServices = { trainServiceUrl: 'http://127.0.0.1:3802' };
+const context = (services = OFFLINE): ToolContext => ({ store: new MockStore(), now: () => new Date('2026-11-20T09:00:00Z'), services });
 // Tool results are plain JSON for the LLM; the tests read them loosely.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function run(name: string, args: object, ctx = context()): Promise<any> {
@@ -91,6 +93,14 @@ describe('the train service', () => {
     expect(((await bad.json()) as { error: string }).error).toMatch(/No journey/);
     expect((await fetch(`${service.url}/journeys?from=London&to=Euston&date=2027-02-06`)).status).toBe(400);
   });
+
+  it('is reached by SearchTrains at the URL the tool context carries, not one from the environment', async () => {
+    const found = await run('SearchTrains', { from: 'EUS', to: 'MAN', date: '2027-02-06' }, context({ trainServiceUrl: `${service.url}/` }));
+    expect(found.outbound.map((j: { id: string }) => j.id)).toEqual(timetable('EUS', 'MAN', '2027-02-06').slice(0, 5).map((j) => j.id));
+    await expect(run('SearchTrains', { from: 'EUS', to: 'MAN', date: '2027-02-06' }, context({ trainServiceUrl: 'http://127.0.0.1:9' }))).rejects.toThrow(
+      /train service at http:\/\/127\.0\.0\.1:9 is not reachable/,
+    );
+  });
 });
 
 describe('AddToCart', () => {
@@ -104,23 +114,14 @@ describe('AddToCart', () => {
 });
 
 describe('CreateInvoice', () => {
-  const saved = { key: process.env.STRIPE_API_KEY, base: process.env.STRIPE_API_BASE };
-  afterEach(() => {
-    for (const [name, value] of [['STRIPE_API_KEY', saved.key], ['STRIPE_API_BASE', saved.base]] as const) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  });
-
   it('records a mock invoice when no Stripe key is configured', async () => {
-    delete process.env.STRIPE_API_KEY;
     const ctx = context();
     const invoice = await run('CreateInvoice', { email: 'ada@example.com', items: [{ description: 'Flight', amount: 499.99, quantity: 2 }, { description: 'Bag', amount: 40 }] }, ctx);
     expect(invoice).toMatchObject({ source: 'mock', id: 'INV-1001', total: 1039.98, currency: 'USD', dueDate: '2026-12-04' });
     expect(invoices(ctx.store)).toHaveLength(1);
   });
 
-  it('uses the Stripe API when STRIPE_API_KEY is set: customer, draft, items, finalize, each POST with an idempotency key', async () => {
+  it('uses the Stripe API when the settings carry a Stripe key: customer, draft, items, finalize, each POST with an idempotency key', async () => {
     const calls: { method: string; url: string; auth?: string; key?: string; body: string }[] = [];
     const stripe = createServer(async (req: IncomingMessage, res) => {
       let body = '';
@@ -136,9 +137,8 @@ describe('CreateInvoice', () => {
     });
     await new Promise<void>((resolve) => stripe.listen(0, '127.0.0.1', resolve));
     try {
-      process.env.STRIPE_API_KEY = 'sk_test_123';
-      process.env.STRIPE_API_BASE = `http://127.0.0.1:${(stripe.address() as AddressInfo).port}`;
-      const ctx = context();
+      const apiBase = `http://127.0.0.1:${(stripe.address() as AddressInfo).port}`;
+      const ctx = context({ ...OFFLINE, stripe: { apiKey: 'sk_test_123', apiBase } });
       const invoice = await run('CreateInvoice', { email: 'Ada@example.com', currency: 'usd', items: [{ description: 'Trains', amount: 1234.5 }] }, ctx);
       expect(invoice).toMatchObject({ source: 'stripe', id: 'in_9', number: 'A1-0001', total: 1234.5, currency: 'USD', status: 'open', url: 'https://invoice.stripe.test/in_9' });
       expect(invoices(ctx.store)).toHaveLength(0);

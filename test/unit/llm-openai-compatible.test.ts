@@ -2,7 +2,7 @@
 // activities send (tools, system prompt, tool results), what they parse back, and how HTTP errors become
 // typed Temporal failures. No Temporal server needed.
 import { ApplicationFailure } from '@temporalio/common';
-import { createConfigActivities } from '../../activities/config-activities';
+import { createGoalActivities } from '../../activities/goal-activities';
 import { createLlmActivities } from '../../activities/llm/llm-activities';
 import { createModel } from '../../activities/llm/model';
 import { loadGoals, PICKER_GOAL_ID } from '../../goals/registry';
@@ -44,7 +44,7 @@ describe('the openai-compatible provider over HTTP', () => {
     expect(model.provider).toBe('openai-compatible');
     expect(model.modelId).toBe('test-model');
     llm = createLlmActivities({ model: model.model, provider: model.provider, timeoutMs: 10_000 });
-    const config = createConfigActivities({ settings, goals: loadGoals(), tools: loadNativeTools() });
+    const config = createGoalActivities({ settings, goals: loadGoals(), tools: loadNativeTools() });
     resolved = await config.resolveGoal('goal_order_status');
     goal = resolved.goal;
   });

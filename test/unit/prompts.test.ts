@@ -4,7 +4,7 @@ import { loadGoals } from '../../goals/registry';
 import { BUILTIN_TOOLS } from '../../workflows/builtin-tools';
 import type { ChatMessage } from '../../workflows/types';
 
-const goal = loadGoals().get('goal_hr_pto')!;
+const goal = loadGoals().resolve('goal_hr_pto');
 const messages: ChatMessage[] = [
   { kind: 'user', text: 'balance for ada@example.com', promptId: 1 },
   { kind: 'agent', text: '', toolCalls: [{ id: 'c1', tool: 'CurrentPTO', args: { email: 'ada@example.com' } }] },

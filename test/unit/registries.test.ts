@@ -1,6 +1,9 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { GoalRegistry, loadGoals, PICKER_GOAL_ID } from '../../goals/registry';
 import { loadNativeTools } from '../../tools/registry';
-import { createConfigActivities } from '../../activities/config-activities';
+import { createGoalActivities } from '../../activities/goal-activities';
 import { readWorkerSettings } from '../../worker/settings';
 import type { Goal } from '../../workflows/types';
 
@@ -19,9 +22,21 @@ describe('tool and goal registries', () => {
 
   it('finds every goal file and checks their tools', () => {
     expect(goals.ids()).toEqual(expect.arrayContaining(['goal_choose_agent', 'goal_currency_desk', 'goal_general', 'goal_hr_pto', 'goal_order_status']));
-    expect(() => goals.checkTools((n) => tools.get(n) !== undefined)).not.toThrow();
-    const broken = new GoalRegistry([{ ...goals.get('goal_hr_pto')!, id: 'g2', tools: ['CurrentPTO', 'Teleport'] } as Goal]);
-    expect(() => broken.checkTools((n) => tools.get(n) !== undefined)).toThrow('goal "g2" lists the unknown tool "Teleport"');
+    const toolExists = (n: string) => tools.get(n) !== undefined;
+    expect(() => loadGoals({ toolExists })).not.toThrow();
+    const broken = () => new GoalRegistry([{ ...goals.resolve('goal_hr_pto'), id: 'g2', tools: ['CurrentPTO', 'Teleport'] } as Goal], undefined, toolExists);
+    expect(broken).toThrow('goal "g2" lists the unknown tool "Teleport"');
+  });
+
+  it('parses code goals with the same schema as JSON goals, naming the file and field', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'code-goals-'));
+    writeFileSync(path.join(dir, 'bad.js'), "module.exports.default = { id: 'Bad Id', tools: [] };");
+    expect(() => loadGoals({ dir })).toThrow(/The goal in .*bad\.js is invalid: id: lowercase letters/);
+  });
+
+  it('resolves a goal, or fails with the one non-retryable UnknownGoal naming the known ids', () => {
+    expect(goals.resolve('goal_hr_pto').id).toBe('goal_hr_pto');
+    expect(() => goals.resolve('nope')).toThrow(expect.objectContaining({ type: 'UnknownGoal', nonRetryable: true, message: expect.stringMatching(/^Unknown goal "nope"\. Known goals: .*goal_hr_pto/) }));
   });
 
   it('lists agents without the picker, filtered by normalised category', () => {
@@ -32,9 +47,9 @@ describe('tool and goal registries', () => {
 
   it('resolves a goal with its tools and the builtins the mode asks for', async () => {
     const config = readWorkerSettings({ AGENT_GOAL: 'goal_hr_pto' } as NodeJS.ProcessEnv);
-    const single = createConfigActivities({ settings: config.settings, goals, tools });
+    const single = createGoalActivities({ settings: config.conversation, goals, tools });
     expect((await single.resolveGoal('goal_hr_pto')).tools.map((t) => t.name)).toEqual(['CurrentPTO', 'FuturePTOCalc', 'BookPTO', 'CompleteGoal']);
-    const multi = createConfigActivities({ settings: { ...config.settings, multiGoal: true }, goals, tools });
+    const multi = createGoalActivities({ settings: { ...config.conversation, multiGoal: true }, goals, tools });
     expect((await multi.resolveGoal('goal_hr_pto')).tools.map((t) => t.name)).toContain('ListAgents');
     await expect(single.resolveGoal('nope')).rejects.toMatchObject({ type: 'UnknownGoal', nonRetryable: true });
   });
@@ -44,7 +59,7 @@ describe('worker settings from the environment', () => {
   it('has sane defaults: confirm on, validation on, picker in multi-goal mode', () => {
     const s = readWorkerSettings({} as NodeJS.ProcessEnv);
     expect(s.defaultGoalId).toBe(PICKER_GOAL_ID);
-    expect(s.settings).toMatchObject({ showConfirm: true, validatePrompts: true, multiGoal: true, maxToolStepsPerTurn: 8 });
+    expect(s.conversation).toMatchObject({ showConfirm: true, validatePrompts: true, multiGoal: true, maxToolStepsPerTurn: 8 });
     expect(s.taskQueue).toBe('agent-task-queue');
   });
   it('names the variable in errors', () => {
@@ -54,6 +69,6 @@ describe('worker settings from the environment', () => {
   });
   it('parses categories and single-goal mode', () => {
     const s = readWorkerSettings({ AGENT_GOAL: 'goal_hr_pto', GOAL_CATEGORIES: 'hr, ecommerce', SHOW_CONFIRM: 'false' } as NodeJS.ProcessEnv);
-    expect(s.settings).toMatchObject({ multiGoal: false, showConfirm: false, goalCategories: ['hr', 'ecommerce'] });
+    expect(s.conversation).toMatchObject({ multiGoal: false, showConfirm: false, goalCategories: ['hr', 'ecommerce'] });
   });
 });

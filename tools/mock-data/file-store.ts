@@ -2,20 +2,30 @@
 // (the conversation survives restarts; its world should too).
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { MockStore } from '../define-tool';
+import { MockStore } from '../define-tool';
 
-export function loadFileStore(file: string): MockStore & { save(): void } {
+class FileStore extends MockStore {
+  constructor(
+    private readonly file: string,
+    entries: [string, unknown][],
+  ) {
+    super(entries);
+  }
+
+  /** Written whole to a temporary file, then renamed: a crash mid-write leaves the previous file intact. */
+  override persist(): void {
+    mkdirSync(path.dirname(this.file), { recursive: true });
+    writeFileSync(`${this.file}.tmp`, JSON.stringify(Object.fromEntries(this), null, 1));
+    renameSync(`${this.file}.tmp`, this.file);
+  }
+}
+
+export function loadFileStore(file: string): MockStore {
   let entries: [string, unknown][] = [];
   try {
     entries = Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>);
   } catch {
     // No file yet (or unreadable): start from the seeds.
   }
-  const store = new Map(entries) as MockStore & { save(): void };
-  store.save = () => {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(`${file}.tmp`, JSON.stringify(Object.fromEntries(store), null, 1));
-    renameSync(`${file}.tmp`, file);
-  };
-  return store;
+  return new FileStore(file, entries);
 }

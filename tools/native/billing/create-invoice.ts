@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, ToolError } from '../../define-tool';
+import { defineTool, ToolError, type ToolServices } from '../../define-tool';
 import { idempotencyKey } from '../../idempotency';
 import { invoices, type InvoiceLine, type MockInvoice } from '../../mock-data/billing';
 
@@ -34,8 +34,7 @@ export default defineTool({
   async run(args, ctx) {
     const items: InvoiceLine[] = args.items.map((i) => ({ ...i, lineTotal: round2(i.amount * i.quantity) }));
     const currency = args.currency.toUpperCase();
-    const key = process.env.STRIPE_API_KEY;
-    if (key) return stripeInvoice(key, { ...args, currency }, items);
+    if (ctx.services.stripe) return stripeInvoice(ctx.services.stripe, { ...args, currency }, items);
 
     const all = invoices(ctx.store);
     const today = ctx.now();
@@ -58,13 +57,13 @@ export default defineTool({
 });
 
 // ---- Stripe (only with STRIPE_API_KEY): customer by email, an invoice, its items, finalised ----------------------
-// STRIPE_API_BASE points elsewhere (stripe-mock, a test double); every POST carries an idempotency key that is the
-// same on a Temporal retry, so a retried activity cannot bill twice.
+// apiBase (STRIPE_API_BASE) may point elsewhere (stripe-mock, a test double); every POST carries an idempotency key
+// that is the same on a Temporal retry, so a retried activity cannot bill twice.
 
 const ZERO_DECIMAL = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'JPY', 'KMF', 'KRW', 'MGA', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
 
-async function stripeInvoice(apiKey: string, args: Args, items: InvoiceLine[]) {
-  const base = (process.env.STRIPE_API_BASE ?? 'https://api.stripe.com').replace(/\/$/, '');
+async function stripeInvoice({ apiKey, apiBase }: NonNullable<ToolServices['stripe']>, args: Args, items: InvoiceLine[]) {
+  const base = apiBase.replace(/\/+$/, '');
   const idem = idempotencyKey('invoice');
   const minor = (amount: number) => Math.round(amount * (ZERO_DECIMAL.has(args.currency) ? 1 : 100));
   const major = (amount: number) => amount / (ZERO_DECIMAL.has(args.currency) ? 1 : 100);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../define-tool';
 import { idempotencyKey } from '../../idempotency';
-import { TRAIN_TOOLS_QUEUE } from './search-trains';
+import { TRAIN_TOOLS_QUEUE } from './task-queue';
 import { trainService } from './train-service-client';
 
 interface Booking {
@@ -26,8 +26,8 @@ export default defineTool({
     email: z.string().describe("The passenger's email address"),
     passengerName: z.string().optional().describe("The passenger's name"),
   }),
-  async run({ journeyIds, email, passengerName }) {
-    const booking = await trainService<Booking>('/bookings', {
+  async run({ journeyIds, email, passengerName }, ctx) {
+    const booking = await trainService<Booking>(ctx.services.trainServiceUrl, '/bookings', {
       method: 'POST',
       // The same key on every retry of this activity: a retried booking returns the first one, never a second.
       headers: { 'idempotency-key': idempotencyKey('book-trains') },

@@ -2,10 +2,8 @@ import { z } from 'zod';
 import { isoDate } from '../../schemas';
 import { defineTool } from '../../define-tool';
 import type { Journey } from '../../services/train-service';
+import { TRAIN_TOOLS_QUEUE } from './task-queue';
 import { trainService } from './train-service-client';
-
-/** Runs on the train team's worker: `npm run tool-worker -- train-tools`. */
-export const TRAIN_TOOLS_QUEUE = 'train-tools';
 
 const time = z.string().regex(/^\d{1,2}:\d{2}$/, 'a time as HH:MM');
 
@@ -26,9 +24,9 @@ export default defineTool({
     returnDate: isoDate.optional().describe('Return date, YYYY-MM-DD, for return journeys'),
     returnAfter: time.optional().describe('Earliest return departure, HH:MM (e.g. after the final whistle)'),
   }),
-  async run({ from, to, date, arriveBy, returnDate, returnAfter }) {
+  async run({ from, to, date, arriveBy, returnDate, returnAfter }, ctx) {
     const search = (a: string, b: string, d: string, extra: Record<string, string>) =>
-      trainService<{ from: Journey['from']; to: Journey['to']; journeys: Journey[] }>(`/journeys?${new URLSearchParams({ from: a, to: b, date: d, ...extra })}`);
+      trainService<{ from: Journey['from']; to: Journey['to']; journeys: Journey[] }>(ctx.services.trainServiceUrl, `/journeys?${new URLSearchParams({ from: a, to: b, date: d, ...extra })}`);
     const outbound = await search(from, to, date, arriveBy ? { arriveBy } : {});
     const back = returnDate ? await search(to, from, returnDate, returnAfter ? { departAfter: returnAfter } : {}) : undefined;
     return {

@@ -1,14 +1,15 @@
-// How the train tools reach the train service (tools/services/train-service.ts): its URL from TRAIN_SERVICE_URL.
-// Not a tool (no default export). 4xx answers are domain answers for the LLM (ToolError); an unreachable service
-// or a 5xx is thrown as a plain error, so Temporal retries the activity before reporting it.
+// How the train tools reach the train service (tools/services/train-service.ts), at the URL the worker's settings
+// put on the tool context (ctx.services.trainServiceUrl). Not a tool (no default export). 4xx answers are domain
+// answers for the LLM (ToolError); an unreachable service or a 5xx is thrown as a plain error, so Temporal retries
+// the activity before reporting it.
 import { ToolError } from '../../define-tool';
 
-export function trainServiceUrl(): string {
-  return (process.env.TRAIN_SERVICE_URL ?? 'http://127.0.0.1:3802').replace(/\/+$/, '');
-}
-
-export async function trainService<T>(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<T> {
-  const base = trainServiceUrl();
+export async function trainService<T>(
+  serviceUrl: string,
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<T> {
+  const base = serviceUrl.replace(/\/+$/, '');
   let res: Response;
   try {
     res = await fetch(`${base}${path}`, {

@@ -5,10 +5,10 @@ import type { GoalRegistry } from '../goals/registry';
 import { selectTools, versionOf, type McpDiscovery } from '../mcp/catalog';
 import type { ToolRegistry } from '../tools/registry';
 import { BUILTIN_TOOLS, CHANGE_GOAL, COMPLETE_GOAL, LIST_AGENTS } from '../workflows/builtin-tools';
-import { FailureTypes, type ConfigActivities } from '../workflows/activity-types';
+import { FailureTypes, type GoalActivities } from '../workflows/activity-types';
 import type { ResolvedGoal, Settings, ToolSpec } from '../workflows/types';
 
-export interface ConfigDeps {
+export interface GoalDeps {
   settings: Settings;
   goals: GoalRegistry;
   tools: ToolRegistry;
@@ -16,7 +16,7 @@ export interface ConfigDeps {
   discovery?: McpDiscovery;
 }
 
-export function createConfigActivities({ settings, goals, tools, discovery }: ConfigDeps): ConfigActivities {
+export function createGoalActivities({ settings, goals, tools, discovery }: GoalDeps): GoalActivities {
   return {
     async loadSettings() {
       return { ...settings, goalCategories: [...settings.goalCategories] };
@@ -26,14 +26,12 @@ export function createConfigActivities({ settings, goals, tools, discovery }: Co
       return goals.agents(settings.goalCategories);
     },
 
+    async describeAgents() {
+      return { agents: goals.agents(settings.goalCategories), goalIds: goals.ids(), problems: goals.problems() };
+    },
+
     async resolveGoal(goalId: string): Promise<ResolvedGoal> {
-      const goal = goals.get(goalId);
-      if (!goal) {
-        throw ApplicationFailure.nonRetryable(
-          `Unknown goal "${goalId}". Known goals: ${goals.ids().join(', ')}.`,
-          FailureTypes.UnknownGoal,
-        );
-      }
+      const goal = goals.resolve(goalId);
       // Every agent can close its work (the picker's closing ends the conversation).
       const names = [...goal.tools, COMPLETE_GOAL];
       // In multi-goal mode every agent can list the others and hand over directly when the user already said

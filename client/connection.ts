@@ -1,7 +1,11 @@
-// Temporal connection settings from the environment (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY,
-// TEMPORAL_TLS_*, TEMPORAL_PROFILE and the config file), shared by the worker and the client.
+// Where conversations live: Temporal connection settings from the environment (TEMPORAL_ADDRESS,
+// TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE and the config file) and the default task
+// queue. Clients and workers both import this module; it imports neither.
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
+
+/** The task queue agent workers serve and clients start conversations on, unless TASK_QUEUE says otherwise. */
+export const DEFAULT_TASK_QUEUE = 'agent-task-queue';
 
 export interface TemporalTarget {
   connectionOptions: NativeConnectionOptions;

@@ -1,0 +1,70 @@
+// The chat-turn benchmark: the floor and three agent turn shapes, interleaved turn by turn. The floor has a worker
+// of its own; the agent turns share two agent workers built as production builds them, one per VALIDATE_PROMPTS.
+import { performance } from 'node:perf_hooks';
+import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { agentConversations } from './agent-conversation';
+import type { BenchContext } from './context';
+import { createFloorActivities } from './floor-activities';
+import type { TurnOptions } from './options';
+import { roundRobin } from './round-robin';
+import type { ChatTurnSpec, TurnScenario } from './scenario';
+import { floorScenario } from './scenarios/floor';
+import { textTurn } from './scenarios/text-turn';
+import { toolTurn } from './scenarios/tool-turn';
+import { validatedTextTurn } from './scenarios/validated-text-turn';
+import { PTO_GOAL, turnScript } from './scripted-answers';
+import { SessionRotation } from './session-rotation';
+import { createBenchAgentWorker, runWorkers, type RunningWorkers } from './workers';
+
+/** In table order; the floor comes first (the others are compared with it). */
+const AGENT_TURNS: ChatTurnSpec[] = [textTurn, validatedTextTurn, toolTurn];
+
+export interface ChatTurnWorkers {
+  floorQueue: string;
+  agentQueue(validatePrompts: boolean): string;
+  running: RunningWorkers;
+}
+
+export async function startChatTurnWorkers(ctx: BenchContext, floorBundle: WorkflowBundleWithSourceMap): Promise<ChatTurnWorkers> {
+  const floorQueue = `bench-floor-${ctx.runId}`;
+  const floor = await Worker.create({
+    connection: ctx.connection,
+    namespace: ctx.namespace,
+    taskQueue: floorQueue,
+    workflowBundle: floorBundle,
+    activities: createFloorActivities(),
+  });
+  const agent = (queue: string, validate: boolean) =>
+    createBenchAgentWorker(ctx, queue, { AGENT_GOAL: PTO_GOAL, VALIDATE_PROMPTS: String(validate) }, turnScript);
+  const plain = await agent('agent', false);
+  const validating = await agent('agent-validating', true);
+  return {
+    floorQueue,
+    agentQueue: (validate) => (validate ? validating : plain).worker.options.taskQueue,
+    running: runWorkers(ctx, [floor, plain.worker, validating.worker], [plain.close, validating.close], 'a worker'),
+  };
+}
+
+export function chatTurnScenarios(ctx: BenchContext, workers: ChatTurnWorkers, opts: TurnOptions): TurnScenario[] {
+  const policy = { turnsPerSession: opts.turnsPerConversation, warmupApart: false };
+  const agentTurn = (spec: ChatTurnSpec): TurnScenario => ({
+    name: spec.name,
+    description: spec.description,
+    activitiesPerTurn: spec.activitiesPerTurn,
+    sampler: new SessionRotation(policy, agentConversations(ctx.client, workers.agentQueue(spec.validatePrompts), ctx.runId, spec)),
+  });
+  return [floorScenario(ctx.client, workers.floorQueue, ctx.runId, policy), ...AGENT_TURNS.map(agentTurn)];
+}
+
+/** Runs the scenarios and closes their last workflows; returns how long that took, in ms. */
+export async function measureChatTurns(ctx: BenchContext, scenarios: TurnScenario[], opts: TurnOptions, died: Promise<never>): Promise<number> {
+  process.stderr.write(`bench: ${opts.warmup} warm-up + ${opts.iterations} timed turns per scenario, ${scenarios.length} scenarios interleaved\n`);
+  const started = performance.now();
+  const samplers = scenarios.map((s) => s.sampler);
+  const measure = async () => {
+    await roundRobin(samplers, { ...opts, interrupts: ctx.interrupts, progress: { unit: 'turns per scenario', every: 50 } });
+    for (const s of samplers) await s.finish();
+  };
+  await Promise.race([measure(), died]);
+  return performance.now() - started;
+}

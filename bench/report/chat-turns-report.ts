@@ -1,0 +1,95 @@
+// The chat-turn results: client-observed latency per scenario against the floor, and where the time goes on the
+// server (p50 over timed turns of each turn's breakdown, from the history timeline).
+import type { TurnScenario } from '../scenario';
+import { round, roundSummary, summarize, table, type Summary } from '../stats';
+import { turnBreakdown, type TurnBreakdown } from '../turn-breakdown';
+
+export type ChatTurnResult = ReturnType<typeof chatTurnResult>;
+
+export function chatTurnResults(scenarios: TurnScenario[]): ChatTurnResult[] {
+  const floor = summarize(scenarios[0]!.sampler.samples);
+  return scenarios.map((s) => chatTurnResult(s, floor));
+}
+
+function chatTurnResult(s: TurnScenario, floor: Summary) {
+  const stats = summarize(s.sampler.samples);
+  const closed = s.sampler.closed;
+  return {
+    scenario: s.name,
+    description: s.description,
+    activitiesPerTurn: s.activitiesPerTurn,
+    iterations: stats.n,
+    conversations: closed.length,
+    turnsPerConversation: closed.map((c) => c.turns),
+    maxHistoryLength: Math.max(...closed.map((c) => c.historyLength)),
+    conversationsThatContinuedAsNew: closed.filter((c) => c.runs > 1).length,
+    ms: roundSummary(stats),
+    overheadVsFloor: {
+      p50Ms: round(stats.p50 - floor.p50),
+      p50Ratio: round(stats.p50 / floor.p50),
+      meanMs: round(stats.mean - floor.mean),
+      meanRatio: round(stats.mean / floor.mean),
+    },
+    serverTimeline: serverTimeline(closed.flatMap((c) => c.timedTurns.map(turnBreakdown)), stats),
+    samplesMs: s.sampler.samples.map((x) => round(x)),
+  };
+}
+
+function serverTimeline(turns: TurnBreakdown[], client: Summary) {
+  const p50 = (pick: (t: TurnBreakdown) => number) => (turns.length ? round(summarize(turns.map(pick)).p50) : null);
+  const activityTypes = [...new Set(turns.flatMap((t) => Object.keys(t.byActivity)))];
+  return {
+    turns: turns.length,
+    note: 'p50 over timed turns of per-turn sums, from the server history event timestamps',
+    onServerP50Ms: p50((t) => t.onServer),
+    clientMinusServerP50Ms: turns.length ? round(client.p50 - summarize(turns.map((t) => t.onServer)).p50) : null,
+    wftsPerTurnP50: p50((t) => t.wfts),
+    wftDispatchP50Ms: p50((t) => t.wftDispatch),
+    wftDispatchAfterActivityP50Ms: p50((t) => t.wftDispatchAfterActivity),
+    wftOnWorkerP50Ms: p50((t) => t.wftOnWorker),
+    activitiesP50Ms: p50((t) => t.activities),
+    otherP50Ms: p50((t) => t.other),
+    byActivityP50Ms: Object.fromEntries(activityTypes.map((n) => [n, p50((t) => t.byActivity[n] ?? 0)])),
+  };
+}
+
+export function latencyTable(results: ChatTurnResult[]): string {
+  const overhead = (r: ChatTurnResult) => {
+    const { p50Ratio, p50Ms } = r.overheadVsFloor;
+    return `${p50Ratio.toFixed(2)}× (${p50Ms >= 0 ? '+' : '−'}${Math.abs(p50Ms).toFixed(2)} ms)`;
+  };
+  return table([
+    ['scenario', 'activities', 'iterations', 'p50 ms', 'p95 ms', 'mean ms', 'p50 overhead vs floor'],
+    ...results.map((r, i) => [
+      r.scenario,
+      r.activitiesPerTurn,
+      String(r.iterations),
+      r.ms.p50!.toFixed(2),
+      r.ms.p95!.toFixed(2),
+      r.ms.mean!.toFixed(2),
+      i === 0 ? '—' : overhead(r),
+    ]),
+  ]);
+}
+
+export function breakdownTable(results: ChatTurnResult[]): string {
+  const ms = (x: number | null) => (x === null ? '—' : x.toFixed(1));
+  return table([
+    ['scenario', 'client', 'on server', 'WFTs', 'WFT dispatch', '(after activity)', 'WFT on worker', 'activities', 'other'],
+    ...results.map((r) => {
+      const t = r.serverTimeline;
+      const byActivity = Object.entries(t.byActivityP50Ms).map(([n, v]) => `${n} ${ms(v)}`);
+      return [
+        r.scenario,
+        r.ms.p50!.toFixed(1),
+        ms(t.onServerP50Ms),
+        String(t.wftsPerTurnP50 ?? '—'),
+        ms(t.wftDispatchP50Ms),
+        ms(t.wftDispatchAfterActivityP50Ms),
+        ms(t.wftOnWorkerP50Ms),
+        `${ms(t.activitiesP50Ms)} (${byActivity.join(', ')})`,
+        ms(t.otherP50Ms),
+      ];
+    }),
+  ]);
+}

@@ -1,0 +1,85 @@
+// What `npm run bench` prints and writes: the machine and server it ran on, the chat-turn tables, the MCP tables,
+// and everything (samples included) in bench/results/latest.json, so runs can be compared later.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { McpBenchResult } from '../mcp-bench';
+import type { TurnOptions } from '../options';
+import { PTO_GOAL } from '../scripted-answers';
+import { sdkVersion, type BenchServer } from '../server';
+import { round } from '../stats';
+import { breakdownTable, latencyTable, type ChatTurnResult } from './chat-turns-report';
+
+export const RESULTS_FILE = path.join(__dirname, '..', 'results', 'latest.json');
+
+export interface RunFacts {
+  opts: TurnOptions;
+  server: BenchServer;
+  setupMs: number;
+  measureMs: number;
+  loadBefore: number[];
+  loadAfter: number[];
+}
+
+export function printAndSave(facts: RunFacts, results: ChatTurnResult[], mcp: McpBenchResult): void {
+  console.log(chatTurnText(facts, results));
+  console.log(mcp.text);
+  mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+  writeFileSync(RESULTS_FILE, `${JSON.stringify(resultsJson(facts, results, mcp), null, 2)}\n`);
+}
+
+const conversationPolicy = (opts: TurnOptions) =>
+  `a new conversation (floor: a new workflow) every ${opts.turnsPerConversation} turns, started and ended outside the timed window; ` +
+  `default history budget (4000 events)`;
+
+function chatTurnText(facts: RunFacts, results: ChatTurnResult[]): string {
+  const { opts, server } = facts;
+  const cpus = os.cpus();
+  const temporal = server.info.mode === 'dev-server' ? `dev server (${server.info.cliVersion ?? server.info.cli})` : 'external';
+  const continued = results.reduce((a, r) => a + r.conversationsThatContinuedAsNew, 0);
+  return [
+    '',
+    `Node ${process.version}, ${os.platform()} ${os.arch()}, ${cpus.length} × ${cpus[0]?.model.trim() ?? 'cpu'}`,
+    `Temporal: ${temporal} at ${server.info.address}; SDK ${sdkVersion()}`,
+    `Model: ScriptedModel (no latency). Goal ${PTO_GOAL}. Scenarios interleaved round-robin; ${opts.warmup} warm-up turns each, discarded.`,
+    `Conversations: ${conversationPolicy(opts)}.`,
+    '',
+    latencyTable(results),
+    '',
+    "Where the time goes: p50 over timed turns of per-turn sums (ms), from the server's history event timestamps.",
+    '"on server": update\'s first workflow task scheduled → update completed; "other": on server minus the three sums.',
+    breakdownTable(results),
+    '',
+    `History: max ${results.map((r) => `${r.maxHistoryLength}`).join(' / ')} events per workflow (in row order); ` +
+      `continue-as-new: ${continued} conversations.`,
+    `Setup ${(facts.setupMs / 1000).toFixed(1)} s, measuring ${(facts.measureMs / 1000).toFixed(1)} s; ` +
+      `load average ${facts.loadBefore[0]!.toFixed(2)} before, ${facts.loadAfter[0]!.toFixed(2)} after. ` +
+      `Results: ${path.relative(process.cwd(), RESULTS_FILE)}`,
+  ].join('\n');
+}
+
+function resultsJson(facts: RunFacts, results: ChatTurnResult[], mcp: McpBenchResult) {
+  const { opts, server } = facts;
+  const cpus = os.cpus();
+  return {
+    benchmark: 'chat-turn latency vs floor',
+    timestamp: new Date().toISOString(),
+    node: process.version,
+    platform: `${os.platform()} ${os.arch()}`,
+    cpus: { count: cpus.length, model: cpus[0]?.model.trim() },
+    loadAverage: { before: facts.loadBefore.map((x) => round(x, 2)), after: facts.loadAfter.map((x) => round(x, 2)) },
+    temporal: { ...server.info, namespace: server.namespace, sdk: sdkVersion() },
+    iterations: opts.iterations,
+    warmup: opts.warmup,
+    turnsPerConversation: opts.turnsPerConversation,
+    conversationPolicy: conversationPolicy(opts),
+    order: 'interleaved round-robin, starting scenario rotated each iteration',
+    percentileMethod: 'nearest rank',
+    model: 'ScriptedModel, zero latency',
+    goal: PTO_GOAL,
+    setupMs: round(facts.setupMs, 1),
+    measureMs: round(facts.measureMs, 1),
+    results,
+    mcp: mcp.json,
+  };
+}

@@ -1,0 +1,43 @@
+// The benchmark's workers. Agent workers are built exactly as production builds them (createAgentWorker), with the
+// zero-latency scripted model, each on a task queue of its own; a worker that stops on its own (a fatal error)
+// fails the run rather than leaving an update waiting forever.
+import type { Worker } from '@temporalio/worker';
+import { ScriptedModel, type ScriptInput } from '../activities/llm/scripted-model';
+import { createAgentWorker, type AgentWorker } from '../worker/create-worker';
+import { readWorkerSettings } from '../worker/settings';
+import type { BenchContext } from './context';
+
+/** An agent worker on task queue bench-<queue>-<run id>, configured by `env` as the real worker is. */
+export function createBenchAgentWorker(ctx: BenchContext, queue: string, env: Record<string, string>, script: ScriptInput): Promise<AgentWorker> {
+  return createAgentWorker({
+    connection: ctx.connection,
+    namespace: ctx.namespace,
+    settings: { ...readWorkerSettings(env as NodeJS.ProcessEnv), taskQueue: `bench-${queue}-${ctx.runId}` },
+    model: { model: new ScriptedModel(script), provider: 'scripted', modelId: 'bench', description: 'bench script' },
+    workflowBundle: ctx.agentBundle,
+  });
+}
+
+export interface RunningWorkers {
+  /** Rejects as soon as any of the workers stops; race the measuring against it. */
+  died: Promise<never>;
+  /** Shuts the workers down, waits for them, then runs `closers` (MCP sessions). Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export function runWorkers(ctx: BenchContext, workers: Worker[], closers: (() => Promise<void>)[], what: string): RunningWorkers {
+  const runs = workers.map((w) => w.run());
+  const died: Promise<never> = Promise.race(runs).then(
+    () => Promise.reject(new Error(ctx.interrupts.cause ? `interrupted (${ctx.interrupts.cause})` : `${what} stopped during the benchmark`)),
+    (err: unknown) => Promise.reject(err),
+  );
+  died.catch(() => undefined);
+  return {
+    died,
+    async stop() {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+      await Promise.allSettled(runs);
+      for (const close of closers) await close().catch(() => undefined);
+    },
+  };
+}

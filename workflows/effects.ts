@@ -1,0 +1,66 @@
+// What Conversation asks the workflow to do (an effect) and what each effect answers. One entry per kind in
+// EffectInputs and EffectResults keeps both halves checked by the compiler: perform(effect) must return the
+// result of that effect's kind, and Conversation.apply(effect, result) receives exactly that type, with no casts.
+import type { PatchId } from './versions';
+import type {
+  AgentSummary,
+  PlanRequest,
+  PlanResult,
+  PromptVerdict,
+  ResolvedGoal,
+  ToolCall,
+  ToolOutcome,
+  ToolSpec,
+  ValidateRequest,
+} from './types';
+
+export interface QueuedPrompt {
+  id: number;
+  text: string;
+  /** The goal's starter prompt: the agent opens the conversation itself; never validated. */
+  starter?: boolean;
+}
+
+/** An effect that failed after its retries: the reason, shown to the user or the LLM. */
+export interface StepFailure {
+  failed: string;
+}
+
+/** Why a goal is resolved; a builtin tool's resolution carries the call whose outcome it decides. */
+export type GoalReason =
+  /** Before a turn: MCP servers may have appeared or gone since the last one. */
+  | { why: 'refresh'; promptId: number }
+  /** A client's changeGoal signal. */
+  | { why: 'switch' }
+  /** ChangeGoal, ListAgents back to the picker, CompleteGoal back to the picker. */
+  | { why: 'change_goal' | 'list_agents' | 'complete_goal'; call: ToolCall };
+
+interface EffectInputs {
+  validate: { prompt: QueuedPrompt; request: ValidateRequest };
+  plan: { request: PlanRequest };
+  run_tool: { call: ToolCall; spec: ToolSpec };
+  /** For the ListAgents call, or (no call) the list a multi-goal run starts with. */
+  list_agents: { call?: ToolCall };
+  /** Whether this run takes a versioned path: patched() answers, and a replayed older run says false. */
+  check_version: { patchId: PatchId; call: ToolCall };
+  resolve_goal: { goalId: string } & GoalReason;
+}
+
+export interface EffectResults {
+  validate: PromptVerdict | StepFailure;
+  plan: PlanResult | StepFailure;
+  run_tool: ToolOutcome;
+  list_agents: AgentSummary[] | StepFailure;
+  check_version: boolean;
+  resolve_goal: ResolvedGoal | StepFailure;
+}
+
+export type EffectKind = keyof EffectInputs;
+export type Effect<K extends EffectKind = EffectKind> = { [P in K]: { kind: P } & EffectInputs[P] }[K];
+export type ResultOf<K extends EffectKind> = EffectResults[K];
+
+/** One function per effect kind: the workflow's way of carrying effects out. */
+export type Performers = { [K in EffectKind]: (effect: Effect<K>) => Promise<ResultOf<K>> };
+/** One function per effect kind: Conversation's way of taking in their results. */
+export type Appliers = { [K in EffectKind]: (effect: Effect<K>, result: ResultOf<K>) => void };
+

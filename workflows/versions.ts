@@ -1,0 +1,10 @@
+// Changes to the workflow's command sequence, each behind patched(): a conversation started before a change keeps
+// replaying the path it recorded. Named once here, so the ids and why they exist are in one place.
+export const PATCHES = {
+  /** The goal's tools (MCP discovery) are re-resolved before every turn of a goal that selects MCP tools. */
+  perTurnToolDiscovery: 'per-turn-tool-discovery',
+  /** In multi-goal mode, ListAgents from an agent returns the conversation to the picker. */
+  listAgentsReturnsToPicker: 'list-agents-returns-to-picker',
+} as const;
+
+export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
