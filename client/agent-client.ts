@@ -19,17 +19,12 @@ import {
   statusQuery,
   usageQuery,
 } from '../workflows/messages';
-import type { AgentReply, CatalogSummary, ChatMessage, ConfirmDecision, ToolSpec } from '../workflows/types';
+import type { AgentReply, CatalogSummary, ChatMessage, ConfirmDecision, ConversationStatus, ToolSpec } from '../workflows/types';
 import { temporalTarget } from './connection';
 
 /** An error for the user: printed as one line, exit code 1. */
 export class UserError extends Error {
   override name = 'UserError';
-}
-
-export interface Status {
-  state: 'waiting_for_user' | 'working' | 'awaiting_approval' | 'ended';
-  lastReply: AgentReply | null;
 }
 
 export class AgentClient {
@@ -75,7 +70,7 @@ export class AgentClient {
     return this.call(id, () => this.handle(id).query(historyQuery));
   }
 
-  async status(id: string): Promise<Status> {
+  async status(id: string): Promise<ConversationStatus> {
     return this.call(id, () => this.handle(id).query(statusQuery));
   }
 

@@ -15,6 +15,7 @@ import {
   type CarriedState,
   type ChatMessage,
   type ConfirmDecision,
+  type ConversationState,
   type Goal,
   type PendingApproval,
   type PlanResult,
@@ -167,7 +168,7 @@ export class Conversation {
     return { call: this.approval.call, tool: this.approval.call.tool, description: spec?.description ?? '' };
   }
 
-  status(): 'waiting_for_user' | 'working' | 'awaiting_approval' | 'ended' {
+  status(): ConversationState {
     if (this.ended) return 'ended';
     if (!this.started) return 'working';
     if (this.pendingApproval() && this.queue.length === 0 && !this.goalChange) return 'awaiting_approval';

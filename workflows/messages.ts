@@ -6,6 +6,7 @@ import type {
   CatalogSummary,
   ChatMessage,
   ConfirmDecision,
+  ConversationStatus,
   Goal,
   PendingApproval,
   ToolSpec,
@@ -31,7 +32,7 @@ export const toolsQuery = defineQuery<ToolSpec[]>('tools');
 /** The MCP endpoints' state as of the last discovery, and a broken registry edit if there is one. */
 export const catalogQuery = defineQuery<CatalogSummary | null>('catalog');
 /** Whether the agent is waiting for the user, working, or done: lets clients poll without guessing. */
-export const statusQuery = defineQuery<{ state: 'waiting_for_user' | 'working' | 'awaiting_approval' | 'ended'; lastReply: AgentReply | null }>('status');
+export const statusQuery = defineQuery<ConversationStatus>('status');
 
 /** Largest prompt accepted, in characters; protects the history from oversized payloads. */
 export const MAX_PROMPT_CHARS = 16_000;

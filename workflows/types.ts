@@ -179,6 +179,15 @@ export interface SummarizeRequest {
   messages: ChatMessage[];
 }
 
+/** Where a conversation is: clients poll this instead of guessing. */
+export type ConversationState = 'waiting_for_user' | 'working' | 'awaiting_approval' | 'ended';
+
+/** What the status query answers. */
+export interface ConversationStatus {
+  state: ConversationState;
+  lastReply: AgentReply | null;
+}
+
 /** The agent's state when it next needs the user: the answer to a `prompt` or `confirm` update. */
 export interface AgentReply {
   promptId: number;
