@@ -45,8 +45,8 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     promptUpdate,
     async (text: string) => {
       const id = convo.enqueuePrompt(text.trim(), true);
-      await condition(() => convo.hasReply(id) || convo.ended);
-      return convo.collectReply(id) ?? convo.lastReply!;
+      await condition(() => convo.replies.has(id) || convo.ended);
+      return convo.replies.collect(id) ?? convo.replies.last!;
     },
     { validator: (text) => rejectIf(convo.promptRefusal(text)) },
   );
@@ -57,10 +57,10 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   setHandler(
     confirmUpdate,
     async (decision) => {
-      const before = convo.pauses;
+      const before = convo.replies.pauses;
       convo.confirm(decision);
-      await condition(() => convo.pauses > before);
-      return convo.lastReply!;
+      await condition(() => convo.replies.pauses > before);
+      return convo.replies.last!;
     },
     { validator: (decision) => rejectIf(convo.confirmRefusal(decision), 'Cannot confirm: ') },
   );
@@ -73,7 +73,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   setHandler(toolsQuery, () => convo.tools);
   setHandler(catalogQuery, () => convo.catalog);
   setHandler(usageQuery, () => ({ total: convo.usage, turns: convo.turnsThisRun, runs: convo.runs }));
-  setHandler(statusQuery, () => ({ state: convo.status(), lastReply: convo.lastReply }));
+  setHandler(statusQuery, () => ({ state: convo.status(), lastReply: convo.replies.last }));
 
   // ---- start: settings and goal come from activities, so a replay sees what the original run saw ----------
   const settings = await loadSettings();
@@ -115,7 +115,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   async function continueAsNewUnlessWatched(): Promise<void> {
     const { summarize, nextRun } = convo.prepareCarry();
     const summary = summarize ? await summarizeConversation(summarize).catch(() => convo.summary) : convo.summary;
-    if (convo.hasWatchers()) return;
+    if (convo.replies.waiting()) return;
     await condition(allHandlersFinished);
     await continueAsNew<typeof AgentGoalWorkflow>(nextRun(summary));
   }

@@ -1,15 +1,16 @@
 // The conversation's decisions, as a pure class: which effect comes next and how each effect's result changes
 // the state. It is the only decider; the workflow performs effects (schedules activities) and hands results back.
 // Unit tests drive this class without Temporal.
+import { confirmRefusal, needsApproval, type PendingCall } from './approvals';
 import { CHANGE_GOAL, COMPLETE_GOAL, isBuiltinTool, LIST_AGENTS } from './builtin-tools';
 import { checkArgs } from './check-args';
 import type { Appliers, Effect, EffectKind, QueuedPrompt, ResultOf, StepFailure } from './effects';
+import { Replies } from './replies';
 import { PATCHES } from './versions';
 import {
   addUsage,
   ZERO_USAGE,
   type AgentGoalInput,
-  type AgentReply,
   type AgentSummary,
   type CatalogSummary,
   type CarriedState,
@@ -51,21 +52,19 @@ export class Conversation {
   usage: Usage;
   ended = false;
   endedBy: Transcript['endedBy'] = 'user';
-  /** How many times the agent stopped to wait for the user; confirm updates wait for it to move. */
-  pauses = 0;
-  lastReply: AgentReply | null = null;
+  /** The replies update handlers wait for. */
+  readonly replies = new Replies();
   turnsThisRun = 0;
   readonly runs: number;
 
   private queue: QueuedPrompt[];
   private promptSeq: number;
   private calls: ToolCall[] = [];
-  private approval: { call: ToolCall; decision: ConfirmDecision | null } | null = null;
+  private approval: PendingCall | null = null;
   private needsPlan = false;
   private stepsThisTurn = 0;
   private activePrompt = 0;
   private goalChange: string | null = null;
-  private watched = new Map<number, AgentReply | null>();
   private toolsCheckedFor = 0;
   private refreshToolsEachTurn = false;
   /** An effect that continues the one just applied (a builtin tool's second step); it comes before anything else. */
@@ -103,24 +102,8 @@ export class Conversation {
   enqueuePrompt(text: string, watch = false): number {
     const id = ++this.promptSeq;
     this.queue.push({ id, text });
-    if (watch) this.watched.set(id, null);
+    if (watch) this.replies.watch(id);
     return id;
-  }
-
-  /** Pure: whether the watched prompt has its reply yet. Safe inside condition(). */
-  hasReply(promptId: number): boolean {
-    return (this.watched.get(promptId) ?? null) !== null;
-  }
-
-  /** The reply to a watched prompt, once the agent needs the user again; collecting it stops the watch. */
-  collectReply(promptId: number): AgentReply | null {
-    const reply = this.watched.get(promptId) ?? null;
-    this.watched.delete(promptId);
-    return reply;
-  }
-
-  hasWatchers(): boolean {
-    return this.watched.size > 0;
   }
 
   /** Why a prompt is refused (the update's validator throws it; a signal's is logged), or null. */
@@ -139,14 +122,7 @@ export class Conversation {
   }
 
   confirmRefusal(decision: ConfirmDecision): string | null {
-    if (this.ended) return 'the conversation has ended';
-    if (!this.approval) return 'no tool call is waiting for approval';
-    if (this.approval.decision) return 'this tool call was already answered';
-    if (decision.callId && decision.callId !== this.approval.call.id) {
-      return `tool call ${decision.callId} is not the pending one (${this.approval.call.id})`;
-    }
-    if (decision.approve === false && !decision.reason?.trim()) return 'a rejection needs a reason';
-    return null;
+    return confirmRefusal(this.approval, decision, this.ended);
   }
 
   endChat(): void {
@@ -191,7 +167,7 @@ export class Conversation {
    * only after this run did some work. */
   mayContinueAsNew(): boolean {
     const betweenTurns = this.calls.length === 0 && !this.needsPlan && this.approval === null && !this.followUp;
-    return betweenTurns && !this.hasWatchers() && this.turnsThisRun > 0;
+    return betweenTurns && !this.replies.waiting() && this.turnsThisRun > 0;
   }
 
   // ---- the loop's two verbs -------------------------------------------------------------------------------
@@ -322,7 +298,7 @@ export class Conversation {
       this.recordOutcome(call, { status: 'invalid_input', problems: check.problems, missing: check.missing });
       return undefined;
     }
-    if (!decision && this.needsApproval(spec)) {
+    if (!decision && needsApproval(spec, this.goal, this.settings)) {
       this.approval = { call, decision: null };
       this.pause();
       return null;
@@ -391,15 +367,6 @@ export class Conversation {
     this.ended = true;
     this.endedBy = 'goal_complete';
     this.pause();
-  }
-
-  /** The tool's own policy, then the goal's, then SHOW_CONFIRM; a goal may tighten a tool's `never`, not loosen `always`. */
-  private needsApproval(spec: ToolSpec): boolean {
-    if (spec.approval === 'always') return true;
-    const goalPolicy = this.goal.settings?.approval;
-    if (goalPolicy === 'always') return true;
-    if (spec.approval === 'never' || goalPolicy === 'never') return false;
-    return this.settings.showConfirm;
   }
 
   private declineRemaining(reason: string): void {
@@ -488,18 +455,7 @@ export class Conversation {
 
   /** The agent now needs the user: publish the reply for update handlers and clients. */
   private pause(): void {
-    this.pauses++;
-    const reply: AgentReply = {
-      promptId: this.activePrompt,
-      reply: this.latestAgentText(),
-      pendingToolCall: this.pendingApproval(),
-      ended: this.ended,
-    };
-    this.lastReply = reply;
-    if (this.watched.has(this.activePrompt) && this.watched.get(this.activePrompt) === null) {
-      this.watched.set(this.activePrompt, reply);
-    }
-    if (this.ended) for (const id of this.watched.keys()) if (this.watched.get(id) === null) this.watched.set(id, reply);
+    this.replies.publish({ promptId: this.activePrompt, reply: this.latestAgentText(), pendingToolCall: this.pendingApproval(), ended: this.ended });
   }
 
   private latestAgentText(): string {

@@ -9,7 +9,7 @@ describe('Conversation', () => {
     const convo = begun();
     expect(convo.hasWork()).toBe(false);
     expect(convo.status()).toBe('waiting_for_user');
-    expect(convo.lastReply).toMatchObject({ reply: 'hello', pendingToolCall: null, ended: false });
+    expect(convo.replies.last).toMatchObject({ reply: 'hello', pendingToolCall: null, ended: false });
   });
 
   it('gives each watched prompt its own reply, even when several are queued', () => {
@@ -17,13 +17,13 @@ describe('Conversation', () => {
     const first = convo.enqueuePrompt('one', true);
     const second = convo.enqueuePrompt('two', true);
     planThen(convo, text('reply one'));
-    expect(convo.hasReply(first)).toBe(true);
-    expect(convo.hasReply(second)).toBe(false);
-    expect(convo.hasWatchers()).toBe(true);
+    expect(convo.replies.has(first)).toBe(true);
+    expect(convo.replies.has(second)).toBe(false);
+    expect(convo.replies.waiting()).toBe(true);
     planThen(convo, text('reply two'));
-    expect(convo.collectReply(first)?.reply).toBe('reply one');
-    expect(convo.collectReply(second)?.reply).toBe('reply two');
-    expect(convo.hasWatchers()).toBe(false);
+    expect(convo.replies.collect(first)?.reply).toBe('reply one');
+    expect(convo.replies.collect(second)?.reply).toBe('reply two');
+    expect(convo.replies.waiting()).toBe(false);
   });
 
   it('pauses for approval, then runs the call once approved', () => {
@@ -104,7 +104,7 @@ describe('Conversation', () => {
     strict.apply(next(strict, 'run_tool'), { status: 'ok', result: 1 });
     // maxToolSteps 1: no second LLM step in this turn.
     expect(strict.nextEffect()).toBeNull();
-    expect(strict.lastReply?.reply).toMatch(/I have taken 1 steps/);
+    expect(strict.replies.last?.reply).toMatch(/I have taken 1 steps/);
 
     const relaxed = new Conversation();
     relaxed.begin({ ...settings, showConfirm: true }, { goal: { ...goal, settings: { approval: 'never' } }, tools: [book, dangerous] });
@@ -126,7 +126,7 @@ describe('Conversation', () => {
       convo.apply(step as Effect<'run_tool'>, { status: 'ok', result: i });
     }
     expect(convo.nextEffect()).toBeNull();
-    expect(convo.lastReply?.reply).toMatch(/I have taken 2 steps/);
+    expect(convo.replies.last?.reply).toMatch(/I have taken 2 steps/);
   });
 
   it('ends on CompleteGoal and releases every waiting prompt', () => {
@@ -136,7 +136,7 @@ describe('Conversation', () => {
     expect(planThen(convo, calls(['CompleteGoal', {}]))).toBeNull();
     expect(convo.messages.at(-1)).toMatchObject({ kind: 'tool', outcome: { status: 'ok', result: { completed: 'g' } } });
     expect(convo.ended).toBe(true);
-    expect(convo.collectReply(id)).toMatchObject({ ended: true });
+    expect(convo.replies.collect(id)).toMatchObject({ ended: true });
     expect(convo.transcript().endedBy).toBe('goal_complete');
   });
 
@@ -168,7 +168,7 @@ describe('Conversation', () => {
     const step = next(convo, 'validate');
     expect(step).toMatchObject({ kind: 'validate', prompt: { text: 'pizza' } });
     convo.apply(step, { valid: false, reply: 'Only PTO here.', usage });
-    expect(convo.lastReply?.reply).toBe('Only PTO here.');
+    expect(convo.replies.last?.reply).toBe('Only PTO here.');
     expect(convo.hasWork()).toBe(false);
   });
 });

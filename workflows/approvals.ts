@@ -1,0 +1,30 @@
+// When a tool call waits for the user, and which answers to a pending call are taken. Pure rules, shared by the
+// conversation's decisions and its update validators.
+import type { ConfirmDecision, Goal, Settings, ToolCall, ToolSpec } from './types';
+
+/** A call that waits for the user, and the user's answer once given. */
+export interface PendingCall {
+  call: ToolCall;
+  decision: ConfirmDecision | null;
+}
+
+/** The tool's own policy, then the goal's, then SHOW_CONFIRM; a goal may tighten a tool's `never`, not loosen `always`. */
+export function needsApproval(spec: ToolSpec, goal: Goal, settings: Settings): boolean {
+  if (spec.approval === 'always') return true;
+  const goalPolicy = goal.settings?.approval;
+  if (goalPolicy === 'always') return true;
+  if (spec.approval === 'never' || goalPolicy === 'never') return false;
+  return settings.showConfirm;
+}
+
+/** Why an answer to the pending call is refused, or null when it can be taken. */
+export function confirmRefusal(pending: PendingCall | null, decision: ConfirmDecision, ended: boolean): string | null {
+  if (ended) return 'the conversation has ended';
+  if (!pending) return 'no tool call is waiting for approval';
+  if (pending.decision) return 'this tool call was already answered';
+  if (decision.callId && decision.callId !== pending.call.id) {
+    return `tool call ${decision.callId} is not the pending one (${pending.call.id})`;
+  }
+  if (decision.approve === false && !decision.reason?.trim()) return 'a rejection needs a reason';
+  return null;
+}
