@@ -3,6 +3,8 @@
 import { activityInfo, ApplicationFailure } from '@temporalio/activity';
 import { z } from 'zod';
 import { ToolError, type ToolContext } from '../tools/define-tool';
+import { recordedEffect, recordEffect } from '../tools/effect-ledger';
+import { callKey } from '../tools/idempotency';
 import type { ToolRegistry } from '../tools/registry';
 import { FailureTypes } from '../workflows/activity-types';
 import type { ToolOutcome } from '../workflows/types';
@@ -25,8 +27,13 @@ export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext) {
           .map((i) => i.path.join('.')),
       };
     }
+    // A tool that changes state runs once per call, however often Temporal retries the activity.
+    const key = callKey();
+    const done = tool.readOnly ? undefined : recordedEffect(ctx.store, key);
+    if (done) return { status: 'ok', result: done.result };
     try {
       const result = await tool.run(parsed.data, { ...ctx, conversationId: info.workflowExecution?.workflowId });
+      if (!tool.readOnly) recordEffect(ctx.store, key, name, result, ctx.now());
       ctx.store.persist();
       return { status: 'ok', result };
     } catch (err) {

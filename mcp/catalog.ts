@@ -132,6 +132,7 @@ function toToolSpec(server: string, entry: EndpointEntry, tool: Tool, taken: Set
     inputSchema: (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
     approval,
     kind: 'mcp',
+    readOnly,
     mcp: { server, tool: tool.name, idempotent, timeoutMs: entry.timeoutMs },
   };
 }

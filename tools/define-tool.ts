@@ -38,6 +38,11 @@ export interface NativeTool<Input extends z.ZodObject = z.ZodObject> {
   input: Input;
   /** Overrides SHOW_CONFIRM for this tool: read-only tools rarely need the user's approval. */
   approval?: ApprovalPolicy;
+  /**
+   * The tool changes nothing: a retry simply runs it again, and a goal file may let it run without approval.
+   * Otherwise (the default) each call runs exactly once: its result is recorded with its effect (effect-ledger.ts).
+   */
+  readOnly?: boolean;
   /** Runs on another task queue, served by another worker (e.g. a tool owned by another team). */
   taskQueue?: string;
   run(args: z.infer<Input>, ctx: ToolContext): Promise<unknown> | unknown;
@@ -67,6 +72,7 @@ export function toToolSpec(tool: NativeTool): ToolSpec {
     category: tool.category,
     inputSchema: schema,
     approval: tool.approval ?? 'default',
+    readOnly: tool.readOnly ?? false,
     kind: 'native',
     ...(tool.taskQueue ? { taskQueue: tool.taskQueue } : {}),
   };

@@ -2,14 +2,17 @@
 import { NativeConnection } from '@temporalio/worker';
 import { temporalTarget } from '../client/connection';
 import { createAgentWorker } from './create-worker';
-import { readWorkerSettings } from './settings';
+import { loadFileStore } from '../tools/mock-data/file-store';
+import { demoDataFile, readWorkerSettings } from './settings';
 
 async function main(): Promise<void> {
   const settings = readWorkerSettings();
   const target = temporalTarget();
   const connection = await NativeConnection.connect(target.connectionOptions);
-  const { worker, model, close } = await createAgentWorker({ connection, namespace: target.namespace, settings });
-  console.log(`worker on ${target.connectionOptions.address} (namespace ${target.namespace}, task queue ${settings.taskQueue}); ${model.description}`);
+  // The demo data survives a restart (and a crash: it is written with each tool call's idempotency record).
+  const store = loadFileStore(demoDataFile(settings));
+  const { worker, model, close } = await createAgentWorker({ connection, namespace: target.namespace, settings, store });
+  console.log(`worker on ${target.connectionOptions.address} (namespace ${target.namespace}, task queue ${settings.taskQueue}); ${model.description}; demo data in ${demoDataFile(settings)}`);
   // Worker.run() shuts down gracefully on SIGINT/SIGTERM.
   await worker.run();
   await close();

@@ -50,6 +50,7 @@ const envSchema = z.object({
   RECENT_MESSAGES_KEPT: count('RECENT_MESSAGES_KEPT', 12, 1),
   MCP_ENDPOINTS_FILE: z.string().optional(),
   GOALS_DIR: z.string().optional(),
+  DATA_DIR: z.string().optional(),
   LLM_MODEL: z.string().optional(),
   LLM_KEY: z.string().optional(),
   LLM_BASE_URL: z.string().url('LLM_BASE_URL must be a URL, e.g. http://localhost:11434/v1').optional(),
@@ -78,6 +79,13 @@ export interface WorkerSettings {
   goalsFolder: string;
   /** The outside services native tools call, handed to them on the tool context. */
   toolServices: ToolServices;
+  /** Where `npm start` and `npm run worker` keep their state: the dev server's database and the demo data. */
+  dataDir: string;
+}
+
+/** The demo data a worker process keeps in DATA_DIR: one file per task queue it serves tools for. */
+export function demoDataFile(settings: WorkerSettings, taskQueue = settings.taskQueue): string {
+  return path.join(settings.dataDir, taskQueue === settings.taskQueue ? 'mock-data.json' : `mock-data-${taskQueue}.json`);
 }
 
 export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): WorkerSettings {
@@ -105,6 +113,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     llm: { model: e.LLM_MODEL, key: e.LLM_KEY, baseUrl: e.LLM_BASE_URL },
     mcpEndpointsFile: path.resolve(e.MCP_ENDPOINTS_FILE ?? DEFAULT_MCP_ENDPOINTS_FILE),
     goalsFolder: path.resolve(e.GOALS_DIR ?? DEFAULT_GOALS_FOLDER),
+    dataDir: path.resolve(e.DATA_DIR ?? path.join(PROJECT_ROOT, 'data')),
     toolServices: {
       trainServiceUrl: e.TRAIN_SERVICE_URL,
       ...(e.STRIPE_API_KEY ? { stripe: { apiKey: e.STRIPE_API_KEY, apiBase: e.STRIPE_API_BASE } } : {}),

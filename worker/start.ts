@@ -10,7 +10,7 @@ import { temporalTarget } from '../client/connection';
 import { startTrainService } from '../tools/services/train-service';
 import { createAgentWorker, createToolWorker } from './create-worker';
 import { startDevServer, type DevServer } from './dev-server';
-import { readWorkerSettings } from './settings';
+import { demoDataFile, readWorkerSettings } from './settings';
 import { loadFileStore } from '../tools/mock-data/file-store';
 import { TRAIN_TOOLS_QUEUE } from '../tools/native/trains/task-queue';
 
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   let settings = readWorkerSettings();
   // The chat shares the terminal with the worker: only its warnings and errors unless asked.
   Runtime.install({ logger: new DefaultLogger((process.env.LOG_LEVEL as LogLevel | undefined) ?? 'WARN') });
-  const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(__dirname, '..', 'data'));
+  const dataDir = settings.dataDir;
   mkdirSync(dataDir, { recursive: true });
 
   let server: DevServer | undefined;
@@ -37,7 +37,8 @@ async function main(): Promise<void> {
   const env = { ...process.env, TEMPORAL_ADDRESS: address };
   const target = temporalTarget(env);
   const connection = await NativeConnection.connect(target.connectionOptions);
-  const store = loadFileStore(path.join(dataDir, 'mock-data.json'));
+  // One store for the agent worker and the train-tools worker: they run in this one process.
+  const store = loadFileStore(demoDataFile(settings));
 
   // The train tools belong to "another team": their own task queue and HTTP service. For a one-command demo,
   // run both here; in production they are `npm run tool-worker -- train-tools` and the team's service.

@@ -3,7 +3,8 @@
 import { NativeConnection } from '@temporalio/worker';
 import { temporalTarget } from '../client/connection';
 import { createToolWorker } from './create-worker';
-import { readWorkerSettings } from './settings';
+import { loadFileStore } from '../tools/mock-data/file-store';
+import { demoDataFile, readWorkerSettings } from './settings';
 
 async function main(): Promise<void> {
   const taskQueue = process.argv[2];
@@ -11,8 +12,9 @@ async function main(): Promise<void> {
   const settings = readWorkerSettings();
   const target = temporalTarget();
   const connection = await NativeConnection.connect(target.connectionOptions);
-  const { worker, tools } = await createToolWorker({ connection, namespace: target.namespace, taskQueue, services: settings.toolServices });
-  console.log(`tool worker on ${target.connectionOptions.address}, task queue ${taskQueue}: ${tools.names().join(', ')}`);
+  const store = loadFileStore(demoDataFile(settings, taskQueue));
+  const { worker, tools } = await createToolWorker({ connection, namespace: target.namespace, taskQueue, services: settings.toolServices, store });
+  console.log(`tool worker on ${target.connectionOptions.address}, task queue ${taskQueue}: ${tools.names().join(', ')}; demo data in ${demoDataFile(settings, taskQueue)}`);
   await worker.run();
   await connection.close();
 }

@@ -14,6 +14,8 @@ export interface ToolSpec {
   category: string;
   inputSchema: JsonSchema;
   approval: ApprovalPolicy;
+  /** Changes nothing (native `readOnly`, MCP `readOnlyHint`); absent in specs recorded before it existed. */
+  readOnly?: boolean;
   /** `builtin` tools are handled by the workflow itself (ListAgents, ChangeGoal, CompleteGoal). */
   kind: 'native' | 'builtin' | 'mcp';
   /** For MCP tools: where the tool lives and how it may be retried. */

@@ -7,6 +7,7 @@ export default defineTool({
   description: "List a customer's orders, newest first, by the customer's email.",
   category: 'ecommerce',
   approval: 'never',
+  readOnly: true,
   input: z.object({ email: z.string().describe('Customer email address') }),
   run({ email }, ctx) {
     const orders = dataset(ctx.store, 'orders')

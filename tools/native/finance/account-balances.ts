@@ -8,6 +8,7 @@ export default defineTool({
   description: "Get a customer's balances: checking, savings (in USD) and bitcoin, by account number.",
   category: 'finance',
   approval: 'never',
+  readOnly: true,
   input: z.object({ accountId }),
   run({ accountId }, ctx) {
     const c = customerById(ctx.store, accountId);

@@ -10,6 +10,7 @@ export default defineTool({
     'Returns the account number the other banking tools need.',
   category: 'finance',
   approval: 'never',
+  readOnly: true,
   input: z.object({
     email: z.string().optional().describe('Customer email address'),
     accountId: z.string().optional().describe('Bank account number, e.g. 11235'),

@@ -7,6 +7,7 @@ export default defineTool({
   description: 'Look up how many hours of paid time off an employee has left today.',
   category: 'hr',
   approval: 'never',
+  readOnly: true,
   input: z.object({ email: z.string().describe('Employee email address') }),
   run({ email }, ctx) {
     const employee = dataset(ctx.store, 'employees').find((e) => e.email === email.toLowerCase());

@@ -9,6 +9,7 @@ export default defineTool({
   description: 'Work out whether an employee will have enough PTO for a time off, counting what accrues until then.',
   category: 'hr',
   approval: 'never',
+  readOnly: true,
   input: z.object({
     email: z.string().describe('Employee email address'),
     startDate: isoDate.describe('First day off, YYYY-MM-DD'),

@@ -11,6 +11,7 @@ export default defineTool({
     'pending verification or disconnected, with the last deposit and the next payday.',
   category: 'hr',
   approval: 'never',
+  readOnly: true,
   input: z.object({ email: z.string().describe('Employee email address') }),
   run({ email }, ctx) {
     const wanted = email.trim().toLowerCase();

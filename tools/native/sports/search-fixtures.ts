@@ -9,6 +9,7 @@ export default defineTool({
     'time), venue, city and the main-line station nearest the ground, for planning the trip.',
   category: 'sports',
   approval: 'never',
+  readOnly: true,
   input: z.object({
     team: z.string().optional().describe('A club, e.g. "Liverpool", "Man City", "Spurs"; omit for every club'),
     month: z

@@ -15,6 +15,7 @@ export default defineTool({
     'city, or "London") on a date: outbound journeys arriving by a time, and optionally return journeys. Prices in GBP.',
   category: 'trains',
   approval: 'never',
+  readOnly: true,
   taskQueue: TRAIN_TOOLS_QUEUE,
   input: z.object({
     from: z.string().min(2).describe('Departure station, code or city, e.g. London'),

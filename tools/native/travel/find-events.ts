@@ -11,6 +11,7 @@ export default defineTool({
     'whole country. Returns each event with its dates, venue and the airport to fly into.',
   category: 'travel',
   approval: 'never',
+  readOnly: true,
   input: z.object({
     city: z.string().min(1).describe('A city in Australia or New Zealand (e.g. Sydney, Wellington), or "Australia" / "New Zealand"'),
     month: z.string().min(1).describe('The month: a name ("March"), a number ("3"), or a year and month ("2027-03", "March 2027")'),

@@ -49,6 +49,7 @@ export default defineTool({
     'return date. Returns offers sorted by price, in USD per passenger and in total.',
   category: 'travel',
   approval: 'never',
+  readOnly: true,
   input: z.object({
     origin: z.string().min(2).describe('Departure airport: IATA code (e.g. SFO) or city'),
     destination: z.string().min(2).describe('Arrival airport: IATA code (e.g. MEL) or city'),

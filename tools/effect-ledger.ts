@@ -1,0 +1,34 @@
+// Exactly-once for native tools that change state. Temporal retries an activity after a timeout or a worker crash,
+// possibly after the tool already acted. So the result of each call is recorded in the same store as its effect,
+// under a key that is the same on every retry of that activity, and both are persisted in one atomic write: a retry
+// finds the record and answers with it instead of acting again.
+import type { MockStore } from './define-tool';
+import { seeded } from './mock-data';
+
+interface Entry {
+  tool: string;
+  result: unknown;
+  at: string;
+}
+
+const LEDGER = 'effect-ledger';
+/** Retries come within minutes of the first attempt; thousands of calls later, a record is no longer needed. */
+const KEPT = 5_000;
+
+/** The recorded result of the call with this key, if it already ran to completion. */
+export function recordedEffect(store: MockStore, key: string): { result: unknown } | undefined {
+  const entry = ledger(store)[key];
+  return entry ? { result: entry.result } : undefined;
+}
+
+/** Records a completed call; the caller persists the store, so the effect and its record land together. */
+export function recordEffect(store: MockStore, key: string, tool: string, result: unknown, at: Date): void {
+  const entries = ledger(store);
+  entries[key] = { tool, result: result === undefined ? null : result, at: at.toISOString() };
+  const keys = Object.keys(entries);
+  for (const old of keys.slice(0, Math.max(0, keys.length - KEPT))) delete entries[old];
+}
+
+function ledger(store: MockStore): Record<string, Entry> {
+  return seeded<Record<string, Entry>>(store, LEDGER, {});
+}
