@@ -4,6 +4,7 @@ import { activityInfo, ApplicationFailure } from '@temporalio/activity';
 import { z } from 'zod';
 import { ToolError, type ToolContext } from '../tools/define-tool';
 import { recordedEffect, recordEffect } from '../tools/effect-ledger';
+import { whileHeartbeating } from './heartbeat';
 import { callKey } from '../tools/idempotency';
 import type { ToolRegistry } from '../tools/registry';
 import { FailureTypes } from '../workflows/activity-types';
@@ -32,7 +33,7 @@ export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext) {
     const done = tool.readOnly ? undefined : recordedEffect(ctx.store, key);
     if (done) return { status: 'ok', result: done.result };
     try {
-      const result = await tool.run(parsed.data, { ...ctx, conversationId: info.workflowExecution?.workflowId });
+      const result = await whileHeartbeating(async () => tool.run(parsed.data, { ...ctx, conversationId: info.workflowExecution?.workflowId }));
       if (!tool.readOnly) recordEffect(ctx.store, key, name, result, ctx.now());
       ctx.store.persist();
       return { status: 'ok', result };

@@ -2,15 +2,20 @@
 // comes back into a tool outcome. Tool failures are results (isError, protocol errors from the server); transport
 // failures are retried by Temporal, except for a call that may already have started a non-idempotent tool.
 import { ApplicationFailure } from '@temporalio/activity';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import { idempotencyKey } from '../tools/idempotency';
 import { FailureTypes } from '../workflows/activity-types';
+import { mayHaveRun } from '../workflows/failures';
 import type { McpToolRef, ToolOutcome } from '../workflows/types';
 import type { McpDiscovery } from './catalog';
 import type { McpPool } from './pool';
-import { scrub } from './registry';
+import { scrub, type ResolvedEndpoint } from './registry';
 
 const validator = new AjvJsonSchemaValidator();
+/** Connection attempts for a call that gets a single activity attempt (not idempotent). */
+const CONNECT_ATTEMPTS = 3;
 const validators = new Map<string, ReturnType<typeof validator.getValidator>>();
 
 export interface McpCallInput {
@@ -34,15 +39,12 @@ export async function callMcpTool(discovery: McpDiscovery, pool: McpPool, input:
   const check = validate(args);
   if (!check.valid) return { status: 'invalid_input', problems: [check.errorMessage], missing: [] };
 
-  // Connecting sends nothing to the tool: always safe to retry.
-  let client;
+  const client = await connect(pool, endpoint, ref);
+  if ('status' in client) return client;
   try {
-    client = await pool.client(endpoint, ref.timeoutMs);
-  } catch (err) {
-    throw ApplicationFailure.retryable(`MCP server "${ref.server}": ${(err as Error).message}`, FailureTypes.McpUnavailable);
-  }
-  try {
-    const result = (await client.callTool({ name: tool.name, arguments: args }, undefined, { timeout: ref.timeoutMs })) as CallToolResult;
+    // A server that supports it can de-duplicate with the key: it is the same on every attempt of this call.
+    const params = { name: tool.name, arguments: args, _meta: { idempotencyKey: idempotencyKey('mcp') } };
+    const result = (await client.callTool(params, undefined, { timeout: ref.timeoutMs })) as CallToolResult;
     return outcomeOf(result, endpoint.secrets);
   } catch (err) {
     const message = scrub((err as Error).message, endpoint.secrets);
@@ -55,10 +57,24 @@ export async function callMcpTool(discovery: McpDiscovery, pool: McpPool, input:
       throw ApplicationFailure.retryable(`MCP call ${ref.server}/${ref.tool} failed: ${message}`, FailureTypes.McpUnavailable);
     }
     // It may have started: re-running a destructive or non-idempotent tool could do the thing twice.
-    return {
-      status: 'tool_error',
-      error: `The call to ${ref.server}/${ref.tool} failed after it was sent (${message}); it may or may not have run, so it was not retried. Check before trying again.`,
-    };
+    return mayHaveRun(ref.server, ref.tool, message);
+  }
+}
+
+/**
+ * Connecting sends nothing to the tool, so it is always safe to retry: through Temporal for idempotent tools, and
+ * here for the others, which get a single activity attempt (a retry could re-send the call itself).
+ */
+async function connect(pool: McpPool, endpoint: ResolvedEndpoint, ref: McpToolRef): Promise<Client | ToolOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await pool.client(endpoint, ref.timeoutMs);
+    } catch (err) {
+      const failure = `MCP server "${ref.server}": ${scrub((err as Error).message, endpoint.secrets)}`;
+      if (ref.idempotent) throw ApplicationFailure.retryable(failure, FailureTypes.McpUnavailable);
+      if (attempt >= CONNECT_ATTEMPTS) return { status: 'tool_error', error: `${failure}. The call was not sent, so it did not run.` };
+      await new Promise((r) => setTimeout(r, 500 * 2 ** (attempt - 1)));
+    }
   }
 }
 

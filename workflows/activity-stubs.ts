@@ -19,6 +19,8 @@ export function resolveGoal(goalId: string, why: GoalReason['why'] | 'start' = '
 
 export const { validatePrompt, planTurn, summarizeConversation } = proxyActivities<LlmActivities>({
   startToCloseTimeout: '2 minutes',
+  // The model call heartbeats: a worker that dies mid-call is noticed in seconds, not after two minutes.
+  heartbeatTimeout: '15 seconds',
   // Transient provider errors retry with backoff, but a turn never hangs on a dead provider for long.
   scheduleToCloseTimeout: '5 minutes',
   retry: {
@@ -32,6 +34,9 @@ export const { validatePrompt, planTurn, summarizeConversation } = proxyActiviti
 const NATIVE_TOOL_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '1 minute',
   scheduleToCloseTimeout: '3 minutes',
+  // The dispatcher heartbeats while a tool runs: a dead worker's call moves to another in seconds. It runs once
+  // however often it is retried (the effect ledger), so retrying is safe.
+  heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.UnknownTool] },
 };
 
@@ -46,13 +51,18 @@ const mcp = proxyActivities<McpActivities>({
 
 export const { describeCatalog } = mcp;
 
-/** A call's options: the endpoint's timeout bounds each attempt, three attempts' worth bounds the whole. */
-function mcpCallOptions(ref: McpToolRef) {
+/**
+ * A call's options: the endpoint's timeout bounds each attempt, three attempts' worth bounds the whole. A tool that
+ * is not idempotent gets one attempt: once sent, a retry (after a worker crash, say) could act twice, so a lost
+ * call is reported as "may have run" instead (workflows/failures.ts). Idempotent and read-only tools retry.
+ */
+function mcpCallOptions(ref: McpToolRef): ActivityOptions {
   return {
     summary: `${ref.server}/${ref.tool}`,
     startToCloseTimeout: ref.timeoutMs + 5_000,
     scheduleToCloseTimeout: 3 * (ref.timeoutMs + 5_000) + 30_000,
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds', maximumAttempts: 4 },
+    heartbeatTimeout: '10 seconds',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds', maximumAttempts: ref.idempotent ? 4 : 1 },
   };
 }
 

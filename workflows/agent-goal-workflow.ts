@@ -84,7 +84,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   const perform: Performers = {
     validate: ({ request }) => failSoft(() => validatePrompt(request)),
     plan: ({ request }) => failSoft(() => planTurn(request)),
-    run_tool: ({ call, spec }) => runTool(spec, call.args).catch(toolError),
+    run_tool: ({ call, spec }) => runTool(spec, call.args).catch((err) => toolError(err, spec)),
     list_agents: () => failSoft(() => listAgents()),
     resolve_goal: ({ goalId, why }) => failSoft(() => resolveGoal(goalId, why)),
     check_version: async ({ patchId }) => patched(patchId),

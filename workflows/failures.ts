@@ -2,7 +2,7 @@
 // The workflow never fails because an activity did; the user or the LLM reads why.
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import type { StepFailure } from './effects';
-import type { ToolOutcome } from './types';
+import type { ToolOutcome, ToolSpec } from './types';
 
 export async function failSoft<T>(run: () => Promise<T>): Promise<T | StepFailure> {
   try {
@@ -12,8 +12,18 @@ export async function failSoft<T>(run: () => Promise<T>): Promise<T | StepFailur
   }
 }
 
-export function toolError(err: unknown): ToolOutcome {
+/** A tool activity that failed for good. A non-idempotent MCP call was given one attempt: it may have run. */
+export function toolError(err: unknown, spec: ToolSpec): ToolOutcome {
+  if (spec.mcp && !spec.mcp.idempotent) return mayHaveRun(spec.mcp.server, spec.mcp.tool, reason(err));
   return { status: 'tool_error', error: reason(err) };
+}
+
+/** The truthful answer for a call that was sent and then lost: never re-sent, so the user and the LLM must check. */
+export function mayHaveRun(server: string, tool: string, why: string): ToolOutcome {
+  return {
+    status: 'tool_error',
+    error: `The call to ${server}/${tool} was sent, then lost (${why}); it may or may not have run, so it was not retried. Check before trying again.`,
+  };
 }
 
 /** The innermost message of an activity failure, which names the real cause (e.g. the missing setting). */

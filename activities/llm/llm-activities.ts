@@ -4,6 +4,7 @@ import { generateText, jsonSchema, NoSuchToolError, tool, type LanguageModel, ty
 import { FailureTypes } from '../../workflows/activity-types';
 import type { LlmActivities } from '../../workflows/activity-types';
 import type { Goal, PlanResult, ToolSpec, Usage } from '../../workflows/types';
+import { whileHeartbeating } from '../heartbeat';
 import { toLlmFailure } from './errors';
 import { createModel, type LlmConfig, type ResolvedModel } from './model';
 import { toModelMessages } from './model-messages';
@@ -40,14 +41,14 @@ export function createLlmActivities({ model, provider, config, timeoutMs = 90_00
   async function call(task: LlmTask, goal: Goal, request: { system: string; messages: ModelMessage[]; tools?: ToolSet }) {
     const chosen = modelFor(goal);
     try {
-      return await generateText({
+      return await whileHeartbeating(() => generateText({
         model: chosen.model,
         temperature: goal.settings?.temperature,
         ...request,
         maxRetries: 0, // Temporal retries the activity; two retry loops would multiply.
         abortSignal: AbortSignal.timeout(timeoutMs),
         providerOptions: { scripted: { task, goalId: goal.id } satisfies ScriptedCallInfo as never },
-      });
+      }));
     } catch (err) {
       throw toLlmFailure(err, chosen.provider);
     }
