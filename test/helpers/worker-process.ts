@@ -1,0 +1,44 @@
+// A real worker process (`npm run worker`'s entry point, worker/main.ts) for fault tests: started with the settings a
+// user would give it, killed with SIGKILL like a crashed machine.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  output(): string;
+  /** SIGKILL, then waits for the process to be gone. */
+  kill(): Promise<void>;
+  /** SIGTERM (a graceful stop), then waits. */
+  stop(): Promise<void>;
+}
+
+export async function startWorkerProcess(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'worker/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'WARN', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ready = await Promise.race([
+    new Promise<boolean>((resolve) => {
+      const check = () => (output.includes('worker on ') ? resolve(true) : setTimeout(check, 50));
+      check();
+    }),
+    exited.then(() => false),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), readyTimeoutMs)),
+  ]);
+  if (!ready) {
+    child.kill('SIGKILL');
+    throw new Error(`the worker process did not start:\n${output}`);
+  }
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  return { child, output: () => output, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
+}

@@ -1,0 +1,210 @@
+// Fault injection with real processes: a real dev server, real worker processes (worker/main.ts, as `npm run worker`
+// runs it, demo data in DATA_DIR) killed with SIGKILL, and a real MCP server. A gRPC proxy between the worker and
+// Temporal holds one kind of call, so each kill lands at an exact point:
+//   (a) the activity was handed to the worker, which dies before the tool acts;
+//   (b) the tool acted and the worker reported it, but the report never arrived, and the worker dies;
+//   (c) the worker dies while the call waits for the user's approval.
+// Each ends with exactly one effect (native tools) or at most one with a "may have run" answer (non-idempotent MCP).
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { serveMcpOverHttp, type HttpMcpServer } from '../../mcp/servers/serve';
+import type { ScriptInput } from '../../activities/llm/scripted-model';
+import type { Employee } from '../../tools/mock-data';
+import { confirmSignal } from '../../workflows/messages';
+import { decide, history, say, startConversation, toolOutcomes, waitForUser, waitUntil } from '../helpers/conversation';
+import { GrpcProxy } from '../helpers/grpc-proxy';
+import { startTemporal } from '../helpers/temporal';
+import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
+
+/** PendingActivityState.PENDING_ACTIVITY_STATE_STARTED: a worker has the task. */
+const STARTED = 2;
+
+const script: ScriptInput = {
+  rules: [
+    { user: '^Greet the user', reply: { text: 'Hi.' } },
+    { user: 'book (\\S+) to (\\S+) for (\\S+@\\S+)', reply: { toolCalls: [{ tool: 'BookPTO', args: { email: '{{3}}', startDate: '{{1}}', endDate: '{{2}}' } }] } },
+    { afterTool: 'BookPTO', outcome: 'ok', reply: { text: 'Booked: {{result.hoursLeft}} hours left.' } },
+    { user: 'move (\\d+) from (\\w+) to (\\w+) in (\\d+)', reply: { toolCalls: [{ tool: 'MoveMoney', args: { accountId: '{{4}}', from: '{{2}}', to: '{{3}}', amount: '{{1:number}}' } }] } },
+    { afterTool: 'MoveMoney', outcome: 'ok', reply: { text: '{{result.confirmationId}}: {{result.summary}}' } },
+    { user: 'pay (\\d+)', reply: { toolCalls: [{ tool: 'ledger__pay', args: { amount: '{{1:number}}' } }] } },
+    { afterTool: 'ledger__pay', outcome: 'ok', reply: { text: 'Paid.' } },
+    { afterTool: 'ledger__pay', outcome: 'tool_error', reply: { text: 'Payment: {{outcome.error}}' } },
+    { outcome: 'tool_error', reply: { text: 'Failed: {{outcome.error}}' } },
+  ],
+  fallback: { text: 'Say that again?' },
+};
+
+/** A payments MCP server with one non-idempotent tool; each call is counted and can be held unanswered. */
+function ledgerServer() {
+  const calls: { amount: number; key: unknown }[] = [];
+  let holdNext = false;
+  const create = () => {
+    const server = new McpServer({ name: 'ledger', version: '1.0.0' });
+    server.registerTool('pay', { description: 'Pays an amount (not idempotent).', inputSchema: { amount: z.number() } }, async ({ amount }, extra) => {
+      calls.push({ amount, key: extra._meta?.idempotencyKey });
+      if (holdNext) await new Promise(() => undefined); // the answer never comes: the worker dies meanwhile
+      return { content: [{ type: 'text' as const, text: JSON.stringify({ paid: amount }) }] };
+    });
+    return server;
+  };
+  return { calls, create, holdCalls: () => (holdNext = true) };
+}
+
+describe('faults: worker processes killed at the worst moments', () => {
+  let env: TestWorkflowEnvironment;
+  let proxy: GrpcProxy;
+  let dataDir: string;
+  let baseEnv: Record<string, string>;
+  let ledger: ReturnType<typeof ledgerServer>;
+  let ledgerHttp: HttpMcpServer;
+  const running: WorkerProcess[] = [];
+  const taskQueue = `faults-${process.pid}`;
+
+  beforeAll(async () => {
+    env = await startTemporal();
+    proxy = await GrpcProxy.start(env.address);
+    dataDir = mkdtempSync(path.join(tmpdir(), 'faults-'));
+    ledger = ledgerServer();
+    ledgerHttp = await serveMcpOverHttp(ledger.create, 0);
+    writeFileSync(path.join(dataDir, 'script.json'), JSON.stringify(script));
+    writeFileSync(path.join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { ledger: { url: ledgerHttp.url, requireApproval: 'never', timeoutMs: 120_000 } } }));
+    const goals = path.join(dataDir, 'goals');
+    mkdirSync(goals);
+    writeFileSync(
+      path.join(goals, 'payments.json'),
+      JSON.stringify({ id: 'goal_payments', category: 'finance', agentName: 'Payments', agentFriendlyDescription: 'Pays.', description: 'Pay.', starterPrompt: 'Greet the user.', mcp: { servers: ['ledger'] } }),
+    );
+    baseEnv = {
+      TEMPORAL_ADDRESS: proxy.address,
+      TASK_QUEUE: taskQueue,
+      AGENT_GOAL: 'goal_hr_pto',
+      DATA_DIR: dataDir,
+      LLM_MODEL: `scripted:${path.join(dataDir, 'script.json')}`,
+      VALIDATE_PROMPTS: 'false',
+      SHOW_CONFIRM: 'true',
+      MCP_ENDPOINTS_FILE: path.join(dataDir, 'mcp.json'),
+      GOALS_DIR: goals,
+    };
+  });
+  afterAll(async () => {
+    for (const w of running) await w.kill();
+    await proxy?.close();
+    await ledgerHttp?.close();
+    await env?.teardown();
+  });
+
+  async function worker(): Promise<WorkerProcess> {
+    const w = await startWorkerProcess(baseEnv);
+    running.push(w);
+    return w;
+  }
+
+  const demoData = () => JSON.parse(readFileSync(path.join(dataDir, 'mock-data.json'), 'utf8')) as Record<string, unknown>;
+  const employee = (email: string) => (demoData().employees as Employee[]).find((e) => e.email === email)!;
+  const balances = (accountId: string) =>
+    (demoData().bankCustomers as { accountId: string; balances: { checking: number; savings: number } }[]).find((c) => c.accountId === accountId)!.balances;
+
+  /** How many attempts Temporal started for the tool's activity: 2 proves the kill forced a retry. */
+  async function attempts(handle: WorkflowHandle, activityType: string): Promise<number> {
+    const events = (await handle.fetchHistory()).events ?? [];
+    const scheduled = new Set(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activityType).map((e) => String(e.eventId)));
+    const started = events.filter((e) => e.activityTaskStartedEventAttributes && scheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId)));
+    return Math.max(0, ...started.map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 0));
+  }
+
+  async function proposeBooking(email: string, start: string, end: string) {
+    const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_hr_pto' });
+    const proposal = await say(handle, `book ${start} to ${end} for ${email}`);
+    expect(proposal.pendingToolCall?.call.tool).toBe('BookPTO');
+    return handle;
+  }
+
+  it('(b) BookPTO acted, its completion never reached Temporal, the worker died: booked once', async () => {
+    const first = await worker();
+    const handle = await proposeBooking('ada@example.com', '2026-12-21', '2026-12-22');
+    const reported = proxy.hold('RespondActivityTaskCompleted', 'request');
+    await handle.signal(confirmSignal, { approve: true });
+    await reported;
+    // The booking is on disk (with its record), and Temporal does not know.
+    expect(employee('ada@example.com').bookings).toHaveLength(1);
+    await first.kill();
+    proxy.release();
+
+    await worker();
+    const reply = await waitForUser(handle, 60_000);
+    expect(reply?.reply).toBe('Booked: 88 hours left.');
+    expect(await attempts(handle, 'BookPTO')).toBe(2);
+    expect(employee('ada@example.com')).toMatchObject({ ptoHoursLeft: 88, bookings: [{ startDate: '2026-12-21', endDate: '2026-12-22', hours: 16 }] });
+  });
+
+  it('(a) BookPTO handed to a worker that died before acting: booked once, by the next worker', async () => {
+    for (const w of running.splice(0)) await w.kill();
+    const first = await worker();
+    const handle = await proposeBooking('grace@example.com', '2026-12-28', '2026-12-28');
+    // The worker never hears of the activity task (neither eagerly nor by polling), though Temporal started it.
+    void proxy.hold('RespondWorkflowTaskCompleted', 'response');
+    void proxy.hold('PollActivityTaskQueue', 'response');
+    await handle.signal(confirmSignal, { approve: true });
+    await waitUntil(async () => (await handle.describe()).raw.pendingActivities?.some((a) => a.state === STARTED) ?? false);
+    expect(employee('grace@example.com').bookings).toHaveLength(0);
+    await first.kill();
+    proxy.release();
+
+    await worker();
+    expect((await waitForUser(handle, 60_000))?.reply).toBe('Booked: 28 hours left.');
+    expect(await attempts(handle, 'BookPTO')).toBe(2);
+    expect(employee('grace@example.com').bookings).toHaveLength(1);
+  });
+
+  it('(c) the worker died while BookPTO waited for approval: approved later, booked once', async () => {
+    for (const w of running.splice(0)) await w.kill();
+    const first = await worker();
+    const handle = await proposeBooking('ada@example.com', '2027-01-04', '2027-01-04');
+    await first.kill();
+    await worker();
+    const reply = await decide(handle, { approve: true });
+    expect(reply.reply).toBe('Booked: 80 hours left.');
+    expect(employee('ada@example.com').bookings).toHaveLength(2);
+  });
+
+  it('(b) MoveMoney moved the money, the report was lost, the worker died: moved once', async () => {
+    for (const w of running.splice(0)) await w.kill();
+    const first = await worker();
+    const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_fin_move_money' });
+    expect((await say(handle, 'move 100 from savings to checking in 11235')).pendingToolCall?.call.tool).toBe('MoveMoney');
+    const reported = proxy.hold('RespondActivityTaskCompleted', 'request');
+    await handle.signal(confirmSignal, { approve: true });
+    await reported;
+    expect(balances('11235')).toEqual({ checking: 975.4, savings: 3100.15 });
+    await first.kill();
+    proxy.release();
+
+    await worker();
+    expect((await waitForUser(handle, 60_000))?.reply).toMatch(/^TRF-0001: Moved \$100\.00 from savings/);
+    expect(await attempts(handle, 'MoveMoney')).toBe(2);
+    expect(balances('11235')).toEqual({ checking: 975.4, savings: 3100.15 });
+    expect(demoData().transfers).toHaveLength(1);
+  });
+
+  it('a non-idempotent MCP call in flight when the worker died is not re-sent: at most once, and the user is told', async () => {
+    for (const w of running.splice(0)) await w.kill();
+    const first = await worker();
+    const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_payments' });
+    ledger.holdCalls();
+    const pending = say(handle, 'pay 5').catch((err: Error) => err);
+    await waitUntil(async () => ledger.calls.length === 1);
+    await first.kill();
+
+    await worker();
+    const reply = await waitForUser(handle, 60_000);
+    expect(reply?.reply).toMatch(/^Payment: The call to ledger\/pay was sent, then lost .*may or may not have run, so it was not retried/);
+    expect(ledger.calls).toEqual([{ amount: 5, key: expect.stringMatching(/^mcp-/) }]);
+    expect(toolOutcomes(await history(handle), 'ledger__pay')).toHaveLength(1);
+    await pending;
+  });
+});
