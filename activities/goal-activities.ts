@@ -6,7 +6,7 @@ import { selectTools, versionOf, type McpDiscovery } from '../mcp/catalog';
 import type { ToolRegistry } from '../tools/registry';
 import { BUILTIN_TOOLS, CHANGE_GOAL, COMPLETE_GOAL, LIST_AGENTS } from '../workflows/builtin-tools';
 import { FailureTypes, type GoalActivities } from '../workflows/activity-types';
-import type { ResolvedGoal, Settings, ToolSpec } from '../workflows/types';
+import type { Goal, ResolvedGoal, Settings, ToolSpec } from '../workflows/types';
 
 export interface GoalDeps {
   settings: Settings;
@@ -14,6 +14,22 @@ export interface GoalDeps {
   tools: ToolRegistry;
   /** MCP discovery; absent, goals see native tools only. */
   discovery?: McpDiscovery;
+}
+
+/**
+ * A goal file may tighten approval, never loosen it: its `approval: "never"` lets read-only tools run without asking
+ * and leaves every tool that changes state to its own policy and SHOW_CONFIRM. Only code (goals/code/) can do more.
+ * The workflow sees the result as data, so nothing in a file's text (a description saying "no approval needed")
+ * reaches the decision.
+ */
+function fileApprovalLimit(goal: Goal, tools: ToolSpec[]): { goal: Goal; tools: ToolSpec[] } {
+  if (goal.settings?.approval !== 'never') return { goal, tools };
+  const settings = { ...goal.settings };
+  delete settings.approval;
+  return {
+    goal: { ...goal, settings },
+    tools: tools.map((t) => (t.readOnly && t.approval === 'default' ? { ...t, approval: 'never' } : t)),
+  };
 }
 
 export function createGoalActivities({ settings, goals, tools, discovery }: GoalDeps): GoalActivities {
@@ -27,7 +43,8 @@ export function createGoalActivities({ settings, goals, tools, discovery }: Goal
     },
 
     async describeAgents() {
-      return { agents: goals.agents(settings.goalCategories), goalIds: goals.ids(), problems: goals.problems() };
+      const ids = goals.ids();
+      return { agents: goals.agents(settings.goalCategories), goalIds: ids, sources: Object.fromEntries(ids.map((id) => [id, goals.source(id)])), problems: goals.problems() };
     },
 
     async resolveGoal(goalId: string): Promise<ResolvedGoal> {
@@ -45,9 +62,9 @@ export function createGoalActivities({ settings, goals, tools, discovery }: Goal
       // MCP tools are discovered now, so a server added to the registry is usable from the next turn on.
       const catalog = discovery && goal.mcp ? await discovery.catalog() : null;
       const mcpTools = catalog ? selectTools(catalog, goal.mcp) : [];
+      const resolved = goals.source(goalId) === 'code' ? { goal, tools: [...specs, ...mcpTools] } : fileApprovalLimit(goal, [...specs, ...mcpTools]);
       return {
-        goal,
-        tools: [...specs, ...mcpTools],
+        ...resolved,
         catalog: {
           version: versionOf(mcpTools),
           endpoints: catalog?.endpoints ?? [],

@@ -64,9 +64,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
 
     switch (command) {
       case 'agents': {
-        const { agents, problems } = await (await connect()).agents();
+        const { agents, problems, sources } = await (await connect()).agents();
         const leftOut = problems.map((p) => `(left out: ${p})`);
-        out([...agents.map((a) => `${a.goalId.padEnd(34)} ${a.agentName}: ${a.description}`), ...leftOut].join('\n'), agents);
+        const from = (id: string) => (sources[id] && sources[id] !== 'code' ? ` [from ${sources[id]}]` : '');
+        const lines = agents.map((a) => `${a.goalId.padEnd(34)} ${a.agentName}: ${a.description}${from(a.goalId)}`);
+        out([...lines, ...leftOut].join('\n'), agents.map((a) => ({ ...a, source: sources[a.goalId] ?? 'code' })));
         return 0;
       }
       case 'endpoints': {

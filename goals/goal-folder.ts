@@ -9,6 +9,7 @@ export class GoalFolder {
   private stamp = '';
   private goals: Goal[] = [];
   private problemList: string[] = [];
+  private readonly fileOf = new Map<string, string>();
 
   constructor(readonly dir: string) {}
 
@@ -27,13 +28,23 @@ export class GoalFolder {
     return this.problemList;
   }
 
+  /** The file a goal of this folder came from. */
+  file(goalId: string): string | undefined {
+    this.read();
+    return this.fileOf.get(goalId);
+  }
+
   private load(): void {
     this.goals = [];
+    this.fileOf.clear();
     this.problemList = [];
     for (const file of this.files()) {
       try {
         const parsed = goalSchema.safeParse(JSON.parse(readFileSync(path.join(this.dir, file), 'utf8')));
-        if (parsed.success) this.goals.push(parsed.data);
+        if (parsed.success) {
+          this.goals.push(parsed.data);
+          this.fileOf.set(parsed.data.id, path.join(this.dir, file));
+        }
         else this.problemList.push(`${file}: ${goalProblems(parsed.error)}`);
       } catch (err) {
         this.problemList.push(`${file}: ${(err as Error).message}`);

@@ -50,6 +50,12 @@ export class GoalRegistry {
     return [...this.current().keys()];
   }
 
+  /** Where a goal is defined: `code` (goals/code/), or the path of its file in the goals folder. */
+  source(id: string): string {
+    if (this.code.has(id)) return 'code';
+    return this.folder?.file(id) ?? 'code';
+  }
+
   /** Why goals of the folder were left out: invalid files, duplicate ids, unknown tools. */
   problems(): string[] {
     return [...(this.folder?.problems() ?? []), ...this.folderGoals().problems];

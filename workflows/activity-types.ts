@@ -30,6 +30,8 @@ export interface AgentsDescription {
   agents: AgentSummary[];
   /** Every goal a conversation can start with, the picker included. */
   goalIds: string[];
+  /** Where each goal is defined: `code`, or its file in the goals folder. */
+  sources: Record<string, string>;
   /** Goal files left out, and why. */
   problems: string[];
 }
