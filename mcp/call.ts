@@ -11,7 +11,7 @@ import { mayHaveRun } from '../workflows/failures';
 import type { McpToolRef, ToolOutcome } from '../workflows/types';
 import type { McpDiscovery } from './catalog';
 import type { McpPool } from './pool';
-import { scrub, type ResolvedEndpoint } from './registry';
+import type { ResolvedEndpoint } from './registry';
 
 const validator = new AjvJsonSchemaValidator();
 /** Connection attempts for a call that gets a single activity attempt (not idempotent). */
@@ -45,9 +45,9 @@ export async function callMcpTool(discovery: McpDiscovery, pool: McpPool, input:
     // A server that supports it can de-duplicate with the key: it is the same on every attempt of this call.
     const params = { name: tool.name, arguments: args, _meta: { idempotencyKey: idempotencyKey('mcp') } };
     const result = (await client.callTool(params, undefined, { timeout: ref.timeoutMs })) as CallToolResult;
-    return outcomeOf(result, endpoint.secrets);
+    return outcomeOf(result);
   } catch (err) {
-    const message = scrub((err as Error).message, endpoint.secrets);
+    const message = (err as Error).message;
     // The server answered with a JSON-RPC error (bad params, unknown tool): that is the tool saying no.
     if (err instanceof McpError && err.code !== ErrorCode.RequestTimeout && err.code !== ErrorCode.ConnectionClosed) {
       return { status: 'tool_error', error: `MCP error ${err.code}: ${message}` };
@@ -70,7 +70,7 @@ async function connect(pool: McpPool, endpoint: ResolvedEndpoint, ref: McpToolRe
     try {
       return await pool.client(endpoint, ref.timeoutMs);
     } catch (err) {
-      const failure = `MCP server "${ref.server}": ${scrub((err as Error).message, endpoint.secrets)}`;
+      const failure = `MCP server "${ref.server}": ${(err as Error).message}`;
       if (ref.idempotent) throw ApplicationFailure.retryable(failure, FailureTypes.McpUnavailable);
       if (attempt >= CONNECT_ATTEMPTS) return { status: 'tool_error', error: `${failure}. The call was not sent, so it did not run.` };
       await new Promise((r) => setTimeout(r, 500 * 2 ** (attempt - 1)));
@@ -91,11 +91,11 @@ function validatorFor(key: string, schema: unknown) {
   return v;
 }
 
-function outcomeOf(result: CallToolResult, secrets: string[]): ToolOutcome {
+function outcomeOf(result: CallToolResult): ToolOutcome {
   const text = (result.content ?? [])
     .map((c) => (c.type === 'text' ? c.text : c.type === 'resource' && 'text' in c.resource ? c.resource.text : `[${c.type}]`))
     .join('\n');
-  if (result.isError) return { status: 'tool_error', error: scrub(text || 'the tool reported an error', secrets) };
+  if (result.isError) return { status: 'tool_error', error: text || 'the tool reported an error' };
   if (result.structuredContent) return { status: 'ok', result: result.structuredContent };
   try {
     return { status: 'ok', result: JSON.parse(text) as unknown };

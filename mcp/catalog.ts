@@ -7,7 +7,7 @@ import type { CatalogSummary, EndpointStatus, McpSelection, ToolSpec } from '../
 import { normaliseCategory } from '../goals/registry';
 import { globMatch, mcpToolName } from './naming';
 import type { McpPool } from './pool';
-import { isStdio, resolveEndpoint, scrub, type EndpointEntry, type RegistryFile, type ResolvedEndpoint } from './registry';
+import { isStdio, resolveEndpoint, type EndpointEntry, type RegistryFile, type ResolvedEndpoint } from './registry';
 
 export interface McpCatalog extends CatalogSummary {
   tools: ToolSpec[];
@@ -25,6 +25,8 @@ export interface DiscoveryOptions {
   ttlMs?: number;
   /** Retry unavailable endpoints sooner than the TTL. */
   retryUnavailableMs?: number;
+  /** Told the secret values an endpoint's `${env:…}` references resolved to, so the worker can scrub them anywhere. */
+  onSecrets?: (values: string[]) => void;
 }
 
 export class McpDiscovery {
@@ -89,6 +91,7 @@ export class McpDiscovery {
     let endpoint: ResolvedEndpoint | undefined;
     try {
       endpoint = resolveEndpoint(name, entry, this.opts.env ?? process.env);
+      this.opts.onSecrets?.(endpoint.secrets);
       const timeoutMs = Math.min(entry.timeoutMs, this.opts.discoveryTimeoutMs ?? 15_000);
       const tools = await withTimeout(this.listAll(endpoint, timeoutMs), timeoutMs, `listing tools took over ${timeoutMs} ms`);
       const selected = tools.filter(
@@ -98,7 +101,7 @@ export class McpDiscovery {
     } catch (err) {
       // A hung or broken session must not serve the next call either.
       await this.opts.pool.drop(name);
-      const message = scrub((err as Error).message, endpoint?.secrets ?? []);
+      const message = (err as Error).message;
       return { status: { ...status, status: 'unavailable', error: message }, endpoint, tools: [] };
     }
   }

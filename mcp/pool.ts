@@ -6,7 +6,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isStdio, scrub, type ResolvedEndpoint } from './registry';
+import { isStdio, type ResolvedEndpoint } from './registry';
 
 export interface PoolOptions {
   /** Working directory for stdio servers whose entry has no `cwd` (the project root). */
@@ -115,7 +115,7 @@ export class McpPool {
 
   private failure(endpoint: ResolvedEndpoint, session: Session, err: unknown): Error {
     const stderr = session.stderr.trim().split('\n').slice(-3).join(' | ');
-    return new Error(scrub(`cannot connect: ${(err as Error).message}${stderr ? ` (stderr: ${stderr})` : ''}`, endpoint.secrets));
+    return new Error(`cannot connect: ${(err as Error).message}${stderr ? ` (stderr: ${stderr})` : ''}`);
   }
 
   private transport(endpoint: ResolvedEndpoint, session: Session): Transport {

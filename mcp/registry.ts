@@ -162,7 +162,3 @@ export function resolveEndpoint(name: string, entry: EndpointEntry, env: NodeJS.
   return { name, entry, resolved, secrets, key };
 }
 
-/** Replaces every secret value in a message, so errors can be shown, logged and stored safely. */
-export function scrub(message: string, secrets: string[]): string {
-  return secrets.filter((s) => s.length >= 4).reduce((m, s) => m.split(s).join('***'), message);
-}

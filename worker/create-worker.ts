@@ -4,6 +4,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { createActivities } from '../activities';
 import { createToolDispatcher } from '../activities/tool-activities';
 import { createModel, type ResolvedModel } from '../activities/llm/model';
+import { SecretScrubber } from '../activities/secrets';
 import { loadGoals, type GoalRegistry } from '../goals/registry';
 import { MockStore, type ToolServices } from '../tools/define-tool';
 import { loadNativeTools, ToolRegistry } from '../tools/registry';
@@ -20,6 +21,8 @@ export interface AgentWorkerOptions {
   settings: WorkerSettings;
   /** Overrides the model from the settings (tests inject scripted models). */
   model?: ResolvedModel;
+  /** What to blank from results, failures and logs; built from the settings when absent. */
+  secrets?: SecretScrubber;
   /** A pre-built bundle, so test files bundle workflow code once. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   store?: MockStore;
@@ -34,6 +37,7 @@ export interface AgentWorker {
   tools: ToolRegistry;
   store: MockStore;
   discovery: McpDiscovery;
+  secrets: SecretScrubber;
   /** Closes the MCP sessions; call after worker.run() has returned. */
   close(): Promise<void>;
 }
@@ -49,13 +53,19 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
   }
   const model = opts.model ?? createModel(opts.settings.llm);
   const store = opts.store ?? new MockStore();
+  const secrets = opts.secrets ?? secretsOf(opts.settings);
   const pool = new McpPool({ baseDir: PROJECT_ROOT, onToolsChanged: () => discovery.invalidate() });
-  const discovery: McpDiscovery = new McpDiscovery({ registry: new RegistryFile(opts.settings.mcpEndpointsFile), pool });
+  const discovery: McpDiscovery = new McpDiscovery({
+    registry: new RegistryFile(opts.settings.mcpEndpointsFile),
+    pool,
+    onSecrets: (values) => secrets.add(...values),
+  });
   const worker = await Worker.create({
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.settings.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    interceptors: { activity: [() => ({ inbound: secrets.activityInbound() })] },
     activities: createActivities({
       settings: opts.settings.conversation,
       goals,
@@ -66,7 +76,12 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
       toolContext: { store, now: () => new Date(), services: opts.settings.toolServices },
     }),
   });
-  return { worker, model, goals, tools, store, discovery, close: () => pool.closeAll() };
+  return { worker, model, goals, tools, store, discovery, secrets, close: () => pool.closeAll() };
+}
+
+/** The secrets a worker is configured with; MCP `${env:…}` values join as endpoints resolve. */
+export function secretsOf(settings: WorkerSettings, env: NodeJS.ProcessEnv = process.env): SecretScrubber {
+  return new SecretScrubber().add(settings.llm.key, settings.toolServices.stripe?.apiKey, env.TEMPORAL_API_KEY);
 }
 
 /**
@@ -80,7 +95,9 @@ export async function createToolWorker(opts: {
   services: ToolServices;
   store?: MockStore;
   tools?: ToolRegistry;
+  secrets?: SecretScrubber;
 }) {
+  const secrets = opts.secrets ?? new SecretScrubber().add(opts.services.stripe?.apiKey, process.env.TEMPORAL_API_KEY);
   const all = opts.tools ?? loadNativeTools();
   const mine = new ToolRegistry(all.all().filter((t) => t.taskQueue === opts.taskQueue));
   if (mine.names().length === 0) throw new Error(`No native tool declares taskQueue "${opts.taskQueue}".`);
@@ -89,6 +106,7 @@ export async function createToolWorker(opts: {
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.taskQueue,
+    interceptors: { activity: [() => ({ inbound: secrets.activityInbound() })] },
     activities: { default: createToolDispatcher(mine, { store, now: () => new Date(), services: opts.services }) },
   });
   return { worker, tools: mine, store };

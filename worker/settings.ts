@@ -1,5 +1,6 @@
 // Configuration is read once, here, at the process edge, validated with messages that name the variable.
 import path from 'node:path';
+import type { LogLevel } from '@temporalio/common';
 import { z } from 'zod';
 import { DEFAULT_GOALS_FOLDER, PICKER_GOAL_ID } from '../goals/registry';
 import type { LlmConfig } from '../activities/llm/model';
@@ -51,6 +52,7 @@ const envSchema = z.object({
   MCP_ENDPOINTS_FILE: z.string().optional(),
   GOALS_DIR: z.string().optional(),
   DATA_DIR: z.string().optional(),
+  LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'], { message: 'LOG_LEVEL must be TRACE, DEBUG, INFO, WARN or ERROR' }).optional(),
   LLM_MODEL: z.string().optional(),
   LLM_KEY: z.string().optional(),
   LLM_BASE_URL: z.string().url('LLM_BASE_URL must be a URL, e.g. http://localhost:11434/v1').optional(),
@@ -81,6 +83,8 @@ export interface WorkerSettings {
   toolServices: ToolServices;
   /** Where `npm start` and `npm run worker` keep their state: the dev server's database and the demo data. */
   dataDir: string;
+  /** The worker's log level when set (each entry point has its own default). */
+  logLevel?: LogLevel;
 }
 
 /** The demo data a worker process keeps in DATA_DIR: one file per task queue it serves tools for. */
@@ -114,6 +118,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     mcpEndpointsFile: path.resolve(e.MCP_ENDPOINTS_FILE ?? DEFAULT_MCP_ENDPOINTS_FILE),
     goalsFolder: path.resolve(e.GOALS_DIR ?? DEFAULT_GOALS_FOLDER),
     dataDir: path.resolve(e.DATA_DIR ?? path.join(PROJECT_ROOT, 'data')),
+    logLevel: e.LOG_LEVEL,
     toolServices: {
       trainServiceUrl: e.TRAIN_SERVICE_URL,
       ...(e.STRIPE_API_KEY ? { stripe: { apiKey: e.STRIPE_API_KEY, apiBase: e.STRIPE_API_BASE } } : {}),

@@ -3,12 +3,12 @@
 // conversation when it is still running). Ctrl-C stops what it started, cleanly.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DefaultLogger, NativeConnection, Runtime, type LogLevel } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { AgentClient, UserError } from '../client/agent-client';
 import { runChat } from '../client/chat';
 import { temporalTarget } from '../client/connection';
 import { startTrainService } from '../tools/services/train-service';
-import { createAgentWorker, createToolWorker } from './create-worker';
+import { createAgentWorker, createToolWorker, secretsOf } from './create-worker';
 import { startDevServer, type DevServer } from './dev-server';
 import { demoDataFile, readWorkerSettings } from './settings';
 import { loadFileStore } from '../tools/mock-data/file-store';
@@ -18,8 +18,9 @@ const log = (s: string) => console.log(`[start] ${s}`);
 
 async function main(): Promise<void> {
   let settings = readWorkerSettings();
-  // The chat shares the terminal with the worker: only its warnings and errors unless asked.
-  Runtime.install({ logger: new DefaultLogger((process.env.LOG_LEVEL as LogLevel | undefined) ?? 'WARN') });
+  // The chat shares the terminal with the worker: only its warnings and errors unless asked; never a secret.
+  const secrets = secretsOf(settings);
+  Runtime.install({ logger: secrets.logger(new DefaultLogger(settings.logLevel ?? 'WARN')) });
   const dataDir = settings.dataDir;
   mkdirSync(dataDir, { recursive: true });
 
@@ -48,7 +49,7 @@ async function main(): Promise<void> {
   const trains = startTrainTools && !process.env.TRAIN_SERVICE_URL ? await startTrainService({ port: 0 }) : undefined;
   if (trains) settings = { ...settings, toolServices: { ...settings.toolServices, trainServiceUrl: trains.url } };
 
-  const agent = await createAgentWorker({ connection, namespace: target.namespace, settings, store });
+  const agent = await createAgentWorker({ connection, namespace: target.namespace, settings, store, secrets });
   const running = agent.worker.run();
   log(`worker on task queue ${settings.taskQueue}; ${agent.model.description}`);
 
@@ -56,7 +57,7 @@ async function main(): Promise<void> {
   let trainToolsRunning: Promise<void> | undefined;
   if (startTrainTools) {
     const services = settings.toolServices;
-    trainTools = await createToolWorker({ connection, namespace: target.namespace, taskQueue: TRAIN_TOOLS_QUEUE, services, store });
+    trainTools = await createToolWorker({ connection, namespace: target.namespace, taskQueue: TRAIN_TOOLS_QUEUE, services, store, secrets });
     trainToolsRunning = trainTools.worker.run();
     log(`train tools on task queue ${TRAIN_TOOLS_QUEUE} (train service ${services.trainServiceUrl})`);
   }

@@ -1,8 +1,8 @@
 // `npm run tool-worker -- <taskQueue>`: serves the native tools routed to that task queue (a separate process,
 // as the team owning those tools would run it).
-import { NativeConnection } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { temporalTarget } from '../client/connection';
-import { createToolWorker } from './create-worker';
+import { createToolWorker, secretsOf } from './create-worker';
 import { loadFileStore } from '../tools/mock-data/file-store';
 import { demoDataFile, readWorkerSettings } from './settings';
 
@@ -10,10 +10,12 @@ async function main(): Promise<void> {
   const taskQueue = process.argv[2];
   if (!taskQueue) throw new Error('usage: npm run tool-worker -- <taskQueue>');
   const settings = readWorkerSettings();
+  const secrets = secretsOf(settings);
+  Runtime.install({ logger: secrets.logger(new DefaultLogger(settings.logLevel ?? 'INFO')) });
   const target = temporalTarget();
   const connection = await NativeConnection.connect(target.connectionOptions);
   const store = loadFileStore(demoDataFile(settings, taskQueue));
-  const { worker, tools } = await createToolWorker({ connection, namespace: target.namespace, taskQueue, services: settings.toolServices, store });
+  const { worker, tools } = await createToolWorker({ connection, namespace: target.namespace, taskQueue, services: settings.toolServices, store, secrets });
   console.log(`tool worker on ${target.connectionOptions.address}, task queue ${taskQueue}: ${tools.names().join(', ')}; demo data in ${demoDataFile(settings, taskQueue)}`);
   await worker.run();
   await connection.close();

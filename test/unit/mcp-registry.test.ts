@@ -1,5 +1,5 @@
 import { globMatch, mcpToolName } from '../../mcp/naming';
-import { parseRegistry, resolveEndpoint, scrub } from '../../mcp/registry';
+import { parseRegistry, resolveEndpoint } from '../../mcp/registry';
 
 describe('MCP registry parsing', () => {
   it('accepts the Claude Desktop / Cursor shape with our extension fields, filling defaults', () => {
@@ -26,13 +26,13 @@ describe('MCP registry parsing', () => {
     expect(() => parseRegistry('{"servers": {}}')).toThrow(/expected \{ "mcpServers"/);
   });
 
-  it('resolves ${env:…} only when asked, names missing variables, and scrubs values from messages', () => {
+  it('resolves ${env:…} only when asked, names missing variables, and lists the values for the worker\'s scrubber', () => {
     const { endpoints } = parseRegistry(JSON.stringify({ mcpServers: { r: { url: 'https://h/${env:PATHPART}', headers: { A: 'Bearer ${env:TOKEN}' } } } }));
     expect(JSON.stringify(endpoints.r)).toContain('${env:TOKEN}');
     expect(() => resolveEndpoint('r', endpoints.r!, { PATHPART: 'mcp' })).toThrow(/TOKEN/);
     const resolved = resolveEndpoint('r', endpoints.r!, { PATHPART: 'mcp', TOKEN: 'sekrit-123' });
     expect(resolved.resolved).toMatchObject({ url: 'https://h/mcp', headers: { A: 'Bearer sekrit-123' } });
-    expect(scrub('401 for Bearer sekrit-123', resolved.secrets)).toBe('401 for Bearer ***');
+    expect(resolved.secrets).toEqual(['mcp', 'sekrit-123']);
     // Same definition → same pooled session; a changed secret → a new one.
     expect(resolveEndpoint('r', endpoints.r!, { PATHPART: 'mcp', TOKEN: 'sekrit-123' }).key).toBe(resolved.key);
     expect(resolveEndpoint('r', endpoints.r!, { PATHPART: 'mcp', TOKEN: 'other-456' }).key).not.toBe(resolved.key);
