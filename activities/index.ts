@@ -1,6 +1,7 @@
 // The activities factory: dependencies are injected, so tests swap the model or the data at the outermost edge.
 import type { ToolContext } from '../tools/define-tool';
 import { createGoalActivities, type GoalDeps } from './goal-activities';
+import type { Limits } from './limits';
 import { createLlmActivities, type LlmDeps } from './llm/llm-activities';
 import { createMcpActivities, type McpDeps } from './mcp-activities';
 import { createToolDispatcher } from './tool-activities';
@@ -9,14 +10,15 @@ export interface ActivityDeps extends GoalDeps {
   llm: LlmDeps;
   toolContext: ToolContext;
   mcp: McpDeps;
+  limits?: Limits;
 }
 
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createGoalActivities(deps),
-    ...createLlmActivities(deps.llm),
-    ...createMcpActivities(deps.mcp),
+    ...createLlmActivities({ ...deps.llm, maxReplyChars: deps.limits?.maxReplyChars }),
+    ...createMcpActivities(deps.mcp, deps.limits),
     // The catch-all: any activity type not named above is a native tool.
-    default: createToolDispatcher(deps.tools, deps.toolContext),
+    default: createToolDispatcher(deps.tools, deps.toolContext, deps.limits),
   };
 }

@@ -2,6 +2,7 @@
 import type { McpDiscovery } from '../mcp/catalog';
 import { callMcpTool } from '../mcp/call';
 import { whileHeartbeating } from './heartbeat';
+import { capOutcome, DEFAULT_LIMITS, type Limits } from './limits';
 import type { McpPool } from '../mcp/pool';
 import type { McpActivities } from '../workflows/activity-types';
 
@@ -10,9 +11,9 @@ export interface McpDeps {
   pool: McpPool;
 }
 
-export function createMcpActivities({ discovery, pool }: McpDeps): McpActivities {
+export function createMcpActivities({ discovery, pool }: McpDeps, limits: Limits = DEFAULT_LIMITS): McpActivities {
   return {
-    callMcpTool: (input) => whileHeartbeating(() => callMcpTool(discovery, pool, input)),
+    callMcpTool: async (input) => capOutcome(await whileHeartbeating(() => callMcpTool(discovery, pool, input)), limits.maxToolResultChars),
     async describeCatalog() {
       const { version, endpoints, registryError, tools } = await discovery.catalog();
       return { catalog: { version, endpoints, registryError }, tools };

@@ -5,12 +5,13 @@ import { z } from 'zod';
 import { ToolError, type ToolContext } from '../tools/define-tool';
 import { recordedEffect, recordEffect } from '../tools/effect-ledger';
 import { whileHeartbeating } from './heartbeat';
+import { capOutcome, DEFAULT_LIMITS, type Limits } from './limits';
 import { callKey } from '../tools/idempotency';
 import type { ToolRegistry } from '../tools/registry';
 import { FailureTypes } from '../workflows/activity-types';
 import type { ToolOutcome } from '../workflows/types';
 
-export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext) {
+export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext, limits: Limits = DEFAULT_LIMITS) {
   return async function runNativeTool(args: Record<string, unknown>): Promise<ToolOutcome> {
     const info = activityInfo();
     const name = info.activityType;
@@ -33,10 +34,11 @@ export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext) {
     const done = tool.readOnly ? undefined : recordedEffect(ctx.store, key);
     if (done) return { status: 'ok', result: done.result };
     try {
-      const result = await whileHeartbeating(async () => tool.run(parsed.data, { ...ctx, conversationId: info.workflowExecution?.workflowId }));
-      if (!tool.readOnly) recordEffect(ctx.store, key, name, result, ctx.now());
+      const ran = await whileHeartbeating(async () => tool.run(parsed.data, { ...ctx, conversationId: info.workflowExecution?.workflowId }));
+      const outcome = capOutcome({ status: 'ok', result: ran }, limits.maxToolResultChars);
+      if (!tool.readOnly && outcome.status === 'ok') recordEffect(ctx.store, key, name, outcome.result, ctx.now());
       ctx.store.persist();
-      return { status: 'ok', result };
+      return outcome;
     } catch (err) {
       // A domain "no" is an answer for the LLM; anything else is retried by Temporal, then reported.
       if (err instanceof ToolError || err instanceof z.ZodError) return { status: 'tool_error', error: err.message };

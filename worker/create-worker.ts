@@ -4,6 +4,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { createActivities } from '../activities';
 import { createToolDispatcher } from '../activities/tool-activities';
 import { createModel, type ResolvedModel } from '../activities/llm/model';
+import type { Limits } from '../activities/limits';
 import { SecretScrubber } from '../activities/secrets';
 import { loadGoals, type GoalRegistry } from '../goals/registry';
 import { MockStore, type ToolServices } from '../tools/define-tool';
@@ -74,6 +75,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
       mcp: { discovery, pool },
       llm: { model: model.model, provider: model.provider, config: opts.settings.llm },
       toolContext: { store, now: () => new Date(), services: opts.settings.toolServices },
+      limits: opts.settings.limits,
     }),
   });
   return { worker, model, goals, tools, store, discovery, secrets, close: () => pool.closeAll() };
@@ -96,6 +98,7 @@ export async function createToolWorker(opts: {
   store?: MockStore;
   tools?: ToolRegistry;
   secrets?: SecretScrubber;
+  limits?: Limits;
 }) {
   const secrets = opts.secrets ?? new SecretScrubber().add(opts.services.stripe?.apiKey, process.env.TEMPORAL_API_KEY);
   const all = opts.tools ?? loadNativeTools();
@@ -107,7 +110,7 @@ export async function createToolWorker(opts: {
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.taskQueue,
     interceptors: { activity: [() => ({ inbound: secrets.activityInbound() })] },
-    activities: { default: createToolDispatcher(mine, { store, now: () => new Date(), services: opts.services }) },
+    activities: { default: createToolDispatcher(mine, { store, now: () => new Date(), services: opts.services }, opts.limits) },
   });
   return { worker, tools: mine, store };
 }

@@ -4,6 +4,7 @@ import type { LogLevel } from '@temporalio/common';
 import { z } from 'zod';
 import { DEFAULT_GOALS_FOLDER, PICKER_GOAL_ID } from '../goals/registry';
 import type { LlmConfig } from '../activities/llm/model';
+import { DEFAULT_LIMITS, type Limits } from '../activities/limits';
 import type { ToolServices } from '../tools/define-tool';
 import { DEFAULT_TRAIN_SERVICE_PORT } from '../tools/services/train-service';
 import type { Settings } from '../workflows/types';
@@ -52,6 +53,8 @@ const envSchema = z.object({
   MCP_ENDPOINTS_FILE: z.string().optional(),
   GOALS_DIR: z.string().optional(),
   DATA_DIR: z.string().optional(),
+  MAX_REPLY_CHARS: count('MAX_REPLY_CHARS', DEFAULT_LIMITS.maxReplyChars, 1_000),
+  MAX_TOOL_RESULT_CHARS: count('MAX_TOOL_RESULT_CHARS', DEFAULT_LIMITS.maxToolResultChars, 1_000),
   LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'], { message: 'LOG_LEVEL must be TRACE, DEBUG, INFO, WARN or ERROR' }).optional(),
   LLM_MODEL: z.string().optional(),
   LLM_KEY: z.string().optional(),
@@ -85,6 +88,8 @@ export interface WorkerSettings {
   dataDir: string;
   /** The worker's log level when set (each entry point has its own default). */
   logLevel?: LogLevel;
+  /** Caps on replies and tool results, so none can outgrow Temporal's payload limit. */
+  limits: Limits;
 }
 
 /** The demo data a worker process keeps in DATA_DIR: one file per task queue it serves tools for. */
@@ -119,6 +124,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     goalsFolder: path.resolve(e.GOALS_DIR ?? DEFAULT_GOALS_FOLDER),
     dataDir: path.resolve(e.DATA_DIR ?? path.join(PROJECT_ROOT, 'data')),
     logLevel: e.LOG_LEVEL,
+    limits: { maxReplyChars: e.MAX_REPLY_CHARS, maxToolResultChars: e.MAX_TOOL_RESULT_CHARS },
     toolServices: {
       trainServiceUrl: e.TRAIN_SERVICE_URL,
       ...(e.STRIPE_API_KEY ? { stripe: { apiKey: e.STRIPE_API_KEY, apiBase: e.STRIPE_API_BASE } } : {}),

@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   let trainToolsRunning: Promise<void> | undefined;
   if (startTrainTools) {
     const services = settings.toolServices;
-    trainTools = await createToolWorker({ connection, namespace: target.namespace, taskQueue: TRAIN_TOOLS_QUEUE, services, store, secrets });
+    trainTools = await createToolWorker({ connection, namespace: target.namespace, taskQueue: TRAIN_TOOLS_QUEUE, services, store, secrets, limits: settings.limits });
     trainToolsRunning = trainTools.worker.run();
     log(`train tools on task queue ${TRAIN_TOOLS_QUEUE} (train service ${services.trainServiceUrl})`);
   }

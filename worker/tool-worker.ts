@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const target = temporalTarget();
   const connection = await NativeConnection.connect(target.connectionOptions);
   const store = loadFileStore(demoDataFile(settings, taskQueue));
-  const { worker, tools } = await createToolWorker({ connection, namespace: target.namespace, taskQueue, services: settings.toolServices, store, secrets });
+  const { worker, tools } = await createToolWorker({ connection, namespace: target.namespace, taskQueue, services: settings.toolServices, store, secrets, limits: settings.limits });
   console.log(`tool worker on ${target.connectionOptions.address}, task queue ${taskQueue}: ${tools.names().join(', ')}; demo data in ${demoDataFile(settings, taskQueue)}`);
   await worker.run();
   await connection.close();

@@ -28,6 +28,7 @@ import {
   type ToolOutcome,
   type ToolSpec,
   type Transcript,
+  type TranscriptRef,
   type Usage,
 } from './types';
 import { MAX_PROMPT_CHARS } from './messages';
@@ -67,6 +68,8 @@ export class Conversation {
   private goalChange: string | null = null;
   private toolsCheckedFor = 0;
   private refreshToolsEachTurn = false;
+  /** How many messages LLM requests of this run have carried so far; later requests send only what follows. */
+  private sentUpTo = 0;
   /** An effect that continues the one just applied (a builtin tool's second step); it comes before anything else. */
   private followUp: Effect | null = null;
   private readonly carried?: CarriedState;
@@ -201,7 +204,7 @@ export class Conversation {
           this.endTurn();
           continue;
         }
-        return { kind: 'plan', request: { goal: this.goal, tools: this.tools, messages: this.messages, summary: this.summary, agents: this.agents } };
+        return { kind: 'plan', request: { goal: this.goal, tools: this.tools, transcript: this.transcriptRef(), summary: this.summary, agents: this.agents } };
       }
       const next = this.queue[0];
       if (!next) return null;
@@ -214,7 +217,7 @@ export class Conversation {
       this.stepsThisTurn = 0;
       this.turnsThisRun++;
       if (this.settings.validatePrompts && !prompt.starter) {
-        return { kind: 'validate', prompt, request: { goal: this.goal, messages: this.messages, prompt: prompt.text, agents: this.agents } };
+        return { kind: 'validate', prompt, request: { goal: this.goal, transcript: this.transcriptRef(), prompt: prompt.text, agents: this.agents } };
       }
       this.messages.push({ kind: 'user', text: prompt.text, promptId: prompt.id });
       this.needsPlan = true;
@@ -249,7 +252,7 @@ export class Conversation {
   prepareCarry(): { summarize: SummarizeRequest | null; nextRun(summary: string): AgentGoalInput } {
     const { older, recent } = this.splitForCarry();
     return {
-      summarize: older.length ? { goal: this.goal, previousSummary: this.summary, messages: older } : null,
+      summarize: older.length ? { goal: this.goal, previousSummary: this.summary, transcript: this.transcriptRef(older.length) } : null,
       nextRun: (summary) => ({ goalId: this.goal.id, historyEventBudget: this.input.historyEventBudget, carried: this.carry(summary, recent) }),
     };
   }
@@ -465,6 +468,13 @@ export class Conversation {
       if (m.kind === 'agent' && m.text.trim()) return m.text;
     }
     return '';
+  }
+
+  /** The first `count` messages by reference: only those not sent in an earlier request of this run go along. */
+  private transcriptRef(count = this.messages.length): TranscriptRef {
+    const from = Math.min(this.sentUpTo, count);
+    this.sentUpTo = Math.max(this.sentUpTo, count);
+    return { count, tail: this.messages.slice(from, count) };
   }
 
   private findTool(name: string): ToolSpec | undefined {

@@ -159,27 +159,38 @@ export interface PromptVerdict {
   usage: Usage;
 }
 
-export interface PlanRequest {
-  goal: Goal;
-  tools: ToolSpec[];
-  messages: ChatMessage[];
-  summary: string;
-  agents: AgentSummary[];
+/**
+ * Which messages an LLM activity reads, without the whole transcript in every activity's input (which would make
+ * history grow with the square of the conversation's length, and a few large messages exceed the payload limit):
+ * the first `count` of the workflow's messages, of which only the last ones, `tail`, are sent. The worker keeps
+ * the rest from earlier calls of the same run, or reads them with the workflow's history query.
+ */
+export interface TranscriptRef {
+  count: number;
+  tail: ChatMessage[];
 }
 
-export interface ValidateRequest {
+/** The transcript, by reference (`transcript`) or in full (`messages`: runs recorded before, tests, benchmarks). */
+export type TranscriptInput = { transcript: TranscriptRef; messages?: undefined } | { messages: ChatMessage[]; transcript?: undefined };
+
+export type PlanRequest = {
   goal: Goal;
-  messages: ChatMessage[];
+  tools: ToolSpec[];
+  summary: string;
+  agents: AgentSummary[];
+} & TranscriptInput;
+
+export type ValidateRequest = {
+  goal: Goal;
   prompt: string;
   /** In multi-goal mode, a request another agent can serve fits (the agent switches to it). */
   agents?: AgentSummary[];
-}
+} & TranscriptInput;
 
-export interface SummarizeRequest {
+export type SummarizeRequest = {
   goal: Goal;
   previousSummary: string;
-  messages: ChatMessage[];
-}
+} & TranscriptInput;
 
 /** Where a conversation is: clients poll this instead of guessing. */
 export type ConversationState = 'waiting_for_user' | 'working' | 'awaiting_approval' | 'ended';

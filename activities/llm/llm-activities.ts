@@ -5,7 +5,9 @@ import { FailureTypes } from '../../workflows/activity-types';
 import type { LlmActivities } from '../../workflows/activity-types';
 import type { Goal, PlanResult, ToolSpec, Usage } from '../../workflows/types';
 import { whileHeartbeating } from '../heartbeat';
+import { capText, DEFAULT_LIMITS } from '../limits';
 import { toLlmFailure } from './errors';
+import { TranscriptCache } from './transcripts';
 import { createModel, type LlmConfig, type ResolvedModel } from './model';
 import { toModelMessages } from './model-messages';
 import { renderPlanSystemPrompt, renderSummaryPrompt, renderValidateSystemPrompt } from './prompts';
@@ -18,9 +20,12 @@ export interface LlmDeps {
   config?: LlmConfig;
   /** Per-call timeout, under the activity's start-to-close so a hung provider surfaces as a retryable error. */
   timeoutMs?: number;
+  /** Longest reply text kept (MAX_REPLY_CHARS): a longer one is cut, with a note, so no reply can wedge history. */
+  maxReplyChars?: number;
 }
 
-export function createLlmActivities({ model, provider, config, timeoutMs = 90_000 }: LlmDeps): LlmActivities {
+export function createLlmActivities({ model, provider, config, timeoutMs = 90_000, maxReplyChars = DEFAULT_LIMITS.maxReplyChars }: LlmDeps): LlmActivities {
+  const transcripts = new TranscriptCache();
   const goalModels = new Map<string, ResolvedModel>();
   /** The goal's own model when it names one (created once), else the worker's. */
   function modelFor(goal: Goal): { model: LanguageModel; provider: string } {
@@ -55,7 +60,9 @@ export function createLlmActivities({ model, provider, config, timeoutMs = 90_00
   }
 
   return {
-    async planTurn({ goal, tools, messages, summary, agents }): Promise<PlanResult> {
+    async planTurn(input): Promise<PlanResult> {
+      const { goal, tools, summary, agents } = input;
+      const messages = await transcripts.messagesOf(input);
       const result = await call('plan', goal, {
         system: renderPlanSystemPrompt({ goal, tools, summary, agents }),
         messages: toModelMessages(messages),
@@ -71,13 +78,15 @@ export function createLlmActivities({ model, provider, config, timeoutMs = 90_00
         );
       }
       return {
-        text: result.text,
+        text: capText(result.text, maxReplyChars),
         toolCalls: result.toolCalls.map((c) => ({ id: c.toolCallId, tool: c.toolName, args: asRecord(c.input) })),
         usage: usageOf(result.usage),
       };
     },
 
-    async validatePrompt({ goal, messages, prompt, agents = [] }) {
+    async validatePrompt(input) {
+      const { goal, prompt, agents = [] } = input;
+      const messages = await transcripts.messagesOf(input);
       // Plain text of the last exchanges is context enough; tool calls would need their results alongside.
       const recent = messages.slice(-6).flatMap((m): ModelMessage[] => {
         if (m.kind === 'user') return [{ role: 'user', content: m.text }];
@@ -92,7 +101,9 @@ export function createLlmActivities({ model, provider, config, timeoutMs = 90_00
       return { ...verdict, usage: usageOf(result.usage) };
     },
 
-    async summarizeConversation({ goal, previousSummary, messages }) {
+    async summarizeConversation(input) {
+      const { goal, previousSummary } = input;
+      const messages = await transcripts.messagesOf(input);
       const result = await call('summarize', goal, {
         system: 'You condense conversations faithfully and briefly.',
         messages: [{ role: 'user', content: renderSummaryPrompt(goal, previousSummary, messages) }],

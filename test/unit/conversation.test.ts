@@ -172,3 +172,19 @@ describe('Conversation', () => {
     expect(convo.hasWork()).toBe(false);
   });
 });
+
+describe('Conversation: the transcript by reference', () => {
+  it('sends each LLM request only the messages added since the last one, with the count to read', () => {
+    const convo = new Conversation();
+    convo.begin(settings, { goal, tools: [book] });
+    const first = next(convo, 'plan');
+    expect(first.request.transcript).toEqual({ count: 1, tail: [expect.objectContaining({ kind: 'user', text: 'start' })] });
+    convo.apply(first, text('hello'));
+    convo.enqueuePrompt('again');
+    const second = next(convo, 'plan');
+    // The greeting and the new prompt: not the starter prompt again.
+    expect(second.request.transcript?.count).toBe(3);
+    expect(second.request.transcript?.tail.map((m) => m.kind)).toEqual(['agent', 'user']);
+    expect(second.request.messages).toBeUndefined();
+  });
+});
