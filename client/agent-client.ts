@@ -8,6 +8,7 @@ import {
   WorkflowUpdateFailedError,
   type WorkflowHandle,
 } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { AgentGoalWorkflow, DescribeAgentsWorkflow, DescribeCatalogWorkflow } from '../workflows';
 import type { AgentsDescription } from '../workflows/activity-types';
 import {
@@ -49,6 +50,7 @@ export class AgentClient {
 
   /** Starts a conversation and waits for the agent's greeting. */
   async start(goalId: string, conversationId = newConversationId()): Promise<{ id: string; greeting: AgentReply | null }> {
+    await this.requireWorker();
     try {
       await this.client.workflow.start(AgentGoalWorkflow, { taskQueue: this.taskQueue, workflowId: conversationId, args: [{ goalId }] });
     } catch (err) {
@@ -123,12 +125,33 @@ export class AgentClient {
     return this.askWorker(() => this.client.workflow.execute(DescribeAgentsWorkflow, this.describing('describe-agents')));
   }
 
+  /**
+   * Fails within seconds, before starting anything, when no worker polls the task queue: a conversation (or a
+   * describe workflow) would otherwise wait for one, silently, with nothing to show for it.
+   */
+  async requireWorker(waitMs = 5_000): Promise<void> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const { pollers } = await this.client.workflowService.describeTaskQueue({
+        namespace: this.client.options.namespace,
+        taskQueue: { name: this.taskQueue },
+        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+      });
+      if (pollers?.length) return;
+      if (Date.now() > deadline) {
+        throw new UserError(`No worker is serving task queue "${this.taskQueue}": start one (npm run worker, or npm start), or set TASK_QUEUE to the one it serves.`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+
   /** Describe workflows run on the agent worker, so the answer is the worker's view, not this process's. */
   private describing(prefix: string) {
     return { taskQueue: this.taskQueue, workflowId: `${prefix}-${randomBytes(4).toString('hex')}`, workflowExecutionTimeout: '1 minute' };
   }
 
   private async askWorker<T>(run: () => Promise<T>): Promise<T> {
+    await this.requireWorker();
     try {
       return await run();
     } catch (err) {

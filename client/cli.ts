@@ -141,7 +141,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         throw new UserError(`unknown command "${command}". ${USAGE.split('\n')[0]}; try --help`);
     }
   } catch (err) {
-    const message = err instanceof UserError || isArgError(err) ? (err as Error).message : `unexpected error: ${(err as Error).stack ?? err}`;
+    // One line, always: the stack only when AGENT_DEBUG is set.
+    const message =
+      err instanceof UserError || isArgError(err) ? (err as Error).message : `unexpected error: ${io.env.AGENT_DEBUG ? ((err as Error).stack ?? err) : oneLine(err)}`;
     io.error.write(`error: ${message}\n`);
     return 1;
   } finally {
@@ -164,6 +166,12 @@ function decisionFrom(reject: string | undefined, args: string | undefined) {
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UserError('--args must be a JSON object');
   return { approve: true as const, args: parsed as Record<string, unknown> };
+}
+
+function oneLine(err: unknown): string {
+  const e = err as Error & { cause?: Error };
+  const text = [e?.message, e?.cause?.message].filter(Boolean).join(': ') || String(err);
+  return `${text.replace(/\s+/g, ' ').trim()} (set AGENT_DEBUG=1 for details)`;
 }
 
 function isArgError(err: unknown): boolean {

@@ -89,6 +89,22 @@ describe('agent CLI against a real server and worker', () => {
     }
   });
 
+  it('says at once, in one line, when no worker serves the queue, and starts nothing', async () => {
+    const saved = cliEnv;
+    cliEnv = { ...cliEnv, TASK_QUEUE: 'nobody-serves-this' };
+    try {
+      const began = Date.now();
+      const { code, err } = await agent(['start', '--id', 'cli-no-worker']);
+      expect(code).toBe(1);
+      expect(err).toMatch(/^error: No worker is serving task queue "nobody-serves-this": start one \(npm run worker, or npm start\)/);
+      expect(err.trim().split('\n')).toHaveLength(1);
+      expect(Date.now() - began).toBeLessThan(15_000);
+      await expect(env.client.workflow.getHandle('cli-no-worker').describe()).rejects.toThrow(/not found/i);
+    } finally {
+      cliEnv = saved;
+    }
+  });
+
   it('reports an unreachable server clearly', async () => {
     const saved = cliEnv;
     cliEnv = { ...cliEnv, TEMPORAL_ADDRESS: '127.0.0.1:1' };
