@@ -30,6 +30,18 @@ export interface McpOptions {
   warmRelistsPerPool: number;
 }
 
+/** The durability benchmarks. */
+export interface DurabilityOptions {
+  /** BENCH_HISTORY_TURNS: text turns in the history-growth conversation (default 300). */
+  historyTurns: number;
+  /** BENCH_RECOVERY_RUNS: worker kills during a model call (default 3). */
+  recoveryRuns: number;
+}
+
+export function readDurabilityOptions(env: NodeJS.ProcessEnv = process.env): DurabilityOptions {
+  return { historyTurns: envInt(env, 'BENCH_HISTORY_TURNS', 300, 1), recoveryRuns: envInt(env, 'BENCH_RECOVERY_RUNS', 3, 1) };
+}
+
 export function readTurnOptions(env: NodeJS.ProcessEnv = process.env): TurnOptions {
   return {
     iterations: envInt(env, 'BENCH_ITERATIONS', 200, 1),

@@ -1,7 +1,8 @@
 // `npm run bench`: client-observed latency of a chat turn on a real Temporal server and a real agent worker,
 // with a zero-latency scripted model, against a floor (an update that runs one no-op activity). What is left
 // over the floor is what the orchestrator costs: its workflow code, its activities' payloads, the AI SDK path.
-// Then the MCP benchmarks (mcp-bench.ts) on the same server. Knobs (BENCH_*): see options.ts.
+// Then the MCP benchmarks (mcp-bench.ts) and the durability ones (durability-bench.ts) on the same server. Knobs
+// (BENCH_*): see options.ts.
 //
 // One server for everything; TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE etc.) uses that server instead of a dev server.
 import os from 'node:os';
@@ -12,7 +13,8 @@ import { chatTurnScenarios, measureChatTurns, startChatTurnWorkers, type ChatTur
 import type { BenchContext } from './context';
 import { watchInterrupts } from './interrupts';
 import { runMcpBench } from './mcp-bench';
-import { readMcpOptions, readTurnOptions } from './options';
+import { readDurabilityOptions, readMcpOptions, readTurnOptions } from './options';
+import { runDurabilityBench } from './durability-bench';
 import { chatTurnResults } from './report/chat-turns-report';
 import { printAndSave } from './report/run-report';
 import type { TurnScenario } from './scenario';
@@ -24,6 +26,7 @@ const interrupts = watchInterrupts();
 async function main(): Promise<void> {
   const opts = readTurnOptions();
   const mcpOpts = readMcpOptions();
+  const durabilityOpts = readDurabilityOptions();
   const wallStart = performance.now();
   const loadBefore = os.loadavg();
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -45,7 +48,8 @@ async function main(): Promise<void> {
     const facts = { opts, server, setupMs, measureMs, loadBefore, loadAfter: os.loadavg() };
     // The chat-turn workers stay up during the MCP part, as they always have, so its numbers stay comparable.
     const mcp = await runMcpBench(ctx, mcpOpts);
-    printAndSave(facts, chatTurnResults(scenarios), mcp);
+    const durability = await runDurabilityBench(ctx, server.info.address, durabilityOpts);
+    printAndSave(facts, chatTurnResults(scenarios), mcp, durability);
   } catch (err) {
     await Promise.all(scenarios.map((s) => s.sampler.abort()));
     throw err;

@@ -20,7 +20,7 @@ export function resolveGoal(goalId: string, why: GoalReason['why'] | 'start' = '
 export const { validatePrompt, planTurn, summarizeConversation } = proxyActivities<LlmActivities>({
   startToCloseTimeout: '2 minutes',
   // The model call heartbeats: a worker that dies mid-call is noticed in seconds, not after two minutes.
-  heartbeatTimeout: '15 seconds',
+  heartbeatTimeout: '10 seconds',
   // Transient provider errors retry with backoff, but a turn never hangs on a dead provider for long.
   scheduleToCloseTimeout: '5 minutes',
   retry: {

@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { DurabilityBenchResult } from '../durability-bench';
 import type { McpBenchResult } from '../mcp-bench';
 import type { TurnOptions } from '../options';
 import { PTO_GOAL } from '../scripted-answers';
@@ -21,11 +22,12 @@ export interface RunFacts {
   loadAfter: number[];
 }
 
-export function printAndSave(facts: RunFacts, results: ChatTurnResult[], mcp: McpBenchResult): void {
+export function printAndSave(facts: RunFacts, results: ChatTurnResult[], mcp: McpBenchResult, durability: DurabilityBenchResult): void {
   console.log(chatTurnText(facts, results));
   console.log(mcp.text);
+  console.log(durability.text);
   mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-  writeFileSync(RESULTS_FILE, `${JSON.stringify(resultsJson(facts, results, mcp), null, 2)}\n`);
+  writeFileSync(RESULTS_FILE, `${JSON.stringify({ ...resultsJson(facts, results, mcp), durability: durability.json }, null, 2)}\n`);
 }
 
 const conversationPolicy = (opts: TurnOptions) =>
