@@ -11,14 +11,15 @@ export interface Limits {
 
 export const DEFAULT_LIMITS: Limits = { maxReplyChars: 20_000, maxToolResultChars: 50_000 };
 
-export function capText(text: string, max: number): string {
+/** `text` within `max` characters; a longer one keeps its start and says what was cut, naming the setting. */
+export function capText(text: string, max: number, what = 'the reply', setting = 'MAX_REPLY_CHARS'): string {
   if (text.length <= max) return text;
-  return `${text.slice(0, max)}\n[… cut: the reply was ${text.length.toLocaleString('en-US')} characters; the first ${max.toLocaleString('en-US')} are kept (MAX_REPLY_CHARS).]`;
+  return `${text.slice(0, max)}\n[… cut: ${what} was ${text.length.toLocaleString('en-US')} characters; the first ${max.toLocaleString('en-US')} are kept (${setting}).]`;
 }
 
 /** A tool outcome within `max` characters of JSON: a larger result becomes a preview the LLM is told is partial. */
 export function capOutcome(outcome: ToolOutcome, max: number): ToolOutcome {
-  if (outcome.status === 'tool_error') return outcome.error.length <= max ? outcome : { ...outcome, error: capText(outcome.error, max) };
+  if (outcome.status === 'tool_error') return { ...outcome, error: capText(outcome.error, max, 'the error', 'MAX_TOOL_RESULT_CHARS') };
   if (outcome.status !== 'ok') return outcome;
   const json = JSON.stringify(outcome.result) ?? '';
   if (json.length <= max) return outcome;
