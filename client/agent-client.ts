@@ -23,6 +23,8 @@ import {
 import type { AgentReply, CatalogSummary, ChatMessage, ConfirmDecision, ConversationStatus, ToolSpec } from '../workflows/types';
 import { temporalTarget } from './connection';
 
+const MODEL_CALLS = new Set(['planTurn', 'validatePrompt', 'summarizeConversation']);
+
 /** An error for the user: printed as one line, exit code 1. */
 export class UserError extends Error {
   override name = 'UserError';
@@ -74,6 +76,17 @@ export class AgentClient {
 
   async status(id: string): Promise<ConversationStatus> {
     return this.call(id, () => this.handle(id).query(statusQuery));
+  }
+
+  /**
+   * A model call of the turn in progress that has failed and is being retried, from the server's view of the
+   * workflow: the workflow itself only hears of a call's final outcome, so clients ask here to tell the user early.
+   */
+  async retrying(id: string): Promise<{ attempt: number; lastFailure: string } | null> {
+    const { raw } = await this.call(id, () => this.handle(id).describe());
+    const call = raw.pendingActivities?.find((a) => MODEL_CALLS.has(a.activityType?.name ?? '') && (a.attempt ?? 0) > 1);
+    if (!call) return null;
+    return { attempt: call.attempt ?? 0, lastFailure: call.lastFailure?.message ?? 'no answer' };
   }
 
   async details(id: string) {

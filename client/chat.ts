@@ -31,7 +31,7 @@ export async function runChat(client: AgentClient, id: string, first: AgentReply
         if (answer === null) return;
         const decision = await approvalFrom(answer, reply, ask, print);
         if (!decision) continue;
-        reply = await client.confirm(id, decision);
+        reply = await whileWaiting(client, id, print, () => client.confirm(id, decision));
         print(formatReply(reply));
         continue;
       }
@@ -45,7 +45,7 @@ export async function runChat(client: AgentClient, id: string, first: AgentReply
         print('(conversation ended)');
         return;
       } else {
-        reply = await client.say(id, text);
+        reply = await whileWaiting(client, id, print, () => client.say(id, text));
         print(formatReply(reply));
       }
     }
@@ -53,6 +53,28 @@ export async function runChat(client: AgentClient, id: string, first: AgentReply
     rl.close();
   }
 }
+
+/** Waits for the agent's reply, saying once if the model is failing meanwhile (the turn goes on retrying). */
+async function whileWaiting(client: AgentClient, id: string, print: (s: string) => void, send: () => Promise<AgentReply>): Promise<AgentReply> {
+  let told = false;
+  const timer = setInterval(() => {
+    if (told) return;
+    void client.retrying(id).then((r) => {
+      if (r && !told) {
+        told = true;
+        print(`(the model is not answering: ${r.lastFailure}; retrying…)`);
+      }
+    }, () => undefined);
+  }, RETRY_CHECK_MS);
+  try {
+    return await send();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** How often the chat looks for a failing model while it waits. */
+const RETRY_CHECK_MS = 5_000;
 
 async function approvalFrom(
   answer: string,

@@ -124,10 +124,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         const id = needId();
         const status = await c.status(id);
         const { goal, usage } = await c.details(id);
+        const retrying = status.state === 'working' ? await c.retrying(id) : null;
         out(
           `${id}: ${status.state.replace(/_/g, ' ')}; agent ${goal?.agentName ?? '?'} (${goal?.id ?? '?'}); ` +
-            `${usage.total.totalTokens} tokens over ${usage.runs} run(s)`,
-          { id, ...status, goal: goal?.id, usage },
+            `${usage.total.totalTokens} tokens over ${usage.runs} run(s)` +
+            (retrying ? `\nthe model is not answering (${retrying.lastFailure}); retrying, attempt ${retrying.attempt}` : ''),
+          { id, ...status, goal: goal?.id, usage, retrying },
         );
         return 0;
       }

@@ -1,8 +1,9 @@
 // Every activity the workflows schedule, with its timeout and retry policy, in one place. Temporal owns retries;
 // provider SDKs run with theirs off. Workflows call these verbs and never set activity options themselves.
-import { proxyActivities, proxyLocalActivities, type ActivityOptions } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, type ActivityFunctionWithOptions, type ActivityOptions } from '@temporalio/workflow';
 import { FailureTypes, type GoalActivities, type LlmActivities, type McpActivities, type ToolActivity } from './activity-types';
 import type { GoalReason } from './effects';
+import { MODEL_RETRY } from './model-retry';
 import type { McpToolRef, ResolvedGoal, ToolOutcome, ToolSpec } from './types';
 
 const goalRetry = { maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.UnknownGoal, FailureTypes.Misconfigured] };
@@ -17,19 +18,31 @@ export function resolveGoal(goalId: string, why: GoalReason['why'] | 'start' = '
   return (why === 'refresh' ? localGoals : goals).resolveGoal(goalId);
 }
 
-export const { validatePrompt, planTurn, summarizeConversation } = proxyActivities<LlmActivities>({
+const LLM_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '2 minutes',
   // The model call heartbeats: a worker that dies mid-call is noticed in seconds, not after two minutes.
   heartbeatTimeout: '10 seconds',
-  // Transient provider errors retry with backoff, but a turn never hangs on a dead provider for long.
+  // Transient provider errors retry with backoff, but a turn never hangs on a dead provider for long: the
+  // MODEL_GIVE_UP setting bounds the retries (runs recorded before it existed keep 5 minutes).
   scheduleToCloseTimeout: '5 minutes',
   retry: {
-    initialInterval: '1 second',
-    backoffCoefficient: 2,
-    maximumInterval: '30 seconds',
+    initialInterval: MODEL_RETRY.initialIntervalMs,
+    backoffCoefficient: MODEL_RETRY.backoffCoefficient,
+    maximumInterval: MODEL_RETRY.maximumIntervalMs,
     nonRetryableErrorTypes: [FailureTypes.LlmAuth, FailureTypes.LlmMisconfigured, FailureTypes.LlmBadRequest],
   },
-});
+};
+const llm = proxyActivities<LlmActivities>(LLM_OPTIONS);
+
+/** A model call, given up after `giveUpSeconds` of failing (MODEL_GIVE_UP); its last failure says why. */
+function withGiveUp<A, R>(activity: ActivityFunctionWithOptions<(arg: A) => Promise<R>>) {
+  return (arg: A, giveUpSeconds?: number): Promise<R> =>
+    giveUpSeconds ? activity.executeWithOptions({ ...LLM_OPTIONS, scheduleToCloseTimeout: `${giveUpSeconds} seconds` }, [arg]) : activity(arg);
+}
+
+export const validatePrompt = withGiveUp(llm.validatePrompt);
+export const planTurn = withGiveUp(llm.planTurn);
+export const summarizeConversation = withGiveUp(llm.summarizeConversation);
 
 const NATIVE_TOOL_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '1 minute',

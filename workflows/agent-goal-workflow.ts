@@ -82,8 +82,8 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
 
   // ---- performing effects: the one place activities are called ----------------------------------------------
   const perform: Performers = {
-    validate: ({ request }) => failSoft(() => validatePrompt(request)),
-    plan: ({ request }) => failSoft(() => planTurn(request)),
+    validate: ({ request }) => failSoft(() => validatePrompt(request, convo.settings.modelGiveUpSeconds)),
+    plan: ({ request }) => failSoft(() => planTurn(request, convo.settings.modelGiveUpSeconds)),
     run_tool: ({ call, spec }) => runTool(spec, call.args).catch((err) => toolError(err, spec)),
     list_agents: () => failSoft(() => listAgents()),
     resolve_goal: ({ goalId, why }) => failSoft(() => resolveGoal(goalId, why)),
@@ -114,7 +114,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
    * waits for its reply in this run, so it is answered first. */
   async function continueAsNewUnlessWatched(): Promise<void> {
     const { summarize, nextRun } = convo.prepareCarry();
-    const summary = summarize ? await summarizeConversation(summarize).catch(() => convo.summary) : convo.summary;
+    const summary = summarize ? await summarizeConversation(summarize, convo.settings.modelGiveUpSeconds).catch(() => convo.summary) : convo.summary;
     if (convo.replies.waiting()) return;
     await condition(allHandlersFinished);
     await continueAsNew<typeof AgentGoalWorkflow>(nextRun(summary));

@@ -1,6 +1,6 @@
 // How a final activity failure becomes something the conversation can show: a step failure or a tool error.
 // The workflow never fails because an activity did; the user or the LLM reads why.
-import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import { ApplicationFailure, TemporalFailure } from '@temporalio/workflow';
 import type { StepFailure } from './effects';
 import type { ToolOutcome, ToolSpec } from './types';
 
@@ -26,10 +26,11 @@ export function mayHaveRun(server: string, tool: string, why: string): ToolOutco
   };
 }
 
-/** The innermost message of an activity failure, which names the real cause (e.g. the missing setting). */
+/** The innermost message of an activity failure, which names the real cause (e.g. the missing setting); for a call
+ * given up after retries ("not enough time to schedule next retry…"), the last attempt's failure. */
 function reason(err: unknown): string {
   let e: unknown = err;
-  while (e instanceof ActivityFailure && e.cause) e = e.cause;
+  while (e instanceof TemporalFailure && e.cause) e = e.cause;
   if (e instanceof ApplicationFailure || e instanceof Error) return e.message;
   return String(e);
 }

@@ -136,6 +136,8 @@ export interface Settings {
   historyEventBudget: number;
   /** Messages kept verbatim across continue-as-new; older ones are summarised. */
   recentMessagesKept: number;
+  /** How long a model call may keep failing (retries included) before the user is told; absent in older runs. */
+  modelGiveUpSeconds?: number;
 }
 
 export interface ResolvedGoal {

@@ -3,9 +3,14 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { APICallError, InvalidPromptError, LoadAPIKeyError, MissingToolResultsError, NoSuchModelError } from 'ai';
 import { FailureTypes } from '../../workflows/activity-types';
 
-export function toLlmFailure(err: unknown, provider: string): ApplicationFailure {
+export function toLlmFailure(err: unknown, provider: string, timeoutMs?: number): ApplicationFailure {
   if (err instanceof ApplicationFailure) return err;
   const message = err instanceof Error ? err.message : String(err);
+  // Our own per-call limit: a model that hangs is a timeout of the model, worth another try.
+  if (isTimeout(err)) {
+    const limit = timeoutMs ? ` within ${Math.round(timeoutMs / 1000)} s (MODEL_TIMEOUT)` : '';
+    return ApplicationFailure.retryable(`The ${provider} model did not answer${limit}.`, FailureTypes.LlmUnavailable);
+  }
   if (APICallError.isInstance(err)) {
     const status = err.statusCode;
     if (status === 401 || status === 403) {
@@ -40,6 +45,15 @@ export function toLlmFailure(err: unknown, provider: string): ApplicationFailure
   }
   // Network failures, timeouts, malformed responses: worth another try.
   return ApplicationFailure.retryable(`Calling ${provider} failed: ${message}`, FailureTypes.LlmUnavailable);
+}
+
+/** The per-call AbortSignal.timeout fired: a TimeoutError, possibly wrapped by the SDK or the fetch layer. */
+function isTimeout(err: unknown): boolean {
+  // Not `instanceof Error`: fetch's DOMException may come from another realm.
+  for (let e = err as { name?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && typeof e === 'object' && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.name === 'TimeoutError' || /aborted due to timeout/i.test(String(e.message))) return true;
+  }
+  return false;
 }
 
 /** Honours `retry-after-ms` (OpenAI) and `retry-after` in seconds or as an HTTP date; capped at a minute. */

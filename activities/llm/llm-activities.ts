@@ -1,5 +1,6 @@
 // The LLM activities: planning with native tool calling, prompt validation, and summaries for continue-as-new.
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { modelRetryDelayMs } from '../../workflows/model-retry';
 import { generateText, jsonSchema, NoSuchToolError, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import { FailureTypes } from '../../workflows/activity-types';
 import type { LlmActivities } from '../../workflows/activity-types';
@@ -24,7 +25,7 @@ export interface LlmDeps {
   maxReplyChars?: number;
 }
 
-export function createLlmActivities({ model, provider, config, timeoutMs = 90_000, maxReplyChars = DEFAULT_LIMITS.maxReplyChars }: LlmDeps): LlmActivities {
+export function createLlmActivities({ model, provider, config, timeoutMs = (config?.timeoutSeconds ?? 60) * 1000, maxReplyChars = DEFAULT_LIMITS.maxReplyChars }: LlmDeps): LlmActivities {
   const transcripts = new TranscriptCache();
   const goalModels = new Map<string, ResolvedModel>();
   /** The goal's own model when it names one (created once), else the worker's. */
@@ -55,7 +56,7 @@ export function createLlmActivities({ model, provider, config, timeoutMs = 90_00
         providerOptions: { scripted: { task, goalId: goal.id } satisfies ScriptedCallInfo as never },
       }));
     } catch (err) {
-      throw toLlmFailure(err, chosen.provider);
+      throw finalWhenOutOfTime(toLlmFailure(err, chosen.provider, timeoutMs), timeoutMs);
     }
   }
 
@@ -111,6 +112,27 @@ export function createLlmActivities({ model, provider, config, timeoutMs = 90_00
       return result.text.trim() || previousSummary;
     },
   };
+}
+
+/**
+ * A retryable failure becomes final when the next attempt could not finish before the call's give-up time
+ * (MODEL_GIVE_UP): the user then reads this cause, not Temporal's "not enough time to schedule next retry".
+ */
+function finalWhenOutOfTime(failure: ApplicationFailure, timeoutMs: number): ApplicationFailure {
+  let info;
+  try {
+    info = Context.current().info;
+  } catch {
+    return failure; // not in an activity: nothing to give up on
+  }
+  if (failure.nonRetryable || !info.scheduleToCloseTimeoutMs) return failure;
+  const left = info.scheduledTimestampMs + info.scheduleToCloseTimeoutMs - Date.now();
+  if (left - modelRetryDelayMs(info.attempt) >= timeoutMs) return failure;
+  return ApplicationFailure.create({
+    message: `${failure.message} Gave up after ${info.attempt} attempt${info.attempt === 1 ? '' : 's'} (MODEL_GIVE_UP).`,
+    type: failure.type ?? undefined,
+    nonRetryable: true,
+  });
 }
 
 /** Tool definitions without `execute`: the model proposes calls, the workflow decides and runs them. */

@@ -15,6 +15,8 @@ export interface LlmConfig {
   model?: string;
   key?: string;
   baseUrl?: string;
+  /** One model call's limit (MODEL_TIMEOUT): a hang is reported as the model's timeout, then retried. */
+  timeoutSeconds?: number;
 }
 
 export const DEFAULT_SCRIPT = path.join(__dirname, '..', '..', 'config', 'scripted-model.json');

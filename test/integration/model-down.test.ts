@@ -1,0 +1,55 @@
+// A model that keeps failing or hangs: the user hears early that it is being retried (status, chat), and the
+// turn gives up within MODEL_GIVE_UP with a message naming the cause. A real dev server and worker, the model a
+// local Chat Completions server.
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createModel } from '../../activities/llm/model';
+import { AgentClient } from '../../client/agent-client';
+import { completion, httpError, lastUserText, startFakeChatCompletions, type FakeChatCompletions } from '../helpers/fake-chat-completions';
+import { say, startConversation, waitUntil } from '../helpers/conversation';
+import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+
+describe('a failing model, in words and in time', () => {
+  let env: TestWorkflowEnvironment;
+  let model: FakeChatCompletions;
+  let worker: Awaited<ReturnType<typeof startWorker>>;
+  let client: AgentClient;
+
+  beforeAll(async () => {
+    model = await startFakeChatCompletions(async (body) => {
+      const text = lastUserText(body);
+      if (text.includes('fail')) return httpError(500, 'upstream overloaded');
+      if (text.includes('hang')) await new Promise((r) => setTimeout(r, 8_000));
+      return completion({ text: 'Hello.' });
+    });
+    env = await startTemporal();
+    worker = await startWorker(env, {
+      model: createModel({ model: 'openai-compatible:test-model', baseUrl: model.baseUrl, key: 'test-key-123' }),
+      settings: testSettings({ VALIDATE_PROMPTS: 'false', MODEL_GIVE_UP: '15', MODEL_TIMEOUT: '5' }),
+    });
+    client = new AgentClient(env.client, worker.worker.options.taskQueue);
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await model?.close();
+    await env?.teardown();
+  });
+
+  it('a model that keeps failing: retrying is visible within seconds, and the turn gives up naming the cause', async () => {
+    const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: 'goal_hr_pto' });
+    const began = Date.now();
+    const reply = say(handle, 'please fail');
+    await waitUntil(async () => (await client.retrying(handle.workflowId)) !== null, 30_000);
+    expect(await client.retrying(handle.workflowId)).toMatchObject({ lastFailure: expect.stringMatching(/HTTP 500/) });
+    expect(Date.now() - began).toBeLessThan(30_000);
+    const answer = await reply;
+    expect(answer.reply).toMatch(/^Sorry, I could not get an answer from the language model \(The openai-compatible API failed \(HTTP 500\)/);
+    // MODEL_GIVE_UP is 15 s: the user is not left waiting minutes.
+    expect(Date.now() - began).toBeLessThan(30_000);
+  });
+
+  it('a model that hangs is reported as its timeout', async () => {
+    const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: 'goal_hr_pto' });
+    const answer = await say(handle, 'please hang');
+    expect(answer.reply).toMatch(/The openai-compatible model did not answer within 5 s \(MODEL_TIMEOUT\)/);
+  });
+});
