@@ -27,7 +27,8 @@ export interface McpCallInput {
 
 export async function callMcpTool(discovery: McpDiscovery, pool: McpPool, input: McpCallInput): Promise<ToolOutcome> {
   const { ref, args } = input;
-  const catalog = await discovery.catalog();
+  // The catalog the turn saw: a call never waits on a discovery.
+  const catalog = await discovery.current();
   const found = catalog.definitions.get(input.name);
   if (!found || found.tool.name !== ref.tool || found.endpoint.name !== ref.server) {
     const endpoint = catalog.endpoints.find((e) => e.name === ref.server);

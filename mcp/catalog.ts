@@ -1,5 +1,6 @@
 // Discovery: lists the tools of every enabled endpoint in parallel (per-endpoint timeout, pagination) and builds
-// a catalog snapshot with a version hash. One failing endpoint is marked unavailable; the others still serve.
+// a catalog snapshot with a version hash. One failing endpoint is marked unavailable; the others still serve, and no
+// turn waits on it again: it is retried in the background with backoff, and rejoins the catalog when it answers.
 // Cheap when nothing changed: one stat of the registry file, and the cached catalog.
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -23,16 +24,27 @@ export interface DiscoveryOptions {
   discoveryTimeoutMs?: number;
   /** Re-list after this long even without a change notification (servers that never send one). */
   ttlMs?: number;
-  /** Retry unavailable endpoints sooner than the TTL. */
+  /** First background retry of an unavailable endpoint; doubles on each failure, up to five minutes. */
   retryUnavailableMs?: number;
   /** Told the secret values an endpoint's `${env:…}` references resolved to, so the worker can scrub them anywhere. */
   onSecrets?: (values: string[]) => void;
 }
 
+/** An endpoint that failed: its failure stands in for it until a background retry succeeds. */
+interface KnownBad {
+  entryHash: string;
+  status: EndpointStatus;
+  failures: number;
+  retryAt: number;
+}
+
+const MAX_RETRY_MS = 5 * 60_000;
+
 export class McpDiscovery {
   private cached: { catalog: McpCatalog; registryHash: string; at: number } | null = null;
   private inFlight: Promise<McpCatalog> | null = null;
   private invalidated = false;
+  private readonly bad = new Map<string, KnownBad>();
 
   constructor(private readonly opts: DiscoveryOptions) {}
 
@@ -41,16 +53,17 @@ export class McpDiscovery {
     this.invalidated = true;
   }
 
+  /** The last catalog without any discovery (a call needs the definitions a turn already saw), else a fresh one. */
+  async current(): Promise<McpCatalog> {
+    return this.cached?.catalog ?? this.catalog();
+  }
+
   async catalog(): Promise<McpCatalog> {
     const { registry, error } = this.opts.registry.read();
+    this.retryDue(registry.endpoints);
     const c = this.cached;
     const age = c ? Date.now() - c.at : Infinity;
-    const anyUnavailable = c?.catalog.endpoints.some((e) => e.status === 'unavailable') ?? false;
-    const fresh =
-      c &&
-      !this.invalidated &&
-      c.registryHash === registry.hash &&
-      age < (anyUnavailable ? (this.opts.retryUnavailableMs ?? 5_000) : (this.opts.ttlMs ?? 60_000));
+    const fresh = c && !this.invalidated && c.registryHash === registry.hash && age < (this.opts.ttlMs ?? 60_000);
     if (fresh) return { ...c.catalog, registryError: error };
     // Concurrent turns share one discovery.
     this.inFlight ??= this.discover(registry.endpoints, registry.hash, error).finally(() => (this.inFlight = null));
@@ -61,7 +74,7 @@ export class McpDiscovery {
     this.invalidated = false;
     const started = Date.now();
     const names = Object.keys(endpoints).sort();
-    const listed = await Promise.all(names.map((name) => this.listEndpoint(name, endpoints[name]!)));
+    const listed = await Promise.all(names.map((name) => this.knownBad(name, endpoints[name]!) ?? this.listAndRemember(name, endpoints[name]!)));
     const taken = new Set<string>();
     const tools: ToolSpec[] = [];
     const definitions: McpCatalog['definitions'] = new Map();
@@ -76,6 +89,40 @@ export class McpDiscovery {
     const catalog: McpCatalog = { version: versionOf(tools, endpointStatuses), endpoints: endpointStatuses, registryError, tools, definitions };
     this.cached = { catalog, registryHash, at: started };
     return catalog;
+  }
+
+  /** The standing failure of an endpoint known bad with this same definition: never waited on. */
+  private knownBad(name: string, entry: EndpointEntry): { status: EndpointStatus; endpoint?: ResolvedEndpoint; tools: Tool[] } | undefined {
+    const known = this.bad.get(name);
+    return known && known.entryHash === hashOf(entry) ? { status: known.status, tools: [] } : undefined;
+  }
+
+  private async listAndRemember(name: string, entry: EndpointEntry) {
+    const listed = await this.listEndpoint(name, entry);
+    const known = this.bad.get(name);
+    if (listed.status.status !== 'unavailable') this.bad.delete(name);
+    else {
+      const failures = (known?.entryHash === hashOf(entry) ? known.failures : 0) + 1;
+      const delay = Math.min((this.opts.retryUnavailableMs ?? 5_000) * 2 ** (failures - 1), MAX_RETRY_MS);
+      this.bad.set(name, { entryHash: hashOf(entry), status: listed.status, failures, retryAt: Date.now() + delay });
+    }
+    return listed;
+  }
+
+  /** Starts a background retry of each known-bad endpoint whose time has come; one that answers rejoins. */
+  private retryDue(endpoints: Record<string, EndpointEntry>): void {
+    for (const [name, known] of this.bad) {
+      const entry = endpoints[name];
+      if (!entry || known.entryHash !== hashOf(entry)) {
+        this.bad.delete(name); // gone or changed: the next discovery lists it afresh
+        continue;
+      }
+      if (Date.now() < known.retryAt) continue;
+      known.retryAt = Infinity; // one retry at a time
+      void this.listAndRemember(name, entry).then((listed) => {
+        if (listed.status.status !== 'unavailable') this.invalidate();
+      });
+    }
   }
 
   private async listEndpoint(name: string, entry: EndpointEntry): Promise<{ status: EndpointStatus; endpoint?: ResolvedEndpoint; tools: Tool[] }> {
@@ -161,6 +208,10 @@ export function versionOf(tools: ToolSpec[], endpoints: EndpointStatus[] = []): 
   const shape = tools.map((t) => [t.name, t.description, t.inputSchema, t.approval]);
   const up = endpoints.map((e) => [e.name, e.status]);
   return createHash('sha256').update(JSON.stringify([shape, up])).digest('hex').slice(0, 12);
+}
+
+function hashOf(entry: EndpointEntry): string {
+  return createHash('sha256').update(JSON.stringify(entry)).digest('hex').slice(0, 16);
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

@@ -91,28 +91,34 @@ export function parseRegistry(text: string): Registry {
 
 /** Reads the registry file when it changed (stat first, so an unchanged file costs one stat), keeping the last good
  * registry when an edit breaks it: the error is reported, the previous endpoints keep serving. */
+/** A registry is a short list of servers: a larger file is a mistake, and is not parsed. */
+const MAX_REGISTRY_BYTES = 1024 * 1024;
+
 export class RegistryFile {
   private lastStamp = '';
-  private good: Registry = { endpoints: {}, hash: 'empty' };
+  private good: Registry = { endpoints: {}, hash: 'none' };
   private error: string | null = null;
 
   constructor(readonly file: string) {}
 
   read(): { registry: Registry; error: string | null } {
     let stamp: string;
+    let size: number;
     try {
       const st = statSync(this.file);
       stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
+      size = st.size;
     } catch {
-      // No file: no endpoints. Not an error: MCP is optional.
-      this.good = { endpoints: {}, hash: 'none' };
-      this.error = null;
-      this.lastStamp = '';
-      return { registry: this.good, error: null };
+      // Never there: no endpoints, and not an error (MCP is optional). Deleted after serving: keep serving, say so.
+      if (this.lastStamp) {
+        this.error = `${path.basename(this.file)} is missing (deleted or moved?): still serving the last valid registry; write {"mcpServers": {}} to remove every endpoint`;
+      }
+      return { registry: this.good, error: this.error };
     }
     if (stamp !== this.lastStamp) {
       this.lastStamp = stamp;
       try {
+        if (size > MAX_REGISTRY_BYTES) throw new Error(`${size} bytes is over the ${MAX_REGISTRY_BYTES}-byte limit`);
         this.good = parseRegistry(readFileSync(this.file, 'utf8'));
         this.error = null;
       } catch (err) {

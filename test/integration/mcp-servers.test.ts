@@ -1,7 +1,7 @@
 // Discovery and calls against real MCP server processes: our demo server over stdio and Streamable HTTP, the
 // reference servers from npm, and a server that crashes, hangs, or answers garbage.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -142,6 +142,39 @@ describe('MCP discovery and calls against real servers', () => {
     expect(catalog.tools.every((t) => t.mcp?.server === 'fx')).toBe(true);
     // In parallel: bounded by the slowest timeout, not their sum.
     expect(Date.now() - started).toBeLessThan(6000);
+  });
+
+  it('never waits twice on an endpoint known bad: later discoveries reuse its failure and retry it in the background', async () => {
+    const file = path.join(dir, 'registry-bad-endpoint.json');
+    const hung = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], timeoutMs: 2000 };
+    writeFileSync(file, JSON.stringify({ mcpServers: { fx: fxStdio, hung } }));
+    const pool = new McpPool({ baseDir: PROJECT_ROOT });
+    cleanups.push(() => pool.closeAll());
+    const discovery = new McpDiscovery({ registry: new RegistryFile(file), pool, retryUnavailableMs: 300 });
+    let began = Date.now();
+    expect((await discovery.catalog()).endpoints.find((e) => e.name === 'hung')).toMatchObject({ status: 'unavailable' });
+    expect(Date.now() - began).toBeGreaterThanOrEqual(1900); // the first look waits out its timeout, once
+    for (let turn = 0; turn < 3; turn++) {
+      await new Promise((r) => setTimeout(r, 400)); // past the retry delay: a background retry starts meanwhile
+      discovery.invalidate(); // a full re-discovery, as after tools/list_changed
+      began = Date.now();
+      const catalog = await discovery.catalog();
+      // Well under the hung endpoint's 2 s timeout: it was not waited on.
+      expect(Date.now() - began).toBeLessThan(1000);
+      expect(catalog.endpoints.find((e) => e.name === 'hung')).toMatchObject({ status: 'unavailable', error: expect.stringMatching(/2000 ms/) });
+      expect(catalog.tools.map((t) => t.name)).toContain('fx__convert');
+    }
+  });
+
+  it('reports a deleted registry and keeps serving the last valid one; refuses an oversized file', async () => {
+    const { file, discovery } = setup({ fx: fxStdio });
+    expect((await discovery.catalog()).tools).toHaveLength(3);
+    rmSync(file);
+    const deleted = await discovery.catalog();
+    expect(deleted.tools).toHaveLength(3);
+    expect(deleted.registryError).toMatch(/is missing \(deleted or moved\?\): still serving the last valid registry/);
+    writeFileSync(file, JSON.stringify({ mcpServers: { fx: fxStdio }, padding: 'x'.repeat(1_100_000) }));
+    expect((await discovery.catalog()).registryError).toMatch(/over the 1048576-byte limit \(still serving the last valid registry\)/);
   });
 
   it('does not re-run a non-idempotent call that may have started; retries an idempotent one on a new session', async () => {
