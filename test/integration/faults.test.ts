@@ -123,18 +123,24 @@ describe('faults: worker processes killed at the worst moments', () => {
     return handle;
   }
 
-  it('(b) BookPTO acted, its completion never reached Temporal, the worker died: booked once', async () => {
-    const first = await worker();
-    const handle = await proposeBooking('ada@example.com', '2026-12-21', '2026-12-22');
+  /**
+   * Approves the pending call and kills the worker after the tool acted, while its completion report is held
+   * (`acted` checks the effect is on disk, which Temporal does not know of); then starts the next worker.
+   */
+  async function approveActAndDie(handle: WorkflowHandle, dying: WorkerProcess, acted: () => void): Promise<void> {
     const reported = proxy.hold('RespondActivityTaskCompleted', 'request');
     await handle.signal(confirmSignal, { approve: true });
     await reported;
-    // The booking is on disk (with its record), and Temporal does not know.
-    expect(employee('ada@example.com').bookings).toHaveLength(1);
-    await first.kill();
+    acted();
+    await dying.kill();
     proxy.release();
-
     await worker();
+  }
+
+  it('(b) BookPTO acted, its completion never reached Temporal, the worker died: booked once', async () => {
+    const first = await worker();
+    const handle = await proposeBooking('ada@example.com', '2026-12-21', '2026-12-22');
+    await approveActAndDie(handle, first, () => expect(employee('ada@example.com').bookings).toHaveLength(1));
     const reply = await waitForUser(handle, 60_000);
     expect(reply?.reply).toBe('Booked: 88 hours left.');
     expect(await attempts(handle, 'BookPTO')).toBe(2);
@@ -177,14 +183,7 @@ describe('faults: worker processes killed at the worst moments', () => {
     const first = await worker();
     const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_fin_move_money' });
     expect((await say(handle, 'move 100 from savings to checking in 11235')).pendingToolCall?.call.tool).toBe('MoveMoney');
-    const reported = proxy.hold('RespondActivityTaskCompleted', 'request');
-    await handle.signal(confirmSignal, { approve: true });
-    await reported;
-    expect(balances('11235')).toEqual({ checking: 975.4, savings: 3100.15 });
-    await first.kill();
-    proxy.release();
-
-    await worker();
+    await approveActAndDie(handle, first, () => expect(balances('11235')).toEqual({ checking: 975.4, savings: 3100.15 }));
     expect((await waitForUser(handle, 60_000))?.reply).toMatch(/^TRF-0001: Moved \$100\.00 from savings/);
     expect(await attempts(handle, 'MoveMoney')).toBe(2);
     expect(balances('11235')).toEqual({ checking: 975.4, savings: 3100.15 });
