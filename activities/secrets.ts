@@ -51,8 +51,12 @@ export class SecretScrubber {
     return err;
   }
 
-  /** The activity interceptor: results and failures leave the activity scrubbed. */
-  activityInbound(): ActivityInboundCallsInterceptor {
+  /** For Worker.create: every activity's results and failures leave it scrubbed. */
+  interceptors(): { activity: (() => { inbound: ActivityInboundCallsInterceptor })[] } {
+    return { activity: [() => ({ inbound: this.activityInbound() })] };
+  }
+
+  private activityInbound(): ActivityInboundCallsInterceptor {
     return {
       execute: async (input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>) => {
         try {

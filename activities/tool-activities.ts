@@ -36,8 +36,11 @@ export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext, limi
     try {
       const ran = await whileHeartbeating(async () => tool.run(parsed.data, { ...ctx, conversationId: info.workflowExecution?.workflowId }));
       const outcome = capOutcome({ status: 'ok', result: ran }, limits.maxToolResultChars);
-      if (!tool.readOnly && outcome.status === 'ok') recordEffect(ctx.store, key, name, outcome.result, ctx.now());
-      ctx.store.persist();
+      // A read-only call changed nothing: no write. Otherwise the effect and its record go to disk together.
+      if (!tool.readOnly) {
+        if (outcome.status === 'ok') recordEffect(ctx.store, key, name, outcome.result, ctx.now());
+        ctx.store.persist();
+      }
       return outcome;
     } catch (err) {
       // A domain "no" is an answer for the LLM; anything else is retried by Temporal, then reported.

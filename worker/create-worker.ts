@@ -66,7 +66,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.settings.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    interceptors: { activity: [() => ({ inbound: secrets.activityInbound() })] },
+    interceptors: secrets.interceptors(),
     activities: createActivities({
       settings: opts.settings.conversation,
       goals,
@@ -100,7 +100,8 @@ export async function createToolWorker(opts: {
   secrets?: SecretScrubber;
   limits?: Limits;
 }) {
-  const secrets = opts.secrets ?? new SecretScrubber().add(opts.services.stripe?.apiKey, process.env.TEMPORAL_API_KEY);
+  // Entry points pass the process's scrubber (secretsOf); alone, the worker knows its own services' keys.
+  const secrets = opts.secrets ?? new SecretScrubber().add(opts.services.stripe?.apiKey);
   const all = opts.tools ?? loadNativeTools();
   const mine = new ToolRegistry(all.all().filter((t) => t.taskQueue === opts.taskQueue));
   if (mine.names().length === 0) throw new Error(`No native tool declares taskQueue "${opts.taskQueue}".`);
@@ -109,7 +110,7 @@ export async function createToolWorker(opts: {
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.taskQueue,
-    interceptors: { activity: [() => ({ inbound: secrets.activityInbound() })] },
+    interceptors: secrets.interceptors(),
     activities: { default: createToolDispatcher(mine, { store, now: () => new Date(), services: opts.services }, opts.limits) },
   });
   return { worker, tools: mine, store };

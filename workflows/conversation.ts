@@ -72,10 +72,9 @@ export class Conversation {
   private sentUpTo = 0;
   /** An effect that continues the one just applied (a builtin tool's second step); it comes before anything else. */
   private followUp: Effect | null = null;
-  private readonly carried?: CarriedState;
 
   constructor(private readonly input: Partial<AgentGoalInput> = {}) {
-    const carried = (this.carried = input.carried);
+    const carried = input.carried;
     this.messages = carried ? [...carried.messages] : [];
     this.summary = carried?.summary ?? '';
     this.usage = carried?.usage ?? ZERO_USAGE;
@@ -92,7 +91,7 @@ export class Conversation {
     this.tools = resolved.tools;
     this.catalog = resolved.catalog ?? null;
     this.started = true;
-    if (!this.carried) this.queue.unshift({ id: ++this.promptSeq, text: this.goal.starterPrompt, starter: true });
+    if (!this.input.carried) this.queue.unshift({ id: ++this.promptSeq, text: this.goal.starterPrompt, starter: true });
     // The tools were resolved just now: the first turn needs no second look.
     this.toolsCheckedFor = this.queue[0]?.id ?? 0;
     // In multi-goal mode the planner is told which agents exist from the first turn on.
