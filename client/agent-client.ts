@@ -142,7 +142,7 @@ export class AgentClient {
    * Fails within seconds, before starting anything, when no worker polls the task queue: a conversation (or a
    * describe workflow) would otherwise wait for one, silently, with nothing to show for it.
    */
-  async requireWorker(waitMs = 5_000): Promise<void> {
+  private async requireWorker(waitMs = 5_000): Promise<void> {
     const deadline = Date.now() + waitMs;
     for (;;) {
       const { pollers } = await this.client.workflowService.describeTaskQueue({

@@ -1,6 +1,6 @@
 // How a final activity failure becomes something the conversation can show: a step failure or a tool error.
 // The workflow never fails because an activity did; the user or the LLM reads why.
-import { ApplicationFailure, TemporalFailure } from '@temporalio/workflow';
+import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
 import type { StepFailure } from './effects';
 import type { ToolOutcome, ToolSpec } from './types';
 
