@@ -1,21 +1,29 @@
 // Long activities heartbeat, so when a worker dies mid-call Temporal notices within the heartbeat timeout (set in
 // workflows/activity-stubs.ts) and retries on another worker, instead of waiting out the whole start-to-close.
-import { Context } from '@temporalio/activity';
+// Heartbeats are also how a cancel (the user stopping the turn) reaches the activity: `work` gets the activity's
+// AbortSignal to hand to the model call, the tool or the MCP request.
+import { CancelledFailure, Context } from '@temporalio/activity';
 
 const EVERY_MS = 2_000;
+const NEVER = new AbortController().signal;
 
 /** Runs `work`, heartbeating meanwhile; outside an activity (unit tests, benchmarks) it just runs it. */
-export async function whileHeartbeating<T>(work: () => Promise<T>): Promise<T> {
+export async function whileHeartbeating<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   let ctx: Context;
   try {
     ctx = Context.current();
   } catch {
-    return work();
+    return work(NEVER);
   }
   ctx.heartbeat();
   const timer = setInterval(() => ctx.heartbeat(), EVERY_MS);
   try {
-    return await work();
+    return await work(ctx.cancellationSignal);
+  } catch (err) {
+    // Whatever the aborted work threw (a fetch's AbortError, an MCP error), Temporal must hear "cancelled", or it
+    // would take the cancel for a failure and retry.
+    if (ctx.cancellationDetails?.cancelRequested) throw new CancelledFailure('Cancelled by the user.', [], err as Error);
+    throw err;
   } finally {
     clearInterval(timer);
   }

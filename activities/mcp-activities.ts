@@ -13,7 +13,7 @@ export interface McpDeps {
 
 export function createMcpActivities({ discovery, pool }: McpDeps, limits: Limits = DEFAULT_LIMITS): McpActivities {
   return {
-    callMcpTool: async (input) => capOutcome(await whileHeartbeating(() => callMcpTool(discovery, pool, input)), limits.maxToolResultChars),
+    callMcpTool: async (input) => capOutcome(await whileHeartbeating((signal) => callMcpTool(discovery, pool, input, signal)), limits.maxToolResultChars),
     async describeCatalog() {
       const { version, endpoints, registryError, tools } = await discovery.catalog();
       return { catalog: { version, endpoints, registryError }, tools };

@@ -34,7 +34,7 @@ export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext, limi
     const done = tool.readOnly ? undefined : recordedEffect(ctx.store, key);
     if (done) return { status: 'ok', result: done.result };
     try {
-      const ran = await whileHeartbeating(async () => tool.run(parsed.data, { ...ctx, conversationId: info.workflowExecution?.workflowId }));
+      const ran = await whileHeartbeating(async (signal) => tool.run(parsed.data, { ...ctx, conversationId: info.workflowExecution?.workflowId, signal }));
       const outcome = capOutcome({ status: 'ok', result: ran }, limits.maxToolResultChars);
       // A read-only call changed nothing: no write. Otherwise the effect and its record go to disk together.
       if (!tool.readOnly) {

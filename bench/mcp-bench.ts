@@ -41,9 +41,9 @@ export async function runMcpBench(ctx: BenchContext, opts: McpOptions): Promise<
 function render(opts: McpOptions, calls: McpCallResults, discovery: { results: DiscoverySampler[]; ms: number }, measureMs: number): McpBenchResult {
   const text = [
     '',
-    `MCP: demo server fx over stdio (${FX_COMMAND}). a, a', callMcpTool() and b interleaved round-robin, ` +
+    `MCP: demo server fx over stdio (${FX_COMMAND}). a, a+, a', callMcpTool() and b interleaved round-robin, ` +
       `${opts.warmup} warm-up calls each discarded; c alone afterwards (${opts.spawnWarmup} warm-up).`,
-    `Turns: scripted model (no latency), VALIDATE_PROMPTS=false, one worker; a new conversation every ${opts.turnsPerConversation} turns, outside the timed window.`,
+    `Turns: scripted model (no latency), VALIDATE_PROMPTS=false, one worker for a and a', one for a+; a new conversation every ${opts.turnsPerConversation} turns, outside the timed window.`,
     '',
     ...mcpCallLines(calls),
     '',

@@ -1,10 +1,11 @@
-// One MCP tool call (fx convert) measured several ways. a, a', callMcpTool() and b run interleaved round-robin;
-// c runs after them, alone, once the agent worker has stopped, so its process spawns do not load the CPU under
+// One MCP tool call (fx convert) measured several ways. a, a+, a', callMcpTool() and b run interleaved round-robin;
+// c runs after them, alone, once the agent workers have stopped, so its process spawns do not load the CPU under
 // the others.
 import { performance } from 'node:perf_hooks';
 import { McpDiscovery } from '../mcp/catalog';
 import { McpPool } from '../mcp/pool';
 import { RegistryFile } from '../mcp/registry';
+import type { AgentWorker } from '../worker/create-worker';
 import { PROJECT_ROOT } from '../worker/settings';
 import { agentConversations } from './agent-conversation';
 import type { BenchContext } from './context';
@@ -15,6 +16,7 @@ import { roundRobin } from './round-robin';
 import type { CallScenario } from './scenario';
 import { inProcessCall } from './scenarios/mcp-in-process-call';
 import { sdkCall } from './scenarios/mcp-sdk-call';
+import { hungEndpointRegistry, hungEndpointTurn, learnHungEndpoint } from './scenarios/mcp-hung-endpoint-turn';
 import { spawnPerCall, type SpawnSampler } from './scenarios/mcp-spawn-per-call';
 import { mcpToolTurn, nativeToolTurn, type McpTurnSpec } from './scenarios/mcp-tool-turn';
 import { MCP_GOAL, mcpScript } from './scripted-answers';
@@ -22,12 +24,12 @@ import { SessionRotation } from './session-rotation';
 import { createBenchAgentWorker, runWorkers } from './workers';
 
 export interface McpCallResults {
-  /** a, a', callMcpTool, b, c: the table's rows. */
+  /** a, a+, a', callMcpTool, b, c: the table's rows. */
   scenarios: CallScenario[];
   spawn: SpawnSampler;
-  /** For a and a': each activity's run time in the timed turns, by activity type. */
+  /** For the turns (a, a+, a'): each activity's run time in the timed turns, by activity type. */
   activityMs: Record<string, Record<string, number[]>>;
-  /** For a and a': conversations started, warm-up ones included. */
+  /** For the turns: conversations started, warm-up ones included. */
   conversations: Record<string, number>;
   phase1Ms: number;
   spawnMs: number;
@@ -35,21 +37,25 @@ export interface McpCallResults {
 
 /** `cleanups` collects what stays open (worker, pool, session) for the caller to close, also on failure. */
 export async function benchMcpCalls(ctx: BenchContext, opts: McpOptions, dir: string, cleanups: (() => Promise<void>)[]): Promise<McpCallResults> {
-  // The worker: goal_general by default, one fx endpoint; native-tool conversations name goal_hr_pto.
+  // The workers: goal_general by default, one fx endpoint, and for a+ fx and an endpoint that hangs; native-tool
+  // conversations name goal_hr_pto.
   const registry = writeRegistry(dir, 'fx-worker.json', { fx: fxEntry });
-  const env = { AGENT_GOAL: MCP_GOAL, VALIDATE_PROMPTS: 'false', MCP_ENDPOINTS_FILE: registry };
-  const agent = await createBenchAgentWorker(ctx, 'mcp', env, mcpScript);
-  const worker = runWorkers(ctx, [agent.worker], [agent.close], 'the MCP bench worker');
+  const env = (file: string) => ({ AGENT_GOAL: MCP_GOAL, VALIDATE_PROMPTS: 'false', MCP_ENDPOINTS_FILE: file });
+  const agent = await createBenchAgentWorker(ctx, 'mcp', env(registry), mcpScript);
+  const hungAgent = await createBenchAgentWorker(ctx, 'mcp-hung', env(hungEndpointRegistry(dir)), mcpScript);
+  const worker = runWorkers(ctx, [agent.worker, hungAgent.worker], [agent.close, hungAgent.close], 'an MCP bench worker');
   cleanups.push(worker.stop);
+  process.stderr.write('bench (MCP): a+ worker discovering its endpoints (waits out the hung one, once)\n');
+  await Promise.race([learnHungEndpoint(hungAgent), worker.died]);
 
   const policy = { turnsPerSession: opts.turnsPerConversation, warmupApart: true };
-  const turn = (spec: McpTurnSpec): CallScenario<SessionRotation> => ({
+  const turn = (spec: McpTurnSpec, on: AgentWorker): CallScenario<SessionRotation> => ({
     key: spec.key,
     name: spec.name,
     description: spec.description,
-    sampler: new SessionRotation(policy, agentConversations(ctx.client, agent.worker.options.taskQueue, ctx.runId, spec)),
+    sampler: new SessionRotation(policy, agentConversations(ctx.client, on.worker.options.taskQueue, ctx.runId, spec)),
   });
-  const turns = [turn(mcpToolTurn), turn(nativeToolTurn)];
+  const turns = [turn(mcpToolTurn, agent), turn(hungEndpointTurn, hungAgent), turn(nativeToolTurn, agent)];
   const interleaved = [...turns, ...(await directCalls(registry, cleanups))];
 
   let t = performance.now();

@@ -12,6 +12,7 @@ import { temporal } from '@temporalio/proto';
 import { AgentGoalWorkflow, DescribeAgentsWorkflow, DescribeCatalogWorkflow } from '../workflows';
 import type { AgentsDescription } from '../workflows/activity-types';
 import {
+  cancelTurnUpdate,
   confirmUpdate,
   currentGoalQuery,
   endChatSignal,
@@ -68,6 +69,11 @@ export class AgentClient {
 
   async confirm(id: string, decision: ConfirmDecision): Promise<AgentReply> {
     return this.update(id, () => this.handle(id).executeUpdate(confirmUpdate, { args: [decision] }));
+  }
+
+  /** Stops the running turn (the model call or tool in flight is cancelled); the reply says it stopped. */
+  async cancel(id: string): Promise<AgentReply> {
+    return this.update(id, () => this.handle(id).executeUpdate(cancelTurnUpdate));
   }
 
   async history(id: string): Promise<ChatMessage[]> {

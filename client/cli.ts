@@ -1,4 +1,4 @@
-// `npm run agent -- <command>`: start, chat, say, confirm, history, end, agents, status.
+// `npm run agent -- <command>`: start, chat, say, confirm, cancel, history, end, agents, status.
 import { parseArgs } from 'node:util';
 import { PICKER_GOAL_ID, unknownGoal } from '../goals/registry';
 import { AgentClient, UserError } from './agent-client';
@@ -12,6 +12,7 @@ const USAGE = `usage: agent <command> [options]
   say <conversationId> <text...>                  one turn; prints the agent's reply
   confirm <conversationId> [--reject <reason>] [--args <json>]
                                                   approve (optionally with edited args) or reject the pending tool call
+  cancel <conversationId>                         stop the running turn (model call or tool); the agent waits for you
   history <conversationId>                        the conversation so far
   status <conversationId>                         whether the agent waits for you, works, or has ended
   end <conversationId>                            end the conversation
@@ -111,6 +112,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       case 'confirm': {
         const id = needId();
         const reply = await (await connect()).confirm(id, decisionFrom(values.reject, values.args));
+        out(formatReply(reply), reply);
+        return 0;
+      }
+      case 'cancel': {
+        const reply = await (await connect()).cancel(needId());
         out(formatReply(reply), reply);
         return 0;
       }

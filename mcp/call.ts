@@ -2,7 +2,6 @@
 // comes back into a tool outcome. Tool failures are results (isError, protocol errors from the server); transport
 // failures are retried by Temporal, except for a call that may already have started a non-idempotent tool.
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { idempotencyKey } from '../tools/idempotency';
@@ -10,7 +9,7 @@ import { FailureTypes } from '../workflows/activity-types';
 import { mayHaveRun } from '../workflows/failures';
 import type { McpToolRef, ToolOutcome } from '../workflows/types';
 import type { McpDiscovery } from './catalog';
-import type { McpPool } from './pool';
+import type { Lease, McpPool } from './pool';
 import type { ResolvedEndpoint } from './registry';
 
 const validator = new AjvJsonSchemaValidator();
@@ -25,7 +24,8 @@ export interface McpCallInput {
   args: Record<string, unknown>;
 }
 
-export async function callMcpTool(discovery: McpDiscovery, pool: McpPool, input: McpCallInput): Promise<ToolOutcome> {
+/** `signal` aborts the call when the user cancels the turn: the SDK then sends the server `notifications/cancelled`. */
+export async function callMcpTool(discovery: McpDiscovery, pool: McpPool, input: McpCallInput, signal?: AbortSignal): Promise<ToolOutcome> {
   const { ref, args } = input;
   // The catalog the turn saw: a call never waits on a discovery.
   const catalog = await discovery.current();
@@ -40,14 +40,15 @@ export async function callMcpTool(discovery: McpDiscovery, pool: McpPool, input:
   const check = validate(args);
   if (!check.valid) return { status: 'invalid_input', problems: [check.errorMessage], missing: [] };
 
-  const client = await connect(pool, endpoint, ref);
-  if ('status' in client) return client;
+  const lease = await connect(pool, endpoint, ref);
+  if ('status' in lease) return lease;
   try {
     // A server that supports it can de-duplicate with the key: it is the same on every attempt of this call.
     const params = { name: tool.name, arguments: args, _meta: { idempotencyKey: idempotencyKey('mcp') } };
-    const result = (await client.callTool(params, undefined, { timeout: ref.timeoutMs })) as CallToolResult;
+    const result = (await lease.client.callTool(params, undefined, { timeout: ref.timeoutMs, signal })) as CallToolResult;
     return outcomeOf(result);
   } catch (err) {
+    if (signal?.aborted) throw err; // cancelled: the activity reports it as such (activities/heartbeat.ts)
     const message = (err as Error).message;
     // The server answered with a JSON-RPC error (bad params, unknown tool): that is the tool saying no.
     if (err instanceof McpError && err.code !== ErrorCode.RequestTimeout && err.code !== ErrorCode.ConnectionClosed) {
@@ -59,6 +60,8 @@ export async function callMcpTool(discovery: McpDiscovery, pool: McpPool, input:
     }
     // It may have started: re-running a destructive or non-idempotent tool could do the thing twice.
     return mayHaveRun(ref.server, ref.tool, message);
+  } finally {
+    lease.release();
   }
 }
 
@@ -66,10 +69,10 @@ export async function callMcpTool(discovery: McpDiscovery, pool: McpPool, input:
  * Connecting sends nothing to the tool, so it is always safe to retry: through Temporal for idempotent tools, and
  * here for the others, which get a single activity attempt (a retry could re-send the call itself).
  */
-async function connect(pool: McpPool, endpoint: ResolvedEndpoint, ref: McpToolRef): Promise<Client | ToolOutcome> {
+async function connect(pool: McpPool, endpoint: ResolvedEndpoint, ref: McpToolRef): Promise<Lease | ToolOutcome> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await pool.client(endpoint, ref.timeoutMs);
+      return await pool.acquire(endpoint, ref.timeoutMs);
     } catch (err) {
       const failure = `MCP server "${ref.server}": ${(err as Error).message}`;
       if (ref.idempotent) throw ApplicationFailure.retryable(failure, FailureTypes.McpUnavailable);

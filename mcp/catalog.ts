@@ -154,16 +154,20 @@ export class McpDiscovery {
   }
 
   private async listAll(endpoint: ResolvedEndpoint, timeoutMs: number): Promise<Tool[]> {
-    const client = await this.opts.pool.client(endpoint, timeoutMs);
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < 100; page++) {
-      const result = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
-      tools.push(...result.tools);
-      cursor = result.nextCursor;
-      if (!cursor) break;
+    const { client, release } = await this.opts.pool.acquire(endpoint, timeoutMs);
+    try {
+      const tools: Tool[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 100; page++) {
+        const result = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+        tools.push(...result.tools);
+        cursor = result.nextCursor;
+        if (!cursor) break;
+      }
+      return tools;
+    } finally {
+      release();
     }
-    return tools;
   }
 }
 

@@ -1,6 +1,8 @@
 // A worker-wide pool of MCP client sessions: one per endpoint definition, connected lazily, reconnected after a
 // failure, evicted when idle, closed on worker shutdown. Sessions survive across turns and conversations, so a
-// tool call costs one request, not a process spawn and a handshake.
+// tool call costs one request, not a process spawn and a handshake. A stdio session is a resident server process,
+// so their number is capped: the least recently used idle one makes room (it respawns when next needed), and a
+// session in use is never closed under its user.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -12,16 +14,28 @@ export interface PoolOptions {
   /** Working directory for stdio servers whose entry has no `cwd` (the project root). */
   baseDir: string;
   idleMs?: number;
+  /** Resident stdio server processes (MCP_MAX_STDIO_PROCESSES), exceeded only while all are in use; absent, no cap. */
+  maxStdioProcesses?: number;
   /** Called when a server says its tool list changed. */
   onToolsChanged?: (endpoint: string) => void;
   clientInfo?: { name: string; version: string };
 }
 
+/** A session held for one use (a call, a tool listing): neither evicted nor idled out until released. */
+export interface Lease {
+  client: Client;
+  release(): void;
+}
+
 interface Session {
   key: string;
+  /** A server process of ours, counted against the cap. */
+  stdio: boolean;
   client: Client;
   connected: Promise<Client>;
   lastUsed: number;
+  /** Leases not yet released. */
+  inUse: number;
   stderr: string;
 }
 
@@ -34,17 +48,23 @@ export class McpPool {
     this.timer.unref();
   }
 
-  /** A connected client for this endpoint definition; a changed definition replaces the old session. */
-  async client(endpoint: ResolvedEndpoint, connectTimeoutMs: number): Promise<Client> {
+  /** The endpoint's session, connected and held until released; a changed definition replaces the old session. */
+  async acquire(endpoint: ResolvedEndpoint, connectTimeoutMs: number): Promise<Lease> {
     const existing = this.sessions.get(endpoint.name);
-    if (existing && existing.key === endpoint.key) {
-      existing.lastUsed = Date.now();
-      return existing.connected;
+    const session = existing?.key === endpoint.key ? existing : this.start(endpoint, connectTimeoutMs);
+    session.inUse++;
+    session.lastUsed = Date.now();
+    let released = false;
+    const release = () => {
+      if (!released) this.release(session);
+      released = true;
+    };
+    try {
+      return { client: await session.connected, release };
+    } catch (err) {
+      release();
+      throw err;
     }
-    if (existing) await this.drop(endpoint.name);
-    const session = this.open(endpoint, connectTimeoutMs);
-    this.sessions.set(endpoint.name, session);
-    return session.connected;
   }
 
   /** Forgets a session after a transport failure, so the next call reconnects. */
@@ -55,16 +75,43 @@ export class McpPool {
     await session.client.close().catch(() => undefined);
   }
 
-
   async closeAll(): Promise<void> {
     clearInterval(this.timer);
     await Promise.all([...this.sessions.keys()].map((name) => this.drop(name)));
   }
 
-  private open(endpoint: ResolvedEndpoint, connectTimeoutMs: number): Session {
-    const session: Session = { key: endpoint.key, client: this.newClient(endpoint.name), connected: undefined as never, lastUsed: Date.now(), stderr: '' };
+  /** A session in place of the endpoint's old one (none, broken, or another definition), making room under the cap. */
+  private start(endpoint: ResolvedEndpoint, connectTimeoutMs: number): Session {
+    const replaced = this.drop(endpoint.name);
+    const room = isStdio(endpoint.resolved) ? this.evictOverCap(1) : Promise.resolve();
+    const session = this.open(endpoint, connectTimeoutMs, Promise.all([replaced, room]));
+    this.sessions.set(endpoint.name, session);
+    return session;
+  }
+
+  private release(session: Session): void {
+    session.inUse--;
+    session.lastUsed = Date.now();
+    // Over the cap because every session was in use: this one finishing may make room.
+    void this.evictOverCap(0);
+  }
+
+  /** Connects once `room` has resolved: the processes making room for this one have exited. */
+  private open(endpoint: ResolvedEndpoint, connectTimeoutMs: number, room: Promise<unknown>): Session {
+    const session: Session = {
+      key: endpoint.key,
+      stdio: isStdio(endpoint.resolved),
+      client: this.newClient(endpoint.name),
+      connected: undefined as never,
+      lastUsed: Date.now(),
+      inUse: 0,
+      stderr: '',
+    };
     const owned = () => this.sessions.get(endpoint.name) === session;
     session.connected = (async () => {
+      await room;
+      // Dropped while waiting (a discovery timeout, shutdown): a process spawned now would belong to nobody.
+      if (!owned()) throw new Error('closed before it connected');
       try {
         await this.connect(session, this.transport(endpoint, session), connectTimeoutMs);
       } catch (err) {
@@ -140,7 +187,19 @@ export class McpPool {
   private evictIdle(): void {
     const idleMs = this.opts.idleMs ?? 300_000;
     for (const [name, session] of this.sessions) {
-      if (Date.now() - session.lastUsed > idleMs) void this.drop(name);
+      if (session.inUse === 0 && Date.now() - session.lastUsed > idleMs) void this.drop(name);
     }
+  }
+
+  /**
+   * Closes least recently used idle stdio sessions until `incoming` more fit under the cap; resolves once their
+   * processes have exited. Sessions in use are spared, so the cap may stay exceeded until they are released.
+   */
+  private evictOverCap(incoming: number): Promise<unknown> {
+    const stdio = [...this.sessions].filter(([, s]) => s.stdio);
+    const excess = stdio.length + incoming - (this.opts.maxStdioProcesses ?? Infinity);
+    if (excess <= 0) return Promise.resolve();
+    const idle = stdio.filter(([, s]) => s.inUse === 0).sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
+    return Promise.all(idle.slice(0, excess).map(([name]) => this.drop(name)));
   }
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import type { WorkflowHandle } from '@temporalio/client';
-import { changeGoalSignal, endChatSignal, userPromptSignal } from '../workflows/messages';
+import { cancelTurnUpdate, changeGoalSignal, endChatSignal, userPromptSignal } from '../workflows/messages';
 import { TRAIN_TOOLS_QUEUE } from '../tools/native/trains/task-queue';
 import { startTrainService } from '../tools/services/train-service';
 import { createToolWorker } from '../worker/create-worker';
@@ -59,6 +59,36 @@ async function main(): Promise<void> {
       await save('continue-as-new-last-run', env.client.workflow.getHandle(handle.workflowId));
     }
     await pto.stop();
+
+    if (wanted('cancel-and-expiry')) {
+      // A cancelled approval, an approval that expired (APPROVAL_TIMEOUT), and the end by IDLE_TIMEOUT: real timers.
+      const expiring = await startWorker(env, { script: ptoScript, settings: testSettings({ APPROVAL_TIMEOUT: '3s', IDLE_TIMEOUT: '5s' }) });
+      const { handle } = await startConversation(env.client, expiring.worker.options.taskQueue, { goalId: 'goal_hr_pto' }, 'replay-cancel-expiry');
+      await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+      await handle.executeUpdate(cancelTurnUpdate);
+      await say(handle, 'book 2026-12-28 to 2026-12-29 for ada@example.com');
+      await new Promise((r) => setTimeout(r, 4000));
+      await handle.result();
+      await save('cancel-and-expiry', handle);
+      await expiring.stop();
+    }
+
+    if (wanted('cancel-running-mcp-call')) {
+      // The user cancels while an MCP tool runs: the activity is cancelled and its outcome recorded.
+      const registry = path.join(mkdtempSync(path.join(tmpdir(), 'record-cancel-')), 'mcp_endpoints.json');
+      writeFileSync(registry, JSON.stringify({ mcpServers: { chaos: { command: process.execPath, args: ['--require', 'tsx/cjs', 'test/fixtures/mcp/chaos-server.ts'], timeoutMs: 60_000 } } }));
+      const script = { rules: [...mcpScript.rules, { user: 'wait', reply: { toolCalls: [{ tool: 'chaos__wait_for_cancel', args: {} }] } }] };
+      const settings = testSettings({ AGENT_GOAL: 'goal_general', MCP_ENDPOINTS_FILE: registry, SHOW_CONFIRM: 'false' });
+      const general = await startWorker(env, { script, settings });
+      const { handle } = await startConversation(env.client, settings.taskQueue, { goalId: 'goal_general' }, 'replay-cancel-mcp');
+      void handle.signal(userPromptSignal, 'wait for me');
+      await new Promise((r) => setTimeout(r, 3000));
+      await handle.executeUpdate(cancelTurnUpdate);
+      await handle.signal(endChatSignal);
+      await handle.result();
+      await save('cancel-running-mcp-call', handle);
+      await general.stop();
+    }
 
     const picker = await startWorker(env, { script: pickerScript, settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }) });
     if (wanted('multi-goal-switching')) {

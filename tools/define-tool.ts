@@ -11,6 +11,8 @@ export interface ToolContext {
   services: ToolServices;
   /** The conversation (workflow id) the call belongs to, for per-conversation state such as a game's progress. */
   conversationId?: string;
+  /** Aborted when the user cancels the turn (or the worker shuts down): a slow tool should stop, before it commits. */
+  signal?: AbortSignal;
 }
 
 /** The outside services native tools call (worker settings TRAIN_SERVICE_URL, STRIPE_API_KEY, STRIPE_API_BASE). */

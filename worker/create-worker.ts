@@ -43,6 +43,10 @@ export interface AgentWorker {
   close(): Promise<void>;
 }
 
+/** Heartbeats reach the server at least this often, so a cancel (the user stopping a turn) reaches a running model
+ * call or tool within about this long, not the SDK's default 0.8 × the 10 s heartbeat timeout. */
+const HEARTBEAT_THROTTLE = '2 seconds';
+
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<AgentWorker> {
   const tools = opts.tools ?? loadNativeTools();
   // Refuses to start on a code goal naming a tool that does not exist, rather than fail mid-conversation.
@@ -55,7 +59,11 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
   const model = opts.model ?? createModel(opts.settings.llm);
   const store = opts.store ?? new MockStore();
   const secrets = opts.secrets ?? secretsOf(opts.settings);
-  const pool = new McpPool({ baseDir: PROJECT_ROOT, onToolsChanged: () => discovery.invalidate() });
+  const pool = new McpPool({
+    baseDir: PROJECT_ROOT,
+    maxStdioProcesses: opts.settings.mcpMaxStdioProcesses,
+    onToolsChanged: () => discovery.invalidate(),
+  });
   const discovery: McpDiscovery = new McpDiscovery({
     registry: new RegistryFile(opts.settings.mcpEndpointsFile),
     pool,
@@ -67,6 +75,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     taskQueue: opts.settings.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     interceptors: secrets.interceptors(),
+    maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     activities: createActivities({
       settings: opts.settings.conversation,
       goals,
@@ -111,6 +120,7 @@ export async function createToolWorker(opts: {
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.taskQueue,
     interceptors: secrets.interceptors(),
+    maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     activities: { default: createToolDispatcher(mine, { store, now: () => new Date(), services: opts.services }, opts.limits) },
   });
   return { worker, tools: mine, store };

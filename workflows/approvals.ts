@@ -8,12 +8,18 @@ export interface PendingCall {
   decision: ConfirmDecision | null;
 }
 
-/** The tool's own policy, then the goal's, then SHOW_CONFIRM; a goal may tighten a tool's `never`, not loosen `always`. */
+/**
+ * The tool's own policy, then the goal's, then the operator's list of tools that need no approval
+ * (APPROVAL_EXEMPT_TOOLS), then SHOW_CONFIRM. A goal may tighten a tool's `never`, never loosen `always`; a goal
+ * file's `never` reaches read-only tools only (goals/registry.ts), so only code or the operator can exempt a tool
+ * that changes things.
+ */
 export function needsApproval(spec: ToolSpec, goal: Goal, settings: Settings): boolean {
   if (spec.approval === 'always') return true;
   const goalPolicy = goal.settings?.approval;
   if (goalPolicy === 'always') return true;
   if (spec.approval === 'never' || goalPolicy === 'never') return false;
+  if (settings.approvalExemptTools?.includes(spec.name)) return false;
   return settings.showConfirm;
 }
 

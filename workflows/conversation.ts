@@ -37,6 +37,14 @@ import { MAX_PROMPT_CHARS } from './messages';
 export interface RunVersions {
   /** Runs started before per-turn discovery existed never re-resolve tools between turns. */
   refreshToolsEachTurn: boolean;
+  /** Runs started before APPROVAL_TIMEOUT and IDLE_TIMEOUT existed wait for the user without a timer. */
+  waitsExpire?: boolean;
+}
+
+/** A wait for the user that ends on its own: how long, and what runs out. */
+export interface WaitLimit {
+  seconds: number;
+  expires: 'approval' | 'idle';
 }
 
 export class Conversation {
@@ -68,6 +76,9 @@ export class Conversation {
   private goalChange: string | null = null;
   private toolsCheckedFor = 0;
   private refreshToolsEachTurn = false;
+  private waitsExpire = false;
+  /** The user asked to stop the running turn; the next step stops it (after the in-flight effect returns). */
+  private cancelRequested = false;
   /** How many messages LLM requests of this run have carried so far; later requests send only what follows. */
   private sentUpTo = 0;
   /** An effect that continues the one just applied (a builtin tool's second step); it comes before anything else. */
@@ -87,6 +98,7 @@ export class Conversation {
   begin(settings: Settings, resolved: ResolvedGoal, versions: RunVersions = { refreshToolsEachTurn: true }): void {
     this.settings = { ...settings, historyEventBudget: this.input.historyEventBudget || settings.historyEventBudget };
     this.refreshToolsEachTurn = versions.refreshToolsEachTurn;
+    this.waitsExpire = versions.waitsExpire ?? false;
     this.goal = resolved.goal;
     this.tools = resolved.tools;
     this.catalog = resolved.catalog ?? null;
@@ -134,6 +146,20 @@ export class Conversation {
     this.pause();
   }
 
+  /** Why a cancel is refused (nothing is running), or null. */
+  cancelRefusal(): string | null {
+    if (this.ended) return 'the conversation has ended';
+    if (this.status() === 'waiting_for_user') return 'nothing is running: the agent is waiting for you';
+    return null;
+  }
+
+  /** Stops the running turn; true when taken. The workflow cancels the effect in flight, if any. */
+  cancelTurn(): boolean {
+    if (this.cancelRefusal()) return false;
+    this.cancelRequested = true;
+    return true;
+  }
+
   requestGoalChange(goalId: string): void {
     if (!this.ended) this.goalChange = goalId;
   }
@@ -155,7 +181,7 @@ export class Conversation {
 
   /** Pure: whether nextEffect() would find something to do. Safe inside condition(). */
   hasWork(): boolean {
-    if (this.ended) return true;
+    if (this.ended || this.cancelRequested) return true;
     if (!this.started) return false;
     if (this.followUp) return true;
     if (this.calls.length > 0) {
@@ -179,6 +205,10 @@ export class Conversation {
   nextEffect(): Effect | null {
     for (;;) {
       if (this.ended) return null;
+      if (this.cancelRequested) {
+        this.stopTurn();
+        continue;
+      }
       if (this.followUp) {
         const effect = this.followUp;
         this.followUp = null;
@@ -226,6 +256,39 @@ export class Conversation {
   /** Takes in an effect's result: the compiler pairs each effect kind with its result type. */
   apply<K extends EffectKind>(effect: Effect<K>, result: ResultOf<K>): void {
     this.appliers[effect.kind](effect, result);
+  }
+
+  /** The effect in flight was cancelled before it finished (the user cancelled the turn): record what is known. */
+  applyCancelled(effect: Effect): void {
+    if (effect.kind === 'validate') this.messages.push({ kind: 'user', text: effect.prompt.text, promptId: effect.prompt.id });
+    if (effect.kind === 'run_tool') this.recordOutcome(effect.call, { status: 'tool_error', error: cancelledCall(effect.spec) });
+  }
+
+  /** How long the coming wait for the user may last before it expires; null: no limit (or an older run). */
+  waitLimit(): WaitLimit | null {
+    if (!this.waitsExpire) return null;
+    const state = this.status();
+    const seconds =
+      state === 'awaiting_approval' ? this.settings.approvalTimeoutSeconds
+      : state === 'waiting_for_user' ? this.settings.idleTimeoutSeconds
+      : undefined;
+    return seconds ? { seconds, expires: state === 'awaiting_approval' ? 'approval' : 'idle' } : null;
+  }
+
+  /** A wait ran out: an unanswered approval is declined; an idle conversation ends, keeping its transcript. */
+  expire(limit: WaitLimit): void {
+    const waited = formatDuration(limit.seconds);
+    if (limit.expires === 'idle') {
+      this.messages.push({ kind: 'note', text: `The conversation ended after ${waited} without a message (IDLE_TIMEOUT).` });
+      this.ended = true;
+      this.endedBy = 'idle';
+      this.pause();
+      return;
+    }
+    const tool = this.approval?.call.tool ?? 'the tool';
+    this.declineRemaining(`nobody approved it within ${waited} (APPROVAL_TIMEOUT)`);
+    this.say(`The request to run ${tool} expired: nobody approved it within ${waited}, so it did not run. Ask again if you still want it.`);
+    this.pause();
   }
 
   private readonly appliers: Appliers = {
@@ -371,6 +434,15 @@ export class Conversation {
     this.pause();
   }
 
+  /** The user cancelled the turn: calls not yet run are declined, and the agent waits for the next prompt. */
+  private stopTurn(): void {
+    this.cancelRequested = false;
+    this.followUp = null;
+    this.declineRemaining('the user cancelled the turn');
+    this.say('Stopped, as you asked. What would you like to do next?');
+    this.pause();
+  }
+
   private declineRemaining(reason: string): void {
     for (const call of [...this.calls]) this.recordOutcome(call, { status: 'rejected', reason });
     // The new prompt starts a new turn; do not plan on the declined calls first.
@@ -479,6 +551,21 @@ export class Conversation {
   private findTool(name: string): ToolSpec | undefined {
     return this.tools.find((t) => t.name === name);
   }
+}
+
+/** What a cancelled call did: a call that may already have acted says so (the ledger makes a cancelled native call
+ * act not at all; an MCP server may have acted before it heard of the cancel). */
+function cancelledCall(spec: ToolSpec): string {
+  if (spec.readOnly) return 'Cancelled by the user before it finished.';
+  if (spec.mcp) return `Cancelled by the user while ${spec.mcp.server}/${spec.mcp.tool} ran; it may or may not have acted. Check before trying again.`;
+  return 'Cancelled by the user before it finished; it did not run.';
+}
+
+function formatDuration(seconds: number): string {
+  if (seconds % 86_400 === 0) return `${seconds / 86_400} d`;
+  if (seconds % 3_600 === 0) return `${seconds / 3_600} h`;
+  if (seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
 }
 
 function invalid(problems: string[]): ToolOutcome {

@@ -1,6 +1,7 @@
 // How a final activity failure becomes something the conversation can show: a step failure or a tool error.
-// The workflow never fails because an activity did; the user or the LLM reads why.
-import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
+// The workflow never fails because an activity did; the user or the LLM reads why. A cancellation is not a
+// failure: it goes on to the workflow, which stops the turn.
+import { ActivityFailure, ApplicationFailure, CancelledFailure, TemporalFailure } from '@temporalio/common';
 import type { StepFailure } from './effects';
 import type { ToolOutcome, ToolSpec } from './types';
 
@@ -8,12 +9,14 @@ export async function failSoft<T>(run: () => Promise<T>): Promise<T | StepFailur
   try {
     return await run();
   } catch (err) {
+    if (isCancelled(err)) throw err;
     return { failed: reason(err) };
   }
 }
 
 /** A tool activity that failed for good. A non-idempotent MCP call was given one attempt: it may have run. */
 export function toolError(err: unknown, spec: ToolSpec): ToolOutcome {
+  if (isCancelled(err)) throw err;
   if (spec.mcp && !spec.mcp.idempotent) return mayHaveRun(spec.mcp.server, spec.mcp.tool, reason(err));
   return { status: 'tool_error', error: reason(err) };
 }
@@ -24,6 +27,10 @@ export function mayHaveRun(server: string, tool: string, why: string): ToolOutco
     status: 'tool_error',
     error: `The call to ${server}/${tool} was sent, then lost (${why}); it may or may not have run, so it was not retried. Check before trying again.`,
   };
+}
+
+function isCancelled(err: unknown): boolean {
+  return err instanceof CancelledFailure || (err instanceof ActivityFailure && err.cause instanceof CancelledFailure);
 }
 
 /** The innermost message of an activity failure, which names the real cause (e.g. the missing setting); for a call

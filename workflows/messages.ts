@@ -17,11 +17,15 @@ export const userPromptSignal = defineSignal<[string]>('userPrompt');
 export const confirmSignal = defineSignal<[ConfirmDecision]>('confirm');
 export const endChatSignal = defineSignal('endChat');
 export const changeGoalSignal = defineSignal<[string]>('changeGoal');
+/** Stops the running turn: the model call or tool in flight is cancelled and the agent waits for the next prompt. */
+export const cancelTurnSignal = defineSignal('cancelTurn');
 
 /** Sends a prompt and returns the agent's reply once it next needs the user. */
 export const promptUpdate = defineUpdate<AgentReply, [string]>('prompt');
 /** Approves or rejects the pending tool call and returns the agent's reply once it next needs the user. */
 export const confirmUpdate = defineUpdate<AgentReply, [ConfirmDecision]>('confirmAndWait');
+/** Stops the running turn and returns the agent's reply once it has stopped; refused when nothing is running. */
+export const cancelTurnUpdate = defineUpdate<AgentReply, []>('cancelTurnAndWait');
 
 export const historyQuery = defineQuery<ChatMessage[]>('history');
 export const currentGoalQuery = defineQuery<Goal | null>('currentGoal');

@@ -138,6 +138,12 @@ export interface Settings {
   recentMessagesKept: number;
   /** How long a model call may keep failing (retries included) before the user is told; absent in older runs. */
   modelGiveUpSeconds?: number;
+  /** Tools the operator lets run without approval (APPROVAL_EXEMPT_TOOLS; a tool whose code says `always` still asks). */
+  approvalExemptTools?: string[];
+  /** A tool call waiting this long for approval is declined (APPROVAL_TIMEOUT); absent in older runs. */
+  approvalTimeoutSeconds?: number;
+  /** A conversation waiting this long for the user ends, keeping its transcript (IDLE_TIMEOUT); absent in older runs. */
+  idleTimeoutSeconds?: number;
 }
 
 export interface ResolvedGoal {
@@ -241,7 +247,8 @@ export interface AgentGoalInput {
 
 export interface Transcript {
   goalId: string;
-  endedBy: 'user' | 'goal_complete';
+  /** `idle`: nobody wrote for IDLE_TIMEOUT. */
+  endedBy: 'user' | 'goal_complete' | 'idle';
   summary: string;
   messages: ChatMessage[];
   usage: Usage;

@@ -5,6 +5,8 @@ export const PATCHES = {
   perTurnToolDiscovery: 'per-turn-tool-discovery',
   /** In multi-goal mode, ListAgents from an agent returns the conversation to the picker. */
   listAgentsReturnsToPicker: 'list-agents-returns-to-picker',
+  /** Waiting for the user is bounded: an approval expires (APPROVAL_TIMEOUT), an idle conversation ends (IDLE_TIMEOUT). */
+  waitsExpire: 'waits-expire',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

@@ -1,5 +1,5 @@
 // The LLM activities: planning with native tool calling, prompt validation, and summaries for continue-as-new.
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import { modelRetryDelayMs } from '../../workflows/model-retry';
 import { generateText, jsonSchema, NoSuchToolError, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import { FailureTypes } from '../../workflows/activity-types';
@@ -47,15 +47,16 @@ export function createLlmActivities({ model, provider, config, timeoutMs = (conf
   async function call(task: LlmTask, goal: Goal, request: { system: string; messages: ModelMessage[]; tools?: ToolSet }) {
     const chosen = modelFor(goal);
     try {
-      return await whileHeartbeating(() => generateText({
+      return await whileHeartbeating((cancelled) => generateText({
         model: chosen.model,
         temperature: goal.settings?.temperature,
         ...request,
         maxRetries: 0, // Temporal retries the activity; two retry loops would multiply.
-        abortSignal: AbortSignal.timeout(timeoutMs),
+        abortSignal: AbortSignal.any([AbortSignal.timeout(timeoutMs), cancelled]),
         providerOptions: { scripted: { task, goalId: goal.id } satisfies ScriptedCallInfo as never },
       }));
     } catch (err) {
+      if (err instanceof CancelledFailure) throw err; // the user stopped the turn: not the model's fault
       throw finalWhenOutOfTime(toLlmFailure(err, chosen.provider, timeoutMs), timeoutMs);
     }
   }

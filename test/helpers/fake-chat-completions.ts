@@ -33,6 +33,8 @@ export interface RecordedRequest {
   /** Parsed JSON body (undefined when the body was not JSON). */
   body: ChatRequestBody;
   rawBody: string;
+  /** Aborted when the client hangs up before the answer (a cancelled or timed-out model call). */
+  hungUp: AbortSignal;
 }
 
 /** A full HTTP answer; anything else a script returns is sent as a 200 JSON body. */
@@ -143,7 +145,11 @@ export async function startFakeChatCompletions(initial: Script = () => completio
         } catch {
           body = undefined as unknown as ChatRequestBody;
         }
-        const recorded: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, rawBody };
+        const hangUp = new AbortController();
+        res.on('close', () => {
+          if (!res.writableFinished) hangUp.abort();
+        });
+        const recorded: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, rawBody, hungUp: hangUp.signal };
         requests.push(recorded);
 
         let answer: RawResponse;

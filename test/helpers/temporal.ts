@@ -4,18 +4,30 @@ import { bundleWorkflowCode, Runtime, DefaultLogger, type WorkflowBundleWithSour
 import { ScriptedModel, type ScriptInput } from '../../activities/llm/scripted-model';
 import type { ResolvedModel } from '../../activities/llm/model';
 import type { MockStore } from '../../tools/define-tool';
+import type { ToolRegistry } from '../../tools/registry';
 import { createAgentWorker, WORKFLOWS_PATH, type AgentWorker } from '../../worker/create-worker';
 import { readWorkerSettings, type WorkerSettings } from '../../worker/settings';
-import { findTemporalCli, MISSING_CLI } from '../../worker/temporal-cli';
+import { findTemporalCli, findTestServer, MISSING_CLI, MISSING_TEST_SERVER } from '../../worker/temporal-cli';
 
 let runtimeInstalled = false;
 
+function quietRuntime(): void {
+  if (runtimeInstalled) return;
+  // Keep test output readable: only warnings and errors from the SDK.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  runtimeInstalled = true;
+}
+
+/** Temporal's time-skipping test server: timers of hours or days fire as soon as nothing else is running. */
+export async function startTimeSkipping(): Promise<TestWorkflowEnvironment> {
+  quietRuntime();
+  const server = findTestServer();
+  if (!server) throw new Error(MISSING_TEST_SERVER);
+  return TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: server } } });
+}
+
 export async function startTemporal(): Promise<TestWorkflowEnvironment> {
-  if (!runtimeInstalled) {
-    // Keep test output readable: only warnings and errors from the SDK.
-    Runtime.install({ logger: new DefaultLogger('WARN') });
-    runtimeInstalled = true;
-  }
+  quietRuntime();
   const cli = findTemporalCli();
   if (!cli) throw new Error(MISSING_CLI);
   return TestWorkflowEnvironment.createLocal({
@@ -43,7 +55,7 @@ export function testSettings(env: Record<string, string> = {}): WorkerSettings {
 
 export async function startWorker(
   env: TestWorkflowEnvironment,
-  opts: { script?: ScriptInput; model?: ResolvedModel; settings?: WorkerSettings; store?: MockStore },
+  opts: { script?: ScriptInput; model?: ResolvedModel; settings?: WorkerSettings; store?: MockStore; tools?: ToolRegistry },
 ): Promise<AgentWorker & { run: Promise<void>; stop(): Promise<void> }> {
   const agent = await createAgentWorker({
     connection: env.nativeConnection,
@@ -52,6 +64,7 @@ export async function startWorker(
     model: opts.model ?? scripted(opts.script ?? { rules: [] }),
     workflowBundle: await workflowBundle(),
     store: opts.store,
+    tools: opts.tools,
   });
   const run = agent.worker.run();
   return {

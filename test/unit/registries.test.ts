@@ -61,11 +61,13 @@ describe('worker settings from the environment', () => {
     expect(s.defaultGoalId).toBe(PICKER_GOAL_ID);
     expect(s.conversation).toMatchObject({ showConfirm: true, validatePrompts: true, multiGoal: true, maxToolStepsPerTurn: 8 });
     expect(s.taskQueue).toBe('agent-task-queue');
+    expect(s.mcpMaxStdioProcesses).toBe(16);
   });
   it('names the variable in errors', () => {
     expect(() => readWorkerSettings({ SHOW_CONFIRM: 'maybe' } as NodeJS.ProcessEnv)).toThrow('SHOW_CONFIRM must be true or false, got "maybe"');
     expect(() => readWorkerSettings({ MAX_TOOL_STEPS: '0' } as NodeJS.ProcessEnv)).toThrow(/MAX_TOOL_STEPS must be a whole number/);
     expect(() => readWorkerSettings({ LLM_BASE_URL: 'not a url' } as NodeJS.ProcessEnv)).toThrow(/LLM_BASE_URL must be a URL/);
+    expect(() => readWorkerSettings({ MCP_MAX_STDIO_PROCESSES: '0' } as NodeJS.ProcessEnv)).toThrow(/MCP_MAX_STDIO_PROCESSES must be a whole number ≥ 1/);
   });
   it('parses categories and single-goal mode', () => {
     const s = readWorkerSettings({ AGENT_GOAL: 'goal_hr_pto', GOAL_CATEGORIES: 'hr, ecommerce', SHOW_CONFIRM: 'false' } as NodeJS.ProcessEnv);
