@@ -20,11 +20,21 @@ export async function whileHeartbeating<T>(work: (signal: AbortSignal) => Promis
   try {
     return await work(ctx.cancellationSignal);
   } catch (err) {
-    // Whatever the aborted work threw (a fetch's AbortError, an MCP error), Temporal must hear "cancelled", or it
-    // would take the cancel for a failure and retry.
-    if (ctx.cancellationDetails?.cancelRequested) throw new CancelledFailure('Cancelled by the user.', [], err as Error);
+    // Work stopped by the cancel may wrap the abort in its own error (the model provider's, say): Temporal must
+    // hear "cancelled", or the workflow would read a failure. Any other error stays what it is.
+    if (ctx.cancellationDetails?.cancelRequested && causedBy(err, ctx.cancellationSignal.reason)) {
+      throw new CancelledFailure('Cancelled by the user.', [], err as Error);
+    }
     throw err;
   } finally {
     clearInterval(timer);
   }
+}
+
+/** Whether `err` is the abort (or an AbortError), or has it among its causes. */
+function causedBy(err: unknown, abortReason: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 10; e = (e as Error).cause, depth++) {
+    if (e === abortReason || (e as Error).name === 'AbortError') return true;
+  }
+  return false;
 }

@@ -48,13 +48,14 @@ export async function callMcpTool(discovery: McpDiscovery, pool: McpPool, input:
     const result = (await lease.client.callTool(params, undefined, { timeout: ref.timeoutMs, signal })) as CallToolResult;
     return outcomeOf(result);
   } catch (err) {
-    if (signal?.aborted) throw err; // cancelled: the activity reports it as such (activities/heartbeat.ts)
+    // Aborted by the cancel (the SDK wraps it in an McpError): the activity reports it as cancelled.
+    if (signal?.aborted) throw signal.reason;
     const message = (err as Error).message;
     // The server answered with a JSON-RPC error (bad params, unknown tool): that is the tool saying no.
     if (err instanceof McpError && err.code !== ErrorCode.RequestTimeout && err.code !== ErrorCode.ConnectionClosed) {
       return { status: 'tool_error', error: `MCP error ${err.code}: ${message}` };
     }
-    await pool.drop(ref.server);
+    lease.discard();
     if (ref.idempotent) {
       throw ApplicationFailure.retryable(`MCP call ${ref.server}/${ref.tool} failed: ${message}`, FailureTypes.McpUnavailable);
     }

@@ -25,6 +25,9 @@ export interface PoolOptions {
 export interface Lease {
   client: Client;
   release(): void;
+  /** The session failed under this use: no later use gets it, and it closes once its last user releases it (a
+   * call that timed out must not kill the other calls on the session, nor a newer session of the endpoint). */
+  discard(): void;
 }
 
 interface Session {
@@ -36,6 +39,8 @@ interface Session {
   lastUsed: number;
   /** Leases not yet released. */
   inUse: number;
+  /** Discarded: closes when the last lease is released. */
+  retired: boolean;
   stderr: string;
 }
 
@@ -59,8 +64,12 @@ export class McpPool {
       if (!released) this.release(session);
       released = true;
     };
+    const discard = () => {
+      session.retired = true;
+      if (this.sessions.get(endpoint.name) === session) this.sessions.delete(endpoint.name);
+    };
     try {
-      return { client: await session.connected, release };
+      return { client: await session.connected, release, discard };
     } catch (err) {
       release();
       throw err;
@@ -92,6 +101,7 @@ export class McpPool {
   private release(session: Session): void {
     session.inUse--;
     session.lastUsed = Date.now();
+    if (session.retired && session.inUse === 0) void session.client.close().catch(() => undefined);
     // Over the cap because every session was in use: this one finishing may make room.
     void this.evictOverCap(0);
   }
@@ -105,6 +115,7 @@ export class McpPool {
       connected: undefined as never,
       lastUsed: Date.now(),
       inUse: 0,
+      retired: false,
       stderr: '',
     };
     const owned = () => this.sessions.get(endpoint.name) === session;

@@ -12,7 +12,7 @@ import { startTrainService } from '../tools/services/train-service';
 import { createToolWorker } from '../worker/create-worker';
 import { trainsScript } from './fixtures/goal-scripts-sports-trains';
 import { FX_STDIO, mcpScript, pickerScript, ptoScript } from './fixtures/scripts';
-import { decide, say, startConversation, waitForUser } from './helpers/conversation';
+import { decide, say, startConversation, waitForUser, waitUntil } from './helpers/conversation';
 import { startTemporal, startWorker, testSettings } from './helpers/temporal';
 
 const OUT = path.join(__dirname, 'histories');
@@ -67,7 +67,6 @@ async function main(): Promise<void> {
       await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
       await handle.executeUpdate(cancelTurnUpdate);
       await say(handle, 'book 2026-12-28 to 2026-12-29 for ada@example.com');
-      await new Promise((r) => setTimeout(r, 4000));
       await handle.result();
       await save('cancel-and-expiry', handle);
       await expiring.stop();
@@ -82,7 +81,7 @@ async function main(): Promise<void> {
       const general = await startWorker(env, { script, settings });
       const { handle } = await startConversation(env.client, settings.taskQueue, { goalId: 'goal_general' }, 'replay-cancel-mcp');
       void handle.signal(userPromptSignal, 'wait for me');
-      await new Promise((r) => setTimeout(r, 3000));
+      await waitUntil(async () => (await handle.describe()).raw.pendingActivities?.some((a) => a.activityType?.name === 'callMcpTool' && a.state === 2) ?? false);
       await handle.executeUpdate(cancelTurnUpdate);
       await handle.signal(endChatSignal);
       await handle.result();

@@ -52,13 +52,8 @@ export const validatePrompt = withGiveUp(llm.validatePrompt);
 export const planTurn = withGiveUp(llm.planTurn);
 export const summarizeConversation = withGiveUp(llm.summarizeConversation);
 
-/** A cancelled tool call is waited for until it stops (or finishes anyway), so its outcome is known, not guessed.
- * (The SDK's actual default is TRY_CANCEL, whatever its docs say.) */
-const UNTIL_STOPPED = ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
-
 const NATIVE_TOOL_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '1 minute',
-  cancellationType: UNTIL_STOPPED,
   scheduleToCloseTimeout: '3 minutes',
   // The dispatcher heartbeats while a tool runs: a dead worker's call moves to another in seconds. It runs once
   // however often it is retried (the effect ledger), so retrying is safe.
@@ -88,17 +83,20 @@ function mcpCallOptions(ref: McpToolRef): ActivityOptions {
     startToCloseTimeout: ref.timeoutMs + 5_000,
     scheduleToCloseTimeout: 3 * (ref.timeoutMs + 5_000) + 30_000,
     heartbeatTimeout: '10 seconds',
-    cancellationType: UNTIL_STOPPED,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds', maximumAttempts: ref.idempotent ? 4 : 1 },
   };
 }
 
-/** Runs a tool: an MCP call over the worker's pool, or a native tool's activity (on its own queue when routed). */
-export function runTool(spec: ToolSpec, args: Record<string, unknown>): Promise<ToolOutcome> {
-  if (spec.mcp) return mcp.callMcpTool.executeWithOptions(mcpCallOptions(spec.mcp), [{ name: spec.name, ref: spec.mcp, args }]);
-  const tool = nativeTools[spec.name]!;
-  if (!spec.taskQueue) return tool(args);
+/**
+ * Runs a tool: an MCP call over the worker's pool, or a native tool's activity (on its own queue when routed).
+ * `waitWhenCancelled`: a cancelled call is waited for until it stops (or finishes anyway), so its outcome is known,
+ * not guessed; runs from before cancelling existed keep the SDK's actual default, TRY_CANCEL (whatever its docs say).
+ */
+export function runTool(spec: ToolSpec, args: Record<string, unknown>, waitWhenCancelled: boolean): Promise<ToolOutcome> {
+  const cancellationType = waitWhenCancelled ? ActivityCancellationType.WAIT_CANCELLATION_COMPLETED : ActivityCancellationType.TRY_CANCEL;
+  if (spec.mcp) return mcp.callMcpTool.executeWithOptions({ ...mcpCallOptions(spec.mcp), cancellationType }, [{ name: spec.name, ref: spec.mcp, args }]);
   // A tool owned by another worker: same activity type, its own task queue, and a bounded wait for that worker,
   // so if nobody serves the queue the LLM hears so in 30 s, not 3 minutes.
-  return tool.executeWithOptions({ ...NATIVE_TOOL_OPTIONS, taskQueue: spec.taskQueue, scheduleToStartTimeout: '30 seconds' }, [args]);
+  const routed = spec.taskQueue ? { taskQueue: spec.taskQueue, scheduleToStartTimeout: '30 seconds' } : {};
+  return nativeTools[spec.name]!.executeWithOptions({ ...NATIVE_TOOL_OPTIONS, ...routed, cancellationType }, [args]);
 }

@@ -20,7 +20,7 @@ import {
   summarizeConversation,
   validatePrompt,
 } from './activity-stubs';
-import { Conversation } from './conversation';
+import { Conversation, type RunVersions } from './conversation';
 import type { Effect, EffectKind, Performers } from './effects';
 import { failSoft, toolError } from './failures';
 import {
@@ -41,13 +41,30 @@ import {
   usageQuery,
   userPromptSignal,
 } from './messages';
-import type { AgentGoalInput, Transcript } from './types';
+import type { AgentGoalInput, AgentReply, Transcript } from './types';
 import { PATCHES } from './versions';
 
 export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcript> {
   const convo = new Conversation(input);
   /** The scope of the effect in flight: cancelling the turn cancels it (its activity sees the cancel). */
   let inFlight: CancellationScope | null = null;
+  /** Which versioned paths this run takes; read once the first activity has run (see below). */
+  let versions: RunVersions = { refreshToolsEachTurn: false };
+
+  /** Stops the running turn: Conversation decides what that means; the effect in flight is cancelled. */
+  function cancelTurn(): boolean {
+    const taken = convo.cancelTurn();
+    if (taken) inFlight?.cancel();
+    return taken;
+  }
+
+  /** Acts, then waits until the agent next needs the user, and answers with its reply. */
+  async function replyAfter(act: () => void): Promise<AgentReply> {
+    const before = convo.replies.pauses;
+    act();
+    await condition(() => convo.replies.pauses > before);
+    return convo.replies.last!;
+  }
 
   // ---- handlers: they change state and wait; only the main loop schedules activities ----------------------
   setHandler(userPromptSignal, (text: string) => {
@@ -68,30 +85,16 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     const refusal = convo.confirm(decision);
     if (refusal) log.warn(`confirm ignored: ${refusal}`);
   });
-  setHandler(
-    confirmUpdate,
-    async (decision) => {
-      const before = convo.replies.pauses;
-      convo.confirm(decision);
-      await condition(() => convo.replies.pauses > before);
-      return convo.replies.last!;
-    },
-    { validator: (decision) => rejectIf(convo.confirmRefusal(decision), 'Cannot confirm: ') },
-  );
-  setHandler(cancelTurnSignal, () => {
-    if (convo.cancelTurn()) inFlight?.cancel();
-    else log.warn(`cancel ignored: ${convo.cancelRefusal()}`);
+  setHandler(confirmUpdate, (decision) => replyAfter(() => convo.confirm(decision)), {
+    validator: (decision) => rejectIf(convo.confirmRefusal(decision), 'Cannot confirm: '),
   });
-  setHandler(
-    cancelTurnUpdate,
-    async () => {
-      const before = convo.replies.pauses;
-      if (convo.cancelTurn()) inFlight?.cancel();
-      await condition(() => convo.replies.pauses > before);
-      return convo.replies.last!;
-    },
-    { validator: () => rejectIf(convo.cancelRefusal(), 'Cannot cancel: ') },
-  );
+  setHandler(cancelTurnSignal, () => {
+    // A signal is recorded even by workers that had no handler for it: a run from before cancelling ignores it,
+    // so its replay does what it did. (Updates are refused by such workers, so nothing is recorded.)
+    if (!versions.cancelAndExpire) log.warn('cancel ignored: this conversation started before cancelling existed; use the cancelTurnAndWait update');
+    else if (!cancelTurn()) log.warn(`cancel ignored: ${convo.cancelRefusal()}`);
+  });
+  setHandler(cancelTurnUpdate, () => replyAfter(cancelTurn), { validator: () => rejectIf(convo.cancelRefusal(), 'Cannot cancel: ') });
   setHandler(endChatSignal, () => convo.endChat());
   setHandler(changeGoalSignal, (goalId: string) => convo.requestGoalChange(goalId));
   setHandler(historyQuery, () => convo.messages);
@@ -105,14 +108,14 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
 
   // ---- start: settings and goal come from activities, so a replay sees what the original run saw ----------
   const settings = await loadSettings();
-  const versions = { refreshToolsEachTurn: patched(PATCHES.perTurnToolDiscovery), waitsExpire: patched(PATCHES.waitsExpire) };
+  versions = { refreshToolsEachTurn: patched(PATCHES.perTurnToolDiscovery), cancelAndExpire: patched(PATCHES.cancelAndExpire) };
   convo.begin(settings, await resolveGoal(input.goalId), versions);
 
   // ---- performing effects: the one place activities are called ----------------------------------------------
   const perform: Performers = {
     validate: ({ request }) => failSoft(() => validatePrompt(request, convo.settings.modelGiveUpSeconds)),
     plan: ({ request }) => failSoft(() => planTurn(request, convo.settings.modelGiveUpSeconds)),
-    run_tool: ({ call, spec }) => runTool(spec, call.args).catch((err) => toolError(err, spec)),
+    run_tool: ({ call, spec }) => runTool(spec, call.args, !!versions.cancelAndExpire).catch((err) => toolError(err, spec)),
     list_agents: () => failSoft(() => listAgents()),
     resolve_goal: ({ goalId, why }) => failSoft(() => resolveGoal(goalId, why)),
     check_version: async ({ patchId }) => patched(patchId),
@@ -151,7 +154,8 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     const limit = ready() ? null : convo.waitLimit();
     if (!limit) return condition(ready);
     const summary = limit.expires === 'approval' ? 'approval expires' : 'idle conversation ends';
-    if (!(await condition(ready, limit.seconds * 1000, { summary }))) convo.expire(limit);
+    // Work that arrived with the timer wins: the wait did not run out.
+    if (!(await condition(ready, limit.seconds * 1000, { summary })) && !ready()) convo.expire(limit);
   }
 
   function historyIsFull(): boolean {
@@ -160,12 +164,13 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     return info.continueAsNewSuggested || info.historyLength >= convo.settings.historyEventBudget;
   }
 
-  /** Summarises the older messages and continues as a new run, unless a prompt update arrived meanwhile: that one
-   * waits for its reply in this run, so it is answered first. */
+  /** Summarises the older messages and continues as a new run, unless something arrived meanwhile that this run
+   * must answer first: a prompt update waiting for its reply, a cancel, or the end of the chat. */
   async function continueAsNewUnlessWatched(): Promise<void> {
     const { summarize, nextRun } = convo.prepareCarry();
     const summary = summarize ? await summarizeConversation(summarize, convo.settings.modelGiveUpSeconds).catch(() => convo.summary) : convo.summary;
-    if (convo.replies.waiting()) return;
+    if (!convo.mayContinueAsNew()) return;
+    if (convo.ended && patched(PATCHES.endSurvivesCarry)) return;
     await condition(allHandlersFinished);
     await continueAsNew<typeof AgentGoalWorkflow>(nextRun(summary));
   }

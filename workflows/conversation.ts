@@ -37,8 +37,8 @@ import { MAX_PROMPT_CHARS } from './messages';
 export interface RunVersions {
   /** Runs started before per-turn discovery existed never re-resolve tools between turns. */
   refreshToolsEachTurn: boolean;
-  /** Runs started before APPROVAL_TIMEOUT and IDLE_TIMEOUT existed wait for the user without a timer. */
-  waitsExpire?: boolean;
+  /** Runs started before cancelling and APPROVAL_TIMEOUT / IDLE_TIMEOUT existed wait for the user without a timer. */
+  cancelAndExpire?: boolean;
 }
 
 /** A wait for the user that ends on its own: how long, and what runs out. */
@@ -79,6 +79,8 @@ export class Conversation {
   private waitsExpire = false;
   /** The user asked to stop the running turn; the next step stops it (after the in-flight effect returns). */
   private cancelRequested = false;
+  /** A prompt was taken up and its turn has not ended (it may be waiting for an approval). */
+  private turnOpen = false;
   /** How many messages LLM requests of this run have carried so far; later requests send only what follows. */
   private sentUpTo = 0;
   /** An effect that continues the one just applied (a builtin tool's second step); it comes before anything else. */
@@ -98,7 +100,7 @@ export class Conversation {
   begin(settings: Settings, resolved: ResolvedGoal, versions: RunVersions = { refreshToolsEachTurn: true }): void {
     this.settings = { ...settings, historyEventBudget: this.input.historyEventBudget || settings.historyEventBudget };
     this.refreshToolsEachTurn = versions.refreshToolsEachTurn;
-    this.waitsExpire = versions.waitsExpire ?? false;
+    this.waitsExpire = versions.cancelAndExpire ?? false;
     this.goal = resolved.goal;
     this.tools = resolved.tools;
     this.catalog = resolved.catalog ?? null;
@@ -146,10 +148,11 @@ export class Conversation {
     this.pause();
   }
 
-  /** Why a cancel is refused (nothing is running), or null. */
+  /** Why a cancel is refused (no turn is running or about to start), or null. */
   cancelRefusal(): string | null {
     if (this.ended) return 'the conversation has ended';
-    if (this.status() === 'waiting_for_user') return 'nothing is running: the agent is waiting for you';
+    if (this.cancelRequested) return 'the turn is already being cancelled';
+    if (!this.turnOpen && this.queue.length === 0) return 'nothing is running: the agent is waiting for you';
     return null;
   }
 
@@ -195,7 +198,7 @@ export class Conversation {
    * only after this run did some work. */
   mayContinueAsNew(): boolean {
     const betweenTurns = this.calls.length === 0 && !this.needsPlan && this.approval === null && !this.followUp;
-    return betweenTurns && !this.replies.waiting() && this.turnsThisRun > 0;
+    return betweenTurns && !this.cancelRequested && !this.replies.waiting() && this.turnsThisRun > 0;
   }
 
   // ---- the loop's two verbs -------------------------------------------------------------------------------
@@ -242,6 +245,7 @@ export class Conversation {
         return { kind: 'resolve_goal', goalId: this.goal.id, why: 'refresh', promptId: next.id };
       }
       const prompt = this.queue.shift()!;
+      this.turnOpen = true;
       this.activePrompt = prompt.id;
       this.stepsThisTurn = 0;
       this.turnsThisRun++;
@@ -262,6 +266,8 @@ export class Conversation {
   applyCancelled(effect: Effect): void {
     if (effect.kind === 'validate') this.messages.push({ kind: 'user', text: effect.prompt.text, promptId: effect.prompt.id });
     if (effect.kind === 'run_tool') this.recordOutcome(effect.call, { status: 'tool_error', error: cancelledCall(effect.spec) });
+    // The agents a multi-goal run starts with are not part of any turn: list them again.
+    if (effect.kind === 'list_agents' && !effect.call) this.followUp = effect;
   }
 
   /** How long the coming wait for the user may last before it expires; null: no limit (or an older run). */
@@ -286,9 +292,9 @@ export class Conversation {
       return;
     }
     const tool = this.approval?.call.tool ?? 'the tool';
-    this.declineRemaining(`nobody approved it within ${waited} (APPROVAL_TIMEOUT)`);
-    this.say(`The request to run ${tool} expired: nobody approved it within ${waited}, so it did not run. Ask again if you still want it.`);
-    this.pause();
+    this.declineRemaining(`nobody answered within ${waited} (APPROVAL_TIMEOUT)`);
+    this.say(`The request to run ${tool} expired: nobody answered within ${waited}, so it did not run. Ask again if you still want it.`);
+    this.endTurn();
   }
 
   private readonly appliers: Appliers = {
@@ -429,6 +435,7 @@ export class Conversation {
   private finish(): void {
     this.calls = [];
     this.needsPlan = false;
+    this.turnOpen = false;
     this.ended = true;
     this.endedBy = 'goal_complete';
     this.pause();
@@ -437,10 +444,16 @@ export class Conversation {
   /** The user cancelled the turn: calls not yet run are declined, and the agent waits for the next prompt. */
   private stopTurn(): void {
     this.cancelRequested = false;
-    this.followUp = null;
+    if (this.followUp?.kind !== 'list_agents' || this.followUp.call) this.followUp = null;
+    // Cancelled before its turn began (the tools were being refreshed): that prompt is dropped, and answered.
+    const prompt = this.turnOpen ? undefined : this.queue.shift();
+    if (prompt) {
+      this.activePrompt = prompt.id;
+      this.messages.push({ kind: 'user', text: prompt.text, promptId: prompt.id });
+    }
     this.declineRemaining('the user cancelled the turn');
     this.say('Stopped, as you asked. What would you like to do next?');
-    this.pause();
+    this.endTurn();
   }
 
   private declineRemaining(reason: string): void {
@@ -524,6 +537,7 @@ export class Conversation {
 
   private endTurn(): void {
     this.needsPlan = false;
+    this.turnOpen = false;
     this.pause();
   }
 
@@ -553,16 +567,17 @@ export class Conversation {
   }
 }
 
-/** What a cancelled call did: a call that may already have acted says so (the ledger makes a cancelled native call
- * act not at all; an MCP server may have acted before it heard of the cancel). */
+/** What a cancelled call did. A native tool stopped by its signal did not complete (its result and effect are
+ * recorded only when it returns; a tool honouring ctx.signal stops before it commits); an MCP server may have acted
+ * before it heard of the cancel. */
 function cancelledCall(spec: ToolSpec): string {
   if (spec.readOnly) return 'Cancelled by the user before it finished.';
   if (spec.mcp) return `Cancelled by the user while ${spec.mcp.server}/${spec.mcp.tool} ran; it may or may not have acted. Check before trying again.`;
-  return 'Cancelled by the user before it finished; it did not run.';
+  return 'Cancelled by the user before it finished; it did not complete.';
 }
 
 function formatDuration(seconds: number): string {
-  if (seconds % 86_400 === 0) return `${seconds / 86_400} d`;
+  if (seconds % 86_400 === 0 && seconds > 86_400) return `${seconds / 86_400} days`;
   if (seconds % 3_600 === 0) return `${seconds / 3_600} h`;
   if (seconds % 60 === 0) return `${seconds / 60} min`;
   return `${seconds} s`;

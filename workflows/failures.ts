@@ -1,7 +1,7 @@
 // How a final activity failure becomes something the conversation can show: a step failure or a tool error.
 // The workflow never fails because an activity did; the user or the LLM reads why. A cancellation is not a
 // failure: it goes on to the workflow, which stops the turn.
-import { ActivityFailure, ApplicationFailure, CancelledFailure, TemporalFailure } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, CancelledFailure, TemporalFailure, TimeoutFailure } from '@temporalio/common';
 import type { StepFailure } from './effects';
 import type { ToolOutcome, ToolSpec } from './types';
 
@@ -14,10 +14,17 @@ export async function failSoft<T>(run: () => Promise<T>): Promise<T | StepFailur
   }
 }
 
-/** A tool activity that failed for good. A non-idempotent MCP call was given one attempt: it may have run. */
+/**
+ * A tool activity that failed for good. A non-idempotent MCP call was given one attempt: it may have run. A native
+ * tool that changes state and timed out (its worker died, say, while the call was being cancelled, so no retry
+ * asked the effect ledger) may have committed before its worker went quiet.
+ */
 export function toolError(err: unknown, spec: ToolSpec): ToolOutcome {
   if (isCancelled(err)) throw err;
   if (spec.mcp && !spec.mcp.idempotent) return mayHaveRun(spec.mcp.server, spec.mcp.tool, reason(err));
+  if (!spec.mcp && !spec.readOnly && timedOut(err)) {
+    return { status: 'tool_error', error: `${spec.name} did not report back (${reason(err)}); it may or may not have run. Check before trying again.` };
+  }
   return { status: 'tool_error', error: reason(err) };
 }
 
@@ -27,6 +34,11 @@ export function mayHaveRun(server: string, tool: string, why: string): ToolOutco
     status: 'tool_error',
     error: `The call to ${server}/${tool} was sent, then lost (${why}); it may or may not have run, so it was not retried. Check before trying again.`,
   };
+}
+
+function timedOut(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof TemporalFailure; e = e.cause) if (e instanceof TimeoutFailure) return true;
+  return false;
 }
 
 function isCancelled(err: unknown): boolean {

@@ -5,8 +5,11 @@ export const PATCHES = {
   perTurnToolDiscovery: 'per-turn-tool-discovery',
   /** In multi-goal mode, ListAgents from an agent returns the conversation to the picker. */
   listAgentsReturnsToPicker: 'list-agents-returns-to-picker',
-  /** Waiting for the user is bounded: an approval expires (APPROVAL_TIMEOUT), an idle conversation ends (IDLE_TIMEOUT). */
-  waitsExpire: 'waits-expire',
+  /** A turn can be cancelled (the cancelTurn signal; tool calls are then waited for until they stop), and waiting
+   * for the user is bounded: an approval expires (APPROVAL_TIMEOUT), an idle conversation ends (IDLE_TIMEOUT). */
+  cancelAndExpire: 'cancel-and-expire',
+  /** An endChat that arrives while the conversation is being summarised for continue-as-new ends it. */
+  endSurvivesCarry: 'end-survives-carry',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

@@ -105,13 +105,12 @@ describe('cancelling the running turn', () => {
     const began = Date.now();
     const stopped = await client.cancel(handle.workflowId);
     expect(stopped.reply).toBe('Stopped, as you asked. What would you like to do next?');
-    expect(Date.now() - began).toBeLessThan(5_000);
+    // The model call is dropped at once (TRY_CANCEL), not after its 60 s timeout; generous for a loaded machine.
+    expect(Date.now() - began).toBeLessThan(15_000);
     expect((await pending).reply).toBe(stopped.reply);
     // The activity heard of the cancel (heartbeats every 2 s) and aborted the HTTP request to the model.
     await waitUntil(async () => modelHungUp.length === 1, 10_000);
     expect((await say(handle, 'hello')).reply).toBe('Hello.');
-    const messages = await history(handle);
-    expect(messages.filter((m) => m.kind === 'agent').map((m) => m.kind === 'agent' && m.text)).not.toContain('too late');
     await expect(client.cancel(handle.workflowId)).rejects.toThrow(/Cannot cancel: nothing is running/);
   });
 
@@ -120,12 +119,15 @@ describe('cancelling the running turn', () => {
     const { handle } = await startConversation(env.client, toolWorker.worker.options.taskQueue, { goalId: goal.id });
     const pending = say(handle, 'take a nap');
     await waitUntil(async () => naps.length > 0);
+    const began = Date.now();
     const stopped = await client.cancel(handle.workflowId);
+    // The tool stopped on its signal (heartbeat ≤ 2 s, throttle ≤ 2 s), not at its own 60 s.
+    expect(Date.now() - began).toBeLessThan(20_000);
     expect(stopped.reply).toMatch(/^Stopped/);
     expect((await pending).reply).toBe(stopped.reply);
     expect(naps).toEqual(['started', 'aborted']);
     expect(toolOutcomes(await history(handle), 'Nap').map((m) => m.outcome)).toEqual([
-      { status: 'tool_error', error: 'Cancelled by the user before it finished; it did not run.' },
+      { status: 'tool_error', error: 'Cancelled by the user before it finished; it did not complete.' },
       { status: 'rejected', reason: 'the user cancelled the turn' },
     ]);
     expect((await handle.query(statusQuery)).state).toBe('waiting_for_user');
@@ -136,7 +138,9 @@ describe('cancelling the running turn', () => {
     const { handle } = await startConversation(env.client, toolWorker.worker.options.taskQueue, { goalId: goal.id });
     const pending = say(handle, 'call the remote tool');
     await waitUntil(async () => (await handle.describe()).raw.pendingActivities?.some((a) => a.activityType?.name === 'callMcpTool' && a.state === 2) ?? false);
+    const began = Date.now();
     const stopped = await client.cancel(handle.workflowId);
+    expect(Date.now() - began).toBeLessThan(20_000);
     expect((await pending).reply).toBe(stopped.reply);
     await waitUntil(async () => existsSync(chaosLog) && readFileSync(chaosLog, 'utf8').includes('cancelled'), 10_000);
     expect(readFileSync(chaosLog, 'utf8')).toMatch(/^cancelled mcp-\S+\n$/);

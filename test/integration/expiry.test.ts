@@ -36,9 +36,9 @@ describe('approval and idle timeouts (time-skipping server)', () => {
     await env.sleep('23 hours');
     await waitUntil(async () => (await handle.query(statusQuery)).state === 'waiting_for_user');
     const status = await handle.query(statusQuery);
-    expect(status.lastReply?.reply).toMatch(/The request to run BookPTO expired: nobody approved it within 1 d/);
+    expect(status.lastReply?.reply).toMatch(/The request to run BookPTO expired: nobody answered within 24 h/);
     expect(toolOutcomes(await history(handle), 'BookPTO').map((m) => m.outcome)).toEqual([
-      { status: 'rejected', reason: 'nobody approved it within 1 d (APPROVAL_TIMEOUT)' },
+      { status: 'rejected', reason: 'nobody answered within 24 h (APPROVAL_TIMEOUT)' },
     ]);
     expect(dataset(worker.store, 'employees').find((e) => e.email === 'ada@example.com')!.ptoHoursLeft).toBe(hoursBefore);
 
@@ -46,7 +46,7 @@ describe('approval and idle timeouts (time-skipping server)', () => {
     const transcript = await handle.result();
     expect(transcript.endedBy).toBe('idle');
     expect(transcript.messages.filter((m) => m.kind === 'user').map((m) => m.text)).toContain('book 2026-12-21 to 2026-12-22 for ada@example.com');
-    expect(transcript.messages.at(-1)).toEqual({ kind: 'note', text: 'The conversation ended after 7 d without a message (IDLE_TIMEOUT).' });
+    expect(transcript.messages.at(-1)).toEqual({ kind: 'note', text: 'The conversation ended after 7 days without a message (IDLE_TIMEOUT).' });
 
     // The timers the history recorded: the waits for the user, each cut short by work except the two that fired.
     const { events } = await handle.fetchHistory();
@@ -63,7 +63,7 @@ describe('approval and idle timeouts (time-skipping server)', () => {
       await waitUntil(async () => (await handle.query(statusQuery)).state === 'awaiting_approval');
       const transcript = await handle.result();
       expect(transcript.endedBy).toBe('idle');
-      expect(toolOutcomes(transcript.messages, 'BookPTO').map((m) => m.outcome)).toEqual([{ status: 'rejected', reason: 'nobody approved it within 2 h (APPROVAL_TIMEOUT)' }]);
+      expect(toolOutcomes(transcript.messages, 'BookPTO').map((m) => m.outcome)).toEqual([{ status: 'rejected', reason: 'nobody answered within 2 h (APPROVAL_TIMEOUT)' }]);
       expect(transcript.messages.at(-1)).toMatchObject({ text: expect.stringMatching(/after 30 min without a message/) });
     } finally {
       await short.stop();

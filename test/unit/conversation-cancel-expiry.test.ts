@@ -4,7 +4,7 @@ import { BUILTIN_TOOLS } from '../../workflows/builtin-tools';
 import type { ToolSpec } from '../../workflows/types';
 import { begun, book, calls, goal, next, settings, text } from '../helpers/conversation-unit';
 
-const expiring = { refreshToolsEachTurn: true, waitsExpire: true };
+const expiring = { refreshToolsEachTurn: true, cancelAndExpire: true };
 const limits = { approvalTimeoutSeconds: 86_400, idleTimeoutSeconds: 7 * 86_400 };
 
 function started(tools: ToolSpec[] = [book], overrides = {}): Conversation {
@@ -41,7 +41,7 @@ describe('Conversation: cancelling the running turn', () => {
     expect(convo.nextEffect()).toBeNull();
     const outcomes = convo.messages.flatMap((m) => (m.kind === 'tool' ? [m.outcome] : []));
     expect(outcomes).toEqual([
-      { status: 'tool_error', error: 'Cancelled by the user before it finished; it did not run.' },
+      { status: 'tool_error', error: 'Cancelled by the user before it finished; it did not complete.' },
       { status: 'rejected', reason: 'the user cancelled the turn' },
     ]);
   });
@@ -71,6 +71,27 @@ describe('Conversation: cancelling the running turn', () => {
     expect(convo.replies.last?.reply).toMatch(/Stopped/);
   });
 
+  it('drops a prompt whose turn had not begun (tools being refreshed), answering its update with the stop', () => {
+    const convo = begun();
+    const id = convo.enqueuePrompt('book monday', true);
+    expect(convo.cancelTurn()).toBe(true);
+    expect(convo.cancelRefusal()).toMatch(/already being cancelled/);
+    expect(convo.nextEffect()).toBeNull();
+    expect(convo.replies.collect(id)?.reply).toMatch(/^Stopped/);
+    expect(convo.messages.at(-2)).toEqual({ kind: 'user', text: 'book monday', promptId: id });
+    expect(convo.cancelTurn()).toBe(false);
+  });
+
+  it('never continues as new with a cancel pending', () => {
+    const convo = begun();
+    convo.enqueuePrompt('one');
+    convo.apply(next(convo, 'plan'), text('done'));
+    convo.enqueuePrompt('two');
+    expect(convo.mayContinueAsNew()).toBe(true);
+    convo.cancelTurn();
+    expect(convo.mayContinueAsNew()).toBe(false);
+  });
+
   it('cancels a pending approval: the call is declined', () => {
     const convo = started();
     convo.enqueuePrompt('book');
@@ -96,8 +117,8 @@ describe('Conversation: waits that expire', () => {
     expect(limit).toEqual({ seconds: 86_400, expires: 'approval' });
     convo.expire(limit);
     expect(convo.pendingApproval()).toBeNull();
-    expect(convo.replies.last?.reply).toMatch(/expired: nobody approved it within 1 d/);
-    expect(convo.messages).toContainEqual(expect.objectContaining({ kind: 'tool', outcome: { status: 'rejected', reason: 'nobody approved it within 1 d (APPROVAL_TIMEOUT)' } }));
+    expect(convo.replies.last?.reply).toMatch(/expired: nobody answered within 24 h/);
+    expect(convo.messages).toContainEqual(expect.objectContaining({ kind: 'tool', outcome: { status: 'rejected', reason: 'nobody answered within 24 h (APPROVAL_TIMEOUT)' } }));
     expect(convo.nextEffect()).toBeNull();
     expect(convo.waitLimit()?.expires).toBe('idle');
   });
