@@ -56,6 +56,11 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
   } catch (err) {
     throw new Error(`AGENT_GOAL: ${(err as Error).message}`);
   }
+  // A misspelt exemption would silently keep asking: names must be native tools or MCP tools (`server__tool`).
+  const unknown = (opts.settings.conversation.approvalExemptTools ?? []).filter((name) => !tools.get(name) && !name.includes('__'));
+  if (unknown.length) {
+    throw new Error(`APPROVAL_EXEMPT_TOOLS: no native tool named ${unknown.join(', ')} (MCP tools are named <server>__<tool>; see agent tools)`);
+  }
   const model = opts.model ?? createModel(opts.settings.llm);
   const store = opts.store ?? new MockStore();
   const secrets = opts.secrets ?? secretsOf(opts.settings);

@@ -1,6 +1,7 @@
 // Who may let a tool run without asking: code (the tool's policy), the goal (tightening; a goal file's `never`
 // reaches read-only tools only), and the operator naming tools in APPROVAL_EXEMPT_TOOLS.
 import { needsApproval } from '../../workflows/approvals';
+import { createAgentWorker } from '../../worker/create-worker';
 import { readWorkerSettings } from '../../worker/settings';
 import { book, goal, settings } from '../helpers/conversation-unit';
 
@@ -30,5 +31,14 @@ describe('approval settings', () => {
   it('names the variable when a duration is bad', () => {
     expect(() => readWorkerSettings({ IDLE_TIMEOUT: 'a week' })).toThrow(/IDLE_TIMEOUT must be a duration of at least 1 s such as 90s, 15m, 24h or 7d, got "a week"/);
     expect(() => readWorkerSettings({ APPROVAL_TIMEOUT: '0' })).toThrow(/APPROVAL_TIMEOUT must be a duration/);
+  });
+});
+
+describe('APPROVAL_EXEMPT_TOOLS at worker start', () => {
+  it('refuses a name that is neither a native tool nor an MCP tool name', async () => {
+    const settings = readWorkerSettings({ AGENT_GOAL: 'goal_hr_pto', APPROVAL_EXEMPT_TOOLS: 'BookPTO,BookPTOO' });
+    await expect(createAgentWorker({ connection: undefined as never, settings })).rejects.toThrow(
+      /APPROVAL_EXEMPT_TOOLS: no native tool named BookPTOO \(MCP tools are named <server>__<tool>/,
+    );
   });
 });
