@@ -1,12 +1,14 @@
 // The conversation API clients use: start, say, confirm, history, end. Shared by the CLI, the chat and tests.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   Client,
   Connection,
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
+  WorkflowUpdateStage,
   type WorkflowHandle,
+  type WorkflowUpdateHandle,
 } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { AgentGoalWorkflow, DescribeAgentsWorkflow, DescribeCatalogWorkflow } from '../workflows';
@@ -23,25 +25,36 @@ import {
 } from '../workflows/messages';
 import type { AgentReply, CatalogSummary, ChatMessage, ConfirmDecision, ConversationStatus, ToolSpec } from '../workflows/types';
 import { temporalTarget } from './connection';
+import { RECONNECT_QUICKLY, untilReachable, type ServerWait } from './server-outage';
+import { UserError } from './user-error';
 
 const MODEL_CALLS = new Set(['planTurn', 'validatePrompt', 'summarizeConversation']);
 
-/** An error for the user: printed as one line, exit code 1. */
-export class UserError extends Error {
-  override name = 'UserError';
-}
+/** A server restart takes seconds; two minutes covers a slow one without leaving the user waiting on a dead one. */
+const DEFAULT_SERVER_WAIT_MS = 120_000;
+
+/**
+ * Updates are sent until accepted (durable on the server), then their result is waited for: two steps, so a
+ * restart after acceptance re-attaches to the update in the run that accepted it instead of sending it anew.
+ */
+const ACCEPTED = WorkflowUpdateStage.ACCEPTED;
 
 export class AgentClient {
+  private readonly serverWait: ServerWait;
+
   constructor(
     readonly client: Client,
     readonly taskQueue: string,
-  ) {}
+    serverWait: Partial<ServerWait> = {},
+  ) {
+    this.serverWait = { maxWaitMs: DEFAULT_SERVER_WAIT_MS, ...serverWait };
+  }
 
-  static async connect(taskQueue: string, env: NodeJS.ProcessEnv = process.env): Promise<AgentClient> {
+  static async connect(taskQueue: string, env: NodeJS.ProcessEnv = process.env, serverWait?: Partial<ServerWait>): Promise<AgentClient> {
     const target = temporalTarget(env);
     try {
-      const connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: '5 seconds' });
-      return new AgentClient(new Client({ connection, namespace: target.namespace }), taskQueue);
+      const connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: '5 seconds', channelArgs: RECONNECT_QUICKLY });
+      return new AgentClient(new Client({ connection, namespace: target.namespace }), taskQueue, serverWait);
     } catch (err) {
       throw new UserError(`Cannot reach Temporal at ${target.connectionOptions.address}: ${(err as Error).message}. Is the server running (npm start), or TEMPORAL_ADDRESS set?`);
     }
@@ -64,16 +77,16 @@ export class AgentClient {
   }
 
   async say(id: string, text: string): Promise<AgentReply> {
-    return this.update(id, () => this.handle(id).executeUpdate(promptUpdate, { args: [text] }));
+    return this.update(id, (updateId) => this.handle(id).startUpdate(promptUpdate, { args: [text], updateId, waitForStage: ACCEPTED }));
   }
 
   async confirm(id: string, decision: ConfirmDecision): Promise<AgentReply> {
-    return this.update(id, () => this.handle(id).executeUpdate(confirmUpdate, { args: [decision] }));
+    return this.update(id, (updateId) => this.handle(id).startUpdate(confirmUpdate, { args: [decision], updateId, waitForStage: ACCEPTED }));
   }
 
   /** Stops the running turn (the model call or tool in flight is cancelled); the reply says it stopped. */
   async cancel(id: string): Promise<AgentReply> {
-    return this.update(id, () => this.handle(id).executeUpdate(cancelTurnUpdate));
+    return this.update(id, (updateId) => this.handle(id).startUpdate(cancelTurnUpdate, { updateId, waitForStage: ACCEPTED }));
   }
 
   async history(id: string): Promise<ChatMessage[]> {
@@ -127,7 +140,7 @@ export class AgentClient {
   async waitForUser(id: string, timeoutMs = 120_000): Promise<AgentReply | null> {
     const deadline = Date.now() + timeoutMs;
     for (let delay = 25; ; delay = Math.min(delay * 2, 500)) {
-      const status = await this.status(id);
+      const status = await untilReachable(() => this.status(id), this.serverWait);
       if (status.state !== 'working') return status.lastReply;
       if (Date.now() > deadline) throw new UserError(`The agent of ${id} is still working after ${timeoutMs / 1000}s; try again later.`);
       await new Promise((r) => setTimeout(r, delay));
@@ -193,10 +206,19 @@ export class AgentClient {
     }
   }
 
-  /** Updates rejected by the workflow's validator become one-line user errors carrying its reason. */
-  private async update(id: string, run: () => Promise<AgentReply>): Promise<AgentReply> {
+  /**
+   * Sends an update and waits for its result, through a server restart too. Every send carries the same update
+   * id, so one that reaches a server which already has the update joins it (Temporal dedupes by update id) instead
+   * of queueing the prompt twice; once accepted, the wait re-attaches to that update in the run that accepted it.
+   * Updates rejected by the workflow's validator become one-line user errors carrying its reason.
+   */
+  private async update(id: string, send: (updateId: string) => Promise<WorkflowUpdateHandle<AgentReply>>): Promise<AgentReply> {
+    const updateId = randomUUID();
     try {
-      return await this.call(id, run);
+      return await this.call(id, async () => {
+        const accepted = await untilReachable(() => send(updateId), this.serverWait);
+        return untilReachable(() => accepted.result(), this.serverWait);
+      });
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) throw new UserError(err.cause?.message ?? err.message);
       if (isNotRunning(err)) throw new UserError(`Conversation ${id} has ended.`);

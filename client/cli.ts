@@ -1,10 +1,11 @@
 // `npm run agent -- <command>`: start, chat, say, confirm, cancel, history, end, agents, status.
 import { parseArgs } from 'node:util';
 import { PICKER_GOAL_ID, unknownGoal } from '../goals/registry';
-import { AgentClient, UserError } from './agent-client';
+import { AgentClient } from './agent-client';
 import { DEFAULT_TASK_QUEUE } from './connection';
 import { runChat, type ChatIO } from './chat';
 import { formatEndpoints, formatHistory, formatReply, formatTools } from './format';
+import { UserError } from './user-error';
 
 const USAGE = `usage: agent <command> [options]
   start [--goal <id>] [--id <conversationId>]     start a conversation; prints its id and the greeting
@@ -54,7 +55,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       if (!id) throw new UserError(`${command} needs a conversation id. ${USAGE.split('\n')[0]}`);
       return id;
     };
-    const connect = async () => (client = await AgentClient.connect(io.env.TASK_QUEUE || DEFAULT_TASK_QUEUE, io.env));
+    // Waiting out a server restart is said on stderr, so stdout stays the answer alone (--json included).
+    const onWait = (message: string) => io.error.write(`${message}\n`);
+    const connect = async () => (client = await AgentClient.connect(io.env.TASK_QUEUE || DEFAULT_TASK_QUEUE, io.env, { onWait }));
     // The worker knows which goals exist (its code, its goals folder): ask it before starting a conversation.
     const goalId = async (c: AgentClient) => {
       const wanted = values.goal ?? io.env.AGENT_GOAL ?? PICKER_GOAL_ID;

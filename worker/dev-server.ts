@@ -14,36 +14,39 @@ export interface DevServer {
 
 export async function startDevServer(opts: { dataDir: string; port?: number; uiPort?: number }): Promise<DevServer> {
   mkdirSync(opts.dataDir, { recursive: true });
-  const dbFile = path.join(opts.dataDir, 'temporal.db');
   const port = await freePort(opts.port ?? 7233);
   const uiPort = await freePort(opts.uiPort ?? 8233);
+  const { child, exited } = await spawnDevServer({ dbFile: path.join(opts.dataDir, 'temporal.db'), port, uiPort });
+  return { address: `127.0.0.1:${port}`, uiUrl: `http://127.0.0.1:${uiPort}`, stop: () => stopChild(child, exited) };
+}
+
+/**
+ * Runs the CLI's dev server on `port` with its state in `dbFile` (no UI without `uiPort`); resolves once the port
+ * accepts connections. Started again on the same port and file, it carries on with what it had persisted.
+ */
+export async function spawnDevServer(opts: { dbFile: string; port: number; uiPort?: number }): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
   const cli = findTemporalCli();
   if (!cli) throw new Error(MISSING_CLI);
-
+  const ui = opts.uiPort === undefined ? ['--headless'] : ['--ui-port', String(opts.uiPort)];
   const child = spawn(
     cli,
-    ['server', 'start-dev', '--db-filename', dbFile, '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort), '--log-level', 'error'],
+    ['server', 'start-dev', '--db-filename', opts.dbFile, '--ip', '127.0.0.1', '--port', String(opts.port), ...ui, '--log-level', 'error'],
     // Its own process group: Ctrl-C reaches us first, and we stop the server after the worker has drained.
     { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
+  // In its own group it would outlive us: killed when we exit, however we exit.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const ready = await Promise.race([waitForPort(port, 30_000), exited.then(() => false)]);
+  const ready = await Promise.race([waitForPort(opts.port, 30_000), exited.then(() => false)]);
   if (!ready) {
     child.kill('SIGKILL');
-    throw new Error(`The Temporal dev server (${cli}) did not start on port ${port}: ${stderr.trim() || 'no output'}`);
+    throw new Error(`The Temporal dev server (${cli}) did not start on port ${opts.port}: ${stderr.trim() || 'no output'}`);
   }
-  return {
-    address: `127.0.0.1:${port}`,
-    uiUrl: `http://127.0.0.1:${uiPort}`,
-    stop: async () => {
-      process.off('exit', killOnExit);
-      await stopChild(child, exited);
-    },
-  };
+  return { child, exited };
 }
 
 async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
@@ -55,7 +58,7 @@ async function stopChild(child: ChildProcess, exited: Promise<number | null>): P
 }
 
 /** The preferred port when it is free, else one the OS picks. */
-async function freePort(preferred: number): Promise<number> {
+export async function freePort(preferred: number): Promise<number> {
   const tryListen = (port: number) =>
     new Promise<number | null>((resolve) => {
       const server = net.createServer();

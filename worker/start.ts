@@ -4,9 +4,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { AgentClient, UserError } from '../client/agent-client';
+import { AgentClient } from '../client/agent-client';
 import { runChat } from '../client/chat';
 import { temporalTarget } from '../client/connection';
+import { UserError } from '../client/user-error';
 import { startTrainService } from '../tools/services/train-service';
 import { createAgentWorker, createToolWorker, secretsOf } from './create-worker';
 import { startDevServer, type DevServer } from './dev-server';
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
     log(`train tools on task queue ${TRAIN_TOOLS_QUEUE} (train service ${services.trainServiceUrl})`);
   }
 
-  const client = await AgentClient.connect(settings.taskQueue, env);
+  const client = await AgentClient.connect(settings.taskQueue, env, { onWait: (message) => console.log(message) });
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {

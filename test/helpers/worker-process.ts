@@ -24,14 +24,17 @@ export async function startWorkerProcess(env: Record<string, string>, readyTimeo
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let giveUp: NodeJS.Timeout | undefined;
   const ready = await Promise.race([
     new Promise<boolean>((resolve) => {
       const check = () => (output.includes('worker on ') ? resolve(true) : setTimeout(check, 50));
       check();
     }),
     exited.then(() => false),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), readyTimeoutMs)),
+    new Promise<boolean>((resolve) => (giveUp = setTimeout(() => resolve(false), readyTimeoutMs))),
   ]);
+  // A pending timer would keep jest from exiting for up to a minute after the tests.
+  clearTimeout(giveUp);
   if (!ready) {
     child.kill('SIGKILL');
     throw new Error(`the worker process did not start:\n${output}`);
