@@ -1,6 +1,5 @@
-import { PassThrough } from 'node:stream';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { main } from '../../client/cli';
+import { runCli } from '../helpers/cli';
 import { ptoScript } from '../fixtures/scripts';
 import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
 
@@ -20,16 +19,7 @@ describe('agent CLI against a real server and worker', () => {
     await env?.teardown();
   });
 
-  async function agent(args: string[], input = '') {
-    const stdin = new PassThrough();
-    stdin.end(input);
-    let out = '';
-    let err = '';
-    const output = new PassThrough().on('data', (d) => (out += d));
-    const error = new PassThrough().on('data', (d) => (err += d));
-    const code = await main(args, { input: stdin, output, error, env: cliEnv });
-    return { code, out, err };
-  }
+  const agent = (args: string[], input = '') => runCli(args, cliEnv, input);
 
   it('starts, says, confirms, shows history and status, and ends a conversation', async () => {
     const started = await agent(['start', '--id', 'cli-1', '--json']);

@@ -4,8 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { PassThrough } from 'node:stream';
-import { main } from '../../client/cli';
+import { runCli } from '../helpers/cli';
 import { serveHttp } from '../../mcp/servers/fx';
 import { catalogQuery, endChatSignal } from '../../workflows/messages';
 import { FX_STDIO as fx, mcpScript as script } from '../fixtures/scripts';
@@ -77,14 +76,7 @@ describe('MCP endpoints added to a running system', () => {
   it('shows endpoints and a goal\'s tools through the CLI, as the worker sees them', async () => {
     write({ fx, down: { command: '/nonexistent/server', categories: ['finance'] } });
     const cliEnv = { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: worker.worker.options.taskQueue };
-    const run = async (args: string[]) => {
-      let out = '';
-      let err = '';
-      const output = new PassThrough().on('data', (d) => (out += d));
-      const error = new PassThrough().on('data', (d) => (err += d));
-      const code = await main(args, { input: new PassThrough(), output, error, env: cliEnv });
-      return { code, out, err };
-    };
+    const run = (args: string[]) => runCli(args, cliEnv);
     const endpoints = await run(['endpoints']);
     expect(endpoints.code).toBe(0);
     expect(endpoints.out).toMatch(/^down\s+unavailable\s+stdio\s+0 tools\s+\[finance\]\s+error: cannot connect/m);

@@ -5,9 +5,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { AgentClient } from '../../client/agent-client';
-import { main } from '../../client/cli';
+import { runCli } from '../helpers/cli';
 import { completion, lastUserText, startFakeChatCompletions, type FakeChatCompletions } from '../helpers/fake-chat-completions';
 import { startKillableServer, type KillableServer } from '../helpers/killable-server';
 import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
@@ -52,14 +51,7 @@ describe('faults: the Temporal server killed and restarted mid-turn', () => {
     await model?.close();
   });
 
-  async function agent(args: string[]) {
-    let out = '';
-    let err = '';
-    const output = new PassThrough().on('data', (d) => (out += d));
-    const error = new PassThrough().on('data', (d) => (err += d));
-    const code = await main(args, { input: new PassThrough(), output, error, env: cliEnv });
-    return { code, out, err };
-  }
+  const agent = (args: string[]) => runCli(args, cliEnv);
 
   it('`agent say` waits the restart out and prints the reply, within seconds of the server being back; the prompt is queued once', async () => {
     const started = await agent(['start', '--json']);
