@@ -5,6 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { NativeConnection } from '@temporalio/worker';
 import { temporalTarget } from '../client/connection';
+import { DEV_SERVER_SEARCH_ATTRIBUTES } from '../worker/search-attributes';
 import { findTemporalCli, MISSING_CLI } from '../worker/temporal-cli';
 
 export interface BenchServer {
@@ -40,7 +41,7 @@ async function startDevServer(): Promise<BenchServer> {
   const cli = findTemporalCli();
   if (!cli) throw new Error(`${MISSING_CLI} Or set TEMPORAL_ADDRESS to use a running server.`);
   const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: cli }, extraArgs: ['--log-level', 'error'] },
+    server: { executable: { type: 'existing-path', path: cli }, extraArgs: ['--log-level', 'error', ...DEV_SERVER_SEARCH_ATTRIBUTES] },
   });
   return {
     client: env.client,

@@ -25,6 +25,7 @@ import {
 } from '../workflows/messages';
 import type { AgentReply, CatalogSummary, ChatMessage, ConfirmDecision, ConversationStatus, ToolSpec } from '../workflows/types';
 import { temporalTarget } from './connection';
+import { listConversations, type ConversationFilter, type ConversationSummary } from './conversation-list';
 import { RECONNECT_QUICKLY, untilReachable, type ServerWait } from './server-outage';
 import { UserError } from './user-error';
 
@@ -65,10 +66,10 @@ export class AgentClient {
   }
 
   /** Starts a conversation and waits for the agent's greeting. */
-  async start(goalId: string, conversationId = newConversationId()): Promise<{ id: string; greeting: AgentReply | null }> {
+  async start(goalId: string, conversationId = newConversationId(), owner?: string): Promise<{ id: string; greeting: AgentReply | null }> {
     await this.requireWorker();
     try {
-      await this.client.workflow.start(AgentGoalWorkflow, { taskQueue: this.taskQueue, workflowId: conversationId, args: [{ goalId }] });
+      await this.client.workflow.start(AgentGoalWorkflow, { taskQueue: this.taskQueue, workflowId: conversationId, args: [{ goalId, ...(owner ? { owner } : {}) }] });
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError) throw new UserError(`A conversation with id ${conversationId} is already running.`);
       throw err;
@@ -127,6 +128,11 @@ export class AgentClient {
     });
   }
 
+  /** Conversations, newest first, by goal, state and owner (search attributes the workflows keep). */
+  async list(filter: ConversationFilter = {}): Promise<ConversationSummary[]> {
+    return listConversations(this.client, filter);
+  }
+
   async isRunning(id: string): Promise<boolean> {
     try {
       return (await this.handle(id).describe()).status.name === 'RUNNING';
@@ -149,12 +155,12 @@ export class AgentClient {
 
   /** What the worker sees of the MCP registry: endpoints, and the tools (of a goal, or all MCP tools). */
   async catalog(goalId?: string): Promise<{ catalog: CatalogSummary; tools: ToolSpec[] }> {
-    return this.askWorker(() => this.client.workflow.execute(DescribeCatalogWorkflow, { ...this.describing('describe-catalog'), args: [{ goalId }] }));
+    return this.askWorker('describe-catalog', (options) => this.client.workflow.execute(DescribeCatalogWorkflow, { ...options, args: [{ goalId }] }));
   }
 
   /** The agents the worker offers (after its GOAL_CATEGORIES), every goal id it serves, and goal files it left out. */
   async agents(): Promise<AgentsDescription> {
-    return this.askWorker(() => this.client.workflow.execute(DescribeAgentsWorkflow, this.describing('describe-agents')));
+    return this.askWorker('describe-agents', (options) => this.client.workflow.execute(DescribeAgentsWorkflow, options));
   }
 
   /**
@@ -178,18 +184,22 @@ export class AgentClient {
   }
 
   /** Describe workflows run on the agent worker, so the answer is the worker's view, not this process's. */
-  private describing(prefix: string) {
-    return { taskQueue: this.taskQueue, workflowId: `${prefix}-${randomBytes(4).toString('hex')}`, workflowExecutionTimeout: '1 minute' };
-  }
-
-  private async askWorker<T>(run: () => Promise<T>): Promise<T> {
+  /**
+   * Asks the worker through a short workflow, deleted once it has answered (the server removes it within about a
+   * minute), so describing the catalog or the agents does not crowd the workflow list where conversations are.
+   */
+  private async askWorker<T>(prefix: string, run: (options: { taskQueue: string; workflowId: string; workflowExecutionTimeout: string }) => Promise<T>): Promise<T> {
     await this.requireWorker();
+    const workflowId = `${prefix}-${randomBytes(4).toString('hex')}`;
     try {
-      return await run();
+      return await run({ taskQueue: this.taskQueue, workflowId, workflowExecutionTimeout: '1 minute' });
     } catch (err) {
       // The activity's own message (e.g. the unknown goal) is two causes down.
       const cause = (err as { cause?: { cause?: Error } & Error }).cause;
       throw new UserError(cause?.cause?.message ?? cause?.message ?? (err as Error).message);
+    } finally {
+      const namespace = this.client.options.namespace;
+      await this.client.workflowService.deleteWorkflowExecution({ namespace, workflowExecution: { workflowId } }).catch(() => undefined);
     }
   }
 

@@ -7,6 +7,8 @@ import type { AgentReply } from '../workflows/types';
 export interface ChatIO {
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
+  /** One JSON object per line instead of text (`agent chat --json`): replies, history, notices; no prompts. */
+  json?: boolean;
 }
 
 const HELP = 'Type a message, or /history, /end (end the conversation), /quit (leave; the conversation stays).';
@@ -15,15 +17,17 @@ const HELP = 'Type a message, or /history, /end (end the conversation), /quit (l
 export async function runChat(client: AgentClient, id: string, first: AgentReply | null, io: ChatIO): Promise<void> {
   const rl = readline.createInterface({ input: io.input, output: io.output, terminal: false });
   const lines = rl[Symbol.asyncIterator]();
-  const print = (text: string) => io.output.write(`${text}\n`);
+  const print = (text: string) => io.output.write(io.json ? `${JSON.stringify({ notice: text })}\n` : `${text}\n`);
+  const show = (r: AgentReply) => io.output.write(`${io.json ? JSON.stringify(r) : formatReply(r)}\n`);
   const ask = async (question: string): Promise<string | null> => {
-    io.output.write(question);
+    if (!io.json) io.output.write(question);
     const next = await lines.next();
     return next.done ? null : next.value.trim();
   };
-  print(`conversation ${id}. ${HELP}`);
+  if (io.json) io.output.write(`${JSON.stringify({ conversation: id })}\n`);
+  else print(`conversation ${id}. ${HELP}`);
   let reply = first;
-  if (reply) print(formatReply(reply));
+  if (reply) show(reply);
   try {
     while (!reply?.ended) {
       if (reply?.pendingToolCall) {
@@ -32,21 +36,24 @@ export async function runChat(client: AgentClient, id: string, first: AgentReply
         const decision = await approvalFrom(answer, reply, ask, print);
         if (!decision) continue;
         reply = await whileWaiting(client, id, print, () => client.confirm(id, decision));
-        print(formatReply(reply));
+        show(reply);
         continue;
       }
       const text = await ask('you> ');
       if (text === null || text === '/quit') return;
       if (!text) continue;
       if (text === '/help') print(HELP);
-      else if (text === '/history') print(formatHistory(await client.history(id)));
+      else if (text === '/history') {
+        const messages = await client.history(id);
+        io.output.write(io.json ? `${JSON.stringify({ history: messages })}\n` : `${formatHistory(messages)}\n`);
+      }
       else if (text === '/end') {
         await client.end(id);
         print('(conversation ended)');
         return;
       } else {
         reply = await whileWaiting(client, id, print, () => client.say(id, text));
-        print(formatReply(reply));
+        show(reply);
       }
     }
   } finally {

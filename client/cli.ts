@@ -3,13 +3,20 @@ import { parseArgs } from 'node:util';
 import { PICKER_GOAL_ID, unknownGoal } from '../goals/registry';
 import { AgentClient } from './agent-client';
 import { DEFAULT_TASK_QUEUE } from './connection';
+import { applyEnvFile } from './env-file';
 import { runChat, type ChatIO } from './chat';
-import { formatEndpoints, formatHistory, formatReply, formatTools } from './format';
+import { formatConversations, formatEndpoints, formatHistory, formatReply, formatTools } from './format';
+import type { ConversationFilter } from './conversation-list';
 import { UserError } from './user-error';
 
 const USAGE = `usage: agent <command> [options]
-  start [--goal <id>] [--id <conversationId>]     start a conversation; prints its id and the greeting
-  chat [<conversationId>] [--goal <id>]           interactive chat (resumes the id if it is running)
+  start [--goal <id>] [--id <conversationId>] [--owner <userId>]
+                                                  start a conversation; prints its id and the greeting
+  chat [<conversationId>] [--goal <id>] [--owner <userId>]
+                                                  interactive chat (resumes the id if it is running)
+  list [--goal <id>] [--state <state>] [--owner <userId>]
+                                                  conversations, newest first (state: waiting_for_user, working,
+                                                  awaiting_approval, running = any of those, ended)
   say <conversationId> <text...>                  one turn; prints the agent's reply
   confirm <conversationId> [--reject <reason>] [--args <json>]
                                                   approve (optionally with edited args) or reject the pending tool call
@@ -40,6 +47,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         id: { type: 'string' },
         reject: { type: 'string' },
         args: { type: 'string' },
+        owner: { type: 'string' },
+        state: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
@@ -86,21 +95,26 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         out(formatTools(tools, catalog), { catalog, tools });
         return 0;
       }
+      case 'list': {
+        const found = await (await connect()).list({ goal: values.goal, state: values.state as ConversationFilter['state'], owner: values.owner });
+        out(formatConversations(found), found);
+        return 0;
+      }
       case 'start': {
         const c = await connect();
         const goal = await goalId(c);
-        const { id, greeting } = await c.start(goal, values.id);
-        out(`conversation ${id} (goal ${goal})\n${formatReply(greeting)}`, { id, goalId: goal, reply: greeting });
+        const { id, greeting } = await c.start(goal, values.id, values.owner);
+        out(`conversation ${id} (goal ${goal})\n${formatReply(greeting, id)}`, { id, goalId: goal, reply: greeting });
         return 0;
       }
       case 'chat': {
         const c = await connect();
         const requested = rest[0] ?? values.id;
         if (requested && (await c.isRunning(requested))) {
-          await runChat(c, requested, (await c.status(requested)).lastReply, io);
+          await runChat(c, requested, (await c.status(requested)).lastReply, { ...io, json: values.json });
         } else {
-          const { id, greeting } = await c.start(await goalId(c), requested);
-          await runChat(c, id, greeting, io);
+          const { id, greeting } = await c.start(await goalId(c), requested, values.owner);
+          await runChat(c, id, greeting, { ...io, json: values.json });
         }
         return 0;
       }
@@ -109,18 +123,19 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         const text = rest.slice(1).join(' ');
         if (!text.trim()) throw new UserError('say needs the text to send: agent say <conversationId> <text...>');
         const reply = await (await connect()).say(id, text);
-        out(formatReply(reply), reply);
+        out(formatReply(reply, id), reply);
         return 0;
       }
       case 'confirm': {
         const id = needId();
         const reply = await (await connect()).confirm(id, decisionFrom(values.reject, values.args));
-        out(formatReply(reply), reply);
+        out(formatReply(reply, id), reply);
         return 0;
       }
       case 'cancel': {
-        const reply = await (await connect()).cancel(needId());
-        out(formatReply(reply), reply);
+        const id = needId();
+        const reply = await (await connect()).cancel(id);
+        out(formatReply(reply, id), reply);
         return 0;
       }
       case 'history': {
@@ -155,7 +170,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     // One line, always: the stack only when AGENT_DEBUG is set.
     const message =
       err instanceof UserError || isArgError(err) ? (err as Error).message : `unexpected error: ${io.env.AGENT_DEBUG ? ((err as Error).stack ?? err) : oneLine(err)}`;
-    io.error.write(`error: ${message}\n`);
+    // With --json the answer is JSON whatever happened: scripts read stdout and the exit code, never prose.
+    if (argv.includes('--json')) io.output.write(`${JSON.stringify({ error: message })}\n`);
+    else io.error.write(`error: ${message}\n`);
     return 1;
   } finally {
     await client?.close();
@@ -189,8 +206,15 @@ function isArgError(err: unknown): boolean {
   return (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS') ?? false;
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2), { input: process.stdin, output: process.stdout, error: process.stderr, env: process.env }).then(
-    (code) => process.exit(code),
-  );
+/** The `agent` command itself: `.env` first (the environment wins), then the command, then its exit code. */
+export function runFromShell(): void {
+  try {
+    applyEnvFile();
+  } catch (err) {
+    process.stderr.write(`error: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  void main(process.argv.slice(2), { input: process.stdin, output: process.stdout, error: process.stderr, env: process.env }).then((code) => process.exit(code));
 }
+
+if (require.main === module) runFromShell();

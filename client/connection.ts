@@ -1,11 +1,45 @@
 // Where conversations live: Temporal connection settings from the environment (TEMPORAL_ADDRESS,
-// TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE and the config file) and the default task
-// queue. Clients and workers both import this module; it imports neither.
+// TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE and the config file), else the server
+// `npm start` runs (it records its address in DATA_DIR), else 127.0.0.1:7233; and the default task queue. Clients
+// and workers both import this module; it imports neither.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
 
 /** The task queue agent workers serve and clients start conversations on, unless TASK_QUEUE says otherwise. */
 export const DEFAULT_TASK_QUEUE = 'agent-task-queue';
+/** Where `npm start` keeps its state (the dev server's database, demo data), unless DATA_DIR says otherwise. */
+export const DEFAULT_DATA_DIR = path.join(__dirname, '..', 'data');
+
+/** The dev server `npm start` runs, as recorded for the CLI and `npm run worker` to find it. */
+export interface EmbeddedServer {
+  address: string;
+  uiUrl: string | null;
+  /** The process that runs it: a record whose process is gone is stale. */
+  pid: number;
+}
+
+const serverFile = (env: NodeJS.ProcessEnv) => path.join(path.resolve(env.DATA_DIR ?? DEFAULT_DATA_DIR), 'temporal-server.json');
+
+/** Records the embedded server (npm start); returns a function that forgets it again. */
+export function recordEmbeddedServer(server: Omit<EmbeddedServer, 'pid'>, env: NodeJS.ProcessEnv = process.env): () => void {
+  const file = serverFile(env);
+  writeFileSync(file, JSON.stringify({ ...server, pid: process.pid } satisfies EmbeddedServer));
+  return () => rmSync(file, { force: true });
+}
+
+/** The server a running `npm start` recorded for this DATA_DIR, if its process is still alive. */
+export function embeddedServer(env: NodeJS.ProcessEnv = process.env): EmbeddedServer | null {
+  let recorded: EmbeddedServer;
+  try {
+    recorded = JSON.parse(readFileSync(serverFile(env), 'utf8')) as EmbeddedServer;
+    process.kill(recorded.pid, 0);
+  } catch {
+    return null; // none recorded, unreadable, or its npm start has gone
+  }
+  return recorded;
+}
 
 export interface TemporalTarget {
   connectionOptions: NativeConnectionOptions;
@@ -17,6 +51,6 @@ export function temporalTarget(env: NodeJS.ProcessEnv = process.env, overrideAdd
   const config = loadClientConnectConfig({ overrideEnvVars: vars });
   const connectionOptions = { ...config.connectionOptions };
   if (overrideAddress) connectionOptions.address = overrideAddress;
-  if (!connectionOptions.address) connectionOptions.address = '127.0.0.1:7233';
+  if (!connectionOptions.address) connectionOptions.address = embeddedServer(env)?.address ?? '127.0.0.1:7233';
   return { connectionOptions, namespace: config.namespace ?? 'default' };
 }

@@ -1,7 +1,9 @@
 // How conversations read in a terminal.
 import type { AgentReply, CatalogSummary, ChatMessage, ToolSpec } from '../workflows/types';
+import type { ConversationSummary } from './conversation-list';
 
-export function formatReply(reply: AgentReply | null): string {
+/** The reply as the CLI prints it; with the conversation id, a pending call also says how to answer it. */
+export function formatReply(reply: AgentReply | null, conversationId?: string): string {
   if (!reply) return '(no reply yet)';
   const lines: string[] = [];
   if (reply.reply) lines.push(`agent> ${reply.reply}`);
@@ -10,9 +12,17 @@ export function formatReply(reply: AgentReply | null): string {
     lines.push(`agent wants to run ${call.tool}${description ? ` (${description})` : ''}`);
     lines.push(`  args: ${JSON.stringify(call.args)}`);
     lines.push(`  call id: ${call.id}`);
+    if (conversationId) lines.push(`  answer: agent confirm ${conversationId} (approve) · --args '<json>' (approve edited) · --reject '<reason>'`);
   }
   if (reply.ended) lines.push('(conversation ended)');
   return lines.join('\n');
+}
+
+export function formatConversations(found: ConversationSummary[]): string {
+  if (!found.length) return '(no conversations)';
+  return found
+    .map((c) => [c.id, c.state.replace(/_/g, ' '), c.goal ?? '?', c.startedAt.slice(0, 16).replace('T', ' '), c.owner ? `owner ${c.owner}` : '', c.title ? `"${c.title}"` : ''].filter(Boolean).join('  '))
+    .join('\n');
 }
 
 export function formatHistory(messages: ChatMessage[]): string {

@@ -12,6 +12,7 @@ import { loadNativeTools, ToolRegistry } from '../tools/registry';
 import { McpDiscovery } from '../mcp/catalog';
 import { McpPool } from '../mcp/pool';
 import { RegistryFile } from '../mcp/registry';
+import { registerSearchAttributes } from './search-attributes';
 import { PROJECT_ROOT, type WorkerSettings } from './settings';
 
 export const WORKFLOWS_PATH = require.resolve(path.join(__dirname, '..', 'workflows'));
@@ -74,6 +75,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     pool,
     onSecrets: (values) => secrets.add(...values),
   });
+  const searchAttributes = await registerSearchAttributes(opts.connection, opts.namespace ?? 'default', (message) => console.warn(`warning: ${message}`));
   const worker = await Worker.create({
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
@@ -82,7 +84,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     interceptors: secrets.interceptors(),
     maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     activities: createActivities({
-      settings: opts.settings.conversation,
+      settings: { ...opts.settings.conversation, searchAttributes },
       goals,
       tools,
       discovery,

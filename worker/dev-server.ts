@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { DEV_SERVER_SEARCH_ATTRIBUTES } from './search-attributes';
 import { findTemporalCli, MISSING_CLI } from './temporal-cli';
 
 export interface DevServer {
@@ -30,7 +31,7 @@ export async function spawnDevServer(opts: { dbFile: string; port: number; uiPor
   const ui = opts.uiPort === undefined ? ['--headless'] : ['--ui-port', String(opts.uiPort)];
   const child = spawn(
     cli,
-    ['server', 'start-dev', '--db-filename', opts.dbFile, '--ip', '127.0.0.1', '--port', String(opts.port), ...ui, '--log-level', 'error'],
+    ['server', 'start-dev', '--db-filename', opts.dbFile, '--ip', '127.0.0.1', '--port', String(opts.port), ...ui, ...DEV_SERVER_SEARCH_ATTRIBUTES, '--log-level', 'error'],
     // Its own process group: Ctrl-C reaches us first, and we stop the server after the worker has drained.
     { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );

@@ -1,11 +1,13 @@
 // `npm run worker`: the worker alone, against TEMPORAL_ADDRESS (default 127.0.0.1:7233).
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { temporalTarget } from '../client/connection';
+import { applyEnvFile } from '../client/env-file';
 import { createAgentWorker, secretsOf } from './create-worker';
 import { loadFileStore } from '../tools/mock-data/file-store';
 import { demoDataFile, readWorkerSettings } from './settings';
 
 async function main(): Promise<void> {
+  applyEnvFile();
   const settings = readWorkerSettings();
   // Installed before anything logs: no line leaves this process with a configured secret in it.
   const secrets = secretsOf(settings);

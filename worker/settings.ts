@@ -8,7 +8,7 @@ import { DEFAULT_LIMITS, type Limits } from '../activities/limits';
 import type { ToolServices } from '../tools/define-tool';
 import { DEFAULT_TRAIN_SERVICE_PORT } from '../tools/services/train-service';
 import type { Settings } from '../workflows/types';
-import { DEFAULT_TASK_QUEUE } from '../client/connection';
+import { DEFAULT_DATA_DIR, DEFAULT_TASK_QUEUE } from '../client/connection';
 
 export const PROJECT_ROOT = path.join(__dirname, '..');
 export const DEFAULT_MCP_ENDPOINTS_FILE = path.join(PROJECT_ROOT, 'config', 'mcp_endpoints.json');
@@ -77,6 +77,8 @@ const envSchema = z.object({
   MCP_MAX_STDIO_PROCESSES: count('MCP_MAX_STDIO_PROCESSES', 16, 1),
   GOALS_DIR: z.string().optional(),
   DATA_DIR: z.string().optional(),
+  TEMPORAL_PORT: count('TEMPORAL_PORT', 7233, 1),
+  TEMPORAL_UI_PORT: count('TEMPORAL_UI_PORT', 8233, 1),
   MAX_REPLY_CHARS: count('MAX_REPLY_CHARS', DEFAULT_LIMITS.maxReplyChars, 1_000),
   MAX_TOOL_RESULT_CHARS: count('MAX_TOOL_RESULT_CHARS', DEFAULT_LIMITS.maxToolResultChars, 1_000),
   LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'], { message: 'LOG_LEVEL must be TRACE, DEBUG, INFO, WARN or ERROR' }).optional(),
@@ -112,6 +114,8 @@ export interface WorkerSettings {
   toolServices: ToolServices;
   /** Where `npm start` and `npm run worker` keep their state: the dev server's database and the demo data. */
   dataDir: string;
+  /** Ports `npm start`'s dev server prefers (TEMPORAL_PORT, TEMPORAL_UI_PORT); taken ones fall back to free ports. */
+  devServer: { port: number; uiPort: number };
   /** The worker's log level when set (each entry point has its own default). */
   logLevel?: LogLevel;
   /** Caps on replies and tool results, so none can outgrow Temporal's payload limit. */
@@ -158,7 +162,8 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     mcpEndpointsFile: path.resolve(e.MCP_ENDPOINTS_FILE ?? DEFAULT_MCP_ENDPOINTS_FILE),
     mcpMaxStdioProcesses: e.MCP_MAX_STDIO_PROCESSES,
     goalsFolder: path.resolve(e.GOALS_DIR ?? DEFAULT_GOALS_FOLDER),
-    dataDir: path.resolve(e.DATA_DIR ?? path.join(PROJECT_ROOT, 'data')),
+    dataDir: path.resolve(e.DATA_DIR ?? DEFAULT_DATA_DIR),
+    devServer: { port: e.TEMPORAL_PORT, uiPort: e.TEMPORAL_UI_PORT },
     logLevel: e.LOG_LEVEL,
     limits: { maxReplyChars: e.MAX_REPLY_CHARS, maxToolResultChars: e.MAX_TOOL_RESULT_CHARS },
     toolServices: {

@@ -1,12 +1,14 @@
 // `npm start`: the whole product on one machine. Connects to TEMPORAL_ADDRESS when set, else runs the Temporal
 // dev server with a SQLite file under DATA_DIR; starts the worker; opens the chat (resuming the last
 // conversation when it is still running). Ctrl-C stops what it started, cleanly.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { AgentClient } from '../client/agent-client';
 import { runChat } from '../client/chat';
-import { temporalTarget } from '../client/connection';
+import { recordEmbeddedServer, temporalTarget } from '../client/connection';
+import { applyEnvFile } from '../client/env-file';
+import type { ConversationSummary } from '../client/conversation-list';
 import { UserError } from '../client/user-error';
 import { startTrainService } from '../tools/services/train-service';
 import { createAgentWorker, createToolWorker, secretsOf } from './create-worker';
@@ -18,6 +20,7 @@ import { TRAIN_TOOLS_QUEUE } from '../tools/native/trains/task-queue';
 const log = (s: string) => console.log(`[start] ${s}`);
 
 async function main(): Promise<void> {
+  const envFile = applyEnvFile();
   let settings = readWorkerSettings();
   // The chat shares the terminal with the worker: only its warnings and errors unless asked; never a secret.
   const secrets = secretsOf(settings);
@@ -25,13 +28,20 @@ async function main(): Promise<void> {
   const dataDir = settings.dataDir;
   mkdirSync(dataDir, { recursive: true });
 
+  if (envFile) log(`settings from ${envFile}`);
   let server: DevServer | undefined;
+  let forgetServer: (() => void) | undefined;
   let address = process.env.TEMPORAL_ADDRESS;
   if (!address) {
-    server = await startDevServer({ dataDir });
+    server = await startDevServer({ dataDir, ...settings.devServer });
     address = server.address;
+    // The agent CLI and `npm run worker` find it through this record; other tools need the address exported.
+    forgetServer = recordEmbeddedServer({ address, uiUrl: server.uiUrl });
     log(`Temporal dev server at ${address} (data in ${path.join(dataDir, 'temporal.db')})`);
     if (server.uiUrl) log(`Temporal UI: ${server.uiUrl}`);
+    if (address !== `127.0.0.1:${settings.devServer.port}`) {
+      log(`port ${settings.devServer.port} was taken: npm run agent finds this server by itself; elsewhere export TEMPORAL_ADDRESS=${address}`);
+    }
   } else {
     log(`using the Temporal server at ${address}`);
   }
@@ -76,6 +86,7 @@ async function main(): Promise<void> {
       await trainToolsRunning?.catch(() => undefined);
       await trains?.close();
       await connection.close().catch(() => undefined);
+      forgetServer?.();
       await server?.stop();
       log('stopped. Run npm start again to pick the conversation up where you left it.');
     })());
@@ -90,15 +101,12 @@ async function main(): Promise<void> {
   process.on('SIGTERM', onSignal(143));
 
   try {
-    const lastFile = path.join(dataDir, 'last-conversation.json');
-    const last = readLast(lastFile);
-    // Resume the last conversation if it is still running and was started for the same goal setting.
-    if (last && last.goalId === settings.defaultGoalId && (await client.isRunning(last.id))) {
-      log(`resuming conversation ${last.id} (its state survived the restart)`);
-      await runChat(client, last.id, await client.waitForUser(last.id), { input: process.stdin, output: process.stdout });
+    const resume = await latestConversation(client, settings.defaultGoalId, settings.conversation.multiGoal);
+    if (resume) {
+      log(`resuming conversation ${resume.id}${resume.title ? ` ("${resume.title}")` : ''}; its state survived the restart (others: npm run -s agent -- list)`);
+      await runChat(client, resume.id, await client.waitForUser(resume.id), { input: process.stdin, output: process.stdout });
     } else {
       const { id, greeting } = await client.start(settings.defaultGoalId);
-      writeFileSync(lastFile, JSON.stringify({ id, goalId: settings.defaultGoalId }));
       await runChat(client, id, greeting, { input: process.stdin, output: process.stdout });
     }
   } catch (err) {
@@ -108,9 +116,14 @@ async function main(): Promise<void> {
   await stop();
 }
 
-function readLast(file: string): { id: string; goalId: string } | undefined {
+/**
+ * The newest running conversation to resume: of the default goal, or any (multi-goal mode, where a conversation
+ * moves between agents). None when the server cannot search conversations: a new one starts.
+ */
+async function latestConversation(client: AgentClient, goalId: string, multiGoal: boolean): Promise<ConversationSummary | undefined> {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as { id: string; goalId: string };
+    const [latest] = await client.list({ state: 'running', ...(multiGoal ? {} : { goal: goalId }), limit: 1 });
+    return latest;
   } catch {
     return undefined;
   }

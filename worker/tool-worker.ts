@@ -2,6 +2,7 @@
 // as the team owning those tools would run it).
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { temporalTarget } from '../client/connection';
+import { applyEnvFile } from '../client/env-file';
 import { createToolWorker, secretsOf } from './create-worker';
 import { loadFileStore } from '../tools/mock-data/file-store';
 import { demoDataFile, readWorkerSettings } from './settings';
@@ -9,6 +10,7 @@ import { demoDataFile, readWorkerSettings } from './settings';
 async function main(): Promise<void> {
   const taskQueue = process.argv[2];
   if (!taskQueue) throw new Error('usage: npm run tool-worker -- <taskQueue>');
+  applyEnvFile();
   const settings = readWorkerSettings();
   const secrets = secretsOf(settings);
   Runtime.install({ logger: secrets.logger(new DefaultLogger(settings.logLevel ?? 'INFO')) });

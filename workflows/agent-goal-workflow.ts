@@ -9,8 +9,11 @@ import {
   log,
   patched,
   setHandler,
+  upsertMemo,
+  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import {
   listAgents,
   loadSettings,
@@ -42,6 +45,7 @@ import {
   userPromptSignal,
 } from './messages';
 import type { AgentGoalInput, AgentReply, Transcript } from './types';
+import { AGENT_GOAL, AGENT_OWNER, AGENT_STATE, TITLE_CHARS } from './search-attributes';
 import { PATCHES } from './versions';
 
 export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcript> {
@@ -50,6 +54,8 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   let inFlight: CancellationScope | null = null;
   /** Which versioned paths this run takes; read once the first activity has run (see below). */
   let versions: RunVersions = { refreshToolsEachTurn: false };
+  /** What the workflow list shows of this conversation now (search attributes and memo as last upserted). */
+  const listed: { goal?: string; state?: string; owner?: string; title?: string } = {};
 
   /** Stops the running turn: Conversation decides what that means; the effect in flight is cancelled. */
   function cancelTurn(): boolean {
@@ -110,6 +116,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   const settings = await loadSettings();
   versions = { refreshToolsEachTurn: patched(PATCHES.perTurnToolDiscovery), cancelAndExpire: patched(PATCHES.cancelAndExpire) };
   convo.begin(settings, await resolveGoal(input.goalId), versions);
+  const searchable = !!settings.searchAttributes && patched(PATCHES.searchAttributes);
 
   // ---- performing effects: the one place activities are called ----------------------------------------------
   const perform: Performers = {
@@ -139,14 +146,29 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
 
   // ---- main loop ------------------------------------------------------------------------------------------
   for (;;) {
+    publish();
     await waitForWork();
+    publish();
     if (convo.ended) break;
     if (historyIsFull()) await continueAsNewUnlessWatched();
     const effect = convo.nextEffect();
     if (effect) await step(effect);
   }
+  publish();
   await condition(allHandlersFinished);
   return convo.transcript();
+
+  /** Keeps the conversation findable: goal, state and owner as search attributes, the first prompt as the title. */
+  function publish(): void {
+    if (!searchable) return;
+    const updates: SearchAttributeUpdatePair[] = [];
+    if (convo.goal.id !== listed.goal) updates.push({ key: AGENT_GOAL, value: (listed.goal = convo.goal.id) });
+    if (convo.status() !== listed.state) updates.push({ key: AGENT_STATE, value: (listed.state = convo.status()) });
+    if (input.owner && !listed.owner) updates.push({ key: AGENT_OWNER, value: (listed.owner = input.owner) });
+    if (updates.length) upsertSearchAttributes(updates);
+    const title = convo.title(TITLE_CHARS);
+    if (title && title !== listed.title) upsertMemo({ title: (listed.title = title) });
+  }
 
   /** Waits until there is something to do; a wait for the user that outlives its limit expires (approval, idle). */
   async function waitForWork(): Promise<void> {

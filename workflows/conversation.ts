@@ -81,6 +81,8 @@ export class Conversation {
   private cancelRequested = false;
   /** A prompt was taken up and its turn has not ended (it may be waiting for an approval). */
   private turnOpen = false;
+  /** The user's first prompt of this run (not a starter): the conversation's title in Temporal's list. */
+  private firstPrompt: string | null = null;
   /** How many messages LLM requests of this run have carried so far; later requests send only what follows. */
   private sentUpTo = 0;
   /** An effect that continues the one just applied (a builtin tool's second step); it comes before anything else. */
@@ -169,6 +171,13 @@ export class Conversation {
 
   // ---- queries --------------------------------------------------------------------------------------------
 
+  /** What the conversation is about, for lists: its first prompt, cut to `max` characters. */
+  title(max: number): string | null {
+    const text = this.firstPrompt?.replace(/\s+/g, ' ').trim();
+    if (!text) return null;
+    return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  }
+
   pendingApproval(): PendingApproval | null {
     if (!this.approval || this.approval.decision) return null;
     const spec = this.findTool(this.approval.call.tool);
@@ -245,6 +254,7 @@ export class Conversation {
         return { kind: 'resolve_goal', goalId: this.goal.id, why: 'refresh', promptId: next.id };
       }
       const prompt = this.queue.shift()!;
+      if (!prompt.starter) this.firstPrompt ??= prompt.text;
       this.turnOpen = true;
       this.activePrompt = prompt.id;
       this.stepsThisTurn = 0;
@@ -321,7 +331,7 @@ export class Conversation {
     const { older, recent } = this.splitForCarry();
     return {
       summarize: older.length ? { goal: this.goal, previousSummary: this.summary, transcript: this.transcriptRef(older.length) } : null,
-      nextRun: (summary) => ({ goalId: this.goal.id, historyEventBudget: this.input.historyEventBudget, carried: this.carry(summary, recent) }),
+      nextRun: (summary) => ({ goalId: this.goal.id, owner: this.input.owner, historyEventBudget: this.input.historyEventBudget, carried: this.carry(summary, recent) }),
     };
   }
 

@@ -140,6 +140,8 @@ export interface Settings {
   modelGiveUpSeconds?: number;
   /** Tools the operator lets run without approval (APPROVAL_EXEMPT_TOOLS; a tool whose code says `always` still asks). */
   approvalExemptTools?: string[];
+  /** The server knows the search attributes (workflows/search-attributes.ts): the workflow may upsert them. */
+  searchAttributes?: boolean;
   /** A tool call waiting this long for approval is declined (APPROVAL_TIMEOUT); absent in older runs. */
   approvalTimeoutSeconds?: number;
   /** A conversation waiting this long for the user ends, keeping its transcript (IDLE_TIMEOUT); absent in older runs. */
@@ -240,6 +242,8 @@ export interface CarriedState {
 
 export interface AgentGoalInput {
   goalId: string;
+  /** Who the conversation is for (a user id of the caller's choosing): searchable as AgentOwner. */
+  owner?: string;
   /** Overrides the settings' history budget; tests use a low one to force continue-as-new. */
   historyEventBudget?: number;
   carried?: CarriedState;

@@ -8,6 +8,8 @@ export const PATCHES = {
   /** A turn can be cancelled (the cancelTurn signal; tool calls are then waited for until they stop), and waiting
    * for the user is bounded: an approval expires (APPROVAL_TIMEOUT), an idle conversation ends (IDLE_TIMEOUT). */
   cancelAndExpire: 'cancel-and-expire',
+  /** Conversations keep the AgentGoal / AgentState / AgentOwner search attributes and a memo title up to date. */
+  searchAttributes: 'search-attributes',
   /** An endChat that arrives while the conversation is being summarised for continue-as-new ends it. */
   endSurvivesCarry: 'end-survives-carry',
 } as const;

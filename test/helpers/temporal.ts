@@ -7,6 +7,7 @@ import type { MockStore } from '../../tools/define-tool';
 import type { ToolRegistry } from '../../tools/registry';
 import { createAgentWorker, WORKFLOWS_PATH, type AgentWorker } from '../../worker/create-worker';
 import { readWorkerSettings, type WorkerSettings } from '../../worker/settings';
+import { DEV_SERVER_SEARCH_ATTRIBUTES } from '../../worker/search-attributes';
 import { findTemporalCli, findTestServer, MISSING_CLI, MISSING_TEST_SERVER } from '../../worker/temporal-cli';
 
 let runtimeInstalled = false;
@@ -31,7 +32,7 @@ export async function startTemporal(): Promise<TestWorkflowEnvironment> {
   const cli = findTemporalCli();
   if (!cli) throw new Error(MISSING_CLI);
   return TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: cli }, extraArgs: ['--log-level', 'error'] },
+    server: { executable: { type: 'existing-path', path: cli }, extraArgs: ['--log-level', 'error', ...DEV_SERVER_SEARCH_ATTRIBUTES] },
   });
 }
 
