@@ -72,6 +72,19 @@ async function main(): Promise<void> {
       await expiring.stop();
     }
 
+    if (wanted('searchable-conversation')) {
+      // Search attributes (goal, state, owner) and the memo title, upserted as the conversation goes.
+      const searchable = await startWorker(env, { script: ptoScript, settings: testSettings() });
+      const { handle } = await startConversation(env.client, searchable.worker.options.taskQueue, { goalId: 'goal_hr_pto', owner: 'ada' }, 'replay-searchable');
+      await say(handle, 'What is my balance for ada@example.com?');
+      await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+      await decide(handle, { approve: true });
+      await handle.signal(endChatSignal);
+      await handle.result();
+      await save('searchable-conversation', handle);
+      await searchable.stop();
+    }
+
     if (wanted('cancel-running-mcp-call')) {
       // The user cancels while an MCP tool runs: the activity is cancelled and its outcome recorded.
       const registry = path.join(mkdtempSync(path.join(tmpdir(), 'record-cancel-')), 'mcp_endpoints.json');
