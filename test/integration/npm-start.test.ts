@@ -1,0 +1,56 @@
+// The README's main command as a new user runs it: `npm start` with typed input (here piped), on a machine where
+// the default ports may be taken. It books PTO, then asks for an order without saying bye first, and stops
+// cleanly; the agent CLI then finds the dev server it ran through DATA_DIR.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../worker/dev-server';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+function npmStart(env: NodeJS.ProcessEnv, lines: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['start'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    // One line at a time, each once the chat has asked for it: what a person at the keyboard does.
+    let sent = 0;
+    const feed = () => {
+      const asked = out.split(/you> |approve\? /).length - 1;
+      while (sent < lines.length && sent < asked) child.stdin.write(`${lines[sent++]}\n`);
+    };
+    child.stdout.on('data', feed);
+    child.once('exit', (code) => resolve({ code, out }));
+  });
+}
+
+describe('npm start, as the README says', () => {
+  it('books PTO, then finds an order without a bye, and stops cleanly', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'npm-start-'));
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: dataDir,
+      TEMPORAL_PORT: String(await freePort(0)),
+      TEMPORAL_UI_PORT: String(await freePort(0)),
+      ENV_FILE: '/dev/null',
+    };
+    const { code, out } = await npmStart(env, [
+      'I want to check my PTO',
+      'ada@example.com',
+      'book 2026-12-21 to 2026-12-24 for ada@example.com',
+      'y',
+      'where is my order',
+      'ORD-1001',
+      '/quit',
+    ]);
+    expect(out).toMatch(/Temporal dev server at 127\.0\.0\.1:\d+/);
+    expect(out).toMatch(/Booked 2026-12-21 to 2026-12-24: 32 hours deducted/);
+    expect(out).toMatch(/ORD-1001/);
+    expect(out).not.toMatch(/I'm the offline scripted model, so I only follow a script/);
+    expect(out).toMatch(/\[start\] stopped/);
+    expect(code).toBe(0);
+  }, 180_000);
+});
