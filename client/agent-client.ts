@@ -51,6 +51,10 @@ export class AgentClient {
     this.serverWait = { maxWaitMs: DEFAULT_SERVER_WAIT_MS, ...serverWait };
   }
 
+  /**
+   * Connects to Temporal with the settings in `env` (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY,
+   * TEMPORAL_TLS_*, TEMPORAL_PROFILE); conversations start on `taskQueue`, which an agent worker must serve.
+   */
   static async connect(taskQueue: string, env: NodeJS.ProcessEnv = process.env, serverWait?: Partial<ServerWait>): Promise<AgentClient> {
     const target = temporalTarget(env);
     try {
@@ -61,6 +65,7 @@ export class AgentClient {
     }
   }
 
+  /** Closes the connection to Temporal. */
   async close(): Promise<void> {
     await this.client.connection.close();
   }
@@ -77,10 +82,12 @@ export class AgentClient {
     return { id: conversationId, greeting: await this.waitForUser(conversationId) };
   }
 
+  /** Sends a prompt; resolves once the agent next needs the user (its answer, or a tool call awaiting approval). */
   async say(id: string, text: string): Promise<AgentReply> {
     return this.update(id, (updateId) => this.handle(id).startUpdate(promptUpdate, { args: [text], updateId, waitForStage: ACCEPTED }));
   }
 
+  /** Approves (possibly with edited args) or rejects the pending tool call; resolves once the agent next needs the user. */
   async confirm(id: string, decision: ConfirmDecision): Promise<AgentReply> {
     return this.update(id, (updateId) => this.handle(id).startUpdate(confirmUpdate, { args: [decision], updateId, waitForStage: ACCEPTED }));
   }
@@ -90,10 +97,12 @@ export class AgentClient {
     return this.update(id, (updateId) => this.handle(id).startUpdate(cancelTurnUpdate, { updateId, waitForStage: ACCEPTED }));
   }
 
+  /** The conversation so far: user prompts, agent messages with their tool calls, tool outcomes, notes. */
   async history(id: string): Promise<ChatMessage[]> {
     return this.call(id, () => this.handle(id).query(historyQuery));
   }
 
+  /** Whether the agent is working, waiting for the user or for an approval, or ended; and its last reply. */
   async status(id: string): Promise<ConversationStatus> {
     return this.call(id, () => this.handle(id).query(statusQuery));
   }
@@ -117,6 +126,7 @@ export class AgentClient {
     });
   }
 
+  /** Ends the conversation and waits until it has (its workflow returns the transcript). */
   async end(id: string): Promise<void> {
     await this.call(id, async () => {
       const handle = this.handle(id);

@@ -1,0 +1,29 @@
+// The package's public client entry (`temporal-agent-orchestrator/client`): what code outside this repository needs
+// to start and drive conversations — the AgentClient, and for callers using a Temporal Client directly, the workflow,
+// its messages and the shapes they carry. Everything else in the repository is internal and may change.
+export { AgentClient, newConversationId } from './agent-client';
+export { DEFAULT_TASK_QUEUE } from './connection';
+export type { ConversationFilter, ConversationSummary } from './conversation-list';
+export type { ServerWait } from './server-outage';
+export { UserError } from './user-error';
+export { AgentGoalWorkflow } from '../workflows';
+export * from '../workflows/messages';
+export type { AgentsDescription } from '../workflows/activity-types';
+export type {
+  AgentGoalInput,
+  AgentReply,
+  AgentSummary,
+  CatalogSummary,
+  ChatMessage,
+  ConfirmDecision,
+  ConversationState,
+  ConversationStatus,
+  EndpointStatus,
+  Goal,
+  PendingApproval,
+  ToolCall,
+  ToolOutcome,
+  ToolSpec,
+  Transcript,
+  Usage,
+} from '../workflows/types';
