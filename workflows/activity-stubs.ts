@@ -42,15 +42,19 @@ const LLM_OPTIONS: ActivityOptions = {
 };
 const llm = proxyActivities<LlmActivities>(LLM_OPTIONS);
 
-/** A model call, given up after `giveUpSeconds` of failing (MODEL_GIVE_UP); its last failure says why. */
-function withGiveUp<A, R>(activity: ActivityFunctionWithOptions<(arg: A) => Promise<R>>) {
+/** A model call, given up after `giveUpSeconds` of failing (MODEL_GIVE_UP); its last failure says why. The
+ * summary names the task and the agent in the Temporal UI (metadata only: replays ignore it). */
+function withGiveUp<A extends { goal: { agentName: string } }, R>(task: string, activity: ActivityFunctionWithOptions<(arg: A) => Promise<R>>) {
   return (arg: A, giveUpSeconds?: number): Promise<R> =>
-    giveUpSeconds ? activity.executeWithOptions({ ...LLM_OPTIONS, scheduleToCloseTimeout: `${giveUpSeconds} seconds` }, [arg]) : activity(arg);
+    activity.executeWithOptions(
+      { ...LLM_OPTIONS, ...(giveUpSeconds ? { scheduleToCloseTimeout: `${giveUpSeconds} seconds` } : {}), summary: `${task} (${arg.goal.agentName})` },
+      [arg],
+    );
 }
 
-export const validatePrompt = withGiveUp(llm.validatePrompt);
-export const planTurn = withGiveUp(llm.planTurn);
-export const summarizeConversation = withGiveUp(llm.summarizeConversation);
+export const validatePrompt = withGiveUp('check the prompt fits', llm.validatePrompt);
+export const planTurn = withGiveUp('plan the next step', llm.planTurn);
+export const summarizeConversation = withGiveUp('summarise for continue-as-new', llm.summarizeConversation);
 
 const NATIVE_TOOL_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '1 minute',
