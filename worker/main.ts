@@ -1,5 +1,6 @@
 // `npm run worker`: the worker alone, against TEMPORAL_ADDRESS (default 127.0.0.1:7233).
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
+import { processLogger } from './process-logger';
 import { temporalTarget } from '../client/connection';
 import { applyEnvFile } from '../client/env-file';
 import { createAgentWorker, secretsOf } from './create-worker';
@@ -11,7 +12,7 @@ async function main(): Promise<void> {
   const settings = readWorkerSettings();
   // Installed before anything logs: no line leaves this process with a configured secret in it.
   const secrets = secretsOf(settings);
-  Runtime.install({ logger: secrets.logger(new DefaultLogger(settings.logLevel ?? 'INFO')) });
+  Runtime.install({ logger: processLogger(secrets, settings.logLevel ?? 'INFO') });
   const target = temporalTarget();
   const connection = await NativeConnection.connect(target.connectionOptions);
   // The demo data survives a restart (and a crash: it is written with each tool call's idempotency record).

@@ -1,9 +1,11 @@
 // `npm start`: the whole product on one machine. Connects to TEMPORAL_ADDRESS when set, else runs the Temporal
 // dev server with a SQLite file under DATA_DIR; starts the worker; opens the chat (resuming the last
-// conversation when it is still running). Ctrl-C stops what it started, cleanly.
+// conversation when it is still running). Ctrl-C stops what it started, cleanly. `--reset` first puts the demo
+// data back as shipped.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
+import { processLogger } from './process-logger';
 import { AgentClient } from '../client/agent-client';
 import { runChat } from '../client/chat';
 import { recordEmbeddedServer, temporalTarget } from '../client/connection';
@@ -12,6 +14,7 @@ import type { ConversationSummary } from '../client/conversation-list';
 import { UserError } from '../client/user-error';
 import { startTrainService } from '../tools/services/train-service';
 import { createAgentWorker, createToolWorker, secretsOf } from './create-worker';
+import { resetDemoData } from './demo-data';
 import { startDevServer, type DevServer } from './dev-server';
 import { demoDataFile, readWorkerSettings } from './settings';
 import { loadFileStore } from '../tools/mock-data/file-store';
@@ -24,11 +27,16 @@ async function main(): Promise<void> {
   let settings = readWorkerSettings();
   // The chat shares the terminal with the worker: only its warnings and errors unless asked; never a secret.
   const secrets = secretsOf(settings);
-  Runtime.install({ logger: secrets.logger(new DefaultLogger(settings.logLevel ?? 'WARN')) });
+  Runtime.install({ logger: processLogger(secrets, settings.logLevel ?? 'WARN') });
   const dataDir = settings.dataDir;
   mkdirSync(dataDir, { recursive: true });
 
   if (envFile) log(`settings from ${envFile}`);
+  // Before any tool store or demo server reads its file.
+  if (process.argv.includes('--reset')) {
+    const deleted = resetDemoData(settings);
+    log(`demo data reset${deleted.length ? `: deleted ${deleted.join(', ')}` : ' (it was as shipped)'}`);
+  }
   let server: DevServer | undefined;
   let forgetServer: (() => void) | undefined;
   let address = process.env.TEMPORAL_ADDRESS;
@@ -75,6 +83,8 @@ async function main(): Promise<void> {
 
   const client = await AgentClient.connect(settings.taskQueue, env, { onWait: (message) => console.log(message) });
   let stopping: Promise<void> | undefined;
+  /** Whether the chat's conversation is still running: only then does the next npm start pick it up. */
+  let resumable = true;
   const stop = () =>
     (stopping ??= (async () => {
       log('stopping…');
@@ -88,7 +98,7 @@ async function main(): Promise<void> {
       await connection.close().catch(() => undefined);
       forgetServer?.();
       await server?.stop();
-      log('stopped. Run npm start again to pick the conversation up where you left it.');
+      log(resumable ? 'stopped. Run npm start again to pick the conversation up where you left it.' : 'stopped.');
     })());
   // Ctrl-C reaches us more than once (npm and tsx forward it too): the first stops cleanly, later ones are absorbed
   // while stopping, a third forces the exit (the dev server is still killed by the exit hook).
@@ -104,11 +114,10 @@ async function main(): Promise<void> {
     const resume = await latestConversation(client, settings.defaultGoalId, settings.conversation.multiGoal);
     if (resume) {
       log(`resuming conversation ${resume.id}${resume.title ? ` ("${resume.title}")` : ''}; its state survived the restart (others: npm run -s agent -- list)`);
-      await runChat(client, resume.id, await client.waitForUser(resume.id), { input: process.stdin, output: process.stdout });
-    } else {
-      const { id, greeting } = await client.start(settings.defaultGoalId);
-      await runChat(client, id, greeting, { input: process.stdin, output: process.stdout });
     }
+    const { id, greeting } = resume ? { id: resume.id, greeting: await client.waitForUser(resume.id) } : await client.start(settings.defaultGoalId);
+    await runChat(client, id, greeting, { input: process.stdin, output: process.stdout });
+    resumable = await client.isRunning(id).catch(() => true);
   } catch (err) {
     console.error(`error: ${err instanceof UserError ? err.message : ((err as Error).stack ?? err)}`);
     process.exitCode = 1;

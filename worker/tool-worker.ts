@@ -1,6 +1,7 @@
 // `npm run tool-worker -- <taskQueue>`: serves the native tools routed to that task queue (a separate process,
 // as the team owning those tools would run it).
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
+import { processLogger } from './process-logger';
 import { temporalTarget } from '../client/connection';
 import { applyEnvFile } from '../client/env-file';
 import { createToolWorker, secretsOf } from './create-worker';
@@ -13,7 +14,7 @@ async function main(): Promise<void> {
   applyEnvFile();
   const settings = readWorkerSettings();
   const secrets = secretsOf(settings);
-  Runtime.install({ logger: secrets.logger(new DefaultLogger(settings.logLevel ?? 'INFO')) });
+  Runtime.install({ logger: processLogger(secrets, settings.logLevel ?? 'INFO') });
   const target = temporalTarget();
   const connection = await NativeConnection.connect(target.connectionOptions);
   const store = loadFileStore(demoDataFile(settings, taskQueue));

@@ -1,7 +1,9 @@
 // A scripted language model: replies and tool calls come from a JSON file of rules, matched against the
 // conversation. It speaks the AI SDK's model interface, so the whole LLM path (prompt conversion, native tool
 // calling, usage) runs as with a real provider. It is stateless: the same conversation gets the same answer,
-// so worker restarts and activity retries behave as they would with a real model.
+// so worker restarts and activity retries behave as they would with a real model. Like a real model in multi-goal
+// mode, it hands a request that belongs to another agent over (ChangeGoal, by the script's routes), and the new
+// agent then acts on that request.
 import { readFileSync } from 'node:fs';
 import type {
   LanguageModelV3,
@@ -11,7 +13,9 @@ import type {
   LanguageModelV3Prompt,
 } from '@ai-sdk/provider';
 import { z } from 'zod';
+import { CHANGE_GOAL } from '../../workflows/builtin-tools';
 import { NOTE_PREFIX } from './model-messages';
+import { fillDeep, fillTemplate, type TemplateScope } from './script-template';
 
 export type LlmTask = 'plan' | 'validate' | 'summarize';
 
@@ -24,24 +28,34 @@ const replySchema = z.object({
 
 const ruleSchema = z.object({
   task: z.enum(['plan', 'validate', 'summarize']).default('plan'),
-  /** Only in conversations whose current goal has this id. */
-  goal: z.string().optional(),
+  /** Only in conversations whose current goal has this id (or one of these ids). */
+  goal: z.union([z.string(), z.array(z.string())]).optional(),
   /** Case-insensitive regex on the latest user message; groups are available as {{1}}, {{2}}… */
   user: z.string().optional(),
   /** Matches when the last message is the result of this tool; {{result.path}} reads that result. */
   afterTool: z.string().optional(),
+  /** With afterTool, that tool's outcome; alone, any tool's outcome (e.g. every tool_error, told to the user). */
   outcome: z.enum(['ok', 'invalid_input', 'tool_error', 'rejected']).optional(),
   reply: replySchema,
 });
 
+/** Which agent a request belongs to: the first route whose regex matches the user's message decides. */
+const routeSchema = z.object({
+  user: z.string(),
+  goal: z.string(),
+});
+
 export const scriptSchema = z.object({
   rules: z.array(ruleSchema),
+  /** Asked when no rule answers a user's message: a request another agent owns switches to it (ChangeGoal). */
+  routes: z.array(routeSchema).default([]),
   fallback: replySchema.optional(),
 });
 
 export type Script = z.infer<typeof scriptSchema>;
 export type ScriptRule = z.infer<typeof ruleSchema>;
 export type ScriptInput = z.input<typeof scriptSchema>;
+type Reply = z.infer<typeof replySchema>;
 
 /** What the scripted model reads of a call; real providers ignore this provider-options key. */
 export interface ScriptedCallInfo {
@@ -80,21 +94,18 @@ export class ScriptedModel implements LanguageModelV3 {
 
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
     const info = (options.providerOptions?.scripted ?? { task: 'plan', goalId: '' }) as unknown as ScriptedCallInfo;
-    const view = readPrompt(options.prompt);
-    const rule = this.script.rules.find((r) => matches(r, info, view));
-    const reply = rule?.reply ?? this.defaultReply(info.task, view);
-    const captures = rule?.user ? (new RegExp(rule.user, 'i').exec(view.lastUser) ?? []) : [];
-    const fill = (s: string) => fillTemplate(s, captures, view.lastToolResult);
+    const offered = new Set((options.tools ?? []).map((t) => t.name));
+    const { reply, scope } = this.answer(info, readPrompt(options.prompt), offered);
 
     const content: LanguageModelV3Content[] = [];
-    const text = reply.json !== undefined ? JSON.stringify(fillDeep(reply.json, fill)) : reply.text && fill(reply.text);
+    const text = reply.json !== undefined ? JSON.stringify(fillDeep(reply.json, scope)) : reply.text && fillTemplate(reply.text, scope);
     if (text) content.push({ type: 'text', text });
     for (const call of reply.toolCalls ?? []) {
       content.push({
         type: 'tool-call',
         toolCallId: `call_${Date.now().toString(36)}_${++this.calls}`,
         toolName: call.tool,
-        input: JSON.stringify(fillDeep(call.args, fill)),
+        input: JSON.stringify(fillDeep(call.args, scope)),
       });
     }
     const inputTokens = Math.ceil(JSON.stringify(options.prompt).length / 4);
@@ -114,7 +125,31 @@ export class ScriptedModel implements LanguageModelV3 {
     throw new Error('The scripted model does not stream.');
   }
 
-  private defaultReply(task: LlmTask, view: PromptView): z.infer<typeof replySchema> {
+  /** The reply, and what its placeholders read. */
+  private answer(info: ScriptedCallInfo, view: PromptView, offered: Set<string>): { reply: Reply; scope: TemplateScope } {
+    const answered = (rule: ScriptRule, seen: PromptView) => ({ reply: rule.reply, scope: scopeOf(rule, seen) });
+    // Just switched: the new agent acts on the request that caused the switch, as a model reading the transcript
+    // would; with no rule for it, the agent's `afterTool: ChangeGoal` rule (its hello) answers.
+    if (justSwitched(view)) {
+      const request: PromptView = { ...view, lastToolResult: undefined };
+      const carried = this.script.rules.find((r) => r.user && matches(r, info, request));
+      if (carried) return answered(carried, request);
+    }
+    const rule = this.script.rules.find((r) => matches(r, info, view));
+    if (rule) return answered(rule, view);
+    const goalId = this.handOverTo(info, view, offered);
+    if (goalId) return { reply: { toolCalls: [{ tool: CHANGE_GOAL, args: { goalId } }] }, scope: { captures: [] } };
+    return { reply: this.defaultReply(info.task, view), scope: { captures: [], outcome: view.lastToolResult?.outcome } };
+  }
+
+  /** The goal of another agent when the user's message belongs to it (first matching route) and this one can switch. */
+  private handOverTo(info: ScriptedCallInfo, view: PromptView, offered: Set<string>): string | undefined {
+    if (info.task !== 'plan' || view.lastToolResult || !offered.has(CHANGE_GOAL)) return undefined;
+    const owner = this.script.routes.find((r) => new RegExp(r.user, 'i').test(view.lastUser))?.goal;
+    return owner === info.goalId ? undefined : owner;
+  }
+
+  private defaultReply(task: LlmTask, view: PromptView): Reply {
     if (task === 'validate') return { json: { valid: true } };
     if (task === 'summarize') return { text: `Earlier, the user said: ${view.userTexts.join(' | ').slice(0, 1500)}` };
     return this.script.fallback ?? { text: "I'm the offline scripted model and have no scripted answer for that." };
@@ -149,54 +184,23 @@ function readPrompt(prompt: LanguageModelV3Prompt): PromptView {
 
 function matches(rule: ScriptRule, info: ScriptedCallInfo, view: PromptView): boolean {
   if (rule.task !== info.task) return false;
-  if (rule.goal && rule.goal !== info.goalId) return false;
-  if (rule.afterTool) {
-    if (view.lastToolResult?.toolName !== rule.afterTool) return false;
+  if (rule.goal && ![rule.goal].flat().includes(info.goalId)) return false;
+  if (rule.afterTool || rule.outcome) {
+    if (!view.lastToolResult) return false;
+    if (rule.afterTool && view.lastToolResult.toolName !== rule.afterTool) return false;
     if (rule.outcome && view.lastToolResult.outcome.status !== rule.outcome) return false;
   } else if (info.task === 'plan' && view.lastToolResult) {
-    // A rule without afterTool answers users, never tool results: otherwise a tool call would repeat forever.
+    // A rule without afterTool or outcome answers users, never tool results: otherwise a tool call would repeat forever.
     return false;
   }
   return !rule.user || new RegExp(rule.user, 'i').test(view.lastUser);
 }
 
-/**
- * {{1}} → regex group; {{result.a.b}} → the last tool outcome's result.a.b; {{outcome.x}} → the outcome's x;
- * {{result.items[].name}} → the names of every item, joined by ", "; {{1:number}} → a number.
- */
-function fillTemplate(template: string, captures: string[], tool: PromptView['lastToolResult']): string {
-  return template.replace(PLACEHOLDER, (_, key: string) => {
-    const value = lookup(key, captures, tool);
-    return value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-  });
+function justSwitched(view: PromptView): boolean {
+  return view.lastToolResult?.toolName === CHANGE_GOAL && view.lastToolResult.outcome.status === 'ok';
 }
 
-const PLACEHOLDER = /\{\{\s*([\w.[\]]+)(?::number)?\s*\}\}/g;
-/** `{{1:number}}` alone in an argument: the value as a JSON number, for numeric tool parameters. */
-const NUMBER_PLACEHOLDER = /^\{\{\s*[\w.[\]]+:number\s*\}\}$/;
-
-function lookup(key: string, captures: string[], tool: PromptView['lastToolResult']): unknown {
-  if (/^\d+$/.test(key)) return captures[Number(key)];
-  const [head, ...rest] = key.split('.');
-  const root: unknown = head === 'result' ? tool?.outcome.result : head === 'outcome' ? tool?.outcome : undefined;
-  return walk(root, rest);
-}
-
-function walk(value: unknown, path: string[]): unknown {
-  if (path.length === 0) return value;
-  const [part, ...rest] = path as [string, ...string[]];
-  if (part.endsWith('[]')) {
-    const list = (value as Record<string, unknown> | undefined)?.[part.slice(0, -2)];
-    return Array.isArray(list) ? list.map((item) => walk(item, rest)).join(', ') : undefined;
-  }
-  return walk((value as Record<string, unknown> | undefined)?.[part], rest);
-}
-
-function fillDeep(value: unknown, fill: (s: string) => string): unknown {
-  if (typeof value === 'string') return NUMBER_PLACEHOLDER.test(value) ? Number(fill(value)) : fill(value);
-  if (Array.isArray(value)) return value.map((v) => fillDeep(v, fill));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillDeep(v, fill)]));
-  }
-  return value;
+function scopeOf(rule: ScriptRule, view: PromptView): TemplateScope {
+  const captures = rule.user ? (new RegExp(rule.user, 'i').exec(view.lastUser) ?? []) : [];
+  return { captures: [...captures], outcome: view.lastToolResult?.outcome };
 }

@@ -1,8 +1,12 @@
 // The set-up the per-goal tests share: a real dev server, a worker on the test's script, and a worker on the
-// shipped offline demo script (config/scripted-model.json) as `npm start` runs it. Mock data is reseeded per test.
+// shipped offline demo script (config/scripted-model.json) as `npm start` runs it, with the demo fx MCP server.
+// Mock data is reseeded per test.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { loadScript, type ScriptInput } from '../../activities/llm/scripted-model';
+import { FX_STDIO } from '../fixtures/scripts';
 import { history, startConversation, toolOutcomes } from './conversation';
 import { startTemporal, startWorker, testSettings } from './temporal';
 
@@ -21,7 +25,12 @@ export function goalTestbed(script: ScriptInput) {
   beforeAll(async () => {
     bed.env = await startTemporal();
     bed.worker = await startWorker(bed.env, { script });
-    bed.demo = await startWorker(bed.env, { script: loadScript(DEMO_SCRIPT), settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }) });
+    const registry = path.join(mkdtempSync(path.join(tmpdir(), 'demo-mcp-')), 'mcp_endpoints.json');
+    writeFileSync(registry, JSON.stringify({ mcpServers: { fx: FX_STDIO } }));
+    bed.demo = await startWorker(bed.env, {
+      script: loadScript(DEMO_SCRIPT),
+      settings: testSettings({ AGENT_GOAL: 'goal_choose_agent', MCP_ENDPOINTS_FILE: registry }),
+    });
   });
   afterAll(async () => {
     await bed.worker?.stop();

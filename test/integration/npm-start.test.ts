@@ -48,8 +48,9 @@ describe('npm start, as the README says', () => {
     ]);
     expect(out).toMatch(/Temporal dev server at 127\.0\.0\.1:\d+/);
     expect(out).toMatch(/Booked 2026-12-21 to 2026-12-24: 32 hours deducted/);
-    expect(out).toMatch(/ORD-1001/);
+    expect(out).toMatch(/UPS says: In transit/);
     expect(out).not.toMatch(/I'm the offline scripted model, so I only follow a script/);
+    expect(out).not.toMatch(/No workflows registered/);
     expect(out).toMatch(/\[start\] stopped/);
     expect(code).toBe(0);
   }, 180_000);

@@ -1,0 +1,50 @@
+// The placeholders of scripted-model replies: a rule's reply is a template over the user's words (regex groups)
+// and the last tool outcome, so one rule answers every booking or order, not one fixed case.
+
+/** What a template may read: the rule's regex groups and the last tool outcome (when the last message is one). */
+export interface TemplateScope {
+  captures: string[];
+  outcome?: Record<string, unknown>;
+}
+
+/**
+ * {{1}} → regex group; {{result.a.b}} → the last tool outcome's result.a.b; {{outcome.x}} → the outcome's x;
+ * {{result.items[].name}} → the names of every item, joined by ", "; {{1:number}} → a number.
+ */
+export function fillTemplate(template: string, scope: TemplateScope): string {
+  return template.replace(PLACEHOLDER, (_, key: string) => {
+    const value = lookup(key, scope);
+    return value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  });
+}
+
+/** Fills every string inside `value` (tool arguments); `{{x:number}}` alone in a string becomes a JSON number. */
+export function fillDeep(value: unknown, scope: TemplateScope): unknown {
+  if (typeof value === 'string') return NUMBER_PLACEHOLDER.test(value) ? Number(fillTemplate(value, scope)) : fillTemplate(value, scope);
+  if (Array.isArray(value)) return value.map((v) => fillDeep(v, scope));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillDeep(v, scope)]));
+  }
+  return value;
+}
+
+const PLACEHOLDER = /\{\{\s*([\w.[\]]+)(?::number)?\s*\}\}/g;
+/** `{{1:number}}` alone in an argument: the value as a JSON number, for numeric tool parameters. */
+const NUMBER_PLACEHOLDER = /^\{\{\s*[\w.[\]]+:number\s*\}\}$/;
+
+function lookup(key: string, { captures, outcome }: TemplateScope): unknown {
+  if (/^\d+$/.test(key)) return captures[Number(key)];
+  const [head, ...rest] = key.split('.');
+  const root: unknown = head === 'result' ? outcome?.result : head === 'outcome' ? outcome : undefined;
+  return walk(root, rest);
+}
+
+function walk(value: unknown, path: string[]): unknown {
+  if (path.length === 0) return value;
+  const [part, ...rest] = path as [string, ...string[]];
+  if (part.endsWith('[]')) {
+    const list = (value as Record<string, unknown> | undefined)?.[part.slice(0, -2)];
+    return Array.isArray(list) ? list.map((item) => walk(item, rest)).join(', ') : undefined;
+  }
+  return walk((value as Record<string, unknown> | undefined)?.[part], rest);
+}
