@@ -213,7 +213,7 @@ export class AgentClient {
     } finally {
       const namespace = this.client.options.namespace;
       // Best effort: a delete sent the moment the workflow closed was dropped by the dev server (it stayed listed);
-      // one sent a second later was carried out, the row gone ~30 s after (not every time: see the closing note).
+      // one sent a second later was carried out, the row gone ~30 s after, though not every time in our measurements.
       await new Promise((r) => setTimeout(r, DELETE_AFTER_MS));
       await this.client.workflowService.deleteWorkflowExecution({ namespace, workflowExecution: { workflowId } }).catch(() => undefined);
     }
