@@ -25,7 +25,7 @@ import {
 } from '../workflows/messages';
 import type { AgentReply, CatalogSummary, ChatMessage, ConfirmDecision, ConversationStatus, ToolSpec } from '../workflows/types';
 import { temporalTarget } from './connection';
-import { listConversations, type ConversationFilter, type ConversationSummary } from './conversation-list';
+import { checkFilterValue, listConversations, type ConversationFilter, type ConversationSummary } from './conversation-list';
 import { RECONNECT_QUICKLY, untilReachable, type ServerWait } from './server-outage';
 import { UserError } from './user-error';
 
@@ -75,6 +75,8 @@ export class AgentClient {
 
   /** Starts a conversation and waits for the agent's greeting. */
   async start(goalId: string, conversationId = newConversationId(), owner?: string): Promise<{ id: string; greeting: AgentReply | null }> {
+    // An owner `agent list --owner` could not find is refused here, not discovered later.
+    if (owner) checkFilterValue('owner', owner);
     await this.requireWorker();
     try {
       await this.client.workflow.start(AgentGoalWorkflow, { taskQueue: this.taskQueue, workflowId: conversationId, args: [{ goalId, ...(owner ? { owner } : {}) }] });

@@ -211,7 +211,9 @@ export function runFromShell(): void {
   try {
     applyEnvFile();
   } catch (err) {
-    process.stderr.write(`error: ${(err as Error).message}\n`);
+    const message = (err as Error).message;
+    if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify({ error: message })}\n`);
+    else process.stderr.write(`error: ${message}\n`);
     process.exit(1);
   }
   void main(process.argv.slice(2), { input: process.stdin, output: process.stdout, error: process.stderr, env: process.env }).then((code) => process.exit(code));

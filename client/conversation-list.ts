@@ -7,6 +7,8 @@ import { UserError } from './user-error';
 
 export interface ConversationFilter {
   goal?: string;
+  /** Only conversations served on this task queue (npm start resumes its own). */
+  taskQueue?: string;
   /** A state, or `running`: any state but ended. */
   state?: ConversationState | 'running';
   owner?: string;
@@ -27,14 +29,19 @@ export interface ConversationSummary {
 const STATES: (ConversationState | 'running')[] = ['waiting_for_user', 'working', 'awaiting_approval', 'running', 'ended'];
 const SAFE_VALUE = /^[\w.@:+-]{1,200}$/;
 
-/** The visibility query for a filter; values are checked, never spliced in raw. */
+/** Refuses a value a filter could not match: goal ids, owners and queues are plain words. */
+export function checkFilterValue(name: string, v: string): string {
+  if (!SAFE_VALUE.test(v)) throw new UserError(`--${name} may hold letters, digits and . @ : + - _ only, got "${v}"`);
+  return v;
+}
+
+/** The visibility query for a filter; values are checked, never spliced in raw. A conversation that continued as
+ * new is one conversation: its earlier runs are left out. */
 export function listQuery(filter: ConversationFilter): string {
-  const clauses = [`WorkflowType = 'AgentGoalWorkflow'`];
-  const value = (name: string, v: string) => {
-    if (!SAFE_VALUE.test(v)) throw new UserError(`--${name} may hold letters, digits and . @ : + - _ only, got "${v}"`);
-    return `'${v}'`;
-  };
+  const clauses = [`WorkflowType = 'AgentGoalWorkflow'`, `ExecutionStatus != 'ContinuedAsNew'`];
+  const value = (name: string, v: string) => `'${checkFilterValue(name, v)}'`;
   if (filter.goal) clauses.push(`${AGENT_GOAL.name} = ${value('goal', filter.goal)}`);
+  if (filter.taskQueue) clauses.push(`TaskQueue = ${value('task-queue', filter.taskQueue)}`);
   if (filter.owner) clauses.push(`${AGENT_OWNER.name} = ${value('owner', filter.owner)}`);
   if (filter.state) {
     if (!STATES.includes(filter.state)) throw new UserError(`--state must be one of ${STATES.join(', ')}, got "${filter.state}"`);

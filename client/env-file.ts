@@ -5,6 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const LINE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/;
+/** A quoted value, then perhaps a comment. */
+const QUOTED = /^(["'])(.*?)\1\s*(?:#.*)?$/;
 
 /** The variables of a .env file: `NAME=value`, optional `export`, quotes, `#` comments. Throws naming the line. */
 export function parseEnvFile(text: string, file = '.env'): Record<string, string> {
@@ -13,7 +15,9 @@ export function parseEnvFile(text: string, file = '.env'): Record<string, string
     if (!raw.trim() || raw.trim().startsWith('#')) return;
     const m = LINE.exec(raw);
     if (!m) throw new Error(`${file} line ${i + 1}: expected NAME=value, got "${raw.trim().slice(0, 60)}"`);
-    vars[m[1]!] = unquote(m[2]!);
+    const value = unquote(m[2]!);
+    if (value === null) throw new Error(`${file} line ${i + 1}: the quote in ${m[1]} is not closed`);
+    vars[m[1]!] = value;
   });
   return vars;
 }
@@ -34,9 +38,11 @@ export function applyEnvFile(env: NodeJS.ProcessEnv = process.env, cwd = process
   return file;
 }
 
-function unquote(value: string): string {
-  const quoted = /^(["'])(.*)\1$/.exec(value);
-  if (quoted) return quoted[1] === '"' ? quoted[2]!.replace(/\\n/g, '\n').replace(/\\"/g, '"') : quoted[2]!;
+/** The value without its quotes; null when a quote is not closed. */
+function unquote(value: string): string | null {
+  const quoted = QUOTED.exec(value);
+  if (quoted) return quoted[1] === '"' ? quoted[2]!.replace(/\\n/g, '\n') : quoted[2]!;
+  if (value.startsWith('"') || value.startsWith("'")) return null;
   // An unquoted value ends at a ` #` comment, as in config/example.env.
   return value.replace(/\s+#.*$/, '');
 }

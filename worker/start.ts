@@ -45,6 +45,8 @@ async function main(): Promise<void> {
     address = server.address;
     // The agent CLI and `npm run worker` find it through this record; other tools need the address exported.
     forgetServer = recordEmbeddedServer({ address, uiUrl: server.uiUrl });
+    // However this process ends (an error before the chat, a forced exit), the record goes with it.
+    process.once('exit', forgetServer);
     log(`Temporal dev server at ${address} (data in ${path.join(dataDir, 'temporal.db')})`);
     if (server.uiUrl) log(`Temporal UI: ${server.uiUrl}`);
     if (address !== `127.0.0.1:${settings.devServer.port}`) {
@@ -121,19 +123,21 @@ async function main(): Promise<void> {
   } catch (err) {
     console.error(`error: ${err instanceof UserError ? err.message : ((err as Error).stack ?? err)}`);
     process.exitCode = 1;
+    resumable = false;
   }
   await stop();
 }
 
 /**
- * The newest running conversation to resume: of the default goal, or any (multi-goal mode, where a conversation
- * moves between agents). None when the server cannot search conversations: a new one starts.
+ * The newest running conversation of this task queue to resume: of the default goal, or any (multi-goal mode,
+ * where a conversation moves between agents). None when the server cannot search conversations: a new one starts.
  */
 async function latestConversation(client: AgentClient, goalId: string, multiGoal: boolean): Promise<ConversationSummary | undefined> {
   try {
-    const [latest] = await client.list({ state: 'running', ...(multiGoal ? {} : { goal: goalId }), limit: 1 });
+    const [latest] = await client.list({ state: 'running', taskQueue: client.taskQueue, ...(multiGoal ? {} : { goal: goalId }), limit: 1 });
     return latest;
-  } catch {
+  } catch (err) {
+    log(`not resuming: ${(err as Error).message}`);
     return undefined;
   }
 }

@@ -17,6 +17,11 @@ describe('.env', () => {
     });
   });
 
+  it('takes a quoted value before a comment without its quotes, and refuses an unclosed quote', () => {
+    expect(parseEnvFile(`A="bar" # note\nB='x y'  # note`)).toEqual({ A: 'bar', B: 'x y' });
+    expect(() => parseEnvFile('F="unterminated')).toThrow('.env line 1: the quote in F is not closed');
+  });
+
   it('names the line it cannot read', () => {
     expect(() => parseEnvFile('A=1\nnot a setting\n', '/x/.env')).toThrow('/x/.env line 2: expected NAME=value, got "not a setting"');
   });
