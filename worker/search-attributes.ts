@@ -14,6 +14,9 @@ export const DEV_SERVER_SEARCH_ATTRIBUTES = SEARCH_ATTRIBUTES.flatMap((key) => [
 export async function registerSearchAttributes(connection: NativeConnection, namespace: string, warn: (message: string) => void): Promise<boolean> {
   try {
     const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
+    // One of our names registered with another type would fail every upsert: do without rather than wedge.
+    const clash = SEARCH_ATTRIBUTES.find((key) => customAttributes?.[key.name] !== undefined && customAttributes[key.name] !== KEYWORD);
+    if (clash) throw new Error(`${clash.name} is registered with another type than Keyword`);
     const missing = SEARCH_ATTRIBUTES.filter((key) => !customAttributes?.[key.name]);
     if (missing.length) {
       await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: Object.fromEntries(missing.map((key) => [key.name, KEYWORD])) });
