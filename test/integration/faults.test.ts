@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { serveMcpOverHttp, type HttpMcpServer } from '../../mcp/servers/serve';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 import type { Employee } from '../../tools/mock-data';
-import { confirmSignal } from '../../workflows/messages';
+import { cancelTurnUpdate, confirmSignal } from '../../workflows/messages';
 import { decide, history, say, startConversation, toolOutcomes, waitForUser, waitUntil } from '../helpers/conversation';
 import { GrpcProxy } from '../helpers/grpc-proxy';
 import { startTemporal } from '../helpers/temporal';
@@ -204,6 +204,30 @@ describe('faults: worker processes killed at the worst moments', () => {
     expect(reply?.reply).toMatch(/^Payment: The call to ledger\/pay was sent, then lost .*may or may not have run, so it was not retried/);
     expect(ledger.calls).toEqual([{ amount: 5, key: expect.stringMatching(/^mcp-/) }]);
     expect(toolOutcomes(await history(handle), 'ledger__pay')).toHaveLength(1);
+    await pending;
+  });
+
+  it('the user cancels a non-idempotent MCP call and the worker dies before the cancel reaches it: not re-sent, the user is told', async () => {
+    for (const w of running.splice(0)) await w.kill();
+    const first = await worker();
+    const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_payments' });
+    ledger.holdCalls();
+    const before = ledger.calls.length;
+    const pending = say(handle, 'pay 7').catch((err: Error) => err);
+    await waitUntil(async () => ledger.calls.length === before + 1);
+    // Heartbeats are how the cancel would reach the call: hold them, so the worker never hears of it, then kill it.
+    const heartbeat = proxy.hold('RecordActivityTaskHeartbeat', 'request');
+    await heartbeat;
+    const stopped = handle.executeUpdate(cancelTurnUpdate);
+    await waitUntil(async () => ((await handle.fetchHistory()).events ?? []).some((e) => e.activityTaskCancelRequestedEventAttributes));
+    await first.kill();
+    proxy.release();
+
+    await worker();
+    expect((await stopped).reply).toBe('Stopped, as you asked. What would you like to do next?');
+    const [outcome] = toolOutcomes(await history(handle), 'ledger__pay');
+    expect(outcome?.outcome).toMatchObject({ status: 'tool_error', error: expect.stringMatching(/may or may not have (run|acted)/) });
+    expect(ledger.calls.slice(before)).toEqual([{ amount: 7, key: expect.stringMatching(/^mcp-/) }]);
     await pending;
   });
 });
