@@ -44,6 +44,8 @@ const DEFAULT_SERVER_WAIT_MS = 120_000;
 const ACCEPTED = WorkflowUpdateStage.ACCEPTED;
 
 export class AgentClient {
+  /** Describe workflows being deleted (see askWorker). */
+  private readonly deletions = new Set<Promise<void>>();
   private readonly serverWait: ServerWait;
 
   constructor(
@@ -70,6 +72,7 @@ export class AgentClient {
 
   /** Closes the connection to Temporal. */
   async close(): Promise<void> {
+    await Promise.all([...this.deletions]);
     await this.client.connection.close();
   }
 
@@ -216,8 +219,12 @@ export class AgentClient {
       const namespace = this.client.options.namespace;
       // Best effort: a delete sent the moment the workflow closed was dropped by the dev server (it stayed listed);
       // one sent a second later was carried out, the row gone ~30 s after, though not every time in our measurements.
-      await new Promise((r) => setTimeout(r, DELETE_AFTER_MS));
-      await this.client.workflowService.deleteWorkflowExecution({ namespace, workflowExecution: { workflowId } }).catch(() => undefined);
+      // Sent in the background, so the answer is not held up; close() waits for it.
+      const deletion: Promise<void> = new Promise((r) => setTimeout(r, DELETE_AFTER_MS))
+        .then(() => this.client.workflowService.deleteWorkflowExecution({ namespace, workflowExecution: { workflowId } }))
+        .then(() => undefined, () => undefined)
+        .finally(() => this.deletions.delete(deletion));
+      this.deletions.add(deletion);
     }
   }
 

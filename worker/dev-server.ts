@@ -20,8 +20,9 @@ export async function startDevServer(opts: { dataDir: string; port?: number; uiP
   const port = await freePort(opts.port ?? 7233);
   const uiPort = await freePort(opts.uiPort ?? 8233);
   const dbFile = path.join(opts.dataDir, 'temporal.db');
-  if (!findTemporalCli()) return downloadedDevServer(dbFile, port, uiPort);
-  const { child, exited } = await spawnDevServer({ dbFile, port, uiPort });
+  const cli = findTemporalCli();
+  if (!cli) return downloadedDevServer(dbFile, port, uiPort);
+  const { child, exited } = await spawnDevServer({ cli, dbFile, port, uiPort });
   return { address: `127.0.0.1:${port}`, uiUrl: `http://127.0.0.1:${uiPort}`, stop: () => stopChild(child, exited) };
 }
 
@@ -42,8 +43,9 @@ async function downloadedDevServer(dbFilename: string, port: number, uiPort: num
  * Runs the CLI's dev server on `port` with its state in `dbFile` (no UI without `uiPort`); resolves once the port
  * accepts connections. Started again on the same port and file, it carries on with what it had persisted.
  */
-export async function spawnDevServer(opts: { dbFile: string; port: number; uiPort?: number }): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
-  const cli = findTemporalCli();
+export async function spawnDevServer(opts: { cli?: string; dbFile: string; port: number; uiPort?: number }): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
+  // Finding it may run `pyenv which`: a caller that has looked already passes what it found.
+  const cli = opts.cli ?? findTemporalCli();
   if (!cli) throw new Error(MISSING_CLI);
   const ui = opts.uiPort === undefined ? ['--headless'] : ['--ui-port', String(opts.uiPort)];
   const child = spawn(
