@@ -1,5 +1,6 @@
 // The conversation API clients use: start, say, confirm, history, end. Shared by the CLI, the chat and tests.
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { UpdateDefinition } from '@temporalio/common';
 import {
   Client,
   Connection,
@@ -7,11 +8,13 @@ import {
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   WorkflowUpdateStage,
+  WithStartWorkflowOperation,
   type WorkflowHandle,
   type WorkflowUpdateHandle,
 } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { AgentGoalWorkflow, DescribeAgentsWorkflow, DescribeCatalogWorkflow } from '../workflows';
+import { AgentGoalWorkflow, DescribeWorkflow } from '../workflows';
+import { describeAgentsUpdate, describeCatalogUpdate, describeWorkflowId, type CatalogDescription } from '../workflows/describe-workflows';
 import type { AgentsDescription } from '../workflows/activity-types';
 import {
   cancelTurnUpdate,
@@ -23,14 +26,14 @@ import {
   statusQuery,
   usageQuery,
 } from '../workflows/messages';
-import type { AgentReply, CatalogSummary, ChatMessage, ConfirmDecision, ConversationStatus, ToolSpec } from '../workflows/types';
+import type { AgentReply, ChatMessage, ConfirmDecision, ConversationStatus } from '../workflows/types';
 import { temporalTarget } from './connection';
 import { checkFilterValue, listConversations, type ConversationFilter, type ConversationSummary } from './conversation-list';
 import { RECONNECT_QUICKLY, untilReachable, type ServerWait } from './server-outage';
 import { UserError } from './user-error';
 
-/** How long after a describe workflow closed its delete is sent (see askWorker). */
-const DELETE_AFTER_MS = 1_000;
+/** How long a question to the worker may take (see askWorker): discovery of a slow endpoint is bounded well below. */
+const ASK_WORKER_MS = 60_000;
 
 const MODEL_CALLS = new Set(['planTurn', 'validatePrompt', 'summarizeConversation']);
 
@@ -44,8 +47,6 @@ const DEFAULT_SERVER_WAIT_MS = 120_000;
 const ACCEPTED = WorkflowUpdateStage.ACCEPTED;
 
 export class AgentClient {
-  /** Describe workflows being deleted (see askWorker). */
-  private readonly deletions = new Set<Promise<void>>();
   private readonly serverWait: ServerWait;
 
   constructor(
@@ -72,7 +73,6 @@ export class AgentClient {
 
   /** Closes the connection to Temporal. */
   async close(): Promise<void> {
-    await Promise.all([...this.deletions]);
     await this.client.connection.close();
   }
 
@@ -172,13 +172,13 @@ export class AgentClient {
   }
 
   /** What the worker sees of the MCP registry: endpoints, and the tools (of a goal, or all MCP tools). */
-  async catalog(goalId?: string): Promise<{ catalog: CatalogSummary; tools: ToolSpec[] }> {
-    return this.askWorker('describe-catalog', (options) => this.client.workflow.execute(DescribeCatalogWorkflow, { ...options, args: [{ goalId }] }));
+  async catalog(goalId?: string): Promise<CatalogDescription> {
+    return this.askWorker(describeCatalogUpdate, [{ goalId }]);
   }
 
   /** The agents the worker offers (after its GOAL_CATEGORIES), every goal id it serves, and goal files it left out. */
   async agents(): Promise<AgentsDescription> {
-    return this.askWorker('describe-agents', (options) => this.client.workflow.execute(DescribeAgentsWorkflow, options));
+    return this.askWorker(describeAgentsUpdate, []);
   }
 
   /**
@@ -202,29 +202,30 @@ export class AgentClient {
   }
 
   /**
-   * Asks the worker through a short workflow, so the answer is the worker's view, not this process's. It is deleted
-   * once it has answered, so describing the catalog or the agents does not crowd the workflow list where
-   * conversations are.
+   * Asks the worker through its task queue's describe workflow (workflows/describe-workflows.ts), started by the
+   * first question and reused by every later one, so the answer is the worker's view, not this process's, and
+   * asking leaves no row per question in the workflow list where conversations are.
    */
-  private async askWorker<T>(prefix: string, run: (options: { taskQueue: string; workflowId: string; workflowExecutionTimeout: string }) => Promise<T>): Promise<T> {
+  private async askWorker<T, Args extends unknown[]>(question: UpdateDefinition<T, Args>, args: Args): Promise<T> {
     await this.requireWorker();
-    const workflowId = `${prefix}-${randomBytes(4).toString('hex')}`;
+    const desk = new WithStartWorkflowOperation(DescribeWorkflow, {
+      taskQueue: this.taskQueue,
+      workflowId: describeWorkflowId(this.taskQueue),
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      staticSummary: `Answers agent agents / endpoints / tools for task queue ${this.taskQueue}; not a conversation`,
+      args: [],
+    });
     try {
-      return await run({ taskQueue: this.taskQueue, workflowId, workflowExecutionTimeout: '1 minute' });
+      return await this.client.withDeadline(Date.now() + ASK_WORKER_MS, () =>
+        this.client.workflow.executeUpdateWithStart(question, { args, startWorkflowOperation: desk }),
+      );
     } catch (err) {
-      // The activity's own message (e.g. the unknown goal) is two causes down.
-      const cause = (err as { cause?: { cause?: Error } & Error }).cause;
-      throw new UserError(cause?.cause?.message ?? cause?.message ?? (err as Error).message);
-    } finally {
-      const namespace = this.client.options.namespace;
-      // Best effort: a delete sent the moment the workflow closed was dropped by the dev server (it stayed listed);
-      // one sent a second later was carried out, the row gone ~30 s after, though not every time in our measurements.
-      // Sent in the background, so the answer is not held up; close() waits for it.
-      const deletion: Promise<void> = new Promise((r) => setTimeout(r, DELETE_AFTER_MS))
-        .then(() => this.client.workflowService.deleteWorkflowExecution({ namespace, workflowExecution: { workflowId } }))
-        .then(() => undefined, () => undefined)
-        .finally(() => this.deletions.delete(deletion));
-      this.deletions.add(deletion);
+      if (err instanceof WorkflowUpdateFailedError) {
+        // The activity's own message (e.g. the unknown goal) is two causes down.
+        const cause = err.cause as ({ cause?: Error } & Error) | undefined;
+        throw new UserError(cause?.cause?.message ?? cause?.message ?? err.message);
+      }
+      throw err;
     }
   }
 

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import type { WorkflowHandle } from '@temporalio/client';
+import { AgentClient } from '../client/agent-client';
+import { describeWorkflowId } from '../workflows/describe-workflows';
 import { cancelTurnUpdate, changeGoalSignal, endChatSignal, userPromptSignal } from '../workflows/messages';
 import { TRAIN_TOOLS_QUEUE } from '../tools/native/trains/task-queue';
 import { startTrainService } from '../tools/services/train-service';
@@ -57,6 +59,17 @@ async function main(): Promise<void> {
       await handle.result();
       await save('continue-as-new-first-run', handle, firstRun);
       await save('continue-as-new-last-run', env.client.workflow.getHandle(handle.workflowId));
+    }
+    if (wanted('describe-questions')) {
+      // The task queue's describe workflow answering agents, endpoints, a goal's tools and an unknown goal.
+      const asker = new AgentClient(env.client, taskQueue);
+      await asker.agents();
+      await asker.catalog();
+      await asker.catalog('goal_hr_pto');
+      await asker.catalog('goal_nope').catch(() => undefined);
+      const handle = env.client.workflow.getHandle(describeWorkflowId(taskQueue));
+      await handle.terminate('recorded');
+      await save('describe-questions', handle);
     }
     await pto.stop();
 

@@ -1,17 +1,48 @@
-// Short workflows that ask a worker what it sees: clients (`agent agents`, `agent endpoints`, `agent tools`) get
-// the worker's view (its goals folder, GOAL_CATEGORIES, secrets, network and last discovery), not their own.
+// One long-lived workflow per task queue through which clients ask the worker what it sees (`agent agents`,
+// `agent endpoints`, `agent tools`, the goal check of `npm start`): the answer is the worker's view (its goals
+// folder, GOAL_CATEGORIES, secrets, network and last discovery), not the client's. Clients reach it with
+// update-with-start, so it is started on first use and every later question reuses it: asking leaves no row
+// behind in the workflow list, where a workflow per question would leave one each.
+import { allHandlersFinished, condition, continueAsNew, defineUpdate, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { AgentsDescription } from './activity-types';
 import { describeAgents, describeCatalog, resolveGoal } from './activity-stubs';
 import type { CatalogSummary, ToolSpec } from './types';
 
-export async function DescribeAgentsWorkflow(): Promise<AgentsDescription> {
-  return describeAgents();
+export interface CatalogDescription {
+  catalog: CatalogSummary;
+  tools: ToolSpec[];
 }
 
-export async function DescribeCatalogWorkflow(input: { goalId?: string }): Promise<{ catalog: CatalogSummary; tools: ToolSpec[] }> {
-  const described = await describeCatalog();
-  if (!input.goalId) return described;
-  // A goal's tools: its native tools and builtins beside the MCP tools it selects.
-  const resolved = await resolveGoal(input.goalId);
-  return { catalog: described.catalog, tools: resolved.tools };
+export const describeAgentsUpdate = defineUpdate<AgentsDescription>('describeAgents');
+/** The MCP catalog, and the tools of `goalId` (its native tools and builtins beside its MCP tools) or all MCP tools. */
+export const describeCatalogUpdate = defineUpdate<CatalogDescription, [{ goalId?: string }]>('describeCatalog');
+
+/** The describe workflow of a task queue: one id per queue, so update-with-start finds the running one. */
+export function describeWorkflowId(taskQueue: string): string {
+  return `describe-${taskQueue}`;
+}
+
+/**
+ * Questions answered per run before it continues as new: well under the server's 2,000 updates per execution, and
+ * a history of a few thousand events at most. Each new run leaves its predecessor listed as continued-as-new.
+ */
+export const QUESTIONS_PER_RUN = 500;
+
+export async function DescribeWorkflow(): Promise<never> {
+  let asked = 0;
+  setHandler(describeAgentsUpdate, async () => {
+    asked++;
+    return describeAgents();
+  });
+  setHandler(describeCatalogUpdate, async ({ goalId }) => {
+    asked++;
+    const described = await describeCatalog();
+    if (!goalId) return described;
+    const resolved = await resolveGoal(goalId);
+    return { catalog: described.catalog, tools: resolved.tools };
+  });
+  // Nothing to do between questions: the run waits (no timer, no history) until its history should be renewed.
+  await condition(() => asked >= QUESTIONS_PER_RUN || workflowInfo().continueAsNewSuggested);
+  await condition(allHandlersFinished);
+  return continueAsNew<typeof DescribeWorkflow>();
 }

@@ -64,6 +64,23 @@ describe('agent CLI against a real server and worker', () => {
     expect(ids).not.toContain('goal_choose_agent');
   });
 
+  it('asks the worker through one describe workflow per queue, leaving no row per question in the workflow list', async () => {
+    for (const args of [['agents'], ['endpoints'], ['tools'], ['tools', '--goal', 'goal_hr_pto'], ['agents', '--json']]) {
+      expect((await agent(args)).code).toBe(0);
+    }
+    const rows = async () => {
+      const found = [];
+      for await (const w of env.client.workflow.list({ query: `TaskQueue = '${cliEnv.TASK_QUEUE}' AND WorkflowType != 'AgentGoalWorkflow'` })) found.push(w);
+      return found;
+    };
+    await waitUntil(async () => (await rows()).length > 0);
+    // Visibility lags the server by a moment: give any other row time to show before counting.
+    await new Promise((r) => setTimeout(r, 2_000));
+    const listed = await rows();
+    expect(listed.map((w) => [w.workflowId, w.type, w.status.name])).toEqual([[`describe-${cliEnv.TASK_QUEUE}`, 'DescribeWorkflow', 'RUNNING']]);
+    expect(await list()).not.toContainEqual(expect.objectContaining({ id: `describe-${cliEnv.TASK_QUEUE}` }));
+  });
+
   it('fails with one line and a non-zero exit on bad input', async () => {
     const cases: [string[], RegExp][] = [
       [['say', 'no-such-conversation', 'hi'], /^error: No conversation with id no-such-conversation\.\n$/],
