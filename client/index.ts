@@ -9,6 +9,7 @@ export { UserError } from './user-error';
 export { AgentGoalWorkflow } from '../workflows';
 export * from '../workflows/messages';
 export type { AgentsDescription } from '../workflows/activity-types';
+export type { CatalogDescription } from '../workflows/describe-workflows';
 export type {
   AgentGoalInput,
   AgentReply,
