@@ -18,15 +18,17 @@ import { describeAgentsUpdate, describeCatalogUpdate, describeWorkflowId, type C
 import type { AgentsDescription } from '../workflows/activity-types';
 import {
   cancelTurnUpdate,
+  changeGoalSignal,
   confirmUpdate,
   currentGoalQuery,
   endChatSignal,
+  feedQuery,
   historyQuery,
   promptUpdate,
   statusQuery,
   usageQuery,
 } from '../workflows/messages';
-import type { AgentReply, ChatMessage, ConfirmDecision, ConversationStatus } from '../workflows/types';
+import type { AgentReply, ChatMessage, ConfirmDecision, ConversationFeed, ConversationStatus } from '../workflows/types';
 import { temporalTarget } from './connection';
 import { checkFilterValue, listConversations, type ConversationFilter, type ConversationSummary } from './conversation-list';
 import { RECONNECT_QUICKLY, untilReachable, type ServerWait } from './server-outage';
@@ -67,7 +69,7 @@ export class AgentClient {
       const connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: '5 seconds', channelArgs: RECONNECT_QUICKLY });
       return new AgentClient(new Client({ connection, namespace: target.namespace }), taskQueue, serverWait);
     } catch (err) {
-      throw new UserError(`Cannot reach Temporal at ${target.connectionOptions.address}: ${(err as Error).message}. Is the server running (npm start), or TEMPORAL_ADDRESS set?`);
+      throw new UserError(`Cannot reach Temporal at ${target.connectionOptions.address}: ${(err as Error).message}. Is the server running (npm start), or TEMPORAL_ADDRESS set?`, 'unavailable');
     }
   }
 
@@ -84,7 +86,7 @@ export class AgentClient {
     try {
       await this.client.workflow.start(AgentGoalWorkflow, { taskQueue: this.taskQueue, workflowId: conversationId, args: [{ goalId, ...(owner ? { owner } : {}) }] });
     } catch (err) {
-      if (err instanceof WorkflowExecutionAlreadyStartedError) throw new UserError(`A conversation with id ${conversationId} is already running.`);
+      if (err instanceof WorkflowExecutionAlreadyStartedError) throw new UserError(`A conversation with id ${conversationId} is already running.`, 'refused');
       throw err;
     }
     return { id: conversationId, greeting: await this.waitForUser(conversationId) };
@@ -95,9 +97,19 @@ export class AgentClient {
     return this.update(id, (updateId) => this.handle(id).startUpdate(promptUpdate, { args: [text], updateId, waitForStage: ACCEPTED }));
   }
 
+  /** Sends a prompt and returns once the conversation has accepted it (refusals throw); the reply comes later. */
+  async sayLater(id: string, text: string): Promise<void> {
+    return this.sendUpdate(id, (updateId) => this.handle(id).startUpdate(promptUpdate, { args: [text], updateId, waitForStage: ACCEPTED })).accepted;
+  }
+
   /** Approves (possibly with edited args) or rejects the pending tool call; resolves once the agent next needs the user. */
   async confirm(id: string, decision: ConfirmDecision): Promise<AgentReply> {
     return this.update(id, (updateId) => this.handle(id).startUpdate(confirmUpdate, { args: [decision], updateId, waitForStage: ACCEPTED }));
+  }
+
+  /** Confirm that returns once the conversation has accepted the decision (refusals throw); the reply comes later. */
+  async confirmLater(id: string, decision: ConfirmDecision): Promise<void> {
+    return this.sendUpdate(id, (updateId) => this.handle(id).startUpdate(confirmUpdate, { args: [decision], updateId, waitForStage: ACCEPTED })).accepted;
   }
 
   /** Stops the running turn (the model call or tool in flight is cancelled); the reply says it stopped. */
@@ -108,6 +120,18 @@ export class AgentClient {
   /** The conversation so far: user prompts, agent messages with their tool calls, tool outcomes, notes. */
   async history(id: string): Promise<ChatMessage[]> {
     return this.call(id, () => this.handle(id).query(historyQuery));
+  }
+
+  /** Messages from sequence number `since` on, with state, pending approval, usage and owner, in one query. */
+  async feed(id: string, since = 0): Promise<ConversationFeed> {
+    return this.call(id, () => this.handle(id).query(feedQuery, since));
+  }
+
+  /** Switches the conversation to another agent (multi-goal mode); the agent picks the request up. */
+  async changeGoal(id: string, goalId: string): Promise<void> {
+    const { goalIds } = await this.agents();
+    if (!goalIds.includes(goalId)) throw new UserError(`Unknown goal "${goalId}". Known goals: ${goalIds.join(', ')}.`);
+    await this.call(id, () => this.handle(id).signal(changeGoalSignal, goalId));
   }
 
   /** Whether the agent is working, waiting for the user or for an approval, or ended; and its last reply. */
@@ -139,7 +163,7 @@ export class AgentClient {
     await this.call(id, async () => {
       const handle = this.handle(id);
       const { status } = await handle.describe();
-      if (status.name !== 'RUNNING') throw new UserError(`Conversation ${id} has already ended (${status.name.toLowerCase()}).`);
+      if (status.name !== 'RUNNING') throw new UserError(`Conversation ${id} has already ended (${status.name.toLowerCase()}).`, 'refused');
       await handle.signal(endChatSignal);
       // Report "ended" only once it has: the workflow returns its transcript.
       await handle.result();
@@ -166,7 +190,7 @@ export class AgentClient {
     for (let delay = 25; ; delay = Math.min(delay * 2, 500)) {
       const status = await untilReachable(() => this.status(id), this.serverWait);
       if (status.state !== 'working') return status.lastReply;
-      if (Date.now() > deadline) throw new UserError(`The agent of ${id} is still working after ${timeoutMs / 1000}s; try again later.`);
+      if (Date.now() > deadline) throw new UserError(`The agent of ${id} is still working after ${timeoutMs / 1000}s; try again later.`, 'unavailable');
       await new Promise((r) => setTimeout(r, delay));
     }
   }
@@ -195,7 +219,7 @@ export class AgentClient {
       });
       if (pollers?.length) return;
       if (Date.now() > deadline) {
-        throw new UserError(`No worker is serving task queue "${this.taskQueue}": start one (npm run worker, or npm start), or set TASK_QUEUE to the one it serves.`);
+        throw new UserError(`No worker is serving task queue "${this.taskQueue}": start one (npm run worker, or npm start), or set TASK_QUEUE to the one it serves.`, 'unavailable');
       }
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -237,7 +261,7 @@ export class AgentClient {
     try {
       return await run();
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw new UserError(`No conversation with id ${id}.`);
+      if (err instanceof WorkflowNotFoundError) throw new UserError(`No conversation with id ${id}.`, 'not_found');
       throw err;
     }
   }
@@ -249,17 +273,24 @@ export class AgentClient {
    * Updates rejected by the workflow's validator become one-line user errors carrying its reason.
    */
   private async update(id: string, send: (updateId: string) => Promise<WorkflowUpdateHandle<AgentReply>>): Promise<AgentReply> {
+    return this.sendUpdate(id, send).reply;
+  }
+
+  /** The update's two steps as promises: `accepted` once the conversation took it, `reply` once it answered. */
+  private sendUpdate(id: string, send: (updateId: string) => Promise<WorkflowUpdateHandle<AgentReply>>): { accepted: Promise<void>; reply: Promise<AgentReply> } {
     const updateId = randomUUID();
-    try {
-      return await this.call(id, async () => {
-        const accepted = await untilReachable(() => send(updateId), this.serverWait);
-        return untilReachable(() => accepted.result(), this.serverWait);
-      });
-    } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError) throw new UserError(err.cause?.message ?? err.message);
-      if (isNotRunning(err)) throw new UserError(`Conversation ${id} has ended.`);
+    const explain = (err: unknown): never => {
+      if (err instanceof WorkflowUpdateFailedError) throw new UserError(err.cause?.message ?? err.message, 'refused');
+      if (isNotRunning(err)) throw new UserError(`Conversation ${id} has ended.`, 'refused');
       throw err;
-    }
+    };
+    const handle = this.call(id, () => untilReachable(() => send(updateId), this.serverWait)).catch(explain);
+    const reply = handle.then((h) => this.call(id, () => untilReachable(() => h.result(), this.serverWait))).catch(explain);
+    const accepted = handle.then(() => undefined);
+    // A caller may wait for one step only: the other's failure is theirs to read, not an unhandled rejection.
+    reply.catch(() => undefined);
+    accepted.catch(() => undefined);
+    return { accepted, reply };
   }
 }
 

@@ -36,6 +36,7 @@ import {
   confirmUpdate,
   currentGoalQuery,
   endChatSignal,
+  feedQuery,
   historyQuery,
   pendingToolCallQuery,
   promptUpdate,
@@ -104,6 +105,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   setHandler(endChatSignal, () => convo.endChat());
   setHandler(changeGoalSignal, (goalId: string) => convo.requestGoalChange(goalId));
   setHandler(historyQuery, () => convo.messages);
+  setHandler(feedQuery, (since) => convo.feed(since));
   setHandler(currentGoalQuery, () => convo.goal ?? null);
   setHandler(pendingToolCallQuery, () => convo.pendingApproval());
   setHandler(agentsQuery, () => convo.agents);

@@ -16,6 +16,7 @@ import {
   type CarriedState,
   type ChatMessage,
   type ConfirmDecision,
+  type ConversationFeed,
   type ConversationState,
   type Goal,
   type PendingApproval,
@@ -85,6 +86,8 @@ export class Conversation {
   private firstPrompt: string | null = null;
   /** How many messages LLM requests of this run have carried so far; later requests send only what follows. */
   private sentUpTo = 0;
+  /** The sequence number of `messages[0]` in the whole conversation (see CarriedState.firstSeq). */
+  private readonly firstSeq: number;
   /** An effect that continues the one just applied (a builtin tool's second step); it comes before anything else. */
   private followUp: Effect | null = null;
 
@@ -96,6 +99,7 @@ export class Conversation {
     this.queue = carried ? [...carried.pendingPrompts] : [];
     this.promptSeq = carried?.promptSeq ?? 0;
     this.runs = (carried?.runs ?? 0) + 1;
+    this.firstSeq = carried?.firstSeq ?? 0;
   }
 
   /** Starts the conversation once settings and goal are loaded; a new one opens with the goal's starter prompt. */
@@ -343,6 +347,22 @@ export class Conversation {
       usage: this.usage,
       promptSeq: this.promptSeq,
       runs: this.runs,
+      firstSeq: this.firstSeq + this.messages.length - recent.length,
+    };
+  }
+
+  /** Messages from sequence number `since` on, and the state, for live views (feedQuery). */
+  feed(since = 0): ConversationFeed {
+    const from = Math.max(0, since - this.firstSeq);
+    return {
+      goalId: this.goal?.id ?? this.input.goalId ?? '',
+      owner: this.input.owner ?? null,
+      state: this.status(),
+      first: this.firstSeq,
+      next: this.firstSeq + this.messages.length,
+      messages: this.messages.slice(from).map((message, i) => ({ seq: this.firstSeq + from + i, message })),
+      pendingApproval: this.pendingApproval(),
+      usage: this.usage,
     };
   }
 

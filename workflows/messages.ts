@@ -6,6 +6,7 @@ import type {
   CatalogSummary,
   ChatMessage,
   ConfirmDecision,
+  ConversationFeed,
   ConversationStatus,
   Goal,
   PendingApproval,
@@ -37,6 +38,9 @@ export const toolsQuery = defineQuery<ToolSpec[]>('tools');
 export const catalogQuery = defineQuery<CatalogSummary | null>('catalog');
 /** Whether the agent is waiting for the user, working, or done: lets clients poll without guessing. */
 export const statusQuery = defineQuery<ConversationStatus>('status');
+
+/** Messages from a sequence number on, with state, approval and usage: one query per look of a live view. */
+export const feedQuery = defineQuery<ConversationFeed, [number]>('feed');
 
 /** Largest prompt accepted, in characters; protects the history from oversized payloads. */
 export const MAX_PROMPT_CHARS = 16_000;

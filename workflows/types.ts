@@ -211,6 +211,24 @@ export interface ConversationStatus {
   lastReply: AgentReply | null;
 }
 
+/**
+ * What a live view of the conversation needs in one query (the HTTP API's events and page): messages from `since`
+ * on, each with its sequence number in the whole conversation (stable across continue-as-new), and the state.
+ */
+export interface ConversationFeed {
+  goalId: string;
+  /** Who the conversation is for (AgentGoalInput.owner), when the starter said. */
+  owner: string | null;
+  state: ConversationState;
+  /** Sequence number of the oldest message still held: earlier ones live on only in the summary. */
+  first: number;
+  /** Sequence number the next message will get. */
+  next: number;
+  messages: { seq: number; message: ChatMessage }[];
+  pendingApproval: PendingApproval | null;
+  usage: Usage;
+}
+
 /** The agent's state when it next needs the user: the answer to a `prompt` or `confirm` update. */
 export interface AgentReply {
   promptId: number;
@@ -238,6 +256,8 @@ export interface CarriedState {
   usage: Usage;
   promptSeq: number;
   runs: number;
+  /** The sequence number of `messages[0]` in the whole conversation (earlier runs' older messages were summarised). */
+  firstSeq?: number;
 }
 
 export interface AgentGoalInput {

@@ -162,6 +162,28 @@ describe('Conversation', () => {
     expect(continued.messages.at(-1)).toMatchObject({ kind: 'user', text: 'queued' });
   });
 
+  it('numbers messages for live views, the same numbers after continue-as-new', () => {
+    const convo = begun({ showConfirm: false });
+    convo.enqueuePrompt('book');
+    const step = planThen(convo, calls(['Book', { day: 'monday' }]));
+    convo.apply(step as Effect<'run_tool'>, { status: 'ok', result: 1 });
+    convo.apply(next(convo, 'plan'), text('booked'));
+    const all = convo.feed(0);
+    expect(all).toMatchObject({ goalId: 'g', state: 'waiting_for_user', first: 0, next: convo.messages.length, owner: null });
+    expect(all.messages.map((m) => m.seq)).toEqual(convo.messages.map((_, i) => i));
+    expect(convo.feed(all.next - 1).messages).toEqual([all.messages.at(-1)]);
+    expect(convo.feed(all.next).messages).toEqual([]);
+
+    const { recent } = convo.splitForCarry();
+    const continued = new Conversation({ carried: convo.carry('summary', recent) });
+    continued.begin(settings, { goal, tools: [book] });
+    const after = continued.feed(0);
+    // The summarised messages are gone; the kept ones keep their numbers.
+    expect(after.first).toBe(all.next - recent.length);
+    expect(after.messages).toEqual(all.messages.slice(after.first));
+    expect(continued.feed(all.next - 1).messages).toEqual([all.messages.at(-1)]);
+  });
+
   it('asks the validator first when prompt validation is on, and steers back on a bad prompt', () => {
     const convo = begun({ validatePrompts: true });
     convo.enqueuePrompt('pizza');
