@@ -36,4 +36,20 @@ export default tseslint.config(
     files: ['activities/**/*.ts', 'goals/**/*.ts', 'tools/**/*.ts', 'mcp/**/*.ts'],
     rules: restrict({ regex: folders('worker', 'client'), message: 'Activities, goals, tools and mcp are below the worker and the client.' }),
   },
+  {
+    // The web chat runs in the browser: it talks to the API over HTTP and shares only types with the server side.
+    files: ['web/**/*.{ts,tsx}'],
+    ignores: ['web/vite.config.ts'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['window', 'document', 'location', 'localStorage', 'fetch', 'EventSource', 'MessageEvent', 'Response', 'HTMLElement', 'console', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'].map((g) => [g, 'readonly']),
+      ),
+    },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(\\.\\./)+', allowTypeImports: true, message: 'web/ imports only types from outside web/ (it runs in the browser).' }] },
+      ],
+    },
+  },
 );

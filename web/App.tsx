@@ -1,0 +1,131 @@
+// The shell: header, the key prompt, and the page the URL names — #/ (start or pick a conversation),
+// #/c/<id> (a conversation; a reload resumes it), #/endpoints.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, apiKey, messageOf, onUnauthorized, type AgentsDescription, type ConversationState } from './api';
+import { Chat } from './Chat';
+import { ConversationList } from './ConversationList';
+import { Endpoints } from './Endpoints';
+import { Picker } from './Picker';
+
+type Route = { page: 'home' } | { page: 'chat'; id: string } | { page: 'endpoints' };
+
+function routeOf(hash: string): Route {
+  const chat = /^#\/c\/(.+)$/.exec(hash);
+  if (chat) return { page: 'chat', id: decodeURIComponent(chat[1]!) };
+  return hash === '#/endpoints' ? { page: 'endpoints' } : { page: 'home' };
+}
+
+export function App() {
+  const [route, setRoute] = useState(() => routeOf(location.hash));
+  const [needKey, setNeedKey] = useState(false);
+  // Bumped when a key is saved: every view mounts again and reloads with it.
+  const [epoch, setEpoch] = useState(0);
+  const [agents, setAgents] = useState<AgentsDescription | null>(null);
+  const [agentsError, setAgentsError] = useState<string | null>(null);
+  const [status, setStatus] = useState<{ goalId: string; state: ConversationState } | null>(null);
+  const mainRef = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    const follow = () => setRoute(routeOf(location.hash));
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, []);
+  useEffect(() => onUnauthorized(() => setNeedKey(true)), []);
+
+  const loadAgents = useCallback(() => {
+    setAgentsError(null);
+    api.agents().then(setAgents, (err) => setAgentsError(messageOf(err)));
+  }, []);
+  useEffect(() => loadAgents(), [loadAgents, epoch]);
+
+  const agentName = useCallback((id: string) => agents?.agents.find((a) => a.goalId === id)?.agentName ?? id, [agents]);
+  const currentAgent = route.page === 'chat' && status ? agentName(status.goalId) : null;
+
+  useEffect(() => {
+    document.title = [currentAgent, route.page === 'endpoints' ? 'Endpoints' : null, 'Agent orchestrator'].filter(Boolean).join(' · ');
+  }, [currentAgent, route.page]);
+  // A new page takes the focus, as a page load would (the chat puts it in its text box itself).
+  const firstRoute = useRef(true);
+  useEffect(() => {
+    if (firstRoute.current) firstRoute.current = false;
+    else if (route.page !== 'chat') mainRef.current?.focus();
+  }, [route]);
+
+  return (
+    <>
+      <button type="button" className="skip-link" onClick={() => mainRef.current?.focus()}>
+        Skip to content
+      </button>
+      <header className="topbar">
+        <a href="#/" className="brand">
+          Agent orchestrator
+        </a>
+        {currentAgent && (
+          <span className="current-agent">
+            <span className="sr-only">Agent: </span>
+            <span data-testid="current-agent">{currentAgent}</span>
+          </span>
+        )}
+        <nav aria-label="Main">
+          <a href="#/" aria-current={route.page === 'home' ? 'page' : undefined}>
+            New
+          </a>
+          <a href="#/endpoints" data-testid="endpoints-link" aria-current={route.page === 'endpoints' ? 'page' : undefined}>
+            Endpoints
+          </a>
+        </nav>
+      </header>
+      {needKey && (
+        <KeyPrompt
+          refused={apiKey.get() !== null}
+          onSave={(key) => {
+            apiKey.set(key);
+            setNeedKey(false);
+            setEpoch((e) => e + 1);
+          }}
+        />
+      )}
+      <div className={`layout page-${route.page}`} key={epoch}>
+        <aside className="sidebar">
+          <ConversationList currentId={route.page === 'chat' ? route.id : null} agentName={agentName} refresh={`${route.page}/${route.page === 'chat' ? route.id : ''}/${status?.state}`} />
+        </aside>
+        <main id="main" ref={mainRef} tabIndex={-1}>
+          {route.page === 'chat' ? (
+            <Chat key={route.id} id={route.id} agentName={agentName} onStatus={setStatus} />
+          ) : route.page === 'endpoints' ? (
+            <Endpoints />
+          ) : (
+            <Picker agents={agents} loadError={agentsError} onRetry={loadAgents} />
+          )}
+        </main>
+      </div>
+    </>
+  );
+}
+
+function KeyPrompt({ refused, onSave }: { refused: boolean; onSave(key: string): void }) {
+  const [key, setKey] = useState('');
+  return (
+    <div className="key-prompt" role="dialog" aria-labelledby="key-title" aria-describedby="key-why">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (key.trim()) onSave(key.trim());
+        }}
+      >
+        <h2 id="key-title">API key needed</h2>
+        <p id="key-why">
+          {refused ? 'The server refused the stored key. ' : 'This server asks for a key (API_KEYS). '}
+          It is kept in this browser’s local storage.
+        </p>
+        <label htmlFor="api-key">API key</label>
+        <div className="row">
+          <input id="api-key" type="password" autoComplete="off" autoFocus data-testid="key-input" value={key} onChange={(e) => setKey(e.target.value)} />
+          <button type="submit" className="primary" data-testid="key-save" disabled={!key.trim()}>
+            Save key
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

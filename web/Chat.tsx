@@ -1,0 +1,223 @@
+// One conversation: its messages, the reply being written (streamed), tool calls and approvals, and the box to
+// write in. It loads the conversation, then follows its events from the next message on; a reload does the same,
+// so a turn in progress resumes with its partial text.
+import { useEffect, useReducer, useRef, useState, type FormEvent } from 'react';
+import { ApiError, api, messageOf, openEvents, type ConfirmDecision, type ConversationState, type ToolSpec, type Usage } from './api';
+import { EMPTY, nextSeq, reduce } from './chat-state';
+import { Transcript } from './Transcript';
+
+interface Props {
+  id: string;
+  agentName(goalId: string): string;
+  /** Tells the app which agent the conversation is with and its state (null when the view closes). */
+  onStatus(status: { goalId: string; state: ConversationState } | null): void;
+}
+
+export function Chat({ id, agentName, onStatus }: Props) {
+  const [s, dispatch] = useReducer(reduce, EMPTY);
+  const [error, setError] = useState<string | null>(null);
+  const [reconnecting, setReconnecting] = useState(false);
+  const [tools, setTools] = useState<Map<string, ToolSpec>>(new Map());
+  const [draft, setDraft] = useState('');
+  const [sending, setSending] = useState(false);
+  const [stopping, setStopping] = useState(false);
+  const endRef = useRef<HTMLDivElement>(null);
+  const lastState = useRef<ConversationState | null>(null);
+
+  useEffect(() => {
+    let closed = false;
+    let close = () => {};
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let failures = 0;
+    const retry = () => {
+      failures++;
+      timer = setTimeout(() => void connect(), Math.min(1000 * 2 ** failures, 15_000));
+    };
+    async function connect() {
+      try {
+        const c = await api.conversation(id);
+        if (closed) return;
+        dispatch({ type: 'loaded', conversation: c });
+        setError(null);
+        setReconnecting(false);
+        if (c.state === 'ended') return;
+        close = openEvents(id, nextSeq(c.messages), {
+          onEvent(e) {
+            dispatch({ type: 'event', e });
+            if (e.event === 'state' && e.data.state === 'ended') close(); // the server ends the stream; do not reconnect
+            failures = 0;
+          },
+          onLink: (up) => setReconnecting(!up),
+          onClosed() {
+            close();
+            setReconnecting(true);
+            retry();
+          },
+        });
+      } catch (err) {
+        if (closed) return;
+        setError(messageOf(err));
+        // A 401 waits for the key prompt (which reopens this view); an unknown id stays unknown.
+        if (err instanceof ApiError && [400, 401, 404].includes(err.status)) return;
+        retry();
+      }
+    }
+    void connect();
+    return () => {
+      closed = true;
+      clearTimeout(timer);
+      close();
+    };
+  }, [id]);
+
+  // Token usage is summed by the workflow: read it again when a turn ends.
+  useEffect(() => {
+    const was = lastState.current;
+    lastState.current = s.state;
+    if (was !== 'working' || !s.state || s.state === 'working') return;
+    api.conversation(id).then((c) => dispatch({ type: 'usage', usage: c.usage }), () => {});
+  }, [id, s.state]);
+
+  useEffect(() => {
+    if (s.goalId && s.state) onStatus({ goalId: s.goalId, state: s.state });
+  }, [s.goalId, s.state, onStatus]);
+  useEffect(() => () => onStatus(null), [onStatus]);
+
+  useEffect(() => {
+    if (!s.goalId) return;
+    let live = true;
+    api.tools(s.goalId).then(
+      (list) => live && setTools(new Map(list.map((t) => [t.name, t]))),
+      () => live && setTools(new Map()),
+    );
+    return () => {
+      live = false;
+    };
+  }, [s.goalId]);
+
+  useEffect(() => {
+    const nearBottom = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 240;
+    if (nearBottom) endRef.current?.scrollIntoView({ block: 'end' });
+  }, [s.messages.length, s.partial?.text, s.pending, s.state]);
+
+  async function send(e?: FormEvent) {
+    e?.preventDefault();
+    const text = draft.trim();
+    if (!text || sending) return;
+    setSending(true);
+    setError(null);
+    try {
+      await api.say(id, text);
+      setDraft('');
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setSending(false);
+    }
+  }
+
+  async function stop() {
+    setStopping(true);
+    try {
+      await api.cancel(id);
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setStopping(false);
+    }
+  }
+
+  async function decide(decision: ConfirmDecision) {
+    setError(null);
+    try {
+      await api.confirm(id, decision);
+    } catch (err) {
+      setError(messageOf(err));
+      throw err;
+    }
+  }
+
+  const firstPrompt = s.messages.find((m) => m.message.kind === 'user')?.message;
+  const ended = s.state === 'ended';
+
+  return (
+    <section className="chat" aria-labelledby="chat-title">
+      <header className="chat-head">
+        <div className="chat-title">
+          <h1 id="chat-title">{firstPrompt?.kind === 'user' ? firstPrompt.text : 'New conversation'}</h1>
+          <p className="meta">
+            {s.goalId && <span>{agentName(s.goalId)}</span>}
+            {s.state && (
+              <span className={`badge state-${s.state}`} data-testid="state" data-state={s.state}>
+                {s.state.replace(/_/g, ' ')}
+              </span>
+            )}
+            {s.usage && <span data-testid="usage" title={usageDetail(s.usage)}>{s.usage.totalTokens.toLocaleString()} tokens</span>}
+            {reconnecting && <span className="badge warn">reconnecting…</span>}
+          </p>
+        </div>
+        {s.state === 'working' && (
+          <button type="button" className="danger" data-testid="stop" onClick={() => void stop()} disabled={stopping}>
+            {stopping ? 'Stopping…' : 'Stop'}
+          </button>
+        )}
+      </header>
+      {error && (
+        <p className="error" role="alert" data-testid="chat-error">
+          {error}
+        </p>
+      )}
+      {s.problem && (
+        <p className="error" role="status">
+          {s.problem}
+        </p>
+      )}
+      <Transcript messages={s.messages} pending={s.pending} tools={tools} onDecide={decide} />
+      {/* Outside the log: screen readers hear the finished message, not every token. */}
+      {s.partial?.text && (
+        <div className="msg agent streaming" data-testid="streaming" aria-busy="true">
+          {s.partial.text}
+        </div>
+      )}
+      {s.state === 'working' && (
+        <p className="working" role="status" data-testid="working">
+          <span className="dots" aria-hidden="true" /> The agent is working…
+        </p>
+      )}
+      <div ref={endRef} />
+      {ended ? (
+        <p className="ended">
+          This conversation has ended. <a href="#/">Start another</a>
+        </p>
+      ) : (
+        <form className="composer" onSubmit={(e) => void send(e)}>
+          <label htmlFor="prompt-input" className="sr-only">
+            Your message
+          </label>
+          <textarea
+            id="prompt-input"
+            data-testid="prompt-input"
+            rows={2}
+            autoFocus
+            placeholder="Write a message; Enter sends, Shift+Enter starts a new line"
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+                e.preventDefault();
+                void send();
+              }
+            }}
+          />
+          <button type="submit" className="primary" data-testid="send" disabled={sending || !draft.trim()}>
+            {sending ? 'Sending…' : 'Send'}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function usageDetail(u: Usage): string {
+  return `${u.inputTokens.toLocaleString()} in, ${u.outputTokens.toLocaleString()} out`;
+}

@@ -1,0 +1,130 @@
+// One tool call: the tool, what it does, its arguments, and its result folded away. While the call waits for the
+// user: Approve, Edit args (a JSON editor checked against the tool's input schema) or Reject with a reason.
+import { useId, useState } from 'react';
+import type { ConfirmDecision, ToolCall, ToolOutcome, ToolSpec } from './api';
+import { checkArgs } from './args-check';
+
+interface Props {
+  call: ToolCall;
+  spec: ToolSpec | undefined;
+  /** The description the approval carries, when the tool list has none. */
+  description?: string;
+  /** The call as run (its args may have been edited) and what came of it. */
+  result?: { call: ToolCall; outcome: ToolOutcome };
+  pending: boolean;
+  onDecide(decision: ConfirmDecision): Promise<void>;
+}
+
+export function ToolCard({ call, spec, description, result, pending, onDecide }: Props) {
+  const args = result?.call.args ?? call.args;
+  const edited = result !== undefined && JSON.stringify(result.call.args) !== JSON.stringify(call.args);
+  const about = spec?.description || description;
+  return (
+    <article className="tool-card" data-testid="tool-card" data-tool={call.tool} data-call={call.id} aria-label={`Tool call ${call.tool}`}>
+      <header className="tool-head">
+        <span className="tool-name">{call.tool}</span>
+        <span className="tool-status">{result ? outcomeLabel(result.outcome) : pending ? 'waiting for your approval' : 'pending'}</span>
+      </header>
+      {about && <p className="tool-about">{about}</p>}
+      <pre className="tool-args" aria-label={edited ? 'Arguments, as edited' : 'Arguments'}>{JSON.stringify(args, null, 2)}</pre>
+      {edited && <p className="tool-about">Run with the arguments as you edited them.</p>}
+      {result && (
+        <details className="tool-result">
+          <summary>Result</summary>
+          <pre>{JSON.stringify(outcomeBody(result.outcome), null, 2)}</pre>
+        </details>
+      )}
+      {pending && !result && <Approval call={call} spec={spec} onDecide={onDecide} />}
+    </article>
+  );
+}
+
+function Approval({ call, spec, onDecide }: Pick<Props, 'call' | 'spec' | 'onDecide'>) {
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(() => JSON.stringify(call.args, null, 2));
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const ids = useId();
+  const checked = editing ? checkArgs(text, spec?.inputSchema) : null;
+
+  // Stays busy once sent: the approval event that follows replaces this card's buttons.
+  async function decide(decision: ConfirmDecision) {
+    setBusy(true);
+    try {
+      await onDecide(decision);
+    } catch {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="approval" role="group" aria-label={`Approve ${call.tool}?`}>
+      {editing && (
+        <div className="field">
+          <label htmlFor={`${ids}-args`}>Arguments (JSON)</label>
+          <textarea
+            id={`${ids}-args`}
+            data-testid="args-editor"
+            className="args-editor"
+            spellCheck={false}
+            rows={Math.min(14, text.split('\n').length + 1)}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            aria-invalid={checked?.error ? true : undefined}
+            aria-describedby={checked?.error ? `${ids}-args-error` : undefined}
+          />
+          {checked?.error && (
+            <p id={`${ids}-args-error`} className="field-error" data-testid="args-error" role="alert">
+              {checked.error}
+            </p>
+          )}
+        </div>
+      )}
+      <div className="field">
+        <label htmlFor={`${ids}-reason`}>Reason, if you reject</label>
+        <input id={`${ids}-reason`} data-testid="reject-reason" value={reason} onChange={(e) => setReason(e.target.value)} />
+      </div>
+      <div className="actions">
+        <button
+          type="button"
+          className="primary"
+          data-testid="approve"
+          disabled={busy || Boolean(checked?.error)}
+          onClick={() => void decide(checked?.args ? { approve: true, args: checked.args, callId: call.id } : { approve: true, callId: call.id })}
+        >
+          {editing ? 'Approve with these args' : 'Approve'}
+        </button>
+        <button type="button" data-testid="edit-args" aria-expanded={editing} disabled={busy} onClick={() => setEditing(!editing)}>
+          {editing ? 'Keep original args' : 'Edit args'}
+        </button>
+        <button
+          type="button"
+          className="danger"
+          data-testid="reject"
+          disabled={busy}
+          onClick={() => void decide({ approve: false, reason: reason.trim() || 'The user rejected this call.', callId: call.id })}
+        >
+          Reject
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function outcomeLabel(o: ToolOutcome): string {
+  switch (o.status) {
+    case 'ok': return 'done';
+    case 'invalid_input': return 'invalid input';
+    case 'tool_error': return 'failed';
+    case 'rejected': return 'rejected';
+  }
+}
+
+function outcomeBody(o: ToolOutcome): unknown {
+  switch (o.status) {
+    case 'ok': return o.result;
+    case 'invalid_input': return { problems: o.problems, missing: o.missing };
+    case 'tool_error': return { error: o.error };
+    case 'rejected': return { reason: o.reason };
+  }
+}

@@ -1,0 +1,63 @@
+// The messages of a conversation as the user sees them: their words, the agent's, each tool call as a card (its
+// result folded in, its approval buttons while it waits), and notes such as an agent switch.
+import { Fragment, type ReactNode } from 'react';
+import type { ConfirmDecision, PendingApproval, SeqMessage, ToolCall, ToolSpec } from './api';
+import { ToolCard } from './ToolCard';
+
+interface Props {
+  messages: SeqMessage[];
+  pending: PendingApproval | null;
+  tools: Map<string, ToolSpec>;
+  onDecide(decision: ConfirmDecision): Promise<void>;
+}
+
+export function Transcript({ messages, pending, tools, onDecide }: Props) {
+  const results = new Map(messages.flatMap(({ message: m }) => (m.kind === 'tool' ? [[m.call.id, m] as const] : [])));
+  const shown = new Set<string>();
+  const card = (call: ToolCall, key: string | number): ReactNode => {
+    shown.add(call.id);
+    const waiting = pending?.call.id === call.id;
+    return (
+      <ToolCard key={key} call={call} spec={tools.get(call.tool)} description={waiting ? pending?.description : undefined} result={results.get(call.id)} pending={waiting} onDecide={onDecide} />
+    );
+  };
+  const items = messages.map(({ seq, message: m }) => {
+    switch (m.kind) {
+      case 'user':
+        return (
+          <div key={seq} className="msg user">
+            <span className="sr-only">You: </span>
+            <span data-testid="message-user">{m.text}</span>
+          </div>
+        );
+      case 'agent':
+        return (
+          <Fragment key={seq}>
+            {m.text && (
+              <div className="msg agent">
+                <span className="sr-only">Agent: </span>
+                <span data-testid="message-agent">{m.text}</span>
+              </div>
+            )}
+            {m.toolCalls.map((call) => card(call, call.id))}
+          </Fragment>
+        );
+      case 'tool':
+        return shown.has(m.call.id) ? null : card(m.call, seq);
+      case 'note':
+        return (
+          <p key={seq} className="note" data-testid="message-note">
+            {m.text}
+          </p>
+        );
+    }
+  });
+  // An approval whose call came before the messages this view holds (an old, summarised turn).
+  const orphan = pending && !shown.has(pending.call.id) ? card(pending.call, `pending-${pending.call.id}`) : null;
+  return (
+    <div className="log" role="log" aria-label="Messages">
+      {items}
+      {orphan}
+    </div>
+  );
+}

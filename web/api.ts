@@ -1,0 +1,169 @@
+// The browser's side of the HTTP API (api/app.ts): requests carry the stored key, errors arrive as ApiError with
+// the server's message, a 401 tells whoever listens (the key prompt), and the live events come from one EventSource.
+import type { AgentsDescription } from '../workflows/activity-types';
+import type {
+  AgentReply,
+  CatalogSummary,
+  ChatMessage,
+  ConfirmDecision,
+  ConversationState,
+  PendingApproval,
+  ToolCall,
+  ToolOutcome,
+  ToolSpec,
+  Usage,
+} from '../workflows/types';
+import type { ConversationSummary } from '../client/conversation-list';
+
+export type { AgentsDescription, AgentReply, CatalogSummary, ChatMessage, ConfirmDecision, ConversationState, ConversationSummary, PendingApproval, ToolCall, ToolOutcome, ToolSpec, Usage };
+
+export interface SeqMessage {
+  seq: number;
+  message: ChatMessage;
+}
+
+/** GET /api/conversations/{id}. */
+export interface Conversation {
+  id: string;
+  goalId: string;
+  owner: string | null;
+  state: ConversationState;
+  messages: SeqMessage[];
+  pendingApproval: PendingApproval | null;
+  usage: Usage;
+  title?: string | null;
+}
+
+export interface Started {
+  conversationId: string;
+  goalId: string;
+  greeting?: AgentReply | null;
+}
+
+/** The events of GET /api/conversations/{id}/events (api/live-feed.ts). */
+export type LiveEvent =
+  | { event: 'message'; data: SeqMessage }
+  | { event: 'token'; data: { attempt: string; offset: number; text: string } }
+  | { event: 'discard'; data: { attempt: string } }
+  | { event: 'approval'; data: { pending: PendingApproval | null } }
+  | { event: 'state'; data: { state: ConversationState; goalId: string } }
+  | { event: 'error'; data: { message: string } };
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    /** 0 when the API could not be reached at all. */
+    readonly status: number,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+const KEY_ITEM = 'agent-orchestrator.api-key';
+
+/** The API key, kept in localStorage (absent when the API runs without API_KEYS). */
+export const apiKey = {
+  get(): string | null {
+    try {
+      return localStorage.getItem(KEY_ITEM);
+    } catch {
+      return null;
+    }
+  },
+  set(key: string): void {
+    localStorage.setItem(KEY_ITEM, key);
+  },
+};
+
+const unauthorized = new Set<() => void>();
+
+/** Calls `listener` whenever the API answers 401; returns the unsubscribe function. */
+export function onUnauthorized(listener: () => void): () => void {
+  unauthorized.add(listener);
+  return () => {
+    unauthorized.delete(listener);
+  };
+}
+
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const key = apiKey.get();
+  if (key) headers.authorization = `Bearer ${key}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(`/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    throw new ApiError(`Cannot reach the API (${(err as Error).message}).`, 0);
+  }
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    // Not JSON (a proxy's error page): the status line says enough.
+  }
+  if (res.status === 401) for (const listener of unauthorized) listener();
+  if (!res.ok) {
+    const err = data as { error?: unknown; field?: unknown } | null;
+    const message = typeof err?.error === 'string' ? err.error : `${res.status} ${res.statusText}`.trim();
+    throw new ApiError(message, res.status, typeof err?.field === 'string' ? err.field : undefined);
+  }
+  return data as T;
+}
+
+const conv = (id: string, rest = '') => `/conversations/${encodeURIComponent(id)}${rest}`;
+
+export const api = {
+  agents: () => request<AgentsDescription>('GET', '/agents'),
+  conversations: () => request<ConversationSummary[]>('GET', '/conversations'),
+  conversation: (id: string) => request<Conversation>('GET', conv(id)),
+  /** No goal: the worker's default agent (AGENT_GOAL). */
+  start: (goalId?: string) => request<Started>('POST', '/conversations', goalId ? { goalId } : {}),
+  say: (id: string, text: string) => request<unknown>('POST', conv(id, '/messages?wait=false'), { text }),
+  confirm: (id: string, decision: ConfirmDecision) => request<unknown>('POST', conv(id, '/confirm?wait=false'), decision),
+  cancel: (id: string) => request<AgentReply>('POST', conv(id, '/cancel')),
+  endpoints: () => request<CatalogSummary>('GET', '/endpoints'),
+  /** No goal: every MCP tool. */
+  tools: (goalId?: string) => request<ToolSpec[]>('GET', goalId ? `/tools?goal=${encodeURIComponent(goalId)}` : '/tools'),
+};
+
+export interface EventHandlers {
+  onEvent(e: LiveEvent): void;
+  /** The connection dropped and the browser is reconnecting (false), or is up again (true). */
+  onLink(up: boolean): void;
+  /** The server refused or ended the stream for good (401, 404, 5xx): the caller decides whether to reopen. */
+  onClosed(): void;
+}
+
+const NAMES = ['message', 'token', 'discard', 'approval', 'state'] as const;
+
+/**
+ * Follows a conversation's events from message `since` on. The browser reconnects by itself after a network
+ * failure and sends the last event id, so the server resumes where it was. Returns the function that closes it.
+ */
+export function openEvents(id: string, since: number, handlers: EventHandlers): () => void {
+  const key = apiKey.get();
+  const query = `since=${since}${key ? `&key=${encodeURIComponent(key)}` : ''}`;
+  const source = new EventSource(`/api${conv(id, '/events')}?${query}`);
+  for (const name of NAMES) {
+    source.addEventListener(name, (e) => handlers.onEvent({ event: name, data: JSON.parse((e as MessageEvent<string>).data) } as LiveEvent));
+  }
+  source.addEventListener('open', () => handlers.onLink(true));
+  // `error` is both the server's event (with data) and the browser's own report of a failed connection.
+  source.addEventListener('error', (e) => {
+    if (e instanceof MessageEvent && typeof e.data === 'string') {
+      handlers.onEvent({ event: 'error', data: JSON.parse(e.data) });
+    } else if (source.readyState === EventSource.CLOSED) {
+      handlers.onClosed();
+    } else {
+      handlers.onLink(false);
+    }
+  });
+  return () => source.close();
+}

@@ -1,0 +1,64 @@
+// What the chat view knows of one conversation, and how the API's answers and live events change it (a pure
+// reducer). Messages are kept by sequence number, so a message seen twice (a reload, a reconnect) shows once.
+import type { Conversation, ConversationState, LiveEvent, PendingApproval, SeqMessage, Usage } from './api';
+
+export interface ChatState {
+  goalId: string | null;
+  state: ConversationState | null;
+  messages: SeqMessage[];
+  pending: PendingApproval | null;
+  usage: Usage | null;
+  /** Text of the reply being written, per model attempt; the agent's durable message replaces it. */
+  partial: { attempt: string; text: string } | null;
+  /** The server's last `error` event, cleared by the next state. */
+  problem: string | null;
+}
+
+export type ChatAction = { type: 'loaded'; conversation: Conversation } | { type: 'usage'; usage: Usage } | { type: 'event'; e: LiveEvent };
+
+export const EMPTY: ChatState = { goalId: null, state: null, messages: [], pending: null, usage: null, partial: null, problem: null };
+
+export function reduce(s: ChatState, a: ChatAction): ChatState {
+  switch (a.type) {
+    case 'loaded': {
+      const c = a.conversation;
+      // The event stream opened next sends the partial text again, from its start.
+      return { ...s, goalId: c.goalId, state: c.state, messages: merge(s.messages, c.messages), pending: c.pendingApproval, usage: c.usage, partial: null };
+    }
+    case 'usage':
+      return { ...s, usage: a.usage };
+    case 'event':
+      return onEvent(s, a.e);
+  }
+}
+
+function onEvent(s: ChatState, e: LiveEvent): ChatState {
+  switch (e.event) {
+    case 'message':
+      return { ...s, messages: merge(s.messages, [e.data]), partial: e.data.message.kind === 'agent' ? null : s.partial, problem: null };
+    case 'token': {
+      const before = s.partial?.attempt === e.data.attempt ? s.partial.text.slice(0, e.data.offset) : '';
+      return { ...s, partial: { attempt: e.data.attempt, text: before + e.data.text } };
+    }
+    case 'discard':
+      return s.partial?.attempt === e.data.attempt ? { ...s, partial: null } : s;
+    case 'approval':
+      return { ...s, pending: e.data.pending };
+    case 'state':
+      return { ...s, state: e.data.state, goalId: e.data.goalId, partial: e.data.state === 'working' ? s.partial : null, problem: null };
+    case 'error':
+      return { ...s, problem: e.data.message };
+  }
+}
+
+function merge(have: SeqMessage[], add: SeqMessage[]): SeqMessage[] {
+  const seen = new Set(have.map((m) => m.seq));
+  const fresh = add.filter((m) => !seen.has(m.seq));
+  if (fresh.length === 0) return have;
+  return [...have, ...fresh].sort((a, b) => a.seq - b.seq);
+}
+
+/** The sequence number of the first message not yet held (what `since` asks the event stream for). */
+export function nextSeq(messages: SeqMessage[]): number {
+  return messages.length ? messages[messages.length - 1]!.seq + 1 : 0;
+}

@@ -1,0 +1,11 @@
+// The web chat's entry: mounts the app (index.html loads this file; Vite bundles it into dist/web).
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import './styles.css';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);
