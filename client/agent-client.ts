@@ -261,6 +261,8 @@ export class AgentClient {
     try {
       return await run();
     } catch (err) {
+      // An update to a workflow that has closed is answered "not found" too: that conversation exists, and has ended.
+      if (err instanceof WorkflowNotFoundError && /already completed/i.test(err.message)) throw new UserError(`Conversation ${id} has ended.`, 'refused');
       if (err instanceof WorkflowNotFoundError) throw new UserError(`No conversation with id ${id}.`, 'not_found');
       throw err;
     }

@@ -4,6 +4,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { createActivities } from '../activities';
 import { createToolDispatcher } from '../activities/tool-activities';
 import { createModel, type ResolvedModel } from '../activities/llm/model';
+import { ScriptedModel } from '../activities/llm/scripted-model';
 import type { Limits } from '../activities/limits';
 import { SecretScrubber } from '../activities/secrets';
 import { loadGoals, type GoalRegistry } from '../goals/registry';
@@ -12,6 +13,7 @@ import { loadNativeTools, ToolRegistry } from '../tools/registry';
 import { McpDiscovery } from '../mcp/catalog';
 import { McpPool } from '../mcp/pool';
 import { RegistryFile } from '../mcp/registry';
+import { createStreamBus, type StreamBus } from '../stream';
 import { registerSearchAttributes } from './search-attributes';
 import { PROJECT_ROOT, type WorkerSettings } from './settings';
 
@@ -30,6 +32,8 @@ export interface AgentWorkerOptions {
   store?: MockStore;
   goals?: GoalRegistry;
   tools?: ToolRegistry;
+  /** Where planning publishes the reply as it is written; by default Redis with REDIS_URL, else in memory. */
+  streamBus?: StreamBus;
 }
 
 export interface AgentWorker {
@@ -40,7 +44,9 @@ export interface AgentWorker {
   store: MockStore;
   discovery: McpDiscovery;
   secrets: SecretScrubber;
-  /** Closes the MCP sessions; call after worker.run() has returned. */
+  /** The bus the reply being written goes to: subscribe here to watch it (the one given, or the worker's own). */
+  streamBus: StreamBus;
+  /** Closes the MCP sessions and a stream bus the worker created; call after worker.run() has returned. */
   close(): Promise<void>;
 }
 
@@ -62,7 +68,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
   if (unknown.length) {
     throw new Error(`APPROVAL_EXEMPT_TOOLS: no native tool named ${unknown.join(', ')} (MCP tools are named <server>__<tool>; see agent tools)`);
   }
-  const model = opts.model ?? createModel(opts.settings.llm);
+  const model = paced(opts.model ?? createModel(opts.settings.llm), opts.settings.scriptedStreamDelayMs);
   const store = opts.store ?? new MockStore();
   const secrets = opts.secrets ?? secretsOf(opts.settings);
   const pool = new McpPool({
@@ -76,6 +82,9 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     onSecrets: (values) => secrets.add(...values),
   });
   const searchAttributes = await registerSearchAttributes(opts.connection, opts.namespace ?? 'default', (message) => console.warn(`warning: ${message}`));
+  // Made last, so a worker that fails to start leaves no Redis connection open.
+  const streamBus = opts.streamBus ?? createStreamBus(opts.settings.redisUrl);
+  const ownBus = opts.streamBus === undefined;
   const worker = await Worker.create({
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
@@ -89,17 +98,34 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
       tools,
       discovery,
       mcp: { discovery, pool },
-      llm: { model: model.model, provider: model.provider, config: opts.settings.llm },
+      llm: { model: model.model, provider: model.provider, config: opts.settings.llm, streamBus },
       toolContext: { store, now: () => new Date(), services: opts.settings.toolServices },
       limits: opts.settings.limits,
     }),
+  }).catch(async (err: unknown) => {
+    if (ownBus) await streamBus.close();
+    throw err;
   });
-  return { worker, model, goals, tools, store, discovery, secrets, close: () => pool.closeAll() };
+  const close = async () => {
+    await pool.closeAll();
+    if (ownBus) await streamBus.close(); // a bus handed in belongs to its giver (the API may still use it)
+  };
+  return { worker, model, goals, tools, store, discovery, secrets, streamBus, close };
+}
+
+/** SCRIPTED_STREAM_DELAY_MS paces the scripted model, whether the settings made it or a test handed it in. */
+function paced(resolved: ResolvedModel, chunkDelayMs: number): ResolvedModel {
+  return chunkDelayMs > 0 && resolved.model instanceof ScriptedModel ? { ...resolved, model: resolved.model.paced(chunkDelayMs) } : resolved;
 }
 
 /** The secrets a worker is configured with; MCP `${env:…}` values join as endpoints resolve. */
 export function secretsOf(settings: WorkerSettings, env: NodeJS.ProcessEnv = process.env): SecretScrubber {
-  return new SecretScrubber().add(settings.llm.key, settings.toolServices.stripe?.apiKey, env.TEMPORAL_API_KEY);
+  return new SecretScrubber().add(settings.llm.key, settings.toolServices.stripe?.apiKey, env.TEMPORAL_API_KEY, redisPassword(settings.redisUrl));
+}
+
+function redisPassword(url: string | undefined): string | undefined {
+  const password = url ? decodeURIComponent(new URL(url).password) : '';
+  return password || undefined;
 }
 
 /**

@@ -90,6 +90,12 @@ const envSchema = z.object({
     .string()
     .url({ protocol: /^https?$/, message: 'TRAIN_SERVICE_URL must be an http(s) URL, e.g. http://127.0.0.1:3802' })
     .default(`http://127.0.0.1:${DEFAULT_TRAIN_SERVICE_PORT}`),
+  // The stream bus between worker and API processes; unset, they share one in memory (one process).
+  REDIS_URL: z
+    .string()
+    .url({ protocol: /^rediss?$/, message: 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://localhost:6379' })
+    .optional(),
+  SCRIPTED_STREAM_DELAY_MS: count('SCRIPTED_STREAM_DELAY_MS', 0, 0),
   STRIPE_API_KEY: z.string().optional(),
   STRIPE_API_BASE: z
     .string()
@@ -120,6 +126,10 @@ export interface WorkerSettings {
   logLevel?: LogLevel;
   /** Caps on replies and tool results, so none can outgrow Temporal's payload limit. */
   limits: Limits;
+  /** Where the reply being written is published (REDIS_URL); unset, the stream bus is in memory. */
+  redisUrl?: string;
+  /** The scripted model's pause between chunks of a streamed reply, so demos and tests can watch it being written. */
+  scriptedStreamDelayMs: number;
 }
 
 /** The demo data a worker process keeps in DATA_DIR: one file per task queue it serves tools for. */
@@ -166,6 +176,8 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     devServer: { port: e.TEMPORAL_PORT, uiPort: e.TEMPORAL_UI_PORT },
     logLevel: e.LOG_LEVEL,
     limits: { maxReplyChars: e.MAX_REPLY_CHARS, maxToolResultChars: e.MAX_TOOL_RESULT_CHARS },
+    redisUrl: e.REDIS_URL,
+    scriptedStreamDelayMs: e.SCRIPTED_STREAM_DELAY_MS,
     toolServices: {
       trainServiceUrl: e.TRAIN_SERVICE_URL,
       ...(e.STRIPE_API_KEY ? { stripe: { apiKey: e.STRIPE_API_KEY, apiBase: e.STRIPE_API_BASE } } : {}),

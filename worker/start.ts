@@ -1,11 +1,14 @@
 // `npm start`: the whole product on one machine. Connects to TEMPORAL_ADDRESS when set, else runs the Temporal
-// dev server with a SQLite file under DATA_DIR; starts the worker; opens the chat (resuming the last
-// conversation when it is still running). Ctrl-C stops what it started, cleanly. `--reset` first puts the demo
-// data back as shipped.
+// dev server with a SQLite file under DATA_DIR; starts the worker, the HTTP API and the web chat (sharing the
+// worker's in-process stream bus); opens the terminal chat (resuming the last conversation when it is still
+// running) unless `--no-chat`. Ctrl-C stops what it started, cleanly. `--reset` first puts the demo data back as
+// shipped.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { processLogger } from './process-logger';
+import { startApi, type RunningApi } from '../api/server';
+import { readApiSettings } from '../api/settings';
 import { AgentClient } from '../client/agent-client';
 import { runChat } from '../client/chat';
 import { recordEmbeddedServer, temporalTarget } from '../client/connection';
@@ -19,12 +22,15 @@ import { startDevServer, type DevServer } from './dev-server';
 import { demoDataFile, readWorkerSettings } from './settings';
 import { loadFileStore } from '../tools/mock-data/file-store';
 import { TRAIN_TOOLS_QUEUE } from '../tools/native/trains/task-queue';
+import { createStreamBus } from '../stream';
 
 const log = (s: string) => console.log(`[start] ${s}`);
 
 async function main(): Promise<void> {
   const envFile = applyEnvFile();
   let settings = readWorkerSettings();
+  const apiSettings = readApiSettings();
+  const chat = !process.argv.includes('--no-chat');
   // The chat shares the terminal with the worker: only its warnings and errors unless asked; never a secret.
   const secrets = secretsOf(settings);
   Runtime.install({ logger: processLogger(secrets, settings.logLevel ?? 'WARN') });
@@ -70,7 +76,10 @@ async function main(): Promise<void> {
   const trains = startTrainTools && !process.env.TRAIN_SERVICE_URL ? await startTrainService({ port: 0 }) : undefined;
   if (trains) settings = { ...settings, toolServices: { ...settings.toolServices, trainServiceUrl: trains.url } };
 
-  const agent = await createAgentWorker({ connection, namespace: target.namespace, settings, store, secrets });
+  // The API shares the worker's bus: the text being written goes from the model call to the browser in-process
+  // (or through Redis, with REDIS_URL, when other workers serve the queue too).
+  const streamBus = createStreamBus(settings.redisUrl);
+  const agent = await createAgentWorker({ connection, namespace: target.namespace, settings, store, secrets, streamBus });
   const running = agent.worker.run();
   log(`worker on task queue ${settings.taskQueue}; ${agent.model.description}`);
 
@@ -84,12 +93,16 @@ async function main(): Promise<void> {
   }
 
   const client = await AgentClient.connect(settings.taskQueue, env, { onWait: (message) => console.log(message) });
+  const api = await startApiOnFreePort({ agents: client, bus: streamBus, settings: apiSettings, defaultGoal: settings.defaultGoalId });
+  log(`web chat ${api.url}/ and HTTP API ${api.url}/api${api.web ? '' : ' (the web chat is not built: npm run build)'}`);
+  log(apiSettings.keys ? `${apiSettings.keys.size} API key(s): every /api route needs Authorization: Bearer <key>` : 'no API_KEYS: the API listens on 127.0.0.1 only');
   let stopping: Promise<void> | undefined;
   /** Whether the chat's conversation is still running: only then does the next npm start pick it up. */
   let resumable = true;
   const stop = () =>
     (stopping ??= (async () => {
       log('stopping…');
+      await api.close().catch(() => undefined);
       await client.close().catch(() => undefined);
       if (agent.worker.getState() === 'RUNNING') agent.worker.shutdown();
       await running.catch(() => undefined);
@@ -97,6 +110,7 @@ async function main(): Promise<void> {
       if (trainTools?.worker.getState() === 'RUNNING') trainTools.worker.shutdown();
       await trainToolsRunning?.catch(() => undefined);
       await trains?.close();
+      await streamBus.close();
       await connection.close().catch(() => undefined);
       forgetServer?.();
       await server?.stop();
@@ -112,6 +126,11 @@ async function main(): Promise<void> {
   process.on('SIGINT', onSignal(130));
   process.on('SIGTERM', onSignal(143));
 
+  if (!chat) {
+    log('no terminal chat (--no-chat): open the web chat; Ctrl-C stops');
+    resumable = false; // conversations live on in Temporal; the web chat lists them
+    return;
+  }
   try {
     const resume = await latestConversation(client, settings.defaultGoalId, settings.conversation.multiGoal);
     if (resume) {
@@ -139,6 +158,17 @@ async function latestConversation(client: AgentClient, goalId: string, multiGoal
   } catch (err) {
     log(`not resuming: ${(err as Error).message}`);
     return undefined;
+  }
+}
+
+/** The API on API_PORT, or on a free port when that one is taken (said in the banner, as for Temporal's ports). */
+async function startApiOnFreePort(deps: Parameters<typeof startApi>[0]): Promise<RunningApi> {
+  try {
+    return await startApi(deps);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    log(`port ${deps.settings.port} was taken (API_PORT): the API takes a free one`);
+    return startApi({ ...deps, settings: { ...deps.settings, port: 0 } });
   }
 }
 

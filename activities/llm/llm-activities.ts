@@ -1,7 +1,21 @@
 // The LLM activities: planning with native tool calling, prompt validation, and summaries for continue-as-new.
+// Planning streams: each text delta goes to the stream bus as it arrives (for screens), while only the complete
+// reply is returned, so history holds whole messages and a retried attempt replaces, never appends.
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import { modelRetryDelayMs } from '../../workflows/model-retry';
-import { generateText, jsonSchema, NoSuchToolError, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import {
+  generateText,
+  jsonSchema,
+  NoSuchToolError,
+  streamText,
+  tool,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type ModelMessage,
+  type StreamTextResult,
+  type ToolSet,
+  type TypedToolCall,
+} from 'ai';
 import { FailureTypes } from '../../workflows/activity-types';
 import type { LlmActivities } from '../../workflows/activity-types';
 import type { Goal, PlanResult, ToolSpec, Usage } from '../../workflows/types';
@@ -13,6 +27,7 @@ import { createModel, type LlmConfig, type ResolvedModel } from './model';
 import { toModelMessages } from './model-messages';
 import { renderPlanSystemPrompt, renderSummaryPrompt, renderValidateSystemPrompt } from './prompts';
 import type { LlmTask, ScriptedCallInfo } from './scripted-model';
+import { replyStream, type StreamBus, type StreamTarget } from '../../stream';
 
 export interface LlmDeps {
   model: LanguageModel;
@@ -23,9 +38,20 @@ export interface LlmDeps {
   timeoutMs?: number;
   /** Longest reply text kept (MAX_REPLY_CHARS): a longer one is cut, with a note, so no reply can wedge history. */
   maxReplyChars?: number;
+  /** Where planning publishes the reply as it is written; none: nothing is published. */
+  streamBus?: StreamBus;
 }
 
-export function createLlmActivities({ model, provider, config, timeoutMs = (config?.timeoutSeconds ?? 60) * 1000, maxReplyChars = DEFAULT_LIMITS.maxReplyChars }: LlmDeps): LlmActivities {
+type Request = { system: string; messages: ModelMessage[]; tools?: ToolSet };
+
+export function createLlmActivities({
+  model,
+  provider,
+  config,
+  timeoutMs = (config?.timeoutSeconds ?? 60) * 1000,
+  maxReplyChars = DEFAULT_LIMITS.maxReplyChars,
+  streamBus,
+}: LlmDeps): LlmActivities {
   const transcripts = new TranscriptCache();
   const goalModels = new Map<string, ResolvedModel>();
   /** The goal's own model when it names one (created once), else the worker's. */
@@ -44,10 +70,11 @@ export function createLlmActivities({ model, provider, config, timeoutMs = (conf
     return resolved;
   }
 
-  async function call(task: LlmTask, goal: Goal, request: { system: string; messages: ModelMessage[]; tools?: ToolSet }) {
+  /** One model call, heartbeating, under the per-call timeout and the user's cancel; failures come out typed. */
+  async function guarded<T>(task: LlmTask, goal: Goal, request: Request, run: (settings: CallSettings) => Promise<T>): Promise<T> {
     const chosen = modelFor(goal);
     try {
-      return await whileHeartbeating((cancelled) => generateText({
+      return await whileHeartbeating((cancelled) => run({
         model: chosen.model,
         temperature: goal.settings?.temperature,
         ...request,
@@ -61,29 +88,38 @@ export function createLlmActivities({ model, provider, config, timeoutMs = (conf
     }
   }
 
+  const call = (task: LlmTask, goal: Goal, request: Request) => guarded(task, goal, request, (settings) => generateText(settings));
+
   return {
     async planTurn(input): Promise<PlanResult> {
       const { goal, tools, summary, agents } = input;
-      const messages = await transcripts.messagesOf(input);
-      const result = await call('plan', goal, {
-        system: renderPlanSystemPrompt({ goal, tools, summary, agents }),
-        messages: toModelMessages(messages),
-        tools: toToolSet(tools),
-      });
-      // Arguments that are not JSON at all: ask the model again rather than report them as missing.
-      // (Unknown tool names pass through: the workflow tells the model which tools exist.)
-      const broken = result.toolCalls.find((c) => c.invalid && !NoSuchToolError.isInstance(c.error));
-      if (broken) {
-        throw ApplicationFailure.retryable(
-          `The model sent malformed arguments for ${broken.toolName}: ${String(broken.input).slice(0, 200)}`,
-          FailureTypes.LlmUnavailable,
+      const out = replyStream(streamBus, streamTarget(), maxReplyChars);
+      try {
+        const messages = await transcripts.messagesOf(input);
+        const request = { system: renderPlanSystemPrompt({ goal, tools, summary, agents }), messages: toModelMessages(messages), tools: toToolSet(tools) };
+        const result = await guarded('plan', goal, request, (settings) =>
+          // Errors arrive as stream parts (readReply throws them); the SDK's default would also log each one.
+          readReply(streamText({ ...settings, onError: () => {} }), settings.abortSignal, (text) => out.write(text)),
         );
+        // Arguments that are not JSON at all: ask the model again rather than report them as missing.
+        // (Unknown tool names pass through: the workflow tells the model which tools exist.)
+        const broken = result.toolCalls.find((c) => c.invalid && !NoSuchToolError.isInstance(c.error));
+        if (broken) {
+          throw ApplicationFailure.retryable(
+            `The model sent malformed arguments for ${broken.toolName}: ${String(broken.input).slice(0, 200)}`,
+            FailureTypes.LlmUnavailable,
+          );
+        }
+        out.done();
+        return {
+          text: capText(result.text, maxReplyChars),
+          toolCalls: result.toolCalls.map((c) => ({ id: c.toolCallId, tool: c.toolName, args: asRecord(c.input) })),
+          usage: usageOf(result.usage),
+        };
+      } catch (err) {
+        out.discard();
+        throw err;
       }
-      return {
-        text: capText(result.text, maxReplyChars),
-        toolCalls: result.toolCalls.map((c) => ({ id: c.toolCallId, tool: c.toolName, args: asRecord(c.input) })),
-        usage: usageOf(result.usage),
-      };
     },
 
     async validatePrompt(input) {
@@ -113,6 +149,56 @@ export function createLlmActivities({ model, provider, config, timeoutMs = (conf
       return result.text.trim() || previousSummary;
     },
   };
+}
+
+type CallSettings = Request & {
+  model: LanguageModel;
+  temperature?: number;
+  maxRetries: number;
+  abortSignal: AbortSignal;
+  providerOptions: Record<string, never>;
+};
+
+/**
+ * Reads a streamed reply to its end: text deltas go to `onText` as they come. A stream reports failures as parts,
+ * not throws: they are thrown here as generateText would throw them (an abort as its reason, so a timeout or the
+ * user's cancel is recognised as such).
+ */
+async function readReply(
+  result: StreamTextResult<ToolSet, never>,
+  signal: AbortSignal,
+  onText: (text: string) => void,
+): Promise<{ text: string; toolCalls: TypedToolCall<ToolSet>[]; usage: Partial<LanguageModelUsage> }> {
+  let text = '';
+  const toolCalls: TypedToolCall<ToolSet>[] = [];
+  let usage: Partial<LanguageModelUsage> = {};
+  for await (const part of result.fullStream) {
+    if (part.type === 'text-delta') {
+      text += part.text;
+      onText(part.text);
+    } else if (part.type === 'tool-call') toolCalls.push(part);
+    else if (part.type === 'finish') usage = part.totalUsage;
+    else if (part.type === 'error') throw signal.aborted ? signal.reason : asError(part.error);
+    else if (part.type === 'abort') throw signal.reason;
+  }
+  return { text, toolCalls, usage };
+}
+
+/** A provider may report a mid-stream failure as a plain object ({message, type}): keep its message. */
+function asError(error: unknown): unknown {
+  if (error instanceof Error || typeof error !== 'object' || error === null) return error;
+  const message = (error as { message?: unknown }).message;
+  return new Error(typeof message === 'string' ? message : JSON.stringify(error));
+}
+
+/** The conversation and attempt this activity streams for; none outside an activity. */
+function streamTarget(): StreamTarget | undefined {
+  try {
+    const { workflowExecution: run, activityId, attempt } = Context.current().info;
+    return run && { conversationId: run.workflowId, runId: run.runId, activityId, attempt };
+  } catch {
+    return undefined;
+  }
 }
 
 /**

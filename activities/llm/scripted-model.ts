@@ -3,14 +3,19 @@
 // calling, usage) runs as with a real provider. It is stateless: the same conversation gets the same answer,
 // so worker restarts and activity retries behave as they would with a real model. Like a real model in multi-goal
 // mode, it hands a request that belongs to another agent over (ChangeGoal, by the script's routes), and the new
-// agent then acts on that request.
+// agent then acts on that request. It streams as well: the same reply, its text a few words per chunk, optionally
+// paced (SCRIPTED_STREAM_DELAY_MS) so the reply can be watched being written.
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
-  LanguageModelV3Content,
   LanguageModelV3GenerateResult,
   LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
+  LanguageModelV3Text,
+  LanguageModelV3ToolCall,
 } from '@ai-sdk/provider';
 import { z } from 'zod';
 import { CHANGE_GOAL } from '../../workflows/builtin-tools';
@@ -57,6 +62,9 @@ export type ScriptRule = z.infer<typeof ruleSchema>;
 export type ScriptInput = z.input<typeof scriptSchema>;
 type Reply = z.infer<typeof replySchema>;
 
+/** A reply as the model interface carries it: only text and tool calls, which both generate and stream send. */
+type Answer = Pick<LanguageModelV3GenerateResult, 'finishReason' | 'usage'> & { content: (LanguageModelV3Text | LanguageModelV3ToolCall)[] };
+
 /** What the scripted model reads of a call; real providers ignore this provider-options key. */
 export interface ScriptedCallInfo {
   task: LlmTask;
@@ -78,26 +86,79 @@ export function loadScript(file: string): Script {
   return parsed.data;
 }
 
+export interface ScriptedModelOptions {
+  /** Pause before each streamed text chunk after the first (SCRIPTED_STREAM_DELAY_MS); 0: none. */
+  chunkDelayMs?: number;
+}
+
+/** Words per streamed text chunk: several chunks even for a short reply, as a real model sends. */
+const WORDS_PER_CHUNK = 3;
+
 export class ScriptedModel implements LanguageModelV3 {
   readonly specificationVersion = 'v3';
   readonly provider = 'scripted';
   readonly supportedUrls = {};
   private readonly script: Script;
+  private readonly chunkDelayMs: number;
   private calls = 0;
 
   constructor(
     script: ScriptInput,
     readonly modelId = 'scripted',
+    options: ScriptedModelOptions = {},
   ) {
     this.script = scriptSchema.parse(script);
+    this.chunkDelayMs = options.chunkDelayMs ?? 0;
+  }
+
+  /** The same model streaming at another pace. */
+  paced(chunkDelayMs: number): ScriptedModel {
+    return new ScriptedModel(this.script, this.modelId, { chunkDelayMs });
   }
 
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+    return { ...this.respond(options), warnings: [] };
+  }
+
+  async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+    const { content, finishReason, usage } = this.respond(options);
+    const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
+    for (const [i, c] of content.entries()) {
+      if (c.type === 'text') {
+        const id = `text-${i}`;
+        parts.push({ type: 'text-start', id }, ...chunksOf(c.text).map((delta) => ({ type: 'text-delta' as const, id, delta })), { type: 'text-end', id });
+      } else {
+        parts.push(c);
+      }
+    }
+    parts.push({ type: 'finish', finishReason, usage });
+    const { chunkDelayMs } = this;
+    const signal = options.abortSignal;
+    let next = 0;
+    let textSent = false;
+    const stream = new ReadableStream<LanguageModelV3StreamPart>({
+      async pull(controller) {
+        signal?.throwIfAborted();
+        const part = parts[next++];
+        if (!part) return controller.close();
+        if (part.type === 'text-delta') {
+          // An abort (timeout, the user's cancel) ends the pause at once, as it would a real model's request.
+          if (textSent && chunkDelayMs > 0) await sleep(chunkDelayMs, undefined, { signal });
+          textSent = true;
+        }
+        controller.enqueue(part);
+      },
+    });
+    return { stream };
+  }
+
+  /** The reply to a call, with its finish reason and usage. */
+  private respond(options: LanguageModelV3CallOptions): Answer {
     const info = (options.providerOptions?.scripted ?? { task: 'plan', goalId: '' }) as unknown as ScriptedCallInfo;
     const offered = new Set((options.tools ?? []).map((t) => t.name));
     const { reply, scope } = this.answer(info, readPrompt(options.prompt), offered);
 
-    const content: LanguageModelV3Content[] = [];
+    const content: (LanguageModelV3Text | LanguageModelV3ToolCall)[] = [];
     const text = reply.json !== undefined ? JSON.stringify(fillDeep(reply.json, scope)) : reply.text && fillTemplate(reply.text, scope);
     if (text) content.push({ type: 'text', text });
     for (const call of reply.toolCalls ?? []) {
@@ -117,12 +178,7 @@ export class ScriptedModel implements LanguageModelV3 {
         inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
         outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 },
       },
-      warnings: [],
     };
-  }
-
-  async doStream(): Promise<never> {
-    throw new Error('The scripted model does not stream.');
   }
 
   /** The reply, and what its placeholders read. */
@@ -194,6 +250,15 @@ function matches(rule: ScriptRule, info: ScriptedCallInfo, view: PromptView): bo
     return false;
   }
   return !rule.user || new RegExp(rule.user, 'i').test(view.lastUser);
+}
+
+/** Text in chunks of a few words, whitespace kept, so the chunks join to the text exactly. */
+export function chunksOf(text: string): string[] {
+  const words = text.match(/\s*\S+\s*/g);
+  if (!words) return text ? [text] : [];
+  const chunks: string[] = [];
+  for (let i = 0; i < words.length; i += WORDS_PER_CHUNK) chunks.push(words.slice(i, i + WORDS_PER_CHUNK).join(''));
+  return chunks;
 }
 
 function justSwitched(view: PromptView): boolean {

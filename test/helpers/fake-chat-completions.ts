@@ -1,7 +1,9 @@
-// A tiny local server that speaks the OpenAI Chat Completions protocol (non-streaming), scripted per test,
-// so the `openai-compatible` provider is exercised over real HTTP. It records what the provider sent.
-import http, { type IncomingHttpHeaders } from 'node:http';
+// A tiny local server that speaks the OpenAI Chat Completions protocol, scripted per test, so the `openai-compatible`
+// provider is exercised over real HTTP. A `stream: true` request gets the same answer as server-sent events, as
+// OpenAI sends them (optionally paced, or cut off mid-reply). It records what the provider sent.
+import http, { type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The subset of a Chat Completions request the tests look at; the rest is kept as sent. */
 export interface ChatRequestBody {
@@ -44,7 +46,16 @@ export interface RawResponse {
   headers?: Record<string, string>;
 }
 
-export type ScriptResult = RawResponse | Record<string, unknown>;
+/** How a completion is streamed to a `stream: true` request; a plain request gets the completion as JSON. */
+export interface StreamedResponse {
+  streamed: Record<string, unknown>;
+  /** Pause between events. */
+  chunkDelayMs?: number;
+  /** Sends this many events, then drops the connection: a provider failing mid-reply. */
+  cutAfter?: number;
+}
+
+export type ScriptResult = RawResponse | StreamedResponse | Record<string, unknown>;
 export type Script = (body: ChatRequestBody, request: RecordedRequest) => ScriptResult | Promise<ScriptResult>;
 
 export interface FakeChatCompletions {
@@ -61,6 +72,12 @@ export interface FakeChatCompletions {
 
 const isRaw = (r: ScriptResult): r is RawResponse =>
   typeof (r as RawResponse).status === 'number' && !('choices' in r) && !('object' in r);
+const isStreamed = (r: ScriptResult): r is StreamedResponse => typeof (r as StreamedResponse).streamed === 'object';
+
+/** A completion (see `completion`) streamed with a pace, or cut off after `cutAfter` events. */
+export function streamed(body: Record<string, unknown>, opts: Omit<StreamedResponse, 'streamed'> = {}): StreamedResponse {
+  return { streamed: body, ...opts };
+}
 
 let completionSeq = 0;
 
@@ -127,6 +144,59 @@ export function isAfterTool(body: ChatRequestBody): boolean {
   return body.messages[body.messages.length - 1]?.role === 'tool';
 }
 
+// ---- streaming ---------------------------------------------------------------------------------------------
+
+interface CompletionBody {
+  id: string;
+  created: number;
+  model: string;
+  choices: { message: { content: string | null; tool_calls?: WireToolCall[] }; finish_reason: string }[];
+  usage?: unknown;
+}
+
+/** A completion as the `chat.completion.chunk` events OpenAI streams: role, text in pieces, tool calls, finish, usage. */
+export function streamEvents(completionBody: Record<string, unknown>, includeUsage: boolean): Record<string, unknown>[] {
+  const c = completionBody as unknown as CompletionBody;
+  const choice = c.choices?.[0];
+  if (!choice) return []; // not a completion: the stream ends at once, as a broken provider's would
+  const event = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    id: c.id,
+    object: 'chat.completion.chunk',
+    created: c.created,
+    model: c.model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  const events: Record<string, unknown>[] = [event({ role: 'assistant', content: '' })];
+  for (const piece of choice.message.content?.match(/\s*\S+\s*/g) ?? []) events.push(event({ content: piece }));
+  (choice.message.tool_calls ?? []).forEach((call, index) => {
+    events.push(event({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }));
+    // Arguments arrive in pieces too, so the provider must join them.
+    const args = call.function.arguments;
+    const half = Math.ceil(args.length / 2);
+    for (const part of [args.slice(0, half), args.slice(half)]) if (part) events.push(event({ tool_calls: [{ index, function: { arguments: part } }] }));
+  });
+  events.push(event({}, choice.finish_reason));
+  if (includeUsage) events.push({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices: [], usage: c.usage });
+  return events;
+}
+
+async function sendStream(res: ServerResponse, answer: StreamedResponse, includeUsage: boolean, hungUp: AbortSignal): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const write = (data: string) => new Promise<void>((resolve) => res.write(`data: ${data}\n\n`, () => resolve()));
+  const events = streamEvents(answer.streamed, includeUsage);
+  for (const [i, event] of events.entries()) {
+    if (answer.cutAfter !== undefined && i >= answer.cutAfter) {
+      res.destroy(); // mid-reply, no [DONE]: what a crashed or overloaded provider does
+      return;
+    }
+    if (i > 0 && answer.chunkDelayMs) await sleep(answer.chunkDelayMs);
+    if (hungUp.aborted) return;
+    await write(JSON.stringify(event));
+  }
+  await write('[DONE]');
+  res.end();
+}
+
 // ---- the server ----------------------------------------------------------------------------------------------
 
 export async function startFakeChatCompletions(initial: Script = () => completion({ text: 'ok' })): Promise<FakeChatCompletions> {
@@ -157,15 +227,18 @@ export async function startFakeChatCompletions(initial: Script = () => completio
           answer = httpError(404, `Unknown endpoint ${req.method} ${req.url}`);
         } else if (body === undefined) {
           answer = httpError(400, 'The request body is not JSON.');
-        } else if (body.stream) {
-          answer = httpError(400, 'This fake server does not stream.');
         } else {
+          let result: ScriptResult;
           try {
-            const result = await script(body, recorded);
-            answer = isRaw(result) ? result : { status: 200, body: result };
+            result = await script(body, recorded);
           } catch (err) {
-            answer = httpError(500, `The fake script threw: ${(err as Error).message}`);
+            result = httpError(500, `The fake script threw: ${(err as Error).message}`);
           }
+          if (body.stream && !isRaw(result)) {
+            const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+            return sendStream(res, isStreamed(result) ? result : streamed(result), includeUsage, hangUp.signal);
+          }
+          answer = isRaw(result) ? result : { status: 200, body: isStreamed(result) ? result.streamed : result };
         }
         const payload = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
         res.writeHead(answer.status, {

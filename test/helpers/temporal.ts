@@ -1,4 +1,5 @@
 // A real Temporal dev server (the CLI's start-dev) per test file, and workers wired like production.
+import type { StreamBus } from '../../stream/bus';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Runtime, DefaultLogger, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { ScriptedModel, type ScriptInput } from '../../activities/llm/scripted-model';
@@ -56,7 +57,7 @@ export function testSettings(env: Record<string, string> = {}): WorkerSettings {
 
 export async function startWorker(
   env: TestWorkflowEnvironment,
-  opts: { script?: ScriptInput; model?: ResolvedModel; settings?: WorkerSettings; store?: MockStore; tools?: ToolRegistry },
+  opts: { script?: ScriptInput; model?: ResolvedModel; settings?: WorkerSettings; store?: MockStore; tools?: ToolRegistry; streamBus?: StreamBus },
 ): Promise<AgentWorker & { run: Promise<void>; stop(): Promise<void> }> {
   const agent = await createAgentWorker({
     connection: env.nativeConnection,
@@ -66,6 +67,7 @@ export async function startWorker(
     workflowBundle: await workflowBundle(),
     store: opts.store,
     tools: opts.tools,
+    streamBus: opts.streamBus,
   });
   const run = agent.worker.run();
   return {

@@ -1,0 +1,270 @@
+// The HTTP API: conversations, their live events (SSE), the agents, endpoints and tools a worker offers. Every
+// request is validated against the zod schemas in schemas.ts before anything reaches the workflow; errors
+// answer {error, field?} with 400, 401, 404, 409, 413 or 503.
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
+import { streamSSE } from 'hono/streaming';
+import type { AgentClient } from '../client/agent-client';
+import { UserError } from '../client/user-error';
+import type { StreamBus } from '../stream/bus';
+import { LOCAL_CALLER, type Caller } from './auth';
+import { LiveFeeds, eventId, parseEventId, type FeedTiming } from './live-feed';
+import * as S from './schemas';
+import type { ApiSettings } from './settings';
+
+export interface ApiDeps {
+  agents: AgentClient;
+  bus: StreamBus;
+  settings: Pick<ApiSettings, 'keys' | 'bodyLimitBytes' | 'corsOrigins'>;
+  /** The goal a conversation starts with when the request names none (the worker's AGENT_GOAL). */
+  defaultGoal: string;
+  feedTiming?: FeedTiming;
+}
+
+type Env = { Variables: { caller: Caller } };
+
+/** How often an open event stream says it is alive, so proxies do not close an idle one. */
+const KEEPALIVE_MS = 15_000;
+
+export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFeeds } {
+  const { agents, settings } = deps;
+  const feeds = new LiveFeeds(agents, deps.bus, deps.feedTiming);
+  const app = new OpenAPIHono<Env>({
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      const issue = result.error.issues[0];
+      const field = issue?.path.join('.') || undefined;
+      return c.json({ error: `${field ? `${field}: ` : ''}${issue?.message ?? 'invalid request'}`, ...(field ? { field } : {}) }, 400);
+    },
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof UserError) return c.json({ error: err.message }, STATUS[err.kind]);
+    // Hono's own refusals (a body that is not JSON, say) keep their status.
+    if (err instanceof HTTPException) return c.json({ error: err.message || 'Bad request.' }, err.status);
+    console.error(err);
+    return c.json({ error: 'Internal error; the API log has the details.' }, 500);
+  });
+  app.notFound((c) => c.json({ error: `No route ${c.req.method} ${c.req.path}.` }, 404));
+
+  if (settings.corsOrigins.length) app.use('/api/*', cors({ origin: settings.corsOrigins }));
+  app.use('/api/*', bodyLimit({ maxSize: settings.bodyLimitBytes, onError: (c) => c.json({ error: `The request body is over ${settings.bodyLimitBytes} bytes.` }, 413) }));
+  app.use('/api/*', async (c, next) => {
+    if (c.req.path === '/api/health' || c.req.path === '/api/openapi.json') return next();
+    if (!settings.keys) {
+      c.set('caller', LOCAL_CALLER);
+      return next();
+    }
+    // EventSource cannot send headers: the events stream also takes the key as ?key=.
+    const header = c.req.header('authorization') ?? (c.req.path.endsWith('/events') && c.req.query('key') ? `Bearer ${c.req.query('key')}` : undefined);
+    const caller = settings.keys.callerOf(header);
+    if (!caller) return c.json({ error: header ? 'Unknown API key.' : 'This API needs Authorization: Bearer <key> (API_KEYS).' }, 401);
+    c.set('caller', caller);
+    return next();
+  });
+
+  /** The conversation, if the caller may see it: another owner's conversation is answered as unknown. */
+  async function mine(c: Context<Env>, id: string): Promise<void> {
+    const caller = c.get('caller');
+    if (caller.admin) return;
+    const { owner } = await agents.feed(id, Number.MAX_SAFE_INTEGER);
+    if (owner !== caller.owner) throw new UserError(`No conversation with id ${id}.`, 'not_found');
+  }
+
+  const json = (schema: z.ZodType, description: string) => ({ content: { 'application/json': { schema } }, description });
+  const errors = {
+    400: json(S.ErrorBody, 'Bad input; `field` names it'),
+    401: json(S.ErrorBody, 'Missing or unknown API key'),
+    404: json(S.ErrorBody, 'Unknown conversation'),
+    409: json(S.ErrorBody, 'Refused by the conversation in its state'),
+    413: json(S.ErrorBody, 'Body too large'),
+  };
+  const body = (schema: z.ZodType) => ({ body: { content: { 'application/json': { schema } }, required: true } });
+
+  app.openapi(
+    createRoute({ method: 'get', path: '/api/health', summary: 'Whether the API reaches Temporal', responses: { 200: json(S.Health, 'Reachable'), 503: json(S.Health, 'Temporal unreachable') } }),
+    async (c) => {
+      let reachable = true;
+      try {
+        await agents.client.workflowService.getSystemInfo({});
+      } catch {
+        reachable = false;
+      }
+      const health = { ok: reachable, temporal: { reachable, namespace: agents.client.options.namespace, taskQueue: agents.taskQueue } };
+      return c.json(health, reachable ? 200 : 503);
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: 'post', path: '/api/conversations', summary: 'Start a conversation; answers with the greeting', request: body(S.StartBody), responses: { 201: json(S.Started, 'Started'), ...errors } }),
+    async (c) => {
+      const input = c.req.valid('json') as z.infer<typeof S.StartBody>;
+      const goalId = input.goalId ?? deps.defaultGoal;
+      const { goalIds } = await agents.agents();
+      if (!goalIds.includes(goalId)) return c.json({ error: `Unknown goal "${goalId}". Known goals: ${goalIds.join(', ')}.`, field: 'goalId' }, 400);
+      const { id, greeting } = await agents.start(goalId, input.conversationId, c.get('caller').owner ?? undefined);
+      return c.json({ conversationId: id, goalId, greeting }, 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: 'get', path: '/api/conversations', summary: 'Conversations, newest first', request: { query: S.ListQuery }, responses: { 200: json(z.array(S.ConversationSummary), 'The list'), ...errors } }),
+    async (c) => {
+      const q = c.req.valid('query') as z.infer<typeof S.ListQuery>;
+      const caller = c.get('caller');
+      // A key sees its own conversations; only an admin key (or the local caller) may ask for another owner's.
+      const owner = caller.admin ? q.owner : (caller.owner ?? undefined);
+      return c.json(await agents.list({ goal: q.goal, state: q.state, owner, limit: q.limit, taskQueue: agents.taskQueue }), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: 'get', path: '/api/conversations/{id}', summary: 'State, goal, messages, pending approval, usage', request: { params: S.ConversationIdParam }, responses: { 200: json(S.Conversation, 'The conversation'), ...errors } }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      await mine(c, id);
+      const feed = await agents.feed(id, 0);
+      return c.json({ id, goalId: feed.goalId, owner: feed.owner, state: feed.state, messages: feed.messages, pendingApproval: feed.pendingApproval, usage: feed.usage }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/conversations/{id}/messages',
+      summary: 'Send the user’s message; answers with the agent’s reply when it next needs the user (wait=false: at once)',
+      request: { params: S.ConversationIdParam, query: S.WaitQuery, ...body(S.MessageBody) },
+      responses: { 200: json(S.AgentReply, 'The reply'), 202: json(S.Anything, 'Accepted; follow the events'), ...errors },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { text } = c.req.valid('json') as z.infer<typeof S.MessageBody>;
+      const { wait } = c.req.valid('query');
+      await mine(c, id);
+      if (wait === 'false') {
+        // Answered once the conversation has accepted (validated and queued) the message; the reply comes as events.
+        await agents.sayLater(id, text);
+        feeds.poke(id);
+        return c.json({ accepted: true }, 202);
+      }
+      const reply = agents.say(id, text);
+      feeds.poke(id);
+      return c.json(await reply, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/conversations/{id}/confirm',
+      summary: 'Approve (optionally with edited args) or reject the pending tool call',
+      request: { params: S.ConversationIdParam, query: S.WaitQuery, ...body(S.ConfirmBody) },
+      responses: { 200: json(S.AgentReply, 'The reply'), 202: json(S.Anything, 'Accepted; follow the events'), ...errors },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const decision = c.req.valid('json') as z.infer<typeof S.ConfirmBody>;
+      const { wait } = c.req.valid('query');
+      await mine(c, id);
+      if (wait === 'false') {
+        await agents.confirmLater(id, decision);
+        feeds.poke(id);
+        return c.json({ accepted: true }, 202);
+      }
+      const reply = agents.confirm(id, decision);
+      feeds.poke(id);
+      return c.json(await reply, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: 'post', path: '/api/conversations/{id}/cancel', summary: 'Stop the running turn', request: { params: S.ConversationIdParam }, responses: { 200: json(S.AgentReply, 'Stopped'), ...errors } }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      await mine(c, id);
+      const reply = await agents.cancel(id);
+      feeds.poke(id);
+      return c.json(reply, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: 'post', path: '/api/conversations/{id}/end', summary: 'End the conversation', request: { params: S.ConversationIdParam }, responses: { 200: json(S.Anything, 'Ended'), ...errors } }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      await mine(c, id);
+      await agents.end(id);
+      feeds.poke(id);
+      return c.json({ ended: true }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: 'post', path: '/api/conversations/{id}/goal', summary: 'Switch the conversation to another agent', request: { params: S.ConversationIdParam, ...body(S.GoalBody) }, responses: { 202: json(S.Anything, 'Switching'), ...errors } }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { goalId } = c.req.valid('json') as z.infer<typeof S.GoalBody>;
+      await mine(c, id);
+      await agents.changeGoal(id, goalId);
+      feeds.poke(id);
+      return c.json({ goalId }, 202);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/conversations/{id}/events',
+      summary: 'Server-Sent Events: token, discard, message, approval, state, error; Last-Event-ID resumes',
+      request: { params: S.ConversationIdParam, query: S.EventsQuery },
+      responses: { 200: { content: { 'text/event-stream': { schema: z.string() } }, description: 'The event stream' }, ...errors },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { since } = c.req.valid('query');
+      await mine(c, id);
+      const from = parseEventId(c.req.header('last-event-id')) ?? { next: since ?? 0, attempt: '', offset: 0 };
+      return streamSSE(c, async (stream) => {
+        let close = () => {};
+        const done = new Promise<void>((resolve) => {
+          close = resolve;
+          stream.onAbort(resolve);
+        });
+        // Writes go one after another: an event must not start before the one before it is written.
+        let writing = Promise.resolve();
+        const write = (text: () => Promise<unknown>) => (writing = writing.then(text).then(() => undefined, close));
+        const unsubscribe = await feeds.open(
+          id,
+          from,
+          (e, position) => write(() => stream.writeSSE({ event: e.event, data: JSON.stringify(e.data), id: eventId(position) })),
+          () => void writing.then(close),
+        );
+        const keepalive = setInterval(() => write(() => stream.write(': keepalive\n\n')), KEEPALIVE_MS);
+        await done;
+        clearInterval(keepalive);
+        unsubscribe();
+      });
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: 'get', path: '/api/agents', summary: 'The agents the worker offers', responses: { 200: json(S.Anything, 'AgentsDescription'), ...errors } }),
+    async (c) => c.json(await agents.agents(), 200),
+  );
+  app.openapi(
+    createRoute({ method: 'get', path: '/api/endpoints', summary: 'The MCP endpoints as the worker sees them', responses: { 200: json(S.Anything, 'CatalogSummary'), ...errors } }),
+    async (c) => c.json((await agents.catalog()).catalog, 200),
+  );
+  app.openapi(
+    createRoute({ method: 'get', path: '/api/tools', summary: 'The tools of a goal (all MCP tools without one)', request: { query: S.ToolsQuery }, responses: { 200: json(z.array(S.Anything), 'ToolSpec[]'), ...errors } }),
+    async (c) => c.json((await agents.catalog(c.req.valid('query').goal)).tools, 200),
+  );
+
+  app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Agent orchestrator API', version: '1' } });
+  return { app, feeds };
+}
+
+const STATUS = { invalid: 400, not_found: 404, refused: 409, unavailable: 503 } as const;

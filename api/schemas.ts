@@ -1,0 +1,80 @@
+// The API's contract as zod schemas: requests are validated from them and the OpenAPI document is generated
+// from them, so the document cannot drift from what the server accepts.
+import { z } from '@hono/zod-openapi';
+import { MAX_PROMPT_CHARS } from '../workflows/messages';
+
+/** Ids the workflow list can hold and a filter can match (client/conversation-list.ts). */
+const WORD = /^[\w.@:+-]{1,200}$/;
+
+export const ErrorBody = z.object({ error: z.string(), field: z.string().optional() }).openapi('Error');
+
+export const ConversationIdParam = z.object({
+  id: z.string().regex(WORD).openapi({ param: { name: 'id', in: 'path' }, example: 'agent-1a2b3c4d' }),
+});
+
+export const StartBody = z
+  .object({
+    goalId: z.string().regex(WORD).optional().openapi({ description: "The agent's goal; the worker's AGENT_GOAL when left out", example: 'goal_hr_pto' }),
+    conversationId: z.string().regex(WORD).optional().openapi({ description: 'Your id for the conversation; a new one when left out' }),
+  })
+  .strict()
+  .openapi('StartConversation');
+
+export const MessageBody = z.object({ text: z.string().trim().min(1).max(MAX_PROMPT_CHARS) }).strict().openapi('UserMessage');
+
+export const WaitQuery = z.object({
+  wait: z.enum(['true', 'false']).default('true').openapi({ description: 'false: answer 202 at once; follow the events for the reply' }),
+});
+
+export const ConfirmBody = z
+  .discriminatedUnion('approve', [
+    z.object({ approve: z.literal(true), args: z.record(z.string(), z.unknown()).optional(), callId: z.string().optional() }).strict(),
+    z.object({ approve: z.literal(false), reason: z.string().trim().min(1).max(2_000), callId: z.string().optional() }).strict(),
+  ])
+  .openapi('ConfirmDecision');
+
+export const GoalBody = z.object({ goalId: z.string().regex(WORD) }).strict().openapi('ChangeGoal');
+
+export const ListQuery = z.object({
+  goal: z.string().regex(WORD).optional(),
+  state: z.enum(['waiting_for_user', 'working', 'awaiting_approval', 'running', 'ended']).optional(),
+  owner: z.string().regex(WORD).optional().openapi({ description: 'Admin keys only: conversations of this owner' }),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+});
+
+export const ToolsQuery = z.object({ goal: z.string().regex(WORD).optional() });
+
+export const EventsQuery = z.object({
+  since: z.coerce.number().int().min(0).optional().openapi({ description: 'Sequence number of the first message wanted (Last-Event-ID wins)' }),
+  key: z.string().optional().openapi({ description: 'The API key, for EventSource, which cannot send headers' }),
+});
+
+// Responses: described for the document; their shapes are the TypeScript types in workflows/types.ts.
+const Usage = z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() }).openapi('Usage');
+const ToolCall = z.object({ id: z.string(), tool: z.string(), args: z.record(z.string(), z.unknown()) }).openapi('ToolCall');
+const PendingApproval = z.object({ call: ToolCall, tool: z.string(), description: z.string() }).openapi('PendingApproval');
+export const AgentReply = z
+  .object({ promptId: z.number(), reply: z.string(), pendingToolCall: PendingApproval.nullable(), ended: z.boolean() })
+  .openapi('AgentReply');
+const State = z.enum(['waiting_for_user', 'working', 'awaiting_approval', 'ended']).openapi('ConversationState');
+const ChatMessage = z
+  .object({ kind: z.enum(['user', 'agent', 'tool', 'note']) })
+  .passthrough()
+  .openapi('ChatMessage', { description: 'user {text, promptId} | agent {text, toolCalls, usage?} | tool {call, outcome} | note {text}' });
+export const Started = z.object({ conversationId: z.string(), goalId: z.string(), greeting: AgentReply.nullable() }).openapi('Started');
+export const Conversation = z
+  .object({
+    id: z.string(),
+    goalId: z.string(),
+    owner: z.string().nullable(),
+    state: State,
+    messages: z.array(z.object({ seq: z.number(), message: ChatMessage })),
+    pendingApproval: PendingApproval.nullable(),
+    usage: Usage,
+  })
+  .openapi('Conversation');
+export const ConversationSummary = z
+  .object({ id: z.string(), goal: z.string().nullable(), state: State, owner: z.string().nullable(), title: z.string().nullable(), startedAt: z.string() })
+  .openapi('ConversationSummary');
+export const Health = z.object({ ok: z.boolean(), temporal: z.object({ reachable: z.boolean(), namespace: z.string(), taskQueue: z.string() }) }).openapi('Health');
+export const Anything = z.object({}).passthrough();

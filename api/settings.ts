@@ -1,0 +1,65 @@
+// The HTTP API's settings, read once at the process edge: where it listens, who may call it, how much it accepts.
+import { readFileSync } from 'node:fs';
+import { ApiKeys } from './auth';
+
+export const DEFAULT_API_PORT = 8080;
+/** Largest request body accepted (API_BODY_LIMIT): a prompt is at most 16,000 characters, approval args less. */
+export const DEFAULT_BODY_LIMIT = 256 * 1024;
+
+export interface ApiSettings {
+  port: number;
+  /** 127.0.0.1 unless API_KEYS is set: without keys nobody but this machine may call the API. */
+  host: string;
+  keys: ApiKeys | null;
+  bodyLimitBytes: number;
+  /** Origins allowed to call from a browser on another origin (CORS_ORIGINS); none by default. */
+  corsOrigins: string[];
+}
+
+export function readApiSettings(env: NodeJS.ProcessEnv = process.env): ApiSettings {
+  const keys = readKeys(env);
+  const host = env.API_HOST || '127.0.0.1';
+  if (!keys && !isLoopback(host)) {
+    throw new Error(`API_HOST=${host} needs API_KEYS: without keys the API answers anyone who can reach it, so it binds to 127.0.0.1 only.`);
+  }
+  return {
+    port: whole('API_PORT', env.API_PORT, DEFAULT_API_PORT, 0, 65_535),
+    host,
+    keys,
+    bodyLimitBytes: whole('API_BODY_LIMIT', env.API_BODY_LIMIT, DEFAULT_BODY_LIMIT, 1_024, 64 * 1024 * 1024),
+    corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+  };
+}
+
+/** API_KEYS: `owner=key` entries separated by commas (or lines, when it names a file with `@path`); API_ADMIN_KEYS
+ * the same, for keys that see every conversation. */
+function readKeys(env: NodeJS.ProcessEnv): ApiKeys | null {
+  const users = entries('API_KEYS', env.API_KEYS);
+  const admins = entries('API_ADMIN_KEYS', env.API_ADMIN_KEYS);
+  if (!users.length && !admins.length) return null;
+  return new ApiKeys(users, admins);
+}
+
+function entries(name: string, value: string | undefined): string[] {
+  if (!value?.trim()) return [];
+  let text = value;
+  if (value.startsWith('@')) {
+    try {
+      text = readFileSync(value.slice(1), 'utf8');
+    } catch (err) {
+      throw new Error(`${name} names the file ${value.slice(1)}, which cannot be read: ${(err as Error).message}`);
+    }
+  }
+  return text.split(/[,\n]/).map((s) => s.trim()).filter((s) => s && !s.startsWith('#'));
+}
+
+function whole(name: string, v: string | undefined, fallback: number, min: number, max: number): number {
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${v}"`);
+  return n;
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}

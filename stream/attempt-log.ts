@@ -1,0 +1,37 @@
+// What a bus remembers of one conversation's stream: the partial text of the attempt in progress (for late
+// subscribers) and the attempts that ended (so a stray chunk of a failed attempt — a worker that lost its activity
+// but still streams — cannot resurrect text that a `discard` voided). Bounded whatever the model writes.
+import type { StreamChunk } from './bus';
+
+/** Partial text kept for late subscribers; beyond it live subscribers still get every delta. */
+export const MAX_PARTIAL_CHARS = 200_000;
+const ENDED_KEPT = 16;
+
+export class AttemptLog {
+  private current?: { attempt: string; text: string };
+  private readonly ended: string[] = [];
+
+  /** Records a chunk; false when it belongs to an attempt that already ended, and should be dropped. */
+  add(chunk: StreamChunk): boolean {
+    if (this.ended.includes(chunk.attempt)) return false;
+    if (chunk.kind === 'delta') {
+      if (this.current?.attempt !== chunk.attempt) this.current = { attempt: chunk.attempt, text: '' };
+      if (this.current.text.length < MAX_PARTIAL_CHARS) this.current.text += chunk.text.slice(0, MAX_PARTIAL_CHARS - this.current.text.length);
+      return true;
+    }
+    this.ended.push(chunk.attempt);
+    if (this.ended.length > ENDED_KEPT) this.ended.shift();
+    if (this.current?.attempt === chunk.attempt) this.current = undefined;
+    return true;
+  }
+
+  /** The attempt in progress as one delta of its text so far; nothing once it is done or discarded. */
+  partial(): StreamChunk[] {
+    return this.current?.text ? [{ kind: 'delta', attempt: this.current.attempt, text: this.current.text }] : [];
+  }
+
+  /** Whether an attempt is being written (its chunks are worth keeping). */
+  get inProgress(): boolean {
+    return this.current !== undefined;
+  }
+}
