@@ -25,7 +25,7 @@ const WORKFLOW_MAY = [
   "import type { Goal as y } from './types';",
   "import { z as y } from 'zod';",
 ];
-const LOWER_LAYERS = ['activities', 'goals', 'tools/native/hr', 'mcp'];
+const LOWER_LAYERS = ['activities', 'goals', 'tools/native/hr', 'mcp', 'stream'];
 const up = (folder: string) => '../'.repeat(folder.split('/').length);
 
 /** [file, source, restricted?] */
@@ -35,6 +35,12 @@ const CASES: [string, string, boolean][] = [
   ['client/probe.ts', "import { readWorkerSettings as y } from '../worker/settings';", true],
   ['client/probe.ts', "import { PICKER_GOAL_ID as y } from '../goals/registry';", false],
   ['worker/probe.ts', "import { AgentClient as y } from '../client/agent-client';", false],
+  ['worker/probe.ts', "import { startApi as y } from '../api/server';", false],
+  ['api/probe.ts', "import { AgentClient as y } from '../client/agent-client';", false],
+  ['api/probe.ts', "import { readWorkerSettings as y } from '../worker/settings';", true],
+  ['client/probe.ts', "import { startApi as y } from '../api/server';", true],
+  ['stream/probe.ts', "import { startApi as y } from '../api/server';", true],
+  ['workflows/probe.ts', "import { createStreamBus as y } from '../stream';", true],
   ...LOWER_LAYERS.flatMap((f): [string, string, boolean][] => [
     [`${f}/probe.ts`, `import { temporalTarget as y } from '${up(f)}client/connection';`, true],
     [`${f}/probe.ts`, `import { readWorkerSettings as y } from '${up(f)}worker/settings';`, true],
