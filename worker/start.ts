@@ -3,11 +3,12 @@
 // worker's in-process stream bus); opens the terminal chat (resuming the last conversation when it is still
 // running) unless `--no-chat`. Ctrl-C stops what it started, cleanly. `--reset` first puts the demo data back as
 // shipped.
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { processLogger } from './process-logger';
-import { startApi, type RunningApi } from '../api/server';
+import { startApi, WEB_ROOT, type RunningApi } from '../api/server';
 import { readApiSettings } from '../api/settings';
 import { AgentClient } from '../client/agent-client';
 import { runChat } from '../client/chat';
@@ -19,7 +20,7 @@ import { startTrainService } from '../tools/services/train-service';
 import { createAgentWorker, createToolWorker, secretsOf } from './create-worker';
 import { resetDemoData } from './demo-data';
 import { startDevServer, type DevServer } from './dev-server';
-import { demoDataFile, readWorkerSettings } from './settings';
+import { demoDataFile, PROJECT_ROOT, readWorkerSettings } from './settings';
 import { loadFileStore } from '../tools/mock-data/file-store';
 import { TRAIN_TOOLS_QUEUE } from '../tools/native/trains/task-queue';
 import { createStreamBus } from '../stream';
@@ -93,6 +94,7 @@ async function main(): Promise<void> {
   }
 
   const client = await AgentClient.connect(settings.taskQueue, env, { onWait: (message) => console.log(message) });
+  await buildWebChatIfMissing();
   const api = await startApiOnFreePort({ agents: client, bus: streamBus, settings: apiSettings, defaultGoal: settings.defaultGoalId });
   log(`web chat ${api.url}/ and HTTP API ${api.url}/api${api.web ? '' : ' (the web chat is not built: npm run build)'}`);
   log(apiSettings.keys ? `${apiSettings.keys.size} API key(s): every /api route needs Authorization: Bearer <key>` : 'no API_KEYS: the API listens on 127.0.0.1 only');
@@ -159,6 +161,24 @@ async function latestConversation(client: AgentClient, goalId: string, multiGoal
     log(`not resuming: ${(err as Error).message}`);
     return undefined;
   }
+}
+
+/**
+ * A fresh clone has no dist/web: build it once (vite, a few seconds) so the first `npm start` serves the web chat.
+ * Without vite (an installed package ships dist/web), or if the build fails, the API runs and says how to build.
+ */
+async function buildWebChatIfMissing(): Promise<void> {
+  if (existsSync(path.join(WEB_ROOT, 'index.html'))) return;
+  const vite = path.join(PROJECT_ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+  if (!existsSync(vite)) return;
+  log('building the web chat (once; npm run build does it again)…');
+  const built = await new Promise<boolean>((resolve) => {
+    execFile(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error'], { cwd: PROJECT_ROOT }, (err, _out, stderr) => {
+      if (err) log(`the web chat did not build: ${stderr.trim().split('\n')[0] ?? err.message}`);
+      resolve(!err);
+    });
+  });
+  if (built) log('web chat built into dist/web');
 }
 
 /** The API on API_PORT, or on a free port when that one is taken (said in the banner, as for Temporal's ports). */

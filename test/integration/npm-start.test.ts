@@ -35,6 +35,7 @@ describe('npm start, as the README says', () => {
       DATA_DIR: dataDir,
       TEMPORAL_PORT: String(await freePort(0)),
       TEMPORAL_UI_PORT: String(await freePort(0)),
+      API_PORT: String(await freePort(0)),
       ENV_FILE: '/dev/null',
     };
     const { code, out } = await npmStart(env, [
@@ -47,6 +48,8 @@ describe('npm start, as the README says', () => {
       '/quit',
     ]);
     expect(out).toMatch(/Temporal dev server at 127\.0\.0\.1:\d+/);
+    expect(out).toMatch(new RegExp(`web chat http://127\\.0\\.0\\.1:${env.API_PORT}/ and HTTP API`));
+    expect(out).toMatch(/no API_KEYS: the API listens on 127\.0\.0\.1 only/);
     expect(out).toMatch(/Booked 2026-12-21 to 2026-12-24: 32 hours deducted/);
     expect(out).toMatch(/UPS says: In transit/);
     expect(out).not.toMatch(/I'm the offline scripted model, so I only follow a script/);
