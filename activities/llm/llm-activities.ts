@@ -186,9 +186,10 @@ async function readReply(
 
 /** A provider may report a mid-stream failure as a plain object ({message, type}): keep its message. */
 function asError(error: unknown): unknown {
-  if (error instanceof Error || typeof error !== 'object' || error === null) return error;
+  // Not `instanceof Error` alone: errors of Node's own realm (fetch's) are not instances under jest.
+  if (typeof error !== 'object' || error === null || error instanceof Error || 'stack' in error) return error;
   const message = (error as { message?: unknown }).message;
-  return new Error(typeof message === 'string' ? message : JSON.stringify(error));
+  return new Error(typeof message === 'string' ? message : JSON.stringify(error), { cause: error });
 }
 
 /** The conversation and attempt this activity streams for; none outside an activity. */

@@ -60,7 +60,7 @@ export function createModel(config: LlmConfig): ResolvedModel {
     case 'openai-compatible':
       if (!config.baseUrl) throw new Error('LLM_BASE_URL is not set: openai-compatible needs the endpoint, e.g. http://localhost:11434/v1.');
       // Local servers (Ollama, LM Studio) often need no key.
-      return described(createOpenAICompatible({ name: 'openai-compatible', baseURL: config.baseUrl, apiKey: config.key })(modelId));
+      return described(createOpenAICompatible({ name: 'openai-compatible', baseURL: config.baseUrl, apiKey: config.key, includeUsage: true })(modelId));
     case 'scripted':
       return scripted(path.resolve(modelId), `scripted model from ${modelId}`);
     default:

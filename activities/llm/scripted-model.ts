@@ -142,8 +142,8 @@ export class ScriptedModel implements LanguageModelV3 {
         const part = parts[next++];
         if (!part) return controller.close();
         if (part.type === 'text-delta') {
-          // An abort (timeout, the user's cancel) ends the pause at once, as it would a real model's request.
-          if (textSent && chunkDelayMs > 0) await sleep(chunkDelayMs, undefined, { signal });
+          // An abort (timeout, the user's cancel) ends the pause at once, failing with its reason as fetch would.
+          if (textSent && chunkDelayMs > 0) await sleep(chunkDelayMs, undefined, { signal }).catch(() => signal?.throwIfAborted());
           textSent = true;
         }
         controller.enqueue(part);

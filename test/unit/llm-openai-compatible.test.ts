@@ -85,7 +85,7 @@ describe('the openai-compatible provider over HTTP', () => {
 
     const body = req!.body;
     expect(body.model).toBe('test-model');
-    expect(body.stream).toBeFalsy();
+    expect(body.stream).toBe(true); // planning streams: the reply reaches the user as it is written
     expect(body.messages[0]).toEqual({ role: 'system', content: expect.stringContaining('You are "Order status"') });
     expect(systemPrompt(body)).toContain(goal.description);
     expect(systemPrompt(body)).toContain('call CompleteGoal');
