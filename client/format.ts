@@ -30,7 +30,7 @@ export function formatHistory(messages: ChatMessage[]): string {
     .map((m) => {
       switch (m.kind) {
         case 'user':
-          return `user> ${m.text}`;
+          return m.starter ? `(agent opens: ${m.text})` : `user> ${m.text}`;
         case 'agent':
           return [m.text && `agent> ${m.text}`, ...m.toolCalls.map((c) => `  → ${c.tool} ${JSON.stringify(c.args)}`)]
             .filter(Boolean)

@@ -44,11 +44,15 @@ export function App() {
   useEffect(() => {
     document.title = [currentAgent, route.page === 'endpoints' ? 'Endpoints' : null, 'Agent orchestrator'].filter(Boolean).join(' · ');
   }, [currentAgent, route.page]);
-  // A new page takes the focus, as a page load would (the chat puts it in its text box itself).
+  // A new page takes the focus and starts at its top, as a page load would (the chat puts the focus in its text
+  // box itself); otherwise a phone that was scrolled down a conversation opens the picker half-way down its list.
   const firstRoute = useRef(true);
   useEffect(() => {
     if (firstRoute.current) firstRoute.current = false;
-    else if (route.page !== 'chat') mainRef.current?.focus();
+    else if (route.page !== 'chat') {
+      window.scrollTo(0, 0);
+      mainRef.current?.focus({ preventScroll: true });
+    }
   }, [route]);
 
   return (

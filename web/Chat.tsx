@@ -3,7 +3,7 @@
 // so a turn in progress resumes with its partial text.
 import { useEffect, useReducer, useRef, useState, type FormEvent } from 'react';
 import { ApiError, api, messageOf, openEvents, type ConfirmDecision, type ConversationState, type ToolSpec, type Usage } from './api';
-import { EMPTY, nextSeq, reduce } from './chat-state';
+import { EMPTY, isStarter, nextSeq, reduce } from './chat-state';
 import { Transcript } from './Transcript';
 
 interface Props {
@@ -137,7 +137,7 @@ export function Chat({ id, agentName, onStatus }: Props) {
     }
   }
 
-  const firstPrompt = s.messages.find((m) => m.message.kind === 'user')?.message;
+  const firstPrompt = s.messages.find((m) => m.message.kind === 'user' && !isStarter(m))?.message;
   const ended = s.state === 'ended';
 
   return (

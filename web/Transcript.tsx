@@ -2,6 +2,7 @@
 // result folded in, its approval buttons while it waits), and notes such as an agent switch.
 import { Fragment, type ReactNode } from 'react';
 import type { ConfirmDecision, PendingApproval, SeqMessage, ToolCall, ToolSpec } from './api';
+import { isStarter } from './chat-state';
 import { ToolCard } from './ToolCard';
 
 interface Props {
@@ -21,9 +22,11 @@ export function Transcript({ messages, pending, tools, onDecide }: Props) {
       <ToolCard key={key} call={call} spec={tools.get(call.tool)} description={waiting ? pending?.description : undefined} result={results.get(call.id)} pending={waiting} onDecide={onDecide} />
     );
   };
-  const items = messages.map(({ seq, message: m }) => {
+  const items = messages.map((item) => {
+    const { seq, message: m } = item;
     switch (m.kind) {
       case 'user':
+        if (isStarter(item)) return null;
         return (
           <div key={seq} className="msg user">
             <span className="sr-only">You: </span>

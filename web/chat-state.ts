@@ -58,6 +58,15 @@ function merge(have: SeqMessage[], add: SeqMessage[]): SeqMessage[] {
   return [...have, ...fresh].sort((a, b) => a.seq - b.seq);
 }
 
+/**
+ * Whether a message is the goal's starter prompt: the instruction that makes the agent open the conversation, not
+ * the user's words, so the chat does not show it. A new conversation's first message (seq 0) is always one.
+ */
+export function isStarter({ seq, message }: SeqMessage): boolean {
+  // Conversations from before the flag existed: their first message is the starter prompt.
+  return message.kind === 'user' && (message.starter === true || seq === 0);
+}
+
 /** The sequence number of the first message not yet held (what `since` asks the event stream for). */
 export function nextSeq(messages: SeqMessage[]): number {
   return messages.length ? messages[messages.length - 1]!.seq + 1 : 0;

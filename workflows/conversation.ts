@@ -266,7 +266,7 @@ export class Conversation {
       if (this.settings.validatePrompts && !prompt.starter) {
         return { kind: 'validate', prompt, request: { goal: this.goal, transcript: this.transcriptRef(), prompt: prompt.text, agents: this.agents } };
       }
-      this.messages.push({ kind: 'user', text: prompt.text, promptId: prompt.id });
+      this.messages.push(userMessage(prompt));
       this.needsPlan = true;
     }
   }
@@ -278,7 +278,7 @@ export class Conversation {
 
   /** The effect in flight was cancelled before it finished (the user cancelled the turn): record what is known. */
   applyCancelled(effect: Effect): void {
-    if (effect.kind === 'validate') this.messages.push({ kind: 'user', text: effect.prompt.text, promptId: effect.prompt.id });
+    if (effect.kind === 'validate') this.messages.push(userMessage(effect.prompt));
     if (effect.kind === 'run_tool') this.recordOutcome(effect.call, { status: 'tool_error', error: cancelledCall(effect.spec) });
     // The agents a multi-goal run starts with are not part of any turn: list them again.
     if (effect.kind === 'list_agents' && !effect.call) this.followUp = effect;
@@ -479,7 +479,7 @@ export class Conversation {
     const prompt = this.turnOpen ? undefined : this.queue.shift();
     if (prompt) {
       this.activePrompt = prompt.id;
-      this.messages.push({ kind: 'user', text: prompt.text, promptId: prompt.id });
+      this.messages.push(userMessage(prompt));
     }
     this.declineRemaining('the user cancelled the turn');
     this.say('Stopped, as you asked. What would you like to do next?');
@@ -500,7 +500,7 @@ export class Conversation {
   }
 
   private applyVerdict(prompt: QueuedPrompt, verdict: PromptVerdict | StepFailure): void {
-    this.messages.push({ kind: 'user', text: prompt.text, promptId: prompt.id });
+    this.messages.push(userMessage(prompt));
     // A failed validation call fails open: the planner still sees the prompt.
     if ('failed' in verdict || verdict.valid) {
       this.needsPlan = true;
@@ -615,4 +615,9 @@ function formatDuration(seconds: number): string {
 
 function invalid(problems: string[]): ToolOutcome {
   return { status: 'invalid_input', problems, missing: [] };
+}
+
+/** A prompt as the transcript keeps it; a goal's starter prompt is marked, so views show the agent opening instead. */
+function userMessage(prompt: QueuedPrompt): ChatMessage {
+  return { kind: 'user', text: prompt.text, promptId: prompt.id, ...(prompt.starter ? { starter: true as const } : {}) };
 }

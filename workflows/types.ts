@@ -118,7 +118,7 @@ export interface Usage {
 }
 
 export type ChatMessage =
-  | { kind: 'user'; text: string; promptId: number }
+  | { kind: 'user'; text: string; promptId: number; /** The goal's starter prompt, not the user's words. */ starter?: true }
   | { kind: 'agent'; text: string; toolCalls: ToolCall[]; usage?: Usage }
   | { kind: 'tool'; call: ToolCall; outcome: ToolOutcome }
   | { kind: 'note'; text: string };

@@ -27,7 +27,8 @@ import { createModel, type LlmConfig, type ResolvedModel } from './model';
 import { toModelMessages } from './model-messages';
 import { renderPlanSystemPrompt, renderSummaryPrompt, renderValidateSystemPrompt } from './prompts';
 import type { LlmTask, ScriptedCallInfo } from './scripted-model';
-import { replyStream, type StreamBus, type StreamTarget } from '../../stream';
+import { replyStream, type StreamBus } from '../../stream';
+import { readReply, streamTarget } from './reply-reader';
 
 export interface LlmDeps {
   model: LanguageModel;
@@ -158,49 +159,6 @@ type CallSettings = Request & {
   abortSignal: AbortSignal;
   providerOptions: Record<string, never>;
 };
-
-/**
- * Reads a streamed reply to its end: text deltas go to `onText` as they come. A stream reports failures as parts,
- * not throws: they are thrown here as generateText would throw them (an abort as its reason, so a timeout or the
- * user's cancel is recognised as such).
- */
-async function readReply(
-  result: StreamTextResult<ToolSet, never>,
-  signal: AbortSignal,
-  onText: (text: string) => void,
-): Promise<{ text: string; toolCalls: TypedToolCall<ToolSet>[]; usage: Partial<LanguageModelUsage> }> {
-  let text = '';
-  const toolCalls: TypedToolCall<ToolSet>[] = [];
-  let usage: Partial<LanguageModelUsage> = {};
-  for await (const part of result.fullStream) {
-    if (part.type === 'text-delta') {
-      text += part.text;
-      onText(part.text);
-    } else if (part.type === 'tool-call') toolCalls.push(part);
-    else if (part.type === 'finish') usage = part.totalUsage;
-    else if (part.type === 'error') throw signal.aborted ? signal.reason : asError(part.error);
-    else if (part.type === 'abort') throw signal.reason;
-  }
-  return { text, toolCalls, usage };
-}
-
-/** A provider may report a mid-stream failure as a plain object ({message, type}): keep its message. */
-function asError(error: unknown): unknown {
-  // Not `instanceof Error` alone: errors of Node's own realm (fetch's) are not instances under jest.
-  if (typeof error !== 'object' || error === null || error instanceof Error || 'stack' in error) return error;
-  const message = (error as { message?: unknown }).message;
-  return new Error(typeof message === 'string' ? message : JSON.stringify(error), { cause: error });
-}
-
-/** The conversation and attempt this activity streams for; none outside an activity. */
-function streamTarget(): StreamTarget | undefined {
-  try {
-    const { workflowExecution: run, activityId, attempt } = Context.current().info;
-    return run && { conversationId: run.workflowId, runId: run.runId, activityId, attempt };
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * A retryable failure becomes final when the next attempt could not finish before the call's give-up time

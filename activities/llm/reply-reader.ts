@@ -1,0 +1,49 @@
+// Reading a streamed model reply: text deltas go out as they come (to the stream bus, via the caller), and the
+// whole reply comes back as generateText would return it, failures thrown as generateText would throw them.
+import { Context } from '@temporalio/activity';
+import type { LanguageModelUsage, StreamTextResult, ToolSet, TypedToolCall } from 'ai';
+import type { StreamTarget } from '../../stream';
+
+/**
+ * Reads a streamed reply to its end: text deltas go to `onText` as they come. A stream reports failures as parts,
+ * not throws: they are thrown here as generateText would throw them (an abort as its reason, so a timeout or the
+ * user's cancel is recognised as such).
+ */
+export async function readReply(
+  result: StreamTextResult<ToolSet, never>,
+  signal: AbortSignal,
+  onText: (text: string) => void,
+): Promise<{ text: string; toolCalls: TypedToolCall<ToolSet>[]; usage: Partial<LanguageModelUsage> }> {
+  let text = '';
+  const toolCalls: TypedToolCall<ToolSet>[] = [];
+  let usage: Partial<LanguageModelUsage> = {};
+  for await (const part of result.fullStream) {
+    if (part.type === 'text-delta') {
+      text += part.text;
+      onText(part.text);
+    } else if (part.type === 'tool-call') toolCalls.push(part);
+    else if (part.type === 'finish') usage = part.totalUsage;
+    else if (part.type === 'error') throw signal.aborted ? signal.reason : asError(part.error);
+    else if (part.type === 'abort') throw signal.reason;
+  }
+  return { text, toolCalls, usage };
+}
+
+/** A provider may report a mid-stream failure as a plain object ({message, type}): keep its message. */
+function asError(error: unknown): unknown {
+  // Not `instanceof Error` alone: errors of Node's own realm (fetch's) are not instances under jest.
+  if (typeof error !== 'object' || error === null || error instanceof Error || 'stack' in error) return error;
+  const message = (error as { message?: unknown }).message;
+  return new Error(typeof message === 'string' ? message : JSON.stringify(error), { cause: error });
+}
+
+/** The conversation and attempt this activity streams for; none outside an activity. */
+export function streamTarget(): StreamTarget | undefined {
+  try {
+    const { workflowExecution: run, activityId, attempt } = Context.current().info;
+    return run && { conversationId: run.workflowId, runId: run.runId, activityId, attempt };
+  } catch {
+    return undefined;
+  }
+}
+
