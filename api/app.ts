@@ -36,7 +36,9 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
     defaultHook: (result, c) => {
       if (result.success) return;
       const issue = result.error.issues[0];
-      const field = issue?.path.join('.') || undefined;
+      // A field the schema does not know is named too (zod reports it on the object, with the key aside).
+      const unknownKey = issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+      const field = [...(issue?.path ?? []), ...(unknownKey ? [unknownKey] : [])].join('.') || undefined;
       return c.json({ error: `${field ? `${field}: ` : ''}${issue?.message ?? 'invalid request'}`, ...(field ? { field } : {}) }, 400);
     },
   });

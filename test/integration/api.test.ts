@@ -84,7 +84,7 @@ describe('HTTP API', () => {
   it('refuses bad input naming the field, unknown ids with 404, refused updates with 409, big bodies with 413', async () => {
     expect(await call('POST', '/api/conversations', { goalId: 'goal_nope' })).toEqual({ status: 400, body: { error: expect.stringMatching(/Unknown goal "goal_nope"/), field: 'goalId' } });
     expect(await call('POST', '/api/conversations', { goalId: 'x y' })).toEqual({ status: 400, body: { error: expect.stringMatching(/^goalId: /), field: 'goalId' } });
-    expect(await call('POST', '/api/conversations', { goal: 'goal_hr_pto' })).toMatchObject({ status: 400 });
+    expect(await call('POST', '/api/conversations', { goal: 'goal_hr_pto' })).toMatchObject({ status: 400, body: { field: 'goal' } });
     expect(await call('POST', '/api/conversations', '{not json')).toMatchObject({ status: 400 });
     expect(await call('POST', '/api/conversations/api-nope/messages', { text: 'hi' })).toEqual({ status: 404, body: { error: 'No conversation with id api-nope.' } });
     expect(await call('GET', '/api/conversations/api-nope')).toMatchObject({ status: 404 });
