@@ -10,11 +10,8 @@ import {
   streamText,
   tool,
   type LanguageModel,
-  type LanguageModelUsage,
   type ModelMessage,
-  type StreamTextResult,
   type ToolSet,
-  type TypedToolCall,
 } from 'ai';
 import { FailureTypes } from '../../workflows/activity-types';
 import type { LlmActivities } from '../../workflows/activity-types';
