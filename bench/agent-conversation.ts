@@ -20,8 +20,11 @@ export interface AgentConversationSpec {
   tool?: string;
 }
 
+/** How a turn's prompt reaches the conversation: the prompt update by default; the API benchmark also sends it over HTTP. */
+export type SendPrompt = (workflowId: string, prompt: string) => Promise<AgentReply>;
+
 /** Opens conversations for a SessionRotation. */
-export function agentConversations(client: Client, taskQueue: string, runId: string, spec: AgentConversationSpec) {
+export function agentConversations(client: Client, taskQueue: string, runId: string, spec: AgentConversationSpec, send?: SendPrompt) {
   return async (seq: number): Promise<Session> => {
     const handle = await client.workflow.start(AgentGoalWorkflow, {
       taskQueue,
@@ -32,7 +35,7 @@ export function agentConversations(client: Client, taskQueue: string, runId: str
     });
     await waitForGreeting(handle);
     return {
-      turn: () => handle.executeUpdate(promptUpdate, { args: [spec.prompt] }),
+      turn: () => (send ? send(handle.workflowId, spec.prompt) : handle.executeUpdate(promptUpdate, { args: [spec.prompt] })),
       check: (result) => checkReply(spec, result as AgentReply),
       close: (turns) => closeConversation(handle, spec, turns),
       abort: () => abortWorkflow(handle),

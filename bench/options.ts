@@ -75,3 +75,46 @@ function endpointCounts(env: NodeJS.ProcessEnv): number[] {
   }
   return counts;
 }
+
+/** The HTTP API benchmarks (issue 10): first token at an SSE client, fan-out to many subscribers, the API's overhead. */
+export interface ApiOptions {
+  /** BENCH_API_ITERATIONS: timed turns per first-token row (default 30). */
+  firstTokenTurns: number;
+  /** BENCH_API_WARMUP: untimed turns before the first-token rows and each overhead path (default 3). */
+  warmup: number;
+  /** BENCH_API_TTFT_MS: the streaming model's time to first token (default 200). */
+  ttftMs: number;
+  /** BENCH_API_CHUNK_MS: its pause between text chunks (default 20). */
+  chunkMs: number;
+  /** BENCH_API_SUBSCRIBERS: SSE subscribers per fan-out row (default 200). */
+  subscribers: number;
+  /** BENCH_API_CONVERSATIONS: conversations the spread fan-out row divides them over (default 20; 1: no such row). */
+  conversations: number;
+  /** BENCH_API_FANOUT_TURNS: turns per conversation in each fan-out row (default 5). */
+  fanoutTurns: number;
+  /** BENCH_API_OVERHEAD_ITERATIONS: timed text turns per path, API vs AgentClient.say (default 100). */
+  overheadTurns: number;
+  turnsPerConversation: number;
+}
+
+export function readApiOptions(env: NodeJS.ProcessEnv = process.env): ApiOptions {
+  return {
+    firstTokenTurns: envInt(env, 'BENCH_API_ITERATIONS', 30, 1),
+    warmup: envInt(env, 'BENCH_API_WARMUP', 3, 0),
+    ttftMs: envInt(env, 'BENCH_API_TTFT_MS', 200, 0),
+    chunkMs: envInt(env, 'BENCH_API_CHUNK_MS', 20, 0),
+    subscribers: envInt(env, 'BENCH_API_SUBSCRIBERS', 200, 1),
+    conversations: envInt(env, 'BENCH_API_CONVERSATIONS', 20, 1),
+    fanoutTurns: envInt(env, 'BENCH_API_FANOUT_TURNS', 5, 1),
+    overheadTurns: envInt(env, 'BENCH_API_OVERHEAD_ITERATIONS', 100, 1),
+    turnsPerConversation: envInt(env, 'BENCH_TURNS_PER_CONVERSATION', 50, 1),
+  };
+}
+
+/** BENCH_ONLY=api runs the API benchmarks alone (a quicker run; results in bench/results/latest-api.json). */
+export function readOnly(env: NodeJS.ProcessEnv = process.env): 'api' | undefined {
+  const raw = env.BENCH_ONLY?.trim();
+  if (!raw) return undefined;
+  if (raw !== 'api') throw new Error(`BENCH_ONLY must be "api" (the API benchmarks alone) or unset, got "${raw}"`);
+  return raw;
+}

@@ -1,8 +1,8 @@
 // `npm run bench`: client-observed latency of a chat turn on a real Temporal server and a real agent worker,
 // with a zero-latency scripted model, against a floor (an update that runs one no-op activity). What is left
 // over the floor is what the orchestrator costs: its workflow code, its activities' payloads, the AI SDK path.
-// Then the MCP benchmarks (mcp-bench.ts) and the durability ones (durability-bench.ts) on the same server. Knobs
-// (BENCH_*): see options.ts.
+// Then the MCP benchmarks (mcp-bench.ts), the durability ones (durability-bench.ts) and the HTTP API ones
+// (api-bench.ts) on the same server; BENCH_ONLY=api runs the last alone. Knobs (BENCH_*): see options.ts.
 //
 // One server for everything; TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE etc.) uses that server instead of a dev server.
 import os from 'node:os';
@@ -12,11 +12,12 @@ import { WORKFLOWS_PATH } from '../worker/create-worker';
 import { chatTurnScenarios, measureChatTurns, startChatTurnWorkers, type ChatTurnWorkers } from './chat-turns';
 import type { BenchContext } from './context';
 import { watchInterrupts } from './interrupts';
+import { runApiBench } from './api-bench';
 import { runMcpBench } from './mcp-bench';
-import { readDurabilityOptions, readMcpOptions, readTurnOptions } from './options';
+import { readApiOptions, readDurabilityOptions, readMcpOptions, readOnly, readTurnOptions } from './options';
 import { runDurabilityBench } from './durability-bench';
 import { chatTurnResults } from './report/chat-turns-report';
-import { printAndSave } from './report/run-report';
+import { printAndSave, printAndSaveApiOnly } from './report/run-report';
 import type { TurnScenario } from './scenario';
 import { startServer } from './server';
 
@@ -27,6 +28,8 @@ async function main(): Promise<void> {
   const opts = readTurnOptions();
   const mcpOpts = readMcpOptions();
   const durabilityOpts = readDurabilityOptions();
+  const apiOpts = readApiOptions();
+  if (readOnly() === 'api') return apiOnly(apiOpts);
   const wallStart = performance.now();
   const loadBefore = os.loadavg();
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -49,12 +52,29 @@ async function main(): Promise<void> {
     // The chat-turn workers stay up during the MCP part, as they always have, so its numbers stay comparable.
     const mcp = await runMcpBench(ctx, mcpOpts);
     const durability = await runDurabilityBench(ctx, server.info.address, durabilityOpts);
-    printAndSave(facts, chatTurnResults(scenarios), mcp, durability);
+    const api = await runApiBench(ctx, server.info.address, apiOpts);
+    printAndSave(facts, chatTurnResults(scenarios), mcp, durability, api);
   } catch (err) {
     await Promise.all(scenarios.map((s) => s.sampler.abort()));
     throw err;
   } finally {
     await workers?.running.stop();
+    await server.teardown();
+  }
+}
+
+/** BENCH_ONLY=api: the server, the agent's bundle, and the API benchmarks alone. */
+async function apiOnly(opts: ReturnType<typeof readApiOptions>): Promise<void> {
+  const loadBefore = os.loadavg();
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  process.stderr.write('bench: starting Temporal and bundling workflow code (BENCH_ONLY=api)…\n');
+  const [server, agentBundle] = await Promise.all([startServer(), bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') })]);
+  const runId = `${process.pid}-${Date.now().toString(36)}`;
+  const ctx: BenchContext = { client: server.client, connection: server.connection, namespace: server.namespace, agentBundle, runId, interrupts };
+  try {
+    const api = await runApiBench(ctx, server.info.address, opts);
+    printAndSaveApiOnly({ server, loadBefore, loadAfter: os.loadavg() }, api);
+  } finally {
     await server.teardown();
   }
 }

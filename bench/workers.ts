@@ -3,6 +3,7 @@
 // fails the run rather than leaving an update waiting forever.
 import type { Worker } from '@temporalio/worker';
 import { ScriptedModel, type ScriptInput } from '../activities/llm/scripted-model';
+import type { StreamBus } from '../stream/bus';
 import { createAgentWorker, type AgentWorker } from '../worker/create-worker';
 import { readWorkerSettings } from '../worker/settings';
 import type { BenchContext } from './context';
@@ -15,6 +16,21 @@ export function createBenchAgentWorker(ctx: BenchContext, queue: string, env: Re
     settings: { ...readWorkerSettings(env as NodeJS.ProcessEnv), taskQueue: `bench-${queue}-${ctx.runId}` },
     model: { model: new ScriptedModel(script), provider: 'scripted', modelId: 'bench', description: 'bench script' },
     workflowBundle: ctx.agentBundle,
+  });
+}
+
+/**
+ * An agent worker whose model comes from `env` as a real worker's does (LLM_MODEL, LLM_BASE_URL…), publishing the
+ * reply being written to `streamBus`; no MCP endpoints.
+ */
+export function createStreamingBenchAgentWorker(ctx: BenchContext, queue: string, env: Record<string, string>, streamBus: StreamBus): Promise<AgentWorker> {
+  const settings = readWorkerSettings({ MCP_ENDPOINTS_FILE: '/nonexistent/mcp_endpoints.json', ...env } as NodeJS.ProcessEnv);
+  return createAgentWorker({
+    connection: ctx.connection,
+    namespace: ctx.namespace,
+    settings: { ...settings, taskQueue: `bench-${queue}-${ctx.runId}` },
+    workflowBundle: ctx.agentBundle,
+    streamBus,
   });
 }
 

@@ -1,8 +1,10 @@
-// What `npm run bench` prints and writes: the machine and server it ran on, the chat-turn tables, the MCP tables,
-// and everything (samples included) in bench/results/latest.json, so runs can be compared later.
+// What `npm run bench` prints and writes: the machine and server it ran on, the chat-turn tables, the MCP, durability
+// and API tables, and everything (samples included) in bench/results/latest.json, so runs can be compared later.
+// BENCH_ONLY=api prints the machine and the API tables, and writes bench/results/latest-api.json instead.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ApiBenchResult } from '../api-bench';
 import type { DurabilityBenchResult } from '../durability-bench';
 import type { McpBenchResult } from '../mcp-bench';
 import type { TurnOptions } from '../options';
@@ -12,6 +14,7 @@ import { round } from '../stats';
 import { breakdownTable, latencyTable, type ChatTurnResult } from './chat-turns-report';
 
 export const RESULTS_FILE = path.join(__dirname, '..', 'results', 'latest.json');
+export const API_ONLY_RESULTS_FILE = path.join(__dirname, '..', 'results', 'latest-api.json');
 
 export interface RunFacts {
   opts: TurnOptions;
@@ -22,12 +25,43 @@ export interface RunFacts {
   loadAfter: number[];
 }
 
-export function printAndSave(facts: RunFacts, results: ChatTurnResult[], mcp: McpBenchResult, durability: DurabilityBenchResult): void {
+export function printAndSave(facts: RunFacts, results: ChatTurnResult[], mcp: McpBenchResult, durability: DurabilityBenchResult, api: ApiBenchResult): void {
   console.log(chatTurnText(facts, results));
   console.log(mcp.text);
   console.log(durability.text);
+  console.log(api.text);
   mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-  writeFileSync(RESULTS_FILE, `${JSON.stringify({ ...resultsJson(facts, results, mcp), durability: durability.json }, null, 2)}\n`);
+  writeFileSync(RESULTS_FILE, `${JSON.stringify({ ...resultsJson(facts, results, mcp), durability: durability.json, api: api.json }, null, 2)}\n`);
+}
+
+/** BENCH_ONLY=api: the machine, the server and the API tables; JSON beside the full run's, not over it. */
+export function printAndSaveApiOnly(facts: Pick<RunFacts, 'server' | 'loadBefore' | 'loadAfter'>, api: ApiBenchResult): void {
+  const { server } = facts;
+  console.log(['', machineLine(), serverLine(server), `Load average ${facts.loadBefore[0]!.toFixed(2)} before, ${facts.loadAfter[0]!.toFixed(2)} after.`].join('\n'));
+  console.log(api.text);
+  console.log(`Results: ${path.relative(process.cwd(), API_ONLY_RESULTS_FILE)}`);
+  const cpus = os.cpus();
+  const json = {
+    timestamp: new Date().toISOString(),
+    node: process.version,
+    platform: `${os.platform()} ${os.arch()}`,
+    cpus: { count: cpus.length, model: cpus[0]?.model.trim() },
+    loadAverage: { before: facts.loadBefore.map((x) => round(x, 2)), after: facts.loadAfter.map((x) => round(x, 2)) },
+    temporal: { ...server.info, namespace: server.namespace, sdk: sdkVersion() },
+    api: api.json,
+  };
+  mkdirSync(path.dirname(API_ONLY_RESULTS_FILE), { recursive: true });
+  writeFileSync(API_ONLY_RESULTS_FILE, `${JSON.stringify(json, null, 2)}\n`);
+}
+
+function machineLine(): string {
+  const cpus = os.cpus();
+  return `Node ${process.version}, ${os.platform()} ${os.arch()}, ${cpus.length} × ${cpus[0]?.model.trim() ?? 'cpu'}`;
+}
+
+function serverLine(server: BenchServer): string {
+  const temporal = server.info.mode === 'dev-server' ? `dev server (${server.info.cliVersion ?? server.info.cli})` : 'external';
+  return `Temporal: ${temporal} at ${server.info.address}; SDK ${sdkVersion()}`;
 }
 
 const conversationPolicy = (opts: TurnOptions) =>
@@ -36,13 +70,11 @@ const conversationPolicy = (opts: TurnOptions) =>
 
 function chatTurnText(facts: RunFacts, results: ChatTurnResult[]): string {
   const { opts, server } = facts;
-  const cpus = os.cpus();
-  const temporal = server.info.mode === 'dev-server' ? `dev server (${server.info.cliVersion ?? server.info.cli})` : 'external';
   const continued = results.reduce((a, r) => a + r.conversationsThatContinuedAsNew, 0);
   return [
     '',
-    `Node ${process.version}, ${os.platform()} ${os.arch()}, ${cpus.length} × ${cpus[0]?.model.trim() ?? 'cpu'}`,
-    `Temporal: ${temporal} at ${server.info.address}; SDK ${sdkVersion()}`,
+    machineLine(),
+    serverLine(server),
     `Model: ScriptedModel (no latency). Goal ${PTO_GOAL}. Scenarios interleaved round-robin; ${opts.warmup} warm-up turns each, discarded.`,
     `Conversations: ${conversationPolicy(opts)}.`,
     '',

@@ -1,0 +1,146 @@
+// The HTTP API benchmarks (issue 10), after the others on the same server: (1) the model's first token → the SSE
+// `token` event at a client, with the stream bus in process (API and worker together, as `npm start`) and in Redis
+// (the API alone in its own process); (2) many SSE subscribers on one API process: delta latency and RSS; (3) the
+// API's overhead on a text turn against AgentClient.say. (1) and (2) use a local streaming Chat Completions server
+// with a fixed time to first token; (3) the zero-latency scripted model. Knobs: BENCH_API_* (options.ts).
+import { performance } from 'node:perf_hooks';
+import { startApi } from '../api/server';
+import { DEFAULT_BODY_LIMIT, type ApiSettings } from '../api/settings';
+import { AgentClient } from '../client/agent-client';
+import { MemoryStreamBus, RedisStreamBus } from '../stream';
+import { MISSING_REDIS, startRedis } from '../test/helpers/redis-server';
+import { startApiProcess } from './api-process';
+import { ownCpuMs, type ApiStack } from './api-stack';
+import type { BenchContext } from './context';
+import type { ApiOptions } from './options';
+import { renderApiBench } from './report/api-report';
+import { roundRobin } from './round-robin';
+import { fanout, type FanoutResult } from './scenarios/api-fanout';
+import { firstTokenTurns } from './scenarios/api-first-token';
+import { apiOverheadScenarios } from './scenarios/api-overhead';
+import { PTO_GOAL, turnScript } from './scripted-answers';
+import { startStreamingModel } from './streaming-model';
+import { TimedBus } from './timed-bus';
+import { createBenchAgentWorker, createStreamingBenchAgentWorker, runWorkers } from './workers';
+
+export interface ApiBenchResult {
+  text: string;
+  json: Record<string, unknown>;
+}
+
+/** What a measurement leaves to close, run in reverse order at the end. */
+type Later = (cleanup: () => Promise<void>) => void;
+
+const API_SETTINGS: ApiSettings = { port: 0, host: '127.0.0.1', keys: null, bodyLimitBytes: DEFAULT_BODY_LIMIT, corsOrigins: [] };
+
+export async function runApiBench(ctx: BenchContext, temporalAddress: string, opts: ApiOptions): Promise<ApiBenchResult> {
+  const started = performance.now();
+  const cleanups: (() => Promise<void>)[] = [];
+  const later: Later = (c) => cleanups.push(c);
+  const died: Promise<never>[] = [];
+  const guarded = <T>(work: Promise<T>) => Promise.race([work, ...died]);
+  try {
+    const overhead = await measureOverhead(ctx, opts, later, died);
+    const phasesMs = { overhead: performance.now() - started, firstToken: 0, fanout: 0 };
+
+    const model = await startStreamingModel(opts.ttftMs, opts.chunkMs);
+    later(model.close);
+    const modelEnv = {
+      AGENT_GOAL: PTO_GOAL,
+      VALIDATE_PROMPTS: 'false',
+      LLM_MODEL: 'openai-compatible:bench',
+      LLM_KEY: 'bench-key-not-secret',
+      LLM_BASE_URL: model.baseUrl,
+    };
+    const stacks = [await inProcessStack(ctx, modelEnv, later, died)];
+    let redisNote: string | undefined;
+    try {
+      stacks.push(await redisStack(ctx, temporalAddress, modelEnv, later, died));
+    } catch (err) {
+      const message = (err as Error).message;
+      redisNote = message === MISSING_REDIS ? `Redis rows skipped: ${MISSING_REDIS}.` : `Redis rows skipped: ${message.split('\n')[0]}`;
+      process.stderr.write(`bench (API): ${redisNote}\n`);
+    }
+
+    process.stderr.write(`bench (API): ${opts.warmup} warm-up + ${opts.firstTokenTurns} timed first-token turns per bus (${stacks.map((s) => s.label).join(', ')})\n`);
+    let phaseStart = performance.now();
+    const firstToken = await guarded(firstTokenTurns(stacks, model, { warmup: opts.warmup, iterations: opts.firstTokenTurns, runId: ctx.runId, interrupts: ctx.interrupts }));
+
+    phasesMs.firstToken = performance.now() - phaseStart;
+    phaseStart = performance.now();
+    const fanouts: FanoutResult[] = [];
+    const shapes = [
+      { stack: stacks[0]!, conversations: 1 },
+      ...(opts.conversations > 1 ? [{ stack: stacks[0]!, conversations: opts.conversations }] : []),
+      ...(stacks[1] ? [{ stack: stacks[1], conversations: 1 }] : []),
+    ];
+    for (const { stack, conversations } of shapes) {
+      process.stderr.write(`bench (API): ${opts.subscribers} SSE subscribers over ${conversations} conversation(s), ${stack.label} bus, ${opts.fanoutTurns} turns each\n`);
+      const shape = { subscribers: opts.subscribers, conversations, turns: opts.fanoutTurns };
+      fanouts.push(await guarded(fanout(stack, shape, { runId: ctx.runId, interrupts: ctx.interrupts })));
+    }
+    phasesMs.fanout = performance.now() - phaseStart;
+    return renderApiBench({ opts, overhead, firstToken, fanouts, redisNote, measureMs: performance.now() - started, phasesMs });
+  } catch (err) {
+    ctx.interrupts.check();
+    throw err;
+  } finally {
+    for (const c of cleanups.reverse()) await c().catch(() => undefined);
+  }
+}
+
+/** (3): API vs AgentClient.say, interleaved, on a worker with the zero-latency scripted model. */
+async function measureOverhead(ctx: BenchContext, opts: ApiOptions, later: Later, died: Promise<never>[]) {
+  const agent = await createBenchAgentWorker(ctx, 'api-text', { AGENT_GOAL: PTO_GOAL, VALIDATE_PROMPTS: 'false' }, turnScript);
+  const running = runWorkers(ctx, [agent.worker], [agent.close], 'the API overhead worker');
+  later(running.stop);
+  died.push(running.died);
+  const agents = new AgentClient(ctx.client, agent.worker.options.taskQueue);
+  const api = await startApi({ agents, bus: agent.streamBus, settings: API_SETTINGS, defaultGoal: PTO_GOAL });
+  later(api.close);
+  const scenarios = apiOverheadScenarios(ctx.client, agents, api.url, { runId: ctx.runId, turnsPerConversation: opts.turnsPerConversation });
+  const samplers = scenarios.map((s) => s.sampler);
+  process.stderr.write(`bench (API): ${opts.warmup} warm-up + ${opts.overheadTurns} timed text turns, API vs AgentClient.say interleaved\n`);
+  try {
+    await Promise.race([
+      (async () => {
+        const progress = { unit: 'turns per path', every: 50 };
+        await roundRobin(samplers, { warmup: opts.warmup, iterations: opts.overheadTurns, interrupts: ctx.interrupts, progress });
+        for (const s of samplers) await s.finish();
+      })(),
+      running.died,
+    ]);
+  } catch (err) {
+    await Promise.all(samplers.map((s) => s.abort()));
+    throw err;
+  }
+  return scenarios;
+}
+
+/** The API and the worker in this process sharing an in-memory bus, as `npm start` runs them. */
+async function inProcessStack(ctx: BenchContext, env: Record<string, string>, later: Later, died: Promise<never>[]): Promise<ApiStack> {
+  const bus = new TimedBus(new MemoryStreamBus());
+  later(() => bus.close());
+  const agent = await createStreamingBenchAgentWorker(ctx, 'api-stream', env, bus);
+  const running = runWorkers(ctx, [agent.worker], [agent.close], 'the API streaming worker');
+  later(running.stop);
+  died.push(running.died);
+  const api = await startApi({ agents: new AgentClient(ctx.client, agent.worker.options.taskQueue), bus, settings: API_SETTINGS, defaultGoal: PTO_GOAL });
+  later(api.close);
+  return { label: 'in-process', url: api.url, bus, rss: () => process.memoryUsage().rss, cpuMs: ownCpuMs, rssOf: 'the bench process (API, its worker, the idle workers of the other parts)', alone: false };
+}
+
+/** A throwaway Redis; the worker here publishes to it; the API runs alone in a process of its own (api/main.ts). */
+async function redisStack(ctx: BenchContext, temporalAddress: string, env: Record<string, string>, later: Later, died: Promise<never>[]): Promise<ApiStack> {
+  const redis = await startRedis();
+  later(redis.stop);
+  const bus = new TimedBus(new RedisStreamBus(redis.url));
+  later(() => bus.close());
+  const agent = await createStreamingBenchAgentWorker(ctx, 'api-redis', env, bus);
+  const running = runWorkers(ctx, [agent.worker], [agent.close], 'the API Redis worker');
+  later(running.stop);
+  died.push(running.died);
+  const api = await startApiProcess({ temporalAddress, namespace: ctx.namespace, taskQueue: agent.worker.options.taskQueue, redisUrl: redis.url, goalId: PTO_GOAL });
+  later(api.stop);
+  return { label: 'Redis', url: api.url, bus, rss: api.rss, cpuMs: api.cpuMs, rssOf: 'the API process alone (api/main.ts)', alone: true };
+}
