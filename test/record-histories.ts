@@ -60,6 +60,18 @@ async function main(): Promise<void> {
       await save('continue-as-new-first-run', handle, firstRun);
       await save('continue-as-new-last-run', env.client.workflow.getHandle(handle.workflowId));
     }
+    if (wanted('one-model-wait')) {
+      // Prompts checked while their turn is planned (PATCHES.oneModelWait): a fitting one with a tool, a refused
+      // one, a booking approved.
+      const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_hr_pto' }, 'replay-one-model-wait');
+      await say(handle, 'What is my balance for ada@example.com?');
+      await say(handle, 'order me a pizza');
+      await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+      await decide(handle, { approve: true });
+      await handle.signal(endChatSignal);
+      await handle.result();
+      await save('one-model-wait', handle);
+    }
     if (wanted('describe-questions')) {
       // The task queue's describe workflow answering agents, endpoints, a goal's tools and an unknown goal.
       const asker = new AgentClient(env.client, taskQueue);

@@ -54,6 +54,7 @@ function withGiveUp<A extends { goal: { agentName: string } }, R>(task: string, 
 
 export const validatePrompt = withGiveUp('check the prompt fits', llm.validatePrompt);
 export const planTurn = withGiveUp('plan the next step', llm.planTurn);
+export const vetAndPlan = withGiveUp('check the prompt fits and plan the next step', llm.vetAndPlan);
 export const summarizeConversation = withGiveUp('summarise for continue-as-new', llm.summarizeConversation);
 
 const NATIVE_TOOL_OPTIONS: ActivityOptions = {

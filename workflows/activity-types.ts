@@ -13,6 +13,7 @@ import type {
   ToolOutcome,
   ToolSpec,
   ValidateRequest,
+  VetAndPlanRequest,
 } from './types';
 
 /** Settings and goals reach the workflow through activities, so a replay sees what the original run saw. */
@@ -39,6 +40,8 @@ export interface AgentsDescription {
 export interface LlmActivities {
   validatePrompt(input: ValidateRequest): Promise<PromptVerdict>;
   planTurn(input: PlanRequest): Promise<PlanResult>;
+  /** validatePrompt and planTurn at once: one model wait; the plan comes back only when the prompt fits. */
+  vetAndPlan(input: VetAndPlanRequest): Promise<PromptVerdict>;
   summarizeConversation(input: SummarizeRequest): Promise<string>;
 }
 

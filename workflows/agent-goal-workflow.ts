@@ -22,6 +22,7 @@ import {
   runTool,
   summarizeConversation,
   validatePrompt,
+  vetAndPlan,
 } from './activity-stubs';
 import { Conversation, type RunVersions } from './conversation';
 import type { Effect, EffectKind, Performers } from './effects';
@@ -116,13 +117,18 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
 
   // ---- start: settings and goal come from activities, so a replay sees what the original run saw ----------
   const settings = await loadSettings();
-  versions = { refreshToolsEachTurn: patched(PATCHES.perTurnToolDiscovery), cancelAndExpire: patched(PATCHES.cancelAndExpire) };
+  versions = {
+    refreshToolsEachTurn: patched(PATCHES.perTurnToolDiscovery),
+    cancelAndExpire: patched(PATCHES.cancelAndExpire),
+    oneModelWait: patched(PATCHES.oneModelWait),
+  };
   convo.begin(settings, await resolveGoal(input.goalId), versions);
   const searchable = !!settings.searchAttributes && patched(PATCHES.searchAttributes);
 
   // ---- performing effects: the one place activities are called ----------------------------------------------
   const perform: Performers = {
     validate: ({ request }) => failSoft(() => validatePrompt(request, convo.settings.modelGiveUpSeconds)),
+    vet_and_plan: ({ request }) => failSoft(() => vetAndPlan(request, convo.settings.modelGiveUpSeconds)),
     plan: ({ request }) => failSoft(() => planTurn(request, convo.settings.modelGiveUpSeconds)),
     run_tool: ({ call, spec }) => runTool(spec, call.args, !!versions.cancelAndExpire).catch((err) => toolError(err, spec)),
     list_agents: () => failSoft(() => listAgents()),

@@ -20,6 +20,7 @@ import {
   type ConversationState,
   type Goal,
   type PendingApproval,
+  type PlanRequest,
   type PlanResult,
   type PromptVerdict,
   type ResolvedGoal,
@@ -40,6 +41,8 @@ export interface RunVersions {
   refreshToolsEachTurn: boolean;
   /** Runs started before cancelling and APPROVAL_TIMEOUT / IDLE_TIMEOUT existed wait for the user without a timer. */
   cancelAndExpire?: boolean;
+  /** Runs started before one-model-wait validate a prompt, then plan: two model calls in a row. */
+  oneModelWait?: boolean;
 }
 
 /** A wait for the user that ends on its own: how long, and what runs out. */
@@ -88,6 +91,8 @@ export class Conversation {
   private sentUpTo = 0;
   /** The sequence number of `messages[0]` in the whole conversation (see CarriedState.firstSeq). */
   private readonly firstSeq: number;
+  /** Prompts are checked while the turn is planned (RunVersions.oneModelWait). */
+  private vetWhilePlanning = false;
   /** An effect that continues the one just applied (a builtin tool's second step); it comes before anything else. */
   private followUp: Effect | null = null;
 
@@ -107,6 +112,7 @@ export class Conversation {
     this.settings = { ...settings, historyEventBudget: this.input.historyEventBudget || settings.historyEventBudget };
     this.refreshToolsEachTurn = versions.refreshToolsEachTurn;
     this.waitsExpire = versions.cancelAndExpire ?? false;
+    this.vetWhilePlanning = versions.oneModelWait ?? false;
     this.goal = resolved.goal;
     this.tools = resolved.tools;
     this.catalog = resolved.catalog ?? null;
@@ -249,7 +255,7 @@ export class Conversation {
           this.endTurn();
           continue;
         }
-        return { kind: 'plan', request: { goal: this.goal, tools: this.tools, transcript: this.transcriptRef(), summary: this.summary, agents: this.agents } };
+        return { kind: 'plan', request: this.planRequest() };
       }
       const next = this.queue[0];
       if (!next) return null;
@@ -263,6 +269,11 @@ export class Conversation {
       this.activePrompt = prompt.id;
       this.stepsThisTurn = 0;
       this.turnsThisRun++;
+      if (this.settings.validatePrompts && !prompt.starter && this.vetWhilePlanning) {
+        // The planner needs the prompt in its transcript; a refusal then follows it, as it always has.
+        this.messages.push(userMessage(prompt));
+        return { kind: 'vet_and_plan', prompt, request: { ...this.planRequest(), prompt: prompt.text } };
+      }
       if (this.settings.validatePrompts && !prompt.starter) {
         return { kind: 'validate', prompt, request: { goal: this.goal, transcript: this.transcriptRef(), prompt: prompt.text, agents: this.agents } };
       }
@@ -313,6 +324,7 @@ export class Conversation {
 
   private readonly appliers: Appliers = {
     validate: (effect, verdict) => this.applyVerdict(effect.prompt, verdict),
+    vet_and_plan: (_effect, verdict) => this.applyVettedPlan(verdict),
     plan: (_effect, plan) => this.applyPlan(plan),
     run_tool: (effect, outcome) => this.recordOutcome(effect.call, outcome),
     list_agents: (effect, agents) => this.applyAgents(effect.call, agents),
@@ -512,6 +524,24 @@ export class Conversation {
     this.endTurn();
   }
 
+  /** The verdict on a prompt already in the transcript, and the plan made meanwhile (dropped when it does not fit). */
+  private applyVettedPlan(verdict: PromptVerdict | StepFailure): void {
+    // Failing open, as validation always has: the turn is planned on its own.
+    if ('failed' in verdict) {
+      this.needsPlan = true;
+      return;
+    }
+    this.usage = addUsage(this.usage, verdict.usage);
+    if (!verdict.valid) {
+      this.say(verdict.reply);
+      this.endTurn();
+    } else if (verdict.plan) {
+      this.applyPlan(verdict.plan);
+    } else {
+      this.needsPlan = true;
+    }
+  }
+
   private applyPlan(result: PlanResult | StepFailure): void {
     this.needsPlan = false;
     if ('failed' in result) {
@@ -583,6 +613,10 @@ export class Conversation {
       if (m.kind === 'agent' && m.text.trim()) return m.text;
     }
     return '';
+  }
+
+  private planRequest(): PlanRequest {
+    return { goal: this.goal, tools: this.tools, transcript: this.transcriptRef(), summary: this.summary, agents: this.agents };
   }
 
   /** The first `count` messages by reference: only those not sent in an earlier request of this run go along. */

@@ -12,6 +12,7 @@ import type {
   ToolOutcome,
   ToolSpec,
   ValidateRequest,
+  VetAndPlanRequest,
 } from './types';
 
 export interface QueuedPrompt {
@@ -37,6 +38,8 @@ export type GoalReason =
 
 interface EffectInputs {
   validate: { prompt: QueuedPrompt; request: ValidateRequest };
+  /** Validation and planning in one activity (PATCHES.oneModelWait); the prompt is already in the transcript. */
+  vet_and_plan: { prompt: QueuedPrompt; request: VetAndPlanRequest };
   plan: { request: PlanRequest };
   run_tool: { call: ToolCall; spec: ToolSpec };
   /** For the ListAgents call, or (no call) the list a multi-goal run starts with. */
@@ -48,6 +51,7 @@ interface EffectInputs {
 
 export interface EffectResults {
   validate: PromptVerdict | StepFailure;
+  vet_and_plan: PromptVerdict | StepFailure;
   plan: PlanResult | StepFailure;
   run_tool: ToolOutcome;
   list_agents: AgentSummary[] | StepFailure;

@@ -167,6 +167,8 @@ export interface PromptVerdict {
   /** When invalid: what the agent says to steer the user back to the goal. */
   reply: string;
   usage: Usage;
+  /** From vetAndPlan, when the prompt fits: the turn's plan, made while the prompt was being checked. */
+  plan?: PlanResult;
 }
 
 /**
@@ -196,6 +198,9 @@ export type ValidateRequest = {
   /** In multi-goal mode, a request another agent can serve fits (the agent switches to it). */
   agents?: AgentSummary[];
 } & TranscriptInput;
+
+/** Checking a prompt and planning its turn at once (one model wait): the transcript ends with `prompt`. */
+export type VetAndPlanRequest = PlanRequest & { prompt: string };
 
 export type SummarizeRequest = {
   goal: Goal;

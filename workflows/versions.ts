@@ -12,6 +12,9 @@ export const PATCHES = {
   searchAttributes: 'search-attributes',
   /** An endChat that arrives while the conversation is being summarised for continue-as-new ends it. */
   endSurvivesCarry: 'end-survives-carry',
+  /** With VALIDATE_PROMPTS, the prompt is checked and the turn planned in one activity, concurrently: one model wait
+   * per turn instead of two in a row (the plan is dropped when the prompt does not fit). */
+  oneModelWait: 'one-model-wait',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

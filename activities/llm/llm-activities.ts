@@ -15,7 +15,7 @@ import {
 } from 'ai';
 import { FailureTypes } from '../../workflows/activity-types';
 import type { LlmActivities } from '../../workflows/activity-types';
-import type { Goal, PlanResult, ToolSpec, Usage } from '../../workflows/types';
+import { ZERO_USAGE, type AgentSummary, type ChatMessage, type Goal, type PlanRequest, type PlanResult, type PromptVerdict, type ToolSpec, type Usage } from '../../workflows/types';
 import { whileHeartbeating } from '../heartbeat';
 import { capText, DEFAULT_LIMITS } from '../limits';
 import { toLlmFailure } from './errors';
@@ -24,8 +24,8 @@ import { createModel, type LlmConfig, type ResolvedModel } from './model';
 import { toModelMessages } from './model-messages';
 import { renderPlanSystemPrompt, renderSummaryPrompt, renderValidateSystemPrompt } from './prompts';
 import type { LlmTask, ScriptedCallInfo } from './scripted-model';
-import { replyStream, type StreamBus } from '../../stream';
-import { readReply, streamTarget } from './reply-reader';
+import { replyStream, type ReplyStream, type StreamBus } from '../../stream';
+import { heldBack, readReply, streamTarget } from './reply-reader';
 
 export interface LlmDeps {
   model: LanguageModel;
@@ -69,7 +69,7 @@ export function createLlmActivities({
   }
 
   /** One model call, heartbeating, under the per-call timeout and the user's cancel; failures come out typed. */
-  async function guarded<T>(task: LlmTask, goal: Goal, request: Request, run: (settings: CallSettings) => Promise<T>): Promise<T> {
+  async function guarded<T>(task: LlmTask, goal: Goal, request: Request, run: (settings: CallSettings) => Promise<T>, stop?: AbortSignal): Promise<T> {
     const chosen = modelFor(goal);
     try {
       return await whileHeartbeating((cancelled) => run({
@@ -77,7 +77,7 @@ export function createLlmActivities({
         temperature: goal.settings?.temperature,
         ...request,
         maxRetries: 0, // Temporal retries the activity; two retry loops would multiply.
-        abortSignal: AbortSignal.any([AbortSignal.timeout(timeoutMs), cancelled]),
+        abortSignal: AbortSignal.any([AbortSignal.timeout(timeoutMs), cancelled, ...(stop ? [stop] : [])]),
         providerOptions: { scripted: { task, goalId: goal.id } satisfies ScriptedCallInfo as never },
       }));
     } catch (err) {
@@ -88,53 +88,93 @@ export function createLlmActivities({
 
   const call = (task: LlmTask, goal: Goal, request: Request) => guarded(task, goal, request, (settings) => generateText(settings));
 
-  return {
-    async planTurn(input): Promise<PlanResult> {
-      const { goal, tools, summary, agents } = input;
-      const out = replyStream(streamBus, streamTarget(), maxReplyChars);
-      try {
-        const messages = await transcripts.messagesOf(input);
-        const request = { system: renderPlanSystemPrompt({ goal, tools, summary, agents }), messages: toModelMessages(messages), tools: toToolSet(tools) };
-        const result = await guarded('plan', goal, request, (settings) =>
+  /** Plans the turn, streaming the reply's text to `out` as it is written; `stop` abandons it. */
+  async function plan(input: PlanRequest, messages: ChatMessage[], out: ReplyStream, stop?: AbortSignal): Promise<PlanResult> {
+    const { goal, tools, summary, agents } = input;
+    try {
+      const request = { system: renderPlanSystemPrompt({ goal, tools, summary, agents }), messages: toModelMessages(messages), tools: toToolSet(tools) };
+      const result = await guarded(
+        'plan',
+        goal,
+        request,
+        (settings) =>
           // Errors arrive as stream parts (readReply throws them); the SDK's default would also log each one.
           readReply(streamText({ ...settings, onError: () => {} }), settings.abortSignal, (text) => out.write(text)),
+        stop,
+      );
+      // Arguments that are not JSON at all: ask the model again rather than report them as missing.
+      // (Unknown tool names pass through: the workflow tells the model which tools exist.)
+      const broken = result.toolCalls.find((c) => c.invalid && !NoSuchToolError.isInstance(c.error));
+      if (broken) {
+        throw ApplicationFailure.retryable(
+          `The model sent malformed arguments for ${broken.toolName}: ${String(broken.input).slice(0, 200)}`,
+          FailureTypes.LlmUnavailable,
         );
-        // Arguments that are not JSON at all: ask the model again rather than report them as missing.
-        // (Unknown tool names pass through: the workflow tells the model which tools exist.)
-        const broken = result.toolCalls.find((c) => c.invalid && !NoSuchToolError.isInstance(c.error));
-        if (broken) {
-          throw ApplicationFailure.retryable(
-            `The model sent malformed arguments for ${broken.toolName}: ${String(broken.input).slice(0, 200)}`,
-            FailureTypes.LlmUnavailable,
-          );
-        }
-        out.done();
-        return {
-          text: capText(result.text, maxReplyChars),
-          toolCalls: result.toolCalls.map((c) => ({ id: c.toolCallId, tool: c.toolName, args: asRecord(c.input) })),
-          usage: usageOf(result.usage),
-        };
-      } catch (err) {
-        out.discard();
-        throw err;
       }
+      out.done();
+      return {
+        text: capText(result.text, maxReplyChars),
+        toolCalls: result.toolCalls.map((c) => ({ id: c.toolCallId, tool: c.toolName, args: asRecord(c.input) })),
+        usage: usageOf(result.usage),
+      };
+    } catch (err) {
+      out.discard();
+      throw err;
+    }
+  }
+
+  /** Whether `prompt` fits the goal, given the exchanges before it. */
+  async function validate(goal: Goal, prompt: string, agents: AgentSummary[], before: ChatMessage[]): Promise<PromptVerdict> {
+    // Plain text of the last exchanges is context enough; tool calls would need their results alongside.
+    const recent = before.slice(-6).flatMap((m): ModelMessage[] => {
+      if (m.kind === 'user') return [{ role: 'user', content: m.text }];
+      if (m.kind === 'agent' && m.text) return [{ role: 'assistant', content: m.text }];
+      return [];
+    });
+    const result = await call('validate', goal, {
+      system: renderValidateSystemPrompt(goal, agents),
+      messages: [...recent, { role: 'user', content: prompt }],
+    });
+    return { ...parseVerdict(result.text), usage: usageOf(result.usage) };
+  }
+
+  return {
+    async planTurn(input): Promise<PlanResult> {
+      const out = replyStream(streamBus, streamTarget(), maxReplyChars);
+      return plan(input, await transcripts.messagesOf(input), out);
     },
 
     async validatePrompt(input) {
-      const { goal, prompt, agents = [] } = input;
+      return validate(input.goal, input.prompt, input.agents ?? [], await transcripts.messagesOf(input));
+    },
+
+    /**
+     * Both model calls at once: the turn waits for the slower, not the sum. The plan's text is held back from the
+     * screen until the prompt is found to fit; when it does not, the plan is stopped and dropped. A failed check
+     * fails open (as validatePrompt's failure does in the workflow) when the plan succeeded.
+     */
+    async vetAndPlan(input): Promise<PromptVerdict> {
       const messages = await transcripts.messagesOf(input);
-      // Plain text of the last exchanges is context enough; tool calls would need their results alongside.
-      const recent = messages.slice(-6).flatMap((m): ModelMessage[] => {
-        if (m.kind === 'user') return [{ role: 'user', content: m.text }];
-        if (m.kind === 'agent' && m.text) return [{ role: 'assistant', content: m.text }];
-        return [];
+      const out = heldBack(replyStream(streamBus, streamTarget(), maxReplyChars));
+      const stopPlan = new AbortController();
+      const planning = plan(input, messages, out, stopPlan.signal).then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error }),
+      );
+      // The transcript ends with the prompt; the check reads the exchanges before it.
+      const verdict = await validate(input.goal, input.prompt, input.agents, messages.slice(0, -1)).catch((error: unknown) => {
+        if (error instanceof CancelledFailure) throw error;
+        return null;
       });
-      const result = await call('validate', goal, {
-        system: renderValidateSystemPrompt(goal, agents),
-        messages: [...recent, { role: 'user', content: prompt }],
-      });
-      const verdict = parseVerdict(result.text);
-      return { ...verdict, usage: usageOf(result.usage) };
+      if (verdict && !verdict.valid) {
+        stopPlan.abort(new Error('the prompt does not fit the goal'));
+        await planning;
+        return verdict;
+      }
+      out.release();
+      const planned = await planning;
+      if ('error' in planned) throw planned.error;
+      return { ...(verdict ?? { valid: true, reply: '', usage: ZERO_USAGE }), plan: planned.result };
     },
 
     async summarizeConversation(input) {

@@ -2,7 +2,7 @@
 // whole reply comes back as generateText would return it, failures thrown as generateText would throw them.
 import { Context } from '@temporalio/activity';
 import type { LanguageModelUsage, StreamTextResult, ToolSet, TypedToolCall } from 'ai';
-import type { StreamTarget } from '../../stream';
+import type { ReplyStream, StreamTarget } from '../../stream';
 
 /**
  * Reads a streamed reply to its end: text deltas go to `onText` as they come. A stream reports failures as parts,
@@ -47,3 +47,23 @@ export function streamTarget(): StreamTarget | undefined {
   }
 }
 
+
+/**
+ * A reply stream that holds its text until `release()`: a plan made while its prompt is being checked must not
+ * show a word of an answer the check may yet refuse. Discarded unreleased, nothing of it was ever shown.
+ */
+export function heldBack(out: ReplyStream): ReplyStream & { release(): void } {
+  let held: string[] | null = [];
+  // A plan may finish before its check: its `done` waits with its text.
+  let doneWhileHeld = false;
+  return {
+    write: (text) => (held ? held.push(text) : out.write(text)),
+    release() {
+      for (const text of held ?? []) out.write(text);
+      held = null;
+      if (doneWhileHeld) out.done();
+    },
+    done: () => (held ? (doneWhileHeld = true) : out.done()),
+    discard: () => out.discard(),
+  };
+}

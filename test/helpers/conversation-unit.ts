@@ -1,5 +1,5 @@
 // Fixtures for driving Conversation without Temporal: a goal with one tool, settings, and the loop's two verbs.
-import { Conversation } from '../../workflows/conversation';
+import { Conversation, type RunVersions } from '../../workflows/conversation';
 import type { Effect, EffectKind } from '../../workflows/effects';
 import { BUILTIN_TOOLS } from '../../workflows/builtin-tools';
 import type { Goal, PlanResult, Settings, ToolSpec } from '../../workflows/types';
@@ -40,9 +40,9 @@ export const calls = (...c: [string, Record<string, unknown>][]): PlanResult => 
   usage,
 });
 
-export function begun(overrides: Partial<Settings> = {}) {
+export function begun(overrides: Partial<Settings> = {}, versions: RunVersions = { refreshToolsEachTurn: true }) {
   const convo = new Conversation();
-  convo.begin({ ...settings, ...overrides }, { goal, tools: [book, BUILTIN_TOOLS.CompleteGoal!] });
+  convo.begin({ ...settings, ...overrides }, { goal, tools: [book, BUILTIN_TOOLS.CompleteGoal!] }, versions);
   // The starter prompt opens the conversation.
   convo.apply(next(convo, 'plan'), text('hello'));
   return convo;

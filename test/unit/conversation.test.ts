@@ -210,3 +210,53 @@ describe('Conversation: the transcript by reference', () => {
     expect(second.request.messages).toBeUndefined();
   });
 });
+
+describe('Conversation: checking a prompt while planning its turn (one model wait)', () => {
+  const oneWait = () => begun({ validatePrompts: true, showConfirm: false }, { refreshToolsEachTurn: true, oneModelWait: true });
+
+  it('asks for the check and the plan in one effect, the prompt already in the transcript', () => {
+    const convo = oneWait();
+    convo.enqueuePrompt('book monday');
+    const step = next(convo, 'vet_and_plan');
+    expect(step.request).toMatchObject({ prompt: 'book monday', goal: { id: 'g' } });
+    expect(step.request.transcript?.tail.at(-1)).toMatchObject({ kind: 'user', text: 'book monday' });
+    expect(convo.messages.at(-1)).toMatchObject({ kind: 'user', text: 'book monday' });
+  });
+
+  it('drops the plan of a prompt that does not fit, and steers back', () => {
+    const convo = oneWait();
+    convo.enqueuePrompt('pizza');
+    convo.apply(next(convo, 'vet_and_plan'), { valid: false, reply: 'Only bookings here.', usage, plan: calls(['Book', { day: 'monday' }]) });
+    expect(convo.nextEffect()).toBeNull();
+    expect(convo.replies.last?.reply).toBe('Only bookings here.');
+    expect(convo.messages.filter((m) => m.kind === 'user' && m.text === 'pizza')).toHaveLength(1);
+    expect(convo.messages.some((m) => m.kind === 'agent' && m.toolCalls.length > 0)).toBe(false);
+  });
+
+  it('runs the tool of a fitting prompt once, from the plan made alongside the check', () => {
+    const convo = oneWait();
+    convo.enqueuePrompt('book monday');
+    convo.apply(next(convo, 'vet_and_plan'), { valid: true, reply: '', usage, plan: calls(['Book', { day: 'monday' }]) });
+    const run = next(convo, 'run_tool');
+    expect(run.call).toMatchObject({ tool: 'Book', args: { day: 'monday' } });
+    convo.apply(run, { status: 'ok', result: 1 });
+    convo.apply(next(convo, 'plan'), text('booked'));
+    expect(convo.nextEffect()).toBeNull();
+    expect(convo.messages.filter((m) => m.kind === 'tool')).toHaveLength(1);
+    // Both calls' tokens are counted: the check's and the plan's.
+    expect(convo.usage.totalTokens).toBe(4 * usage.totalTokens); // the greeting, the check, two plans
+  });
+
+  it('plans on its own when the combined call failed (the check fails open)', () => {
+    const convo = oneWait();
+    convo.enqueuePrompt('book monday');
+    convo.apply(next(convo, 'vet_and_plan'), { failed: 'model down' });
+    expect(next(convo, 'plan').request.transcript?.count).toBe(convo.messages.length);
+  });
+
+  it('does not check the starter prompt', () => {
+    const convo = new Conversation();
+    convo.begin({ ...settings, validatePrompts: true }, { goal, tools: [book] }, { refreshToolsEachTurn: true, oneModelWait: true });
+    next(convo, 'plan');
+  });
+});
