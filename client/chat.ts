@@ -2,13 +2,18 @@
 import * as readline from 'node:readline/promises';
 import type { AgentClient } from './agent-client';
 import { formatHistory, formatReply } from './format';
+import type { StreamBus } from '../stream/bus';
 import type { AgentReply } from '../workflows/types';
+import { printStreamedText } from './streamed-text';
 
 export interface ChatIO {
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
   /** One JSON object per line instead of text (`agent chat --json`): replies, history, notices; no prompts. */
   json?: boolean;
+  /** Where the reply being written can be read (the worker's bus in npm start, Redis with REDIS_URL): printed as it
+   * comes. Without it the reply shows once complete. */
+  stream?: StreamBus;
 }
 
 const HELP = 'Type a message, or /history, /end (end the conversation), /quit (leave; the conversation stays).';
@@ -18,7 +23,19 @@ export async function runChat(client: AgentClient, id: string, first: AgentReply
   const rl = readline.createInterface({ input: io.input, output: io.output, terminal: false });
   const lines = rl[Symbol.asyncIterator]();
   const print = (text: string) => io.output.write(io.json ? `${JSON.stringify({ notice: text })}\n` : `${text}\n`);
-  const show = (r: AgentReply) => io.output.write(`${io.json ? JSON.stringify(r) : formatReply(r)}\n`);
+  const show = (r: AgentReply, streamed: string | null = null) => {
+    // Text already printed as it was written is not printed again; the tool call and the end still are.
+    const shown = !io.json && streamed !== null && streamed === r.reply ? { ...r, reply: '' } : r;
+    const text = io.json ? JSON.stringify(r) : formatReply(shown);
+    if (text) io.output.write(`${text}\n`);
+  };
+  /** Sends, printing the reply's text as it is written when a stream is at hand; then shows the reply. */
+  const exchange = async (send: () => Promise<AgentReply>): Promise<AgentReply> => {
+    const streaming = io.stream && !io.json ? printStreamedText(io.stream, id, (t) => io.output.write(t)) : null;
+    const answer = await whileWaiting(client, id, print, send).finally(() => streaming?.stop());
+    show(answer, streaming ? streaming.stop() : null);
+    return answer;
+  };
   const ask = async (question: string): Promise<string | null> => {
     if (!io.json) io.output.write(question);
     const next = await lines.next();
@@ -35,8 +52,7 @@ export async function runChat(client: AgentClient, id: string, first: AgentReply
         if (answer === null) return;
         const decision = await approvalFrom(answer, reply, ask, print);
         if (!decision) continue;
-        reply = await whileWaiting(client, id, print, () => client.confirm(id, decision));
-        show(reply);
+        reply = await exchange(() => client.confirm(id, decision));
         continue;
       }
       const text = await ask('you> ');
@@ -52,8 +68,7 @@ export async function runChat(client: AgentClient, id: string, first: AgentReply
         print('(conversation ended)');
         return;
       } else {
-        reply = await whileWaiting(client, id, print, () => client.say(id, text));
-        show(reply);
+        reply = await exchange(() => client.say(id, text));
       }
     }
   } finally {

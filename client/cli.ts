@@ -4,6 +4,7 @@ import { PICKER_GOAL_ID, unknownGoal } from '../goals/registry';
 import { AgentClient } from './agent-client';
 import { DEFAULT_TASK_QUEUE } from './connection';
 import { applyEnvFile } from './env-file';
+import { createStreamBus } from '../stream';
 import { runChat, type ChatIO } from './chat';
 import { formatConversations, formatEndpoints, formatHistory, formatReply, formatTools } from './format';
 import type { ConversationFilter } from './conversation-list';
@@ -110,11 +111,17 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       case 'chat': {
         const c = await connect();
         const requested = rest[0] ?? values.id;
-        if (requested && (await c.isRunning(requested))) {
-          await runChat(c, requested, (await c.status(requested)).lastReply, { ...io, json: values.json });
-        } else {
-          const { id, greeting } = await c.start(await goalId(c), requested, values.owner);
-          await runChat(c, id, greeting, { ...io, json: values.json });
+        // Workers in other processes publish the reply being written to Redis: with REDIS_URL, it prints as it comes.
+        const stream = io.env.REDIS_URL ? createStreamBus(io.env.REDIS_URL) : undefined;
+        try {
+          if (requested && (await c.isRunning(requested))) {
+            await runChat(c, requested, (await c.status(requested)).lastReply, { ...io, json: values.json, stream });
+          } else {
+            const { id, greeting } = await c.start(await goalId(c), requested, values.owner);
+            await runChat(c, id, greeting, { ...io, json: values.json, stream });
+          }
+        } finally {
+          await stream?.close();
         }
         return 0;
       }

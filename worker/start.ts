@@ -139,7 +139,7 @@ async function main(): Promise<void> {
       log(`resuming conversation ${resume.id}${resume.title ? ` ("${resume.title}")` : ''}; its state survived the restart (others: npm run -s agent -- list)`);
     }
     const { id, greeting } = resume ? { id: resume.id, greeting: await client.waitForUser(resume.id) } : await client.start(settings.defaultGoalId);
-    await runChat(client, id, greeting, { input: process.stdin, output: process.stdout });
+    await runChat(client, id, greeting, { input: process.stdin, output: process.stdout, stream: streamBus });
     resumable = await client.isRunning(id).catch(() => true);
   } catch (err) {
     console.error(`error: ${err instanceof UserError ? err.message : ((err as Error).stack ?? err)}`);
