@@ -1,6 +1,7 @@
 // A lean Server-Sent Events reader for the API benchmarks: node:http (no fetch machinery between the socket and the
 // parser), each event stamped with the monotonic clock when its bytes arrived. The clock is the system's
 // (CLOCK_MONOTONIC, what process.hrtime reads), so stamps taken in different processes on one host compare.
+import { parseSseFields } from '../test/helpers/sse';
 import http from 'node:http';
 
 /** Milliseconds on the host's monotonic clock, comparable across processes on the same machine. */
@@ -49,17 +50,8 @@ export function openSse(url: string, onEvent: (e: SseEvent) => void): Promise<Ss
 }
 
 function parseBlock(block: string, at: number): SseEvent | null {
-  let event = 'message';
-  const data: string[] = [];
-  for (const line of block.split('\n')) {
-    if (!line || line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon < 0 ? line : line.slice(0, colon);
-    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'event') event = value;
-    else if (field === 'data') data.push(value);
-  }
-  return data.length ? { event, data: data.join('\n'), at } : null;
+  const fields = parseSseFields(block);
+  return fields ? { event: fields.event, data: fields.data, at } : null;
 }
 
 /** A `token` event's data (the API's contract). */

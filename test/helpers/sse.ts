@@ -66,7 +66,8 @@ export async function openEvents(url: string, opts: { lastEventId?: string; head
   };
 }
 
-function parseBlock(block: string): SseEvent | null {
+/** One event block's fields as sent (data lines joined); null for a comment or keep-alive. */
+export function parseSseFields(block: string): { event: string; id: string | undefined; data: string } | null {
   let event = 'message';
   let id: string | undefined;
   const data: string[] = [];
@@ -79,13 +80,17 @@ function parseBlock(block: string): SseEvent | null {
     else if (field === 'id') id = value;
     else if (field === 'data') data.push(value);
   }
-  if (!data.length) return null;
-  const text = data.join('\n');
-  let parsed: unknown = text;
+  return data.length ? { event, id, data: data.join('\n') } : null;
+}
+
+function parseBlock(block: string): SseEvent | null {
+  const fields = parseSseFields(block);
+  if (!fields) return null;
+  let parsed: unknown = fields.data;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(fields.data);
   } catch {
     // not JSON: kept as text
   }
-  return { event, id, data: parsed, at: Date.now() };
+  return { event: fields.event, id: fields.id, data: parsed, at: Date.now() };
 }
