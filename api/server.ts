@@ -5,10 +5,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
+import { PROJECT_ROOT } from '../tools/project-root';
 import { createApi, type ApiDeps } from './app';
 import type { ApiSettings } from './settings';
 
-export const WEB_ROOT = path.join(__dirname, '..', 'dist', 'web');
+export const WEB_ROOT = path.join(PROJECT_ROOT, 'dist', 'web');
 
 export interface RunningApi {
   url: string;

@@ -16,8 +16,8 @@ export async function runDurabilityBench(ctx: BenchContext, address: string, opt
   const checkpoints = [1, 50, 100, 300].filter((t) => t <= opts.historyTurns);
   if (!checkpoints.includes(opts.historyTurns)) checkpoints.push(opts.historyTurns);
   const growth = await historyGrowth(ctx, opts.historyTurns, checkpoints);
-  process.stderr.write(`bench (durability): ${opts.recoveryRuns} worker kills during a model call\n`);
-  const recovery = await recoveryAfterKill(ctx, address, opts.recoveryRuns);
+  if (opts.recoveryRuns > 0) process.stderr.write(`bench (durability): ${opts.recoveryRuns} worker kills during a model call\n`);
+  const recovery = opts.recoveryRuns > 0 ? await recoveryAfterKill(ctx, address, opts.recoveryRuns) : [];
 
   const first = growth.addedAt[1]!;
   const growthTable = table([
@@ -37,8 +37,9 @@ export async function runDurabilityBench(ctx: BenchContext, address: string, opt
     growthTable,
     `After ${opts.historyTurns} turns: ${growth.totalBytes} bytes, ${growth.events} events.`,
     '',
-    'Recovery: worker/main.ts processes, the model a local Chat Completions server answering in 2 s; a new worker starts at once.',
-    recoveryTable,
+    ...(recovery.length
+      ? ['Recovery: worker/main.ts processes, the model a local Chat Completions server answering in 2 s; a new worker starts at once.', recoveryTable]
+      : ['Recovery: skipped (BENCH_RECOVERY_RUNS=0).']),
   ].join('\n');
   return { text, json: { historyGrowth: growth, recovery: { samples: recovery, killToRetry: kill, killToReply: reply } } };
 }

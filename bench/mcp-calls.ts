@@ -42,7 +42,7 @@ export async function benchMcpCalls(ctx: BenchContext, opts: McpOptions, dir: st
   const registry = writeRegistry(dir, 'fx-worker.json', { fx: fxEntry });
   const env = (file: string) => ({ AGENT_GOAL: MCP_GOAL, VALIDATE_PROMPTS: 'false', MCP_ENDPOINTS_FILE: file });
   const agent = await createBenchAgentWorker(ctx, 'mcp', env(registry), mcpScript);
-  const hungAgent = await createBenchAgentWorker(ctx, 'mcp-hung', env(hungEndpointRegistry(dir)), mcpScript);
+  const hungAgent = await createBenchAgentWorker(ctx, 'mcp-hung', env(hungEndpointRegistry(dir, opts.hungTimeoutMs)), mcpScript);
   const worker = runWorkers(ctx, [agent.worker, hungAgent.worker], [agent.close, hungAgent.close], 'an MCP bench worker');
   cleanups.push(worker.stop);
   process.stderr.write('bench (MCP): a+ worker discovering its endpoints (waits out the hung one, once)\n');

@@ -28,18 +28,20 @@ export interface McpOptions {
   /** Per cold pool: warm cache hits, and warm re-lists. */
   warmHitsPerPool: number;
   warmRelistsPerPool: number;
+  /** BENCH_MCP_HUNG_TIMEOUT_MS: the hung endpoint's timeoutMs in a+'s registry (default: the registry's default). */
+  hungTimeoutMs?: number;
 }
 
 /** The durability benchmarks. */
 export interface DurabilityOptions {
   /** BENCH_HISTORY_TURNS: text turns in the history-growth conversation (default 300). */
   historyTurns: number;
-  /** BENCH_RECOVERY_RUNS: worker kills during a model call (default 3). */
+  /** BENCH_RECOVERY_RUNS: worker kills during a model call (default 3; 0: none). */
   recoveryRuns: number;
 }
 
 export function readDurabilityOptions(env: NodeJS.ProcessEnv = process.env): DurabilityOptions {
-  return { historyTurns: envInt(env, 'BENCH_HISTORY_TURNS', 300, 1), recoveryRuns: envInt(env, 'BENCH_RECOVERY_RUNS', 3, 1) };
+  return { historyTurns: envInt(env, 'BENCH_HISTORY_TURNS', 300, 1), recoveryRuns: envInt(env, 'BENCH_RECOVERY_RUNS', 3, 0) };
 }
 
 export function readTurnOptions(env: NodeJS.ProcessEnv = process.env): TurnOptions {
@@ -64,6 +66,7 @@ export function readMcpOptions(env: NodeJS.ProcessEnv = process.env): McpOptions
     endpointCounts: endpointCounts(env),
     warmHitsPerPool: 200,
     warmRelistsPerPool: Math.max(1, Math.ceil(calls / coldRuns)),
+    hungTimeoutMs: env.BENCH_MCP_HUNG_TIMEOUT_MS ? envInt(env, 'BENCH_MCP_HUNG_TIMEOUT_MS', 0, 100) : undefined,
   };
 }
 
@@ -111,10 +114,122 @@ export function readApiOptions(env: NodeJS.ProcessEnv = process.env): ApiOptions
   };
 }
 
-/** BENCH_ONLY=api runs the API benchmarks alone (a quicker run; results in bench/results/latest-api.json). */
-export function readOnly(env: NodeJS.ProcessEnv = process.env): 'api' | undefined {
+/** BENCH_ONLY=api runs the API benchmarks alone (a quicker run; results in bench/results/latest-api.json); BENCH_ONLY=worker
+ * the lean-worker ones (bench/results/latest-worker.json). */
+export function readOnly(env: NodeJS.ProcessEnv = process.env): 'api' | 'worker' | undefined {
   const raw = env.BENCH_ONLY?.trim();
   if (!raw) return undefined;
-  if (raw !== 'api') throw new Error(`BENCH_ONLY must be "api" (the API benchmarks alone) or unset, got "${raw}"`);
+  if (raw !== 'api' && raw !== 'worker') throw new Error(`BENCH_ONLY must be "api" (the API benchmarks alone), "worker" (the worker ones) or unset, got "${raw}"`);
   return raw;
+}
+
+/** The lean-worker benchmarks (issue 11): the compiled worker against `npm run worker` (tsx), each in its own process. */
+export interface WorkerBenchOptions {
+  /** BENCH_WORKER_STARTS: starts of each worker, alternating, for start time and idle RSS (default 3). */
+  starts: number;
+  /** BENCH_WORKER_SETTLE_MS: wait after the first poll (and after starting the conversations) before reading RSS (default 5000). */
+  settleMs: number;
+  /** BENCH_WORKER_CONVERSATIONS: idle open conversations the compiled worker holds (default 1000). */
+  conversations: number;
+  /** BENCH_WORKER_START_CONCURRENCY: conversations being started at once (default 20). */
+  startConcurrency: number;
+  /** BENCH_WORKER_TURNS: text turns on evicted and on cached conversations each (default 20; 0: none). */
+  turns: number;
+  /** BENCH_WORKER_BUILD: compile the worker first, so it runs these sources (default 1; 0: use dist/ as it is). */
+  build: boolean;
+  /** BENCH_WORKER_SDK_CACHE: also hold the conversations with the SDK's default cache size, for comparison (default 1). */
+  compareSdkCache: boolean;
+}
+
+export function readWorkerBenchOptions(env: NodeJS.ProcessEnv = process.env): WorkerBenchOptions {
+  return {
+    starts: envInt(env, 'BENCH_WORKER_STARTS', 3, 1),
+    settleMs: envInt(env, 'BENCH_WORKER_SETTLE_MS', 5000, 0),
+    conversations: envInt(env, 'BENCH_WORKER_CONVERSATIONS', 1000, 1),
+    startConcurrency: envInt(env, 'BENCH_WORKER_START_CONCURRENCY', 20, 1),
+    turns: envInt(env, 'BENCH_WORKER_TURNS', 20, 0),
+    build: envInt(env, 'BENCH_WORKER_BUILD', 1, 0) > 0,
+    compareSdkCache: envInt(env, 'BENCH_WORKER_SDK_CACHE', 1, 0) > 0,
+  };
+}
+
+/** Round trips per step (issue 11): eager activity dispatch on/off and a heartbeat at activity start, interleaved. */
+export interface RoundTripOptions {
+  /** BENCH_ROUNDTRIP_ITERATIONS: timed turns per row (default 100). */
+  iterations: number;
+  /** BENCH_ROUNDTRIP_WARMUP: untimed turns per row before them (default 10). */
+  warmup: number;
+  turnsPerConversation: number;
+}
+
+export function readRoundTripOptions(env: NodeJS.ProcessEnv = process.env): RoundTripOptions {
+  return {
+    iterations: envInt(env, 'BENCH_ROUNDTRIP_ITERATIONS', 100, 1),
+    warmup: envInt(env, 'BENCH_ROUNDTRIP_WARMUP', 10, 0),
+    turnsPerConversation: envInt(env, 'BENCH_TURNS_PER_CONVERSATION', 50, 1),
+  };
+}
+
+/** Scale on one box (issue 11): worker processes of their own, the zero-latency scripted model. */
+export interface ScaleOptions {
+  /** BENCH_SCALE_ACTIVE: conversations taking turns at once (default 100). */
+  active: number;
+  /** BENCH_SCALE_TURNS: turns each of them takes, back to back (default 10). */
+  turns: number;
+  /** BENCH_SCALE_STARTS: conversations started, each then taking one turn (default 1000). */
+  starts: number;
+  /** BENCH_SCALE_START_CONCURRENCY: of those, how many are under way at once (default 100). */
+  startConcurrency: number;
+  /** BENCH_SCALE_WORKER_ROUNDS: rounds of the same load on one worker process and on two, alternating (default 2; 0: none). */
+  workerRounds: number;
+}
+
+export function readScaleOptions(env: NodeJS.ProcessEnv = process.env): ScaleOptions {
+  return {
+    active: envInt(env, 'BENCH_SCALE_ACTIVE', 100, 1),
+    turns: envInt(env, 'BENCH_SCALE_TURNS', 10, 1),
+    starts: envInt(env, 'BENCH_SCALE_STARTS', 1000, 1),
+    startConcurrency: envInt(env, 'BENCH_SCALE_START_CONCURRENCY', 100, 1),
+    workerRounds: envInt(env, 'BENCH_SCALE_WORKER_ROUNDS', 2, 0),
+  };
+}
+
+/**
+ * `npm run bench -- --quick`: every part with small counts, about a minute in all, for a smoke test (CI); a knob set
+ * in the environment still wins. The numbers are too few to compare runs by: it writes latest-quick.json.
+ */
+export const QUICK_KNOBS: Readonly<Record<string, string>> = {
+  BENCH_ITERATIONS: '10',
+  BENCH_WARMUP: '2',
+  BENCH_TURNS_PER_CONVERSATION: '50',
+  BENCH_ROUNDTRIP_ITERATIONS: '8',
+  BENCH_ROUNDTRIP_WARMUP: '2',
+  BENCH_MCP_ITERATIONS: '5',
+  BENCH_MCP_SPAWN_ITERATIONS: '2',
+  BENCH_MCP_COLD_RUNS: '1',
+  BENCH_MCP_ENDPOINTS: '1,2',
+  BENCH_MCP_HUNG_TIMEOUT_MS: '1000',
+  BENCH_HISTORY_TURNS: '5',
+  BENCH_RECOVERY_RUNS: '0',
+  BENCH_API_ITERATIONS: '3',
+  BENCH_API_WARMUP: '1',
+  BENCH_API_SUBSCRIBERS: '10',
+  BENCH_API_CONVERSATIONS: '2',
+  BENCH_API_FANOUT_TURNS: '1',
+  BENCH_API_OVERHEAD_ITERATIONS: '5',
+  BENCH_SCALE_ACTIVE: '10',
+  BENCH_SCALE_TURNS: '2',
+  BENCH_SCALE_STARTS: '20',
+  BENCH_SCALE_START_CONCURRENCY: '10',
+  BENCH_SCALE_WORKER_ROUNDS: '0',
+  BENCH_API_TTFT_MS: '50',
+  BENCH_API_CHUNK_MS: '5',
+};
+
+/** The command line (`--quick` or nothing) and the environment the knobs are read from. */
+export function readMode(argv: string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): { quick: boolean; env: NodeJS.ProcessEnv } {
+  const unknown = argv.filter((a) => a !== '--quick');
+  if (unknown.length) throw new Error(`npm run bench: unknown argument ${unknown.join(' ')} (the one option is --quick; knobs are BENCH_* variables)`);
+  const quick = argv.includes('--quick');
+  return { quick, env: quick ? { ...QUICK_KNOBS, ...env } : env };
 }

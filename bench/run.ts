@@ -1,8 +1,10 @@
 // `npm run bench`: client-observed latency of a chat turn on a real Temporal server and a real agent worker,
 // with a zero-latency scripted model, against a floor (an update that runs one no-op activity). What is left
 // over the floor is what the orchestrator costs: its workflow code, its activities' payloads, the AI SDK path.
-// Then the MCP benchmarks (mcp-bench.ts), the durability ones (durability-bench.ts) and the HTTP API ones
-// (api-bench.ts) on the same server; BENCH_ONLY=api runs the last alone. Knobs (BENCH_*): see options.ts.
+// Then the MCP benchmarks (mcp-bench.ts), the durability ones (durability-bench.ts), the HTTP API ones (api-bench.ts)
+// and the lean-worker ones (worker-bench.ts) on the same server; BENCH_ONLY=api or =worker runs one of the last two
+// alone. Knobs (BENCH_*): see options.ts. Round trips per step (round-trips.ts) come right after the chat turns, scale
+// on one box (scale.ts) last. `npm run bench -- --quick`: every part with small counts (about a minute), for CI smoke.
 //
 // One server for everything; TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE etc.) uses that server instead of a dev server.
 import os from 'node:os';
@@ -14,22 +16,40 @@ import type { BenchContext } from './context';
 import { watchInterrupts } from './interrupts';
 import { runApiBench } from './api-bench';
 import { runMcpBench } from './mcp-bench';
-import { readApiOptions, readDurabilityOptions, readMcpOptions, readOnly, readTurnOptions } from './options';
+import {
+  readApiOptions,
+  readDurabilityOptions,
+  readMcpOptions,
+  readMode,
+  readOnly,
+  readRoundTripOptions,
+  readScaleOptions,
+  readTurnOptions,
+  readWorkerBenchOptions,
+} from './options';
 import { runDurabilityBench } from './durability-bench';
 import { chatTurnResults } from './report/chat-turns-report';
 import { printAndSave, printAndSaveApiOnly } from './report/run-report';
 import type { TurnScenario } from './scenario';
+import { runRoundTrips } from './round-trips';
+import { runScaleBench } from './scale';
 import { startServer } from './server';
+import { runWorkerBench, runWorkerBenchAlone } from './worker-bench';
 
 const FLOOR_WORKFLOW_PATH = require.resolve('./floor-workflow');
 const interrupts = watchInterrupts();
 
 async function main(): Promise<void> {
-  const opts = readTurnOptions();
-  const mcpOpts = readMcpOptions();
-  const durabilityOpts = readDurabilityOptions();
-  const apiOpts = readApiOptions();
-  if (readOnly() === 'api') return apiOnly(apiOpts);
+  const { quick, env } = readMode();
+  const opts = readTurnOptions(env);
+  const mcpOpts = readMcpOptions(env);
+  const durabilityOpts = readDurabilityOptions(env);
+  const apiOpts = readApiOptions(env);
+  const workerOpts = readWorkerBenchOptions(env);
+  const roundTripOpts = readRoundTripOptions(env);
+  const scaleOpts = readScaleOptions(env);
+  if (readOnly(env) === 'api') return apiOnly(apiOpts);
+  if (readOnly(env) === 'worker') return runWorkerBenchAlone(workerOpts, interrupts);
   const wallStart = performance.now();
   const loadBefore = os.loadavg();
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -48,12 +68,16 @@ async function main(): Promise<void> {
     interrupts.check();
     scenarios = chatTurnScenarios(ctx, workers, opts);
     const measureMs = await measureChatTurns(ctx, scenarios, opts, workers.running.died);
-    const facts = { opts, server, setupMs, measureMs, loadBefore, loadAfter: os.loadavg() };
+    const facts = { opts, server, setupMs, measureMs, loadBefore, loadAfter: os.loadavg(), quick };
+    const roundTrips = await runRoundTrips(ctx, server, floorBundle, roundTripOpts);
     // The chat-turn workers stay up during the MCP part, as they always have, so its numbers stay comparable.
     const mcp = await runMcpBench(ctx, mcpOpts);
     const durability = await runDurabilityBench(ctx, server.info.address, durabilityOpts);
     const api = await runApiBench(ctx, server.info.address, apiOpts);
-    printAndSave(facts, chatTurnResults(scenarios), mcp, durability, api);
+    // Not in --quick: it compiles the worker (BENCH_ONLY=worker runs it alone).
+    const worker = quick ? undefined : await runWorkerBench(ctx, server.info.address, workerOpts);
+    const scale = await runScaleBench(ctx, server, scaleOpts);
+    printAndSave(facts, chatTurnResults(scenarios), mcp, durability, api, worker, { roundTrips, scale });
   } catch (err) {
     await Promise.all(scenarios.map((s) => s.sampler.abort()));
     throw err;

@@ -1,11 +1,11 @@
-// The Temporal server the benchmarks run against: a local dev server started for the run (the Temporal CLI), or,
-// with TEMPORAL_ADDRESS set, an existing one reached with the same settings as the worker (worker/connection.ts).
+// The Temporal server the benchmarks run against: a local dev server started for the run (the Temporal CLI, in memory,
+// with the dynamic config npm start and the tests use, or another one to compare with), or, with TEMPORAL_ADDRESS set,
+// an existing one reached with the same settings as the worker (worker/connection.ts).
 import { execFileSync } from 'node:child_process';
 import { Client, Connection } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { NativeConnection } from '@temporalio/worker';
 import { temporalTarget } from '../client/connection';
-import { DEV_SERVER_SEARCH_ATTRIBUTES } from '../worker/search-attributes';
+import { DEV_SERVER_DYNAMIC_CONFIG, freePort, spawnDevServer, stopChild } from '../worker/dev-server';
 import { findTemporalCli, MISSING_CLI } from '../worker/temporal-cli';
 
 export interface BenchServer {
@@ -13,7 +13,9 @@ export interface BenchServer {
   connection: NativeConnection;
   namespace: string;
   /** What the report says about the server. */
-  info: { mode: 'dev-server' | 'external'; address: string; cli?: string; cliVersion?: string };
+  info: { mode: 'dev-server' | 'external'; address: string; cli?: string; cliVersion?: string; dynamicConfig?: Record<string, unknown> };
+  /** The dev server's process, for its CPU time; none for an external server. */
+  pid?: number;
   teardown(): Promise<void>;
 }
 
@@ -37,19 +39,45 @@ async function connectExternal(): Promise<BenchServer> {
   };
 }
 
-async function startDevServer(): Promise<BenchServer> {
+/** A dev server of our own, in memory, with `dynamicConfig` (by default what npm start and the tests run with). */
+export async function startDevServer(dynamicConfig: Readonly<Record<string, unknown>> = DEV_SERVER_DYNAMIC_CONFIG): Promise<BenchServer> {
   const cli = findTemporalCli();
   if (!cli) throw new Error(`${MISSING_CLI} Or set TEMPORAL_ADDRESS to use a running server.`);
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: cli }, extraArgs: ['--log-level', 'error', ...DEV_SERVER_SEARCH_ATTRIBUTES] },
-  });
-  return {
-    client: env.client,
-    connection: env.nativeConnection,
-    namespace: env.namespace ?? 'default',
-    info: { mode: 'dev-server', address: env.address, cli, cliVersion: cliVersion(cli) },
-    teardown: () => env.teardown(),
-  };
+  const port = await freePort(0);
+  const { child, exited } = await spawnDevServer({ cli, port, dynamicConfig });
+  const address = `127.0.0.1:${port}`;
+  try {
+    const connection = await untilServing(() => NativeConnection.connect({ address }));
+    const clientConnection = await Connection.connect({ address });
+    return {
+      client: new Client({ connection: clientConnection, namespace: 'default' }),
+      connection,
+      namespace: 'default',
+      info: { mode: 'dev-server', address, cli, cliVersion: cliVersion(cli), dynamicConfig: { ...dynamicConfig } },
+      pid: child.pid,
+      async teardown() {
+        await clientConnection.close();
+        await connection.close();
+        await stopChild(child, exited);
+      },
+    };
+  } catch (err) {
+    await stopChild(child, exited);
+    throw err;
+  }
+}
+
+/** The port opens a moment before the frontend answers ("Frontend is not healthy yet"): retried for up to 30 s. */
+async function untilServing<T>(connect: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await connect();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
 }
 
 function cliVersion(cli: string): string | undefined {

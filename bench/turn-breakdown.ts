@@ -12,9 +12,11 @@ export interface TurnBreakdown {
   wftDispatchAfterActivity: number;
   /** Workflow tasks started → completed (the worker runs the workflow code and answers), summed. */
   wftOnWorker: number;
-  /** Activity tasks started → completed, summed (eager dispatch: started ≈ scheduled). */
+  /** Activity tasks started → completed, summed. */
   activities: number;
-  /** onServer minus the three above: time between those intervals. */
+  /** Activity tasks scheduled → started, summed: ≈ 0 with eager dispatch, a task-queue match and a poll without. */
+  activityDispatch: number;
+  /** onServer minus the four above: time between those intervals. */
   other: number;
   wfts: number;
   /** Each activity type's started → completed, summed over the turn. */
@@ -31,6 +33,7 @@ export function turnBreakdown(span: UpdateSpan): TurnBreakdown {
   const wftOnWorker = sum(tasks.map((t) => t.completedAt! - t.startedAt!));
   const runs = completedRuns(span.activities);
   const activities = sum(runs.map((r) => r.ms));
+  const activityDispatch = sum(span.activities.filter((a) => a.outcome === 'completed' && a.startedAt !== undefined).map((a) => a.startedAt! - a.scheduledAt));
   const byActivity: Record<string, number> = {};
   for (const r of runs) byActivity[r.type] = (byActivity[r.type] ?? 0) + r.ms;
   const onServer = span.completedAt - (span.acceptingTask?.scheduledAt ?? span.acceptedAt);
@@ -40,7 +43,8 @@ export function turnBreakdown(span: UpdateSpan): TurnBreakdown {
     wftDispatchAfterActivity: sum(tasks.filter((t) => t.wokenBy === 'activityTaskCompleted').map(dispatch)),
     wftOnWorker,
     activities,
-    other: onServer - wftDispatch - wftOnWorker - activities,
+    activityDispatch,
+    other: onServer - wftDispatch - wftOnWorker - activities - activityDispatch,
     wfts: tasks.length,
     byActivity,
   };

@@ -1,22 +1,49 @@
 // The benchmark's workers. Agent workers are built exactly as production builds them (createAgentWorker), with the
 // zero-latency scripted model, each on a task queue of its own; a worker that stops on its own (a fatal error)
 // fails the run rather than leaving an update waiting forever.
-import type { Worker } from '@temporalio/worker';
+import { Context } from '@temporalio/activity';
+import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, Next, Worker } from '@temporalio/worker';
 import { ScriptedModel, type ScriptInput } from '../activities/llm/scripted-model';
+import { SecretScrubber } from '../activities/secrets';
 import type { StreamBus } from '../stream/bus';
 import { createAgentWorker, type AgentWorker } from '../worker/create-worker';
 import { readWorkerSettings } from '../worker/settings';
 import type { BenchContext } from './context';
 
-/** An agent worker on task queue bench-<queue>-<run id>, configured by `env` as the real worker is. */
-export function createBenchAgentWorker(ctx: BenchContext, queue: string, env: Record<string, string>, script: ScriptInput): Promise<AgentWorker> {
+/**
+ * An agent worker on task queue bench-<queue>-<run id>, configured by `env` as the real worker is. `beatAtStart`: its
+ * activities heartbeat as they start, as whileHeartbeating did before issue 11 (the round-trip benchmark's "before").
+ */
+export function createBenchAgentWorker(
+  ctx: BenchContext,
+  queue: string,
+  env: Record<string, string>,
+  script: ScriptInput,
+  opts: { beatAtStart?: boolean } = {},
+): Promise<AgentWorker> {
   return createAgentWorker({
     connection: ctx.connection,
     namespace: ctx.namespace,
     settings: { ...readWorkerSettings(env as NodeJS.ProcessEnv), taskQueue: `bench-${queue}-${ctx.runId}` },
     model: { model: new ScriptedModel(script), provider: 'scripted', modelId: 'bench', description: 'bench script' },
     workflowBundle: ctx.agentBundle,
+    ...(opts.beatAtStart ? { secrets: new BeatAtStart() } : {}),
   });
+}
+
+/** The worker's scrubber (no secrets in the bench) plus a heartbeat as each activity starts. */
+class BeatAtStart extends SecretScrubber {
+  override interceptors() {
+    const { activity } = super.interceptors();
+    const inbound: ActivityInboundCallsInterceptor = {
+      execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>) {
+        Context.current().heartbeat();
+        return next(input);
+      },
+    };
+    const beat = () => ({ inbound });
+    return { activity: [...activity, beat] };
+  }
 }
 
 /**

@@ -2,22 +2,17 @@
 // TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE and the config file), else the server
 // `npm start` runs (it records its address in DATA_DIR), else 127.0.0.1:7233; and the default task queue. Clients
 // and workers both import this module; it imports neither.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
+import { PROJECT_ROOT } from '../tools/project-root';
 
 /** The task queue agent workers serve and clients start conversations on, unless TASK_QUEUE says otherwise. */
 export const DEFAULT_TASK_QUEUE = 'agent-task-queue';
 /** Where `npm start` keeps its state (the dev server's database, demo data), unless DATA_DIR says otherwise: in the
  * project, found from here whether this runs from source or compiled into dist/. */
-export const DEFAULT_DATA_DIR = path.join(projectRoot(__dirname), 'data');
-
-function projectRoot(from: string): string {
-  let dir = from;
-  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return dir;
-}
+export const DEFAULT_DATA_DIR = path.join(PROJECT_ROOT, 'data');
 
 /** The dev server `npm start` runs, as recorded for the CLI and `npm run worker` to find it. */
 export interface EmbeddedServer {

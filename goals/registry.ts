@@ -3,6 +3,7 @@
 // reported, never served). Both are parsed by the same schema; `resolve` is the one way to look a goal up.
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
+import { PROJECT_ROOT } from '../tools/project-root';
 import { loadModules } from '../tools/registry';
 import { FailureTypes } from '../workflows/activity-types';
 import { isBuiltinTool } from '../workflows/builtin-tools';
@@ -13,7 +14,7 @@ import { goalProblems, goalSchema } from './goal-schema';
 /** Goals shipped as code, one file each. */
 export const CODE_GOALS_DIR = path.join(__dirname, 'code');
 /** The goals folder's default (the GOALS_DIR setting): JSON goals, re-read when it changes. */
-export const DEFAULT_GOALS_FOLDER = path.join(__dirname, '..', 'config', 'goals');
+export const DEFAULT_GOALS_FOLDER = path.join(PROJECT_ROOT, 'config', 'goals');
 export const PICKER_GOAL_ID = 'goal_choose_agent';
 
 type ToolExists = (name: string) => boolean;

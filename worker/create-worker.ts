@@ -92,6 +92,8 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     interceptors: secrets.interceptors(),
     maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
+    maxCachedWorkflows: opts.settings.workflowCache.maxCachedWorkflows,
+    stickyQueueScheduleToStartTimeout: opts.settings.workflowCache.stickyScheduleToStartSeconds * 1000,
     activities: createActivities({
       settings: { ...opts.settings.conversation, searchAttributes },
       goals,

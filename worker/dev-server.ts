@@ -9,6 +9,18 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DEV_SERVER_SEARCH_ATTRIBUTES } from './search-attributes';
 import { findTemporalCli, MISSING_CLI } from './temporal-cli';
 
+/**
+ * Dynamic config of every dev server we start (npm start, the tests, the bench). Eager activity dispatch: an activity
+ * a workflow task schedules comes back to its worker in the answer to that task, not through a task queue and another
+ * poll (bench/round-trips.ts measures it). CLI 1.9 has it on already; named here so it stays on whatever CLI runs.
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, unknown>> = { 'system.enableActivityEagerExecution': true };
+
+/** `--dynamic-config-value KEY=JSON` flags for `temporal server start-dev`. */
+export function dynamicConfigFlags(values: Readonly<Record<string, unknown>> = DEV_SERVER_DYNAMIC_CONFIG): string[] {
+  return Object.entries(values).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]);
+}
+
 export interface DevServer {
   address: string;
   uiUrl: string | null;
@@ -31,7 +43,7 @@ async function downloadedDevServer(dbFilename: string, port: number, uiPort: num
   console.log('[start] no Temporal CLI here (npm install could not install it): downloading it through @temporalio/testing…');
   try {
     const env = await TestWorkflowEnvironment.createLocal({
-      server: { executable: { type: 'cached-download' }, dbFilename, ip: '127.0.0.1', port, ui: true, uiPort, extraArgs: DEV_SERVER_SEARCH_ATTRIBUTES },
+      server: { executable: { type: 'cached-download' }, dbFilename, ip: '127.0.0.1', port, ui: true, uiPort, extraArgs: [...DEV_SERVER_SEARCH_ATTRIBUTES, ...dynamicConfigFlags()] },
     });
     return { address: `127.0.0.1:${port}`, uiUrl: `http://127.0.0.1:${uiPort}`, stop: () => env.teardown() };
   } catch (err) {
@@ -40,17 +52,26 @@ async function downloadedDevServer(dbFilename: string, port: number, uiPort: num
 }
 
 /**
- * Runs the CLI's dev server on `port` with its state in `dbFile` (no UI without `uiPort`); resolves once the port
- * accepts connections. Started again on the same port and file, it carries on with what it had persisted.
+ * Runs the CLI's dev server on `port` with its state in `dbFile` (in memory without one; no UI without `uiPort`) and
+ * `dynamicConfig` (default DEV_SERVER_DYNAMIC_CONFIG); resolves once the port accepts connections. Started again on the
+ * same port and file, it carries on with what it had persisted.
  */
-export async function spawnDevServer(opts: { cli?: string; dbFile: string; port: number; uiPort?: number }): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
+export async function spawnDevServer(opts: {
+  cli?: string;
+  dbFile?: string;
+  port: number;
+  uiPort?: number;
+  dynamicConfig?: Readonly<Record<string, unknown>>;
+}): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
   // Finding it may run `pyenv which`: a caller that has looked already passes what it found.
   const cli = opts.cli ?? findTemporalCli();
   if (!cli) throw new Error(MISSING_CLI);
   const ui = opts.uiPort === undefined ? ['--headless'] : ['--ui-port', String(opts.uiPort)];
+  const db = opts.dbFile === undefined ? [] : ['--db-filename', opts.dbFile];
+  const config = dynamicConfigFlags(opts.dynamicConfig);
   const child = spawn(
     cli,
-    ['server', 'start-dev', '--db-filename', opts.dbFile, '--ip', '127.0.0.1', '--port', String(opts.port), ...ui, ...DEV_SERVER_SEARCH_ATTRIBUTES, '--log-level', 'error'],
+    ['server', 'start-dev', ...db, '--ip', '127.0.0.1', '--port', String(opts.port), ...ui, ...DEV_SERVER_SEARCH_ATTRIBUTES, ...config, '--log-level', 'error'],
     // Its own process group: Ctrl-C reaches us first, and we stop the server after the worker has drained.
     { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
@@ -69,7 +90,8 @@ export async function spawnDevServer(opts: { cli?: string; dbFile: string; port:
   return { child, exited };
 }
 
-async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+/** SIGTERM, then SIGKILL if it has not exited 10 s later. */
+export async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
   if (child.exitCode !== null) return;
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

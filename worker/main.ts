@@ -1,4 +1,6 @@
-// `npm run worker`: the worker alone, against TEMPORAL_ADDRESS (default 127.0.0.1:7233).
+// The worker alone, against TEMPORAL_ADDRESS (default 127.0.0.1:7233). In production compiled, with plain node:
+// `npm run build`, then `node dist/worker/main.js` (the workflow code pre-bundled by the build); in development
+// `npm run worker` runs this file from source through tsx, bundling the workflow code at start.
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { processLogger } from './process-logger';
 import { temporalTarget } from '../client/connection';
@@ -6,10 +8,13 @@ import { applyEnvFile } from '../client/env-file';
 import { createAgentWorker, secretsOf } from './create-worker';
 import { loadFileStore } from '../tools/mock-data/file-store';
 import { demoDataFile, readWorkerSettings } from './settings';
+import { prebuiltWorkflowBundle } from './workflow-bundle';
 
 async function main(): Promise<void> {
   applyEnvFile();
   const settings = readWorkerSettings();
+  // Before connecting: a compiled worker with a missing or stale bundle stops here, saying to rebuild.
+  const workflowBundle = prebuiltWorkflowBundle();
   // Installed before anything logs: no line leaves this process with a configured secret in it.
   const secrets = secretsOf(settings);
   Runtime.install({ logger: processLogger(secrets, settings.logLevel ?? 'INFO') });
@@ -17,8 +22,8 @@ async function main(): Promise<void> {
   const connection = await NativeConnection.connect(target.connectionOptions);
   // The demo data survives a restart (and a crash: it is written with each tool call's idempotency record).
   const store = loadFileStore(demoDataFile(settings));
-  const { worker, model, close } = await createAgentWorker({ connection, namespace: target.namespace, settings, store, secrets });
-  console.log(`worker on ${target.connectionOptions.address} (namespace ${target.namespace}, task queue ${settings.taskQueue}); ${model.description}; demo data in ${demoDataFile(settings)}`);
+  const { worker, model, close } = await createAgentWorker({ connection, namespace: target.namespace, settings, store, secrets, workflowBundle });
+  console.log(`worker on ${target.connectionOptions.address} (namespace ${target.namespace}, task queue ${settings.taskQueue}); ${model.description}; demo data in ${demoDataFile(settings)}${workflowBundle ? `; workflow code pre-bundled (${workflowBundle.codePath})` : ''}`);
   // Worker.run() shuts down gracefully on SIGINT/SIGTERM.
   await worker.run();
   await close();

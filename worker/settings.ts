@@ -6,12 +6,32 @@ import { DEFAULT_GOALS_FOLDER, PICKER_GOAL_ID } from '../goals/registry';
 import type { LlmConfig } from '../activities/llm/model';
 import { DEFAULT_LIMITS, type Limits } from '../activities/limits';
 import type { ToolServices } from '../tools/define-tool';
+import { PROJECT_ROOT } from '../tools/project-root';
 import { DEFAULT_TRAIN_SERVICE_PORT } from '../tools/services/train-service';
 import type { Settings } from '../workflows/types';
 import { DEFAULT_DATA_DIR, DEFAULT_TASK_QUEUE } from '../client/connection';
 
-export const PROJECT_ROOT = path.join(__dirname, '..');
+/** The project's folder, whether this runs from source or compiled into dist/. */
+export { PROJECT_ROOT };
 export const DEFAULT_MCP_ENDPOINTS_FILE = path.join(PROJECT_ROOT, 'config', 'mcp_endpoints.json');
+
+export interface WorkflowCacheSettings {
+  /** Conversations kept in memory between turns; an evicted one is replayed from its history on its next turn. */
+  maxCachedWorkflows: number;
+  /** How long a cached conversation's next task waits for this worker (its sticky queue) before any worker may take
+   * it: after a worker dies, its conversations are stalled at most this long. */
+  stickyScheduleToStartSeconds: number;
+}
+
+/**
+ * Chosen for memory (measured by bench/worker-bench.ts). Each cached conversation costs ~330 KB whether it is busy or
+ * idle; 1,000 idle ones took the compiled worker from ~200 MB to ~400–500 MB with 250 cached, ~530–550 MB with all
+ * cached (the SDK's default cache, ≈ 600 per GB of heap, is ~2,300 here). 250 still holds more than 100 conversations
+ * active at once without replays; an evicted one replays its history on its next turn (+35–40 ms here). Sticky 5 s,
+ * not the SDK's 10 s: the conversations of a worker that died or was redeployed wait at most 5 s for another worker,
+ * while a live worker takes its sticky tasks within milliseconds.
+ */
+export const DEFAULT_WORKFLOW_CACHE: WorkflowCacheSettings = { maxCachedWorkflows: 250, stickyScheduleToStartSeconds: 5 };
 
 const flag = (name: string, fallback: boolean) =>
   z
@@ -39,6 +59,10 @@ const count = (name: string, fallback: number, min: number) =>
       }
       return n;
     });
+
+/** The SDK takes 0 (no cache) or at least 2. */
+const cacheSize = (name: string, fallback: number) =>
+  count(name, fallback, 0).refine((n) => n !== 1, { message: `${name} must be 0 (no cache) or at least 2, got "1"` });
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400 };
 
@@ -96,6 +120,8 @@ const envSchema = z.object({
     .url({ protocol: /^rediss?$/, message: 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://localhost:6379' })
     .optional(),
   SCRIPTED_STREAM_DELAY_MS: count('SCRIPTED_STREAM_DELAY_MS', 0, 0),
+  WORKER_MAX_CACHED_WORKFLOWS: cacheSize('WORKER_MAX_CACHED_WORKFLOWS', DEFAULT_WORKFLOW_CACHE.maxCachedWorkflows),
+  WORKER_STICKY_SCHEDULE_TO_START: duration('WORKER_STICKY_SCHEDULE_TO_START', DEFAULT_WORKFLOW_CACHE.stickyScheduleToStartSeconds, 1),
   STRIPE_API_KEY: z.string().optional(),
   STRIPE_API_BASE: z
     .string()
@@ -130,7 +156,10 @@ export interface WorkerSettings {
   redisUrl?: string;
   /** The scripted model's pause between chunks of a streamed reply, so demos and tests can watch it being written. */
   scriptedStreamDelayMs: number;
+  /** The worker's workflow cache (WORKER_MAX_CACHED_WORKFLOWS, WORKER_STICKY_SCHEDULE_TO_START): see DEFAULT_WORKFLOW_CACHE. */
+  workflowCache: WorkflowCacheSettings;
 }
+
 
 /** The demo data a worker process keeps in DATA_DIR: one file per task queue it serves tools for. */
 export function demoDataFile(settings: WorkerSettings, taskQueue = settings.taskQueue): string {
@@ -178,6 +207,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     limits: { maxReplyChars: e.MAX_REPLY_CHARS, maxToolResultChars: e.MAX_TOOL_RESULT_CHARS },
     redisUrl: e.REDIS_URL,
     scriptedStreamDelayMs: e.SCRIPTED_STREAM_DELAY_MS,
+    workflowCache: { maxCachedWorkflows: e.WORKER_MAX_CACHED_WORKFLOWS, stickyScheduleToStartSeconds: e.WORKER_STICKY_SCHEDULE_TO_START },
     toolServices: {
       trainServiceUrl: e.TRAIN_SERVICE_URL,
       ...(e.STRIPE_API_KEY ? { stripe: { apiKey: e.STRIPE_API_KEY, apiBase: e.STRIPE_API_BASE } } : {}),

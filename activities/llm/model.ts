@@ -5,6 +5,7 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
+import { PROJECT_ROOT } from '../../tools/project-root';
 import { loadScript, ScriptedModel } from './scripted-model';
 
 export const PROVIDERS = ['openai', 'anthropic', 'google', 'openai-compatible', 'scripted'] as const;
@@ -19,7 +20,7 @@ export interface LlmConfig {
   timeoutSeconds?: number;
 }
 
-export const DEFAULT_SCRIPT = path.join(__dirname, '..', '..', 'config', 'scripted-model.json');
+export const DEFAULT_SCRIPT = path.join(PROJECT_ROOT, 'config', 'scripted-model.json');
 
 export interface ResolvedModel {
   model: LanguageModel;

@@ -48,6 +48,7 @@ function serverTimeline(turns: TurnBreakdown[], client: Summary) {
     wftDispatchAfterActivityP50Ms: p50((t) => t.wftDispatchAfterActivity),
     wftOnWorkerP50Ms: p50((t) => t.wftOnWorker),
     activitiesP50Ms: p50((t) => t.activities),
+    activityDispatchP50Ms: p50((t) => t.activityDispatch),
     otherP50Ms: p50((t) => t.other),
     byActivityP50Ms: Object.fromEntries(activityTypes.map((n) => [n, p50((t) => t.byActivity[n] ?? 0)])),
   };
@@ -75,7 +76,7 @@ export function latencyTable(results: ChatTurnResult[]): string {
 export function breakdownTable(results: ChatTurnResult[]): string {
   const ms = (x: number | null) => (x === null ? '—' : x.toFixed(1));
   return table([
-    ['scenario', 'client', 'on server', 'WFTs', 'WFT dispatch', '(after activity)', 'WFT on worker', 'activities', 'other'],
+    ['scenario', 'client', 'on server', 'WFTs', 'WFT dispatch', '(after activity)', 'WFT on worker', 'activity dispatch', 'activities', 'other'],
     ...results.map((r) => {
       const t = r.serverTimeline;
       const byActivity = Object.entries(t.byActivityP50Ms).map(([n, v]) => `${n} ${ms(v)}`);
@@ -87,6 +88,7 @@ export function breakdownTable(results: ChatTurnResult[]): string {
         ms(t.wftDispatchP50Ms),
         ms(t.wftDispatchAfterActivityP50Ms),
         ms(t.wftOnWorkerP50Ms),
+        ms(t.activityDispatchP50Ms),
         `${ms(t.activitiesP50Ms)} (${byActivity.join(', ')})`,
         ms(t.otherP50Ms),
       ];

@@ -1,6 +1,7 @@
 // What `npm run bench` prints and writes: the machine and server it ran on, the chat-turn tables, the MCP, durability
 // and API tables, and everything (samples included) in bench/results/latest.json, so runs can be compared later.
-// BENCH_ONLY=api prints the machine and the API tables, and writes bench/results/latest-api.json instead.
+// BENCH_ONLY=api prints the machine and the API tables, and writes bench/results/latest-api.json instead (BENCH_ONLY=worker:
+// the lean-worker tables, bench/results/latest-worker.json).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,10 +12,20 @@ import type { TurnOptions } from '../options';
 import { PTO_GOAL } from '../scripted-answers';
 import { sdkVersion, type BenchServer } from '../server';
 import { round } from '../stats';
+import type { WorkerBenchResult } from '../worker-bench';
 import { breakdownTable, latencyTable, type ChatTurnResult } from './chat-turns-report';
 
 export const RESULTS_FILE = path.join(__dirname, '..', 'results', 'latest.json');
 export const API_ONLY_RESULTS_FILE = path.join(__dirname, '..', 'results', 'latest-api.json');
+export const WORKER_ONLY_RESULTS_FILE = path.join(__dirname, '..', 'results', 'latest-worker.json');
+/** `--quick` runs too few turns to compare by: their results go beside the full run's, not over them. */
+export const QUICK_RESULTS_FILE = path.join(__dirname, '..', 'results', 'latest-quick.json');
+
+/** A part of the run printed as text and saved under its key in the JSON. */
+export interface BenchPart {
+  text: string;
+  json: Record<string, unknown>;
+}
 
 export interface RunFacts {
   opts: TurnOptions;
@@ -23,23 +34,54 @@ export interface RunFacts {
   measureMs: number;
   loadBefore: number[];
   loadAfter: number[];
+  /** `npm run bench -- --quick`. */
+  quick?: boolean;
 }
 
-export function printAndSave(facts: RunFacts, results: ChatTurnResult[], mcp: McpBenchResult, durability: DurabilityBenchResult, api: ApiBenchResult): void {
-  console.log(chatTurnText(facts, results));
+export function printAndSave(
+  facts: RunFacts,
+  results: ChatTurnResult[],
+  mcp: McpBenchResult,
+  durability: DurabilityBenchResult,
+  api: ApiBenchResult,
+  worker?: WorkerBenchResult,
+  more: { roundTrips?: BenchPart; scale?: BenchPart } = {},
+): void {
+  const file = facts.quick ? QUICK_RESULTS_FILE : RESULTS_FILE;
+  console.log(chatTurnText(facts, results, file));
+  if (more.roundTrips) console.log(more.roundTrips.text);
   console.log(mcp.text);
   console.log(durability.text);
   console.log(api.text);
-  mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-  writeFileSync(RESULTS_FILE, `${JSON.stringify({ ...resultsJson(facts, results, mcp), durability: durability.json, api: api.json }, null, 2)}\n`);
+  if (worker) console.log(worker.text);
+  if (more.scale) console.log(more.scale.text);
+  const json = {
+    ...resultsJson(facts, results, mcp),
+    ...(more.roundTrips ? { roundTrips: more.roundTrips.json } : {}),
+    durability: durability.json,
+    api: api.json,
+    ...(worker ? { worker: worker.json } : {}),
+    ...(more.scale ? { scale: more.scale.json } : {}),
+  };
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
 }
 
 /** BENCH_ONLY=api: the machine, the server and the API tables; JSON beside the full run's, not over it. */
 export function printAndSaveApiOnly(facts: Pick<RunFacts, 'server' | 'loadBefore' | 'loadAfter'>, api: ApiBenchResult): void {
+  printAndSaveOnly(facts, 'api', api, API_ONLY_RESULTS_FILE);
+}
+
+/** BENCH_ONLY=worker: the same for the lean-worker tables. */
+export function printAndSaveWorkerOnly(facts: Pick<RunFacts, 'server' | 'loadBefore' | 'loadAfter'>, worker: WorkerBenchResult): void {
+  printAndSaveOnly(facts, 'worker', worker, WORKER_ONLY_RESULTS_FILE);
+}
+
+function printAndSaveOnly(facts: Pick<RunFacts, 'server' | 'loadBefore' | 'loadAfter'>, name: string, part: { text: string; json: unknown }, file: string): void {
   const { server } = facts;
   console.log(['', machineLine(), serverLine(server), `Load average ${facts.loadBefore[0]!.toFixed(2)} before, ${facts.loadAfter[0]!.toFixed(2)} after.`].join('\n'));
-  console.log(api.text);
-  console.log(`Results: ${path.relative(process.cwd(), API_ONLY_RESULTS_FILE)}`);
+  console.log(part.text);
+  console.log(`Results: ${path.relative(process.cwd(), file)}`);
   const cpus = os.cpus();
   const json = {
     timestamp: new Date().toISOString(),
@@ -48,10 +90,10 @@ export function printAndSaveApiOnly(facts: Pick<RunFacts, 'server' | 'loadBefore
     cpus: { count: cpus.length, model: cpus[0]?.model.trim() },
     loadAverage: { before: facts.loadBefore.map((x) => round(x, 2)), after: facts.loadAfter.map((x) => round(x, 2)) },
     temporal: { ...server.info, namespace: server.namespace, sdk: sdkVersion() },
-    api: api.json,
+    [name]: part.json,
   };
-  mkdirSync(path.dirname(API_ONLY_RESULTS_FILE), { recursive: true });
-  writeFileSync(API_ONLY_RESULTS_FILE, `${JSON.stringify(json, null, 2)}\n`);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
 }
 
 function machineLine(): string {
@@ -68,7 +110,7 @@ const conversationPolicy = (opts: TurnOptions) =>
   `a new conversation (floor: a new workflow) every ${opts.turnsPerConversation} turns, started and ended outside the timed window; ` +
   `default history budget (4000 events)`;
 
-function chatTurnText(facts: RunFacts, results: ChatTurnResult[]): string {
+function chatTurnText(facts: RunFacts, results: ChatTurnResult[], file: string): string {
   const { opts, server } = facts;
   const continued = results.reduce((a, r) => a + r.conversationsThatContinuedAsNew, 0);
   return [
@@ -81,14 +123,14 @@ function chatTurnText(facts: RunFacts, results: ChatTurnResult[]): string {
     latencyTable(results),
     '',
     "Where the time goes: p50 over timed turns of per-turn sums (ms), from the server's history event timestamps.",
-    '"on server": update\'s first workflow task scheduled → update completed; "other": on server minus the three sums.',
+    '"on server": update\'s first workflow task scheduled → update completed; "other": on server minus the four sums.',
     breakdownTable(results),
     '',
     `History: max ${results.map((r) => `${r.maxHistoryLength}`).join(' / ')} events per workflow (in row order); ` +
       `continue-as-new: ${continued} conversations.`,
     `Setup ${(facts.setupMs / 1000).toFixed(1)} s, measuring ${(facts.measureMs / 1000).toFixed(1)} s; ` +
       `load average ${facts.loadBefore[0]!.toFixed(2)} before, ${facts.loadAfter[0]!.toFixed(2)} after. ` +
-      `Results: ${path.relative(process.cwd(), RESULTS_FILE)}`,
+      `Results: ${path.relative(process.cwd(), file)}${facts.quick ? ' (--quick: too few turns to compare runs by)' : ''}`,
   ].join('\n');
 }
 
@@ -97,6 +139,7 @@ function resultsJson(facts: RunFacts, results: ChatTurnResult[], mcp: McpBenchRe
   const cpus = os.cpus();
   return {
     benchmark: 'chat-turn latency vs floor',
+    quick: !!facts.quick,
     timestamp: new Date().toISOString(),
     node: process.version,
     platform: `${os.platform()} ${os.arch()}`,

@@ -18,9 +18,9 @@ export const hungEndpointTurn: McpTurnSpec = {
     'known bad before the first turn and retried in the background meanwhile.',
 };
 
-/** The registry of a+'s worker: fx, and the endpoint that hangs. */
-export function hungEndpointRegistry(dir: string): string {
-  return writeRegistry(dir, 'fx-hung-worker.json', { fx: fxEntry, hung: hungEntry });
+/** The registry of a+'s worker: fx, and the endpoint that hangs (its timeout the registry's default unless given). */
+export function hungEndpointRegistry(dir: string, timeoutMs?: number): string {
+  return writeRegistry(dir, 'fx-hung-worker.json', { fx: fxEntry, hung: { ...hungEntry, ...(timeoutMs ? { timeoutMs } : {}) } });
 }
 
 /** The worker's first discovery waits out the hung endpoint's timeout, once; no turn may wait on it after that. */

@@ -8,6 +8,7 @@ import type { MockStore } from '../../tools/define-tool';
 import type { ToolRegistry } from '../../tools/registry';
 import { createAgentWorker, WORKFLOWS_PATH, type AgentWorker } from '../../worker/create-worker';
 import { readWorkerSettings, type WorkerSettings } from '../../worker/settings';
+import { dynamicConfigFlags } from '../../worker/dev-server';
 import { DEV_SERVER_SEARCH_ATTRIBUTES } from '../../worker/search-attributes';
 import { findTemporalCli, findTestServer, MISSING_TEST_SERVER } from '../../worker/temporal-cli';
 
@@ -33,7 +34,7 @@ export async function startTemporal(): Promise<TestWorkflowEnvironment> {
   // Without a CLI (no Python to install it), the SDK downloads one: that needs the internet, and says so if it fails.
   const cli = findTemporalCli();
   return TestWorkflowEnvironment.createLocal({
-    server: { executable: cli ? { type: 'existing-path', path: cli } : { type: 'cached-download' }, extraArgs: ['--log-level', 'error', ...DEV_SERVER_SEARCH_ATTRIBUTES] },
+    server: { executable: cli ? { type: 'existing-path', path: cli } : { type: 'cached-download' }, extraArgs: ['--log-level', 'error', ...DEV_SERVER_SEARCH_ATTRIBUTES, ...dynamicConfigFlags()] },
   });
 }
 

@@ -1,0 +1,104 @@
+// The scale tables: per phase, operations, wall time, throughput, latency percentiles and the CPU time of the dev
+// server, the worker processes and the load (this process); then the 2-worker / 1-worker throughput ratio, and where
+// the CPU went, in cores used over the phase's wall time.
+import type { ScaleOptions } from '../options';
+import { round, roundSummary, summarize, table } from '../stats';
+
+export interface Phase {
+  wallMs: number;
+  operations: number;
+  /** Per operation, in ms: a turn, or a start plus its first turn. */
+  latenciesMs: number[];
+  /** CPU ms over the phase: `server`, `workers`, `load`. */
+  cpuMs: Record<string, number>;
+  /** The starts phase: the turn alone, in ms. */
+  turnMs?: number[];
+}
+
+export interface ScaleFacts {
+  opts: ScaleOptions;
+  serverPid?: number;
+  cpus: number;
+}
+
+type Round = { workers: number; phase: Phase };
+
+const perSecond = (p: Phase) => p.operations / (p.wallMs / 1000);
+const cores = (p: Phase, part: string) => (p.cpuMs[part] ?? NaN) / p.wallMs;
+const fixed = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
+
+function median(xs: number[]): number {
+  return xs.length ? summarize(xs).p50 : NaN;
+}
+
+/** Throughput with 2 worker processes over with 1: median of the rounds of each. */
+export function workerRatio(rounds: Round[]): number {
+  const of = (n: number) => median(rounds.filter((r) => r.workers === n).map((r) => perSecond(r.phase)));
+  return of(2) / of(1);
+}
+
+function row(label: string, unit: string, p: Phase): string[] {
+  const s = summarize(p.latenciesMs);
+  const cpu = (part: string) => fixed(cores(p, part), 2);
+  return [label, String(p.operations), fixed(p.wallMs / 1000), `${fixed(perSecond(p))} ${unit}/s`, fixed(s.p50, 0), fixed(s.p95, 0), fixed(s.max, 0), cpu('server'), cpu('workers'), cpu('load')];
+}
+
+/** One line saying which process used most of the CPU, and whether the box was saturated. */
+function verdict(p: Phase, cpus: number): string {
+  const parts = ['server', 'workers', 'load'].map((k) => [k, cores(p, k)] as const);
+  const total = parts.reduce((a, [, c]) => a + (Number.isFinite(c) ? c : 0), 0);
+  const [top, topCores] = [...parts].sort((a, b) => b[1] - a[1])[0]!;
+  const name = { server: 'the dev server', workers: 'the worker process(es)', load: 'the load (clients, this process)' }[top];
+  const perOp = (k: string) => fixed((p.cpuMs[k] ?? NaN) / p.operations, 1);
+  return (
+    `${fixed(total, 2)} of ${cpus} cores busy (${fixed((100 * total) / cpus, 0)}%); ${name} used most: ${fixed(topCores, 2)} cores, ` +
+    `${fixed((100 * topCores) / total, 0)}% of the CPU used. CPU ms per operation: server ${perOp('server')}, workers ${perOp('workers')}, load ${perOp('load')}.`
+  );
+}
+
+export function scaleText(facts: ScaleFacts, active: Phase, starts: Phase, rounds: Round[]): string {
+  const { opts } = facts;
+  const header = ['phase', 'operations', 'wall s', 'throughput', 'p50 ms', 'p95 ms', 'max ms', 'server cores', 'worker cores', 'load cores'];
+  const main = table([
+    header,
+    row(`${opts.active} conversations × ${opts.turns} turns at once, 1 worker (ms: a turn)`, 'turns', active),
+    row(`${opts.starts} started + 1 turn each, ${opts.startConcurrency} at a time (ms: start + turn)`, 'conv', starts),
+  ]);
+  const byWorkers = table([header, ...rounds.map((r, i) => row(`round ${Math.floor(i / 2) + 1}: ${r.workers} worker process${r.workers > 1 ? 'es' : ''}`, 'turns', r.phase))]);
+  const startTurn = summarize(starts.turnMs ?? []);
+  return [
+    '',
+    `Scale: worker processes (bench/scale-worker.ts, the worker of worker/main.ts from source; scripted model, no latency; VALIDATE_PROMPTS=false), load from this process through AgentClient ` +
+      `(start waits for the greeting; a turn is the prompt update until its reply). "cores": CPU time / wall time of the dev server` +
+      `${facts.serverPid ? ` (pid ${facts.serverPid})` : ' (external: not measured)'}, the worker process(es), this process.`,
+    main,
+    `  ${opts.starts} conversations: ${fixed(starts.wallMs / 1000)} s in all; their first turn alone p50 ${fixed(startTurn.p50, 0)} ms, p95 ${fixed(startTurn.p95, 0)} ms.`,
+    `  Active: ${verdict(active, facts.cpus)}`,
+    `  Starts: ${verdict(starts, facts.cpus)}`,
+    '',
+    `The same load (${opts.active} conversations × ${opts.turns} turns at once) on one task queue served by 1 and by 2 worker processes, alternating:`,
+    byWorkers,
+    `  Throughput 2 workers / 1 worker: ${fixed(workerRatio(rounds), 2)}× (median of ${opts.workerRounds} rounds each).`,
+    ...rounds.filter((r) => r.workers === 2).slice(-1).map((r) => `  2 workers: ${verdict(r.phase, facts.cpus)}`),
+  ].join('\n');
+}
+
+export function scaleJson(facts: ScaleFacts, active: Phase, starts: Phase, rounds: Round[]): Record<string, unknown> {
+  const phase = (p: Phase) => ({
+    operations: p.operations,
+    wallMs: round(p.wallMs, 1),
+    perSecond: round(perSecond(p), 2),
+    latencyMs: roundSummary(summarize(p.latenciesMs)),
+    cpuMs: Object.fromEntries(Object.entries(p.cpuMs).map(([k, v]) => [k, Number.isFinite(v) ? round(v, 0) : null])),
+    cores: Object.fromEntries(Object.keys(p.cpuMs).map((k) => [k, Number.isFinite(cores(p, k)) ? round(cores(p, k), 3) : null])),
+  });
+  return {
+    benchmark: 'scale on one box: concurrent conversations, 1,000 starts, 1 vs 2 worker processes',
+    options: facts.opts,
+    cpus: facts.cpus,
+    active: phase(active),
+    starts: { ...phase(starts), firstTurnMs: roundSummary(summarize(starts.turnMs ?? [])) },
+    workerRounds: rounds.map((r) => ({ workers: r.workers, ...phase(r.phase) })),
+    throughputRatio2to1: round(workerRatio(rounds), 3),
+  };
+}

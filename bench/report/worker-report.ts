@@ -1,0 +1,77 @@
+// The lean-worker tables (issue 11): targets against what was measured, tsx / compiled ratios, and the cache rows.
+import { formatMs, p50Of, ratio, round, table } from '../stats';
+import type { WorkerMode } from '../worker-process';
+
+export interface WorkerStart {
+  mode: WorkerMode;
+  /** ms from spawn to the "worker on" line. */
+  logMs: number;
+  /** ms from spawn to the first poll the server lists. */
+  pollMs: number;
+  /** Bytes, once idle: the worker's own process, and the process tree (npm, tsx, esbuild for tsx). */
+  rssWorker: number;
+  rssTree: number;
+}
+
+export interface ConversationsRun {
+  cache: number;
+  conversations: number;
+  /** Bytes (process tree) before the conversations, with them open and idle, and the most seen while starting them. */
+  rssIdle: number;
+  rssOpen: number;
+  rssPeak: number;
+  startMs: number;
+  /** A text turn on one of the oldest conversations (evicted when the cache is smaller) and on one of the newest. */
+  turnEvictedMs: number[];
+  turnCachedMs: number[];
+}
+
+const MB = 2 ** 20;
+const mb = (bytes: number) => (Number.isFinite(bytes) ? `${(bytes / MB).toFixed(0)} MB` : '—');
+const seconds = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : '—');
+const verdict = (measured: number, bar: number) => (!Number.isFinite(measured) ? '—' : measured <= bar ? 'met' : 'missed');
+
+export function renderWorkerBench(r: { starts: WorkerStart[]; runs: ConversationsRun[]; sdkDefaultCache: number; settleMs: number }) {
+  const of = (mode: WorkerMode, key: 'logMs' | 'pollMs' | 'rssWorker' | 'rssTree') => p50Of(r.starts.filter((s) => s.mode === mode).map((s) => s[key]));
+  const shipped = r.runs[0];
+  const rows: string[][] = [
+    ['', 'target', 'npm run worker (tsx)', 'node dist/worker/main.js', 'tsx / compiled', 'target met'],
+    ['idle RSS, process tree', '≤ 250 MB', mb(of('tsx', 'rssTree')), mb(of('compiled', 'rssTree')), ratio(of('tsx', 'rssTree'), of('compiled', 'rssTree')), verdict(of('compiled', 'rssTree'), 250 * MB)],
+    ['idle RSS, worker process', '', mb(of('tsx', 'rssWorker')), mb(of('compiled', 'rssWorker')), ratio(of('tsx', 'rssWorker'), of('compiled', 'rssWorker')), ''],
+    ['spawn → "worker on" line', '', seconds(of('tsx', 'logMs')), seconds(of('compiled', 'logMs')), ratio(of('tsx', 'logMs'), of('compiled', 'logMs')), ''],
+    ['spawn → first poll (server)', '≤ 2 s', seconds(of('tsx', 'pollMs')), seconds(of('compiled', 'pollMs')), ratio(of('tsx', 'pollMs'), of('compiled', 'pollMs')), verdict(of('compiled', 'pollMs'), 2000)],
+  ];
+  if (shipped) {
+    rows.push([`${shipped.conversations} idle open conversations, RSS`, '≤ 500 MB', '', mb(shipped.rssOpen), '', verdict(shipped.rssOpen, 500 * MB)]);
+  }
+  const cacheRows: string[][] = [
+    ['cache size', 'RSS idle', `RSS, ${shipped?.conversations ?? 0} open`, 'peak while starting', 'per conversation', 'start all', 'turn p50, evicted', 'turn p50, cached'],
+    ...r.runs.map((run) => [
+      `${run.cache}${run === shipped ? ' (shipped)' : run.cache === r.sdkDefaultCache ? ' (SDK default)' : ''}`,
+      mb(run.rssIdle),
+      mb(run.rssOpen),
+      mb(run.rssPeak),
+      `${(((run.rssOpen - run.rssIdle) / run.conversations) * 1024 / MB).toFixed(0)} KB`,
+      seconds(run.startMs),
+      run.turnEvictedMs.length ? `${formatMs(p50Of(run.turnEvictedMs))} ms` : '—',
+      run.turnCachedMs.length ? `${formatMs(p50Of(run.turnCachedMs))} ms` : '—',
+    ]),
+  ];
+  const text = [
+    '',
+    'Lean worker (issue 11): the worker in a process of its own, the zero-latency scripted model, no MCP endpoints. p50 of',
+    `${r.starts.length / 2} starts each, alternating; RSS ${r.settleMs / 1000} s after the first poll. Process tree: npm, sh, tsx and esbuild for tsx.`,
+    table(rows),
+    '',
+    'The compiled worker holding idle conversations (greeted, waiting for the user), by cache size (WORKER_MAX_CACHED_WORKFLOWS):',
+    table(cacheRows),
+  ].join('\n');
+  const json = {
+    starts: r.starts.map((s) => ({ ...s, logMs: round(s.logMs, 1), pollMs: round(s.pollMs, 1) })),
+    p50: Object.fromEntries((['tsx', 'compiled'] as const).map((m) => [m, { logMs: round(of(m, 'logMs'), 1), pollMs: round(of(m, 'pollMs'), 1), rssWorker: of(m, 'rssWorker'), rssTree: of(m, 'rssTree') }])),
+    conversations: r.runs.map((run) => ({ ...run, startMs: round(run.startMs, 1), turnEvictedMs: run.turnEvictedMs.map((x) => round(x, 2)), turnCachedMs: run.turnCachedMs.map((x) => round(x, 2)) })),
+    sdkDefaultCache: r.sdkDefaultCache,
+    settleMs: r.settleMs,
+  };
+  return { text, json };
+}

@@ -1,0 +1,192 @@
+// Scale on one box (issue 11): agent workers as processes of their own (scale-worker.ts: the worker worker/main.ts
+// runs, with the scripted zero-latency model), the load from this process through AgentClient as users' clients send it. (1) `active` conversations
+// taking turns at once, back to back: turn time (all overhead, the model answers at once); (2) `starts`
+// conversations started, each taking one turn, `startConcurrency` at a time; (3) the same load as (1) on one worker
+// process and on two serving one task queue, alternating: throughput ratio. Around each phase, the CPU time of the
+// dev server, the worker processes and this process: where the time goes. Knobs: BENCH_SCALE_* (options.ts).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { AgentClient } from '../client/agent-client';
+import { ownCpuMs } from './api-stack';
+import type { BenchContext } from './context';
+import { CpuMeter, processCpuMs } from './cpu';
+import type { ScaleOptions } from './options';
+import { scaleJson, scaleText, type Phase } from './report/scale-report';
+import { PTO_GOAL, TEXT_PROMPT, TEXT_REPLY, turnScript } from './scripted-answers';
+import type { BenchServer } from './server';
+
+export interface ScaleResult {
+  text: string;
+  json: Record<string, unknown>;
+}
+
+/** Worker processes serving one task queue, with a client for it. */
+interface Pool {
+  queue: string;
+  workers: WorkerProcess[];
+  agents: AgentClient;
+}
+
+interface WorkerProcess {
+  pid: number;
+  /** SIGTERM (a graceful stop), then waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+const ROOT = path.join(__dirname, '..');
+
+export async function runScaleBench(ctx: BenchContext, server: BenchServer, opts: ScaleOptions): Promise<ScaleResult> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-scale-'));
+  const pools: Pool[] = [];
+  try {
+    const script = path.join(dir, 'script.json');
+    writeFileSync(script, JSON.stringify(turnScript));
+    const bundle = path.join(dir, 'workflow-bundle.js');
+    writeFileSync(bundle, ctx.agentBundle.code);
+    process.stderr.write(`bench (scale): starting ${opts.workerRounds ? 3 : 1} worker process(es)…\n`);
+    const pool = async (name: string, count: number): Promise<Pool> => {
+      const queue = `bench-scale-${name}-${ctx.runId}`;
+      const env = { ...workerEnv(server, queue, dir, script), BENCH_WORKFLOW_BUNDLE: bundle };
+      const p: Pool = { queue, workers: [], agents: new AgentClient(ctx.client, queue) };
+      pools.push(p);
+      // All settled before going on, so that whatever started is in the pool when the finally below stops it.
+      const started = await Promise.allSettled(Array.from({ length: count }, () => spawnWorker(env)));
+      for (const s of started) if (s.status === 'fulfilled') p.workers.push(s.value);
+      const failed = started.find((s) => s.status === 'rejected');
+      if (failed) throw failed.reason;
+      return p;
+    };
+    const [one, two] = await Promise.all([pool('one', 1), opts.workerRounds ? pool('two', 2) : undefined]);
+    const meter = (p: Pool) =>
+      new CpuMeter({
+        server: () => (server.pid ? processCpuMs(server.pid) : NaN),
+        workers: () => p.workers.reduce((sum, w) => sum + processCpuMs(w.pid), 0),
+        load: ownCpuMs,
+      });
+
+    process.stderr.write(`bench (scale): ${opts.active} conversations taking ${opts.turns} turns each at once\n`);
+    const active = await activePhase(ctx, one, meter(one), opts, 'active');
+
+    process.stderr.write(`bench (scale): ${opts.starts} conversations started and taking a turn, ${opts.startConcurrency} at a time\n`);
+    const starts = await startsPhase(ctx, one, meter(one), opts);
+
+    const rounds: { workers: number; phase: Phase }[] = [];
+    for (let r = 0; r < opts.workerRounds; r++) {
+      for (const p of r % 2 === 0 ? [one, two!] : [two!, one]) {
+        process.stderr.write(`bench (scale): round ${r + 1}/${opts.workerRounds}, ${p.workers.length} worker process(es)\n`);
+        rounds.push({ workers: p.workers.length, phase: await activePhase(ctx, p, meter(p), opts, `round${r}`) });
+      }
+    }
+    const facts = { opts, serverPid: server.pid, cpus: os.cpus().length };
+    return { text: scaleText(facts, active, starts, rounds), json: scaleJson(facts, active, starts, rounds) };
+  } finally {
+    await Promise.all(pools.flatMap((p) => p.workers.map((w) => w.stop())));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A scale-worker.ts process (from source, through tsx), once it says it polls. */
+async function spawnWorker(env: Record<string, string>, readyTimeoutMs = 180_000): Promise<WorkerProcess> {
+  const child: ChildProcess = spawn(process.execPath, ['--require', 'tsx/cjs', 'bench/scale-worker.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + readyTimeoutMs;
+  while (!output.includes('worker on ') && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  if (!output.includes('worker on ')) {
+    child.kill('SIGKILL');
+    throw new Error(`a scale worker did not start:\n${output}`);
+  }
+  return { pid: child.pid!, stop };
+}
+
+/** `opts.active` conversations (opened first, untimed), then each takes `opts.turns` turns back to back, all at once. */
+async function activePhase(ctx: BenchContext, pool: Pool, meter: CpuMeter, opts: ScaleOptions, tag: string): Promise<Phase> {
+  const ids = Array.from({ length: opts.active }, (_, i) => `bench-scale-${tag}-${pool.queue}-${i}`);
+  await inParallel(ids, Math.min(opts.startConcurrency, ids.length), async (id) => void (await pool.agents.start(PTO_GOAL, id)), ctx);
+  const turns: number[] = [];
+  meter.start();
+  const began = performance.now();
+  await Promise.all(
+    ids.map(async (id) => {
+      for (let t = 0; t < opts.turns; t++) {
+        ctx.interrupts.check();
+        const at = performance.now();
+        checkReply(await pool.agents.say(id, TEXT_PROMPT));
+        turns.push(performance.now() - at);
+      }
+    }),
+  );
+  const wallMs = performance.now() - began;
+  return { wallMs, operations: turns.length, latenciesMs: turns, cpuMs: meter.stop() };
+}
+
+/** `opts.starts` conversations, each started (its greeting awaited) and then taking one turn. */
+async function startsPhase(ctx: BenchContext, pool: Pool, meter: CpuMeter, opts: ScaleOptions): Promise<Phase & { turnMs: number[] }> {
+  const ids = Array.from({ length: opts.starts }, (_, i) => `bench-scale-start-${pool.queue}-${i}`);
+  const whole: number[] = [];
+  const turnMs: number[] = [];
+  meter.start();
+  const began = performance.now();
+  await inParallel(
+    ids,
+    opts.startConcurrency,
+    async (id) => {
+      const at = performance.now();
+      await pool.agents.start(PTO_GOAL, id);
+      const said = performance.now();
+      checkReply(await pool.agents.say(id, TEXT_PROMPT));
+      turnMs.push(performance.now() - said);
+      whole.push(performance.now() - at);
+    },
+    ctx,
+  );
+  const wallMs = performance.now() - began;
+  return { wallMs, operations: ids.length, latenciesMs: whole, turnMs, cpuMs: meter.stop() };
+}
+
+async function inParallel(ids: string[], concurrency: number, each: (id: string) => Promise<void>, ctx: BenchContext): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, ids.length) }, async () => {
+      while (next < ids.length) {
+        ctx.interrupts.check();
+        await each(ids[next++]!);
+      }
+    }),
+  );
+}
+
+function checkReply(reply: { reply: string }): void {
+  if (reply.reply !== TEXT_REPLY) throw new Error(`scale: unexpected reply ${JSON.stringify(reply)}`);
+}
+
+/** A worker process's settings: the bench server, the zero-latency bench script, no MCP endpoints, no .env. */
+function workerEnv(server: BenchServer, queue: string, dir: string, script: string): Record<string, string> {
+  // With TEMPORAL_ADDRESS set, the bench runs on that server: its TLS and key settings go along.
+  const external = server.info.mode === 'external' ? Object.entries(process.env).filter((e): e is [string, string] => /^TEMPORAL_/.test(e[0]) && e[1] !== undefined) : [];
+  return {
+    ...Object.fromEntries(external),
+    TEMPORAL_ADDRESS: server.info.address,
+    TEMPORAL_NAMESPACE: server.namespace,
+    TASK_QUEUE: queue,
+    ENV_FILE: '/dev/null',
+    DATA_DIR: path.join(dir, queue),
+    MCP_ENDPOINTS_FILE: path.join(dir, 'no-mcp-endpoints.json'),
+    LLM_MODEL: `scripted:${script}`,
+    AGENT_GOAL: PTO_GOAL,
+    VALIDATE_PROMPTS: 'false',
+  };
+}

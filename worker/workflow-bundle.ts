@@ -1,0 +1,79 @@
+// The workflow code bundled once, by `npm run build` (dist/workflow-bundle.js), instead of by webpack in every
+// worker at start. Only the compiled worker uses it, and only when it was bundled from the compiled workflow code
+// beside it (a hash of dist/workflows/ is kept with it): a worker run from source (tsx) bundles its sources at start,
+// so a bundle can never be older than the workflow code it claims to be.
+//
+// `node dist/worker/workflow-bundle.js` (the build's step after tsc) writes it, after deleting compiled files whose
+// source is gone: the worker loads every module under dist/tools/native and dist/goals/code, so a removed tool must
+// not live on in dist/.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { PROJECT_ROOT } from '../tools/project-root';
+
+const DIST = path.join(__dirname, '..');
+export const WORKFLOW_BUNDLE_FILE = path.join(DIST, 'workflow-bundle.js');
+/** The hash of the compiled workflow code the bundle was made from. */
+const BUNDLE_SOURCE_FILE = path.join(DIST, 'workflow-bundle.json');
+const COMPILED_WORKFLOWS = path.join(DIST, 'workflows');
+/** The folders tsconfig.build.json compiles. */
+const COMPILED_FOLDERS = ['workflows', 'activities', 'goals', 'tools', 'mcp', 'stream', 'worker', 'client', 'api'];
+
+/**
+ * The pre-built bundle when this runs compiled (node dist/worker/main.js); undefined from source, where the worker
+ * bundles the sources it runs. Throws when the bundle is missing or was made from other workflow code than the
+ * compiled code beside it (tsc run without the bundling step).
+ */
+export function prebuiltWorkflowBundle(): { codePath: string } | undefined {
+  if (path.extname(__filename) !== '.js') return undefined;
+  const rebuild = 'run npm run build (it compiles and bundles together)';
+  if (!existsSync(WORKFLOW_BUNDLE_FILE) || !existsSync(BUNDLE_SOURCE_FILE)) throw new Error(`${WORKFLOW_BUNDLE_FILE} is missing: ${rebuild}.`);
+  const { workflows } = JSON.parse(readFileSync(BUNDLE_SOURCE_FILE, 'utf8')) as { workflows?: string };
+  if (workflows !== hashOfFolder(COMPILED_WORKFLOWS)) {
+    throw new Error(`${WORKFLOW_BUNDLE_FILE} was bundled from other workflow code than ${COMPILED_WORKFLOWS}: ${rebuild}.`);
+  }
+  return { codePath: WORKFLOW_BUNDLE_FILE };
+}
+
+/** sha256 over the compiled workflow code (.js), file names included. */
+function hashOfFolder(dir: string): string {
+  const hash = createHash('sha256');
+  for (const file of filesUnder(dir).filter((f) => f.endsWith('.js'))) hash.update(path.relative(dir, file)).update('\0').update(readFileSync(file));
+  return hash.digest('hex');
+}
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+}
+
+/** Compiled files (.js, .js.map, .d.ts) whose .ts source no longer exists. */
+function orphans(): string[] {
+  return COMPILED_FOLDERS.flatMap((folder) => filesUnder(path.join(DIST, folder))).filter((file) => {
+    const source = path.join(PROJECT_ROOT, path.relative(DIST, file)).replace(/(\.d\.ts|\.js|\.js\.map)$/, '.ts');
+    return !existsSync(source);
+  });
+}
+
+async function build(): Promise<void> {
+  for (const file of orphans()) rmSync(file);
+  const workflows = hashOfFolder(COMPILED_WORKFLOWS);
+  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve(COMPILED_WORKFLOWS), logger: new DefaultLogger('WARN') });
+  writeFileSync(WORKFLOW_BUNDLE_FILE, code);
+  writeFileSync(BUNDLE_SOURCE_FILE, `${JSON.stringify({ workflows })}\n`);
+  console.log(`workflow code bundled into ${path.relative(process.cwd(), WORKFLOW_BUNDLE_FILE)}`);
+}
+
+if (require.main === module) {
+  if (path.extname(__filename) !== '.js') {
+    console.error('error: bundle from the compiled code: npm run build');
+    process.exit(1);
+  }
+  build().catch((err: unknown) => {
+    console.error(`error: ${(err as Error).message}`);
+    process.exit(1);
+  });
+}
