@@ -170,6 +170,11 @@ export function readRoundTripOptions(env: NodeJS.ProcessEnv = process.env): Roun
   };
 }
 
+/** One model wait per turn (issue 11): a model of fixed latency (BENCH_MODEL_LATENCY_MS, default 300 ms). */
+export function readOneModelWaitOptions(env: NodeJS.ProcessEnv = process.env): { latencyMs: number; iterations: number } {
+  return { latencyMs: envInt(env, 'BENCH_MODEL_LATENCY_MS', 300, 0), iterations: envInt(env, 'BENCH_ONE_WAIT_ITERATIONS', 20, 1) };
+}
+
 /** Scale on one box (issue 11): worker processes of their own, the zero-latency scripted model. */
 export interface ScaleOptions {
   /** BENCH_SCALE_ACTIVE: conversations taking turns at once (default 100). */
@@ -204,6 +209,7 @@ export const QUICK_KNOBS: Readonly<Record<string, string>> = {
   BENCH_TURNS_PER_CONVERSATION: '50',
   BENCH_ROUNDTRIP_ITERATIONS: '8',
   BENCH_ROUNDTRIP_WARMUP: '2',
+  BENCH_ONE_WAIT_ITERATIONS: '3',
   BENCH_MCP_ITERATIONS: '5',
   BENCH_MCP_SPAWN_ITERATIONS: '2',
   BENCH_MCP_COLD_RUNS: '1',

@@ -16,11 +16,13 @@ import type { BenchContext } from './context';
 import { watchInterrupts } from './interrupts';
 import { runApiBench } from './api-bench';
 import { runMcpBench } from './mcp-bench';
+import { runOneModelWaitBench } from './one-model-wait';
 import {
   readApiOptions,
   readDurabilityOptions,
   readMcpOptions,
   readMode,
+  readOneModelWaitOptions,
   readOnly,
   readRoundTripOptions,
   readScaleOptions,
@@ -70,6 +72,7 @@ async function main(): Promise<void> {
     const measureMs = await measureChatTurns(ctx, scenarios, opts, workers.running.died);
     const facts = { opts, server, setupMs, measureMs, loadBefore, loadAfter: os.loadavg(), quick };
     const roundTrips = await runRoundTrips(ctx, server, floorBundle, roundTripOpts);
+    const oneModelWait = await runOneModelWaitBench(ctx, readOneModelWaitOptions(env));
     // The chat-turn workers stay up during the MCP part, as they always have, so its numbers stay comparable.
     const mcp = await runMcpBench(ctx, mcpOpts);
     const durability = await runDurabilityBench(ctx, server.info.address, durabilityOpts);
@@ -77,7 +80,7 @@ async function main(): Promise<void> {
     // Not in --quick: it compiles the worker (BENCH_ONLY=worker runs it alone).
     const worker = quick ? undefined : await runWorkerBench(ctx, server.info.address, workerOpts);
     const scale = await runScaleBench(ctx, server, scaleOpts);
-    printAndSave(facts, chatTurnResults(scenarios), mcp, durability, api, worker, { roundTrips, scale });
+    printAndSave(facts, chatTurnResults(scenarios), mcp, durability, api, worker, { roundTrips, oneModelWait, scale });
   } catch (err) {
     await Promise.all(scenarios.map((s) => s.sampler.abort()));
     throw err;

@@ -45,11 +45,12 @@ export function printAndSave(
   durability: DurabilityBenchResult,
   api: ApiBenchResult,
   worker?: WorkerBenchResult,
-  more: { roundTrips?: BenchPart; scale?: BenchPart } = {},
+  more: { roundTrips?: BenchPart; oneModelWait?: BenchPart; scale?: BenchPart } = {},
 ): void {
   const file = facts.quick ? QUICK_RESULTS_FILE : RESULTS_FILE;
   console.log(chatTurnText(facts, results, file));
   if (more.roundTrips) console.log(more.roundTrips.text);
+  if (more.oneModelWait) console.log(more.oneModelWait.text);
   console.log(mcp.text);
   console.log(durability.text);
   console.log(api.text);
@@ -58,6 +59,7 @@ export function printAndSave(
   const json = {
     ...resultsJson(facts, results, mcp),
     ...(more.roundTrips ? { roundTrips: more.roundTrips.json } : {}),
+    ...(more.oneModelWait ? { oneModelWait: more.oneModelWait.json } : {}),
     durability: durability.json,
     api: api.json,
     ...(worker ? { worker: worker.json } : {}),
