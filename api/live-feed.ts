@@ -77,10 +77,6 @@ export class LiveFeeds {
     this.watches.get(id)?.lookSoon(0);
   }
 
-  get watched(): number {
-    return this.watches.size;
-  }
-
   close(): void {
     for (const w of this.watches.values()) w.stop();
   }
