@@ -174,8 +174,6 @@ class Watch {
   private apply(feed: ConversationFeed): void {
     for (const m of feed.messages) {
       if (m.seq < this.next) continue;
-      // The agent's complete message replaces the text written so far.
-      if (m.message.kind === 'agent') this.partial = null;
       this.broadcast({ event: 'message', data: m }, { next: m.seq + 1 });
       this.next = m.seq + 1;
       this.recent.push(m);
@@ -206,7 +204,9 @@ class Watch {
       if (this.partial?.attempt === chunk.attempt) this.partial = null;
       this.broadcast({ event: 'discard', data: { attempt: chunk.attempt } }, { attempt: '', offset: 0 });
     } else {
-      // The attempt is complete: its message is in the workflow now or in a moment.
+      // The attempt is complete: its message is in the workflow now or in a moment, and replaces its text. (Not the
+      // arrival of an agent message: the one a poll brings may be an earlier step's, while this attempt still writes.)
+      if (this.partial?.attempt === chunk.attempt) this.partial = null;
       this.lookSoon(0);
     }
   }

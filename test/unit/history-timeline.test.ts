@@ -89,7 +89,7 @@ describe('turnBreakdown', () => {
     for (const u of timeline.updates) {
       const t = turnBreakdown(u);
       expect(t.onServer).toBeCloseTo(u.completedAt - u.acceptingTask!.scheduledAt, 6);
-      expect(t.wftDispatch + t.wftOnWorker + t.activities + t.other).toBeCloseTo(t.onServer, 6);
+      expect(t.wftDispatch + t.wftOnWorker + t.activities + t.activityDispatch + t.other).toBeCloseTo(t.onServer, 6);
       expect(t.wfts).toBe(u.workflowTasks.length);
       expect(t.wftDispatchAfterActivity).toBeLessThanOrEqual(t.wftDispatch);
       expect(Object.values(t.byActivity).reduce((a, b) => a + b, 0)).toBeCloseTo(t.activities, 6);
