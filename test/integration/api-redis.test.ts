@@ -3,13 +3,13 @@
 // dead attempt's text, the retry on a new worker streams again, and the reply arrives whole, once.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { openEvents, type SseEvent } from '../helpers/sse';
 import { startTemporal } from '../helpers/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
+import { freePort } from '../../worker/dev-server';
 
 const ROOT = path.join(__dirname, '..', '..');
 const LONG_REPLY = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ') + '.';
@@ -22,7 +22,7 @@ describe('API and worker in separate processes, streaming through Redis', () => 
   let workerEnv: Record<string, string>;
 
   beforeAll(async () => {
-    const port = await freePort();
+    const port = await freePort(0);
     redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     env = await startTemporal();
     const dir = mkdtempSync(path.join(tmpdir(), 'api-redis-'));
@@ -120,15 +120,4 @@ async function startApiProcess(env: Record<string, string>): Promise<{ child: Ch
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`npm run api did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
