@@ -4,7 +4,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { GoalRegistry } from '../goals/registry';
 import { selectTools, versionOf, type McpDiscovery } from '../mcp/catalog';
 import type { ToolRegistry } from '../tools/registry';
-import { BUILTIN_TOOLS, CHANGE_GOAL, COMPLETE_GOAL, LIST_AGENTS } from '../workflows/builtin-tools';
+import { ASK_AGENT, askAgentSpec, BUILTIN_TOOLS, CHANGE_GOAL, COMPLETE_GOAL, LIST_AGENTS } from '../workflows/builtin-tools';
 import { FailureTypes, type GoalActivities } from '../workflows/activity-types';
 import type { Goal, ResolvedGoal, Settings, ToolSpec } from '../workflows/types';
 
@@ -54,8 +54,10 @@ export function createGoalActivities({ settings, goals, tools, discovery }: Goal
       // In multi-goal mode every agent can list the others and hand over directly when the user already said
       // what they want ("I want to book a flight" in the finance agent), without a detour through the picker.
       if (settings.multiGoal) names.push(LIST_AGENTS, CHANGE_GOAL);
+      // A goal with delegates can hand tasks to them; the tool's schema lists who they are now.
+      if (goal.delegates) names.push(ASK_AGENT);
       const specs = [...new Set(names)].map((name): ToolSpec => {
-        const spec = BUILTIN_TOOLS[name] ?? tools.spec(name);
+        const spec = name === ASK_AGENT ? askAgentSpec(goals.delegatesOf(goal)) : (BUILTIN_TOOLS[name] ?? tools.spec(name));
         if (!spec) throw ApplicationFailure.nonRetryable(`Goal "${goalId}" lists the unknown tool "${name}".`, FailureTypes.Misconfigured);
         return spec;
       });

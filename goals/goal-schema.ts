@@ -17,6 +17,7 @@ export const goalSchema = z
       .object({ servers: z.array(z.string()).optional(), categories: z.array(z.string()).optional(), tools: z.array(z.string()).optional() })
       .strict()
       .optional(),
+    delegates: z.array(z.string().min(1)).min(1).optional(),
     settings: z
       .object({
         model: z.string().optional(),

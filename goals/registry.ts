@@ -3,6 +3,7 @@
 // reported, never served). Both are parsed by the same schema; `resolve` is the one way to look a goal up.
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
+import { globMatch } from '../mcp/naming';
 import { PROJECT_ROOT } from '../tools/project-root';
 import { loadModules } from '../tools/registry';
 import { FailureTypes } from '../workflows/activity-types';
@@ -69,6 +70,15 @@ export class GoalRegistry {
       .filter((g) => g.id !== PICKER_GOAL_ID)
       .filter((g) => wanted.size === 0 || wanted.has(normaliseCategory(g.category)))
       .map((g) => ({ goalId: g.id, agentName: g.agentName, description: g.agentFriendlyDescription, category: g.category }));
+  }
+
+  /** The agents `goal` may delegate to: each entry of its `delegates` is a goal id, a glob over ids, or a category.
+   * Never itself or the picker; entries that match nothing are skipped (a goal file may name an agent to come). */
+  delegatesOf(goal: Goal): AgentSummary[] {
+    const wanted = goal.delegates ?? [];
+    const matches = (g: Goal) =>
+      wanted.some((w) => w === g.id || (/[*?]/.test(w) && globMatch(w, g.id)) || normaliseCategory(w) === normaliseCategory(g.category));
+    return this.agents().filter((a) => a.goalId !== goal.id && matches(this.resolve(a.goalId)));
   }
 
   private current(): Map<string, Goal> {

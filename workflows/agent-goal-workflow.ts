@@ -5,10 +5,13 @@ import {
   CancellationScope,
   condition,
   continueAsNew,
+  getExternalWorkflowHandle,
   isCancellation,
   log,
+  ParentClosePolicy,
   patched,
   setHandler,
+  startChild,
   upsertMemo,
   upsertSearchAttributes,
   workflowInfo,
@@ -25,7 +28,9 @@ import {
   vetAndPlan,
 } from './activity-stubs';
 import { Conversation, type RunVersions } from './conversation';
-import type { Effect, EffectKind, Performers } from './effects';
+import type { DelegateAnswer, DelegateStart, DelegateStarted, Effect, EffectKind, Performers } from './effects';
+import { DEFAULT_DELEGATION_LIMITS } from './delegations';
+import { envelopeOf, envelopeOfFailure } from './envelope';
 import { failSoft, toolError } from './failures';
 import {
   agentsQuery,
@@ -36,6 +41,8 @@ import {
   confirmSignal,
   confirmUpdate,
   currentGoalQuery,
+  delegateReportSignal,
+  delegationsQuery,
   endChatSignal,
   feedQuery,
   historyQuery,
@@ -51,9 +58,13 @@ import { AGENT_GOAL, AGENT_OWNER, AGENT_STATE, TITLE_CHARS } from './search-attr
 import { PATCHES } from './versions';
 
 export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcript> {
-  const convo = new Conversation(input);
+  const convo = new Conversation(input, workflowInfo().workflowId);
   /** The scope of the effect in flight: cancelling the turn cancels it (its activity sees the cancel). */
   let inFlight: CancellationScope | null = null;
+  /** Each delegate at work, by its AskAgent call: cancelling the turn cancels them too. */
+  const delegates = new Map<string, CancellationScope>();
+  /** Task mode: what this delegate last told its parent it waits for. */
+  let reportedWait = 'null';
   /** Which versioned paths this run takes; read once the first activity has run (see below). */
   let versions: RunVersions = { refreshToolsEachTurn: false };
   /** What the workflow list shows of this conversation now (search attributes and memo as last upserted). */
@@ -62,7 +73,10 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   /** Stops the running turn: Conversation decides what that means; the effect in flight is cancelled. */
   function cancelTurn(): boolean {
     const taken = convo.cancelTurn();
-    if (taken) inFlight?.cancel();
+    if (taken) {
+      inFlight?.cancel();
+      for (const scope of delegates.values()) scope.cancel();
+    }
     return taken;
   }
 
@@ -105,6 +119,8 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   setHandler(cancelTurnUpdate, () => replyAfter(cancelTurn), { validator: () => rejectIf(convo.cancelRefusal(), 'Cannot cancel: ') });
   setHandler(endChatSignal, () => convo.endChat());
   setHandler(changeGoalSignal, (goalId: string) => convo.requestGoalChange(goalId));
+  setHandler(delegateReportSignal, (report) => convo.delegateReport(report));
+  setHandler(delegationsQuery, () => convo.delegations.list());
   setHandler(historyQuery, () => convo.messages);
   setHandler(feedQuery, (since) => convo.feed(since));
   setHandler(currentGoalQuery, () => convo.goal ?? null);
@@ -134,7 +150,51 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     list_agents: () => failSoft(() => listAgents()),
     resolve_goal: ({ goalId, why }) => failSoft(() => resolveGoal(goalId, why)),
     check_version: async ({ patchId }) => patched(patchId),
+    start_delegates: ({ delegates: starts }) => Promise.all(starts.map(startDelegate)),
+    answer_delegate: ({ childId, answer }) => answerDelegate(childId, answer),
   };
+
+  /** Starts one delegate as a child conversation and, in its own scope, hands its envelope back when it ends. */
+  async function startDelegate({ call, childId, input: childInput }: DelegateStart): Promise<DelegateStarted> {
+    // Delegation adds commands (child workflows); versioned like every such change.
+    if (!patched(PATCHES.delegation)) return { callId: call.id, failed: 'this conversation started before delegation existed' };
+    const { timeoutSeconds } = convo.settings.delegation ?? DEFAULT_DELEGATION_LIMITS;
+    const scope = new CancellationScope();
+    delegates.set(call.id, scope);
+    let started: (value: DelegateStarted) => void = () => undefined;
+    const startedOrNot = new Promise<DelegateStarted>((resolve) => (started = resolve));
+    void scope
+      .run(async () => {
+        const child = await startChild(AgentGoalWorkflow, {
+          workflowId: childId,
+          args: [childInput],
+          // Ending the parent cancels its delegates (their tools hear the cancel), rather than killing them.
+          parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+          workflowExecutionTimeout: `${timeoutSeconds} seconds`,
+          staticSummary: `delegate: ${childInput.goalId}`,
+        });
+        started({ callId: call.id, started: true });
+        convo.applyEnvelope(call.id, envelopeOf(await child.result()));
+      })
+      .catch((err: unknown) => {
+        started({ callId: call.id, failed: (err as Error).message ?? String(err) });
+        convo.applyEnvelope(call.id, envelopeOfFailure(err, timeoutSeconds));
+      })
+      .finally(() => delegates.delete(call.id));
+    return startedOrNot;
+  }
+
+  /** The user's answer goes down to the delegate: its confirm, or its AskUser answer as a prompt. */
+  async function answerDelegate(childId: string, answer: DelegateAnswer): Promise<true | { failed: string }> {
+    const child = getExternalWorkflowHandle(childId);
+    try {
+      if ('confirm' in answer) await child.signal(confirmSignal, answer.confirm);
+      else await child.signal(userPromptSignal, answer.reply);
+      return true;
+    } catch (err) {
+      return { failed: (err as Error).message };
+    }
+  }
   async function performAndApply<K extends EffectKind>(effect: Effect<K>): Promise<void> {
     convo.apply(effect, await perform[effect.kind](effect));
   }
@@ -166,8 +226,10 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   await condition(allHandlersFinished);
   return convo.transcript();
 
-  /** Keeps the conversation findable: goal, state and owner as search attributes, the first prompt as the title. */
+  /** Keeps the conversation findable: goal, state and owner as search attributes, the first prompt as the title.
+   * A delegate also tells its parent when it starts or stops waiting for the user. */
   function publish(): void {
+    if (input.task) reportToParent(input.task.parentId, input.task.callId);
     if (!searchable) return;
     const updates: SearchAttributeUpdatePair[] = [];
     if (convo.goal.id !== listed.goal) updates.push({ key: AGENT_GOAL, value: (listed.goal = convo.goal.id) });
@@ -186,6 +248,17 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     const summary = limit.expires === 'approval' ? 'approval expires' : 'idle conversation ends';
     // Work that arrived with the timer wins: the wait did not run out.
     if (!(await condition(ready, limit.seconds * 1000, { summary })) && !ready()) convo.expire(limit);
+  }
+
+  function reportToParent(parentId: string, callId: string): void {
+    const waiting = convo.delegateWait();
+    const key = JSON.stringify(waiting);
+    if (key === reportedWait) return;
+    reportedWait = key;
+    // The parent may have ended meanwhile: nothing to tell then.
+    getExternalWorkflowHandle(parentId)
+      .signal(delegateReportSignal, { callId, agentName: convo.goal.agentName, waiting })
+      .catch((err: unknown) => log.warn(`could not tell the parent ${parentId}: ${(err as Error).message}`));
   }
 
   function historyIsFull(): boolean {

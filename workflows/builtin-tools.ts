@@ -1,9 +1,13 @@
 // Tools the workflow handles itself: they change the conversation, not the world.
-import type { ToolSpec } from './types';
+import type { AgentSummary, ToolSpec } from './types';
 
 export const LIST_AGENTS = 'ListAgents';
 export const CHANGE_GOAL = 'ChangeGoal';
 export const COMPLETE_GOAL = 'CompleteGoal';
+/** Hands a task to another agent, run as a child conversation; offered to goals that list `delegates`. */
+export const ASK_AGENT = 'AskAgent';
+/** A delegate's question for the user, asked through its parent; offered to delegates only. */
+export const ASK_USER = 'AskUser';
 
 export const BUILTIN_TOOLS: Record<string, ToolSpec> = {
   [LIST_AGENTS]: {
@@ -39,7 +43,48 @@ export const BUILTIN_TOOLS: Record<string, ToolSpec> = {
     approval: 'never',
     kind: 'builtin',
   },
+  [ASK_AGENT]: askAgentSpec([]),
+  [ASK_USER]: {
+    name: ASK_USER,
+    description:
+      'Ask the user a question you cannot do without (a missing detail, a choice). The question reaches the user ' +
+      'through the agent that gave you this task, and the answer comes back as this tool\'s result.',
+    category: 'agents',
+    inputSchema: {
+      type: 'object',
+      properties: { question: { type: 'string', description: 'The question, in plain words' } },
+      required: ['question'],
+      additionalProperties: false,
+    },
+    approval: 'never',
+    kind: 'builtin',
+  },
 };
+
+/** AskAgent with the agents this goal may delegate to: their ids in the schema, what each does in the description. */
+export function askAgentSpec(delegates: AgentSummary[]): ToolSpec {
+  return {
+    name: ASK_AGENT,
+    description:
+      'Hand a task to another agent and get its result. It works on its own (it may ask the user or wait for ' +
+      'approvals) and answers with {status, summary, data?}. Several AskAgent calls in one step run in parallel: ' +
+      'use that for independent sub-tasks. Agents: ' +
+      (delegates.length ? delegates.map((a) => `${a.goalId} (${a.agentName}: ${a.description})`).join('; ') : 'none') +
+      '.',
+    category: 'agents',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        agentId: { type: 'string', enum: delegates.map((a) => a.goalId), description: 'The goal id of the agent to ask' },
+        task: { type: 'string', minLength: 1, description: 'What the agent should do, with every detail it needs' },
+      },
+      required: ['agentId', 'task'],
+      additionalProperties: false,
+    },
+    approval: 'never',
+    kind: 'builtin',
+  };
+}
 
 export function isBuiltinTool(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(BUILTIN_TOOLS, name);

@@ -2,9 +2,10 @@
 // the state. It is the only decider; the workflow performs effects (schedules activities) and hands results back.
 // Unit tests drive this class without Temporal.
 import { confirmRefusal, needsApproval, type PendingCall } from './approvals';
-import { CHANGE_GOAL, COMPLETE_GOAL, isBuiltinTool, LIST_AGENTS } from './builtin-tools';
+import { ASK_AGENT, ASK_USER, BUILTIN_TOOLS, CHANGE_GOAL, COMPLETE_GOAL, isBuiltinTool, LIST_AGENTS } from './builtin-tools';
 import { checkArgs } from './check-args';
-import type { Appliers, Effect, EffectKind, QueuedPrompt, ResultOf, StepFailure } from './effects';
+import { DEFAULT_DELEGATION_LIMITS, Delegations } from './delegations';
+import type { Appliers, DelegateStarted, Effect, EffectKind, QueuedPrompt, ResultOf, StepFailure } from './effects';
 import { Replies } from './replies';
 import { PATCHES } from './versions';
 import {
@@ -18,6 +19,9 @@ import {
   type ConfirmDecision,
   type ConversationFeed,
   type ConversationState,
+  type DelegateEnvelope,
+  type DelegateReport,
+  type DelegateWait,
   type Goal,
   type PendingApproval,
   type PlanRequest,
@@ -95,8 +99,18 @@ export class Conversation {
   private vetWhilePlanning = false;
   /** An effect that continues the one just applied (a builtin tool's second step); it comes before anything else. */
   private followUp: Effect | null = null;
+  /** This conversation's AskAgent calls and their delegates. */
+  readonly delegations: Delegations;
+  /** Task mode (a delegate): the AskUser call waiting for the user's answer. */
+  private question: ToolCall | null = null;
+  /** Task mode: the answer for the parent, once the task is done. */
+  private envelope: DelegateEnvelope | null = null;
 
-  constructor(private readonly input: Partial<AgentGoalInput> = {}) {
+  /** `workflowId` names the delegates this conversation starts (`<workflowId>/<n>-<goal>`). */
+  constructor(
+    private readonly input: Partial<AgentGoalInput> = {},
+    workflowId = 'conversation',
+  ) {
     const carried = input.carried;
     this.messages = carried ? [...carried.messages] : [];
     this.summary = carried?.summary ?? '';
@@ -105,6 +119,7 @@ export class Conversation {
     this.promptSeq = carried?.promptSeq ?? 0;
     this.runs = (carried?.runs ?? 0) + 1;
     this.firstSeq = carried?.firstSeq ?? 0;
+    this.delegations = new Delegations(workflowId, carried?.delegations ?? 0);
   }
 
   /** Starts the conversation once settings and goal are loaded; a new one opens with the goal's starter prompt. */
@@ -113,15 +128,15 @@ export class Conversation {
     this.refreshToolsEachTurn = versions.refreshToolsEachTurn;
     this.waitsExpire = versions.cancelAndExpire ?? false;
     this.vetWhilePlanning = versions.oneModelWait ?? false;
-    this.goal = resolved.goal;
-    this.tools = resolved.tools;
-    this.catalog = resolved.catalog ?? null;
+    this.takeGoal(resolved);
     this.started = true;
-    if (!this.input.carried) this.queue.unshift({ id: ++this.promptSeq, text: this.goal.starterPrompt, starter: true });
+    // A delegate has no greeting: the parent's task is its first prompt, and it is not checked against the goal.
+    if (this.input.task) this.queue.unshift({ id: ++this.promptSeq, text: this.input.task.task });
+    else if (!this.input.carried) this.queue.unshift({ id: ++this.promptSeq, text: this.goal.starterPrompt, starter: true });
     // The tools were resolved just now: the first turn needs no second look.
     this.toolsCheckedFor = this.queue[0]?.id ?? 0;
     // In multi-goal mode the planner is told which agents exist from the first turn on.
-    if (settings.multiGoal) this.followUp = { kind: 'list_agents' };
+    if (settings.multiGoal && !this.input.task) this.followUp = { kind: 'list_agents' };
   }
 
   // ---- inputs from handlers -------------------------------------------------------------------------------
@@ -145,12 +160,40 @@ export class Conversation {
   /** Returns why a confirm is refused, or null when it was taken. */
   confirm(decision: ConfirmDecision): string | null {
     const refusal = this.confirmRefusal(decision);
-    if (refusal === null && this.approval) this.approval.decision = decision;
-    return refusal;
+    if (refusal !== null) return refusal;
+    if (this.awaitingOwnApproval()) this.approval!.decision = decision;
+    // A delegate's call: the answer goes down to it.
+    else this.delegations.answerApproval(decision);
+    return null;
   }
 
   confirmRefusal(decision: ConfirmDecision): string | null {
-    return confirmRefusal(this.approval, decision, this.ended);
+    if (this.awaitingOwnApproval()) return confirmRefusal(this.approval, decision, this.ended);
+    const asked = this.delegations.approvalShown();
+    return confirmRefusal(asked ? { call: asked.approval.call, decision: null } : this.approval, decision, this.ended);
+  }
+
+  /** A delegate started or stopped waiting for the user (its delegateReport signal). */
+  delegateReport(report: DelegateReport): void {
+    if (!this.ended) this.delegations.report(report);
+  }
+
+  /** A delegate finished (or failed, or was cancelled): its envelope is its AskAgent call's result. */
+  applyEnvelope(callId: string, envelope: DelegateEnvelope): void {
+    const call = this.calls.find((c) => c.id === callId);
+    if (!call || !this.delegations.finish(callId, envelope)) return;
+    this.usage = addUsage(this.usage, envelope.usage);
+    this.recordOutcome(call, { status: 'ok', result: envelope });
+  }
+
+  /** Task mode: what this delegate waits for from the user, as its parent shows it; null when it waits for nothing. */
+  delegateWait(): DelegateWait | null {
+    if (this.ended) return null;
+    if (this.question) return { kind: 'question', question: String(this.question.args.question ?? ''), callId: this.question.id };
+    // Its own approval, or what one of its own delegates waits for, passed on up.
+    const approval = this.pendingApproval();
+    if (approval) return { kind: 'approval', approval };
+    return this.delegations.questionShown();
   }
 
   endChat(): void {
@@ -189,16 +232,18 @@ export class Conversation {
   }
 
   pendingApproval(): PendingApproval | null {
-    if (!this.approval || this.approval.decision) return null;
-    const spec = this.findTool(this.approval.call.tool);
-    return { call: this.approval.call, tool: this.approval.call.tool, description: spec?.description ?? '' };
+    if (!this.awaitingOwnApproval()) return this.delegations.approvalShown()?.approval ?? null;
+    const spec = this.findTool(this.approval!.call.tool);
+    return { call: this.approval!.call, tool: this.approval!.call.tool, description: spec?.description ?? '' };
   }
 
   status(): ConversationState {
     if (this.ended) return 'ended';
     if (!this.started) return 'working';
     if (this.pendingApproval() && this.queue.length === 0 && !this.goalChange) return 'awaiting_approval';
-    return this.hasWork() ? 'working' : 'waiting_for_user';
+    if (this.hasWork()) return 'working';
+    // Delegates at work: the conversation is working unless one of them asked the user something.
+    return this.delegations.running(this.calls) && !this.delegations.questionShown() ? 'working' : 'waiting_for_user';
   }
 
   /** Pure: whether nextEffect() would find something to do. Safe inside condition(). */
@@ -207,7 +252,11 @@ export class Conversation {
     if (!this.started) return false;
     if (this.followUp) return true;
     if (this.calls.length > 0) {
-      const waiting = this.approval !== null && this.approval.decision === null;
+      if (this.delegations.hasWork(this.calls)) return true;
+      const own = this.calls.filter((c) => !this.delegations.has(c.id));
+      // Only delegates at work: a new message answers the question one asked, or declines the approval one awaits.
+      if (own.length === 0) return this.queue.length > 0 && this.delegations.waitShown() !== null;
+      const waiting = this.awaitingOwnApproval() || this.question !== null;
       return !waiting || this.queue.length > 0 || this.goalChange !== null;
     }
     return this.goalChange !== null || this.needsPlan || this.queue.length > 0;
@@ -217,7 +266,8 @@ export class Conversation {
    * only after this run did some work. */
   mayContinueAsNew(): boolean {
     const betweenTurns = this.calls.length === 0 && !this.needsPlan && this.approval === null && !this.followUp;
-    return betweenTurns && !this.cancelRequested && !this.replies.waiting() && this.turnsThisRun > 0;
+    // A delegate's one task is short: it never continues as new (its parent waits on this run).
+    return betweenTurns && !this.input.task && !this.cancelRequested && !this.replies.waiting() && this.turnsThisRun > 0;
   }
 
   // ---- the loop's two verbs -------------------------------------------------------------------------------
@@ -252,7 +302,7 @@ export class Conversation {
             `I have taken ${this.stepsThisTurn} steps on this request without finishing. ` +
               'Tell me how you would like to continue.',
           );
-          this.endTurn();
+          this.endTurn('needs_input');
           continue;
         }
         return { kind: 'plan', request: this.planRequest() };
@@ -269,12 +319,14 @@ export class Conversation {
       this.activePrompt = prompt.id;
       this.stepsThisTurn = 0;
       this.turnsThisRun++;
-      if (this.settings.validatePrompts && !prompt.starter && this.vetWhilePlanning) {
+      // A delegate's task comes from its parent agent, not from a user: nothing to check.
+      const vet = this.settings.validatePrompts && !prompt.starter && !this.input.task;
+      if (vet && this.vetWhilePlanning) {
         // The planner needs the prompt in its transcript; a refusal then follows it, as it always has.
         this.messages.push(userMessage(prompt));
         return { kind: 'vet_and_plan', prompt, request: { ...this.planRequest(), prompt: prompt.text } };
       }
-      if (this.settings.validatePrompts && !prompt.starter) {
+      if (vet) {
         return { kind: 'validate', prompt, request: { goal: this.goal, transcript: this.transcriptRef(), prompt: prompt.text, agents: this.agents } };
       }
       this.messages.push(userMessage(prompt));
@@ -291,6 +343,7 @@ export class Conversation {
   applyCancelled(effect: Effect): void {
     if (effect.kind === 'validate') this.messages.push(userMessage(effect.prompt));
     if (effect.kind === 'run_tool') this.recordOutcome(effect.call, { status: 'tool_error', error: cancelledCall(effect.spec) });
+    if (effect.kind === 'start_delegates') for (const { call } of effect.delegates) this.cancelDelegate(call);
     // The agents a multi-goal run starts with are not part of any turn: list them again.
     if (effect.kind === 'list_agents' && !effect.call) this.followUp = effect;
   }
@@ -298,6 +351,9 @@ export class Conversation {
   /** How long the coming wait for the user may last before it expires; null: no limit (or an older run). */
   waitLimit(): WaitLimit | null {
     if (!this.waitsExpire) return null;
+    // A delegate's question expires as an approval does; a delegate's approval shown here expires in the delegate.
+    if (this.question) return this.settings.approvalTimeoutSeconds ? { seconds: this.settings.approvalTimeoutSeconds, expires: 'approval' } : null;
+    if (!this.awaitingOwnApproval() && this.delegations.waitShown()) return null;
     const state = this.status();
     const seconds =
       state === 'awaiting_approval' ? this.settings.approvalTimeoutSeconds
@@ -316,10 +372,16 @@ export class Conversation {
       this.pause();
       return;
     }
+    if (this.question) {
+      const question = String(this.question.args.question ?? '');
+      this.declineRemaining(`nobody answered within ${waited} (APPROVAL_TIMEOUT)`);
+      this.say(`I need an answer to go on: ${question}`);
+      return this.endTurn('needs_input');
+    }
     const tool = this.approval?.call.tool ?? 'the tool';
     this.declineRemaining(`nobody answered within ${waited} (APPROVAL_TIMEOUT)`);
     this.say(`The request to run ${tool} expired: nobody answered within ${waited}, so it did not run. Ask again if you still want it.`);
-    this.endTurn();
+    this.endTurn('needs_input');
   }
 
   private readonly appliers: Appliers = {
@@ -330,6 +392,8 @@ export class Conversation {
     list_agents: (effect, agents) => this.applyAgents(effect.call, agents),
     check_version: (effect, patched) => this.applyVersion(effect.call, patched),
     resolve_goal: (effect, resolved) => this.applyGoal(effect, resolved),
+    start_delegates: (effect, started) => this.applyDelegatesStarted(effect.delegates.map((d) => d.call), started),
+    answer_delegate: () => undefined,
   };
 
   // ---- state carried over and handed back -----------------------------------------------------------------
@@ -359,6 +423,7 @@ export class Conversation {
       usage: this.usage,
       promptSeq: this.promptSeq,
       runs: this.runs,
+      delegations: this.delegations.started,
       firstSeq: this.firstSeq + this.messages.length - recent.length,
     };
   }
@@ -379,14 +444,20 @@ export class Conversation {
   }
 
   transcript(): Transcript {
-    return { goalId: this.goal.id, endedBy: this.endedBy, summary: this.summary, messages: this.messages, usage: this.usage };
+    const transcript: Transcript = { goalId: this.goal.id, endedBy: this.endedBy, summary: this.summary, messages: this.messages, usage: this.usage };
+    return this.envelope ? { ...transcript, envelope: this.envelope } : transcript;
   }
 
   // ---- internals ------------------------------------------------------------------------------------------
 
   /** The next effect for the first pending call; null: wait for the user; undefined: decided here, look again. */
   private nextToolEffect(): Effect | null | undefined {
-    const call = this.calls[0]!;
+    const delegated = this.delegateEffect();
+    if (delegated !== null) return delegated;
+    // Delegates run on their own; the step's other calls go one by one, in order.
+    const call = this.calls.find((c) => !this.delegations.has(c.id));
+    if (!call) return this.whileDelegatesRun();
+    if (this.question?.id === call.id) return this.answerQuestion(call);
     if (this.approval?.call.id === call.id && this.approval.decision === null) {
       if (this.queue.length === 0 && this.goalChange === null) return null;
       // The user moved on instead of answering: the proposed calls are declined, with the reason.
@@ -399,7 +470,7 @@ export class Conversation {
       this.recordOutcome(call, invalid([`unknown tool "${call.tool}"; available tools: ${known}`]));
       return undefined;
     }
-    if (isBuiltinTool(spec.name)) return this.builtinEffect(call);
+    if (isBuiltinTool(spec.name)) return this.builtinEffect(call, spec);
     const decision = this.approval?.call.id === call.id ? this.approval.decision : null;
     if (decision?.approve === false) {
       this.recordOutcome(call, { status: 'rejected', reason: decision.reason });
@@ -422,13 +493,29 @@ export class Conversation {
   // ---- builtin tools: they change the conversation, not the world -----------------------------------------
 
   /** What a builtin call needs done; CompleteGoal in single-goal mode needs nothing and ends here. */
-  private builtinEffect(call: ToolCall): Effect | undefined {
+  private builtinEffect(call: ToolCall, spec: ToolSpec): Effect | null | undefined {
     switch (call.tool) {
+      case ASK_USER: {
+        const check = checkArgs(spec.inputSchema, call.args);
+        if (check.problems.length > 0 || !this.input.task) {
+          const problems = this.input.task ? check.problems : ['AskUser is for delegates; ask the user in your reply instead'];
+          this.recordOutcome(call, { status: 'invalid_input', problems, missing: check.missing });
+          return undefined;
+        }
+        this.question = call;
+        this.pause();
+        return null;
+      }
       case LIST_AGENTS:
         return { kind: 'list_agents', call };
       case CHANGE_GOAL:
         return { kind: 'resolve_goal', goalId: String(call.args.goalId), why: 'change_goal', call };
       case COMPLETE_GOAL:
+        if (this.input.task) {
+          this.recordOutcome(call, { status: 'ok', result: { completed: this.goal.id } });
+          this.finishTask('ok', typeof call.args.summary === 'string' ? call.args.summary : undefined);
+          return undefined;
+        }
         // In multi-goal mode a finished agent hands the conversation back to the picker; the picker's closing ends it.
         if (this.awayFromPicker()) return { kind: 'resolve_goal', goalId: this.settings.pickerGoalId, why: 'complete_goal', call };
         this.recordOutcome(call, { status: 'ok', result: { completed: this.goal.id } });
@@ -493,15 +580,102 @@ export class Conversation {
       this.activePrompt = prompt.id;
       this.messages.push(userMessage(prompt));
     }
+    // Delegates at work are cancelled with the turn (the workflow cancels them); their calls say so.
+    for (const call of this.calls.filter((c) => this.delegations.has(c.id))) this.cancelDelegate(call);
     this.declineRemaining('the user cancelled the turn');
     this.say('Stopped, as you asked. What would you like to do next?');
-    this.endTurn();
+    this.endTurn('cancelled');
   }
 
+  /** Declines the step's calls not yet run; delegates at work go on, and the step waits for them. */
   private declineRemaining(reason: string): void {
-    for (const call of [...this.calls]) this.recordOutcome(call, { status: 'rejected', reason });
+    for (const call of this.calls.filter((c) => !this.delegations.has(c.id))) this.recordOutcome(call, { status: 'rejected', reason });
+    if (this.question && !this.calls.includes(this.question)) this.question = null;
     // The new prompt starts a new turn; do not plan on the declined calls first.
-    this.needsPlan = false;
+    if (this.calls.length === 0) this.needsPlan = false;
+  }
+
+  private cancelDelegate(call: ToolCall): void {
+    this.applyEnvelope(call.id, { status: 'cancelled', summary: 'Cancelled by the user before it finished.', usage: ZERO_USAGE });
+  }
+
+  // ---- delegation: AskAgent calls become child conversations -------------------------------------------------
+
+  /** An answer to send down, or the step's AskAgent calls to start; null: nothing for delegates to do now. */
+  private delegateEffect(): Effect | null | undefined {
+    const answer = this.delegations.takeAnswer();
+    if (answer) return answer;
+    const spec = this.findTool(ASK_AGENT);
+    const unstarted = spec ? this.calls.filter((c) => c.tool === ASK_AGENT && !this.delegations.has(c.id)) : [];
+    if (unstarted.length === 0) return null;
+    const limits = this.settings.delegation ?? DEFAULT_DELEGATION_LIMITS;
+    const { start, refused } = this.delegations.plan(unstarted, spec, this.input.task?.depth ?? 0, limits, this.input.owner);
+    for (const [call, outcome] of refused) this.recordOutcome(call, outcome);
+    return start.length > 0 ? { kind: 'start_delegates', delegates: start } : undefined;
+  }
+
+  /** Only delegates are at work: show what one waits for, or take the user's message as its answer. */
+  private whileDelegatesRun(): Effect | null | undefined {
+    const shown = this.delegations.showNext();
+    if (shown) {
+      if (shown.wait.kind === 'question') this.say(`${shown.wait.agentName ?? shown.delegation.agentName} asks: ${shown.wait.question}`);
+      this.pause();
+      return null;
+    }
+    if (this.queue.length === 0) return null;
+    if (this.delegations.approvalShown()) {
+      // As with this agent's own calls: a new message instead of an answer declines; the message waits its turn.
+      this.delegations.answerApproval({ approve: false, reason: 'the user sent a new message instead of approving' });
+      return undefined;
+    }
+    if (this.delegations.questionShown()) {
+      const prompt = this.queue.shift()!;
+      this.messages.push(userMessage(prompt));
+      this.activePrompt = prompt.id;
+      this.delegations.answerQuestion(prompt.text);
+      return undefined;
+    }
+    return null;
+  }
+
+  private applyDelegatesStarted(calls: ToolCall[], started: DelegateStarted[]): void {
+    for (const result of started) {
+      if (!('failed' in result)) continue;
+      const call = calls.find((c) => c.id === result.callId);
+      if (call) this.applyEnvelope(call.id, { status: 'error', summary: `The agent could not start: ${result.failed}`, usage: ZERO_USAGE });
+    }
+  }
+
+  /** Task mode: the user's answer to this delegate's AskUser question is the call's result. */
+  private answerQuestion(call: ToolCall): Effect | null | undefined {
+    const prompt = this.queue.shift();
+    if (!prompt) return null;
+    this.activePrompt = prompt.id;
+    this.question = null;
+    this.recordOutcome(call, { status: 'ok', result: { answer: prompt.text } });
+    return undefined;
+  }
+
+  /** Task mode: the task is over; the envelope is what the parent gets. */
+  private finishTask(status: DelegateEnvelope['status'], summary?: string): void {
+    const data = this.lastResult();
+    this.envelope = {
+      status,
+      summary: summary?.trim() || this.latestAgentText() || (status === 'ok' ? 'Done.' : `Stopped (${status}).`),
+      ...(data !== undefined ? { data } : {}),
+      usage: this.usage,
+    };
+    this.finish();
+  }
+
+  /** The result of the task's last successful tool call: what a parent may chain on. */
+  private lastResult(): unknown {
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const m = this.messages[i]!;
+      if (m.kind === 'user') return undefined;
+      if (m.kind === 'tool' && m.outcome.status === 'ok' && !isBuiltinTool(m.call.tool)) return m.outcome.result;
+    }
+    return undefined;
   }
 
   private recordOutcome(call: ToolCall, outcome: ToolOutcome): void {
@@ -546,7 +720,7 @@ export class Conversation {
     this.needsPlan = false;
     if ('failed' in result) {
       this.say(`Sorry, I could not get an answer from the language model (${result.failed}). Please try again.`);
-      this.endTurn();
+      this.endTurn('error');
       return;
     }
     this.stepsThisTurn++;
@@ -579,23 +753,34 @@ export class Conversation {
       const parts = [added.length && `new: ${added.join(', ')}`, removed.length && `no longer available: ${removed.join(', ')}`];
       this.messages.push({ kind: 'note', text: `Tools changed since the last turn (${parts.filter(Boolean).join('; ')}).` });
     }
-    this.goal = result.goal;
-    this.tools = result.tools;
-    this.catalog = result.catalog ?? null;
+    this.takeGoal(result);
   }
 
   private switchGoal(resolved: ResolvedGoal, note: boolean): void {
-    this.goal = resolved.goal;
-    this.tools = resolved.tools;
-    this.catalog = resolved.catalog ?? null;
+    this.takeGoal(resolved);
     if (note) this.messages.push({ kind: 'note', text: `Switched to the agent "${resolved.goal.agentName}" (goal ${resolved.goal.id}).` });
+  }
+
+  /** The goal and its tools; a delegate asks the user through AskUser and never switches or lists agents. */
+  private takeGoal(resolved: ResolvedGoal): void {
+    this.goal = resolved.goal;
+    this.catalog = resolved.catalog ?? null;
+    this.tools = this.input.task
+      ? [...resolved.tools.filter((t) => t.name !== LIST_AGENTS && t.name !== CHANGE_GOAL), BUILTIN_TOOLS[ASK_USER]!]
+      : resolved.tools;
+  }
+
+  private awaitingOwnApproval(): boolean {
+    return this.approval !== null && this.approval.decision === null;
   }
 
   private say(text: string): void {
     this.messages.push({ kind: 'agent', text, toolCalls: [] });
   }
 
-  private endTurn(): void {
+  /** The turn is over; a delegate's turn is its task, so it ends with an envelope of `outcome`. */
+  private endTurn(outcome: DelegateEnvelope['status'] = 'ok'): void {
+    if (this.input.task && !this.ended) return this.finishTask(outcome);
     this.needsPlan = false;
     this.turnOpen = false;
     this.pause();

@@ -3,7 +3,9 @@
 // result of that effect's kind, and Conversation.apply(effect, result) receives exactly that type, with no casts.
 import type { PatchId } from './versions';
 import type {
+  AgentGoalInput,
   AgentSummary,
+  ConfirmDecision,
   PlanRequest,
   PlanResult,
   PromptVerdict,
@@ -47,7 +49,22 @@ interface EffectInputs {
   /** Whether this run takes a versioned path: patched() answers, and a replayed older run says false. */
   check_version: { patchId: PatchId; call: ToolCall };
   resolve_goal: { goalId: string } & GoalReason;
+  /** AskAgent calls of one step, each started as a child conversation; they run side by side. */
+  start_delegates: { delegates: DelegateStart[] };
+  /** The user's answer to a delegate's approval or question, sent down to it. */
+  answer_delegate: { childId: string; answer: DelegateAnswer };
 }
+
+export interface DelegateStart {
+  call: ToolCall;
+  childId: string;
+  input: AgentGoalInput;
+}
+
+export type DelegateAnswer = { confirm: ConfirmDecision } | { reply: string };
+
+/** Per call: started, or why not. */
+export type DelegateStarted = { callId: string } & ({ started: true } | StepFailure);
 
 export interface EffectResults {
   validate: PromptVerdict | StepFailure;
@@ -57,6 +74,9 @@ export interface EffectResults {
   list_agents: AgentSummary[] | StepFailure;
   check_version: boolean;
   resolve_goal: ResolvedGoal | StepFailure;
+  start_delegates: DelegateStarted[];
+  /** Whether the signal reached the delegate (it may have ended meanwhile). */
+  answer_delegate: true | StepFailure;
 }
 
 export type EffectKind = keyof EffectInputs;

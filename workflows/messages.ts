@@ -8,6 +8,8 @@ import type {
   ConfirmDecision,
   ConversationFeed,
   ConversationStatus,
+  DelegateReport,
+  Delegation,
   Goal,
   PendingApproval,
   ToolSpec,
@@ -20,6 +22,9 @@ export const endChatSignal = defineSignal('endChat');
 export const changeGoalSignal = defineSignal<[string]>('changeGoal');
 /** Stops the running turn: the model call or tool in flight is cancelled and the agent waits for the next prompt. */
 export const cancelTurnSignal = defineSignal('cancelTurn');
+
+/** A delegate tells its parent what it waits for from the user (an approval, a question), or that it waits no more. */
+export const delegateReportSignal = defineSignal<[DelegateReport]>('delegateReport');
 
 /** Sends a prompt and returns the agent's reply once it next needs the user. */
 export const promptUpdate = defineUpdate<AgentReply, [string]>('prompt');
@@ -38,6 +43,9 @@ export const toolsQuery = defineQuery<ToolSpec[]>('tools');
 export const catalogQuery = defineQuery<CatalogSummary | null>('catalog');
 /** Whether the agent is waiting for the user, working, or done: lets clients poll without guessing. */
 export const statusQuery = defineQuery<ConversationStatus>('status');
+
+/** This conversation's AskAgent calls: each delegate's id, agent, task, state and (once done) envelope. */
+export const delegationsQuery = defineQuery<Delegation[]>('delegations');
 
 /** Messages from a sequence number on, with state, approval and usage: one query per look of a live view. */
 export const feedQuery = defineQuery<ConversationFeed, [number]>('feed');

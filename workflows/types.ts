@@ -16,7 +16,7 @@ export interface ToolSpec {
   approval: ApprovalPolicy;
   /** Changes nothing (native `readOnly`, MCP `readOnlyHint`); absent in specs recorded before it existed. */
   readOnly?: boolean;
-  /** `builtin` tools are handled by the workflow itself (ListAgents, ChangeGoal, CompleteGoal). */
+  /** `builtin` tools are handled by the workflow itself (ListAgents, ChangeGoal, CompleteGoal, AskAgent, AskUser). */
   kind: 'native' | 'builtin' | 'mcp';
   /** For MCP tools: where the tool lives and how it may be retried. */
   mcp?: McpToolRef;
@@ -77,6 +77,8 @@ export interface Goal {
   tools: string[];
   /** MCP tools discovered at run time from the endpoint registry. */
   mcp?: McpSelection;
+  /** Agents this one may hand a task to (the AskAgent tool): goal ids, globs over goal ids, or categories. */
+  delegates?: string[];
   settings?: GoalSettings;
 }
 
@@ -146,6 +148,62 @@ export interface Settings {
   approvalTimeoutSeconds?: number;
   /** A conversation waiting this long for the user ends, keeping its transcript (IDLE_TIMEOUT); absent in older runs. */
   idleTimeoutSeconds?: number;
+  /** Delegation limits (DELEGATE_MAX_DEPTH, DELEGATE_MAX_PARALLEL, DELEGATE_TIMEOUT); absent in older runs. */
+  delegation?: DelegationLimits;
+}
+
+export interface DelegationLimits {
+  /** How deep delegation may nest: a conversation started by a user is depth 0, its delegates depth 1. */
+  maxDepth: number;
+  /** AskAgent calls one LLM step may run at once; the rest are refused with a tool error. */
+  maxParallel: number;
+  /** A delegate still working after this long is stopped, and its envelope says so. */
+  timeoutSeconds: number;
+}
+
+/** What every delegated agent hands back (AskAgent's result): one shape, so outputs chain. */
+export interface DelegateEnvelope {
+  /** `needs_input`: it stopped for want of an answer or an approval nobody gave (the summary says what it needs). */
+  status: 'ok' | 'error' | 'needs_input' | 'cancelled';
+  summary: string;
+  data?: unknown;
+  usage: Usage;
+}
+
+/** A conversation run as a delegate (task mode): no greeting, the parent's task as its first prompt. */
+export interface DelegateTask {
+  task: string;
+  /** The parent conversation's workflow id, and its AskAgent call: where questions and approvals go. */
+  parentId: string;
+  callId: string;
+  /** 1 for a user's conversation's delegate, 2 for its delegate's, … */
+  depth: number;
+}
+
+/** What a delegate is waiting for from the user, as its parent shows it (DelegateReport). */
+export type DelegateWait =
+  | { kind: 'approval'; approval: PendingApproval }
+  /** `agentName`: who asks, when it is not the delegate itself (a question passed up from deeper down). */
+  | { kind: 'question'; question: string; callId: string; agentName?: string };
+
+/** A delegate tells its parent when it starts or stops waiting for the user (the delegateReport signal). */
+export interface DelegateReport {
+  /** The parent's AskAgent call this delegate answers. */
+  callId: string;
+  agentName?: string;
+  waiting: DelegateWait | null;
+}
+
+/** One AskAgent call of a conversation, as the tree view shows it. */
+export interface Delegation {
+  callId: string;
+  /** The delegate's workflow id: `<parent id>/<n>-<goal id>`. */
+  childId: string;
+  goalId: string;
+  agentName: string;
+  task: string;
+  state: 'running' | 'awaiting_approval' | 'asking' | 'done';
+  envelope?: DelegateEnvelope;
 }
 
 export interface ResolvedGoal {
@@ -247,6 +305,8 @@ export interface PendingApproval {
   call: ToolCall;
   tool: string;
   description: string;
+  /** Set when the call is a delegate's: the user answers it here, and the answer goes down to that agent. */
+  delegate?: { agentName: string; childId: string };
 }
 
 export type ConfirmDecision =
@@ -263,6 +323,8 @@ export interface CarriedState {
   runs: number;
   /** The sequence number of `messages[0]` in the whole conversation (earlier runs' older messages were summarised). */
   firstSeq?: number;
+  /** Delegates started so far (child ids stay unique across runs); absent in runs from before delegation. */
+  delegations?: number;
 }
 
 export interface AgentGoalInput {
@@ -272,6 +334,8 @@ export interface AgentGoalInput {
   /** Overrides the settings' history budget; tests use a low one to force continue-as-new. */
   historyEventBudget?: number;
   carried?: CarriedState;
+  /** Set when this conversation is another agent's delegate (AskAgent). */
+  task?: DelegateTask;
 }
 
 export interface Transcript {
@@ -281,6 +345,8 @@ export interface Transcript {
   summary: string;
   messages: ChatMessage[];
   usage: Usage;
+  /** A delegate's answer to its parent (task mode). */
+  envelope?: DelegateEnvelope;
 }
 
 export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };

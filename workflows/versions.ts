@@ -15,6 +15,8 @@ export const PATCHES = {
   /** With VALIDATE_PROMPTS, the prompt is checked and the turn planned in one activity, concurrently: one model wait
    * per turn instead of two in a row (the plan is dropped when the prompt does not fit). */
   oneModelWait: 'one-model-wait',
+  /** AskAgent starts child conversations (delegates), whose envelopes come back as the call's result. */
+  delegation: 'delegation',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
