@@ -63,8 +63,8 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   let inFlight: CancellationScope | null = null;
   /** Each delegate at work, by its AskAgent call: cancelling the turn cancels them too. */
   const delegates = new Map<string, CancellationScope>();
-  /** Task mode: what this delegate last told its parent it waits for. */
-  let reportedWait = 'null';
+  /** Task mode: what this delegate last told its parent it waits for ('' until its first report, which gives its name). */
+  let reportedWait = '';
   /** Which versioned paths this run takes; read once the first activity has run (see below). */
   let versions: RunVersions = { refreshToolsEachTurn: false };
   /** What the workflow list shows of this conversation now (search attributes and memo as last upserted). */

@@ -26,6 +26,19 @@ export function renderPlanSystemPrompt(input: { goal: Goal; tools: ToolSpec[]; s
         'the request is ambiguous.',
     );
   }
+  if (toolNames.has('AskAgent')) {
+    lines.push(
+      '- Hand sub-tasks to the agents AskAgent lists, with every detail each needs. Independent sub-tasks go in one ' +
+        'step (several AskAgent calls at once: they run in parallel). Each answers {status, summary, data?}: ' +
+        'combine the answers for the user; on "needs_input" ask the user what is missing.',
+    );
+  }
+  if (toolNames.has('AskUser')) {
+    lines.push(
+      '- Another agent gave you this task: do it with your tools, then answer with the result in a few sentences ' +
+        '(that answer goes back to it). Call AskUser only for what you cannot do without.',
+    );
+  }
   if (agents.length > 0) {
     lines.push('', 'Agents available:', ...agents.map((a) => `- ${a.goalId}: ${a.agentName}: ${a.description}`));
   }

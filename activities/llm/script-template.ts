@@ -5,11 +5,14 @@
 export interface TemplateScope {
   captures: string[];
   outcome?: Record<string, unknown>;
+  /** Every outcome of the last step (several calls, e.g. AskAgent side by side). */
+  outcomes?: Record<string, unknown>[];
 }
 
 /**
  * {{1}} → regex group; {{result.a.b}} → the last tool outcome's result.a.b; {{outcome.x}} → the outcome's x;
- * {{result.items[].name}} → the names of every item, joined by ", "; {{1:number}} → a number.
+ * {{result.items[].name}} → the names of every item, joined by ", "; {{results[].result.summary}} → that of every
+ * outcome of the last step, joined by " "; {{1:number}} → a number.
  */
 export function fillTemplate(template: string, scope: TemplateScope): string {
   return template.replace(PLACEHOLDER, (_, key: string) => {
@@ -32,9 +35,10 @@ const PLACEHOLDER = /\{\{\s*([\w.[\]]+)(?::number)?\s*\}\}/g;
 /** `{{1:number}}` alone in an argument: the value as a JSON number, for numeric tool parameters. */
 const NUMBER_PLACEHOLDER = /^\{\{\s*[\w.[\]]+:number\s*\}\}$/;
 
-function lookup(key: string, { captures, outcome }: TemplateScope): unknown {
+function lookup(key: string, { captures, outcome, outcomes }: TemplateScope): unknown {
   if (/^\d+$/.test(key)) return captures[Number(key)];
   const [head, ...rest] = key.split('.');
+  if (head === 'results[]') return (outcomes ?? (outcome ? [outcome] : [])).map((o) => walk(o, rest)).join(' ');
   const root: unknown = head === 'result' ? outcome?.result : head === 'outcome' ? outcome : undefined;
   return walk(root, rest);
 }

@@ -217,6 +217,8 @@ interface PromptView {
   userTexts: string[];
   /** Set when the last message is a tool result. */
   lastToolResult?: { toolName: string; outcome: Record<string, unknown> };
+  /** Every outcome of the last step's calls (the tool messages at the end), in order. */
+  lastOutcomes: Record<string, unknown>[];
 }
 
 function readPrompt(prompt: LanguageModelV3Prompt): PromptView {
@@ -226,16 +228,16 @@ function readPrompt(prompt: LanguageModelV3Prompt): PromptView {
     const text = m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
     if (!text.startsWith(NOTE_PREFIX)) userTexts.push(text);
   }
-  const last = prompt[prompt.length - 1];
-  let lastToolResult: PromptView['lastToolResult'];
-  if (last?.role === 'tool') {
-    const part = [...last.content].reverse().find((p) => p.type === 'tool-result');
-    if (part && part.type === 'tool-result') {
+  const results: { toolName: string; outcome: Record<string, unknown> }[] = [];
+  for (let i = prompt.length - 1; i >= 0 && prompt[i]!.role === 'tool'; i--) {
+    const parts = (prompt[i] as Extract<LanguageModelV3Prompt[number], { role: 'tool' }>).content;
+    for (const part of [...parts].reverse()) {
+      if (part.type !== 'tool-result') continue;
       const value = part.output.type === 'json' ? part.output.value : undefined;
-      lastToolResult = { toolName: part.toolName, outcome: (value ?? {}) as Record<string, unknown> };
+      results.unshift({ toolName: part.toolName, outcome: (value ?? {}) as Record<string, unknown> });
     }
   }
-  return { lastUser: userTexts[userTexts.length - 1] ?? '', userTexts, lastToolResult };
+  return { lastUser: userTexts[userTexts.length - 1] ?? '', userTexts, lastToolResult: results[results.length - 1], lastOutcomes: results.map((r) => r.outcome) };
 }
 
 function matches(rule: ScriptRule, info: ScriptedCallInfo, view: PromptView): boolean {
@@ -267,5 +269,5 @@ function justSwitched(view: PromptView): boolean {
 
 function scopeOf(rule: ScriptRule, view: PromptView): TemplateScope {
   const captures = rule.user ? (new RegExp(rule.user, 'i').exec(view.lastUser) ?? []) : [];
-  return { captures: [...captures], outcome: view.lastToolResult?.outcome };
+  return { captures: [...captures], outcome: view.lastToolResult?.outcome, outcomes: view.lastOutcomes };
 }
