@@ -21,6 +21,7 @@ import {
   changeGoalSignal,
   confirmUpdate,
   currentGoalQuery,
+  delegationsQuery,
   endChatSignal,
   feedQuery,
   historyQuery,
@@ -28,11 +29,17 @@ import {
   statusQuery,
   usageQuery,
 } from '../workflows/messages';
-import type { AgentReply, ChatMessage, ConfirmDecision, ConversationFeed, ConversationStatus } from '../workflows/types';
+import type { AgentReply, ChatMessage, ConfirmDecision, ConversationFeed, ConversationStatus, DelegationNode } from '../workflows/types';
 import { temporalTarget } from './connection';
 import { checkFilterValue, listConversations, type ConversationFilter, type ConversationSummary } from './conversation-list';
 import { RECONNECT_QUICKLY, untilReachable, type ServerWait } from './server-outage';
 import { UserError } from './user-error';
+
+/** A conversation's messages and, by AskAgent call id, the delegate that answered it with its own history. */
+export interface HistoryTree {
+  messages: ChatMessage[];
+  delegates: Map<string, HistoryTree & { agentName: string; childId: string }>;
+}
 
 /** How long a question to the worker may take (see askWorker): discovery of a slow endpoint is bounded well below. */
 const ASK_WORKER_MS = 60_000;
@@ -120,6 +127,38 @@ export class AgentClient {
   /** The conversation so far: user prompts, agent messages with their tool calls, tool outcomes, notes. */
   async history(id: string): Promise<ChatMessage[]> {
     return this.call(id, () => this.handle(id).query(historyQuery));
+  }
+
+  /** The conversation and its delegates (AskAgent), each with theirs, down the tree. */
+  async tree(id: string): Promise<DelegationNode> {
+    const { goal } = await this.details(id);
+    const { state } = await this.status(id);
+    return { id, goalId: goal?.id ?? '?', agentName: goal?.agentName ?? '?', state, children: await this.delegatesOf(id) };
+  }
+
+  /** The history with each delegate's folded under its AskAgent call (by call id), down the tree. */
+  async historyTree(id: string): Promise<HistoryTree> {
+    const messages = await this.history(id);
+    const delegations = await this.delegationsOf(id);
+    const entries = await Promise.all(delegations.map(async (d) => [d.callId, { agentName: d.agentName, childId: d.childId, ...(await this.historyTree(d.childId)) }] as const));
+    return { messages, delegates: new Map(entries) };
+  }
+
+  private async delegatesOf(id: string): Promise<DelegationNode[]> {
+    const delegations = await this.delegationsOf(id);
+    return Promise.all(
+      delegations.map(async (d) => ({ id: d.childId, goalId: d.goalId, agentName: d.agentName, state: d.state, task: d.task, envelope: d.envelope, children: await this.delegatesOf(d.childId) })),
+    );
+  }
+
+  /** A conversation's delegations; none for one whose worker predates delegation (it has no such query). */
+  private async delegationsOf(id: string) {
+    try {
+      return await this.call(id, () => this.handle(id).query(delegationsQuery));
+    } catch (err) {
+      if (err instanceof UserError) throw err;
+      return [];
+    }
   }
 
   /** Messages from sequence number `since` on, with state, pending approval, usage and owner, in one query. */

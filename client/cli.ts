@@ -1,4 +1,4 @@
-// `npm run agent -- <command>`: start, chat, say, confirm, cancel, history, end, agents, status.
+// `npm run agent -- <command>`: start, chat, say, confirm, cancel, history, tree, end, agents, status.
 import { parseArgs } from 'node:util';
 import { PICKER_GOAL_ID, unknownGoal } from '../goals/registry';
 import { AgentClient } from './agent-client';
@@ -6,7 +6,7 @@ import { DEFAULT_TASK_QUEUE } from './connection';
 import { applyEnvFile } from './env-file';
 import { createStreamBus } from '../stream';
 import { runChat, type ChatIO } from './chat';
-import { formatConversations, formatEndpoints, formatHistory, formatReply, formatTools } from './format';
+import { formatConversations, formatDelegations, formatEndpoints, formatHistory, formatReply, formatTools, formatTree } from './format';
 import type { ConversationFilter } from './conversation-list';
 import { UserError } from './user-error';
 
@@ -22,7 +22,8 @@ const USAGE = `usage: agent <command> [options]
   confirm <conversationId> [--reject <reason>] [--args <json>]
                                                   approve (optionally with edited args) or reject the pending tool call
   cancel <conversationId>                         stop the running turn (model call or tool); the agent waits for you
-  history <conversationId>                        the conversation so far
+  history <conversationId>                        the conversation so far (delegates' work folded under AskAgent)
+  tree <conversationId>                           the conversation's delegates (AskAgent), theirs, and each one's state
   status <conversationId>                         whether the agent waits for you, works, or has ended
   end <conversationId>                            end the conversation
   agents                                          the agents (goals) you can start
@@ -146,8 +147,13 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         return 0;
       }
       case 'history': {
-        const messages = await (await connect()).history(needId());
-        out(formatHistory(messages) || '(empty)', messages);
+        const { messages, delegates } = await (await connect()).historyTree(needId());
+        out(formatHistory(messages, delegates) || '(empty)', messages);
+        return 0;
+      }
+      case 'tree': {
+        const tree = await (await connect()).tree(needId());
+        out(formatTree(tree), tree);
         return 0;
       }
       case 'status': {
@@ -159,7 +165,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         out(
           `${id}: ${status.state.replace(/_/g, ' ')}; agent ${goal?.agentName ?? '?'} (${goal?.id ?? '?'}); ` +
             `${usage.total.totalTokens} tokens over ${usage.runs} run(s)` +
-            (retrying ? `\nthe model is not answering (${retrying.lastFailure}); retrying, attempt ${retrying.attempt}` : ''),
+            (retrying ? `\nthe model is not answering (${retrying.lastFailure}); retrying, attempt ${retrying.attempt}` : '') +
+            (status.delegations?.length ? `\n${formatDelegations(status.delegations)}` : ''),
           { id, ...status, goal: goal?.id, usage, retrying },
         );
         return 0;

@@ -1,5 +1,6 @@
 // How conversations read in a terminal.
-import type { AgentReply, CatalogSummary, ChatMessage, ToolSpec } from '../workflows/types';
+import type { AgentReply, CatalogSummary, ChatMessage, DelegateEnvelope, Delegation, DelegationNode, ToolSpec } from '../workflows/types';
+import type { HistoryTree } from './agent-client';
 import type { ConversationSummary } from './conversation-list';
 
 /** The reply as the CLI prints it; with the conversation id, a pending call also says how to answer it. */
@@ -8,8 +9,9 @@ export function formatReply(reply: AgentReply | null, conversationId?: string): 
   const lines: string[] = [];
   if (reply.reply) lines.push(`agent> ${reply.reply}`);
   if (reply.pendingToolCall) {
-    const { call, description } = reply.pendingToolCall;
-    lines.push(`agent wants to run ${call.tool}${description ? ` (${description})` : ''}`);
+    const { call, description, delegate } = reply.pendingToolCall;
+    const who = delegate ? `${delegate.agentName} (delegate ${delegate.childId})` : 'agent';
+    lines.push(`${who} wants to run ${call.tool}${description ? ` (${description})` : ''}`);
     lines.push(`  args: ${JSON.stringify(call.args)}`);
     lines.push(`  call id: ${call.id}`);
     if (conversationId) lines.push(`  answer: agent confirm ${conversationId} (approve) · --args '<json>' (approve edited) · --reject '<reason>'`);
@@ -25,9 +27,17 @@ export function formatConversations(found: ConversationSummary[]): string {
     .join('\n');
 }
 
-export function formatHistory(messages: ChatMessage[]): string {
+/** The history; with `delegates` (HistoryTree), each delegate's own history folded under its AskAgent result. */
+export function formatHistory(messages: ChatMessage[], delegates?: HistoryTree['delegates']): string {
   return messages
     .map((m) => {
+      const delegate = m.kind === 'tool' ? delegates?.get(m.call.id) : undefined;
+      if (m.kind === 'tool' && delegate) {
+        const inner = formatHistory(delegate.messages, delegate.delegates);
+        const envelope = m.outcome.status === 'ok' ? (m.outcome.result as DelegateEnvelope) : null;
+        const head = `  ← ${m.call.tool} ${delegate.agentName} (${delegate.childId}): ${envelope ? `${envelope.status}: ${envelope.summary}` : JSON.stringify(m.outcome)}`;
+        return [head, ...inner.split('\n').map((line) => `    │ ${line}`)].join('\n');
+      }
       switch (m.kind) {
         case 'user':
           return m.starter ? `(agent opens: ${m.text})` : `user> ${m.text}`;
@@ -42,6 +52,24 @@ export function formatHistory(messages: ChatMessage[]): string {
       }
     })
     .filter(Boolean)
+    .join('\n');
+}
+
+/** A conversation and its delegates, as a tree: id, agent, state, and each delegate's task and answer. */
+export function formatTree(node: DelegationNode, prefix = '', last = true, root = true): string {
+  const branch = root ? '' : last ? '└─ ' : '├─ ';
+  const state = node.envelope ? `${node.envelope.status}: ${node.envelope.summary}` : node.state.replace(/_/g, ' ');
+  const lines = [`${prefix}${branch}${node.id}  ${node.agentName} (${node.goalId})  ${state}`];
+  const inner = root ? '' : prefix + (last ? '   ' : '│  ');
+  if (node.task) lines.push(`${inner}${node.children.length ? '│' : ' '}  task: ${node.task}`);
+  node.children.forEach((c, i) => lines.push(formatTree(c, inner, i === node.children.length - 1, false)));
+  return lines.join('\n');
+}
+
+/** One line per delegate, for `agent status`. */
+export function formatDelegations(delegations: Delegation[]): string {
+  return delegations
+    .map((d) => `  delegate ${d.childId}  ${d.agentName}  ${d.envelope ? `${d.envelope.status}: ${d.envelope.summary}` : d.state.replace(/_/g, ' ')}`)
     .join('\n');
 }
 

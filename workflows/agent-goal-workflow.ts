@@ -129,7 +129,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   setHandler(toolsQuery, () => convo.tools);
   setHandler(catalogQuery, () => convo.catalog);
   setHandler(usageQuery, () => ({ total: convo.usage, turns: convo.turnsThisRun, runs: convo.runs }));
-  setHandler(statusQuery, () => ({ state: convo.status(), lastReply: convo.replies.last }));
+  setHandler(statusQuery, () => ({ state: convo.status(), lastReply: convo.replies.last, delegations: convo.delegations.list() }));
 
   // ---- start: settings and goal come from activities, so a replay sees what the original run saw ----------
   const settings = await loadSettings();

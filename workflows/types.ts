@@ -272,6 +272,20 @@ export type ConversationState = 'waiting_for_user' | 'working' | 'awaiting_appro
 export interface ConversationStatus {
   state: ConversationState;
   lastReply: AgentReply | null;
+  /** This run's AskAgent calls and their delegates' state (absent from runs before delegation). */
+  delegations?: Delegation[];
+}
+
+/** A conversation and the delegates under it, as `agent tree` shows them. */
+export interface DelegationNode {
+  id: string;
+  goalId: string;
+  agentName: string;
+  /** The conversation's own state for the root; a delegate's state as its parent sees it. */
+  state: ConversationState | Delegation['state'];
+  task?: string;
+  envelope?: DelegateEnvelope;
+  children: DelegationNode[];
 }
 
 /**

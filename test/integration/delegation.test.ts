@@ -11,6 +11,7 @@ import { dataset } from '../../tools/mock-data';
 import { cancelTurnUpdate, delegationsQuery, endChatSignal, usageQuery } from '../../workflows/messages';
 import type { DelegateEnvelope, Delegation } from '../../workflows/types';
 import { delegationGoalsDir, delegationScript } from '../fixtures/delegation';
+import { runCli } from '../helpers/cli';
 import { decide, history, say, startConversation, toolOutcomes, waitForUser, waitUntil } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
 
@@ -155,6 +156,27 @@ describe('delegation: agents as tools', () => {
     expect(d?.childId).toBe(`${handle.workflowId}/1-goal_loop_a`);
     const [grand] = await child(d!.childId).query(delegationsQuery);
     expect(grand?.childId).toBe(`${handle.workflowId}/1-goal_loop_a/1-goal_loop_b`);
+  });
+
+  it('the CLI answers a delegate approval through the parent, and shows the tree and the folded history', async () => {
+    const cli = (...args: string[]) => runCli(args, { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: worker.worker.options.taskQueue });
+    const handle = await start();
+    const id = handle.workflowId;
+    const asked = await cli('say', id, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+    expect(asked.out).toContain(`PTO assistant (delegate ${id}/1-goal_hr_pto) wants to run BookPTO`);
+    expect(asked.out).toContain(`agent confirm ${id}`);
+    const status = await cli('status', id);
+    expect(status.out).toMatch(new RegExp(`awaiting approval.*\n  delegate ${id}/1-goal_hr_pto  PTO assistant  awaiting approval`));
+
+    const done = await cli('confirm', id);
+    expect(done.out).toContain('agent> Boss: ok | Booked; 88 hours left.');
+    const tree = await cli('tree', id);
+    expect(tree.out).toBe(
+      [`${id}  Boss (goal_boss)  waiting for user`, `└─ ${id}/1-goal_hr_pto  PTO assistant (goal_hr_pto)  ok: Booked; 88 hours left.`, '      task: book 2026-12-21 to 2026-12-22 for ada@example.com', ''].join('\n'),
+    );
+    const folded = await cli('history', id);
+    expect(folded.out).toContain(`  ← AskAgent PTO assistant (${id}/1-goal_hr_pto): ok: Booked; 88 hours left.\n    │ user> book 2026-12-21`);
+    expect(folded.out).toContain('    │   ← BookPTO: {"status":"ok"');
   });
 
   /** When each of a workflow's activities was scheduled and completed, from its history. */
