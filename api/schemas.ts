@@ -52,7 +52,15 @@ export const EventsQuery = z.object({
 // Responses: described for the document; their shapes are the TypeScript types in workflows/types.ts.
 const Usage = z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() }).openapi('Usage');
 const ToolCall = z.object({ id: z.string(), tool: z.string(), args: z.record(z.string(), z.unknown()) }).openapi('ToolCall');
-const PendingApproval = z.object({ call: ToolCall, tool: z.string(), description: z.string() }).openapi('PendingApproval');
+const PendingApproval = z
+  .object({
+    call: ToolCall,
+    tool: z.string(),
+    description: z.string(),
+    /** A delegate's call (AskAgent): answered here, it goes down to that agent. */
+    delegate: z.object({ agentName: z.string(), childId: z.string() }).optional(),
+  })
+  .openapi('PendingApproval');
 export const AgentReply = z
   .object({ promptId: z.number(), reply: z.string(), pendingToolCall: PendingApproval.nullable(), ended: z.boolean() })
   .openapi('AgentReply');

@@ -9,13 +9,15 @@ interface Props {
   spec: ToolSpec | undefined;
   /** The description the approval carries, when the tool list has none. */
   description?: string;
+  /** The agent this conversation delegated to, when the call waiting here is that agent's. */
+  delegate?: string;
   /** The call as run (its args may have been edited) and what came of it. */
   result?: { call: ToolCall; outcome: ToolOutcome };
   pending: boolean;
   onDecide(decision: ConfirmDecision): Promise<void>;
 }
 
-export function ToolCard({ call, spec, description, result, pending, onDecide }: Props) {
+export function ToolCard({ call, spec, description, delegate, result, pending, onDecide }: Props) {
   const args = result?.call.args ?? call.args;
   const edited = result !== undefined && JSON.stringify(result.call.args) !== JSON.stringify(call.args);
   const about = spec?.description || description;
@@ -23,6 +25,7 @@ export function ToolCard({ call, spec, description, result, pending, onDecide }:
     <article className="tool-card" data-testid="tool-card" data-tool={call.tool} data-call={call.id} aria-label={`Tool call ${call.tool}`}>
       <header className="tool-head">
         <span className="tool-name">{call.tool}</span>
+        {delegate && <span className="tool-delegate">asked by {delegate}</span>}
         <span className="tool-status">{result ? outcomeLabel(result.outcome) : pending ? 'waiting for your approval' : 'pending'}</span>
       </header>
       {about && <p className="tool-about">{about}</p>}

@@ -19,7 +19,16 @@ export function Transcript({ messages, pending, tools, onDecide }: Props) {
     shown.add(call.id);
     const waiting = pending?.call.id === call.id;
     return (
-      <ToolCard key={key} call={call} spec={tools.get(call.tool)} description={waiting ? pending?.description : undefined} result={results.get(call.id)} pending={waiting} onDecide={onDecide} />
+      <ToolCard
+        key={key}
+        call={call}
+        spec={tools.get(call.tool)}
+        description={waiting ? pending?.description : undefined}
+        delegate={waiting ? pending?.delegate?.agentName : undefined}
+        result={results.get(call.id)}
+        pending={waiting}
+        onDecide={onDecide}
+      />
     );
   };
   const items = messages.map((item) => {
