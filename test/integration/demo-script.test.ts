@@ -23,6 +23,7 @@ const ENTRY: [input: string, goalId: string, reply: RegExp][] = [
   ['I need the general assistant', 'goal_general', /^You're with the General assistant now/],
   ['I need the stripe agent', 'goal_stripe', /^You're with the Stripe agent now\./],
   ['I need travel money', 'goal_travel_money', /^You're with Travel money now\./],
+  ['I need the orchestrator', 'goal_orchestrator', /^You're with the Orchestrator now\./],
 ];
 
 describe('the offline demo script, as the README tells it', () => {
@@ -75,6 +76,19 @@ describe('the offline demo script, as the README tells it', () => {
       expect({ input, reply: (await say(handle, input)).reply }).toEqual({ input, reply: expect.stringMatching(reply) });
       expect({ input, goal: await goal() }).toEqual({ input, goal: goalId });
     }
+    await handle.signal(endChatSignal);
+  });
+
+  it('runs the README sequence of the Orchestrator: the PTO and order agents side by side, one combined answer', async () => {
+    const { handle, goal } = await fromPicker();
+    await say(handle, 'I need the orchestrator');
+    expect(await goal()).toBe('goal_orchestrator');
+    const reply = await say(handle, 'how much PTO does ada@example.com have, and where is order ORD-1001?');
+    expect(reply.reply).toMatch(/^Here is what the agents found\. Ada Lovelace, you have 104 hours .* UPS says: In transit/);
+    expect(await steps(handle, 'AskAgent')).toEqual([
+      ['AskAgent', 'ok'],
+      ['AskAgent', 'ok'],
+    ]);
     await handle.signal(endChatSignal);
   });
 
