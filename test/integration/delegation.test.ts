@@ -11,6 +11,9 @@ import { dataset } from '../../tools/mock-data';
 import { cancelTurnUpdate, delegationsQuery, endChatSignal, usageQuery } from '../../workflows/messages';
 import type { DelegateEnvelope, Delegation } from '../../workflows/types';
 import { delegationGoalsDir, delegationScript } from '../fixtures/delegation';
+import { startApi } from '../../api/server';
+import { AgentClient } from '../../client/agent-client';
+import { createStreamBus } from '../../stream';
 import { runCli } from '../helpers/cli';
 import { decide, history, say, startConversation, toolOutcomes, waitForUser, waitUntil } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
@@ -177,6 +180,33 @@ describe('delegation: agents as tools', () => {
     const folded = await cli('history', id);
     expect(folded.out).toContain(`  ← AskAgent PTO assistant (${id}/1-goal_hr_pto): ok: Booked; 88 hours left.\n    │ user> book 2026-12-21`);
     expect(folded.out).toContain('    │   ← BookPTO: {"status":"ok"');
+  });
+
+  it("the HTTP API shows a delegate's pending call with whose it is, and takes the answer for it", async () => {
+    const bus = createStreamBus();
+    const api = await startApi({
+      agents: new AgentClient(env.client, worker.worker.options.taskQueue),
+      bus,
+      defaultGoal: 'goal_boss',
+      settings: { port: 0, host: '127.0.0.1', keys: null, bodyLimitBytes: 64 * 1024, corsOrigins: [] },
+    });
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${api.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: res.status, body: await res.json() };
+    };
+    try {
+      const { body: started } = await post('/api/conversations', { goalId: 'goal_boss' });
+      const id: string = started.conversationId;
+      const asked = await post(`/api/conversations/${id}/messages`, { text: 'book 2026-12-21 to 2026-12-22 for ada@example.com' });
+      expect(asked.body.pendingToolCall).toMatchObject({ tool: 'BookPTO', delegate: { agentName: 'PTO assistant', childId: `${id}/1-goal_hr_pto` } });
+      const page = await (await fetch(`${api.url}/api/conversations/${id}`)).json();
+      expect(page).toMatchObject({ state: 'awaiting_approval', pendingApproval: { tool: 'BookPTO', delegate: { agentName: 'PTO assistant' } } });
+      const done = await post(`/api/conversations/${id}/confirm`, { approve: true, callId: asked.body.pendingToolCall.call.id });
+      expect(done).toMatchObject({ status: 200, body: { reply: 'Boss: ok | Booked; 88 hours left.' } });
+    } finally {
+      await api.close();
+      await bus.close();
+    }
   });
 
   /** When each of a workflow's activities was scheduled and completed, from its history. */
