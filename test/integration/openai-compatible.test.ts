@@ -3,6 +3,8 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createModel } from '../../activities/llm/model';
 import { endChatSignal, usageQuery } from '../../workflows/messages';
+import type { DelegateEnvelope } from '../../workflows/types';
+import { delegationGoalsDir } from '../fixtures/delegation';
 import { history, say, startConversation, toolOutcomes, waitUntil } from '../helpers/conversation';
 import {
   completion,
@@ -13,6 +15,7 @@ import {
   systemPrompt,
   toolResults,
   type ChatRequestBody,
+  type ChatRequestMessage,
   type FakeChatCompletions,
   type ScriptResult,
 } from '../helpers/fake-chat-completions';
@@ -56,11 +59,44 @@ function orderModel(body: ChatRequestBody): ScriptResult {
   return completion({ text: 'Could you give me the order id?' });
 }
 
+const offers = (body: ChatRequestBody, tool: string) => body.tools?.some((t) => t.function.name === tool) ?? false;
+
+/**
+ * A boss that asks the PTO and order agents at once (two AskAgent calls in one answer), and the two delegates, told
+ * apart as a provider would see them: a delegate is offered AskUser, and its agent's name opens its system prompt.
+ */
+function delegationModel(body: ChatRequestBody): ScriptResult {
+  const system = systemPrompt(body) ?? '';
+  if (offers(body, 'AskUser')) {
+    const result = isAfterTool(body) ? (JSON.parse(toolResults(body)[0]!.content) as { result: Record<string, string> }).result : undefined;
+    if (system.startsWith('You are "PTO assistant"')) {
+      return result ? completion({ text: `${result.hoursLeft} hours left.` }) : completion({ toolCalls: [{ name: 'CurrentPTO', args: { email: 'ada@example.com' } }] });
+    }
+    if (system.startsWith('You are "Order status"')) {
+      return result ? completion({ text: `${result.id} is ${result.status}.` }) : completion({ toolCalls: [{ name: 'GetOrder', args: { orderId: 'ORD-1001' } }] });
+    }
+    return httpError(400, `unexpected delegate: ${system.slice(0, 40)}`);
+  }
+  if (isAfterTool(body)) {
+    const summaries = toolResults(body).map((r) => (JSON.parse(r.content) as { result: DelegateEnvelope }).result.summary);
+    return completion({ text: `Boss: ${summaries.sort().join(' | ')}` });
+  }
+  if (lastUserText(body).startsWith('Greet the user')) return completion({ text: 'Boss here.' });
+  return completion({
+    toolCalls: [
+      { id: 'call_pto', name: 'AskAgent', args: { agentId: 'goal_hr_pto', task: 'PTO left for ada@example.com' } },
+      { id: 'call_order', name: 'AskAgent', args: { agentId: 'goal_order_status', task: 'where is ORD-1001' } },
+    ],
+  });
+}
+
 describe('a conversation with an openai-compatible LLM over HTTP, on a real Temporal server', () => {
   let env: TestWorkflowEnvironment;
   let server: FakeChatCompletions;
   let worker: Awaited<ReturnType<typeof startWorker>>;
   let validatingWorker: Awaited<ReturnType<typeof startWorker>>;
+  /** goal_boss, which delegates to the PTO and order agents. */
+  let delegatingWorker: Awaited<ReturnType<typeof startWorker>>;
 
   beforeAll(async () => {
     server = await startFakeChatCompletions(orderModel);
@@ -74,10 +110,15 @@ describe('a conversation with an openai-compatible LLM over HTTP, on a real Temp
       model: model(),
       settings: testSettings({ AGENT_GOAL: 'goal_order_status', VALIDATE_PROMPTS: 'true' }),
     });
+    delegatingWorker = await startWorker(env, {
+      model: model(),
+      settings: testSettings({ AGENT_GOAL: 'goal_boss', GOALS_DIR: delegationGoalsDir(), VALIDATE_PROMPTS: 'false' }),
+    });
   });
   afterAll(async () => {
     await worker?.stop();
     await validatingWorker?.stop();
+    await delegatingWorker?.stop();
     await env?.teardown();
     await server?.close();
   });
@@ -224,6 +265,39 @@ describe('a conversation with an openai-compatible LLM over HTTP, on a real Temp
     expect(reply.reply).toMatch(/^Sorry, I could not get an answer from the language model \(.*HTTP 401.*check LLM_KEY/);
     expect(server.requests).toHaveLength(1);
     expect(reply.ended).toBe(false);
+    await handle.signal(endChatSignal);
+  });
+
+  it('runs two AskAgent calls of one answer as delegates over HTTP, and sends both results right after the calls', async () => {
+    server.setScript(delegationModel);
+    const { handle } = await startConversation(env.client, delegatingWorker.worker.options.taskQueue, { goalId: 'goal_boss' });
+    server.reset();
+
+    const reply = await say(handle, 'How much PTO has ada@example.com, and where is ORD-1001?');
+    expect(reply.reply).toBe('Boss: 104 hours left. | ORD-1001 is shipped.');
+
+    // Each envelope is its call's result.
+    const outcomes = toolOutcomes(await history(handle), 'AskAgent');
+    const byCall = Object.fromEntries(outcomes.map((m) => [m.call.id, m.outcome]));
+    expect(byCall).toEqual({
+      call_pto: { status: 'ok', result: expect.objectContaining({ status: 'ok', summary: '104 hours left.', data: expect.objectContaining({ hoursLeft: 104 }) }) },
+      call_order: { status: 'ok', result: expect.objectContaining({ status: 'ok', summary: 'ORD-1001 is shipped.', data: expect.objectContaining({ id: 'ORD-1001' }) }) },
+    });
+
+    // The boss's plan, two model calls per delegate (its tool, then its answer), and the boss's follow-up.
+    const bodies = server.requests.map((r) => r.body);
+    expect(bodies).toHaveLength(6);
+    const delegateTasks = bodies.filter((b) => offers(b, 'AskUser') && !isAfterTool(b)).map(lastUserText).sort();
+    expect(delegateTasks).toEqual(['PTO left for ada@example.com', 'where is ORD-1001']);
+    // Providers reject a conversation whose tool calls are not followed at once by every one of their results.
+    const followUp = bodies.find((b) => !offers(b, 'AskUser') && isAfterTool(b))!;
+    const tail = followUp.messages.slice(-3);
+    expect(tail.map((m) => m.role)).toEqual(['assistant', 'tool', 'tool']);
+    const calls = (tail[0] as Extract<ChatRequestMessage, { role: 'assistant' }>).tool_calls ?? [];
+    expect(calls.map((c) => [c.id, c.function.name])).toEqual([['call_pto', 'AskAgent'], ['call_order', 'AskAgent']]);
+    expect(toolResults(followUp).map((r) => r.tool_call_id).sort()).toEqual(['call_order', 'call_pto']);
+    for (const r of toolResults(followUp)) expect(JSON.parse(r.content)).toMatchObject({ status: 'ok', result: { status: 'ok' } });
+
     await handle.signal(endChatSignal);
   });
 });

@@ -1,7 +1,8 @@
 // The web chat in headless Chromium, against the API, a real dev server and a worker with the scripted model,
 // its replies paced so their words visibly arrive: picking an agent, a reply streaming before it completes,
-// approving, editing and rejecting a tool call, a reload mid-reply, the conversation list, the keyboard alone,
-// and a phone-width screen. SAVE_SCREENSHOTS=1 also writes docs/screenshots/*.png.
+// approving, editing and rejecting a tool call, a delegate's call approved from its parent's page, a reload
+// mid-reply, the conversation list, the keyboard alone, and a phone-width screen. SAVE_SCREENSHOTS=1 also writes
+// docs/screenshots/*.png.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { AgentClient } from '../../client/agent-client';
 import { createStreamBus } from '../../stream';
 import type { StreamBus } from '../../stream/bus';
 import { PROJECT_ROOT } from '../../worker/settings';
+import { delegationGoalsDir, delegationScript } from '../fixtures/delegation';
 import { ptoScript } from '../fixtures/scripts';
 import { focused, launchBrowser, openPage, screenshot, scrollWidth, tabTo, texts, traceReplies, type OpenedPage } from '../helpers/browser';
 import { waitUntil } from '../helpers/conversation';
@@ -45,6 +47,10 @@ describe('web chat in a browser', () => {
   let worker: Awaited<ReturnType<typeof startWorker>>;
   let bus: StreamBus;
   let api: RunningApi;
+  /** The boss agent and its delegates: a worker of its own (goals, script, and a PTO ledger no other test books from) and an API for it. */
+  let delegationWorker: Awaited<ReturnType<typeof startWorker>>;
+  let delegationApi: RunningApi;
+  const goalsDir = delegationGoalsDir();
   let browser: Browser;
   const work = mkdtempSync(path.join(tmpdir(), 'web-chat-'));
   const webRoot = path.join(work, 'web');
@@ -67,16 +73,22 @@ describe('web chat in a browser', () => {
     [env, browser] = await Promise.all([startTemporal(), launchBrowser()]);
     bus = createStreamBus();
     const settings = testSettings({ VALIDATE_PROMPTS: 'false', SCRIPTED_STREAM_DELAY_MS: '60', MCP_ENDPOINTS_FILE: registry });
-    worker = await startWorker(env, { script, settings, streamBus: bus });
+    const delegation = testSettings({ VALIDATE_PROMPTS: 'false', AGENT_GOAL: 'goal_boss', GOALS_DIR: goalsDir });
+    [worker, delegationWorker] = await Promise.all([
+      startWorker(env, { script, settings, streamBus: bus }),
+      startWorker(env, { script: delegationScript, settings: delegation, streamBus: bus }),
+    ]);
     await built;
-    api = await startApi({
-      agents: new AgentClient(env.client, settings.taskQueue),
-      bus,
-      defaultGoal: 'goal_hr_pto',
-      feedTiming: { busyMs: 50, idleMs: 200 },
-      webRoot,
-      settings: { port: 0, host: '127.0.0.1', keys: null, bodyLimitBytes: 64 * 1024, corsOrigins: [] },
-    });
+    const serve = (taskQueue: string, defaultGoal: string) =>
+      startApi({
+        agents: new AgentClient(env.client, taskQueue),
+        bus,
+        defaultGoal,
+        feedTiming: { busyMs: 50, idleMs: 200 },
+        webRoot,
+        settings: { port: 0, host: '127.0.0.1', keys: null, bodyLimitBytes: 64 * 1024, corsOrigins: [] },
+      });
+    [api, delegationApi] = await Promise.all([serve(settings.taskQueue, 'goal_hr_pto'), serve(delegation.taskQueue, 'goal_boss')]);
     expect(api.web).toBe(true);
   }, 120_000);
 
@@ -84,10 +96,13 @@ describe('web chat in a browser', () => {
     for (const p of opened) await p.close().catch(() => {});
     await browser?.close();
     await api?.close();
+    await delegationApi?.close();
     await worker?.stop();
+    await delegationWorker?.stop();
     await bus?.close();
     await env?.teardown();
     rmSync(work, { recursive: true, force: true });
+    rmSync(goalsDir, { recursive: true, force: true });
   });
 
   /** A page in a fresh profile; checked for uncaught errors when the test ends. */
@@ -216,6 +231,25 @@ describe('web chat in a browser', () => {
     await card.getByTestId('reject').click();
     await agentSaid(p, 'OK, I did not book it (wrong week).').waitFor();
     expect(await card.locator('.tool-status').textContent()).toBe('rejected');
+  });
+
+  it("shows a delegate's tool call on the parent's page as asked by that agent; approving it lets the delegate run it", async () => {
+    const started = await fetch(`${delegationApi.url}/api/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ goalId: 'goal_boss', conversationId: 'web-delegate' }) });
+    expect(started.status).toBe(201);
+    const p = await page();
+    await p.goto(`${delegationApi.url}/#/c/web-delegate`);
+    await agentSaid(p, 'Boss here.').waitFor();
+    await say(p, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+    // The call is the PTO assistant's (the boss has no BookPTO), waiting here for this user.
+    const card = p.locator('[data-testid="tool-card"][data-tool="BookPTO"]');
+    await card.getByTestId('approve').waitFor();
+    await p.locator('[data-testid="state"][data-state="awaiting_approval"]').waitFor();
+    expect(await card.locator('.tool-delegate').textContent()).toBe('asked by PTO assistant');
+    expect(JSON.parse((await card.locator('.tool-args').textContent()) ?? '')).toEqual({ email: 'ada@example.com', startDate: '2026-12-21', endDate: '2026-12-22' });
+    await card.getByTestId('approve').click();
+    await agentSaid(p, 'Boss: ok | Booked; 88 hours left.').waitFor();
+    await p.locator('[data-testid="state"][data-state="waiting_for_user"]').waitFor();
+    expect(await texts(p, 'message-agent')).toEqual(['Boss here.', 'Boss: ok | Booked; 88 hours left.']);
   });
 
   it('after a reload mid-reply, shows the same conversation, the reply going on, and the message once', async () => {
