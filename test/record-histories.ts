@@ -8,10 +8,11 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import type { WorkflowHandle } from '@temporalio/client';
 import { AgentClient } from '../client/agent-client';
 import { describeWorkflowId } from '../workflows/describe-workflows';
-import { cancelTurnUpdate, changeGoalSignal, endChatSignal, userPromptSignal } from '../workflows/messages';
+import { cancelTurnUpdate, changeGoalSignal, delegationsQuery, endChatSignal, userPromptSignal } from '../workflows/messages';
 import { TRAIN_TOOLS_QUEUE } from '../tools/native/trains/task-queue';
 import { startTrainService } from '../tools/services/train-service';
 import { createToolWorker } from '../worker/create-worker';
+import { delegationGoalsDir, delegationScript } from './fixtures/delegation';
 import { trainsScript } from './fixtures/goal-scripts-sports-trains';
 import { FX_STDIO, mcpScript, pickerScript, ptoScript } from './fixtures/scripts';
 import { decide, say, startConversation, waitForUser, waitUntil } from './helpers/conversation';
@@ -192,6 +193,26 @@ async function main(): Promise<void> {
       toolWorker.worker.shutdown();
       await toolsRunning;
       await trains.close();
+    }
+
+    if (wanted('delegation') || wanted('delegation-child')) {
+      // A boss agent delegating: two delegates of one step side by side, a delegate's approval answered through the
+      // parent (confirm going down), a delegate's question answered there (a prompt going down). Child workflows,
+      // signals both ways, the 'delegation' patch; the booking delegate's own history is the task-mode side.
+      const settings = testSettings({ AGENT_GOAL: 'goal_boss', GOALS_DIR: delegationGoalsDir() });
+      const boss = await startWorker(env, { script: delegationScript, settings });
+      const { handle } = await startConversation(env.client, settings.taskQueue, { goalId: 'goal_boss' }, 'replay-delegation');
+      await say(handle, 'both ada@example.com ORD-1001');
+      await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+      await decide(handle, { approve: true });
+      await say(handle, 'ask me');
+      await say(handle, 'ada@example.com');
+      const booking = (await handle.query(delegationsQuery)).find((d) => d.task.startsWith('book '))!;
+      await handle.signal(endChatSignal);
+      await handle.result();
+      await save('delegation', handle);
+      await save('delegation-child', env.client.workflow.getHandle(booking.childId));
+      await boss.stop();
     }
   } finally {
     await env.teardown();

@@ -393,7 +393,11 @@ export class Conversation {
     check_version: (effect, patched) => this.applyVersion(effect.call, patched),
     resolve_goal: (effect, resolved) => this.applyGoal(effect, resolved),
     start_delegates: (effect, started) => this.applyDelegatesStarted(effect.delegates.map((d) => d.call), started),
-    answer_delegate: () => undefined,
+    // Another delegate's approval or question is still shown: the user is needed again now, so the update that sent
+    // this answer returns with that wait, not when the whole step is over.
+    answer_delegate: () => {
+      if (this.delegations.waitShown() && !this.delegations.hasAnswersToSend()) this.pause();
+    },
   };
 
   // ---- state carried over and handed back -----------------------------------------------------------------
@@ -788,7 +792,10 @@ export class Conversation {
 
   /** The agent now needs the user: publish the reply for update handlers and clients. */
   private pause(): void {
-    this.replies.publish({ promptId: this.activePrompt, reply: this.latestAgentText(), pendingToolCall: this.pendingApproval(), ended: this.ended });
+    // A delegate's question still open is what the user must answer, whatever was said since.
+    const asked = this.awaitingOwnApproval() ? null : this.delegations.questionShown();
+    const reply = asked && !this.delegations.approvalShown() ? `${asked.agentName} asks: ${asked.question}` : this.latestAgentText();
+    this.replies.publish({ promptId: this.activePrompt, reply, pendingToolCall: this.pendingApproval(), ended: this.ended });
   }
 
   private latestAgentText(): string {

@@ -61,6 +61,11 @@ export class Delegations {
     return calls.some((c) => this.byCall.get(c.id)?.state !== 'done' && this.byCall.has(c.id));
   }
 
+  /** Whether answers are waiting to be sent down. */
+  hasAnswersToSend(): boolean {
+    return this.outbox.length > 0;
+  }
+
   /** The next answer to send down, if any. */
   takeAnswer(): Effect<'answer_delegate'> | null {
     return this.outbox.shift() ?? null;

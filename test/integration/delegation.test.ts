@@ -77,7 +77,8 @@ describe('delegation: agents as tools', () => {
   it('runs two delegates of one step in parallel: their model calls overlap in time', async () => {
     const handle = await start();
     const reply = await say(handle, 'both ada@example.com ORD-1001');
-    expect(reply.reply).toBe('Boss: ok ok | 104 hours left. ORD-1001 is shipped.');
+    // Results are recorded as the envelopes arrive: whichever delegate finished first comes first.
+    expect(['Boss: ok ok | 104 hours left. ORD-1001 is shipped.', 'Boss: ok ok | ORD-1001 is shipped. 104 hours left.']).toContain(reply.reply);
     const ids = (await handle.query(delegationsQuery)).map((d) => d.childId);
     expect(ids).toEqual([`${handle.workflowId}/1-goal_hr_pto`, `${handle.workflowId}/2-goal_order_status`]);
     const spans = await Promise.all(ids.map((id) => activitySpans(id)));

@@ -8,6 +8,9 @@ import { workflowBundle } from '../helpers/temporal';
 
 const DIR = path.join(__dirname, '..', 'histories');
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
+/** Histories whose commands name the workflow's own id (a delegate's id is `<parent id>/<n>-<goal>`) replay under the
+ * id they were recorded with; the others under their file name. */
+const RECORDED_IDS: Record<string, string> = { 'delegation.json': 'replay-delegation' };
 
 describe('replay of recorded histories', () => {
   it('has recorded histories to replay', () => {
@@ -16,6 +19,6 @@ describe('replay of recorded histories', () => {
 
   it.each(files)('%s replays deterministically', async (file) => {
     const history = historyFromJSON(JSON.parse(readFileSync(path.join(DIR, file), 'utf8')));
-    await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, file);
+    await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, RECORDED_IDS[file] ?? file);
   });
 });

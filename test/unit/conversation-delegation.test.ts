@@ -111,6 +111,24 @@ describe('Conversation: delegation (parent side)', () => {
     expect(roles).toEqual(['user', 'assistant', 'user', 'assistant', 'tool', 'assistant']);
   });
 
+  it("answering one delegate's approval while another's question waits pauses again, with that question", () => {
+    const convo = parent();
+    planCalls(convo, ask('a', 'goal_pto', 'book'), ask('b', 'goal_orders', 'chase my order'));
+    convo.apply(next(convo, 'start_delegates'), [{ callId: 'a', started: true }, { callId: 'b', started: true }]);
+    const approval = { call: { id: 'k1', tool: 'BookPTO', args: {} }, tool: 'BookPTO', description: '' };
+    convo.delegateReport({ callId: 'a', agentName: 'PTO agent', waiting: { kind: 'approval', approval } });
+    convo.delegateReport({ callId: 'b', agentName: 'Order agent', waiting: { kind: 'question', question: 'Which order?', callId: 'q1' } });
+    expect(convo.nextEffect()).toBeNull();
+    expect(convo.nextEffect()).toBeNull();
+    expect(convo.pendingApproval()?.tool).toBe('BookPTO');
+    convo.confirm({ approve: true });
+    const pauses = convo.replies.pauses;
+    convo.apply(next(convo, 'answer_delegate'), true);
+    // The confirm update waiting for the next pause gets it now, not once the whole step is over.
+    expect(convo.replies.pauses).toBe(pauses + 1);
+    expect(convo.replies.last).toEqual(expect.objectContaining({ reply: 'Order agent asks: Which order?', pendingToolCall: null }));
+  });
+
   it('a cancelled turn cancels its delegates: their calls get a cancelled envelope', () => {
     const convo = parent();
     planCalls(convo, ask('a', 'goal_pto', 't'));
