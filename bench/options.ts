@@ -115,11 +115,13 @@ export function readApiOptions(env: NodeJS.ProcessEnv = process.env): ApiOptions
 }
 
 /** BENCH_ONLY=api runs the API benchmarks alone (a quicker run; results in bench/results/latest-api.json); BENCH_ONLY=worker
- * the lean-worker ones (bench/results/latest-worker.json). */
-export function readOnly(env: NodeJS.ProcessEnv = process.env): 'api' | 'worker' | undefined {
+ * the lean-worker ones (bench/results/latest-worker.json); BENCH_ONLY=delegation the delegation ones (latest-delegation.json). */
+export function readOnly(env: NodeJS.ProcessEnv = process.env): 'api' | 'worker' | 'delegation' | undefined {
   const raw = env.BENCH_ONLY?.trim();
   if (!raw) return undefined;
-  if (raw !== 'api' && raw !== 'worker') throw new Error(`BENCH_ONLY must be "api" (the API benchmarks alone), "worker" (the worker ones) or unset, got "${raw}"`);
+  if (raw !== 'api' && raw !== 'worker' && raw !== 'delegation') {
+    throw new Error(`BENCH_ONLY must be "api" (the API benchmarks alone), "worker" (the worker ones), "delegation" (the delegation ones) or unset, got "${raw}"`);
+  }
   return raw;
 }
 
@@ -175,6 +177,29 @@ export function readOneModelWaitOptions(env: NodeJS.ProcessEnv = process.env): {
   return { latencyMs: envInt(env, 'BENCH_MODEL_LATENCY_MS', 300, 0), iterations: envInt(env, 'BENCH_ONE_WAIT_ITERATIONS', 20, 1) };
 }
 
+/** Delegation (issue 12): 4 delegates side by side vs one by one, and one delegation vs the tool in the lead. */
+export interface DelegationOptions {
+  /** BENCH_MODEL_LATENCY_MS: the slow model's latency per call; the plans also run with a zero-latency one (default 300). */
+  latencyMs: number;
+  /** BENCH_DELEGATION_ITERATIONS: timed turns per plan row (default 8). */
+  iterations: number;
+  /** BENCH_DELEGATION_OVERHEAD_ITERATIONS: timed turns per path of one delegation's cost (default 30). */
+  overheadIterations: number;
+  /** BENCH_DELEGATION_WARMUP: untimed turns per row before them (default 1). */
+  warmup: number;
+  turnsPerConversation: number;
+}
+
+export function readDelegationOptions(env: NodeJS.ProcessEnv = process.env): DelegationOptions {
+  return {
+    latencyMs: envInt(env, 'BENCH_MODEL_LATENCY_MS', 300, 0),
+    iterations: envInt(env, 'BENCH_DELEGATION_ITERATIONS', 8, 1),
+    overheadIterations: envInt(env, 'BENCH_DELEGATION_OVERHEAD_ITERATIONS', 30, 1),
+    warmup: envInt(env, 'BENCH_DELEGATION_WARMUP', 1, 0),
+    turnsPerConversation: envInt(env, 'BENCH_TURNS_PER_CONVERSATION', 50, 1),
+  };
+}
+
 /** Scale on one box (issue 11): worker processes of their own, the zero-latency scripted model. */
 export interface ScaleOptions {
   /** BENCH_SCALE_ACTIVE: conversations taking turns at once (default 100). */
@@ -185,6 +210,10 @@ export interface ScaleOptions {
   starts: number;
   /** BENCH_SCALE_START_CONCURRENCY: of those, how many are under way at once (default 100). */
   startConcurrency: number;
+  /** BENCH_SCALE_THINK_MS: a user's mean pause between turns, for the paced phases, comma-separated (default 5000,2500). */
+  thinkMs: number[];
+  /** BENCH_SCALE_PACED_SECONDS: how long each paced phase runs (default 45). */
+  pacedSeconds: number;
   /** BENCH_SCALE_WORKER_ROUNDS: rounds of the same load on one worker process and on two, alternating (default 2; 0: none). */
   workerRounds: number;
 }
@@ -196,7 +225,16 @@ export function readScaleOptions(env: NodeJS.ProcessEnv = process.env): ScaleOpt
     starts: envInt(env, 'BENCH_SCALE_STARTS', 1000, 1),
     startConcurrency: envInt(env, 'BENCH_SCALE_START_CONCURRENCY', 100, 1),
     workerRounds: envInt(env, 'BENCH_SCALE_WORKER_ROUNDS', 2, 0),
+    thinkMs: thinkTimes(env),
+    pacedSeconds: envInt(env, 'BENCH_SCALE_PACED_SECONDS', 45, 1),
   };
+}
+
+function thinkTimes(env: NodeJS.ProcessEnv): number[] {
+  const raw = env.BENCH_SCALE_THINK_MS?.trim() || '5000,2500';
+  const times = raw.split(',').map((s) => Number(s.trim()));
+  if (times.some((n) => !Number.isInteger(n) || n < 0)) throw new Error(`BENCH_SCALE_THINK_MS must be whole ms, comma-separated, got "${raw}"`);
+  return times;
 }
 
 /**
@@ -207,7 +245,7 @@ export const QUICK_KNOBS: Readonly<Record<string, string>> = {
   BENCH_ITERATIONS: '10',
   BENCH_WARMUP: '2',
   BENCH_TURNS_PER_CONVERSATION: '50',
-  BENCH_ROUNDTRIP_ITERATIONS: '8',
+  BENCH_ROUNDTRIP_ITERATIONS: '4',
   BENCH_ROUNDTRIP_WARMUP: '2',
   BENCH_ONE_WAIT_ITERATIONS: '3',
   BENCH_MCP_ITERATIONS: '5',
@@ -228,8 +266,15 @@ export const QUICK_KNOBS: Readonly<Record<string, string>> = {
   BENCH_SCALE_STARTS: '20',
   BENCH_SCALE_START_CONCURRENCY: '10',
   BENCH_SCALE_WORKER_ROUNDS: '0',
+  BENCH_SCALE_THINK_MS: '1000',
+  BENCH_SCALE_PACED_SECONDS: '3',
+  // The fixed-latency model's waits dominate a quick run; a shorter one keeps it near a minute.
+  BENCH_MODEL_LATENCY_MS: '100',
   BENCH_API_TTFT_MS: '50',
   BENCH_API_CHUNK_MS: '5',
+  BENCH_DELEGATION_ITERATIONS: '1',
+  BENCH_DELEGATION_OVERHEAD_ITERATIONS: '3',
+  BENCH_DELEGATION_WARMUP: '0',
 };
 
 /** The command line (`--quick` or nothing) and the environment the knobs are read from. */

@@ -3,7 +3,7 @@
 // over the floor is what the orchestrator costs: its workflow code, its activities' payloads, the AI SDK path.
 // Then the MCP benchmarks (mcp-bench.ts), the durability ones (durability-bench.ts), the HTTP API ones (api-bench.ts)
 // and the lean-worker ones (worker-bench.ts) on the same server; BENCH_ONLY=api or =worker runs one of the last two
-// alone. Knobs (BENCH_*): see options.ts. Round trips per step (round-trips.ts) come right after the chat turns, scale
+// alone. Delegation (delegation.ts) follows one model wait; BENCH_ONLY=delegation runs it alone. Knobs (BENCH_*): see options.ts. Round trips per step (round-trips.ts) come right after the chat turns, scale
 // on one box (scale.ts) last. `npm run bench -- --quick`: every part with small counts (about a minute), for CI smoke.
 //
 // One server for everything; TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE etc.) uses that server instead of a dev server.
@@ -15,10 +15,12 @@ import { chatTurnScenarios, measureChatTurns, startChatTurnWorkers, type ChatTur
 import type { BenchContext } from './context';
 import { watchInterrupts } from './interrupts';
 import { runApiBench } from './api-bench';
+import { runDelegationBench } from './delegation';
 import { runMcpBench } from './mcp-bench';
 import { runOneModelWaitBench } from './one-model-wait';
 import {
   readApiOptions,
+  readDelegationOptions,
   readDurabilityOptions,
   readMcpOptions,
   readMode,
@@ -31,7 +33,7 @@ import {
 } from './options';
 import { runDurabilityBench } from './durability-bench';
 import { chatTurnResults } from './report/chat-turns-report';
-import { printAndSave, printAndSaveApiOnly } from './report/run-report';
+import { printAndSave, printAndSaveApiOnly, printAndSaveDelegationOnly } from './report/run-report';
 import type { TurnScenario } from './scenario';
 import { runRoundTrips } from './round-trips';
 import { runScaleBench } from './scale';
@@ -50,8 +52,10 @@ async function main(): Promise<void> {
   const workerOpts = readWorkerBenchOptions(env);
   const roundTripOpts = readRoundTripOptions(env);
   const scaleOpts = readScaleOptions(env);
+  const delegationOpts = readDelegationOptions(env);
   if (readOnly(env) === 'api') return apiOnly(apiOpts);
   if (readOnly(env) === 'worker') return runWorkerBenchAlone(workerOpts, interrupts);
+  if (readOnly(env) === 'delegation') return delegationOnly(delegationOpts);
   const wallStart = performance.now();
   const loadBefore = os.loadavg();
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -73,6 +77,7 @@ async function main(): Promise<void> {
     const facts = { opts, server, setupMs, measureMs, loadBefore, loadAfter: os.loadavg(), quick };
     const roundTrips = await runRoundTrips(ctx, server, floorBundle, roundTripOpts);
     const oneModelWait = await runOneModelWaitBench(ctx, readOneModelWaitOptions(env));
+    const delegation = await runDelegationBench(ctx, delegationOpts);
     // The chat-turn workers stay up during the MCP part, as they always have, so its numbers stay comparable.
     const mcp = await runMcpBench(ctx, mcpOpts);
     const durability = await runDurabilityBench(ctx, server.info.address, durabilityOpts);
@@ -80,7 +85,7 @@ async function main(): Promise<void> {
     // Not in --quick: it compiles the worker (BENCH_ONLY=worker runs it alone).
     const worker = quick ? undefined : await runWorkerBench(ctx, server.info.address, workerOpts);
     const scale = await runScaleBench(ctx, server, scaleOpts);
-    printAndSave(facts, chatTurnResults(scenarios), mcp, durability, api, worker, { roundTrips, oneModelWait, scale });
+    printAndSave(facts, chatTurnResults(scenarios), mcp, durability, api, worker, { roundTrips, oneModelWait, delegation, scale });
   } catch (err) {
     await Promise.all(scenarios.map((s) => s.sampler.abort()));
     throw err;
@@ -101,6 +106,22 @@ async function apiOnly(opts: ReturnType<typeof readApiOptions>): Promise<void> {
   try {
     const api = await runApiBench(ctx, server.info.address, opts);
     printAndSaveApiOnly({ server, loadBefore, loadAfter: os.loadavg() }, api);
+  } finally {
+    await server.teardown();
+  }
+}
+
+/** BENCH_ONLY=delegation: the server, the agent's bundle, and the delegation benchmarks alone. */
+async function delegationOnly(opts: ReturnType<typeof readDelegationOptions>): Promise<void> {
+  const loadBefore = os.loadavg();
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  process.stderr.write('bench: starting Temporal and bundling workflow code (BENCH_ONLY=delegation)…\n');
+  const [server, agentBundle] = await Promise.all([startServer(), bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') })]);
+  const runId = `${process.pid}-${Date.now().toString(36)}`;
+  const ctx: BenchContext = { client: server.client, connection: server.connection, namespace: server.namespace, agentBundle, runId, interrupts };
+  try {
+    const delegation = await runDelegationBench(ctx, opts);
+    printAndSaveDelegationOnly({ server, loadBefore, loadAfter: os.loadavg() }, delegation);
   } finally {
     await server.teardown();
   }

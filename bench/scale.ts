@@ -1,6 +1,8 @@
 // Scale on one box (issue 11): agent workers as processes of their own (scale-worker.ts: the worker worker/main.ts
-// runs, with the scripted zero-latency model), the load from this process through AgentClient as users' clients send it. (1) `active` conversations
-// taking turns at once, back to back: turn time (all overhead, the model answers at once); (2) `starts`
+// runs, with the scripted zero-latency model), the load from this process through AgentClient as users' clients send it. (0) `active` conversations
+// at a user's pace: each takes a turn, then waits a think time (random, mean `thinkMs`) before the next: the turn time
+// a user sees at that load; (1) the same conversations taking turns back to back, at once: the box's saturation
+// throughput (turn time there is queueing: conversations / throughput); (2) `starts`
 // conversations started, each taking one turn, `startConcurrency` at a time; (3) the same load as (1) on one worker
 // process and on two serving one task queue, alternating: throughput ratio. Around each phase, the CPU time of the
 // dev server, the worker processes and this process: where the time goes. Knobs: BENCH_SCALE_* (options.ts).
@@ -9,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentClient } from '../client/agent-client';
 import { ownCpuMs } from './api-stack';
 import type { BenchContext } from './context';
@@ -67,6 +70,12 @@ export async function runScaleBench(ctx: BenchContext, server: BenchServer, opts
         load: ownCpuMs,
       });
 
+    const paced: { thinkMs: number; phase: Phase }[] = [];
+    for (const thinkMs of opts.thinkMs) {
+      process.stderr.write(`bench (scale): ${opts.active} conversations, a turn each every ~${thinkMs} ms, for ${opts.pacedSeconds} s\n`);
+      paced.push({ thinkMs, phase: await pacedPhase(ctx, one, meter(one), opts, thinkMs) });
+    }
+
     process.stderr.write(`bench (scale): ${opts.active} conversations taking ${opts.turns} turns each at once\n`);
     const active = await activePhase(ctx, one, meter(one), opts, 'active');
 
@@ -81,7 +90,7 @@ export async function runScaleBench(ctx: BenchContext, server: BenchServer, opts
       }
     }
     const facts = { opts, serverPid: server.pid, cpus: os.cpus().length };
-    return { text: scaleText(facts, active, starts, rounds), json: scaleJson(facts, active, starts, rounds) };
+    return { text: scaleText(facts, paced, active, starts, rounds), json: scaleJson(facts, paced, active, starts, rounds) };
   } finally {
     await Promise.all(pools.flatMap((p) => p.workers.map((w) => w.stop())));
     rmSync(dir, { recursive: true, force: true });
@@ -131,6 +140,48 @@ async function activePhase(ctx: BenchContext, pool: Pool, meter: CpuMeter, opts:
   );
   const wallMs = performance.now() - began;
   return { wallMs, operations: turns.length, latenciesMs: turns, cpuMs: meter.stop() };
+}
+
+/**
+ * `opts.active` conversations (opened first, untimed) at a user's pace for `opts.pacedSeconds`: each waits a think
+ * time (exponential, mean `thinkMs`, from a seeded generator so runs compare), takes a turn, and again.
+ */
+async function pacedPhase(ctx: BenchContext, pool: Pool, meter: CpuMeter, opts: ScaleOptions, thinkMs: number): Promise<Phase> {
+  const ids = Array.from({ length: opts.active }, (_, i) => `bench-scale-paced${thinkMs}-${pool.queue}-${i}`);
+  await inParallel(ids, Math.min(opts.startConcurrency, ids.length), async (id) => void (await pool.agents.start(PTO_GOAL, id)), ctx);
+  const random = seeded(thinkMs);
+  const think = () => -Math.log(1 - random()) * thinkMs;
+  const turns: number[] = [];
+  meter.start();
+  const began = performance.now();
+  const until = began + opts.pacedSeconds * 1000;
+  await Promise.all(
+    ids.map(async (id) => {
+      // Spread over the first think time, as users arriving would be, not all at the first instant.
+      await sleep(random() * thinkMs);
+      while (performance.now() < until) {
+        ctx.interrupts.check();
+        const at = performance.now();
+        checkReply(await pool.agents.say(id, TEXT_PROMPT));
+        turns.push(performance.now() - at);
+        await sleep(think());
+      }
+    }),
+  );
+  const wallMs = performance.now() - began;
+  return { wallMs, operations: turns.length, latenciesMs: turns, cpuMs: meter.stop() };
+}
+
+/** A small seeded generator (mulberry32): the same think times in every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 /** `opts.starts` conversations, each started (its greeting awaited) and then taking one turn. */

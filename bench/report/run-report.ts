@@ -1,7 +1,7 @@
 // What `npm run bench` prints and writes: the machine and server it ran on, the chat-turn tables, the MCP, durability
 // and API tables, and everything (samples included) in bench/results/latest.json, so runs can be compared later.
 // BENCH_ONLY=api prints the machine and the API tables, and writes bench/results/latest-api.json instead (BENCH_ONLY=worker:
-// the lean-worker tables, bench/results/latest-worker.json).
+// the lean-worker tables, bench/results/latest-worker.json; BENCH_ONLY=delegation: the delegation tables, latest-delegation.json).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { breakdownTable, latencyTable, type ChatTurnResult } from './chat-turns-
 export const RESULTS_FILE = path.join(__dirname, '..', 'results', 'latest.json');
 export const API_ONLY_RESULTS_FILE = path.join(__dirname, '..', 'results', 'latest-api.json');
 export const WORKER_ONLY_RESULTS_FILE = path.join(__dirname, '..', 'results', 'latest-worker.json');
+export const DELEGATION_ONLY_RESULTS_FILE = path.join(__dirname, '..', 'results', 'latest-delegation.json');
 /** `--quick` runs too few turns to compare by: their results go beside the full run's, not over them. */
 export const QUICK_RESULTS_FILE = path.join(__dirname, '..', 'results', 'latest-quick.json');
 
@@ -45,12 +46,13 @@ export function printAndSave(
   durability: DurabilityBenchResult,
   api: ApiBenchResult,
   worker?: WorkerBenchResult,
-  more: { roundTrips?: BenchPart; oneModelWait?: BenchPart; scale?: BenchPart } = {},
+  more: { roundTrips?: BenchPart; oneModelWait?: BenchPart; delegation?: BenchPart; scale?: BenchPart } = {},
 ): void {
   const file = facts.quick ? QUICK_RESULTS_FILE : RESULTS_FILE;
   console.log(chatTurnText(facts, results, file));
   if (more.roundTrips) console.log(more.roundTrips.text);
   if (more.oneModelWait) console.log(more.oneModelWait.text);
+  if (more.delegation) console.log(more.delegation.text);
   console.log(mcp.text);
   console.log(durability.text);
   console.log(api.text);
@@ -60,6 +62,7 @@ export function printAndSave(
     ...resultsJson(facts, results, mcp),
     ...(more.roundTrips ? { roundTrips: more.roundTrips.json } : {}),
     ...(more.oneModelWait ? { oneModelWait: more.oneModelWait.json } : {}),
+    ...(more.delegation ? { delegation: more.delegation.json } : {}),
     durability: durability.json,
     api: api.json,
     ...(worker ? { worker: worker.json } : {}),
@@ -77,6 +80,11 @@ export function printAndSaveApiOnly(facts: Pick<RunFacts, 'server' | 'loadBefore
 /** BENCH_ONLY=worker: the same for the lean-worker tables. */
 export function printAndSaveWorkerOnly(facts: Pick<RunFacts, 'server' | 'loadBefore' | 'loadAfter'>, worker: WorkerBenchResult): void {
   printAndSaveOnly(facts, 'worker', worker, WORKER_ONLY_RESULTS_FILE);
+}
+
+/** BENCH_ONLY=delegation: the same for the delegation tables. */
+export function printAndSaveDelegationOnly(facts: Pick<RunFacts, 'server' | 'loadBefore' | 'loadAfter'>, delegation: BenchPart): void {
+  printAndSaveOnly(facts, 'delegation', delegation, DELEGATION_ONLY_RESULTS_FILE);
 }
 
 function printAndSaveOnly(facts: Pick<RunFacts, 'server' | 'loadBefore' | 'loadAfter'>, name: string, part: { text: string; json: unknown }, file: string): void {

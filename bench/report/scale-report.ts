@@ -56,11 +56,21 @@ function verdict(p: Phase, cpus: number): string {
   );
 }
 
-export function scaleText(facts: ScaleFacts, active: Phase, starts: Phase, rounds: Round[]): string {
+type Paced = { thinkMs: number; phase: Phase };
+
+/** The issue's bar: 100 active conversations, p95 turn time (all overhead: the model answers at once) ≤ 200 ms. */
+const PACED_P95_TARGET_MS = 200;
+
+export function scaleText(facts: ScaleFacts, paced: Paced[], active: Phase, starts: Phase, rounds: Round[]): string {
   const { opts } = facts;
   const header = ['phase', 'operations', 'wall s', 'throughput', 'p50 ms', 'p95 ms', 'max ms', 'server cores', 'worker cores', 'load cores'];
+  const pacedVerdicts = paced.map(({ thinkMs, phase }) => {
+    const p95 = summarize(phase.latenciesMs).p95;
+    return `  ${opts.active} conversations, think ~${fixed(thinkMs / 1000)} s: p95 ${fixed(p95, 0)} ms (bar ≤ ${PACED_P95_TARGET_MS} ms: ${p95 <= PACED_P95_TARGET_MS ? 'met' : 'not met'}); ${verdict(phase, facts.cpus)}`;
+  });
   const main = table([
     header,
+    ...paced.map(({ thinkMs, phase }) => row(`${opts.active} conversations, a turn every ~${fixed(thinkMs / 1000)} s each, 1 worker`, 'turns', phase)),
     row(`${opts.active} conversations × ${opts.turns} turns at once, 1 worker (ms: a turn)`, 'turns', active),
     row(`${opts.starts} started + 1 turn each, ${opts.startConcurrency} at a time (ms: start + turn)`, 'conv', starts),
   ]);
@@ -72,6 +82,8 @@ export function scaleText(facts: ScaleFacts, active: Phase, starts: Phase, round
       `(start waits for the greeting; a turn is the prompt update until its reply). "cores": CPU time / wall time of the dev server` +
       `${facts.serverPid ? ` (pid ${facts.serverPid})` : ' (external: not measured)'}, the worker process(es), this process.`,
     main,
+    ...pacedVerdicts,
+    `  Back to back, the box saturates at ${fixed(perSecond(active))} turns/s; a turn then waits its place: ${opts.active} conversations / that throughput ≈ ${fixed((opts.active / perSecond(active)) * 1000, 0)} ms.`,
     `  ${opts.starts} conversations: ${fixed(starts.wallMs / 1000)} s in all; their first turn alone p50 ${fixed(startTurn.p50, 0)} ms, p95 ${fixed(startTurn.p95, 0)} ms.`,
     `  Active: ${verdict(active, facts.cpus)}`,
     `  Starts: ${verdict(starts, facts.cpus)}`,
@@ -83,7 +95,7 @@ export function scaleText(facts: ScaleFacts, active: Phase, starts: Phase, round
   ].join('\n');
 }
 
-export function scaleJson(facts: ScaleFacts, active: Phase, starts: Phase, rounds: Round[]): Record<string, unknown> {
+export function scaleJson(facts: ScaleFacts, paced: Paced[], active: Phase, starts: Phase, rounds: Round[]): Record<string, unknown> {
   const phase = (p: Phase) => ({
     operations: p.operations,
     wallMs: round(p.wallMs, 1),
@@ -96,6 +108,7 @@ export function scaleJson(facts: ScaleFacts, active: Phase, starts: Phase, round
     benchmark: 'scale on one box: concurrent conversations, 1,000 starts, 1 vs 2 worker processes',
     options: facts.opts,
     cpus: facts.cpus,
+    paced: paced.map(({ thinkMs, phase: p }) => ({ thinkMs, ...phase(p), p95TargetMs: PACED_P95_TARGET_MS, met: summarize(p.latenciesMs).p95 <= PACED_P95_TARGET_MS })),
     active: phase(active),
     starts: { ...phase(starts), firstTurnMs: roundSummary(summarize(starts.turnMs ?? [])) },
     workerRounds: rounds.map((r) => ({ workers: r.workers, ...phase(r.phase) })),
