@@ -36,9 +36,10 @@ export function checkFilterValue(name: string, v: string): string {
 }
 
 /** The visibility query for a filter; values are checked, never spliced in raw. A conversation that continued as
- * new is one conversation: its earlier runs are left out. */
+ * new is one conversation: its earlier runs are left out. Delegates (AskAgent's child conversations) are part of their
+ * parent's: `agent tree` shows them. */
 export function listQuery(filter: ConversationFilter): string {
-  const clauses = [`WorkflowType = 'AgentGoalWorkflow'`, `ExecutionStatus != 'ContinuedAsNew'`];
+  const clauses = [`WorkflowType = 'AgentGoalWorkflow'`, `ExecutionStatus != 'ContinuedAsNew'`, 'ParentWorkflowId IS NULL'];
   const value = (name: string, v: string) => `'${checkFilterValue(name, v)}'`;
   if (filter.goal) clauses.push(`${AGENT_GOAL.name} = ${value('goal', filter.goal)}`);
   if (filter.taskQueue) clauses.push(`TaskQueue = ${value('task-queue', filter.taskQueue)}`);

@@ -178,6 +178,9 @@ describe('delegation: agents as tools', () => {
     expect(tree.out).toBe(
       [`${id}  Boss (goal_boss)  waiting for user`, `└─ ${id}/1-goal_hr_pto  PTO assistant (goal_hr_pto)  ok: Booked; 88 hours left.`, '      task: book 2026-12-21 to 2026-12-22 for ada@example.com', ''].join('\n'),
     );
+    // Delegates belong to their parent: `agent list` shows the parent only.
+    await waitUntil(async () => (await cli('list')).out.includes(id));
+    expect((await cli('list')).out).not.toContain(`${id}/1-goal_hr_pto`);
     const folded = await cli('history', id);
     expect(folded.out).toContain(`  ← AskAgent PTO assistant (${id}/1-goal_hr_pto): ok: Booked; 88 hours left.\n    │ user> book 2026-12-21`);
     expect(folded.out).toContain('    │   ← BookPTO: {"status":"ok"');
