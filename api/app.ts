@@ -9,6 +9,7 @@ import { HTTPException } from 'hono/http-exception';
 import { streamSSE } from 'hono/streaming';
 import type { AgentClient } from '../client/agent-client';
 import { UserError } from '../client/user-error';
+import { catalogMarkdown, catalogSnapshot } from '../client/catalog-doc';
 import type { StreamBus } from '../stream/bus';
 import { LOCAL_CALLER, type Caller } from './auth';
 import { LiveFeeds, eventId, parseEventId, type FeedTiming } from './live-feed';
@@ -263,6 +264,19 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
   app.openapi(
     createRoute({ method: 'get', path: '/api/tools', summary: 'The tools of a goal (all MCP tools without one)', request: { query: S.ToolsQuery }, responses: { 200: json(z.array(S.Anything), 'ToolSpec[]'), ...errors } }),
     async (c) => c.json((await agents.catalog(c.req.valid('query').goal)).tools, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/catalog.md',
+      summary: 'The catalog as a Markdown document: agents, tools with their arguments, source and approval, endpoints',
+      responses: { 200: { description: 'Markdown', content: { 'text/markdown': { schema: z.string() } } }, ...errors },
+    }),
+    async (c) => {
+      const doc = catalogMarkdown(await catalogSnapshot(agents), { taskQueue: agents.taskQueue, generatedAt: new Date() });
+      return c.body(doc, 200, { 'content-type': 'text/markdown; charset=utf-8' });
+    },
   );
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Agent orchestrator API', version: '1' } });

@@ -4,6 +4,7 @@ import { PICKER_GOAL_ID, unknownGoal } from '../goals/registry';
 import { AgentClient } from './agent-client';
 import { DEFAULT_TASK_QUEUE } from './connection';
 import { applyEnvFile } from './env-file';
+import { catalogMarkdown, catalogSnapshot } from './catalog-doc';
 import { createStreamBus } from '../stream';
 import { runChat, type ChatIO } from './chat';
 import { formatConversations, formatDelegations, formatEndpoints, formatHistory, formatReply, formatTools, formatTree } from './format';
@@ -28,7 +29,8 @@ const USAGE = `usage: agent <command> [options]
   end <conversationId>                            end the conversation
   agents                                          the agents (goals) you can start
   endpoints                                       MCP endpoints as the worker sees them: status, tool count, last error
-  tools [--goal <id>]                             the tools a goal sees (all MCP tools without --goal)
+  tools [--goal <id>] [--markdown]                the tools a goal sees (all MCP tools without --goal); --markdown: the
+                                                  whole catalog as a document (agents, tools, arguments, endpoints)
 options: --json (machine-readable output), --help
 env: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE, TASK_QUEUE, AGENT_GOAL`;
 
@@ -52,6 +54,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         owner: { type: 'string' },
         state: { type: 'string' },
         json: { type: 'boolean', default: false },
+        markdown: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
     });
@@ -92,6 +95,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         return 0;
       }
       case 'tools': {
+        if (values.markdown) {
+          const c = await connect();
+          io.output.write(catalogMarkdown(await catalogSnapshot(c), { taskQueue: c.taskQueue, generatedAt: new Date() }));
+          return 0;
+        }
         // An unknown goal comes back from the worker as its one UnknownGoal message.
         const { catalog, tools } = await (await connect()).catalog(values.goal);
         out(formatTools(tools, catalog), { catalog, tools });

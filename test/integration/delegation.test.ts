@@ -208,6 +208,14 @@ describe('delegation: agents as tools', () => {
       expect(page).toMatchObject({ state: 'awaiting_approval', pendingApproval: { tool: 'BookPTO', delegate: { agentName: 'PTO assistant' } } });
       const done = await post(`/api/conversations/${id}/confirm`, { approve: true, callId: asked.body.pendingToolCall.call.id });
       expect(done).toMatchObject({ status: 200, body: { reply: 'Boss: ok | Booked; 88 hours left.' } });
+
+      // The catalog document: AskAgent's arguments as the schema gives them, its delegates included.
+      const doc = await fetch(`${api.url}/api/catalog.md`);
+      expect(doc.headers.get('content-type')).toMatch(/^text\/markdown/);
+      const text = await doc.text();
+      expect(text).toContain('### Boss (`goal_boss`)');
+      expect(text).toContain('- delegates (AskAgent): `goal_ecomm_list_orders`, `goal_hr_pto`, `goal_order_status`, `goal_loop_a`, `goal_loop_b`');
+      expect(text).toMatch(/\| `agentId` \| one of .*`goal_hr_pto`, .*`goal_order_status`.* \| yes \|/);
     } finally {
       await api.close();
       await bus.close();

@@ -91,6 +91,29 @@ describe('MCP endpoints added to a running system', () => {
     expect(await run(['tools', '--goal', 'goal_nope'])).toMatchObject({ code: 1, err: expect.stringMatching(/^error: Unknown goal "goal_nope"\. Known goals: /) });
   });
 
+  it('writes the live catalog as a document (agent tools --markdown): every agent, tool, argument and endpoint', async () => {
+    const run = (args: string[]) => runCli(args, { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: worker.worker.options.taskQueue });
+    write({ fx, down: { command: '/nonexistent/server', categories: ['finance'] } });
+    const doc = (await run(['tools', '--markdown'])).out;
+    const agents = JSON.parse((await run(['agents', '--json'])).out) as { goalId: string; agentName: string }[];
+    for (const a of agents) expect(doc).toContain(`### ${a.agentName} (\`${a.goalId}\`)`);
+    expect(doc).toContain('- tools: `CompleteGoal`, `fx__get_rates`, `fx__convert`, `fx__book_trade`');
+    // A tool: its source, approval policy, who uses it, and its arguments from the schema.
+    const convert = doc.slice(doc.indexOf('### `fx__convert`'), doc.indexOf('### `fx__get_rates`'));
+    expect(convert).toContain('- source: MCP server `fx`, tool `convert`');
+    expect(convert).toMatch(/- used by: .*`goal_currency_desk`/);
+    expect(convert).toMatch(/\| `amount` \| number \| yes \|/);
+    expect(doc).toMatch(/### `BookPTO`[\s\S]*?- source: native\n- approval: default \(asks when SHOW_CONFIRM is on\)/);
+    expect(doc).toContain('| `fx` | ok | stdio | 3 | finance |  |');
+    expect(doc).toMatch(/\| `down` \| unavailable \| stdio \| 0 \| finance \| cannot connect/);
+
+    // Generated, not written: the registry's next state is the document's.
+    write({ fx: { ...fx, enabled: false } });
+    const after = (await run(['tools', '--markdown'])).out;
+    expect(after).not.toContain('### `fx__convert`');
+    expect(after).toContain('| `fx` | disabled |');
+  });
+
   it('resolves ${env:…} secrets in the worker only: the exported history never contains them', async () => {
     write({ remote: { url: remote.url, headers: { Authorization: 'Bearer ${env:FX_LIVE_TOKEN}' } } });
     const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: 'goal_general' });
