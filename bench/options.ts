@@ -200,6 +200,11 @@ export function readDelegationOptions(env: NodeJS.ProcessEnv = process.env): Del
   };
 }
 
+/** SearchTools (issue 13): BENCH_TOOL_SEARCH_TURNS turns with it and with the full list (default 5). */
+export function readToolSearchOptions(env: NodeJS.ProcessEnv = process.env): { turns: number } {
+  return { turns: envInt(env, 'BENCH_TOOL_SEARCH_TURNS', 5, 1) };
+}
+
 /** Scale on one box (issue 11): worker processes of their own, the zero-latency scripted model. */
 export interface ScaleOptions {
   /** BENCH_SCALE_ACTIVE: conversations taking turns at once (default 100). */
@@ -267,6 +272,7 @@ export const QUICK_KNOBS: Readonly<Record<string, string>> = {
   BENCH_SCALE_START_CONCURRENCY: '10',
   BENCH_SCALE_WORKER_ROUNDS: '0',
   BENCH_SCALE_THINK_MS: '1000',
+  BENCH_TOOL_SEARCH_TURNS: '1',
   BENCH_SCALE_PACED_SECONDS: '3',
   // The fixed-latency model's waits dominate a quick run; a shorter one keeps it near a minute.
   BENCH_MODEL_LATENCY_MS: '100',

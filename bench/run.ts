@@ -3,8 +3,10 @@
 // over the floor is what the orchestrator costs: its workflow code, its activities' payloads, the AI SDK path.
 // Then the MCP benchmarks (mcp-bench.ts), the durability ones (durability-bench.ts), the HTTP API ones (api-bench.ts)
 // and the lean-worker ones (worker-bench.ts) on the same server; BENCH_ONLY=api or =worker runs one of the last two
-// alone. Delegation (delegation.ts) follows one model wait; BENCH_ONLY=delegation runs it alone. Knobs (BENCH_*): see options.ts. Round trips per step (round-trips.ts) come right after the chat turns, scale
-// on one box (scale.ts) last. `npm run bench -- --quick`: every part with small counts (about a minute), for CI smoke.
+// alone. Round trips per step (round-trips.ts) come right after the chat turns, then one model wait, delegation
+// (delegation.ts; BENCH_ONLY=delegation runs it alone) and SearchTools (tool-search.ts); scale on one box (scale.ts)
+// last. Knobs (BENCH_*): see options.ts. `npm run bench -- --quick`: every part with small counts (about a minute),
+// for CI smoke.
 //
 // One server for everything; TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE etc.) uses that server instead of a dev server.
 import os from 'node:os';
@@ -16,11 +18,13 @@ import type { BenchContext } from './context';
 import { watchInterrupts } from './interrupts';
 import { runApiBench } from './api-bench';
 import { runDelegationBench } from './delegation';
+import { runToolSearchBench } from './tool-search';
 import { runMcpBench } from './mcp-bench';
 import { runOneModelWaitBench } from './one-model-wait';
 import {
   readApiOptions,
   readDelegationOptions,
+  readToolSearchOptions,
   readDurabilityOptions,
   readMcpOptions,
   readMode,
@@ -78,6 +82,7 @@ async function main(): Promise<void> {
     const roundTrips = await runRoundTrips(ctx, server, floorBundle, roundTripOpts);
     const oneModelWait = await runOneModelWaitBench(ctx, readOneModelWaitOptions(env));
     const delegation = await runDelegationBench(ctx, delegationOpts);
+    const toolSearch = await runToolSearchBench(ctx, readToolSearchOptions(env));
     // The chat-turn workers stay up during the MCP part, as they always have, so its numbers stay comparable.
     const mcp = await runMcpBench(ctx, mcpOpts);
     const durability = await runDurabilityBench(ctx, server.info.address, durabilityOpts);
@@ -85,7 +90,7 @@ async function main(): Promise<void> {
     // Not in --quick: it compiles the worker (BENCH_ONLY=worker runs it alone).
     const worker = quick ? undefined : await runWorkerBench(ctx, server.info.address, workerOpts);
     const scale = await runScaleBench(ctx, server, scaleOpts);
-    printAndSave(facts, chatTurnResults(scenarios), mcp, durability, api, worker, { roundTrips, oneModelWait, delegation, scale });
+    printAndSave(facts, chatTurnResults(scenarios), mcp, durability, api, worker, { roundTrips, oneModelWait, delegation, toolSearch, scale });
   } catch (err) {
     await Promise.all(scenarios.map((s) => s.sampler.abort()));
     throw err;

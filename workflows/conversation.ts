@@ -2,7 +2,8 @@
 // the state. It is the only decider; the workflow performs effects (schedules activities) and hands results back.
 // Unit tests drive this class without Temporal.
 import { confirmRefusal, needsApproval, type PendingCall } from './approvals';
-import { ASK_AGENT, ASK_USER, BUILTIN_TOOLS, CHANGE_GOAL, COMPLETE_GOAL, isBuiltinTool, LIST_AGENTS } from './builtin-tools';
+import { ASK_AGENT, ASK_USER, BUILTIN_TOOLS, CHANGE_GOAL, COMPLETE_GOAL, isBuiltinTool, LIST_AGENTS, SEARCH_TOOLS, SEARCH_TOOLS_SPEC } from './builtin-tools';
+import { ToolIndex } from './tool-search';
 import { checkArgs } from './check-args';
 import { DEFAULT_DELEGATION_LIMITS, Delegations } from './delegations';
 import type { Appliers, DelegateStarted, Effect, EffectKind, QueuedPrompt, ResultOf, StepFailure } from './effects';
@@ -105,6 +106,9 @@ export class Conversation {
   private question: ToolCall | null = null;
   /** Task mode: the answer for the parent, once the task is done. */
   private envelope: DelegateEnvelope | null = null;
+  /** SearchTools: the index over the goal's tools (rebuilt when they change), and the tools it found this turn. */
+  private toolIndex: { tools: ToolSpec[]; index: ToolIndex } | null = null;
+  private foundThisTurn = new Set<string>();
 
   /** `workflowId` names the delegates this conversation starts (`<workflowId>/<n>-<goal>`). */
   constructor(
@@ -318,6 +322,7 @@ export class Conversation {
       this.turnOpen = true;
       this.activePrompt = prompt.id;
       this.stepsThisTurn = 0;
+      this.foundThisTurn.clear();
       this.turnsThisRun++;
       // A delegate's task comes from its parent agent, not from a user: nothing to check.
       const vet = this.settings.validatePrompts && !prompt.starter && !this.input.task;
@@ -470,8 +475,8 @@ export class Conversation {
     }
     const spec = this.findTool(call.tool);
     if (!spec) {
-      const known = this.tools.map((t) => t.name).join(', ');
-      this.recordOutcome(call, invalid([`unknown tool "${call.tool}"; available tools: ${known}`]));
+      const known = this.searchesTools() ? 'find tools with SearchTools' : `available tools: ${this.tools.map((t) => t.name).join(', ')}`;
+      this.recordOutcome(call, invalid([`unknown tool "${call.tool}"; ${known}`]));
       return undefined;
     }
     if (isBuiltinTool(spec.name)) return this.builtinEffect(call, spec);
@@ -499,6 +504,17 @@ export class Conversation {
   /** What a builtin call needs done; CompleteGoal in single-goal mode needs nothing and ends here. */
   private builtinEffect(call: ToolCall, spec: ToolSpec): Effect | null | undefined {
     switch (call.tool) {
+      case SEARCH_TOOLS: {
+        const check = checkArgs(spec.inputSchema, call.args);
+        if (check.problems.length > 0) {
+          this.recordOutcome(call, { status: 'invalid_input', problems: check.problems, missing: check.missing });
+          return undefined;
+        }
+        const matches = this.searchIndex().find(String(call.args.query), typeof call.args.limit === 'number' ? call.args.limit : undefined);
+        for (const m of matches) this.foundThisTurn.add(m.name);
+        this.recordOutcome(call, { status: 'ok', result: { query: call.args.query, matches } });
+        return undefined;
+      }
       case ASK_USER: {
         const check = checkArgs(spec.inputSchema, call.args);
         if (check.problems.length > 0 || !this.input.task) {
@@ -808,7 +824,38 @@ export class Conversation {
   }
 
   private planRequest(): PlanRequest {
-    return { goal: this.goal, tools: this.tools, transcript: this.transcriptRef(), summary: this.summary, agents: this.agents };
+    return { goal: this.goal, tools: this.offeredTools(), transcript: this.transcriptRef(), summary: this.summary, agents: this.agents };
+  }
+
+  /**
+   * The tools the LLM is offered: all of them, or, past TOOL_SEARCH_THRESHOLD, the builtins, the tools it used lately,
+   * those SearchTools found this turn, and SearchTools: hundreds of schemas on every request cost time, money and
+   * worse picks. Every tool stays callable.
+   */
+  private offeredTools(): ToolSpec[] {
+    if (!this.searchesTools()) return this.tools;
+    const recent = this.recentlyUsed();
+    return [...this.tools.filter((t) => t.kind === 'builtin' || recent.has(t.name) || this.foundThisTurn.has(t.name)), SEARCH_TOOLS_SPEC];
+  }
+
+  private searchesTools(): boolean {
+    const threshold = this.settings.toolSearchThreshold ?? 0;
+    return threshold > 0 && this.tools.length > threshold;
+  }
+
+  /** The last `max` distinct tools the LLM called. */
+  private recentlyUsed(max = 10): Set<string> {
+    const used = new Set<string>();
+    for (let i = this.messages.length - 1; i >= 0 && used.size < max; i--) {
+      const m = this.messages[i]!;
+      if (m.kind === 'agent') for (const c of m.toolCalls) if (used.size < max && c.tool !== SEARCH_TOOLS) used.add(c.tool);
+    }
+    return used;
+  }
+
+  private searchIndex(): ToolIndex {
+    if (this.toolIndex?.tools !== this.tools) this.toolIndex = { tools: this.tools, index: new ToolIndex(this.tools.filter((t) => t.kind !== 'builtin')) };
+    return this.toolIndex.index;
   }
 
   /** The first `count` messages by reference: only those not sent in an earlier request of this run go along. */
@@ -819,7 +866,7 @@ export class Conversation {
   }
 
   private findTool(name: string): ToolSpec | undefined {
-    return this.tools.find((t) => t.name === name);
+    return this.tools.find((t) => t.name === name) ?? (name === SEARCH_TOOLS && this.searchesTools() ? SEARCH_TOOLS_SPEC : undefined);
   }
 }
 

@@ -232,6 +232,14 @@ function usageOf(u: { inputTokens?: number; outputTokens?: number; totalTokens?:
 }
 
 function asRecord(input: unknown): Record<string, unknown> {
+  // A call to a tool the request did not offer (found by SearchTools, say) may come back unparsed.
+  if (typeof input === 'string') {
+    try {
+      return asRecord(JSON.parse(input));
+    } catch {
+      return {};
+    }
+  }
   return input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
 }
 

@@ -26,6 +26,12 @@ export function renderPlanSystemPrompt(input: { goal: Goal; tools: ToolSpec[]; s
         'the request is ambiguous.',
     );
   }
+  if (toolNames.has('SearchTools')) {
+    lines.push(
+      '- You are shown only some of your tools. When you need one you do not see, call SearchTools with what it ' +
+        'should do; the tools it finds can be called at once, for the rest of this request.',
+    );
+  }
   if (toolNames.has('AskAgent')) {
     lines.push(
       '- Hand sub-tasks to the agents AskAgent lists, with every detail each needs. Independent sub-tasks go in one ' +

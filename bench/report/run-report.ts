@@ -46,13 +46,14 @@ export function printAndSave(
   durability: DurabilityBenchResult,
   api: ApiBenchResult,
   worker?: WorkerBenchResult,
-  more: { roundTrips?: BenchPart; oneModelWait?: BenchPart; delegation?: BenchPart; scale?: BenchPart } = {},
+  more: { roundTrips?: BenchPart; oneModelWait?: BenchPart; delegation?: BenchPart; toolSearch?: BenchPart; scale?: BenchPart } = {},
 ): void {
   const file = facts.quick ? QUICK_RESULTS_FILE : RESULTS_FILE;
   console.log(chatTurnText(facts, results, file));
   if (more.roundTrips) console.log(more.roundTrips.text);
   if (more.oneModelWait) console.log(more.oneModelWait.text);
   if (more.delegation) console.log(more.delegation.text);
+  if (more.toolSearch) console.log(more.toolSearch.text);
   console.log(mcp.text);
   console.log(durability.text);
   console.log(api.text);
@@ -63,6 +64,7 @@ export function printAndSave(
     ...(more.roundTrips ? { roundTrips: more.roundTrips.json } : {}),
     ...(more.oneModelWait ? { oneModelWait: more.oneModelWait.json } : {}),
     ...(more.delegation ? { delegation: more.delegation.json } : {}),
+    ...(more.toolSearch ? { toolSearch: more.toolSearch.json } : {}),
     durability: durability.json,
     api: api.json,
     ...(worker ? { worker: worker.json } : {}),
