@@ -109,6 +109,8 @@ export class Conversation {
   /** SearchTools: the index over the goal's tools (rebuilt when they change), and the tools it found this turn. */
   private toolIndex: { tools: ToolSpec[]; index: ToolIndex } | null = null;
   private foundThisTurn = new Set<string>();
+  /** The goal and tools as last resolved, before task mode adapts them (see takeGoal). */
+  private resolved: ResolvedGoal | null = null;
 
   /** `workflowId` names the delegates this conversation starts (`<workflowId>/<n>-<goal>`). */
   constructor(
@@ -766,14 +768,17 @@ export class Conversation {
     // Discovery failed after retries: keep serving the tools we had.
     if ('failed' in result) return;
     const before = new Set(this.tools.map((t) => t.name));
-    const after = new Set(result.tools.map((t) => t.name));
+    // The conversation keeps the version of its goal it started with (an edited or removed goal file changes it only
+    // when it switches or continues as new); the MCP tools are live: servers come and go between turns.
+    const kept = this.resolved!;
+    this.takeGoal({ goal: kept.goal, tools: [...kept.tools.filter((t) => t.kind !== 'mcp'), ...result.tools.filter((t) => t.kind === 'mcp')], catalog: result.catalog });
+    const after = new Set(this.tools.map((t) => t.name));
     const added = [...after].filter((n) => !before.has(n));
     const removed = [...before].filter((n) => !after.has(n));
     if (added.length || removed.length) {
       const parts = [added.length && `new: ${added.join(', ')}`, removed.length && `no longer available: ${removed.join(', ')}`];
       this.messages.push({ kind: 'note', text: `Tools changed since the last turn (${parts.filter(Boolean).join('; ')}).` });
     }
-    this.takeGoal(result);
   }
 
   private switchGoal(resolved: ResolvedGoal, note: boolean): void {
@@ -783,6 +788,7 @@ export class Conversation {
 
   /** The goal and its tools; a delegate asks the user through AskUser and never switches or lists agents. */
   private takeGoal(resolved: ResolvedGoal): void {
+    this.resolved = resolved;
     this.goal = resolved.goal;
     this.catalog = resolved.catalog ?? null;
     this.tools = this.input.task

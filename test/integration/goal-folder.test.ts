@@ -1,6 +1,6 @@
 // Goals as data without redeploy: a JSON goal dropped into GOALS_DIR shows up in ListAgents for a running
 // conversation and can be switched to; an invalid one is left out and reported.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -18,6 +18,10 @@ const script: ScriptInput = {
     { goal: 'goal_json_pto', afterTool: 'ChangeGoal', reply: { text: 'JSON-defined PTO agent here.' } },
     { goal: 'goal_json_pto', user: 'balance for (\\S+@\\S+\\w)', reply: { toolCalls: [{ tool: 'CurrentPTO', args: { email: '{{1}}' } }] } },
     { goal: 'goal_json_pto', afterTool: 'CurrentPTO', reply: { text: '{{result.hoursLeft}} hours.' } },
+    { goal: 'goal_versioned', user: '^Greet', reply: { text: 'Versioned agent here.' } },
+    { goal: 'goal_versioned', user: 'balance for (\\S+@\\S+\\w)', reply: { toolCalls: [{ tool: 'CurrentPTO', args: { email: '{{1}}' } }] } },
+    { goal: 'goal_versioned', afterTool: 'CurrentPTO', outcome: 'ok', reply: { text: '{{result.hoursLeft}} hours.' } },
+    { goal: 'goal_versioned', afterTool: 'CurrentPTO', outcome: 'invalid_input', reply: { text: 'No such tool: {{outcome.problems}}' } },
     { goal: 'goal_loose_money', afterTool: 'ChangeGoal', reply: { text: 'Loose money agent here.' } },
     { goal: 'goal_loose_money', user: 'find (\\S+@\\S+\\w)', reply: { toolCalls: [{ tool: 'FindAccount', args: { email: '{{1}}' } }] } },
     { goal: 'goal_loose_money', afterTool: 'FindAccount', reply: { text: 'Account {{result.accountId}}.' } },
@@ -71,6 +75,29 @@ describe('goals from a JSON folder', () => {
     expect(proposal.pendingToolCall?.call.tool).toBe('CurrentPTO');
     expect(toolOutcomes(await history(handle), 'CurrentPTO')).toHaveLength(0);
     await handle.signal(endChatSignal);
+  });
+
+  it('a running conversation keeps the version of its goal it started with: a file edited or removed breaks nothing', async () => {
+    // MCP tools are re-discovered before every turn (the goal selects some), so the goal is looked up each turn too.
+    const v1 = { ...jsonGoal, id: 'goal_versioned', agentName: 'Version 1', settings: undefined, mcp: { servers: ['fx'] } };
+    const file = path.join(folder, 'versioned.json');
+    writeFileSync(file, JSON.stringify(v1));
+    const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: 'goal_versioned' });
+    expect((await say(handle, 'balance for ada@example.com')).reply).toBe('104 hours.');
+
+    writeFileSync(file, JSON.stringify({ ...v1, agentName: 'Version 2', tools: [] }));
+    expect((await say(handle, 'balance for ada@example.com')).reply).toBe('104 hours.');
+    expect((await handle.query(currentGoalQuery))?.agentName).toBe('Version 1');
+    // A conversation started now gets the new version: no CurrentPTO.
+    const { handle: fresh } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: 'goal_versioned' });
+    expect((await fresh.query(currentGoalQuery))?.agentName).toBe('Version 2');
+    expect((await say(fresh, 'balance for ada@example.com')).reply).toMatch(/^No such tool: .*unknown tool .*CurrentPTO/);
+
+    rmSync(file);
+    expect((await say(handle, 'balance for ada@example.com')).reply).toBe('104 hours.');
+    expect((await handle.query(currentGoalQuery))?.agentName).toBe('Version 1');
+    await handle.signal(endChatSignal);
+    await fresh.signal(endChatSignal);
   });
 
   it('a goal file cannot turn approval off for a tool that changes state, whatever its text says', async () => {

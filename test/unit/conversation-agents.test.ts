@@ -124,15 +124,19 @@ describe('Conversation: goal switches and tool refreshes', () => {
   it('re-resolves an MCP goal before each turn and tells the LLM which tools came and went', () => {
     const mcpGoal: Goal = { ...goal, mcp: { servers: ['fx'] } };
     const convo = new Conversation();
-    convo.begin(settings, { goal: mcpGoal, tools: [book] });
+    const rates = { ...book, name: 'fx__get_rates', kind: 'mcp' as const };
+    convo.begin(settings, { goal: mcpGoal, tools: [book, rates] });
     convo.apply(next(convo, 'plan'), text('hi'));
     convo.enqueuePrompt('convert 5 USD');
     const refresh = next(convo, 'resolve_goal');
     expect(refresh).toMatchObject({ why: 'refresh', goalId: 'g' });
     const convert = { ...book, name: 'fx__convert', kind: 'mcp' as const };
-    convo.apply(refresh, { goal: mcpGoal, tools: [convert] });
-    expect(convo.messages.at(-1)).toMatchObject({ kind: 'note', text: 'Tools changed since the last turn (new: fx__convert; no longer available: Book).' });
-    expect(next(convo, 'plan').request.tools).toEqual([convert]);
+    // The goal's file was edited meanwhile (another name, Book dropped): this conversation keeps the version it
+    // started with; only the MCP tools are live.
+    convo.apply(refresh, { goal: { ...mcpGoal, agentName: 'Edited', tools: [] }, tools: [convert] });
+    expect(convo.messages.at(-1)).toMatchObject({ kind: 'note', text: 'Tools changed since the last turn (new: fx__convert; no longer available: fx__get_rates).' });
+    expect(next(convo, 'plan').request.tools).toEqual([book, convert]);
+    expect(convo.goal.agentName).toBe('Agent');
   });
 
   it('does not refresh in runs recorded before per-turn discovery', () => {
