@@ -1,10 +1,11 @@
 // Settings, agents and goals reach the workflow through activities, so a replay sees the values the original
 // run saw, and a later worker can serve changed goals without touching running histories.
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { GoalDrafts } from '../goals/goal-drafts';
 import type { GoalRegistry } from '../goals/registry';
 import { selectTools, versionOf, type McpDiscovery } from '../mcp/catalog';
 import type { ToolRegistry } from '../tools/registry';
-import { ASK_AGENT, askAgentSpec, BUILTIN_TOOLS, CHANGE_GOAL, COMPLETE_GOAL, LIST_AGENTS } from '../workflows/builtin-tools';
+import { ASK_AGENT, askAgentSpec, BUILTIN_TOOLS, CHANGE_GOAL, COMPLETE_GOAL, CREATE_AGENT, createAgentSpec, LIST_AGENTS } from '../workflows/builtin-tools';
 import { FailureTypes, type GoalActivities } from '../workflows/activity-types';
 import type { Goal, ResolvedGoal, Settings, ToolSpec } from '../workflows/types';
 
@@ -14,6 +15,8 @@ export interface GoalDeps {
   tools: ToolRegistry;
   /** MCP discovery; absent, goals see native tools only. */
   discovery?: McpDiscovery;
+  /** Where CreateAgent writes goals (GOALS_DIR); absent, creating agents is refused. */
+  goalsFolder?: string;
 }
 
 /**
@@ -32,8 +35,34 @@ function fileApprovalLimit(goal: Goal, tools: ToolSpec[]): { goal: Goal; tools: 
   };
 }
 
-export function createGoalActivities({ settings, goals, tools, discovery }: GoalDeps): GoalActivities {
+export function createGoalActivities({ settings, goals, tools, discovery, goalsFolder }: GoalDeps): GoalActivities {
+  const drafts = goalsFolder ? new GoalDrafts(goals, goalsFolder, (name) => tools.spec(name) !== undefined, discovery) : null;
+  const noFolder = () => ApplicationFailure.nonRetryable('This worker has no goals folder (GOALS_DIR) to write agents to.', FailureTypes.Misconfigured);
   return {
+    async checkGoalDraft(draft) {
+      if (!drafts) throw noFolder();
+      return { problems: (await drafts.check(draft)).problems };
+    },
+
+    async createGoal({ draft, request, callId }) {
+      if (!drafts) throw noFolder();
+      const createdBy = Context.current().info.workflowExecution?.workflowId ?? 'unknown';
+      return drafts.create(draft, { createdBy, callId, createdAt: new Date().toISOString(), request });
+    },
+
+    async describeGoalFiles() {
+      return drafts?.list() ?? [];
+    },
+
+    async manageGoal({ action, goalId }) {
+      if (!drafts) throw noFolder();
+      try {
+        return drafts.manage(action, goalId);
+      } catch (err) {
+        throw ApplicationFailure.nonRetryable((err as Error).message, FailureTypes.UnknownGoal);
+      }
+    },
+
     async loadSettings() {
       return { ...settings, goalCategories: [...settings.goalCategories] };
     },
@@ -56,8 +85,17 @@ export function createGoalActivities({ settings, goals, tools, discovery }: Goal
       if (settings.multiGoal) names.push(LIST_AGENTS, CHANGE_GOAL);
       // A goal with delegates can hand tasks to them; the tool's schema lists who they are now.
       if (goal.delegates) names.push(ASK_AGENT);
+      // What a new agent can be made of, for CreateAgent's description.
+      const buildable = async () => {
+        const catalog = discovery ? await discovery.catalog() : null;
+        const native = tools.names().map((n) => `${n} (${tools.spec(n)!.category})`);
+        const servers = (catalog?.endpoints ?? []).filter((e) => e.status === 'ok').map((e) => `${e.name} [${e.categories.join(', ')}] (${e.toolCount} tools)`);
+        const agents = goals.agents().map((a) => `${a.goalId} (${a.category})`);
+        return [`Native tools: ${native.join(', ')}.`, `MCP servers: ${servers.join(', ') || 'none'}.`, `Agents: ${agents.join(', ')}.`].join('\n');
+      };
+      const builder = names.includes(CREATE_AGENT) ? createAgentSpec(await buildable()) : null;
       const specs = [...new Set(names)].map((name): ToolSpec => {
-        const spec = name === ASK_AGENT ? askAgentSpec(goals.delegatesOf(goal)) : (BUILTIN_TOOLS[name] ?? tools.spec(name));
+        const spec = name === ASK_AGENT ? askAgentSpec(goals.delegatesOf(goal)) : name === CREATE_AGENT ? builder : (BUILTIN_TOOLS[name] ?? tools.spec(name));
         if (!spec) throw ApplicationFailure.nonRetryable(`Goal "${goalId}" lists the unknown tool "${name}".`, FailureTypes.Misconfigured);
         return spec;
       });

@@ -14,8 +14,15 @@ import {
 } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { AgentGoalWorkflow, DescribeWorkflow } from '../workflows';
-import { describeAgentsUpdate, describeCatalogUpdate, describeWorkflowId, type CatalogDescription } from '../workflows/describe-workflows';
-import type { AgentsDescription } from '../workflows/activity-types';
+import {
+  describeAgentsUpdate,
+  describeCatalogUpdate,
+  describeGoalFilesUpdate,
+  describeWorkflowId,
+  manageGoalUpdate,
+  type CatalogDescription,
+} from '../workflows/describe-workflows';
+import type { AgentsDescription, GoalFileSummary } from '../workflows/activity-types';
 import {
   cancelTurnUpdate,
   changeGoalSignal,
@@ -242,6 +249,16 @@ export class AgentClient {
   /** The agents the worker offers (after its GOAL_CATEGORIES), every goal id it serves, and goal files it left out. */
   async agents(): Promise<AgentsDescription> {
     return this.askWorker(describeAgentsUpdate, []);
+  }
+
+  /** The worker's goals folder: each goal file, whether it is disabled, and who created it (CreateAgent). */
+  async goalFiles(): Promise<GoalFileSummary[]> {
+    return this.askWorker(describeGoalFilesUpdate, []);
+  }
+
+  /** Disables (the file is set aside), enables or removes a goal file; running conversations keep their version. */
+  async manageGoal(action: 'disable' | 'enable' | 'remove', goalId: string): Promise<GoalFileSummary> {
+    return this.askWorker(manageGoalUpdate, [{ action, goalId }]);
   }
 
   /**

@@ -7,7 +7,7 @@ import { applyEnvFile } from './env-file';
 import { catalogMarkdown, catalogSnapshot } from './catalog-doc';
 import { createStreamBus } from '../stream';
 import { runChat, type ChatIO } from './chat';
-import { formatConversations, formatDelegations, formatEndpoints, formatHistory, formatReply, formatTools, formatTree } from './format';
+import { formatConversations, formatDelegations, formatEndpoints, formatGoalFiles, formatHistory, formatReply, formatTools, formatTree } from './format';
 import type { ConversationFilter } from './conversation-list';
 import { UserError } from './user-error';
 
@@ -28,6 +28,8 @@ const USAGE = `usage: agent <command> [options]
   status <conversationId>                         whether the agent waits for you, works, or has ended
   end <conversationId>                            end the conversation
   agents                                          the agents (goals) you can start
+  goals [disable|enable|remove <goalId>]          goal files of the worker's goals folder, with who created them
+                                                  (CreateAgent); set one aside, bring it back, or delete it
   endpoints                                       MCP endpoints as the worker sees them: status, tool count, last error
   tools [--goal <id>] [--markdown]                the tools a goal sees (all MCP tools without --goal); --markdown: the
                                                   whole catalog as a document (agents, tools, arguments, endpoints)
@@ -87,6 +89,19 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         const from = (id: string) => (sources[id] && sources[id] !== 'code' ? ` [from ${sources[id]}]` : '');
         const lines = agents.map((a) => `${a.goalId.padEnd(34)} ${a.agentName}: ${a.description}${from(a.goalId)}`);
         out([...lines, ...leftOut].join('\n'), agents.map((a) => ({ ...a, source: sources[a.goalId] ?? 'code' })));
+        return 0;
+      }
+      case 'goals': {
+        const c = await connect();
+        const [action, id] = rest;
+        if (action) {
+          if (!['disable', 'enable', 'remove'].includes(action) || !id) throw new UserError('usage: agent goals [disable|enable|remove <goalId>]');
+          const done = await c.manageGoal(action as 'disable' | 'enable' | 'remove', id);
+          out(`${action === 'remove' ? 'removed' : `${action}d`} ${id} (${done.file})`, { action, ...done });
+          return 0;
+        }
+        const files = await c.goalFiles();
+        out(formatGoalFiles(files), files);
         return 0;
       }
       case 'endpoints': {

@@ -1,5 +1,6 @@
 // How conversations read in a terminal.
 import type { AgentReply, CatalogSummary, ChatMessage, DelegateEnvelope, Delegation, DelegationNode, ToolSpec } from '../workflows/types';
+import type { GoalFileSummary } from '../workflows/activity-types';
 import type { HistoryTree } from './agent-client';
 import type { ConversationSummary } from './conversation-list';
 
@@ -64,6 +65,17 @@ export function formatTree(node: DelegationNode, prefix = '', last = true, root 
   if (node.task) lines.push(`${inner}${node.children.length ? '│' : ' '}  task: ${node.task}`);
   node.children.forEach((c, i) => lines.push(formatTree(c, inner, i === node.children.length - 1, false)));
   return lines.join('\n');
+}
+
+/** `agent goals`: one line per goal file; a created one says by which conversation, when and from what request. */
+export function formatGoalFiles(files: GoalFileSummary[]): string {
+  if (!files.length) return '(no goal files)';
+  return files
+    .map((f) => {
+      const made = f.provenance ? `  created by ${f.provenance.createdBy} at ${f.provenance.createdAt.slice(0, 16).replace('T', ' ')}: "${f.provenance.request}"` : '';
+      return `${f.goalId.padEnd(28)} ${f.disabled ? 'disabled' : 'enabled '}  ${f.file}${made}`;
+    })
+    .join('\n');
 }
 
 /** One line per delegate, for `agent status`. */

@@ -18,6 +18,7 @@ export const goalSchema = z
       .strict()
       .optional(),
     delegates: z.array(z.string().min(1)).min(1).optional(),
+    provenance: z.object({ createdBy: z.string(), callId: z.string(), createdAt: z.string(), request: z.string() }).strict().optional(),
     settings: z
       .object({
         model: z.string().optional(),

@@ -99,6 +99,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
       goals,
       tools,
       discovery,
+      goalsFolder: opts.settings.goalsFolder,
       mcp: { discovery, pool },
       llm: { model: model.model, provider: model.provider, config: opts.settings.llm, streamBus },
       toolContext: { store, now: () => new Date(), services: opts.settings.toolServices },

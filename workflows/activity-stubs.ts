@@ -18,7 +18,7 @@ const goals = proxyActivities<GoalActivities>({ startToCloseTimeout: '10 seconds
  * round trip); a cold discovery still fits its timeout. */
 const localGoals = proxyLocalActivities<GoalActivities>({ startToCloseTimeout: '30 seconds', retry: goalRetry });
 
-export const { loadSettings, listAgents, describeAgents } = goals;
+export const { loadSettings, listAgents, describeAgents, checkGoalDraft, createGoal, describeGoalFiles, manageGoal } = goals;
 
 export function resolveGoal(goalId: string, why: GoalReason['why'] | 'start' = 'start'): Promise<ResolvedGoal> {
   return (why === 'refresh' ? localGoals : goals).resolveGoal(goalId);

@@ -3,6 +3,8 @@
 import type {
   AgentSummary,
   CatalogSummary,
+  GoalDraftResult,
+  GoalProvenance,
   McpToolRef,
   PlanRequest,
   PlanResult,
@@ -24,6 +26,20 @@ export interface GoalActivities {
   describeAgents(): Promise<AgentsDescription>;
   /** Fails with the non-retryable `UnknownGoal` for an id no goal has. */
   resolveGoal(goalId: string): Promise<ResolvedGoal>;
+  /** CreateAgent, before the user sees the draft: why it cannot be a goal (none: it can). */
+  checkGoalDraft(draft: unknown): Promise<{ problems: string[] }>;
+  /** CreateAgent, once approved: checks again and writes the goal file, with its provenance. */
+  createGoal(input: { draft: unknown; request: string; callId: string }): Promise<GoalDraftResult>;
+  /** `agent goals`: the goals folder's files, with provenance; disable, enable or remove one. */
+  describeGoalFiles(): Promise<GoalFileSummary[]>;
+  manageGoal(input: { action: 'disable' | 'enable' | 'remove'; goalId: string }): Promise<GoalFileSummary>;
+}
+
+export interface GoalFileSummary {
+  goalId: string;
+  file: string;
+  disabled: boolean;
+  provenance?: GoalProvenance;
 }
 
 export interface AgentsDescription {

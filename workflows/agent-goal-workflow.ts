@@ -18,6 +18,8 @@ import {
 } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import {
+  checkGoalDraft,
+  createGoal,
   listAgents,
   loadSettings,
   planTurn,
@@ -152,6 +154,8 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     check_version: async ({ patchId }) => patched(patchId),
     start_delegates: ({ delegates: starts }) => Promise.all(starts.map(startDelegate)),
     answer_delegate: ({ childId, answer }) => answerDelegate(childId, answer),
+    check_goal_draft: ({ call }) => failSoft(() => checkGoalDraft(call.args.goal)),
+    create_goal: ({ call, request }) => failSoft(() => createGoal({ draft: call.args.goal, request, callId: call.id })),
   };
 
   /** Starts one delegate as a child conversation and, in its own scope, hands its envelope back when it ends. */

@@ -8,6 +8,8 @@ export const COMPLETE_GOAL = 'CompleteGoal';
 export const ASK_AGENT = 'AskAgent';
 /** A delegate's question for the user, asked through its parent; offered to delegates only. */
 export const ASK_USER = 'AskUser';
+/** Drafts a new agent (a goal) from the live catalog; the user approves the full definition before it is written. */
+export const CREATE_AGENT = 'CreateAgent';
 /** Finds tools by what they do, when a goal has more than TOOL_SEARCH_THRESHOLD: the LLM then sees only some. */
 export const SEARCH_TOOLS = 'SearchTools';
 
@@ -68,6 +70,7 @@ export const BUILTIN_TOOLS: Record<string, ToolSpec> = {
   },
   [ASK_AGENT]: askAgentSpec([]),
   [SEARCH_TOOLS]: SEARCH_TOOLS_SPEC,
+  [CREATE_AGENT]: createAgentSpec(''),
   [ASK_USER]: {
     name: ASK_USER,
     description:
@@ -84,6 +87,47 @@ export const BUILTIN_TOOLS: Record<string, ToolSpec> = {
     kind: 'builtin',
   },
 };
+
+/**
+ * CreateAgent with what a new agent can be made of, as the worker sees it now (native tools, MCP servers, agents);
+ * it always waits for the user, who sees the whole definition and may edit it.
+ */
+export function createAgentSpec(catalog: string): ToolSpec {
+  return {
+    name: CREATE_AGENT,
+    description:
+      'Create a new agent (a goal) from what already exists, when the user asks for a capability no agent has. ' +
+      'The user reviews the whole definition before it is saved; it is then usable at once (ChangeGoal to it, or ' +
+      'AskAgent from agents that delegate to its category). Choose tools, MCP servers or categories, and delegates, ' +
+      `only from this catalog:\n${catalog}`,
+    category: 'agents',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        goal: {
+          type: 'object',
+          description: 'The new goal',
+          properties: {
+            id: { type: 'string', description: 'goal_<words>: lowercase letters, digits and _' },
+            category: { type: 'string' },
+            agentName: { type: 'string' },
+            agentFriendlyDescription: { type: 'string', description: 'One sentence for users picking an agent' },
+            description: { type: 'string', description: 'For the agent: what it must achieve and how, with its tools' },
+            starterPrompt: { type: 'string', description: 'How it opens a conversation, e.g. "Greet the user and ask …"' },
+            tools: { type: 'array', items: { type: 'string' }, description: 'Native tool names' },
+            mcp: { type: 'object', description: '{servers?: [...], categories?: [...], tools?: ["server/tool" globs]}' },
+            delegates: { type: 'array', items: { type: 'string' }, description: 'Agents it may hand tasks to: goal ids, globs or categories' },
+          },
+          required: ['id', 'category', 'agentName', 'agentFriendlyDescription', 'description', 'starterPrompt'],
+        },
+      },
+      required: ['goal'],
+      additionalProperties: false,
+    },
+    approval: 'always',
+    kind: 'builtin',
+  };
+}
 
 /** AskAgent with the agents this goal may delegate to: their ids in the schema, what each does in the description. */
 export function askAgentSpec(delegates: AgentSummary[]): ToolSpec {

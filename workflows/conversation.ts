@@ -2,7 +2,18 @@
 // the state. It is the only decider; the workflow performs effects (schedules activities) and hands results back.
 // Unit tests drive this class without Temporal.
 import { confirmRefusal, needsApproval, type PendingCall } from './approvals';
-import { ASK_AGENT, ASK_USER, BUILTIN_TOOLS, CHANGE_GOAL, COMPLETE_GOAL, isBuiltinTool, LIST_AGENTS, SEARCH_TOOLS, SEARCH_TOOLS_SPEC } from './builtin-tools';
+import {
+  ASK_AGENT,
+  ASK_USER,
+  BUILTIN_TOOLS,
+  CHANGE_GOAL,
+  COMPLETE_GOAL,
+  CREATE_AGENT,
+  isBuiltinTool,
+  LIST_AGENTS,
+  SEARCH_TOOLS,
+  SEARCH_TOOLS_SPEC,
+} from './builtin-tools';
 import { ToolIndex } from './tool-search';
 import { checkArgs } from './check-args';
 import { DEFAULT_DELEGATION_LIMITS, Delegations } from './delegations';
@@ -24,6 +35,7 @@ import {
   type DelegateReport,
   type DelegateWait,
   type Goal,
+  type GoalDraftResult,
   type PendingApproval,
   type PlanRequest,
   type PlanResult,
@@ -109,6 +121,8 @@ export class Conversation {
   /** SearchTools: the index over the goal's tools (rebuilt when they change), and the tools it found this turn. */
   private toolIndex: { tools: ToolSpec[]; index: ToolIndex } | null = null;
   private foundThisTurn = new Set<string>();
+  /** CreateAgent calls whose draft passed the check: the user is shown them for approval. */
+  private readonly draftsChecked = new Set<string>();
   /** The goal and tools as last resolved, before task mode adapts them (see takeGoal). */
   private resolved: ResolvedGoal | null = null;
 
@@ -240,7 +254,9 @@ export class Conversation {
   pendingApproval(): PendingApproval | null {
     if (!this.awaitingOwnApproval()) return this.delegations.approvalShown()?.approval ?? null;
     const spec = this.findTool(this.approval!.call.tool);
-    return { call: this.approval!.call, tool: this.approval!.call.tool, description: spec?.description ?? '' };
+    // CreateAgent's own description carries the whole catalog (for the LLM); the user needs one line.
+    const description = spec?.name === CREATE_AGENT ? 'Save this new agent to the goals folder; it is usable at once.' : (spec?.description ?? '');
+    return { call: this.approval!.call, tool: this.approval!.call.tool, description };
   }
 
   status(): ConversationState {
@@ -351,6 +367,9 @@ export class Conversation {
     if (effect.kind === 'validate') this.messages.push(userMessage(effect.prompt));
     if (effect.kind === 'run_tool') this.recordOutcome(effect.call, { status: 'tool_error', error: cancelledCall(effect.spec) });
     if (effect.kind === 'start_delegates') for (const { call } of effect.delegates) this.cancelDelegate(call);
+    if (effect.kind === 'create_goal') {
+      this.recordOutcome(effect.call, { status: 'tool_error', error: 'Cancelled by the user; the agent may or may not have been saved (agent goals lists it if it was).' });
+    }
     // The agents a multi-goal run starts with are not part of any turn: list them again.
     if (effect.kind === 'list_agents' && !effect.call) this.followUp = effect;
   }
@@ -402,6 +421,12 @@ export class Conversation {
     start_delegates: (effect, started) => this.applyDelegatesStarted(effect.delegates.map((d) => d.call), started),
     // Another delegate's approval or question is still shown: the user is needed again now, so the update that sent
     // this answer returns with that wait, not when the whole step is over.
+    check_goal_draft: ({ call }, checked) => {
+      if ('failed' in checked) this.recordOutcome(call, { status: 'tool_error', error: checked.failed });
+      else if (checked.problems.length > 0) this.recordOutcome(call, { status: 'invalid_input', problems: checked.problems, missing: [] });
+      else this.draftsChecked.add(call.id);
+    },
+    create_goal: ({ call }, created) => this.applyCreatedGoal(call, created),
     answer_delegate: () => {
       if (this.delegations.waitShown() && !this.delegations.hasAnswersToSend()) this.pause();
     },
@@ -481,7 +506,8 @@ export class Conversation {
       this.recordOutcome(call, invalid([`unknown tool "${call.tool}"; ${known}`]));
       return undefined;
     }
-    if (isBuiltinTool(spec.name)) return this.builtinEffect(call, spec);
+    // CreateAgent changes the world (a goal file): it goes through approval like any such tool.
+    if (isBuiltinTool(spec.name) && spec.name !== CREATE_AGENT) return this.builtinEffect(call, spec);
     const decision = this.approval?.call.id === call.id ? this.approval.decision : null;
     if (decision?.approve === false) {
       this.recordOutcome(call, { status: 'rejected', reason: decision.reason });
@@ -493,11 +519,14 @@ export class Conversation {
       this.recordOutcome(call, { status: 'invalid_input', problems: check.problems, missing: check.missing });
       return undefined;
     }
+    // A draft that cannot be a goal goes back to the LLM with the reasons, before the user is asked.
+    if (spec.name === CREATE_AGENT && !decision && !this.draftsChecked.has(call.id)) return { kind: 'check_goal_draft', call };
     if (!decision && needsApproval(spec, this.goal, this.settings)) {
       this.approval = { call, decision: null };
       this.pause();
       return null;
     }
+    if (spec.name === CREATE_AGENT) return { kind: 'create_goal', call, request: this.lastUserText() };
     return { kind: 'run_tool', call, spec };
   }
 
@@ -658,6 +687,24 @@ export class Conversation {
       return undefined;
     }
     return null;
+  }
+
+  /** CreateAgent's outcome: the new goal (usable at once), or why the (maybe edited) draft was refused. */
+  private applyCreatedGoal(call: ToolCall, created: GoalDraftResult | StepFailure): void {
+    if ('failed' in created) return this.recordOutcome(call, { status: 'tool_error', error: created.failed });
+    if ('problems' in created) return this.recordOutcome(call, { status: 'invalid_input', problems: created.problems, missing: [] });
+    this.recordOutcome(call, { status: 'ok', result: { created: created.goalId, next: `ChangeGoal to ${created.goalId} to use it now` } });
+    // The planner's list of agents includes the new one from the next step on.
+    if (this.settings.multiGoal) this.followUp = { kind: 'list_agents' };
+  }
+
+  /** The user's latest words (not a starter prompt): what a created agent was asked for. */
+  private lastUserText(): string {
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const m = this.messages[i]!;
+      if (m.kind === 'user' && !m.starter) return m.text;
+    }
+    return '';
   }
 
   private applyDelegatesStarted(calls: ToolCall[], started: DelegateStarted[]): void {

@@ -4,8 +4,8 @@
 // update-with-start, so it is started on first use and every later question reuses it: asking leaves no row
 // behind in the workflow list, where a workflow per question would leave one each.
 import { allHandlersFinished, condition, continueAsNew, defineUpdate, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { AgentsDescription } from './activity-types';
-import { describeAgents, describeCatalog, resolveGoal } from './activity-stubs';
+import type { AgentsDescription, GoalFileSummary } from './activity-types';
+import { describeAgents, describeCatalog, describeGoalFiles, manageGoal, resolveGoal } from './activity-stubs';
 import type { CatalogSummary, ToolSpec } from './types';
 
 export interface CatalogDescription {
@@ -16,6 +16,11 @@ export interface CatalogDescription {
 export const describeAgentsUpdate = defineUpdate<AgentsDescription>('describeAgents');
 /** The MCP catalog, and the tools of `goalId` (its native tools and builtins beside its MCP tools) or all MCP tools. */
 export const describeCatalogUpdate = defineUpdate<CatalogDescription, [{ goalId?: string }]>('describeCatalog');
+
+/** The goals folder's files, with provenance (`agent goals`). */
+export const describeGoalFilesUpdate = defineUpdate<GoalFileSummary[]>('describeGoalFiles');
+/** Disables, enables or removes a goal file (`agent goals disable|enable|remove <id>`). */
+export const manageGoalUpdate = defineUpdate<GoalFileSummary, [{ action: 'disable' | 'enable' | 'remove'; goalId: string }]>('manageGoal');
 
 /** The describe workflow of a task queue: one id per queue, so update-with-start finds the running one. */
 export function describeWorkflowId(taskQueue: string): string {
@@ -40,6 +45,14 @@ export async function DescribeWorkflow(): Promise<never> {
     if (!goalId) return described;
     const resolved = await resolveGoal(goalId);
     return { catalog: described.catalog, tools: resolved.tools };
+  });
+  setHandler(describeGoalFilesUpdate, async () => {
+    asked++;
+    return describeGoalFiles();
+  });
+  setHandler(manageGoalUpdate, async (input) => {
+    asked++;
+    return manageGoal(input);
   });
   // Nothing to do between questions: the run waits (no timer, no history) until its history should be renewed.
   await condition(() => asked >= QUESTIONS_PER_RUN || workflowInfo().continueAsNewSuggested);

@@ -6,6 +6,7 @@ import type {
   AgentGoalInput,
   AgentSummary,
   ConfirmDecision,
+  GoalDraftResult,
   PlanRequest,
   PlanResult,
   PromptVerdict,
@@ -53,6 +54,10 @@ interface EffectInputs {
   start_delegates: { delegates: DelegateStart[] };
   /** The user's answer to a delegate's approval or question, sent down to it. */
   answer_delegate: { childId: string; answer: DelegateAnswer };
+  /** CreateAgent: the draft checked against the live catalog before the user is shown it. */
+  check_goal_draft: { call: ToolCall };
+  /** CreateAgent, approved: the goal written, with the request that asked for it. */
+  create_goal: { call: ToolCall; request: string };
 }
 
 export interface DelegateStart {
@@ -77,6 +82,8 @@ export interface EffectResults {
   start_delegates: DelegateStarted[];
   /** Whether the signal reached the delegate (it may have ended meanwhile). */
   answer_delegate: true | StepFailure;
+  check_goal_draft: { problems: string[] } | StepFailure;
+  create_goal: GoalDraftResult | StepFailure;
 }
 
 export type EffectKind = keyof EffectInputs;

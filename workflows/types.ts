@@ -80,7 +80,21 @@ export interface Goal {
   /** Agents this one may hand a task to (the AskAgent tool): goal ids, globs over goal ids, or categories. */
   delegates?: string[];
   settings?: GoalSettings;
+  /** A goal created in a chat (CreateAgent): which conversation and call, when, from which request. */
+  provenance?: GoalProvenance;
 }
+
+export interface GoalProvenance {
+  /** The conversation (workflow id) whose CreateAgent call wrote it. */
+  createdBy: string;
+  callId: string;
+  createdAt: string;
+  /** The user's words that asked for it. */
+  request: string;
+}
+
+/** What CreateAgent's activities answer: the goal written, or why the draft cannot be one. */
+export type GoalDraftResult = { goalId: string; file: string } | { problems: string[] };
 
 /** Per-goal overrides of the worker's settings. */
 export interface GoalSettings {

@@ -15,5 +15,6 @@ export default {
     'user: Where is my order?',
     'agent: (calls ChangeGoal with goalId goal_order_status)',
   ].join('\n'),
-  tools: ['ListAgents', 'ChangeGoal'],
+  // When no agent does what the user needs, the picker can make one (the user approves it first).
+  tools: ['ListAgents', 'ChangeGoal', 'CreateAgent'],
 } satisfies Goal;

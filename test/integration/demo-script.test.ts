@@ -24,6 +24,7 @@ const ENTRY: [input: string, goalId: string, reply: RegExp][] = [
   ['I need the stripe agent', 'goal_stripe', /^You're with the Stripe agent now\./],
   ['I need travel money', 'goal_travel_money', /^You're with Travel money now\./],
   ['I need the orchestrator', 'goal_orchestrator', /^You're with the Orchestrator now\./],
+  ['I need a new agent', 'goal_agent_builder', /^You're with the Agent builder now\./],
 ];
 
 describe('the offline demo script, as the README tells it', () => {
