@@ -6,7 +6,9 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createModel } from '../../activities/llm/model';
 import { loadScript } from '../../activities/llm/scripted-model';
+import { completion, isAfterTool, lastUserText, startFakeChatCompletions, systemPrompt, toolResults, type ChatRequestBody, type FakeChatCompletions } from '../helpers/fake-chat-completions';
 import { currentGoalQuery, endChatSignal } from '../../workflows/messages';
 import { FX_STDIO } from '../fixtures/scripts';
 import { runCli } from '../helpers/cli';
@@ -15,11 +17,36 @@ import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
 
 const REQUEST = 'I need an agent that converts currency and checks account balances';
 
+/** A model over HTTP that builds the agent, switches to it once created, and, as the new agent, uses its tool. */
+function builderModel(body: ChatRequestBody) {
+  const system = systemPrompt(body) ?? '';
+  if (system.startsWith('You are "Balances over HTTP"')) {
+    // Right after the switch the last result is ChangeGoal's; after that, it is the balances.
+    if (isAfterTool(body) && !toolResults(body).at(-1)!.content.includes('switchedTo')) return completion({ text: 'Balances checked.' });
+    return completion({ toolCalls: [{ name: 'AccountBalances', args: { accountId: '11235' } }] });
+  }
+  if (isAfterTool(body)) return completion({ toolCalls: [{ name: 'ChangeGoal', args: { goalId: 'goal_http_made' } }] });
+  if (lastUserText(body).startsWith('Greet the user')) return completion({ text: 'What should the new agent do?' });
+  const goal = {
+    id: 'goal_http_made',
+    category: 'finance',
+    agentName: 'Balances over HTTP',
+    agentFriendlyDescription: 'Checks account balances.',
+    description: 'Check account balances with AccountBalances.',
+    starterPrompt: 'Greet the user.',
+    tools: ['AccountBalances'],
+  };
+  return completion({ toolCalls: [{ name: 'CreateAgent', args: { goal } }] });
+}
+
 describe('CreateAgent: agents made in a chat, usable at once', () => {
   let env: TestWorkflowEnvironment;
   let worker: Awaited<ReturnType<typeof startWorker>>;
   /** Another worker, on its own task queue, sharing the goals folder. */
   let other: Awaited<ReturnType<typeof startWorker>>;
+  /** The model over HTTP (openai-compatible provider), its own goals folder. */
+  let http: Awaited<ReturnType<typeof startWorker>>;
+  let server: FakeChatCompletions;
   const goalsDir = mkdtempSync(path.join(tmpdir(), 'created-goals-'));
 
   beforeAll(async () => {
@@ -29,8 +56,15 @@ describe('CreateAgent: agents made in a chat, usable at once', () => {
     const script = loadScript(path.join(__dirname, '..', '..', 'config', 'scripted-model.json'));
     const settings = () => testSettings({ AGENT_GOAL: 'goal_choose_agent', VALIDATE_PROMPTS: 'false', GOALS_DIR: goalsDir, MCP_ENDPOINTS_FILE: registry });
     [worker, other] = await Promise.all([startWorker(env, { script, settings: settings() }), startWorker(env, { script, settings: settings() })]);
+    server = await startFakeChatCompletions(builderModel);
+    http = await startWorker(env, {
+      model: createModel({ model: 'openai-compatible:test-model', baseUrl: server.baseUrl, key: 'sk-test' }),
+      settings: testSettings({ AGENT_GOAL: 'goal_agent_builder', MULTI_GOAL: 'true', VALIDATE_PROMPTS: 'false', SHOW_CONFIRM: 'false', GOALS_DIR: mkdtempSync(path.join(tmpdir(), 'http-goals-')) }),
+    });
   });
   afterAll(async () => {
+    await http?.stop();
+    await server?.close();
     await worker?.stop();
     await other?.stop();
     await env?.teardown();
@@ -96,6 +130,20 @@ describe('CreateAgent: agents made in a chat, usable at once', () => {
 
     const agents = JSON.parse((await cli(other.worker.options.taskQueue, 'agents', '--json')).out) as { goalId: string }[];
     expect(agents.map((a) => a.goalId)).toEqual(expect.arrayContaining(['goal_fx_balances', 'goal_fx_edited']));
+    await handle.signal(endChatSignal);
+  });
+
+  it('over HTTP (openai-compatible): the model drafts the agent, the user approves, and the new agent works in the same conversation', async () => {
+    const { handle } = await startConversation(env.client, http.worker.options.taskQueue, { goalId: 'goal_agent_builder' });
+    const asked = await say(handle, REQUEST);
+    // SHOW_CONFIRM is off here: CreateAgent asks anyway.
+    expect(asked.pendingToolCall).toMatchObject({ tool: 'CreateAgent', call: { args: { goal: expect.objectContaining({ id: 'goal_http_made' }) } } });
+    const done = await decide(handle, { approve: true });
+    expect(done.reply).toBe('Balances checked.');
+    expect((await handle.query(currentGoalQuery))?.id).toBe('goal_http_made');
+    // The new agent's first request offered it its own tool.
+    const first = server.requests.find((r) => (systemPrompt(r.body) ?? '').startsWith('You are "Balances over HTTP"'));
+    expect(first?.body.tools?.map((t) => t.function.name)).toEqual(expect.arrayContaining(['AccountBalances']));
     await handle.signal(endChatSignal);
   });
 
