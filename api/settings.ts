@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { ApiKeys } from './auth';
 
 export const DEFAULT_API_PORT = 8080;
+/** Every variable the API process reads (beside the Temporal connection's): the compose files must pass them all. */
+export const API_SETTING_NAMES: readonly string[] = ['API_PORT', 'API_HOST', 'API_KEYS', 'API_ADMIN_KEYS', 'API_BODY_LIMIT', 'CORS_ORIGINS', 'REDIS_URL', 'TASK_QUEUE', 'AGENT_GOAL'];
 /** Largest request body accepted (API_BODY_LIMIT): a prompt is at most 16,000 characters, approval args less. */
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
 

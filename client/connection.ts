@@ -8,6 +8,21 @@ import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../tools/project-root';
 
+/** The Temporal connection's variables (read by @temporalio/envconfig), for deployments that must pass them on. */
+export const CONNECTION_SETTING_NAMES: readonly string[] = [
+  'TEMPORAL_ADDRESS',
+  'TEMPORAL_NAMESPACE',
+  'TEMPORAL_API_KEY',
+  'TEMPORAL_TLS',
+  'TEMPORAL_TLS_CLIENT_CERT_PATH',
+  'TEMPORAL_TLS_CLIENT_KEY_PATH',
+  'TEMPORAL_TLS_SERVER_CA_CERT_PATH',
+  'TEMPORAL_TLS_SERVER_NAME',
+  'TEMPORAL_TLS_DISABLE_HOST_VERIFICATION',
+  'TEMPORAL_PROFILE',
+  'TEMPORAL_CONFIG_FILE',
+];
+
 /** The task queue agent workers serve and clients start conversations on, unless TASK_QUEUE says otherwise. */
 export const DEFAULT_TASK_QUEUE = 'agent-task-queue';
 /** Where `npm start` keeps its state (the dev server's database, demo data), unless DATA_DIR says otherwise: in the

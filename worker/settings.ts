@@ -133,6 +133,9 @@ const envSchema = z.object({
     .default('https://api.stripe.com'),
 });
 
+/** Every variable a worker reads (beside the Temporal connection's): the compose files must pass them all. */
+export const WORKER_SETTING_NAMES: readonly string[] = Object.keys(envSchema.shape);
+
 export interface WorkerSettings {
   taskQueue: string;
   /** The goal new conversations start with when a client names none. */

@@ -286,7 +286,8 @@ if (require.main === module) {
   const args = process.argv.slice(2);
   const i = args.indexOf('--port');
   const port = i >= 0 ? Number(args[i + 1]) : Number(process.env.TRAIN_SERVICE_PORT ?? DEFAULT_TRAIN_SERVICE_PORT);
-  startTrainService({ port }).then(
+  // TRAIN_SERVICE_HOST: 0.0.0.0 in a container, where the tool worker reaches it over the container network.
+  startTrainService({ port, host: process.env.TRAIN_SERVICE_HOST || undefined }).then(
     (s) => {
       console.log(`train service on ${s.url} (tools: TRAIN_SERVICE_URL=${s.url})`);
       const stop = () => void s.close().then(() => process.exit(0));

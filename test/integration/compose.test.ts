@@ -1,0 +1,75 @@
+// The compose files, checked as Docker Compose reads them (Debian's docker-compose runs `config` without an engine;
+// no engine runs here, so the images are not built or started): both validate, every setting the worker, the API
+// and the Temporal connection read reaches our containers, values come from the environment / .env, and the worker
+// can be scaled.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { API_SETTING_NAMES } from '../../api/settings';
+import { CONNECTION_SETTING_NAMES } from '../../client/connection';
+import { WORKER_SETTING_NAMES } from '../../worker/settings';
+
+const ROOT = path.join(__dirname, '..', '..');
+const hasCompose = spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0;
+
+interface Service {
+  environment?: Record<string, string | null>;
+  ports?: unknown[];
+  container_name?: string;
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: unknown;
+  command?: string[];
+}
+
+/** The file as Compose resolves it (anchors merged, ${VAR:-default} substituted from `env`). */
+function resolved(file: string, env: Record<string, string> = {}): { services: Record<string, Service> } {
+  const out = execFileSync('docker-compose', ['-f', file, 'config'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+  return parse(out) as { services: Record<string, Service> };
+}
+
+/** Variables an MCP endpoint of the shipped registry reads (`${env:NAME}`): the worker must be given them too. */
+function registryVariables(): string[] {
+  const registry = readFileSync(path.join(ROOT, 'config', 'mcp_endpoints.json'), 'utf8');
+  return [...new Set([...registry.matchAll(/\$\{env:([A-Z0-9_]+)\}/g)].map((m) => m[1]!))];
+}
+
+(hasCompose ? describe : describe.skip)('compose files (docker-compose config)', () => {
+  it('both validate', () => {
+    for (const file of ['docker-compose.yml', 'docker-compose.dev.yml']) {
+      expect(spawnSync('docker-compose', ['-f', file, 'config', '-q'], { cwd: ROOT, encoding: 'utf8' })).toMatchObject({ status: 0, stderr: '' });
+    }
+  });
+
+  it('passes every setting the code reads to each of our containers', () => {
+    const { services } = resolved('docker-compose.yml');
+    const wanted = [...new Set([...WORKER_SETTING_NAMES, ...API_SETTING_NAMES, ...CONNECTION_SETTING_NAMES, ...registryVariables()])];
+    for (const name of ['worker', 'train-tools', 'train-service', 'api']) {
+      const missing = wanted.filter((v) => !(v in (services[name]?.environment ?? {})));
+      expect({ service: name, missing }).toEqual({ service: name, missing: [] });
+    }
+    const dev = resolved('docker-compose.dev.yml').services.worker!;
+    expect([...WORKER_SETTING_NAMES, ...CONNECTION_SETTING_NAMES].filter((v) => !(v in (dev.environment ?? {})))).toEqual([]);
+  });
+
+  it('takes values from the environment (and so from .env), with defaults that fit the deployment', () => {
+    const plain = resolved('docker-compose.yml').services;
+    expect(plain.worker!.environment).toMatchObject({ TEMPORAL_ADDRESS: 'temporal:7233', REDIS_URL: 'redis://redis:6379', TASK_QUEUE: 'agent-task-queue', LLM_MODEL: '' });
+    const set = resolved('docker-compose.yml', { LLM_MODEL: 'openai:gpt-4o-mini', DELEGATE_TIMEOUT: '15m', API_PORT: '9090', TEMPORAL_PORT: '17233' }).services;
+    expect(set.worker!.environment).toMatchObject({ LLM_MODEL: 'openai:gpt-4o-mini', DELEGATE_TIMEOUT: '15m' });
+    expect(JSON.stringify(set.api!.ports)).toContain('9090');
+    expect(JSON.stringify(set.temporal!.ports)).toContain('17233');
+  });
+
+  it('has the deployment shape: PostgreSQL-backed Temporal, UI, Redis, scalable workers, health-gated start', () => {
+    const { services } = resolved('docker-compose.yml');
+    expect(Object.keys(services).sort()).toEqual(['api', 'postgresql', 'redis', 'temporal', 'temporal-ui', 'train-service', 'train-tools', 'worker']);
+    // `--scale worker=3` needs no fixed container name and no host port.
+    expect(services.worker!.container_name).toBeUndefined();
+    expect(services.worker!.ports).toBeUndefined();
+    expect(services.worker!.depends_on).toEqual({ temporal: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+    expect(services.temporal!.depends_on).toEqual({ postgresql: { condition: 'service_healthy' } });
+    for (const name of ['postgresql', 'temporal', 'redis', 'api', 'train-service']) expect(services[name]!.healthcheck).toBeDefined();
+    expect(services.api!.command).toEqual(['node', 'dist/api/main.js']);
+  });
+});
