@@ -10,7 +10,7 @@ import { AgentClient } from '../client/agent-client';
 import { ToolIndex } from '../workflows/tool-search';
 import type { ToolSpec } from '../workflows/types';
 import { completion, isAfterTool, lastUserText, startFakeChatCompletions, toolResults, type ChatRequestBody } from '../test/helpers/fake-chat-completions';
-import { TOOLBOX_HELD_OUT_QUERIES, TOOLBOX_QUERIES, TOOLBOX_TOOLS } from '../test/fixtures/mcp/toolbox';
+import { TOOLBOX_HELD_OUT_QUERIES, TOOLBOX_QUERIES, toolboxSpecs } from '../test/fixtures/mcp/toolbox';
 import type { BenchContext } from './context';
 import { round, roundSummary, summarize, table } from './stats';
 import { createStreamingBenchAgentWorker } from './workers';
@@ -91,15 +91,7 @@ export async function runToolSearchBench(ctx: BenchContext, opts: { turns: numbe
   }
 }
 
-const TOOLBOX: ToolSpec[] = TOOLBOX_TOOLS.map((t) => ({
-  name: `toolbox__${t.name}`,
-  description: t.description,
-  category: 'general',
-  kind: 'mcp',
-  approval: 'default',
-  mcp: { server: 'toolbox', tool: t.name, idempotent: t.readOnly, timeoutMs: 10_000 },
-  inputSchema: { type: 'object', properties: Object.fromEntries(Object.entries(t.args).map(([k, d]) => [k, { type: 'string', description: d }])) },
-}));
+const TOOLBOX: ToolSpec[] = toolboxSpecs();
 
 function hitRates() {
   const index = new ToolIndex(TOOLBOX);

@@ -58,7 +58,7 @@ export class Delegations {
 
   /** Whether any of `calls` is with a delegate still at work. */
   running(calls: ToolCall[]): boolean {
-    return calls.some((c) => this.byCall.get(c.id)?.state !== 'done' && this.byCall.has(c.id));
+    return calls.some((c) => this.byCall.has(c.id) && this.byCall.get(c.id)!.state !== 'done');
   }
 
   /** Whether answers are waiting to be sent down. */
@@ -103,12 +103,6 @@ export class Delegations {
       }
     }
     return { start, refused };
-  }
-
-  /** Calls whose delegate could not start: they are done, with the reason as their envelope. */
-  startFailed(callId: string): void {
-    const d = this.byCall.get(callId);
-    if (d) d.state = 'done';
   }
 
   report(report: DelegateReport): void {

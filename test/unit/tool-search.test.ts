@@ -4,20 +4,10 @@ import { Conversation } from '../../workflows/conversation';
 import { BUILTIN_TOOLS, SEARCH_TOOLS } from '../../workflows/builtin-tools';
 import { ToolIndex } from '../../workflows/tool-search';
 import type { ToolSpec } from '../../workflows/types';
-import { TOOLBOX_HELD_OUT_QUERIES, TOOLBOX_QUERIES, TOOLBOX_TOOLS } from '../fixtures/mcp/toolbox';
+import { TOOLBOX_HELD_OUT_QUERIES, TOOLBOX_QUERIES, toolboxSpecs } from '../fixtures/mcp/toolbox';
 import { goal, next, settings, text, usage } from '../helpers/conversation-unit';
 
-/** The toolbox catalog as discovery makes it: `toolbox__<name>` MCP tools with their schemas. */
-const TOOLBOX: ToolSpec[] = TOOLBOX_TOOLS.map((t) => ({
-  name: `toolbox__${t.name}`,
-  description: t.description,
-  category: 'general',
-  kind: 'mcp',
-  approval: 'default',
-  readOnly: t.readOnly,
-  mcp: { server: 'toolbox', tool: t.name, idempotent: t.readOnly, timeoutMs: 10_000 },
-  inputSchema: { type: 'object', properties: Object.fromEntries(Object.entries(t.args).map(([k, d]) => [k, { type: 'string', description: d }])), required: t.required },
-}));
+const TOOLBOX: ToolSpec[] = toolboxSpecs();
 
 function hitRate(queries: [string, string][], at: number): number {
   const index = new ToolIndex(TOOLBOX);
