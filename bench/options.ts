@@ -116,13 +116,15 @@ export function readApiOptions(env: NodeJS.ProcessEnv = process.env): ApiOptions
 
 /** BENCH_ONLY=api runs the API benchmarks alone (a quicker run; results in bench/results/latest-api.json); BENCH_ONLY=worker
  * the lean-worker ones (bench/results/latest-worker.json); BENCH_ONLY=delegation the delegation ones (latest-delegation.json). */
-export function readOnly(env: NodeJS.ProcessEnv = process.env): 'api' | 'worker' | 'delegation' | undefined {
+const PARTS = ['api', 'worker', 'delegation', 'toolsearch', 'scale'] as const;
+export type BenchPartName = (typeof PARTS)[number];
+
+/** BENCH_ONLY: one part of the benchmark alone (its JSON in bench/results/latest-<part>.json). */
+export function readOnly(env: NodeJS.ProcessEnv = process.env): BenchPartName | undefined {
   const raw = env.BENCH_ONLY?.trim();
   if (!raw) return undefined;
-  if (raw !== 'api' && raw !== 'worker' && raw !== 'delegation') {
-    throw new Error(`BENCH_ONLY must be "api" (the API benchmarks alone), "worker" (the worker ones), "delegation" (the delegation ones) or unset, got "${raw}"`);
-  }
-  return raw;
+  if (!(PARTS as readonly string[]).includes(raw)) throw new Error(`BENCH_ONLY must be one of ${PARTS.join(', ')} or unset, got "${raw}"`);
+  return raw as BenchPartName;
 }
 
 /** The lean-worker benchmarks (issue 11): the compiled worker against `npm run worker` (tsx), each in its own process. */

@@ -37,11 +37,11 @@ import {
 } from './options';
 import { runDurabilityBench } from './durability-bench';
 import { chatTurnResults } from './report/chat-turns-report';
-import { printAndSave, printAndSaveApiOnly, printAndSaveDelegationOnly } from './report/run-report';
+import { onlyResultsFile, printAndSave, printAndSaveOnly, type BenchPart } from './report/run-report';
 import type { TurnScenario } from './scenario';
 import { runRoundTrips } from './round-trips';
 import { runScaleBench } from './scale';
-import { startServer } from './server';
+import { startServer, type BenchServer } from './server';
 import { runWorkerBench, runWorkerBenchAlone } from './worker-bench';
 
 const FLOOR_WORKFLOW_PATH = require.resolve('./floor-workflow');
@@ -57,9 +57,12 @@ async function main(): Promise<void> {
   const roundTripOpts = readRoundTripOptions(env);
   const scaleOpts = readScaleOptions(env);
   const delegationOpts = readDelegationOptions(env);
-  if (readOnly(env) === 'api') return apiOnly(apiOpts);
-  if (readOnly(env) === 'worker') return runWorkerBenchAlone(workerOpts, interrupts);
-  if (readOnly(env) === 'delegation') return delegationOnly(delegationOpts);
+  const only = readOnly(env);
+  if (only === 'worker') return runWorkerBenchAlone(workerOpts, interrupts);
+  if (only === 'api') return partAlone(only, (ctx, server) => runApiBench(ctx, server.info.address, apiOpts));
+  if (only === 'delegation') return partAlone(only, (ctx) => runDelegationBench(ctx, delegationOpts));
+  if (only === 'toolsearch') return partAlone(only, (ctx) => runToolSearchBench(ctx, readToolSearchOptions(env)));
+  if (only === 'scale') return partAlone(only, (ctx, server) => runScaleBench(ctx, server, scaleOpts));
   const wallStart = performance.now();
   const loadBefore = os.loadavg();
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -100,33 +103,17 @@ async function main(): Promise<void> {
   }
 }
 
-/** BENCH_ONLY=api: the server, the agent's bundle, and the API benchmarks alone. */
-async function apiOnly(opts: ReturnType<typeof readApiOptions>): Promise<void> {
+/** BENCH_ONLY=<part>: the server, the agent's bundle, and that part alone; its JSON goes to latest-<part>.json. */
+async function partAlone(name: string, run: (ctx: BenchContext, server: BenchServer) => Promise<BenchPart>): Promise<void> {
   const loadBefore = os.loadavg();
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  process.stderr.write('bench: starting Temporal and bundling workflow code (BENCH_ONLY=api)…\n');
+  process.stderr.write(`bench: starting Temporal and bundling workflow code (BENCH_ONLY=${name})…\n`);
   const [server, agentBundle] = await Promise.all([startServer(), bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') })]);
   const runId = `${process.pid}-${Date.now().toString(36)}`;
   const ctx: BenchContext = { client: server.client, connection: server.connection, namespace: server.namespace, agentBundle, runId, interrupts };
   try {
-    const api = await runApiBench(ctx, server.info.address, opts);
-    printAndSaveApiOnly({ server, loadBefore, loadAfter: os.loadavg() }, api);
-  } finally {
-    await server.teardown();
-  }
-}
-
-/** BENCH_ONLY=delegation: the server, the agent's bundle, and the delegation benchmarks alone. */
-async function delegationOnly(opts: ReturnType<typeof readDelegationOptions>): Promise<void> {
-  const loadBefore = os.loadavg();
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-  process.stderr.write('bench: starting Temporal and bundling workflow code (BENCH_ONLY=delegation)…\n');
-  const [server, agentBundle] = await Promise.all([startServer(), bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') })]);
-  const runId = `${process.pid}-${Date.now().toString(36)}`;
-  const ctx: BenchContext = { client: server.client, connection: server.connection, namespace: server.namespace, agentBundle, runId, interrupts };
-  try {
-    const delegation = await runDelegationBench(ctx, opts);
-    printAndSaveDelegationOnly({ server, loadBefore, loadAfter: os.loadavg() }, delegation);
+    const part = await run(ctx, server);
+    printAndSaveOnly({ server, loadBefore, loadAfter: os.loadavg() }, name, part, onlyResultsFile(name));
   } finally {
     await server.teardown();
   }

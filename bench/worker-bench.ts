@@ -16,7 +16,7 @@ import { DEFAULT_WORKFLOW_CACHE } from '../worker/settings';
 import type { BenchContext } from './context';
 import type { Interrupts } from './interrupts';
 import type { WorkerBenchOptions } from './options';
-import { printAndSaveWorkerOnly } from './report/run-report';
+import { onlyResultsFile, printAndSaveOnly } from './report/run-report';
 import { renderWorkerBench, type ConversationsRun, type WorkerStart } from './report/worker-report';
 import { PTO_GOAL, TEXT_PROMPT, turnScript } from './scripted-answers';
 import { startServer } from './server';
@@ -76,7 +76,7 @@ export async function runWorkerBenchAlone(opts: WorkerBenchOptions, interrupts: 
   const runId = `${process.pid}-${Date.now().toString(36)}`;
   try {
     const worker = await runWorkerBench({ client: server.client, namespace: server.namespace, runId, interrupts }, server.info.address, opts);
-    printAndSaveWorkerOnly({ server, loadBefore, loadAfter: os.loadavg() }, worker);
+    printAndSaveOnly({ server, loadBefore, loadAfter: os.loadavg() }, 'worker', worker, onlyResultsFile('worker'));
   } finally {
     await server.teardown();
   }

@@ -1,7 +1,7 @@
 // What `npm run bench` prints and writes: the machine and server it ran on, the chat-turn tables, the MCP, durability
 // and API tables, and everything (samples included) in bench/results/latest.json, so runs can be compared later.
-// BENCH_ONLY=api prints the machine and the API tables, and writes bench/results/latest-api.json instead (BENCH_ONLY=worker:
-// the lean-worker tables, bench/results/latest-worker.json; BENCH_ONLY=delegation: the delegation tables, latest-delegation.json).
+// BENCH_ONLY=<part> (api, worker, delegation, toolsearch, scale) prints the machine and that part's tables, and writes
+// bench/results/latest-<part>.json instead.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,9 +16,8 @@ import type { WorkerBenchResult } from '../worker-bench';
 import { breakdownTable, latencyTable, type ChatTurnResult } from './chat-turns-report';
 
 export const RESULTS_FILE = path.join(__dirname, '..', 'results', 'latest.json');
-export const API_ONLY_RESULTS_FILE = path.join(__dirname, '..', 'results', 'latest-api.json');
-export const WORKER_ONLY_RESULTS_FILE = path.join(__dirname, '..', 'results', 'latest-worker.json');
-export const DELEGATION_ONLY_RESULTS_FILE = path.join(__dirname, '..', 'results', 'latest-delegation.json');
+/** BENCH_ONLY=<part>: that part's results, beside the full run's (latest-<part>.json). */
+export const onlyResultsFile = (part: string) => path.join(__dirname, '..', 'results', `latest-${part}.json`);
 /** `--quick` runs too few turns to compare by: their results go beside the full run's, not over them. */
 export const QUICK_RESULTS_FILE = path.join(__dirname, '..', 'results', 'latest-quick.json');
 
@@ -74,22 +73,9 @@ export function printAndSave(
   writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
 }
 
-/** BENCH_ONLY=api: the machine, the server and the API tables; JSON beside the full run's, not over it. */
-export function printAndSaveApiOnly(facts: Pick<RunFacts, 'server' | 'loadBefore' | 'loadAfter'>, api: ApiBenchResult): void {
-  printAndSaveOnly(facts, 'api', api, API_ONLY_RESULTS_FILE);
-}
 
-/** BENCH_ONLY=worker: the same for the lean-worker tables. */
-export function printAndSaveWorkerOnly(facts: Pick<RunFacts, 'server' | 'loadBefore' | 'loadAfter'>, worker: WorkerBenchResult): void {
-  printAndSaveOnly(facts, 'worker', worker, WORKER_ONLY_RESULTS_FILE);
-}
-
-/** BENCH_ONLY=delegation: the same for the delegation tables. */
-export function printAndSaveDelegationOnly(facts: Pick<RunFacts, 'server' | 'loadBefore' | 'loadAfter'>, delegation: BenchPart): void {
-  printAndSaveOnly(facts, 'delegation', delegation, DELEGATION_ONLY_RESULTS_FILE);
-}
-
-function printAndSaveOnly(facts: Pick<RunFacts, 'server' | 'loadBefore' | 'loadAfter'>, name: string, part: { text: string; json: unknown }, file: string): void {
+/** BENCH_ONLY=<part>: the machine, the server and that part's tables; JSON beside the full run's, not over it. */
+export function printAndSaveOnly(facts: Pick<RunFacts, 'server' | 'loadBefore' | 'loadAfter'>, name: string, part: { text: string; json: unknown }, file: string): void {
   const { server } = facts;
   console.log(['', machineLine(), serverLine(server), `Load average ${facts.loadBefore[0]!.toFixed(2)} before, ${facts.loadAfter[0]!.toFixed(2)} after.`].join('\n'));
   console.log(part.text);
