@@ -2,6 +2,7 @@
 // run saw, and a later worker can serve changed goals without touching running histories.
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { GoalDrafts } from '../goals/goal-drafts';
+import { ToolIndexCache } from './tool-search';
 import type { GoalRegistry } from '../goals/registry';
 import { selectTools, versionOf, type McpDiscovery } from '../mcp/catalog';
 import type { ToolRegistry } from '../tools/registry';
@@ -38,7 +39,12 @@ function fileApprovalLimit(goal: Goal, tools: ToolSpec[]): { goal: Goal; tools: 
 export function createGoalActivities({ settings, goals, tools, discovery, goalsFolder }: GoalDeps): GoalActivities {
   const drafts = goalsFolder ? new GoalDrafts(goals, goalsFolder, (name) => tools.spec(name) !== undefined, discovery) : null;
   const noFolder = () => ApplicationFailure.nonRetryable('This worker has no goals folder (GOALS_DIR) to write agents to.', FailureTypes.Misconfigured);
+  const indexes = new ToolIndexCache();
   return {
+    async searchTools({ tools: catalog, query, limit }) {
+      return indexes.search(catalog, query, limit);
+    },
+
     async checkGoalDraft(draft) {
       if (!drafts) throw noFolder();
       return { problems: (await drafts.check(draft)).problems };

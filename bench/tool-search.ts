@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AgentClient } from '../client/agent-client';
-import { ToolIndex } from '../workflows/tool-search';
+import { ToolIndex } from '../activities/tool-search';
 import type { ToolSpec } from '../workflows/types';
 import { completion, isAfterTool, lastUserText, startFakeChatCompletions, toolResults, type ChatRequestBody } from '../test/helpers/fake-chat-completions';
 import { TOOLBOX_HELD_OUT_QUERIES, TOOLBOX_QUERIES, toolboxSpecs } from '../test/fixtures/mcp/toolbox';

@@ -20,6 +20,9 @@ const localGoals = proxyLocalActivities<GoalActivities>({ startToCloseTimeout: '
 
 export const { loadSettings, listAgents, describeAgents, checkGoalDraft, createGoal, describeGoalFiles, manageGoal } = goals;
 
+/** SearchTools runs here: in-process, its answer recorded as a marker (no round trip to the server). */
+export const searchTools = localGoals.searchTools;
+
 export function resolveGoal(goalId: string, why: GoalReason['why'] | 'start' = 'start'): Promise<ResolvedGoal> {
   return (why === 'refresh' ? localGoals : goals).resolveGoal(goalId);
 }

@@ -25,6 +25,7 @@ import {
   planTurn,
   resolveGoal,
   runTool,
+  searchTools,
   summarizeConversation,
   validatePrompt,
   vetAndPlan,
@@ -154,6 +155,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     check_version: async ({ patchId }) => patched(patchId),
     start_delegates: ({ delegates: starts }) => Promise.all(starts.map(startDelegate)),
     answer_delegate: ({ childId, answer }) => answerDelegate(childId, answer),
+    search_tools: ({ tools, query, limit }) => failSoft(() => searchTools({ tools, query, limit })),
     check_goal_draft: ({ call }) => failSoft(() => checkGoalDraft(call.args.goal)),
     create_goal: ({ call, request }) => failSoft(() => createGoal({ draft: call.args.goal, request, callId: call.id })),
   };

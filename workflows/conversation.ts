@@ -14,7 +14,6 @@ import {
   SEARCH_TOOLS,
   SEARCH_TOOLS_SPEC,
 } from './builtin-tools';
-import { ToolIndex } from './tool-search';
 import { checkArgs } from './check-args';
 import { DEFAULT_DELEGATION_LIMITS, Delegations } from './delegations';
 import type { Appliers, DelegateStarted, Effect, EffectKind, QueuedPrompt, ResultOf, StepFailure } from './effects';
@@ -118,8 +117,7 @@ export class Conversation {
   private question: ToolCall | null = null;
   /** Task mode: the answer for the parent, once the task is done. */
   private envelope: DelegateEnvelope | null = null;
-  /** SearchTools: the index over the goal's tools (rebuilt when they change), and the tools it found this turn. */
-  private toolIndex: { tools: ToolSpec[]; index: ToolIndex } | null = null;
+  /** SearchTools: the tools it found this turn (offered until the turn ends). */
   private foundThisTurn = new Set<string>();
   /** CreateAgent calls whose draft passed the check: the user is shown them for approval. */
   private readonly draftsChecked = new Set<string>();
@@ -421,6 +419,11 @@ export class Conversation {
     start_delegates: (effect, started) => this.applyDelegatesStarted(effect.delegates.map((d) => d.call), started),
     // Another delegate's approval or question is still shown: the user is needed again now, so the update that sent
     // this answer returns with that wait, not when the whole step is over.
+    search_tools: ({ call, query }, matches) => {
+      if ('failed' in matches) return this.recordOutcome(call, { status: 'tool_error', error: matches.failed });
+      for (const m of matches) this.foundThisTurn.add(m.name);
+      this.recordOutcome(call, { status: 'ok', result: { query, matches } });
+    },
     check_goal_draft: ({ call }, checked) => {
       if ('failed' in checked) this.recordOutcome(call, { status: 'tool_error', error: checked.failed });
       else if (checked.problems.length > 0) this.recordOutcome(call, { status: 'invalid_input', problems: checked.problems, missing: [] });
@@ -541,10 +544,8 @@ export class Conversation {
           this.recordOutcome(call, { status: 'invalid_input', problems: check.problems, missing: check.missing });
           return undefined;
         }
-        const matches = this.searchIndex().find(String(call.args.query), typeof call.args.limit === 'number' ? call.args.limit : undefined);
-        for (const m of matches) this.foundThisTurn.add(m.name);
-        this.recordOutcome(call, { status: 'ok', result: { query: call.args.query, matches } });
-        return undefined;
+        const limit = typeof call.args.limit === 'number' ? call.args.limit : undefined;
+        return { kind: 'search_tools', call, query: String(call.args.query), limit, tools: this.tools.filter((t) => t.kind !== 'builtin') };
       }
       case ASK_USER: {
         const check = checkArgs(spec.inputSchema, call.args);
@@ -906,10 +907,6 @@ export class Conversation {
     return used;
   }
 
-  private searchIndex(): ToolIndex {
-    if (this.toolIndex?.tools !== this.tools) this.toolIndex = { tools: this.tools, index: new ToolIndex(this.tools.filter((t) => t.kind !== 'builtin')) };
-    return this.toolIndex.index;
-  }
 
   /** The first `count` messages by reference: only those not sent in an earlier request of this run go along. */
   private transcriptRef(count = this.messages.length): TranscriptRef {

@@ -7,6 +7,7 @@ import type {
   AgentSummary,
   ConfirmDecision,
   GoalDraftResult,
+  ToolMatch,
   PlanRequest,
   PlanResult,
   PromptVerdict,
@@ -54,6 +55,8 @@ interface EffectInputs {
   start_delegates: { delegates: DelegateStart[] };
   /** The user's answer to a delegate's approval or question, sent down to it. */
   answer_delegate: { childId: string; answer: DelegateAnswer };
+  /** SearchTools: the goal's tools ranked for the query. */
+  search_tools: { call: ToolCall; query: string; limit?: number; tools: ToolSpec[] };
   /** CreateAgent: the draft checked against the live catalog before the user is shown it. */
   check_goal_draft: { call: ToolCall };
   /** CreateAgent, approved: the goal written, with the request that asked for it. */
@@ -82,6 +85,7 @@ export interface EffectResults {
   start_delegates: DelegateStarted[];
   /** Whether the signal reached the delegate (it may have ended meanwhile). */
   answer_delegate: true | StepFailure;
+  search_tools: ToolMatch[] | StepFailure;
   check_goal_draft: { problems: string[] } | StepFailure;
   create_goal: GoalDraftResult | StepFailure;
 }

@@ -93,6 +93,14 @@ export interface GoalProvenance {
   request: string;
 }
 
+/** One tool SearchTools found: what the model needs to call it. */
+export interface ToolMatch {
+  name: string;
+  description: string;
+  server?: string;
+  inputSchema: JsonSchema;
+}
+
 /** What CreateAgent's activities answer: the goal written, or why the draft cannot be one. */
 export type GoalDraftResult = { goalId: string; file: string } | { problems: string[] };
 

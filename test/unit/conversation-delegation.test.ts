@@ -5,6 +5,7 @@ import { Conversation } from '../../workflows/conversation';
 import { ASK_AGENT, ASK_USER, askAgentSpec, BUILTIN_TOOLS } from '../../workflows/builtin-tools';
 import type { DelegateEnvelope, Goal, ToolCall } from '../../workflows/types';
 import { toModelMessages } from '../../activities/llm/model-messages';
+import { envelopeOf, envelopeProblem } from '../../workflows/envelope';
 import { book, goal, next, settings, text, usage } from '../helpers/conversation-unit';
 
 const delegates = [
@@ -146,6 +147,20 @@ describe('Conversation: delegation (parent side)', () => {
     convo.apply(next(convo, 'start_delegates'), [{ callId: 'a', failed: 'already started' }]);
     const [result] = convo.messages.filter((m) => m.kind === 'tool');
     expect(result?.kind === 'tool' && result.outcome).toEqual({ status: 'ok', result: expect.objectContaining({ status: 'error', summary: expect.stringMatching(/already started/) }) });
+  });
+});
+
+describe('envelopes', () => {
+  it('takes a valid one as it is and turns anything else into an error envelope that says why', () => {
+    const good = ok('done');
+    expect(envelopeProblem(good)).toBeNull();
+    expect(envelopeOf({ goalId: 'g', endedBy: 'goal_complete', summary: '', messages: [], usage, envelope: good })).toEqual(good);
+    expect(envelopeProblem({ ...good, status: 'maybe' })).toMatch(/status must be one of ok, error, needs_input, cancelled/);
+    expect(envelopeProblem({ ...good, usage: { inputTokens: 1 } })).toMatch(/usage must hold/);
+    const bad = envelopeOf({ goalId: 'g', endedBy: 'goal_complete', summary: '', messages: [], usage, envelope: { ...good, summary: 3 } as never });
+    expect(bad).toEqual({ status: 'error', summary: 'The agent answered with an unreadable envelope: summary must be a string', usage: expect.anything() });
+    // Ended by somebody before it finished its task: cancelled, with what it had used.
+    expect(envelopeOf({ goalId: 'g', endedBy: 'user', summary: '', messages: [], usage })).toMatchObject({ status: 'cancelled', usage });
   });
 });
 

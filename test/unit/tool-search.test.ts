@@ -2,7 +2,7 @@
 // those found this turn and SearchTools; searching is deterministic and finds the right tool for users' requests.
 import { Conversation } from '../../workflows/conversation';
 import { BUILTIN_TOOLS, SEARCH_TOOLS } from '../../workflows/builtin-tools';
-import { ToolIndex } from '../../workflows/tool-search';
+import { ToolIndex } from '../../activities/tool-search';
 import type { ToolSpec } from '../../workflows/types';
 import { TOOLBOX_HELD_OUT_QUERIES, TOOLBOX_QUERIES, toolboxSpecs } from '../fixtures/mcp/toolbox';
 import { goal, next, settings, text, usage } from '../helpers/conversation-unit';
@@ -49,6 +49,11 @@ describe('Conversation: SearchTools past TOOL_SEARCH_THRESHOLD', () => {
     const first = next(convo, 'plan');
     expect(offered(first)).toEqual(['CompleteGoal', SEARCH_TOOLS]);
     convo.apply(first, { text: '', toolCalls: [{ id: 's1', tool: SEARCH_TOOLS, args: { query: 'schedule a meeting', limit: 3 } }], usage });
+    // The search runs in a local activity over the goal's tools (the builtins left out).
+    const search = next(convo, 'search_tools');
+    expect(search).toMatchObject({ query: 'schedule a meeting', limit: 3 });
+    expect(search.tools).toHaveLength(TOOLBOX.length);
+    convo.apply(search, new ToolIndex(search.tools).find(search.query, search.limit));
     const second = next(convo, 'plan');
     const [found] = convo.messages.filter((m) => m.kind === 'tool');
     const matches = (found?.kind === 'tool' && found.outcome.status === 'ok' ? (found.outcome.result as { matches: { name: string }[] }).matches : []).map((m) => m.name);

@@ -1,19 +1,14 @@
 // SearchTools: ranks a goal's tools for a query by name, description, MCP server, category and argument names
-// (MiniSearch: BM25 with prefix and fuzzy matching). Runs in the workflow, on the tools the conversation resolved,
-// so the same query over the same catalog gives the same answer on every replay; no embeddings service is needed.
+// (MiniSearch: BM25 with prefix and fuzzy matching); no embeddings service is needed. A local activity over the tools
+// the conversation resolved: the same query over the same catalog gives the same answer, and the answer is recorded
+// in the history (a marker), so a replay never searches again. (In the workflow itself the library cost every cached
+// conversation memory: measured, see the README.)
 import MiniSearch from 'minisearch';
-import type { JsonSchema, ToolSpec } from './types';
+import type { JsonSchema, ToolMatch, ToolSpec } from '../workflows/types';
 
 /** Most matches one search returns; the LLM may ask for fewer. */
 export const MAX_MATCHES = 10;
 export const DEFAULT_MATCHES = 5;
-
-export interface ToolMatch {
-  name: string;
-  description: string;
-  server?: string;
-  inputSchema: JsonSchema;
-}
 
 interface Indexed {
   id: number;
@@ -104,4 +99,22 @@ function argumentText(schema: JsonSchema): string {
   return Object.entries(properties)
     .map(([name, p]) => `${name} ${typeof p.description === 'string' ? p.description : ''}`)
     .join(' ');
+}
+
+/** Indexes by catalog (the tools' names), most recent first: a conversation searches the same catalog again and again. */
+export class ToolIndexCache {
+  private readonly entries: { key: string; index: ToolIndex }[] = [];
+
+  constructor(private readonly size = 8) {}
+
+  search(tools: ToolSpec[], query: string, limit?: number): ToolMatch[] {
+    const key = tools.map((t) => `${t.name}\u0000${t.description}`).join('\u0001');
+    let entry = this.entries.find((e) => e.key === key);
+    if (!entry) {
+      entry = { key, index: new ToolIndex(tools) };
+      this.entries.unshift(entry);
+      this.entries.length = Math.min(this.entries.length, this.size);
+    }
+    return entry.index.find(query, limit);
+  }
 }
