@@ -91,15 +91,16 @@ export function createGoalActivities({ settings, goals, tools, discovery, goalsF
       if (settings.multiGoal) names.push(LIST_AGENTS, CHANGE_GOAL);
       // A goal with delegates can hand tasks to them; the tool's schema lists who they are now.
       if (goal.delegates) names.push(ASK_AGENT);
-      // What a new agent can be made of, for CreateAgent's description.
-      const buildable = async () => {
-        const catalog = discovery ? await discovery.catalog() : null;
+      // What a new agent can be made of, for CreateAgent's description. The MCP servers as last discovered: a goal
+      // without MCP tools (the picker) never waits for a discovery, nor for an endpoint that hangs.
+      const buildable = () => {
+        const catalog = discovery?.peek() ?? null;
         const native = tools.names().map((n) => `${n} (${tools.spec(n)!.category})`);
-        const servers = (catalog?.endpoints ?? []).filter((e) => e.status === 'ok').map((e) => `${e.name} [${e.categories.join(', ')}] (${e.toolCount} tools)`);
+        const servers = !catalog ? ['(being discovered: see agent endpoints)'] : catalog.endpoints.filter((e) => e.status === 'ok').map((e) => `${e.name} [${e.categories.join(', ')}] (${e.toolCount} tools)`);
         const agents = goals.agents().map((a) => `${a.goalId} (${a.category})`);
         return [`Native tools: ${native.join(', ')}.`, `MCP servers: ${servers.join(', ') || 'none'}.`, `Agents: ${agents.join(', ')}.`].join('\n');
       };
-      const builder = names.includes(CREATE_AGENT) ? createAgentSpec(await buildable()) : null;
+      const builder = names.includes(CREATE_AGENT) ? createAgentSpec(buildable()) : null;
       const specs = [...new Set(names)].map((name): ToolSpec => {
         const spec = name === ASK_AGENT ? askAgentSpec(goals.delegatesOf(goal)) : name === CREATE_AGENT ? builder : (BUILTIN_TOOLS[name] ?? tools.spec(name));
         if (!spec) throw ApplicationFailure.nonRetryable(`Goal "${goalId}" lists the unknown tool "${name}".`, FailureTypes.Misconfigured);

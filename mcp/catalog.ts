@@ -53,6 +53,12 @@ export class McpDiscovery {
     this.invalidated = true;
   }
 
+  /** The last catalog, if any, without waiting: none yet starts a discovery in the background for next time. */
+  peek(): McpCatalog | null {
+    if (!this.cached) void this.catalog().catch(() => undefined);
+    return this.cached?.catalog ?? null;
+  }
+
   /** The last catalog without any discovery (a call needs the definitions a turn already saw), else a fresh one. */
   async current(): Promise<McpCatalog> {
     return this.cached?.catalog ?? this.catalog();
