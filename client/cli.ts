@@ -5,6 +5,7 @@ import { AgentClient } from './agent-client';
 import { DEFAULT_TASK_QUEUE } from './connection';
 import { applyEnvFile } from './env-file';
 import { catalogMarkdown, catalogSnapshot } from './catalog-doc';
+import { parseAge, pruneConversations } from './prune';
 import { createStreamBus } from '../stream';
 import { runChat, type ChatIO } from './chat';
 import { formatConversations, formatDelegations, formatEndpoints, formatGoalFiles, formatHistory, formatReply, formatTools, formatTree } from './format';
@@ -27,6 +28,8 @@ const USAGE = `usage: agent <command> [options]
   tree <conversationId>                           the conversation's delegates (AskAgent), theirs, and each one's state
   status <conversationId>                         whether the agent waits for you, works, or has ended
   end <conversationId>                            end the conversation
+  prune --older-than <duration> [--dry-run]       delete conversations that ended longer ago than that (90s, 24h,
+                                                  7d; delegates included); --dry-run lists them
   agents                                          the agents (goals) you can start
   goals [disable|enable|remove <goalId>]          goal files of the worker's goals folder, with who created them
                                                   (CreateAgent); set one aside, bring it back, or delete it
@@ -57,6 +60,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         state: { type: 'string' },
         json: { type: 'boolean', default: false },
         markdown: { type: 'boolean', default: false },
+        'older-than': { type: 'string' },
+        'dry-run': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
     });
@@ -192,6 +197,14 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
             (status.delegations?.length ? `\n${formatDelegations(status.delegations)}` : ''),
           { id, ...status, goal: goal?.id, usage, retrying },
         );
+        return 0;
+      }
+      case 'prune': {
+        if (!values['older-than']) throw new UserError('prune needs --older-than <duration>, e.g. agent prune --older-than 30d');
+        const age = parseAge(values['older-than']);
+        const pruned = await pruneConversations((await connect()).client, age, values['dry-run']);
+        const verb = values['dry-run'] ? 'would delete' : 'deleted';
+        out([`${verb} ${pruned.length} conversation run(s) that ended before ${values['older-than']} ago`, ...pruned.map((p) => `  ${p.id}  ended ${p.closedAt.slice(0, 19).replace('T', ' ')}`)].join('\n'), { dryRun: values['dry-run'], pruned });
         return 0;
       }
       case 'end': {

@@ -158,6 +158,29 @@ describe('agent CLI against a real server and worker', () => {
     expect(JSON.parse(again.out)).toMatchObject({ id });
   });
 
+  it('prunes conversations that ended longer ago than asked, never a running one; --dry-run only lists', async () => {
+    const ended = `prune-ended-${Date.now()}`;
+    const running = `prune-running-${Date.now()}`;
+    await agent(['start', '--id', ended]);
+    await agent(['start', '--id', running]);
+    await agent(['end', ended]);
+    const prune = async (...args: string[]) => JSON.parse((await agent(['prune', ...args, '--json'])).out) as { pruned: { id: string }[] };
+    const ids = (r: { pruned: { id: string }[] }) => r.pruned.map((p) => p.id);
+    // Visibility catches up with the close in a moment.
+    await waitUntil(async () => ids(await prune('--older-than', '0s', '--dry-run')).includes(ended));
+    expect(ids(await prune('--older-than', '1h'))).not.toContain(ended);
+    const dry = await prune('--older-than', '0s', '--dry-run');
+    expect(ids(dry)).not.toContain(running);
+    expect((await agent(['history', ended])).code).toBe(0); // a dry run deleted nothing
+    expect(ids(await prune('--older-than', '0s'))).toContain(ended);
+    // The server deletes in the background: gone within moments.
+    await waitUntil(async () => (await agent(['history', ended])).code === 1);
+    expect(await agent(['history', ended])).toMatchObject({ code: 1, err: expect.stringMatching(/No conversation with id/) });
+    expect((await agent(['status', running])).code).toBe(0);
+    expect((await agent(['prune', '--older-than', 'soon'])).err).toMatch(/--older-than must be a duration such as 90s/);
+    await agent(['end', running]);
+  });
+
   it('answers --json with JSON on stdout for errors too, exit code 1', async () => {
     const missing = await agent(['say', 'no-such-conversation', 'hi', '--json']);
     expect(missing.code).toBe(1);
