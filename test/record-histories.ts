@@ -15,6 +15,7 @@ import { createToolWorker } from '../worker/create-worker';
 import { delegationGoalsDir, delegationScript } from './fixtures/delegation';
 import { trainsScript } from './fixtures/goal-scripts-sports-trains';
 import { FX_STDIO, mcpScript, pickerScript, ptoScript } from './fixtures/scripts';
+import { loadScript } from '../activities/llm/scripted-model';
 import { decide, say, startConversation, waitForUser, waitUntil } from './helpers/conversation';
 import { startTemporal, startWorker, testSettings } from './helpers/temporal';
 
@@ -213,6 +214,47 @@ async function main(): Promise<void> {
       await save('delegation', handle);
       await save('delegation-child', env.client.workflow.getHandle(booking.childId));
       await boss.stop();
+    }
+
+    if (wanted('create-agent')) {
+      // CreateAgent from the picker with the shipped demo script: the draft checked, approved, the goal written to a
+      // goals folder of its own, then switched to and used (the 'create-agent' patch, both activities).
+      const registry = path.join(mkdtempSync(path.join(tmpdir(), 'replay-mcp-')), 'mcp_endpoints.json');
+      writeFileSync(registry, JSON.stringify({ mcpServers: { fx: FX_STDIO } }));
+      const settings = testSettings({ AGENT_GOAL: 'goal_choose_agent', VALIDATE_PROMPTS: 'false', MCP_ENDPOINTS_FILE: registry, GOALS_DIR: mkdtempSync(path.join(tmpdir(), 'replay-goals-')) });
+      const builder = await startWorker(env, { script: loadScript(path.join(__dirname, '..', 'config', 'scripted-model.json')), settings });
+      const { handle } = await startConversation(env.client, settings.taskQueue, { goalId: 'goal_choose_agent' }, 'create-agent.json');
+      await say(handle, 'I need a new agent');
+      await say(handle, 'I need an agent that converts currency and checks account balances');
+      await decide(handle, { approve: true });
+      await say(handle, 'switch to goal_fx_balances');
+      await say(handle, 'balance for 11235');
+      await handle.signal(endChatSignal);
+      await handle.result();
+      await save('create-agent', handle);
+      await builder.stop();
+    }
+
+    if (wanted('search-tools')) {
+      // goal_general over the 504-tool toolbox server: SearchTools (a local activity: a marker), then the tool found.
+      const registry = path.join(mkdtempSync(path.join(tmpdir(), 'replay-toolbox-')), 'mcp_endpoints.json');
+      writeFileSync(registry, JSON.stringify({ mcpServers: { toolbox: { command: process.execPath, args: ['--require', 'tsx/cjs', 'test/fixtures/mcp/toolbox-server.ts'], timeoutMs: 20_000 } } }));
+      const script = {
+        rules: [
+          { user: '^Greet the user', reply: { text: 'Hello.' } },
+          { user: 'schedule (.+)', reply: { toolCalls: [{ tool: 'SearchTools', args: { query: 'schedule {{1}}' } }] } },
+          { afterTool: 'SearchTools', outcome: 'ok' as const, reply: { toolCalls: [{ tool: 'toolbox__calendar_create_event', args: { title: 'Design sync', details: 'Tuesday' } }] } },
+          { afterTool: 'toolbox__calendar_create_event', reply: { text: 'Scheduled.' } },
+        ],
+      };
+      const settings = testSettings({ AGENT_GOAL: 'goal_general', VALIDATE_PROMPTS: 'false', SHOW_CONFIRM: 'false', MCP_ENDPOINTS_FILE: registry });
+      const general = await startWorker(env, { script, settings });
+      const { handle } = await startConversation(env.client, settings.taskQueue, { goalId: 'goal_general' }, 'search-tools.json');
+      await say(handle, 'schedule a meeting with the design team');
+      await handle.signal(endChatSignal);
+      await handle.result();
+      await save('search-tools', handle);
+      await general.stop();
     }
   } finally {
     await env.teardown();

@@ -58,7 +58,7 @@ import {
 } from './messages';
 import type { AgentGoalInput, AgentReply, Transcript } from './types';
 import { AGENT_GOAL, AGENT_OWNER, AGENT_STATE, TITLE_CHARS } from './search-attributes';
-import { PATCHES } from './versions';
+import { PATCHES, type PatchId } from './versions';
 
 export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcript> {
   const convo = new Conversation(input, workflowInfo().workflowId);
@@ -155,10 +155,16 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     check_version: async ({ patchId }) => patched(patchId),
     start_delegates: ({ delegates: starts }) => Promise.all(starts.map(startDelegate)),
     answer_delegate: ({ childId, answer }) => answerDelegate(childId, answer),
-    search_tools: ({ tools, query, limit }) => failSoft(() => searchTools({ tools, query, limit })),
-    check_goal_draft: ({ call }) => failSoft(() => checkGoalDraft(call.args.goal)),
-    create_goal: ({ call, request }) => failSoft(() => createGoal({ draft: call.args.goal, request, callId: call.id })),
+    search_tools: ({ tools, query, limit }) => versioned(PATCHES.searchTools, () => searchTools({ tools, query, limit })),
+    check_goal_draft: ({ call }) => versioned(PATCHES.createAgent, () => checkGoalDraft(call.args.goal)),
+    create_goal: ({ call, request }) => versioned(PATCHES.createAgent, () => createGoal({ draft: call.args.goal, request, callId: call.id })),
   };
+
+  /** A new command path, behind its patch; a run recorded before it says so instead of running it. */
+  function versioned<T>(patchId: PatchId, run: () => Promise<T>): Promise<T | { failed: string }> {
+    if (!patched(patchId)) return Promise.resolve({ failed: 'this conversation started before this tool existed' });
+    return failSoft(run);
+  }
 
   /** Starts one delegate as a child conversation and, in its own scope, hands its envelope back when it ends. */
   async function startDelegate({ call, childId, input: childInput }: DelegateStart): Promise<DelegateStarted> {
