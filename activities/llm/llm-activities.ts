@@ -201,6 +201,8 @@ type CallSettings = Request & {
  * A retryable failure becomes final when the next attempt could not finish before the call's give-up time
  * (MODEL_GIVE_UP): the user then reads this cause, not Temporal's "not enough time to schedule next retry".
  */
+const RETRY_MARGIN_MS = 2_000;
+
 function finalWhenOutOfTime(failure: ApplicationFailure, timeoutMs: number): ApplicationFailure {
   let info;
   try {
@@ -210,7 +212,9 @@ function finalWhenOutOfTime(failure: ApplicationFailure, timeoutMs: number): App
   }
   if (failure.nonRetryable || !info.scheduleToCloseTimeoutMs) return failure;
   const left = info.scheduledTimestampMs + info.scheduleToCloseTimeoutMs - Date.now();
-  if (left - modelRetryDelayMs(info.attempt) >= timeoutMs) return failure;
+  // With a margin for the report reaching the server and the retry being dispatched: on a loaded machine that took
+  // seconds, and the server then gave up with its own message, losing the cause.
+  if (left - modelRetryDelayMs(info.attempt) >= timeoutMs + RETRY_MARGIN_MS) return failure;
   return ApplicationFailure.create({
     message: `${failure.message} Gave up after ${info.attempt} attempt${info.attempt === 1 ? '' : 's'} (MODEL_GIVE_UP).`,
     type: failure.type ?? undefined,
