@@ -1,15 +1,14 @@
 // `agent prune --older-than <duration>`: deletes conversations that ended longer ago than that (delegates included),
 // before the namespace's retention would. Running conversations are never touched; `--dry-run` only lists.
 import type { Client } from '@temporalio/client';
+import { parseDuration } from './duration';
 import { UserError } from './user-error';
-
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400 };
 
 /** `90s`, `15m`, `24h`, `7d` (a bare number is seconds) → seconds. */
 export function parseAge(text: string): number {
-  const m = /^(\d+)\s*([smhd]?)$/i.exec(text.trim());
-  if (!m) throw new UserError(`--older-than must be a duration such as 90s, 15m, 24h or 7d, got "${text}"`);
-  return Number(m[1]) * UNIT_SECONDS[(m[2] || 's').toLowerCase()]!;
+  const seconds = parseDuration(text);
+  if (Number.isNaN(seconds)) throw new UserError(`--older-than must be a duration such as 90s, 15m, 24h or 7d, got "${text}"`);
+  return seconds;
 }
 
 export interface Pruned {

@@ -10,6 +10,7 @@ import { PROJECT_ROOT } from '../tools/project-root';
 import { DEFAULT_TRAIN_SERVICE_PORT } from '../tools/services/train-service';
 import type { Settings } from '../workflows/types';
 import { DEFAULT_DATA_DIR, DEFAULT_TASK_QUEUE } from '../client/connection';
+import { parseDuration } from '../client/duration';
 
 /** The project's folder, whether this runs from source or compiled into dist/. */
 export { PROJECT_ROOT };
@@ -64,8 +65,6 @@ const count = (name: string, fallback: number, min: number) =>
 const cacheSize = (name: string, fallback: number) =>
   count(name, fallback, 0).refine((n) => n !== 1, { message: `${name} must be 0 (no cache) or at least 2, got "1"` });
 
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400 };
-
 /** A duration in seconds: `90`, `90s`, `15m`, `24h` or `7d`. */
 const duration = (name: string, fallback: number, min: number) =>
   z
@@ -73,8 +72,7 @@ const duration = (name: string, fallback: number, min: number) =>
     .optional()
     .transform((v, ctx) => {
       if (v === undefined || v === '') return fallback;
-      const m = /^(\d+)\s*([smhd]?)$/i.exec(v.trim());
-      const seconds = m ? Number(m[1]) * UNIT_SECONDS[(m[2] || 's').toLowerCase()]! : NaN;
+      const seconds = parseDuration(v);
       if (!(seconds >= min)) {
         ctx.addIssue({ code: 'custom', message: `${name} must be a duration of at least ${min} s such as 90s, 15m, 24h or 7d, got "${v}"` });
         return z.NEVER;
