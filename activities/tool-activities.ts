@@ -10,9 +10,14 @@ import { callKey } from '../tools/idempotency';
 import type { ToolRegistry } from '../tools/registry';
 import { FailureTypes } from '../workflows/activity-types';
 import type { ToolOutcome } from '../workflows/types';
+import { recordToolCall } from './metrics';
 
 export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext, limits: Limits = DEFAULT_LIMITS) {
   return async function runNativeTool(args: Record<string, unknown>): Promise<ToolOutcome> {
+    return counted(activityInfo().activityType, undefined, () => run(args));
+  };
+
+  async function run(args: Record<string, unknown>): Promise<ToolOutcome> {
     const info = activityInfo();
     const name = info.activityType;
     const tool = tools.get(name);
@@ -47,5 +52,17 @@ export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext, limi
       if (err instanceof ToolError || err instanceof z.ZodError) return { status: 'tool_error', error: err.message };
       throw err;
     }
-  };
+  }
+}
+
+/** Runs a tool call, counting it by its outcome (`failed`: it threw, and Temporal retries it). */
+export async function counted(tool: string, server: string | undefined, call: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
+  try {
+    const outcome = await call();
+    recordToolCall({ tool, server, outcome: outcome.status });
+    return outcome;
+  } catch (err) {
+    recordToolCall({ tool, server, outcome: 'failed' });
+    throw err;
+  }
 }

@@ -13,6 +13,7 @@ import { catalogMarkdown, catalogSnapshot } from '../client/catalog-doc';
 import type { StreamBus } from '../stream/bus';
 import { LOCAL_CALLER, type Caller } from './auth';
 import { LiveFeeds, eventId, parseEventId, type FeedTiming } from './live-feed';
+import { ApiMetrics } from './metrics';
 import * as S from './schemas';
 import type { ApiSettings } from './settings';
 
@@ -52,6 +53,17 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
     return c.json({ error: 'Internal error; the API log has the details.' }, 500);
   });
   app.notFound((c) => c.json({ error: `No route ${c.req.method} ${c.req.path}.` }, 404));
+
+  const metrics = new ApiMetrics(agents);
+  app.use('/api/*', metrics.middleware());
+  // Prometheus scrapes here; with API keys, only an admin key may (scrape_config: authorization: credentials).
+  app.get('/metrics', async (c) => {
+    if (settings.keys && !settings.keys.callerOf(c.req.header('authorization'))?.admin) {
+      return c.json({ error: 'GET /metrics needs Authorization: Bearer <an API_ADMIN_KEYS key>.' }, 401);
+    }
+    const { body, contentType } = await metrics.text();
+    return c.body(body, 200, { 'content-type': contentType });
+  });
 
   if (settings.corsOrigins.length) app.use('/api/*', cors({ origin: settings.corsOrigins }));
   app.use('/api/*', bodyLimit({ maxSize: settings.bodyLimitBytes, onError: (c) => c.json({ error: `The request body is over ${settings.bodyLimitBytes} bytes.` }, 413) }));

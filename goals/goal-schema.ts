@@ -25,6 +25,11 @@ export const goalSchema = z
         temperature: z.number().min(0).max(2).optional(),
         maxToolSteps: z.number().int().min(1).max(50).optional(),
         approval: z.enum(['always', 'never']).optional(),
+        budget: z
+          .object({ tokens: z.number().int().min(1).optional(), costUsd: z.number().positive().optional() })
+          .strict()
+          .refine((b) => b.tokens !== undefined || b.costUsd !== undefined, 'give tokens, costUsd or both')
+          .optional(),
       })
       .strict()
       .optional(),

@@ -28,6 +28,8 @@ export interface DiscoveryOptions {
   retryUnavailableMs?: number;
   /** Told the secret values an endpoint's `${env:…}` references resolved to, so the worker can scrub them anywhere. */
   onSecrets?: (values: string[]) => void;
+  /** Told each endpoint's status after every discovery (the worker's health metrics). */
+  onDiscovered?: (endpoints: EndpointStatus[]) => void;
 }
 
 /** An endpoint that failed: its failure stands in for it until a background retry succeeds. */
@@ -94,6 +96,7 @@ export class McpDiscovery {
     const endpointStatuses = listed.map((l) => l.status);
     const catalog: McpCatalog = { version: versionOf(tools, endpointStatuses), endpoints: endpointStatuses, registryError, tools, definitions };
     this.cached = { catalog, registryHash, at: started };
+    this.opts.onDiscovered?.(endpointStatuses);
     return catalog;
   }
 

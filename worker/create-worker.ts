@@ -5,6 +5,7 @@ import { createActivities } from '../activities';
 import { createToolDispatcher } from '../activities/tool-activities';
 import { createModel, type ResolvedModel } from '../activities/llm/model';
 import { ScriptedModel } from '../activities/llm/scripted-model';
+import { loadPrices } from '../activities/llm/prices';
 import type { Limits } from '../activities/limits';
 import { SecretScrubber } from '../activities/secrets';
 import { loadGoals, type GoalRegistry } from '../goals/registry';
@@ -15,6 +16,7 @@ import { McpPool } from '../mcp/pool';
 import { RegistryFile } from '../mcp/registry';
 import { createStreamBus, type StreamBus } from '../stream';
 import { registerSearchAttributes } from './search-attributes';
+import { recordEndpoints } from './telemetry';
 import { PROJECT_ROOT, type WorkerSettings } from './settings';
 
 export const WORKFLOWS_PATH = require.resolve(path.join(__dirname, '..', 'workflows'));
@@ -69,6 +71,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     throw new Error(`APPROVAL_EXEMPT_TOOLS: no native tool named ${unknown.join(', ')} (MCP tools are named <server>__<tool>; see agent tools)`);
   }
   const model = paced(opts.model ?? createModel(opts.settings.llm), opts.settings.scriptedStreamDelayMs);
+  const prices = loadPrices(opts.settings.pricesFile);
   const store = opts.store ?? new MockStore();
   const secrets = opts.secrets ?? secretsOf(opts.settings);
   const pool = new McpPool({
@@ -80,6 +83,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     registry: new RegistryFile(opts.settings.mcpEndpointsFile),
     pool,
     onSecrets: (values) => secrets.add(...values),
+    onDiscovered: recordEndpoints,
   });
   const searchAttributes = await registerSearchAttributes(opts.connection, opts.namespace ?? 'default', (message) => console.warn(`warning: ${message}`));
   // Made last, so a worker that fails to start leaves no Redis connection open.
@@ -101,7 +105,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
       discovery,
       goalsFolder: opts.settings.goalsFolder,
       mcp: { discovery, pool },
-      llm: { model: model.model, provider: model.provider, config: opts.settings.llm, streamBus },
+      llm: { model: model.model, provider: model.provider, modelName: `${model.provider}:${model.modelId}`, prices, config: opts.settings.llm, streamBus },
       toolContext: { store, now: () => new Date(), services: opts.settings.toolServices },
       limits: opts.settings.limits,
     }),

@@ -3,6 +3,7 @@
 // `npm run worker` runs this file from source through tsx, bundling the workflow code at start.
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { processLogger } from './process-logger';
+import { telemetryOf } from './telemetry';
 import { temporalTarget } from '../client/connection';
 import { applyEnvFile } from '../client/env-file';
 import { createAgentWorker, secretsOf } from './create-worker';
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
   const workflowBundle = prebuiltWorkflowBundle();
   // Installed before anything logs: no line leaves this process with a configured secret in it.
   const secrets = secretsOf(settings);
-  Runtime.install({ logger: processLogger(secrets, settings.logLevel ?? 'INFO') });
+  Runtime.install({ logger: processLogger(secrets, settings.logLevel ?? 'INFO'), telemetryOptions: telemetryOf(settings.metrics) });
   const target = temporalTarget();
   const connection = await NativeConnection.connect(target.connectionOptions);
   // The demo data survives a restart (and a crash: it is written with each tool call's idempotency record).

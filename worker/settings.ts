@@ -11,6 +11,7 @@ import { DEFAULT_TRAIN_SERVICE_PORT } from '../tools/services/train-service';
 import type { Settings } from '../workflows/types';
 import { DEFAULT_DATA_DIR, DEFAULT_TASK_QUEUE } from '../client/connection';
 import { parseDuration } from '../client/duration';
+import type { MetricsSettings } from './telemetry';
 
 /** The project's folder, whether this runs from source or compiled into dist/. */
 export { PROJECT_ROOT };
@@ -80,6 +81,21 @@ const duration = (name: string, fallback: number, min: number) =>
       return seconds;
     });
 
+/** A positive amount of US dollars, e.g. `0.50`. */
+const dollars = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      const n = Number(v.trim().replace(/^\$/, ''));
+      if (!Number.isFinite(n) || n <= 0) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be an amount of US dollars above 0, e.g. 0.50, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
 const envSchema = z.object({
   TASK_QUEUE: z.string().default(DEFAULT_TASK_QUEUE),
   AGENT_GOAL: z.string().optional(),
@@ -99,6 +115,11 @@ const envSchema = z.object({
   DELEGATE_MAX_DEPTH: count('DELEGATE_MAX_DEPTH', 3, 1),
   DELEGATE_MAX_PARALLEL: count('DELEGATE_MAX_PARALLEL', 5, 1),
   DELEGATE_TIMEOUT: duration('DELEGATE_TIMEOUT', 3_600, 1),
+  CONVERSATION_TOKEN_BUDGET: count('CONVERSATION_TOKEN_BUDGET', 0, 0),
+  CONVERSATION_COST_BUDGET: dollars('CONVERSATION_COST_BUDGET'),
+  PRICES_FILE: z.string().optional(),
+  METRICS_PORT: count('METRICS_PORT', 0, 0),
+  METRICS_HOST: z.string().default('127.0.0.1'),
   MCP_ENDPOINTS_FILE: z.string().optional(),
   MCP_MAX_STDIO_PROCESSES: count('MCP_MAX_STDIO_PROCESSES', 16, 1),
   GOALS_DIR: z.string().optional(),
@@ -157,6 +178,10 @@ export interface WorkerSettings {
   logLevel?: LogLevel;
   /** Caps on replies and tool results, so none can outgrow Temporal's payload limit. */
   limits: Limits;
+  /** Prices per model over config/prices.json (PRICES_FILE); unset: the defaults alone. */
+  pricesFile?: string;
+  /** Where Prometheus scrapes the worker (METRICS_HOST, METRICS_PORT); unset port: no metrics endpoint. */
+  metrics?: MetricsSettings;
   /** Where the reply being written is published (REDIS_URL); unset, the stream bus is in memory. */
   redisUrl?: string;
   /** The scripted model's pause between chunks of a streamed reply, so demos and tests can watch it being written. */
@@ -169,6 +194,12 @@ export interface WorkerSettings {
 /** The demo data a worker process keeps in DATA_DIR: one file per task queue it serves tools for. */
 export function demoDataFile(settings: WorkerSettings, taskQueue = settings.taskQueue): string {
   return path.join(settings.dataDir, taskQueue === settings.taskQueue ? 'mock-data.json' : `mock-data-${taskQueue}.json`);
+}
+
+/** The conversation budget when either limit is set (a token budget of 0 means none). */
+function budgetOf(tokens: number, costUsd: number | undefined): Pick<Settings, 'budget'> {
+  if (!tokens && costUsd === undefined) return {};
+  return { budget: { ...(tokens ? { tokens } : {}), ...(costUsd !== undefined ? { costUsd } : {}) } };
 }
 
 /** A comma-separated list, blanks dropped. */
@@ -203,6 +234,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
       idleTimeoutSeconds: e.IDLE_TIMEOUT,
       toolSearchThreshold: e.TOOL_SEARCH_THRESHOLD,
       delegation: { maxDepth: e.DELEGATE_MAX_DEPTH, maxParallel: e.DELEGATE_MAX_PARALLEL, timeoutSeconds: e.DELEGATE_TIMEOUT },
+      ...budgetOf(e.CONVERSATION_TOKEN_BUDGET, e.CONVERSATION_COST_BUDGET),
     },
     llm: { model: e.LLM_MODEL, key: e.LLM_KEY, baseUrl: e.LLM_BASE_URL, timeoutSeconds: e.MODEL_TIMEOUT },
     mcpEndpointsFile: path.resolve(e.MCP_ENDPOINTS_FILE ?? DEFAULT_MCP_ENDPOINTS_FILE),
@@ -212,6 +244,8 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     devServer: { port: e.TEMPORAL_PORT, uiPort: e.TEMPORAL_UI_PORT },
     logLevel: e.LOG_LEVEL,
     limits: { maxReplyChars: e.MAX_REPLY_CHARS, maxToolResultChars: e.MAX_TOOL_RESULT_CHARS },
+    pricesFile: e.PRICES_FILE ? path.resolve(e.PRICES_FILE) : undefined,
+    ...(e.METRICS_PORT ? { metrics: { host: e.METRICS_HOST, port: e.METRICS_PORT } } : {}),
     redisUrl: e.REDIS_URL,
     scriptedStreamDelayMs: e.SCRIPTED_STREAM_DELAY_MS,
     workflowCache: { maxCachedWorkflows: e.WORKER_MAX_CACHED_WORKFLOWS, stickyScheduleToStartSeconds: e.WORKER_STICKY_SCHEDULE_TO_START },

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { processLogger } from './process-logger';
+import { telemetryOf } from './telemetry';
 import { startApi, WEB_ROOT, type RunningApi } from '../api/server';
 import { readApiSettings } from '../api/settings';
 import { AgentClient } from '../client/agent-client';
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
   const chat = !process.argv.includes('--no-chat');
   // The chat shares the terminal with the worker: only its warnings and errors unless asked; never a secret.
   const secrets = secretsOf(settings);
-  Runtime.install({ logger: processLogger(secrets, settings.logLevel ?? 'WARN') });
+  Runtime.install({ logger: processLogger(secrets, settings.logLevel ?? 'WARN'), telemetryOptions: telemetryOf(settings.metrics) });
   const dataDir = settings.dataDir;
   mkdirSync(dataDir, { recursive: true });
 

@@ -2,6 +2,7 @@
 // as the team owning those tools would run it).
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { processLogger } from './process-logger';
+import { telemetryOf } from './telemetry';
 import { temporalTarget } from '../client/connection';
 import { applyEnvFile } from '../client/env-file';
 import { createToolWorker, secretsOf } from './create-worker';
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
   applyEnvFile();
   const settings = readWorkerSettings();
   const secrets = secretsOf(settings);
-  Runtime.install({ logger: processLogger(secrets, settings.logLevel ?? 'INFO') });
+  Runtime.install({ logger: processLogger(secrets, settings.logLevel ?? 'INFO'), telemetryOptions: telemetryOf(settings.metrics) });
   const target = temporalTarget();
   const connection = await NativeConnection.connect(target.connectionOptions);
   const store = loadFileStore(demoDataFile(settings, taskQueue));

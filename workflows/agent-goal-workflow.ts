@@ -59,6 +59,7 @@ import {
 import type { AgentGoalInput, AgentReply, Transcript } from './types';
 import { AGENT_GOAL, AGENT_OWNER, AGENT_STATE, TITLE_CHARS } from './search-attributes';
 import { PATCHES, type PatchId } from './versions';
+import { TurnMetrics } from './turn-metrics';
 
 export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcript> {
   const convo = new Conversation(input, workflowInfo().workflowId);
@@ -72,6 +73,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   let versions: RunVersions = { refreshToolsEachTurn: false };
   /** What the workflow list shows of this conversation now (search attributes and memo as last upserted). */
   const listed: { goal?: string; state?: string; owner?: string; title?: string } = {};
+  const turnMetrics = new TurnMetrics();
 
   /** Stops the running turn: Conversation decides what that means; the effect in flight is cancelled. */
   function cancelTurn(): boolean {
@@ -131,7 +133,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   setHandler(agentsQuery, () => convo.agents);
   setHandler(toolsQuery, () => convo.tools);
   setHandler(catalogQuery, () => convo.catalog);
-  setHandler(usageQuery, () => ({ total: convo.usage, turns: convo.turnsThisRun, runs: convo.runs }));
+  setHandler(usageQuery, () => ({ total: convo.usage, turns: convo.turnsThisRun, runs: convo.runs, byGoal: convo.usageByGoal }));
   setHandler(statusQuery, () => ({ state: convo.status(), lastReply: convo.replies.last, delegations: convo.delegations.list() }));
 
   // ---- start: settings and goal come from activities, so a replay sees what the original run saw ----------
@@ -140,6 +142,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     refreshToolsEachTurn: patched(PATCHES.perTurnToolDiscovery),
     cancelAndExpire: patched(PATCHES.cancelAndExpire),
     oneModelWait: patched(PATCHES.oneModelWait),
+    budgets: patched(PATCHES.budgets),
   };
   convo.begin(settings, await resolveGoal(input.goalId), versions);
   const searchable = !!settings.searchAttributes && patched(PATCHES.searchAttributes);
@@ -241,6 +244,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   /** Keeps the conversation findable: goal, state and owner as search attributes, the first prompt as the title.
    * A delegate also tells its parent when it starts or stops waiting for the user. */
   function publish(): void {
+    turnMetrics.observe(convo.status(), convo.goal.id);
     if (input.task) reportToParent(input.task.parentId, input.task.callId);
     if (!searchable) return;
     const updates: SearchAttributeUpdatePair[] = [];

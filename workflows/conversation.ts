@@ -59,6 +59,8 @@ export interface RunVersions {
   cancelAndExpire?: boolean;
   /** Runs started before one-model-wait validate a prompt, then plan: two model calls in a row. */
   oneModelWait?: boolean;
+  /** Runs started before budgets existed never stop for spending. */
+  budgets?: boolean;
 }
 
 /** A wait for the user that ends on its own: how long, and what runs out. */
@@ -79,6 +81,8 @@ export class Conversation {
   messages: ChatMessage[];
   summary: string;
   usage: Usage;
+  /** What each goal's agent spent in this conversation (a delegate's spending counts for its goal). */
+  usageByGoal: Record<string, Usage>;
   ended = false;
   endedBy: Transcript['endedBy'] = 'user';
   /** The replies update handlers wait for. */
@@ -109,6 +113,8 @@ export class Conversation {
   private readonly firstSeq: number;
   /** Prompts are checked while the turn is planned (RunVersions.oneModelWait). */
   private vetWhilePlanning = false;
+  /** The budget stops the conversation (RunVersions.budgets). */
+  private budgets = false;
   /** An effect that continues the one just applied (a builtin tool's second step); it comes before anything else. */
   private followUp: Effect | null = null;
   /** This conversation's AskAgent calls and their delegates. */
@@ -133,6 +139,7 @@ export class Conversation {
     this.messages = carried ? [...carried.messages] : [];
     this.summary = carried?.summary ?? '';
     this.usage = carried?.usage ?? ZERO_USAGE;
+    this.usageByGoal = { ...carried?.usageByGoal };
     this.queue = carried ? [...carried.pendingPrompts] : [];
     this.promptSeq = carried?.promptSeq ?? 0;
     this.runs = (carried?.runs ?? 0) + 1;
@@ -146,6 +153,7 @@ export class Conversation {
     this.refreshToolsEachTurn = versions.refreshToolsEachTurn;
     this.waitsExpire = versions.cancelAndExpire ?? false;
     this.vetWhilePlanning = versions.oneModelWait ?? false;
+    this.budgets = versions.budgets ?? false;
     this.takeGoal(resolved);
     this.started = true;
     // A delegate has no greeting: the parent's task is its first prompt, and it is not checked against the goal.
@@ -200,7 +208,7 @@ export class Conversation {
   applyEnvelope(callId: string, envelope: DelegateEnvelope): void {
     const call = this.calls.find((c) => c.id === callId);
     if (!call || !this.delegations.finish(callId, envelope)) return;
-    this.usage = addUsage(this.usage, envelope.usage);
+    this.spend(envelope.usage, String(call.args.agentId ?? this.goal.id));
     this.recordOutcome(call, { status: 'ok', result: envelope });
   }
 
@@ -317,6 +325,11 @@ export class Conversation {
         return { kind: 'resolve_goal', goalId, why: 'switch' };
       }
       if (this.needsPlan) {
+        const spent = this.overBudget();
+        if (spent) {
+          this.stopForBudget(spent);
+          continue;
+        }
         if (this.stepsThisTurn >= (this.goal.settings?.maxToolSteps ?? this.settings.maxToolStepsPerTurn)) {
           this.say(
             `I have taken ${this.stepsThisTurn} steps on this request without finishing. ` +
@@ -337,6 +350,12 @@ export class Conversation {
       if (!prompt.starter) this.firstPrompt ??= prompt.text;
       this.turnOpen = true;
       this.activePrompt = prompt.id;
+      const spent = this.overBudget();
+      if (spent) {
+        this.messages.push(userMessage(prompt));
+        this.stopForBudget(spent);
+        continue;
+      }
       this.stepsThisTurn = 0;
       this.foundThisTurn.clear();
       this.turnsThisRun++;
@@ -460,6 +479,7 @@ export class Conversation {
       messages: recent,
       pendingPrompts: this.queue.map(({ id, text }) => ({ id, text })),
       usage: this.usage,
+      usageByGoal: this.usageByGoal,
       promptSeq: this.promptSeq,
       runs: this.runs,
       delegations: this.delegations.started,
@@ -479,6 +499,7 @@ export class Conversation {
       messages: this.messages.slice(from).map((message, i) => ({ seq: this.firstSeq + from + i, message })),
       pendingApproval: this.pendingApproval(),
       usage: this.usage,
+      usageByGoal: this.usageByGoal,
     };
   }
 
@@ -760,10 +781,10 @@ export class Conversation {
     // A failed validation call fails open: the planner still sees the prompt.
     if ('failed' in verdict || verdict.valid) {
       this.needsPlan = true;
-      if (!('failed' in verdict)) this.usage = addUsage(this.usage, verdict.usage);
+      if (!('failed' in verdict)) this.spend(verdict.usage);
       return;
     }
-    this.usage = addUsage(this.usage, verdict.usage);
+    this.spend(verdict.usage);
     this.say(verdict.reply);
     this.endTurn();
   }
@@ -775,7 +796,7 @@ export class Conversation {
       this.needsPlan = true;
       return;
     }
-    this.usage = addUsage(this.usage, verdict.usage);
+    this.spend(verdict.usage);
     if (!verdict.valid) {
       this.say(verdict.reply);
       this.endTurn();
@@ -794,7 +815,7 @@ export class Conversation {
       return;
     }
     this.stepsThisTurn++;
-    this.usage = addUsage(this.usage, result.usage);
+    this.spend(result.usage);
     this.messages.push({ kind: 'agent', text: result.text, toolCalls: result.toolCalls, usage: result.usage });
     if (result.toolCalls.length > 0) this.calls = [...result.toolCalls];
     else this.endTurn();
@@ -842,6 +863,38 @@ export class Conversation {
     this.tools = this.input.task
       ? [...resolved.tools.filter((t) => t.name !== LIST_AGENTS && t.name !== CHANGE_GOAL), BUILTIN_TOOLS[ASK_USER]!]
       : resolved.tools;
+  }
+
+  /** Counts what a model call (or a delegate) spent, for the conversation and for the goal it spent it on. */
+  private spend(usage: Usage, goalId = this.goal.id): void {
+    this.usage = addUsage(this.usage, usage);
+    this.usageByGoal[goalId] = addUsage(this.usageByGoal[goalId] ?? ZERO_USAGE, usage);
+  }
+
+  /** What was spent, said against the budget it reached (the goal's own, else the settings'); null: within budget. */
+  private overBudget(): string | null {
+    if (!this.budgets) return null;
+    const own = this.goal.settings?.budget;
+    const budget = own ?? this.settings.budget;
+    if (!budget) return null;
+    const source = (setting: string) => (own ? `the ${this.goal.agentName} agent's budget` : setting);
+    if (budget.tokens !== undefined && this.usage.totalTokens >= budget.tokens) {
+      return `${this.usage.totalTokens.toLocaleString('en-US')} tokens of its ${budget.tokens.toLocaleString('en-US')} (${source('CONVERSATION_TOKEN_BUDGET')})`;
+    }
+    if (budget.costUsd !== undefined && (this.usage.costUsd ?? 0) >= budget.costUsd) {
+      return `${formatUsd(this.usage.costUsd ?? 0)} of its ${formatUsd(budget.costUsd)} (${source('CONVERSATION_COST_BUDGET')})`;
+    }
+    return null;
+  }
+
+  /** The budget is used (checked before each model call, when no tool call is pending): the conversation ends,
+   * its transcript kept; a delegate's parent gets an error envelope saying why. */
+  private stopForBudget(spent: string): void {
+    const text = `This conversation has used its budget: ${spent}. I have stopped here; start a new conversation to go on.`;
+    this.say(text);
+    if (this.input.task) this.finishTask('error', text);
+    else this.finish();
+    this.endedBy = 'budget';
   }
 
   private awaitingOwnApproval(): boolean {
@@ -927,6 +980,11 @@ function cancelledCall(spec: ToolSpec): string {
   if (spec.readOnly) return 'Cancelled by the user before it finished.';
   if (spec.mcp) return `Cancelled by the user while ${spec.mcp.server}/${spec.mcp.tool} ran; it may or may not have acted. Check before trying again.`;
   return 'Cancelled by the user before it finished; it did not complete.';
+}
+
+/** $0.0123 below a dollar (model calls cost fractions of a cent), $12.35 above. */
+export function formatUsd(usd: number): string {
+  return `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
 }
 
 function formatDuration(seconds: number): string {

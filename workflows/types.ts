@@ -113,6 +113,14 @@ export interface GoalSettings {
   maxToolSteps?: number;
   /** `always`: every tool call waits for the user; `never`: tools whose own policy is the default run at once. */
   approval?: 'always' | 'never';
+  /** This agent's conversations stop at this spend instead of the worker's CONVERSATION_*_BUDGET. */
+  budget?: Budget;
+}
+
+/** What a conversation may spend, delegates' spending included; either limit stops it. */
+export interface Budget {
+  tokens?: number;
+  costUsd?: number;
 }
 
 export interface AgentSummary {
@@ -139,6 +147,8 @@ export interface Usage {
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
+  /** US dollars, from the worker's price table when the call was made; absent when no model used had a price. */
+  costUsd?: number;
 }
 
 export type ChatMessage =
@@ -174,6 +184,8 @@ export interface Settings {
   toolSearchThreshold?: number;
   /** Delegation limits (DELEGATE_MAX_DEPTH, DELEGATE_MAX_PARALLEL, DELEGATE_TIMEOUT); absent in older runs. */
   delegation?: DelegationLimits;
+  /** What a conversation may spend (CONVERSATION_TOKEN_BUDGET, CONVERSATION_COST_BUDGET); a goal's own budget wins. */
+  budget?: Budget;
 }
 
 export interface DelegationLimits {
@@ -328,6 +340,8 @@ export interface ConversationFeed {
   messages: { seq: number; message: ChatMessage }[];
   pendingApproval: PendingApproval | null;
   usage: Usage;
+  /** What each goal's agent spent (costs from the worker's price table); absent from workers before cost tracking. */
+  usageByGoal?: Record<string, Usage>;
 }
 
 /** The agent's state when it next needs the user: the answer to a `prompt` or `confirm` update. */
@@ -363,6 +377,8 @@ export interface CarriedState {
   firstSeq?: number;
   /** Delegates started so far (child ids stay unique across runs); absent in runs from before delegation. */
   delegations?: number;
+  /** Usage by goal so far; absent in runs from before cost tracking. */
+  usageByGoal?: Record<string, Usage>;
 }
 
 export interface AgentGoalInput {
@@ -379,7 +395,7 @@ export interface AgentGoalInput {
 export interface Transcript {
   goalId: string;
   /** `idle`: nobody wrote for IDLE_TIMEOUT. */
-  endedBy: 'user' | 'goal_complete' | 'idle';
+  endedBy: 'user' | 'goal_complete' | 'idle' | 'budget';
   summary: string;
   messages: ChatMessage[];
   usage: Usage;
@@ -390,9 +406,12 @@ export interface Transcript {
 export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 
 export function addUsage(a: Usage, b: Usage): Usage {
-  return {
+  const sum: Usage = {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     totalTokens: a.totalTokens + b.totalTokens,
   };
+  // Rounded to a millionth of a cent, so sums of many steps read cleanly.
+  if (a.costUsd !== undefined || b.costUsd !== undefined) sum.costUsd = Math.round(((a.costUsd ?? 0) + (b.costUsd ?? 0)) * 1e8) / 1e8;
+  return sum;
 }

@@ -21,6 +21,8 @@ export const PATCHES = {
   searchTools: 'search-tools',
   /** CreateAgent checks the draft and writes the goal through activities. */
   createAgent: 'create-agent',
+  /** A conversation that reached its token or cost budget ends instead of calling the model again. */
+  budgets: 'budgets',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

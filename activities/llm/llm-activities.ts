@@ -1,7 +1,7 @@
 // The LLM activities: planning with native tool calling, prompt validation, and summaries for continue-as-new.
 // Planning streams: each text delta goes to the stream bus as it arrives (for screens), while only the complete
 // reply is returned, so history holds whole messages and a retried attempt replaces, never appends.
-import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure, Context, log } from '@temporalio/activity';
 import { modelRetryDelayMs } from '../../workflows/model-retry';
 import {
   generateText,
@@ -26,10 +26,16 @@ import { renderPlanSystemPrompt, renderSummaryPrompt, renderValidateSystemPrompt
 import type { LlmTask, ScriptedCallInfo } from './scripted-model';
 import { replyStream, type ReplyStream, type StreamBus } from '../../stream';
 import { heldBack, readReply, streamTarget } from './reply-reader';
+import type { PriceTable } from './prices';
+import { recordLlmCall } from '../metrics';
 
 export interface LlmDeps {
   model: LanguageModel;
   provider: string;
+  /** The worker's model as LLM_MODEL names it (`provider:model`): what the price table and metrics know it by. */
+  modelName?: string;
+  /** Prices per model: each call's usage comes back with its cost. None: usage in tokens only. */
+  prices?: PriceTable;
   /** For goals that name their own model (`settings.model`): built from the same key and base URL. */
   config?: LlmConfig;
   /** Per-call timeout, under the activity's start-to-close so a hung provider surfaces as a retryable error. */
@@ -45,6 +51,8 @@ type Request = { system: string; messages: ModelMessage[]; tools?: ToolSet };
 export function createLlmActivities({
   model,
   provider,
+  modelName = `${provider}:?`,
+  prices,
   config,
   timeoutMs = (config?.timeoutSeconds ?? 60) * 1000,
   maxReplyChars = DEFAULT_LIMITS.maxReplyChars,
@@ -53,9 +61,9 @@ export function createLlmActivities({
   const transcripts = new TranscriptCache();
   const goalModels = new Map<string, ResolvedModel>();
   /** The goal's own model when it names one (created once), else the worker's. */
-  function modelFor(goal: Goal): { model: LanguageModel; provider: string } {
+  function modelFor(goal: Goal): { model: LanguageModel; provider: string; name: string } {
     const wanted = goal.settings?.model;
-    if (!wanted) return { model, provider };
+    if (!wanted) return { model, provider, name: modelName };
     let resolved = goalModels.get(wanted);
     if (!resolved) {
       try {
@@ -65,11 +73,23 @@ export function createLlmActivities({
       }
       goalModels.set(wanted, resolved);
     }
-    return resolved;
+    return { ...resolved, name: wanted };
+  }
+
+  const unpriced = new Set<string>();
+  /** A call's usage in tokens, with its cost when the model has a price; counted in the worker's metrics. */
+  function spent(model: string, goal: Goal, task: LlmTask, raw: RawUsage): Usage {
+    const usage = prices ? prices.priced(model, usageOf(raw)) : usageOf(raw);
+    if (prices && usage.costUsd === undefined && !unpriced.has(model)) {
+      unpriced.add(model);
+      log.warn(`no price for ${model} in the price table (config/prices.json, PRICES_FILE): its calls count tokens but no cost`);
+    }
+    recordLlmCall({ model, goal: goal.id, task, outcome: 'ok', usage });
+    return usage;
   }
 
   /** One model call, heartbeating, under the per-call timeout and the user's cancel; failures come out typed. */
-  async function guarded<T>(task: LlmTask, goal: Goal, request: Request, run: (settings: CallSettings) => Promise<T>, stop?: AbortSignal): Promise<T> {
+  async function guarded<T>(task: LlmTask, goal: Goal, request: Request, run: (settings: CallSettings, model: string) => Promise<T>, stop?: AbortSignal): Promise<T> {
     const chosen = modelFor(goal);
     try {
       return await whileHeartbeating((cancelled) => run({
@@ -79,14 +99,19 @@ export function createLlmActivities({
         maxRetries: 0, // Temporal retries the activity; two retry loops would multiply.
         abortSignal: AbortSignal.any([AbortSignal.timeout(timeoutMs), cancelled, ...(stop ? [stop] : [])]),
         providerOptions: { scripted: { task, goalId: goal.id } satisfies ScriptedCallInfo as never },
-      }));
+      }, chosen.name));
     } catch (err) {
       if (err instanceof CancelledFailure) throw err; // the user stopped the turn: not the model's fault
+      recordLlmCall({ model: chosen.name, goal: goal.id, task, outcome: 'failed' });
       throw finalWhenOutOfTime(toLlmFailure(err, chosen.provider, timeoutMs), timeoutMs);
     }
   }
 
-  const call = (task: LlmTask, goal: Goal, request: Request) => guarded(task, goal, request, (settings) => generateText(settings));
+  const call = (task: LlmTask, goal: Goal, request: Request) =>
+    guarded(task, goal, request, async (settings, name) => {
+      const result = await generateText(settings);
+      return { text: result.text, usage: spent(name, goal, task, result.usage) };
+    });
 
   /** Plans the turn, streaming the reply's text to `out` as it is written; `stop` abandons it. */
   async function plan(input: PlanRequest, messages: ChatMessage[], out: ReplyStream, stop?: AbortSignal): Promise<PlanResult> {
@@ -97,9 +122,11 @@ export function createLlmActivities({
         'plan',
         goal,
         request,
-        (settings) =>
+        async (settings, name) => {
           // Errors arrive as stream parts (readReply throws them); the SDK's default would also log each one.
-          readReply(streamText({ ...settings, onError: () => {} }), settings.abortSignal, (text) => out.write(text)),
+          const reply = await readReply(streamText({ ...settings, onError: () => {} }), settings.abortSignal, (text) => out.write(text));
+          return { ...reply, usage: spent(name, goal, 'plan', reply.usage) };
+        },
         stop,
       );
       // Arguments that are not JSON at all: ask the model again rather than report them as missing.
@@ -115,7 +142,7 @@ export function createLlmActivities({
       return {
         text: capText(result.text, maxReplyChars),
         toolCalls: result.toolCalls.map((c) => ({ id: c.toolCallId, tool: c.toolName, args: asRecord(c.input) })),
-        usage: usageOf(result.usage),
+        usage: result.usage,
       };
     } catch (err) {
       out.discard();
@@ -135,7 +162,7 @@ export function createLlmActivities({
       system: renderValidateSystemPrompt(goal, agents),
       messages: [...recent, { role: 'user', content: prompt }],
     });
-    return { ...parseVerdict(result.text), usage: usageOf(result.usage) };
+    return { ...parseVerdict(result.text), usage: result.usage };
   }
 
   return {
@@ -229,7 +256,9 @@ function toToolSet(tools: ToolSpec[]): ToolSet {
   );
 }
 
-function usageOf(u: { inputTokens?: number; outputTokens?: number; totalTokens?: number }): Usage {
+type RawUsage = { inputTokens?: number; outputTokens?: number; totalTokens?: number };
+
+function usageOf(u: RawUsage): Usage {
   const inputTokens = u.inputTokens ?? 0;
   const outputTokens = u.outputTokens ?? 0;
   return { inputTokens, outputTokens, totalTokens: u.totalTokens ?? inputTokens + outputTokens };

@@ -161,6 +161,40 @@ describe('HTTP API', () => {
     expect((await call('GET', `/api/conversations/${id}`, undefined, ADMIN, keyed)).status).toBe(200);
   });
 
+  it('serves Prometheus metrics: requests by route, conversations by state, approvals waiting; only to admin keys when keyed', async () => {
+    const scrape = async (api = open, key?: string) => {
+      const res = await fetch(`${api.url}/metrics`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+      return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+    };
+    const value = (text: string, series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+    await call('POST', '/api/conversations', { conversationId: 'api-metrics' });
+    await call('POST', '/api/conversations/api-metrics/messages', { text: 'book 2026-12-14 to 2026-12-15 for ada@example.com' });
+    let text = '';
+    // Visibility (what the gauges count) catches up with the workflow's search attributes within moments.
+    for (let i = 0; i < 100 && !(value(text, 'agent_approvals_waiting') >= 1); i++) {
+      text = (await scrape()).text;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(value(text, 'agent_approvals_waiting')).toBeGreaterThanOrEqual(1);
+    expect(value(text, 'agent_conversations_running{state="awaiting_approval"}')).toBeGreaterThanOrEqual(1);
+    expect(text).toMatch(/^agent_conversations_running\{state="waiting_for_user"\} \d+$/m);
+    const route = 'agent_api_requests_total{method="POST",route="/api/conversations/:id/messages",status="200"}';
+    const before = value(text, route);
+    expect(before).toBeGreaterThanOrEqual(1);
+    await call('POST', '/api/conversations/api-metrics/confirm', { approve: false, reason: 'not now' });
+    await call('POST', '/api/conversations/api-metrics/messages', { text: 'thanks' });
+    const after = await scrape();
+    expect(after.type).toMatch(/^text\/plain/);
+    expect(value(after.text, route)).toBe(before + 1);
+    expect(after.text).toMatch(/^agent_api_request_duration_seconds_count\{method="POST",route="\/api\/conversations\/:id\/confirm"\} \d+$/m);
+    expect(after.text).toMatch(/^process_resident_memory_bytes \d+/m);
+    await call('POST', '/api/conversations/api-metrics/end');
+
+    expect((await scrape(keyed)).status).toBe(401);
+    expect((await scrape(keyed, ALICE)).status).toBe(401);
+    expect((await scrape(keyed, ADMIN)).status).toBe(200);
+  });
+
   it('lists agents, endpoints and a goal’s tools', async () => {
     expect((await call('GET', '/api/agents')).body.goalIds).toContain('goal_hr_pto');
     expect((await call('GET', '/api/endpoints')).body).toHaveProperty('endpoints');

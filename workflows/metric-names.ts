@@ -1,0 +1,12 @@
+// The names of our metrics on the worker's Prometheus endpoint (METRICS_PORT), in one place for the workflow,
+// the activities, the worker and the docs. (Workflow-safe: no imports.)
+export const METRICS = {
+  llmCalls: 'agent_llm_calls',
+  llmTokens: 'agent_llm_tokens',
+  llmCost: 'agent_llm_cost_usd',
+  toolCalls: 'agent_tool_calls',
+  turns: 'agent_turns',
+  turnLatency: 'agent_turn_latency',
+  mcpEndpointUp: 'agent_mcp_endpoint_up',
+  mcpEndpointTools: 'agent_mcp_endpoint_tools',
+} as const;
