@@ -142,7 +142,7 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
       const { id } = c.req.valid('param');
       await mine(c, id);
       const feed = await agents.feed(id, 0);
-      return c.json({ id, goalId: feed.goalId, owner: feed.owner, state: feed.state, messages: feed.messages, pendingApproval: feed.pendingApproval, usage: feed.usage }, 200);
+      return c.json({ id, goalId: feed.goalId, owner: feed.owner, state: feed.state, messages: feed.messages, pendingApproval: feed.pendingApproval, usage: feed.usage, usageByGoal: feed.usageByGoal ?? {} }, 200);
     },
   );
 

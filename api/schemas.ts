@@ -50,7 +50,14 @@ export const EventsQuery = z.object({
 });
 
 // Responses: described for the document; their shapes are the TypeScript types in workflows/types.ts.
-const Usage = z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() }).openapi('Usage');
+const Usage = z
+  .object({
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    totalTokens: z.number(),
+    costUsd: z.number().optional().openapi({ description: "US dollars at the worker's price table (config/prices.json, PRICES_FILE); absent when no model used has a price" }),
+  })
+  .openapi('Usage');
 const ToolCall = z.object({ id: z.string(), tool: z.string(), args: z.record(z.string(), z.unknown()) }).openapi('ToolCall');
 const PendingApproval = z
   .object({
@@ -68,7 +75,7 @@ const State = z.enum(['waiting_for_user', 'working', 'awaiting_approval', 'ended
 const ChatMessage = z
   .object({ kind: z.enum(['user', 'agent', 'tool', 'note']) })
   .passthrough()
-  .openapi('ChatMessage', { description: 'user {text, promptId} | agent {text, toolCalls, usage?} | tool {call, outcome} | note {text}' });
+  .openapi('ChatMessage', { description: 'user {text, promptId} | agent {text, toolCalls, usage?} (usage: that step\'s tokens and cost) | tool {call, outcome} | note {text}' });
 export const Started = z.object({ conversationId: z.string(), goalId: z.string(), greeting: AgentReply.nullable() }).openapi('Started');
 export const Conversation = z
   .object({
@@ -79,6 +86,7 @@ export const Conversation = z
     messages: z.array(z.object({ seq: z.number(), message: ChatMessage })),
     pendingApproval: PendingApproval.nullable(),
     usage: Usage,
+    usageByGoal: z.record(z.string(), Usage).openapi({ description: "What each goal's agent spent (a delegate counts for its own goal)" }),
   })
   .openapi('Conversation');
 export const ConversationSummary = z

@@ -8,7 +8,7 @@ import { catalogMarkdown, catalogSnapshot } from './catalog-doc';
 import { parseAge, pruneConversations } from './prune';
 import { createStreamBus } from '../stream';
 import { runChat, type ChatIO } from './chat';
-import { formatConversations, formatDelegations, formatEndpoints, formatGoalFiles, formatHistory, formatReply, formatTools, formatTree } from './format';
+import { formatConversations, formatDelegations, formatEndpoints, formatGoalFiles, formatHistory, formatReply, formatSpend, formatTools, formatTree } from './format';
 import type { ConversationFilter } from './conversation-list';
 import { UserError } from './user-error';
 
@@ -192,7 +192,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         const retrying = status.state === 'working' ? await c.retrying(id) : null;
         out(
           `${id}: ${status.state.replace(/_/g, ' ')}; agent ${goal?.agentName ?? '?'} (${goal?.id ?? '?'}); ` +
-            `${usage.total.totalTokens} tokens over ${usage.runs} run(s)` +
+            `${formatSpend(usage.total)} over ${usage.runs} run(s)` +
+            (Object.keys(usage.byGoal ?? {}).length > 1 ? `\nby agent: ${Object.entries(usage.byGoal!).map(([g, u]) => `${g} ${formatSpend(u)}`).join('; ')}` : '') +
             (retrying ? `\nthe model is not answering (${retrying.lastFailure}); retrying, attempt ${retrying.attempt}` : '') +
             (status.delegations?.length ? `\n${formatDelegations(status.delegations)}` : ''),
           { id, ...status, goal: goal?.id, usage, retrying },

@@ -1,5 +1,5 @@
 // How conversations read in a terminal.
-import type { AgentReply, CatalogSummary, ChatMessage, DelegateEnvelope, Delegation, DelegationNode, ToolSpec } from '../workflows/types';
+import { formatUsd, type AgentReply, type CatalogSummary, type ChatMessage, type DelegateEnvelope, type Delegation, type DelegationNode, type ToolSpec, type Usage } from '../workflows/types';
 import type { GoalFileSummary } from '../workflows/activity-types';
 import type { HistoryTree } from './agent-client';
 import type { ConversationSummary } from './conversation-list';
@@ -106,4 +106,9 @@ export function formatTools(tools: ToolSpec[], catalog: CatalogSummary): string 
   if (down.length) lines.push(`unavailable endpoints (their tools are missing above): ${down.join(', ')}`);
   if (catalog.registryError) lines.push(`registry error: ${catalog.registryError}`);
   return lines.join('\n');
+}
+
+/** Tokens, and their cost when the worker has prices for the models used: `1,234 tokens, $0.0123`. */
+export function formatSpend(usage: Usage): string {
+  return `${usage.totalTokens.toLocaleString('en-US')} tokens${usage.costUsd !== undefined ? `, ${formatUsd(usage.costUsd)}` : ''}`;
 }

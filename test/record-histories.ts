@@ -256,6 +256,17 @@ async function main(): Promise<void> {
       await save('search-tools', handle);
       await general.stop();
     }
+    if (wanted('budget-stop')) {
+      // CONVERSATION_TOKEN_BUDGET reached by the greeting (the 'budgets' patch): the next prompt ends the
+      // conversation without a model call.
+      const settings = testSettings({ CONVERSATION_TOKEN_BUDGET: '1' });
+      const thrifty = await startWorker(env, { script: ptoScript, settings });
+      const { handle } = await startConversation(env.client, settings.taskQueue, { goalId: 'goal_hr_pto' }, 'replay-budget-stop');
+      await say(handle, 'What is my balance for ada@example.com?');
+      await handle.result();
+      await save('budget-stop', handle);
+      await thrifty.stop();
+    }
   } finally {
     await env.teardown();
   }

@@ -5,6 +5,7 @@ import { useEffect, useReducer, useRef, useState, type FormEvent } from 'react';
 import { ApiError, api, messageOf, openEvents, type ConfirmDecision, type ConversationState, type ToolSpec, type Usage } from './api';
 import { EMPTY, isStarter, nextSeq, reduce } from './chat-state';
 import { Transcript } from './Transcript';
+import { formatUsd } from '../workflows/types';
 
 interface Props {
   id: string;
@@ -152,7 +153,11 @@ export function Chat({ id, agentName, onStatus }: Props) {
                 {s.state.replace(/_/g, ' ')}
               </span>
             )}
-            {s.usage && <span data-testid="usage" title={usageDetail(s.usage)}>{s.usage.totalTokens.toLocaleString()} tokens</span>}
+            {s.usage && (
+              <span data-testid="usage" title={usageDetail(s.usage)}>
+                {s.usage.totalTokens.toLocaleString()} tokens{s.usage.costUsd !== undefined && <span data-testid="cost"> · {formatUsd(s.usage.costUsd)}</span>}
+              </span>
+            )}
             {reconnecting && <span className="badge warn">reconnecting…</span>}
           </p>
         </div>
@@ -219,5 +224,5 @@ export function Chat({ id, agentName, onStatus }: Props) {
 }
 
 function usageDetail(u: Usage): string {
-  return `${u.inputTokens.toLocaleString()} in, ${u.outputTokens.toLocaleString()} out`;
+  return `${u.inputTokens.toLocaleString()} in, ${u.outputTokens.toLocaleString()} out${u.costUsd !== undefined ? ` (${formatUsd(u.costUsd)} at the worker's prices)` : ''}`;
 }

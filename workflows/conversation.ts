@@ -48,6 +48,7 @@ import {
   type Transcript,
   type TranscriptRef,
   type Usage,
+  formatUsd,
 } from './types';
 import { MAX_PROMPT_CHARS } from './messages';
 
@@ -980,11 +981,6 @@ function cancelledCall(spec: ToolSpec): string {
   if (spec.readOnly) return 'Cancelled by the user before it finished.';
   if (spec.mcp) return `Cancelled by the user while ${spec.mcp.server}/${spec.mcp.tool} ran; it may or may not have acted. Check before trying again.`;
   return 'Cancelled by the user before it finished; it did not complete.';
-}
-
-/** $0.0123 below a dollar (model calls cost fractions of a cent), $12.35 above. */
-export function formatUsd(usd: number): string {
-  return `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
 }
 
 function formatDuration(seconds: number): string {

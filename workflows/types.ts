@@ -415,3 +415,8 @@ export function addUsage(a: Usage, b: Usage): Usage {
   if (a.costUsd !== undefined || b.costUsd !== undefined) sum.costUsd = Math.round(((a.costUsd ?? 0) + (b.costUsd ?? 0)) * 1e8) / 1e8;
   return sum;
 }
+
+/** $0.0123 below a dollar (model calls cost fractions of a cent), $12.35 above. */
+export function formatUsd(usd: number): string {
+  return `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
+}

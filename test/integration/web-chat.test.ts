@@ -187,7 +187,10 @@ describe('web chat in a browser', () => {
     // Whole and once: the streamed text made way for the message.
     expect((await texts(p, 'message-agent')).filter((t) => t === ACCRUAL)).toHaveLength(1);
     await p.locator('[data-testid="state"][data-state="waiting_for_user"]').waitFor();
-    expect(Number((await p.getByTestId('usage').textContent())?.replace(/\D/g, ''))).toBeGreaterThan(0);
+    const usage = (await p.getByTestId('usage').textContent()) ?? '';
+    expect(Number(/^([\d,]+) tokens/.exec(usage)?.[1]?.replace(/,/g, ''))).toBeGreaterThan(0);
+    // The scripted model's price is nothing (config/prices.json): the cost shows, at $0.
+    expect(await p.getByTestId('cost').textContent()).toBe(' · $0.0000');
   });
 
   it('runs a tool call once the user approves it', async () => {
