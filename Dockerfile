@@ -1,7 +1,10 @@
-# The agent worker as production runs it: compiled JavaScript with plain node (`node dist/worker/main.js`), the
-# workflow code pre-bundled by the build; no tsx, no npm wrapper, no compiler in the running image.
-#   docker build -t agent-worker .
-#   docker run -e TEMPORAL_ADDRESS=host:7233 -e LLM_MODEL=openai:gpt-4o-mini -e LLM_KEY=… agent-worker
+# One image for every process of ours, as production runs them: compiled JavaScript with plain node, the workflow
+# code pre-bundled by the build; no tsx, no npm wrapper, no compiler in the running image. The command picks the role:
+#   node dist/worker/main.js                   the agent worker (the default)
+#   node dist/worker/tool-worker.js train-tools  a tool worker
+#   node dist/api/main.js                      the HTTP API and web chat (set HEALTHCHECK_URL, see below)
+#   docker build -t agent-orchestrator .
+#   docker run -e TEMPORAL_ADDRESS=host:7233 -e LLM_MODEL=openai:gpt-4o-mini -e LLM_KEY=… agent-orchestrator
 # Settings are the environment variables of config/example.env. The demo MCP servers of config/mcp_endpoints.json
 # (fx, shop) still run from their TypeScript source through tsx, a production dependency; your own need not.
 
@@ -28,4 +31,9 @@ COPY mcp/servers ./mcp/servers
 # DATA_DIR (demo data, the shop server's records): mount a volume here to keep it across containers.
 RUN mkdir data && chown node:node data
 USER node
+# Prometheus scrapes the worker here (METRICS_PORT; its runtime's own metrics and ours); the health check asks it too.
+ENV METRICS_PORT=9464 METRICS_HOST=0.0.0.0
+EXPOSE 9464
+# One image for every role: the API container sets HEALTHCHECK_URL=http://127.0.0.1:8080/api/health.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 CMD ["node", "dist/worker/healthcheck.js"]
 CMD ["node", "dist/worker/main.js"]

@@ -1,6 +1,7 @@
 // Metrics and cost on a real worker process (worker/main.ts with METRICS_PORT and PRICES_FILE), a real dev server and
 // a real MCP server over HTTP: Prometheus's view of /metrics moves as conversations run; each model call's cost is
 // its tokens at the price table's rates, and sums to the conversation's and the goal's; a goal's budget stops it.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -146,6 +147,17 @@ describe('observability: metrics, cost and budgets on a worker process', () => {
     expect(sample(after, 'agent_mcp_endpoint_tools', { endpoint: 'notes' })).toBe(1);
     await handle.terminate();
   }, 60_000);
+
+  test("the image's health check: healthy while the worker serves its metrics, unhealthy when nothing answers", async () => {
+    const check = (env: Record<string, string>) =>
+      new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'worker/healthcheck.ts'], { cwd: path.join(__dirname, '..', '..'), env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' });
+        child.once('exit', (code) => resolve(code));
+      });
+    expect(await check({ METRICS_PORT: new URL(metricsUrl).port })).toBe(0);
+    expect(await check({ METRICS_PORT: String(await freePort(0)) })).toBe(1);
+    expect(await check({ HEALTHCHECK_URL: metricsUrl })).toBe(0);
+  }, 30_000);
 
   test("a goal's budget stops the conversation with a clear message", async () => {
     const { handle, greeting } = await startConversation(env.client, taskQueue, { goalId: 'goal_thrifty' });
