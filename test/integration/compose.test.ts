@@ -63,7 +63,12 @@ function registryVariables(): string[] {
 
   it('has the deployment shape: PostgreSQL-backed Temporal, UI, Redis, scalable workers, health-gated start', () => {
     const { services } = resolved('docker-compose.yml');
-    expect(Object.keys(services).sort()).toEqual(['api', 'postgresql', 'redis', 'temporal', 'temporal-ui', 'train-service', 'train-tools', 'worker']);
+    expect(Object.keys(services).sort()).toEqual(['api', 'jaeger', 'postgresql', 'prometheus', 'redis', 'temporal', 'temporal-ui', 'train-service', 'train-tools', 'worker']);
+    // Prometheus and Jaeger only with `--profile observability`; Prometheus scrapes the port the workers serve on.
+    for (const name of ['prometheus', 'jaeger']) expect((services[name] as { profiles?: string[] }).profiles).toEqual(['observability']);
+    const scrape = parse(readFileSync(path.join(ROOT, 'config', 'prometheus.yml'), 'utf8')) as { scrape_configs: { job_name: string; dns_sd_configs?: { names: string[]; port: number }[] }[] };
+    const workers = scrape.scrape_configs.find((j) => j.job_name === 'agent-workers')!.dns_sd_configs![0]!;
+    expect(workers).toMatchObject({ names: ['worker', 'train-tools'], port: Number(services.worker!.environment!.METRICS_PORT) });
     // `--scale worker=3` needs no fixed container name and no host port.
     expect(services.worker!.container_name).toBeUndefined();
     expect(services.worker!.ports).toBeUndefined();
