@@ -5,7 +5,7 @@ import { useEffect, useReducer, useRef, useState, type FormEvent } from 'react';
 import { ApiError, api, messageOf, openEvents, type ConfirmDecision, type ConversationState, type ToolSpec, type Usage } from './api';
 import { EMPTY, isStarter, nextSeq, reduce } from './chat-state';
 import { Transcript } from './Transcript';
-import { formatUsd } from '../workflows/types';
+import { formatUsd } from './format';
 
 interface Props {
   id: string;
