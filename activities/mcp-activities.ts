@@ -5,7 +5,7 @@ import { whileHeartbeating } from './heartbeat';
 import { capOutcome, DEFAULT_LIMITS, type Limits } from './limits';
 import type { McpPool } from '../mcp/pool';
 import type { McpActivities } from '../workflows/activity-types';
-import { counted } from './tool-activities';
+import { observeToolCall } from './telemetry';
 
 export interface McpDeps {
   discovery: McpDiscovery;
@@ -15,7 +15,7 @@ export interface McpDeps {
 export function createMcpActivities({ discovery, pool }: McpDeps, limits: Limits = DEFAULT_LIMITS): McpActivities {
   return {
     callMcpTool: (input) =>
-      counted(input.ref.tool, input.ref.server, async () => capOutcome(await whileHeartbeating((signal) => callMcpTool(discovery, pool, input, signal)), limits.maxToolResultChars)),
+      observeToolCall(input.ref.tool, input.ref.server, async () => capOutcome(await whileHeartbeating((signal) => callMcpTool(discovery, pool, input, signal)), limits.maxToolResultChars)),
     async describeCatalog() {
       const { version, endpoints, registryError, tools } = await discovery.catalog();
       return { catalog: { version, endpoints, registryError }, tools };

@@ -10,11 +10,11 @@ import { callKey } from '../tools/idempotency';
 import type { ToolRegistry } from '../tools/registry';
 import { FailureTypes } from '../workflows/activity-types';
 import type { ToolOutcome } from '../workflows/types';
-import { recordToolCall } from './metrics';
+import { observeToolCall } from './telemetry';
 
 export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext, limits: Limits = DEFAULT_LIMITS) {
   return async function runNativeTool(args: Record<string, unknown>): Promise<ToolOutcome> {
-    return counted(activityInfo().activityType, undefined, () => run(args));
+    return observeToolCall(activityInfo().activityType, undefined, () => run(args));
   };
 
   async function run(args: Record<string, unknown>): Promise<ToolOutcome> {
@@ -55,14 +55,3 @@ export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext, limi
   }
 }
 
-/** Runs a tool call, counting it by its outcome (`failed`: it threw, and Temporal retries it). */
-export async function counted(tool: string, server: string | undefined, call: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
-  try {
-    const outcome = await call();
-    recordToolCall({ tool, server, outcome: outcome.status });
-    return outcome;
-  } catch (err) {
-    recordToolCall({ tool, server, outcome: 'failed' });
-    throw err;
-  }
-}

@@ -6,6 +6,7 @@ import { applyEnvFile } from '../client/env-file';
 import { PICKER_GOAL_ID } from '../goals/registry';
 import { createStreamBus } from '../stream';
 import { startApi } from './server';
+import { startTracing } from '../client/tracing';
 import { readApiSettings } from './settings';
 
 async function main(): Promise<void> {
@@ -16,7 +17,9 @@ async function main(): Promise<void> {
     console.warn('REDIS_URL is not set: replies arrive whole, without live text (workers in other processes publish it to Redis).');
   }
   const bus = createStreamBus(process.env.REDIS_URL);
-  const agents = await AgentClient.connect(taskQueue);
+  // Conversations started here begin their traces here (StartWorkflow), when OTLP tracing is configured.
+  const tracing = startTracing('agent-api');
+  const agents = await AgentClient.connect(taskQueue, process.env, { interceptors: tracing?.clientInterceptors });
   const api = await startApi({ agents, bus, settings, defaultGoal: process.env.AGENT_GOAL || PICKER_GOAL_ID });
   console.log(`API ${api.url}/api (task queue ${taskQueue}); ${api.web ? `web chat ${api.url}/` : 'web chat not built (npm run build)'}`);
   console.log(settings.keys ? `${settings.keys.size} API key(s); every /api route needs Authorization: Bearer <key>` : 'no API_KEYS: listening on 127.0.0.1 only, anyone on this machine may call it');
@@ -24,6 +27,7 @@ async function main(): Promise<void> {
     await api.close();
     await bus.close();
     await agents.close();
+    await tracing?.shutdown().catch(() => undefined);
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());

@@ -11,6 +11,7 @@ import {
   WithStartWorkflowOperation,
   type WorkflowHandle,
   type WorkflowUpdateHandle,
+  type WorkflowClientInterceptor,
 } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { AgentGoalWorkflow, DescribeWorkflow } from '../workflows';
@@ -77,11 +78,16 @@ export class AgentClient {
    * Connects to Temporal with the settings in `env` (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY,
    * TEMPORAL_TLS_*, TEMPORAL_PROFILE); conversations start on `taskQueue`, which an agent worker must serve.
    */
-  static async connect(taskQueue: string, env: NodeJS.ProcessEnv = process.env, serverWait?: Partial<ServerWait>): Promise<AgentClient> {
+  static async connect(
+    taskQueue: string,
+    env: NodeJS.ProcessEnv = process.env,
+    options: Partial<ServerWait> & { interceptors?: WorkflowClientInterceptor[] } = {},
+  ): Promise<AgentClient> {
     const target = temporalTarget(env);
+    const { interceptors, ...serverWait } = options;
     try {
       const connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: '5 seconds', channelArgs: RECONNECT_QUICKLY });
-      return new AgentClient(new Client({ connection, namespace: target.namespace }), taskQueue, serverWait);
+      return new AgentClient(new Client({ connection, namespace: target.namespace, ...(interceptors ? { interceptors: { workflow: interceptors } } : {}) }), taskQueue, serverWait);
     } catch (err) {
       throw new UserError(`Cannot reach Temporal at ${target.connectionOptions.address}: ${(err as Error).message}. Is the server running (npm start), or TEMPORAL_ADDRESS set?`, 'unavailable');
     }

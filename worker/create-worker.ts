@@ -17,6 +17,8 @@ import { RegistryFile } from '../mcp/registry';
 import { createStreamBus, type StreamBus } from '../stream';
 import { registerSearchAttributes } from './search-attributes';
 import { recordEndpoints } from './telemetry';
+import type { Tracing } from '../client/tracing';
+import { workerTracing } from './tracing';
 import { PROJECT_ROOT, type WorkerSettings } from './settings';
 
 export const WORKFLOWS_PATH = require.resolve(path.join(__dirname, '..', 'workflows'));
@@ -36,6 +38,8 @@ export interface AgentWorkerOptions {
   tools?: ToolRegistry;
   /** Where planning publishes the reply as it is written; by default Redis with REDIS_URL, else in memory. */
   streamBus?: StreamBus;
+  /** Traces (startTracing): spans for workflows, activities, turns, model and tool calls. */
+  tracing?: Tracing;
 }
 
 export interface AgentWorker {
@@ -94,7 +98,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.settings.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    interceptors: secrets.interceptors(),
+    ...withTracing(secrets, opts.tracing, !opts.workflowBundle),
     maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     maxCachedWorkflows: opts.settings.workflowCache.maxCachedWorkflows,
     stickyQueueScheduleToStartTimeout: opts.settings.workflowCache.stickyScheduleToStartSeconds * 1000,
@@ -118,6 +122,19 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     if (ownBus) await streamBus.close(); // a bus handed in belongs to its giver (the API may still use it)
   };
   return { worker, model, goals, tools, store, discovery, secrets, streamBus, close };
+}
+
+/** The worker's interceptors (secrets scrubbed from what activities return) and, when tracing, its spans and their
+ * exporter sink; `bundling`: the worker bundles the workflow code itself, so it adds the tracing workflow module (a
+ * pre-built bundle has it built in: prebuiltWorkflowBundle). */
+function withTracing(secrets: SecretScrubber, tracing: Tracing | undefined, bundling: boolean): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
+  const { activity } = secrets.interceptors();
+  if (!tracing) return { interceptors: { activity } };
+  const traced = workerTracing(tracing);
+  return {
+    interceptors: { activity: [...traced.activityInterceptors, ...activity], ...(bundling ? { workflowModules: traced.workflowModules } : {}) },
+    sinks: traced.sinks,
+  };
 }
 
 /** SCRIPTED_STREAM_DELAY_MS paces the scripted model, whether the settings made it or a test handed it in. */
@@ -148,6 +165,7 @@ export async function createToolWorker(opts: {
   tools?: ToolRegistry;
   secrets?: SecretScrubber;
   limits?: Limits;
+  tracing?: Tracing;
 }) {
   // Entry points pass the process's scrubber (secretsOf); alone, the worker knows its own services' keys.
   const secrets = opts.secrets ?? new SecretScrubber().add(opts.services.stripe?.apiKey);
@@ -159,7 +177,7 @@ export async function createToolWorker(opts: {
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.taskQueue,
-    interceptors: secrets.interceptors(),
+    ...withTracing(secrets, opts.tracing, false),
     maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     activities: { default: createToolDispatcher(mine, { store, now: () => new Date(), services: opts.services }, opts.limits) },
   });

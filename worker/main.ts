@@ -10,12 +10,14 @@ import { createAgentWorker, secretsOf } from './create-worker';
 import { loadFileStore } from '../tools/mock-data/file-store';
 import { demoDataFile, readWorkerSettings } from './settings';
 import { prebuiltWorkflowBundle } from './workflow-bundle';
+import { startTracing } from '../client/tracing';
 
 async function main(): Promise<void> {
   applyEnvFile();
   const settings = readWorkerSettings();
+  const tracing = startTracing('agent-worker');
   // Before connecting: a compiled worker with a missing or stale bundle stops here, saying to rebuild.
-  const workflowBundle = prebuiltWorkflowBundle();
+  const workflowBundle = prebuiltWorkflowBundle(!!tracing);
   // Installed before anything logs: no line leaves this process with a configured secret in it.
   const secrets = secretsOf(settings);
   Runtime.install({ logger: processLogger(secrets, settings.logLevel ?? 'INFO'), telemetryOptions: telemetryOf(settings.metrics) });
@@ -23,11 +25,12 @@ async function main(): Promise<void> {
   const connection = await NativeConnection.connect(target.connectionOptions);
   // The demo data survives a restart (and a crash: it is written with each tool call's idempotency record).
   const store = loadFileStore(demoDataFile(settings));
-  const { worker, model, close } = await createAgentWorker({ connection, namespace: target.namespace, settings, store, secrets, workflowBundle });
-  console.log(`worker on ${target.connectionOptions.address} (namespace ${target.namespace}, task queue ${settings.taskQueue}); ${model.description}; demo data in ${demoDataFile(settings)}${workflowBundle ? `; workflow code pre-bundled (${workflowBundle.codePath})` : ''}`);
+  const { worker, model, close } = await createAgentWorker({ connection, namespace: target.namespace, settings, store, secrets, workflowBundle, tracing });
+  console.log(`worker on ${target.connectionOptions.address} (namespace ${target.namespace}, task queue ${settings.taskQueue}); ${model.description}; demo data in ${demoDataFile(settings)}${workflowBundle ? `; workflow code pre-bundled (${workflowBundle.codePath})` : ''}${tracing ? '; traces to OTLP' : ''}${settings.metrics ? `; metrics on http://${settings.metrics.host}:${settings.metrics.port}/metrics` : ''}`);
   // Worker.run() shuts down gracefully on SIGINT/SIGTERM.
   await worker.run();
   await close();
+  await tracing?.shutdown();
   await connection.close();
 }
 

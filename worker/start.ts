@@ -19,6 +19,7 @@ import type { ConversationSummary } from '../client/conversation-list';
 import { UserError } from '../client/user-error';
 import { startTrainService } from '../tools/services/train-service';
 import { createAgentWorker, createToolWorker, secretsOf } from './create-worker';
+import { startTracing } from '../client/tracing';
 import { resetDemoData } from './demo-data';
 import { startDevServer, type DevServer } from './dev-server';
 import { demoDataFile, PROJECT_ROOT, readWorkerSettings } from './settings';
@@ -81,7 +82,8 @@ async function main(): Promise<void> {
   // The API shares the worker's bus: the text being written goes from the model call to the browser in-process
   // (or through Redis, with REDIS_URL, when other workers serve the queue too).
   const streamBus = createStreamBus(settings.redisUrl);
-  const agent = await createAgentWorker({ connection, namespace: target.namespace, settings, store, secrets, streamBus });
+  const tracing = startTracing('agent-orchestrator');
+  const agent = await createAgentWorker({ connection, namespace: target.namespace, settings, store, secrets, streamBus, tracing });
   const running = agent.worker.run();
   log(`worker on task queue ${settings.taskQueue}; ${agent.model.description}`);
 
@@ -89,12 +91,12 @@ async function main(): Promise<void> {
   let trainToolsRunning: Promise<void> | undefined;
   if (startTrainTools) {
     const services = settings.toolServices;
-    trainTools = await createToolWorker({ connection, namespace: target.namespace, taskQueue: TRAIN_TOOLS_QUEUE, services, store, secrets, limits: settings.limits });
+    trainTools = await createToolWorker({ connection, namespace: target.namespace, taskQueue: TRAIN_TOOLS_QUEUE, services, store, secrets, limits: settings.limits, tracing });
     trainToolsRunning = trainTools.worker.run();
     log(`train tools on task queue ${TRAIN_TOOLS_QUEUE} (train service ${services.trainServiceUrl})`);
   }
 
-  const client = await AgentClient.connect(settings.taskQueue, env, { onWait: (message) => console.log(message) });
+  const client = await AgentClient.connect(settings.taskQueue, env, { onWait: (message) => console.log(message), interceptors: tracing?.clientInterceptors });
   await buildWebChatIfMissing();
   const api = await startApiOnFreePort({ agents: client, bus: streamBus, settings: apiSettings, defaultGoal: settings.defaultGoalId });
   log(`web chat ${api.url}/ and HTTP API ${api.url}/api${api.web ? '' : ' (the web chat is not built: npm run build)'}`);
@@ -114,6 +116,7 @@ async function main(): Promise<void> {
       await trainToolsRunning?.catch(() => undefined);
       await trains?.close();
       await streamBus.close();
+      await tracing?.shutdown().catch(() => undefined);
       await connection.close().catch(() => undefined);
       forgetServer?.();
       await server?.stop();

@@ -6,6 +6,7 @@ import { telemetryOf } from './telemetry';
 import { temporalTarget } from '../client/connection';
 import { applyEnvFile } from '../client/env-file';
 import { createToolWorker, secretsOf } from './create-worker';
+import { startTracing } from '../client/tracing';
 import { loadFileStore } from '../tools/mock-data/file-store';
 import { demoDataFile, readWorkerSettings } from './settings';
 
@@ -19,9 +20,11 @@ async function main(): Promise<void> {
   const target = temporalTarget();
   const connection = await NativeConnection.connect(target.connectionOptions);
   const store = loadFileStore(demoDataFile(settings, taskQueue));
-  const { worker, tools } = await createToolWorker({ connection, namespace: target.namespace, taskQueue, services: settings.toolServices, store, secrets, limits: settings.limits });
+  const tracing = startTracing('agent-tool-worker');
+  const { worker, tools } = await createToolWorker({ connection, namespace: target.namespace, taskQueue, services: settings.toolServices, store, secrets, limits: settings.limits, tracing });
   console.log(`tool worker on ${target.connectionOptions.address}, task queue ${taskQueue}: ${tools.names().join(', ')}; demo data in ${demoDataFile(settings, taskQueue)}`);
   await worker.run();
+  await tracing?.shutdown();
   await connection.close();
 }
 

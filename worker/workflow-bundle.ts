@@ -11,9 +11,13 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../tools/project-root';
+import { TRACING_WORKFLOW_MODULE } from './tracing';
 
 const DIST = path.join(__dirname, '..');
 export const WORKFLOW_BUNDLE_FILE = path.join(DIST, 'workflow-bundle.js');
+/** The same code with the tracing interceptors built in, for workers with OTLP tracing on (client/tracing.ts). Two
+ * bundles, so a worker without tracing carries no OpenTelemetry code in every cached conversation. */
+export const TRACED_WORKFLOW_BUNDLE_FILE = path.join(DIST, 'workflow-bundle-traced.js');
 /** The hash of the compiled workflow code the bundle was made from. */
 const BUNDLE_SOURCE_FILE = path.join(DIST, 'workflow-bundle.json');
 const COMPILED_WORKFLOWS = path.join(DIST, 'workflows');
@@ -25,15 +29,16 @@ const COMPILED_FOLDERS = ['workflows', 'activities', 'goals', 'tools', 'mcp', 's
  * bundles the sources it runs. Throws when the bundle is missing or was made from other workflow code than the
  * compiled code beside it (tsc run without the bundling step).
  */
-export function prebuiltWorkflowBundle(): { codePath: string } | undefined {
+export function prebuiltWorkflowBundle(traced = false): { codePath: string } | undefined {
   if (path.extname(__filename) !== '.js') return undefined;
+  const file = traced ? TRACED_WORKFLOW_BUNDLE_FILE : WORKFLOW_BUNDLE_FILE;
   const rebuild = 'run npm run build (it compiles and bundles together)';
-  if (!existsSync(WORKFLOW_BUNDLE_FILE) || !existsSync(BUNDLE_SOURCE_FILE)) throw new Error(`${WORKFLOW_BUNDLE_FILE} is missing: ${rebuild}.`);
+  if (!existsSync(file) || !existsSync(BUNDLE_SOURCE_FILE)) throw new Error(`${file} is missing: ${rebuild}.`);
   const { workflows } = JSON.parse(readFileSync(BUNDLE_SOURCE_FILE, 'utf8')) as { workflows?: string };
   if (workflows !== hashOfFolder(COMPILED_WORKFLOWS)) {
-    throw new Error(`${WORKFLOW_BUNDLE_FILE} was bundled from other workflow code than ${COMPILED_WORKFLOWS}: ${rebuild}.`);
+    throw new Error(`${file} was bundled from other workflow code than ${COMPILED_WORKFLOWS}: ${rebuild}.`);
   }
-  return { codePath: WORKFLOW_BUNDLE_FILE };
+  return { codePath: file };
 }
 
 /** sha256 over the compiled workflow code (.js), file names included. */
@@ -61,10 +66,12 @@ function orphans(): string[] {
 async function build(): Promise<void> {
   for (const file of orphans()) rmSync(file);
   const workflows = hashOfFolder(COMPILED_WORKFLOWS);
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve(COMPILED_WORKFLOWS), logger: new DefaultLogger('WARN') });
-  writeFileSync(WORKFLOW_BUNDLE_FILE, code);
+  const workflowsPath = require.resolve(COMPILED_WORKFLOWS);
+  const logger = new DefaultLogger('WARN');
+  writeFileSync(WORKFLOW_BUNDLE_FILE, (await bundleWorkflowCode({ workflowsPath, logger })).code);
+  writeFileSync(TRACED_WORKFLOW_BUNDLE_FILE, (await bundleWorkflowCode({ workflowsPath, logger, workflowInterceptorModules: [TRACING_WORKFLOW_MODULE] })).code);
   writeFileSync(BUNDLE_SOURCE_FILE, `${JSON.stringify({ workflows })}\n`);
-  console.log(`workflow code bundled into ${path.relative(process.cwd(), WORKFLOW_BUNDLE_FILE)}`);
+  console.log(`workflow code bundled into ${path.relative(process.cwd(), WORKFLOW_BUNDLE_FILE)} and, with tracing, ${path.relative(process.cwd(), TRACED_WORKFLOW_BUNDLE_FILE)}`);
 }
 
 if (require.main === module) {

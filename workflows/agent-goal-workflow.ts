@@ -59,7 +59,7 @@ import {
 import type { AgentGoalInput, AgentReply, Transcript } from './types';
 import { AGENT_GOAL, AGENT_OWNER, AGENT_STATE, TITLE_CHARS } from './search-attributes';
 import { PATCHES, type PatchId } from './versions';
-import { TurnMetrics } from './turn-metrics';
+import { TurnObserver } from './turn-observer';
 
 export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcript> {
   const convo = new Conversation(input, workflowInfo().workflowId);
@@ -73,7 +73,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   let versions: RunVersions = { refreshToolsEachTurn: false };
   /** What the workflow list shows of this conversation now (search attributes and memo as last upserted). */
   const listed: { goal?: string; state?: string; owner?: string; title?: string } = {};
-  const turnMetrics = new TurnMetrics();
+  const turns = new TurnObserver();
 
   /** Stops the running turn: Conversation decides what that means; the effect in flight is cancelled. */
   function cancelTurn(): boolean {
@@ -235,7 +235,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     if (convo.ended) break;
     if (historyIsFull()) await continueAsNewUnlessWatched();
     const effect = convo.nextEffect();
-    if (effect) await step(effect);
+    if (effect) await turns.run(() => step(effect));
   }
   publish();
   await condition(allHandlersFinished);
@@ -244,7 +244,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   /** Keeps the conversation findable: goal, state and owner as search attributes, the first prompt as the title.
    * A delegate also tells its parent when it starts or stops waiting for the user. */
   function publish(): void {
-    turnMetrics.observe(convo.status(), convo.goal.id);
+    turns.observe(convo.status(), convo.goal.id, convo.turnsThisRun);
     if (input.task) reportToParent(input.task.parentId, input.task.callId);
     if (!searchable) return;
     const updates: SearchAttributeUpdatePair[] = [];

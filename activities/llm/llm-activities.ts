@@ -27,7 +27,7 @@ import type { LlmTask, ScriptedCallInfo } from './scripted-model';
 import { replyStream, type ReplyStream, type StreamBus } from '../../stream';
 import { heldBack, readReply, streamTarget } from './reply-reader';
 import type { PriceTable } from './prices';
-import { recordLlmCall } from '../metrics';
+import { observeLlmCall, recordLlmUsage, type LlmCall } from '../telemetry';
 
 export interface LlmDeps {
   model: LanguageModel;
@@ -77,40 +77,40 @@ export function createLlmActivities({
   }
 
   const unpriced = new Set<string>();
-  /** A call's usage in tokens, with its cost when the model has a price; counted in the worker's metrics. */
-  function spent(model: string, goal: Goal, task: LlmTask, raw: RawUsage): Usage {
-    const usage = prices ? prices.priced(model, usageOf(raw)) : usageOf(raw);
-    if (prices && usage.costUsd === undefined && !unpriced.has(model)) {
-      unpriced.add(model);
-      log.warn(`no price for ${model} in the price table (config/prices.json, PRICES_FILE): its calls count tokens but no cost`);
+  /** A call's usage in tokens, with its cost when the model has a price; counted in the worker's metrics and trace. */
+  function spent(call: LlmCall, raw: RawUsage): Usage {
+    const usage = prices ? prices.priced(call.model, usageOf(raw)) : usageOf(raw);
+    if (prices && usage.costUsd === undefined && !unpriced.has(call.model)) {
+      unpriced.add(call.model);
+      log.warn(`no price for ${call.model} in the price table (config/prices.json, PRICES_FILE): its calls count tokens but no cost`);
     }
-    recordLlmCall({ model, goal: goal.id, task, outcome: 'ok', usage });
+    recordLlmUsage(call, usage);
     return usage;
   }
 
   /** One model call, heartbeating, under the per-call timeout and the user's cancel; failures come out typed. */
-  async function guarded<T>(task: LlmTask, goal: Goal, request: Request, run: (settings: CallSettings, model: string) => Promise<T>, stop?: AbortSignal): Promise<T> {
+  async function guarded<T>(task: LlmTask, goal: Goal, request: Request, run: (settings: CallSettings, call: LlmCall) => Promise<T>, stop?: AbortSignal): Promise<T> {
     const chosen = modelFor(goal);
+    const observed: LlmCall = { model: chosen.name, goal: goal.id, task };
     try {
-      return await whileHeartbeating((cancelled) => run({
+      return await observeLlmCall(observed, () => whileHeartbeating((cancelled) => run({
         model: chosen.model,
         temperature: goal.settings?.temperature,
         ...request,
         maxRetries: 0, // Temporal retries the activity; two retry loops would multiply.
         abortSignal: AbortSignal.any([AbortSignal.timeout(timeoutMs), cancelled, ...(stop ? [stop] : [])]),
         providerOptions: { scripted: { task, goalId: goal.id } satisfies ScriptedCallInfo as never },
-      }, chosen.name));
+      }, observed)));
     } catch (err) {
       if (err instanceof CancelledFailure) throw err; // the user stopped the turn: not the model's fault
-      recordLlmCall({ model: chosen.name, goal: goal.id, task, outcome: 'failed' });
       throw finalWhenOutOfTime(toLlmFailure(err, chosen.provider, timeoutMs), timeoutMs);
     }
   }
 
   const call = (task: LlmTask, goal: Goal, request: Request) =>
-    guarded(task, goal, request, async (settings, name) => {
+    guarded(task, goal, request, async (settings, observed) => {
       const result = await generateText(settings);
-      return { text: result.text, usage: spent(name, goal, task, result.usage) };
+      return { text: result.text, usage: spent(observed, result.usage) };
     });
 
   /** Plans the turn, streaming the reply's text to `out` as it is written; `stop` abandons it. */
@@ -122,10 +122,10 @@ export function createLlmActivities({
         'plan',
         goal,
         request,
-        async (settings, name) => {
+        async (settings, observed) => {
           // Errors arrive as stream parts (readReply throws them); the SDK's default would also log each one.
           const reply = await readReply(streamText({ ...settings, onError: () => {} }), settings.abortSignal, (text) => out.write(text));
-          return { ...reply, usage: spent(name, goal, 'plan', reply.usage) };
+          return { ...reply, usage: spent(observed, reply.usage) };
         },
         stop,
       );

@@ -1,7 +1,8 @@
 // The production path: `npm run build`, then the worker with plain node (`node dist/worker/main.js`: no tsx, no npm).
 // With nothing configured it finds what it reads at run time from dist/ as from source (the shipped script, the
 // goals folder, the MCP registry and its demo servers), runs the workflow code the build pre-bundled, and serves a
-// conversation end to end on a real dev server; a bundle that does not match the compiled code is refused.
+// conversation end to end on a real dev server; with an OTLP endpoint it runs the bundle with the tracing interceptors
+// built in; a bundle that does not match the compiled code is refused.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,8 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { AgentClient } from '../../client/agent-client';
 import { PICKER_GOAL_ID } from '../../goals/registry';
 import { readWorkerSettings } from '../../worker/settings';
+import { TRACING_SETTING_NAMES } from '../../client/tracing';
+import { startReceiver } from '../helpers/otlp-receiver';
 import { startTemporal } from '../helpers/temporal';
 
 const run = promisify(execFile);
@@ -79,6 +82,28 @@ describe('the compiled worker (node dist/worker/main.js)', () => {
     await agents.end(id);
     expect(await agents.isRunning(id)).toBe(false);
     expect(worker.child.exitCode).toBeNull();
+  }, 120_000);
+
+  it('with an OTLP endpoint, runs the traced bundle and exports its workflow, turn and activity spans', async () => {
+    const receiver = await startReceiver();
+    const tracedQueue = `${taskQueue}-traced`;
+    // As the compose files pass them: every other tracing setting blank (the role keeps its service name).
+    const compose = Object.fromEntries(TRACING_SETTING_NAMES.map((name) => [name, '']));
+    const traced = startCompiled(ROOT, { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: tracedQueue, DATA_DIR: dataDir, LOG_LEVEL: 'WARN', ...compose, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '100' });
+    try {
+      await until(() => traced.output().includes('worker on ') || traced.child.exitCode !== null, () => `the traced worker did not start:\n${traced.output()}`);
+      expect(traced.output()).toMatch(/dist\/workflow-bundle-traced\.js\); traces to OTLP/);
+      const tracedAgents = await AgentClient.connect(tracedQueue, { TEMPORAL_ADDRESS: env.address });
+      const { id } = await tracedAgents.start(PICKER_GOAL_ID, `compiled-${process.pid}-traced`);
+      await tracedAgents.end(id);
+      await tracedAgents.close();
+      const names = () => new Set(receiver.spans.filter((s) => s.service === 'agent-worker').map((s) => s.name));
+      await until(() => ['RunWorkflow:AgentGoalWorkflow', 'agent.turn', 'RunActivity:planTurn', 'llm.call'].every((n) => names().has(n)), () => `spans received: ${[...names()].join(', ')}\n${traced.output()}`, 30_000);
+    } finally {
+      traced.child.kill('SIGTERM');
+      await traced.exited;
+      await receiver.close();
+    }
   }, 120_000);
 
   describe('refuses a bundle that is not the compiled code beside it', () => {

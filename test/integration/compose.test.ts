@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { API_SETTING_NAMES } from '../../api/settings';
+import { TRACING_SETTING_NAMES } from '../../client/tracing';
 import { CONNECTION_SETTING_NAMES } from '../../client/connection';
 import { WORKER_SETTING_NAMES } from '../../worker/settings';
 
@@ -43,13 +44,13 @@ function registryVariables(): string[] {
 
   it('passes every setting the code reads to each of our containers', () => {
     const { services } = resolved('docker-compose.yml');
-    const wanted = [...new Set([...WORKER_SETTING_NAMES, ...API_SETTING_NAMES, ...CONNECTION_SETTING_NAMES, ...registryVariables()])];
+    const wanted = [...new Set([...WORKER_SETTING_NAMES, ...API_SETTING_NAMES, ...CONNECTION_SETTING_NAMES, ...TRACING_SETTING_NAMES, ...registryVariables()])];
     for (const name of ['worker', 'train-tools', 'train-service', 'api']) {
       const missing = wanted.filter((v) => !(v in (services[name]?.environment ?? {})));
       expect({ service: name, missing }).toEqual({ service: name, missing: [] });
     }
     const dev = resolved('docker-compose.dev.yml').services.worker!;
-    expect([...WORKER_SETTING_NAMES, ...CONNECTION_SETTING_NAMES].filter((v) => !(v in (dev.environment ?? {})))).toEqual([]);
+    expect([...WORKER_SETTING_NAMES, ...CONNECTION_SETTING_NAMES, ...TRACING_SETTING_NAMES].filter((v) => !(v in (dev.environment ?? {})))).toEqual([]);
   });
 
   it('takes values from the environment (and so from .env), with defaults that fit the deployment', () => {

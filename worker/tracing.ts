@@ -1,0 +1,27 @@
+// A worker's part of tracing (client/tracing.ts starts it): spans around each activity, the workflow interceptors
+// that make the workflow and turn spans inside the sandbox, and the sink that takes those spans out of it to the
+// process's exporter (not called during replay, so a replayed conversation's spans are not sent twice).
+import {
+  makeWorkflowExporter,
+  OpenTelemetryActivityInboundInterceptor,
+  OpenTelemetryActivityOutboundInterceptor,
+} from '@temporalio/interceptors-opentelemetry';
+import type { ActivityInterceptorsFactory, WorkerOptions } from '@temporalio/worker';
+import type { Tracing } from '../client/tracing';
+
+/** The workflow interceptor module of a traced worker: Temporal's, with our turn spans. */
+export const TRACING_WORKFLOW_MODULE = require.resolve('../workflows/tracing-interceptors');
+
+export interface WorkerTracing {
+  sinks: NonNullable<WorkerOptions['sinks']>;
+  activityInterceptors: ActivityInterceptorsFactory[];
+  workflowModules: string[];
+}
+
+export function workerTracing(tracing: Tracing): WorkerTracing {
+  return {
+    sinks: { exporter: makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
+    activityInterceptors: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
+    workflowModules: [TRACING_WORKFLOW_MODULE],
+  };
+}
