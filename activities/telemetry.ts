@@ -1,7 +1,7 @@
 // What activities report about themselves: model calls (tokens and cost by model and goal) and tool calls (by tool
 // and outcome), as metrics through Temporal's metric meter — so they leave the process by the runtime's own
 // exporter, beside its worker metrics, with its namespace / task queue / activity tags — and as trace spans
-// (`llm.call`, `tool.call`), children of the activity's own span when tracing is on (worker/tracing.ts; without it
+// (`llm.call`, `tool.call`), children of the activity's own span when tracing is on (client/tracing.ts; without it
 // the OpenTelemetry API hands out no-op spans).
 import { CancelledFailure, Context } from '@temporalio/activity';
 import type { MetricMeter } from '@temporalio/common';
@@ -9,7 +9,7 @@ import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { METRICS } from '../workflows/metric-names';
 import type { ToolOutcome, Usage } from '../workflows/types';
 
-export const SPANS = { llmCall: 'llm.call', toolCall: 'tool.call' } as const;
+const SPANS = { llmCall: 'llm.call', toolCall: 'tool.call' } as const;
 
 /** The running activity's meter; none outside an activity (a unit test calling the function directly). */
 function meter(): MetricMeter | undefined {
@@ -20,13 +20,16 @@ function meter(): MetricMeter | undefined {
   }
 }
 
-/** Runs `fn` in a span of ours; a throw marks the span failed and passes on. */
+/**
+ * Runs `fn` in a span of ours; a throw marks the span failed and passes on. The error's words are left to the
+ * activity's span around it, which records the failure after the secret scrubber (activities/secrets.ts) has seen it.
+ */
 async function inSpan<T>(name: string, attributes: Record<string, string>, fn: (span: Span) => Promise<T>): Promise<T> {
   return trace.getTracer('agent-orchestrator').startActiveSpan(name, { attributes }, async (span) => {
     try {
       return await fn(span);
     } catch (err) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+      span.setStatus({ code: SpanStatusCode.ERROR });
       throw err;
     } finally {
       span.end();
@@ -41,7 +44,7 @@ export interface LlmCall {
   task: string;
 }
 
-/** One model call, in an `llm.call` span; count what it spent with `spent`. */
+/** One model call, in an `llm.call` span; what it spent is counted with `recordLlmUsage`. */
 export function observeLlmCall<T>(call: LlmCall, fn: () => Promise<T>): Promise<T> {
   return inSpan(SPANS.llmCall, { 'llm.model': call.model, 'agent.goal': call.goal, 'llm.task': call.task }, async () => {
     try {

@@ -1,11 +1,12 @@
 // Secrets never leave the worker: a provider that echoes the key in its 401 (as OpenAI's "Incorrect API key
 // provided: sk-…" does) reaches the user as a clear message, and the key is in no reply, no history payload and no
-// line the worker process logged. A real worker process (worker/main.ts) against a real dev server and a local
+// line the worker process logged, and no trace span it exported. A real worker process (worker/main.ts) against a real dev server and a local
 // Chat Completions server.
 import { tmpdir } from 'node:os';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startFakeChatCompletions, completion, httpError, lastUserText, type FakeChatCompletions } from '../helpers/fake-chat-completions';
-import { say, startConversation } from '../helpers/conversation';
+import { say, startConversation, waitUntil } from '../helpers/conversation';
+import { startReceiver } from '../helpers/otlp-receiver';
 import { startTemporal } from '../helpers/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
 
@@ -15,6 +16,7 @@ describe('secrets stay in the worker', () => {
   let env: TestWorkflowEnvironment;
   let model: FakeChatCompletions;
   let worker: WorkerProcess;
+  let traces: Awaited<ReturnType<typeof startReceiver>>;
   const taskQueue = `secrets-${process.pid}`;
 
   beforeAll(async () => {
@@ -23,7 +25,10 @@ describe('secrets stay in the worker', () => {
     model = await startFakeChatCompletions((body) =>
       lastUserText(body).startsWith('Greet the user') ? completion({ text: 'Hi!' }) : httpError(401, `Incorrect API key provided: ${KEY}. You can find your API key at https://platform.example.com/account/api-keys.`),
     );
+    traces = await startReceiver();
     worker = await startWorkerProcess({
+      OTEL_EXPORTER_OTLP_ENDPOINT: traces.url,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
       TEMPORAL_ADDRESS: env.address,
       TASK_QUEUE: taskQueue,
       AGENT_GOAL: 'goal_hr_pto',
@@ -39,10 +44,11 @@ describe('secrets stay in the worker', () => {
   afterAll(async () => {
     await worker?.stop();
     await model?.close();
+    await traces?.close();
     await env?.teardown();
   });
 
-  it('a provider error that echoes LLM_KEY is reported without it, in the reply, the history and the logs', async () => {
+  it('a provider error that echoes LLM_KEY is reported without it, in the reply, the history, the logs and the traces', async () => {
     const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_hr_pto' });
     const reply = await say(handle, 'What is my balance?');
     expect(reply.reply).toMatch(/^Sorry, I could not get an answer from the language model \(.*HTTP 401.*check LLM_KEY.*\[secret\]/);
@@ -58,5 +64,9 @@ describe('secrets stay in the worker', () => {
     expect(history).not.toContain(KEY);
     expect(worker.output()).toContain('[secret]');
     expect(worker.output()).not.toContain(KEY);
+    // The failed model call was traced (its llm.call span, and the activity's span with the failure recorded).
+    await waitUntil(async () => traces.spans.some((s) => s.name === 'llm.call') && traces.bodies.some((b) => b.includes('HTTP 401')), 15_000);
+    expect(traces.bodies.join('\n')).toContain('[secret]');
+    expect(traces.bodies.join('\n')).not.toContain(KEY);
   });
 });
