@@ -4,6 +4,8 @@ import { PICKER_GOAL_ID, unknownGoal } from '../goals/registry';
 import { AgentClient } from './agent-client';
 import { DEFAULT_TASK_QUEUE } from './connection';
 import { applyEnvFile } from './env-file';
+import { startTracing } from './tracing';
+import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { catalogMarkdown, catalogSnapshot } from './catalog-doc';
 import { parseAge, pruneConversations } from './prune';
 import { createStreamBus } from '../stream';
@@ -42,6 +44,8 @@ env: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE, TASK_QUEUE, 
 export interface CliIO extends ChatIO {
   error: NodeJS.WritableStream;
   env: NodeJS.ProcessEnv;
+  /** Client interceptors (tracing: conversations the CLI starts begin their trace here). */
+  interceptors?: WorkflowClientInterceptor[];
 }
 
 /** Runs one CLI command; returns the exit code. */
@@ -78,7 +82,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     };
     // Waiting out a server restart is said on stderr, so stdout stays the answer alone (--json included).
     const onWait = (message: string) => io.error.write(`${message}\n`);
-    const connect = async () => (client = await AgentClient.connect(io.env.TASK_QUEUE || DEFAULT_TASK_QUEUE, io.env, { onWait }));
+    const connect = async () => (client = await AgentClient.connect(io.env.TASK_QUEUE || DEFAULT_TASK_QUEUE, io.env, { onWait, interceptors: io.interceptors }));
     // The worker knows which goals exist (its code, its goals folder): ask it before starting a conversation.
     const goalId = async (c: AgentClient) => {
       const wanted = values.goal ?? io.env.AGENT_GOAL ?? PICKER_GOAL_ID;
@@ -267,7 +271,13 @@ export function runFromShell(): void {
     else process.stderr.write(`error: ${message}\n`);
     process.exit(1);
   }
-  void main(process.argv.slice(2), { input: process.stdin, output: process.stdout, error: process.stderr, env: process.env }).then((code) => process.exit(code));
+  const tracing = startTracing('agent-cli');
+  void main(process.argv.slice(2), { input: process.stdin, output: process.stdout, error: process.stderr, env: process.env, interceptors: tracing?.clientInterceptors })
+    .then(async (code) => {
+      await tracing?.shutdown().catch(() => undefined);
+      return code;
+    })
+    .then((code) => process.exit(code));
 }
 
 if (require.main === module) runFromShell();

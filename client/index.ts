@@ -5,6 +5,7 @@ export { AgentClient, newConversationId } from './agent-client';
 export { DEFAULT_TASK_QUEUE } from './connection';
 export type { ConversationFilter, ConversationSummary } from './conversation-list';
 export type { ServerWait } from './server-outage';
+export { startTracing, type Tracing } from './tracing';
 export { UserError } from './user-error';
 export { AgentGoalWorkflow } from '../workflows';
 export * from '../workflows/messages';

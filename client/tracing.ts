@@ -4,12 +4,9 @@
 // OpenTelemetry interceptors make the spans of client calls, workflows and activities and carry the context between
 // them in Temporal headers. A worker adds its part with worker/tracing.ts; ours are the turn
 // (workflows/turn-trace.ts), the model call and the tool call (activities/telemetry.ts).
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { envDetectorSync, Resource } from '@opentelemetry/resources';
-import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { Resource } from '@opentelemetry/resources';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
-import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 
 /** Every setting tracing reads (the compose files pass them through). */
 export const TRACING_SETTING_NAMES = [
@@ -41,6 +38,14 @@ export function tracingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
  */
 export function startTracing(defaultServiceName: string): Tracing | undefined {
   if (!tracingEnabled()) return undefined;
+  // Loaded only when tracing is on: the SDK adds a few hundred milliseconds to every start (the CLI's included).
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  const { envDetectorSync, Resource } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+  const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+  const { OpenTelemetryWorkflowClientInterceptor } = require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (the env detector) win over the role's default name.
   const resource = new Resource({ 'service.name': defaultServiceName }).merge(envDetectorSync.detect());
   // The exporter reads the OTEL_EXPORTER_OTLP_* variables itself (endpoint + /v1/traces, headers, timeout).

@@ -1,11 +1,6 @@
 // A worker's part of tracing (client/tracing.ts starts it): spans around each activity, the workflow interceptors
 // that make the workflow and turn spans inside the sandbox, and the sink that takes those spans out of it to the
 // process's exporter (not called during replay, so a replayed conversation's spans are not sent twice).
-import {
-  makeWorkflowExporter,
-  OpenTelemetryActivityInboundInterceptor,
-  OpenTelemetryActivityOutboundInterceptor,
-} from '@temporalio/interceptors-opentelemetry';
 import type { ActivityInterceptorsFactory, WorkerOptions } from '@temporalio/worker';
 import type { Tracing } from '../client/tracing';
 
@@ -19,6 +14,10 @@ export interface WorkerTracing {
 }
 
 export function workerTracing(tracing: Tracing): WorkerTracing {
+  // Loaded only when tracing is on, as in client/tracing.ts.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const otel = require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
+  const { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } = otel;
   return {
     sinks: { exporter: makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
     activityInterceptors: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],

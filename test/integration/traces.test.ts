@@ -1,7 +1,9 @@
 // Traces on a real worker process (worker/main.ts with OTEL_EXPORTER_OTLP_ENDPOINT), a real dev server and a real MCP
 // server over HTTP, exported over OTLP/HTTP to a receiver this test runs: a tool turn is one tree, from the client's
 // StartWorkflow through the workflow run, the turn, each activity and, inside them, the model call (model, tokens,
-// cost) and the tool call (server, tool, outcome).
+// cost) and the tool call (server, tool, outcome). The CLI, run from a shell, starts the trace of what it starts.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -118,4 +120,19 @@ describe('traces: OTLP from a worker process to a local receiver', () => {
     // One trace: every span of ours has its parent in it.
     for (const s of trace.filter((x) => ['agent.turn', 'llm.call', 'tool.call'].includes(x.name))) expect(byId.get(s.parentSpanId)?.traceId).toBe(root!.traceId);
   }, 90_000);
+
+  test('the agent CLI, run from a shell, starts the trace of the conversation it starts', async () => {
+    const id = `traced-cli-${process.pid}`;
+    // Not spawnSync: the receiver runs in this process and must answer while the CLI exports.
+    await promisify(execFile)(process.execPath, ['--require', 'tsx/cjs', 'client/cli.ts', 'start', '--goal', 'goal_general', '--id', id], {
+      cwd: path.join(__dirname, '..', '..'),
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ENV_FILE: '/dev/null', TEMPORAL_ADDRESS: env.address, TASK_QUEUE: taskQueue, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+    });
+    // Exported before the CLI exited (its shutdown flushes).
+    const start = receiver.spans.find((s) => s.name === 'StartWorkflow:AgentGoalWorkflow' && s.attributes['temporalWorkflowId'] === id);
+    expect(start?.service).toBe('agent-cli');
+    // The workflow's span ends with the conversation.
+    await client.workflow.getHandle(id).signal(endChatSignal);
+    await waitUntil(async () => receiver.spans.some((s) => s.parentSpanId === start!.spanId && s.name === 'RunWorkflow:AgentGoalWorkflow' && s.service === 'test-worker'), 30_000);
+  }, 60_000);
 });
