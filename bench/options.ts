@@ -143,6 +143,8 @@ export interface WorkerBenchOptions {
   build: boolean;
   /** BENCH_WORKER_SDK_CACHE: also hold the conversations with the SDK's default cache size, for comparison (default 1). */
   compareSdkCache: boolean;
+  /** BENCH_WORKER_TRACED: also hold them with tracing on (the traced bundle, spans to a receiver that drops them) (default 1). */
+  compareTraced: boolean;
 }
 
 export function readWorkerBenchOptions(env: NodeJS.ProcessEnv = process.env): WorkerBenchOptions {
@@ -154,6 +156,7 @@ export function readWorkerBenchOptions(env: NodeJS.ProcessEnv = process.env): Wo
     turns: envInt(env, 'BENCH_WORKER_TURNS', 20, 0),
     build: envInt(env, 'BENCH_WORKER_BUILD', 1, 0) > 0,
     compareSdkCache: envInt(env, 'BENCH_WORKER_SDK_CACHE', 1, 0) > 0,
+    compareTraced: envInt(env, 'BENCH_WORKER_TRACED', 1, 0) > 0,
   };
 }
 

@@ -2,9 +2,11 @@
 // `npm run worker` runs it (npm → tsx), each in a process of its own on the same server, started alternately:
 // spawn → its "worker on" line, spawn → the first poll the server sees (describeTaskQueue pollers), and its idle
 // RSS. Then the compiled worker holding N idle open conversations (each greeted, waiting for the user): RSS with
-// the cache size it ships with and with the SDK's default, and a text turn on a conversation evicted from the cache
-// against one still in it. Knobs: BENCH_WORKER_* (options.ts); BENCH_ONLY=worker runs this part alone.
+// the cache size it ships with, with the SDK's default and with traces on, and a text turn on a conversation evicted
+// from the cache against one still in it. Knobs: BENCH_WORKER_* (options.ts); BENCH_ONLY=worker runs this part alone.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -59,7 +61,16 @@ export async function runWorkerBench(ctx: WorkerBenchContext, temporalAddress: s
     const runs: ConversationsRun[] = [];
     const sizes = [DEFAULT_WORKFLOW_CACHE.maxCachedWorkflows, ...(opts.compareSdkCache ? [SDK_DEFAULT_CACHE] : [])];
     for (const [k, cache] of sizes.entries()) {
-      runs.push(await measureConversations(ctx, env({ WORKER_MAX_CACHED_WORKFLOWS: String(cache) }), cache, opts, k === 0 ? opts.turns : 0));
+      runs.push(await measureConversations(ctx, env({ WORKER_MAX_CACHED_WORKFLOWS: String(cache) }), cache, false, opts, k === 0 ? opts.turns : 0));
+    }
+    if (opts.compareTraced) {
+      const receiver = await startDroppingReceiver();
+      try {
+        const cache = DEFAULT_WORKFLOW_CACHE.maxCachedWorkflows;
+        runs.push(await measureConversations(ctx, env({ WORKER_MAX_CACHED_WORKFLOWS: String(cache), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }), cache, true, opts, opts.turns));
+      } finally {
+        await receiver.close();
+      }
     }
     return renderWorkerBench({ starts, runs, sdkDefaultCache: SDK_DEFAULT_CACHE, settleMs: opts.settleMs });
   } finally {
@@ -129,8 +140,8 @@ async function firstPoll(ctx: WorkerBenchContext, queue: string, timeoutMs = 120
   }
 }
 
-async function measureConversations(ctx: WorkerBenchContext, env: Record<string, string>, cache: number, opts: WorkerBenchOptions, turns: number): Promise<ConversationsRun> {
-  process.stderr.write(`bench (worker): ${opts.conversations} conversations on the compiled worker, cache ${cache}\n`);
+async function measureConversations(ctx: WorkerBenchContext, env: Record<string, string>, cache: number, traced: boolean, opts: WorkerBenchOptions, turns: number): Promise<ConversationsRun> {
+  process.stderr.write(`bench (worker): ${opts.conversations} conversations on the compiled worker, cache ${cache}${traced ? ', traces on' : ''}\n`);
   const worker = await spawnWorker('compiled', env);
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, worker.rss().tree)), 250);
@@ -163,11 +174,18 @@ async function measureConversations(ctx: WorkerBenchContext, env: Record<string,
       evicted.push(await timeIt(() => agents.say(ids[i]!, TEXT_PROMPT)));
       cached.push(await timeIt(() => agents.say(ids[ids.length - 1 - i]!, TEXT_PROMPT)));
     }
-    return { cache, conversations: ids.length, rssIdle: idle, rssOpen: open, rssPeak: Math.max(peak, open), startMs, turnEvictedMs: evicted, turnCachedMs: cached };
+    return { cache, traced, conversations: ids.length, rssIdle: idle, rssOpen: open, rssPeak: Math.max(peak, open), startMs, turnEvictedMs: evicted, turnCachedMs: cached };
   } finally {
     clearInterval(sampler);
     await worker.stop();
   }
+}
+
+/** An OTLP/HTTP endpoint that accepts spans and drops them: the worker pays for making and sending them, no more. */
+async function startDroppingReceiver(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}')));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,7 +1,10 @@
 // A real worker process (`npm run worker`'s entry point, worker/main.ts) for fault tests: started with the settings a
 // user would give it, killed with SIGKILL like a crashed machine.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { ScriptInput } from '../../activities/llm/scripted-model';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -44,4 +47,23 @@ export async function startWorkerProcess(env: Record<string, string>, readyTimeo
     await exited;
   };
   return { child, output: () => output, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
+}
+
+/**
+ * A fresh folder with a model script and an MCP registry, and the settings of a worker process using them: the
+ * general agent on the scripted model, prompts not validated. Add DATA_DIR and the settings under test.
+ */
+export function scriptedWorkerSettings(name: string, opts: { address: string; taskQueue: string; script: ScriptInput; mcpServers: Record<string, object> }): { dir: string; env: Record<string, string> } {
+  const dir = mkdtempSync(path.join(tmpdir(), `${name}-`));
+  writeFileSync(path.join(dir, 'script.json'), JSON.stringify(opts.script));
+  writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers: opts.mcpServers }));
+  const env = {
+    TEMPORAL_ADDRESS: opts.address,
+    TASK_QUEUE: opts.taskQueue,
+    AGENT_GOAL: 'goal_general',
+    LLM_MODEL: `scripted:${path.join(dir, 'script.json')}`,
+    VALIDATE_PROMPTS: 'false',
+    MCP_ENDPOINTS_FILE: path.join(dir, 'mcp.json'),
+  };
+  return { dir, env };
 }

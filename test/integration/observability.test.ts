@@ -2,8 +2,7 @@
 // a real MCP server over HTTP: Prometheus's view of /metrics moves as conversations run; each model call's cost is
 // its tokens at the price table's rates, and sums to the conversation's and the goal's; a goal's budget stops it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -15,7 +14,7 @@ import { usageQuery } from '../../workflows/messages';
 import type { ChatMessage, Transcript, Usage } from '../../workflows/types';
 import { history, say, startConversation } from '../helpers/conversation';
 import { startTemporal } from '../helpers/temporal';
-import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
+import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
 
 /** Dollars per million tokens: a token in costs a tenth of a cent, a token out two tenths. */
 const PRICE = { input: 1_000, output: 2_000 };
@@ -69,9 +68,7 @@ describe('observability: metrics, cost and budgets on a worker process', () => {
   beforeAll(async () => {
     env = await startTemporal();
     notes = await serveMcpOverHttp(notesServer, 0);
-    const dir = mkdtempSync(path.join(tmpdir(), 'observability-'));
-    writeFileSync(path.join(dir, 'script.json'), JSON.stringify(script));
-    writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { notes: { url: notes.url, requireApproval: 'never' } } }));
+    const { dir, env: settings } = scriptedWorkerSettings('observability', { address: env.address, taskQueue, script, mcpServers: { notes: { url: notes.url, requireApproval: 'never' } } });
     writeFileSync(path.join(dir, 'prices.json'), JSON.stringify({ 'scripted:*': PRICE }));
     mkdirSync(path.join(dir, 'goals'));
     // An agent with its own budget: a cent, which its first step (the greeting, ~700 tokens in) already spends.
@@ -90,12 +87,7 @@ describe('observability: metrics, cost and budgets on a worker process', () => {
     const port = await freePort(0);
     metricsUrl = `http://127.0.0.1:${port}/metrics`;
     worker = await startWorkerProcess({
-      TEMPORAL_ADDRESS: env.address,
-      TASK_QUEUE: taskQueue,
-      AGENT_GOAL: 'goal_general',
-      LLM_MODEL: `scripted:${path.join(dir, 'script.json')}`,
-      VALIDATE_PROMPTS: 'false',
-      MCP_ENDPOINTS_FILE: path.join(dir, 'mcp.json'),
+      ...settings,
       PRICES_FILE: path.join(dir, 'prices.json'),
       GOALS_DIR: path.join(dir, 'goals'),
       DATA_DIR: path.join(dir, 'data'),

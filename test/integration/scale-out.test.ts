@@ -2,8 +2,6 @@
 // queue, 50 conversations each paying through a shared MCP ledger at once, and one worker SIGKILLed while they run.
 // Every conversation completes, and every payment is applied exactly once: the ledger, like any idempotent service,
 // applies each idempotency key once, however often a retry sends it.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -12,7 +10,7 @@ import { serveMcpOverHttp, type HttpMcpServer } from '../../mcp/servers/serve';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 import { say, startConversation } from '../helpers/conversation';
 import { startTemporal } from '../helpers/temporal';
-import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
+import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
 
 const CONVERSATIONS = 50;
 
@@ -58,16 +56,9 @@ describe('scale-out: three worker processes on one task queue, one killed mid-lo
     env = await startTemporal();
     ledger = ledgerServer();
     ledgerHttp = await serveMcpOverHttp(ledger.create, 0);
-    const dir = mkdtempSync(path.join(tmpdir(), 'scale-out-'));
-    writeFileSync(path.join(dir, 'script.json'), JSON.stringify(script));
-    writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { ledger: { url: ledgerHttp.url, requireApproval: 'never', timeoutMs: 30_000 } } }));
+    const { dir, env: settings } = scriptedWorkerSettings('scale-out', { address: env.address, taskQueue, script, mcpServers: { ledger: { url: ledgerHttp.url, requireApproval: 'never', timeoutMs: 30_000 } } });
     const base = {
-      TEMPORAL_ADDRESS: env.address,
-      TASK_QUEUE: taskQueue,
-      AGENT_GOAL: 'goal_general',
-      LLM_MODEL: `scripted:${path.join(dir, 'script.json')}`,
-      VALIDATE_PROMPTS: 'false',
-      MCP_ENDPOINTS_FILE: path.join(dir, 'mcp.json'),
+      ...settings,
       // Sticky tasks of a dead worker move to the others after this long (the shipped default is 5 s).
       WORKER_STICKY_SCHEDULE_TO_START: '2s',
     };

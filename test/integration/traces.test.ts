@@ -4,8 +4,6 @@
 // cost) and the tool call (server, tool, outcome). The CLI, run from a shell, starts the trace of what it starts.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -18,7 +16,7 @@ import { endChatSignal } from '../../workflows/messages';
 import { say, startConversation, waitUntil } from '../helpers/conversation';
 import { startReceiver, type ReceivedSpan } from '../helpers/otlp-receiver';
 import { startTemporal } from '../helpers/temporal';
-import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
+import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
 
 const script: ScriptInput = {
   rules: [
@@ -50,19 +48,12 @@ describe('traces: OTLP from a worker process to a local receiver', () => {
     env = await startTemporal();
     notes = await serveMcpOverHttp(notesServer, 0);
     receiver = await startReceiver();
-    const dir = mkdtempSync(path.join(tmpdir(), 'traces-'));
-    writeFileSync(path.join(dir, 'script.json'), JSON.stringify(script));
-    writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { notes: { url: notes.url, requireApproval: 'never' } } }));
+    const { dir, env: settings } = scriptedWorkerSettings('traces', { address: env.address, taskQueue, script, mcpServers: { notes: { url: notes.url, requireApproval: 'never' } } });
     const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '100' };
     worker = await startWorkerProcess({
       ...otel,
       OTEL_SERVICE_NAME: 'test-worker',
-      TEMPORAL_ADDRESS: env.address,
-      TASK_QUEUE: taskQueue,
-      AGENT_GOAL: 'goal_general',
-      LLM_MODEL: `scripted:${path.join(dir, 'script.json')}`,
-      VALIDATE_PROMPTS: 'false',
-      MCP_ENDPOINTS_FILE: path.join(dir, 'mcp.json'),
+      ...settings,
       DATA_DIR: path.join(dir, 'data'),
     });
     // The client side, as the API or npm start traces it: the trace starts where the conversation is started.
