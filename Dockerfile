@@ -14,7 +14,7 @@ COPY package.json package-lock.json ./
 # No install scripts: the postinstall fetches the Temporal CLI, which only `npm start` and the tests use.
 RUN npm install --no-audit --no-fund --ignore-scripts
 COPY . .
-# tsc → dist/, the workflow bundle → dist/workflow-bundle.js, the web chat → dist/web.
+# tsc → dist/, the workflow bundles → dist/workflow-bundle.js (and -traced.js, for OTLP tracing), the web chat → dist/web.
 RUN npm run build
 
 FROM node:20-bookworm-slim

@@ -1,7 +1,7 @@
 // The compose files, checked as Docker Compose reads them (Debian's docker-compose runs `config` without an engine;
 // no engine runs here, so the images are not built or started): both validate, every setting the worker, the API
 // and the Temporal connection read reaches our containers, values come from the environment / .env, and the worker
-// can be scaled.
+// can be scaled. The Dockerfile and .dockerignore are checked as written.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -77,5 +77,28 @@ function registryVariables(): string[] {
     expect(services.temporal!.depends_on).toEqual({ postgresql: { condition: 'service_healthy' } });
     for (const name of ['postgresql', 'temporal', 'redis', 'api', 'train-service']) expect(services[name]!.healthcheck).toBeDefined();
     expect(services.api!.command).toEqual(['node', 'dist/api/main.js']);
+  });
+});
+
+// No engine here to build the image: its shape is checked as written.
+describe('the Dockerfile and .dockerignore', () => {
+  const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+  const instructions = dockerfile.split('\n').filter((line) => /^[A-Z]+ /.test(line));
+  const stages = instructions.map((line, i) => (line.startsWith('FROM ') ? i : -1)).filter((i) => i >= 0);
+  const runStage = instructions.slice(stages.at(-1));
+
+  it('builds in one stage and runs compiled code on production dependencies in another, as a non-root user', () => {
+    expect(stages).toHaveLength(2);
+    expect(instructions).toContain('RUN npm run build');
+    expect(runStage).toContain('COPY --from=build /app/dist ./dist');
+    expect(runStage.find((line) => line.startsWith('RUN npm install'))).toMatch(/--omit=dev/);
+    expect(runStage).toContain('USER node');
+    expect(runStage.some((line) => line.startsWith('HEALTHCHECK ') && line.includes('dist/worker/healthcheck.js'))).toBe(true);
+    expect(runStage.at(-1)).toBe('CMD ["node", "dist/worker/main.js"]');
+  });
+
+  it('keeps secrets, state and the host build out of the context', () => {
+    const ignored = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n');
+    for (const entry of ['.env', 'node_modules', 'dist', 'data', 'config/prometheus-api-key', '.git']) expect(ignored).toContain(entry);
   });
 });
