@@ -6,7 +6,7 @@ import { interceptors as temporalInterceptors } from '@temporalio/interceptors-o
 import type { WorkflowInterceptors } from '@temporalio/workflow';
 import { setTurnTracing, type TurnSpan } from './turn-trace';
 
-export const TURN_SPAN = 'agent.turn';
+const TURN_SPAN = 'agent.turn';
 
 function startTurn(attributes: Record<string, string | number>): TurnSpan {
   // Temporal's interceptors registered the sandbox's tracer provider as they were made (below, first).
