@@ -1,9 +1,12 @@
 // Replays recorded conversation histories against the current workflow code: a change that would break
-// conversations already running in production (non-determinism) fails here. Needs no server.
+// conversations already running in production (non-determinism) fails here. Needs no server. They replay with the
+// tracing interceptors built in too: turning OTLP tracing on in a deploy must not change a running conversation.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Worker } from '@temporalio/worker';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { WORKFLOWS_PATH } from '../../worker/create-worker';
+import { TRACING_WORKFLOW_MODULE } from '../../worker/tracing';
 import { workflowBundle } from '../helpers/temporal';
 
 const DIR = path.join(__dirname, '..', 'histories');
@@ -20,5 +23,19 @@ describe('replay of recorded histories', () => {
   it.each(files)('%s replays deterministically', async (file) => {
     const history = historyFromJSON(JSON.parse(readFileSync(path.join(DIR, file), 'utf8')));
     await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, RECORDED_IDS[file] ?? file);
+  });
+
+  describe('with the tracing interceptors (the traced bundle)', () => {
+    let traced: ReturnType<typeof bundleWorkflowCode>;
+    beforeAll(() => {
+      traced = bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: [TRACING_WORKFLOW_MODULE], logger: new DefaultLogger('WARN') });
+    });
+
+    it.each(files)('%s replays deterministically', async (file) => {
+      const history = historyFromJSON(JSON.parse(readFileSync(path.join(DIR, file), 'utf8')));
+      // The span exporter's sink, as a traced worker registers it (replays never call it).
+      const sinks = { exporter: { export: { fn: () => {}, callDuringReplay: false } } };
+      await Worker.runReplayHistory({ workflowBundle: await traced, sinks }, history, RECORDED_IDS[file] ?? file);
+    });
   });
 });
