@@ -411,9 +411,13 @@ export function addUsage(a: Usage, b: Usage): Usage {
     outputTokens: a.outputTokens + b.outputTokens,
     totalTokens: a.totalTokens + b.totalTokens,
   };
-  // Rounded to a millionth of a cent, so sums of many steps read cleanly.
-  if (a.costUsd !== undefined || b.costUsd !== undefined) sum.costUsd = Math.round(((a.costUsd ?? 0) + (b.costUsd ?? 0)) * 1e8) / 1e8;
+  if (a.costUsd !== undefined || b.costUsd !== undefined) sum.costUsd = roundUsd((a.costUsd ?? 0) + (b.costUsd ?? 0));
   return sum;
+}
+
+/** Dollars rounded to a millionth of a cent: a call's cost and sums of many read cleanly. */
+export function roundUsd(usd: number): number {
+  return Math.round(usd * 1e8) / 1e8;
 }
 
 /** $0.0123 below a dollar (model calls cost fractions of a cent), $12.35 above. */

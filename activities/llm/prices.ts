@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { PROJECT_ROOT } from '../../tools/project-root';
-import type { Usage } from '../../workflows/types';
+import { roundUsd, type Usage } from '../../workflows/types';
 
 export const DEFAULT_PRICES_FILE = path.join(PROJECT_ROOT, 'config', 'prices.json');
 
@@ -28,16 +28,11 @@ export class PriceTable {
     return this.prices.get(model) ?? this.prices.get(`${provider}:*`);
   }
 
-  /** `usage` with its cost in dollars when the model has a price (rounded to a millionth of a cent). */
+  /** `usage` with its cost in dollars when the model has a price. */
   priced(model: string, usage: Usage): Usage {
     const price = this.priceOf(model);
     if (!price) return usage;
-    const cost = (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000;
-    return { ...usage, costUsd: Math.round(cost * 1e8) / 1e8 };
-  }
-
-  models(): string[] {
-    return [...this.prices.keys()];
+    return { ...usage, costUsd: roundUsd((usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000) };
   }
 }
 
