@@ -25,36 +25,36 @@ export class ApiMetrics {
     registers: [this.registry],
   });
 
-  constructor(agents: AgentClient) {
+  private readonly running = new Gauge({
+    name: 'agent_conversations_running',
+    help: 'Conversations running on this task queue, by state (delegates are part of their parent)',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+  });
+  private readonly approvalsWaiting = new Gauge({
+    name: 'agent_approvals_waiting',
+    help: 'Conversations waiting for a user to approve or decline a tool call',
+    registers: [this.registry],
+  });
+
+  constructor(private readonly agents: AgentClient) {
     collectDefaultMetrics({ register: this.registry });
-    const count = async (state: ConversationState) =>
-      Number((await agents.client.workflow.count(listQuery({ taskQueue: agents.taskQueue, state }))).count);
-    // A server without the search attributes (registered by the worker) cannot count by state: the gauges are left
-    // out rather than the scrape failing.
-    const counted = async (set: (state: ConversationState, n: number) => void) => {
-      try {
-        for (const [state, n] of await Promise.all(RUNNING_STATES.map(async (s) => [s, await count(s)] as const))) set(state, n);
-      } catch {
-        // nothing to report this time
-      }
-    };
-    new Gauge({
-      name: 'agent_conversations_running',
-      help: 'Conversations running on this task queue, by state (delegates are part of their parent)',
-      labelNames: ['state'] as const,
-      registers: [this.registry],
-      async collect() {
-        await counted((state, n) => this.set({ state }, n));
-      },
-    });
-    new Gauge({
-      name: 'agent_approvals_waiting',
-      help: 'Conversations waiting for a user to approve or decline a tool call',
-      registers: [this.registry],
-      async collect() {
-        this.set(await count('awaiting_approval').catch(() => NaN));
-      },
-    });
+  }
+
+  /** One count per state per scrape, feeding both gauges. A server without the search attributes (registered by the
+   * worker) cannot count by state: the states are left out and the approvals read NaN, rather than the scrape failing. */
+  private async countRunning(): Promise<void> {
+    this.running.reset();
+    this.approvalsWaiting.reset();
+    try {
+      const counts = await Promise.all(
+        RUNNING_STATES.map(async (state) => [state, Number((await this.agents.client.workflow.count(listQuery({ taskQueue: this.agents.taskQueue, state }))).count)] as const),
+      );
+      for (const [state, n] of counts) this.running.set({ state }, n);
+      this.approvalsWaiting.set(counts.find(([state]) => state === 'awaiting_approval')![1]);
+    } catch {
+      this.approvalsWaiting.set(NaN);
+    }
   }
 
   /** Hono middleware: counts and times each request under its route pattern (never the raw path: ids would explode
@@ -70,6 +70,7 @@ export class ApiMetrics {
   }
 
   async text(): Promise<{ body: string; contentType: string }> {
+    await this.countRunning();
     return { body: await this.registry.metrics(), contentType: this.registry.contentType };
   }
 }
