@@ -6,7 +6,16 @@ import { ToolIndexCache } from './tool-search';
 import type { GoalRegistry } from '../goals/registry';
 import { selectTools, versionOf, type McpDiscovery } from '../mcp/catalog';
 import type { ToolRegistry } from '../tools/registry';
-import { ASK_AGENT, askAgentSpec, BUILTIN_TOOLS, CHANGE_GOAL, COMPLETE_GOAL, CREATE_AGENT, createAgentSpec, LIST_AGENTS } from '../workflows/builtin-tools';
+import {
+  ASK_AGENT,
+  askAgentSpec,
+  BUILTIN_TOOLS,
+  CHANGE_GOAL,
+  COMPLETE_GOAL,
+  CREATE_AGENT,
+  createAgentSpec,
+  LIST_AGENTS,
+} from '../workflows/builtin-tools';
 import { FailureTypes, type GoalActivities } from '../workflows/activity-types';
 import type { Goal, ResolvedGoal, Settings, ToolSpec } from '../workflows/types';
 
@@ -37,8 +46,14 @@ function fileApprovalLimit(goal: Goal, tools: ToolSpec[]): { goal: Goal; tools: 
 }
 
 export function createGoalActivities({ settings, goals, tools, discovery, goalsFolder }: GoalDeps): GoalActivities {
-  const drafts = goalsFolder ? new GoalDrafts(goals, goalsFolder, (name) => tools.spec(name) !== undefined, discovery) : null;
-  const noFolder = () => ApplicationFailure.nonRetryable('This worker has no goals folder (GOALS_DIR) to write agents to.', FailureTypes.Misconfigured);
+  const drafts = goalsFolder
+    ? new GoalDrafts(goals, goalsFolder, (name) => tools.spec(name) !== undefined, discovery)
+    : null;
+  const noFolder = () =>
+    ApplicationFailure.nonRetryable(
+      'This worker has no goals folder (GOALS_DIR) to write agents to.',
+      FailureTypes.Misconfigured,
+    );
   const indexes = new ToolIndexCache();
   return {
     async searchTools({ tools: catalog, query, limit }) {
@@ -79,7 +94,12 @@ export function createGoalActivities({ settings, goals, tools, discovery, goalsF
 
     async describeAgents() {
       const ids = goals.ids();
-      return { agents: goals.agents(settings.goalCategories), goalIds: ids, sources: Object.fromEntries(ids.map((id) => [id, goals.source(id)])), problems: goals.problems() };
+      return {
+        agents: goals.agents(settings.goalCategories),
+        goalIds: ids,
+        sources: Object.fromEntries(ids.map((id) => [id, goals.source(id)])),
+        problems: goals.problems(),
+      };
     },
 
     async resolveGoal(goalId: string): Promise<ResolvedGoal> {
@@ -96,20 +116,40 @@ export function createGoalActivities({ settings, goals, tools, discovery, goalsF
       const buildable = () => {
         const catalog = discovery?.peek() ?? null;
         const native = tools.names().map((n) => `${n} (${tools.spec(n)!.category})`);
-        const servers = !catalog ? ['(being discovered: see agent endpoints)'] : catalog.endpoints.filter((e) => e.status === 'ok').map((e) => `${e.name} [${e.categories.join(', ')}] (${e.toolCount} tools)`);
+        const servers = !catalog
+          ? ['(being discovered: see agent endpoints)']
+          : catalog.endpoints
+              .filter((e) => e.status === 'ok')
+              .map((e) => `${e.name} [${e.categories.join(', ')}] (${e.toolCount} tools)`);
         const agents = goals.agents().map((a) => `${a.goalId} (${a.category})`);
-        return [`Native tools: ${native.join(', ')}.`, `MCP servers: ${servers.join(', ') || 'none'}.`, `Agents: ${agents.join(', ')}.`].join('\n');
+        return [
+          `Native tools: ${native.join(', ')}.`,
+          `MCP servers: ${servers.join(', ') || 'none'}.`,
+          `Agents: ${agents.join(', ')}.`,
+        ].join('\n');
       };
       const builder = names.includes(CREATE_AGENT) ? createAgentSpec(buildable()) : null;
       const specs = [...new Set(names)].map((name): ToolSpec => {
-        const spec = name === ASK_AGENT ? askAgentSpec(goals.delegatesOf(goal)) : name === CREATE_AGENT ? builder : (BUILTIN_TOOLS[name] ?? tools.spec(name));
-        if (!spec) throw ApplicationFailure.nonRetryable(`Goal "${goalId}" lists the unknown tool "${name}".`, FailureTypes.Misconfigured);
+        const spec =
+          name === ASK_AGENT
+            ? askAgentSpec(goals.delegatesOf(goal))
+            : name === CREATE_AGENT
+              ? builder
+              : (BUILTIN_TOOLS[name] ?? tools.spec(name));
+        if (!spec)
+          throw ApplicationFailure.nonRetryable(
+            `Goal "${goalId}" lists the unknown tool "${name}".`,
+            FailureTypes.Misconfigured,
+          );
         return spec;
       });
       // MCP tools are discovered now, so a server added to the registry is usable from the next turn on.
       const catalog = discovery && goal.mcp ? await discovery.catalog() : null;
       const mcpTools = catalog ? selectTools(catalog, goal.mcp) : [];
-      const resolved = goals.source(goalId) === 'code' ? { goal, tools: [...specs, ...mcpTools] } : fileApprovalLimit(goal, [...specs, ...mcpTools]);
+      const resolved =
+        goals.source(goalId) === 'code'
+          ? { goal, tools: [...specs, ...mcpTools] }
+          : fileApprovalLimit(goal, [...specs, ...mcpTools]);
       return {
         ...resolved,
         catalog: {

@@ -19,7 +19,8 @@ export function capText(text: string, max: number, what = 'the reply', setting =
 
 /** A tool outcome within `max` characters of JSON: a larger result becomes a preview the LLM is told is partial. */
 export function capOutcome(outcome: ToolOutcome, max: number): ToolOutcome {
-  if (outcome.status === 'tool_error') return { ...outcome, error: capText(outcome.error, max, 'the error', 'MAX_TOOL_RESULT_CHARS') };
+  if (outcome.status === 'tool_error')
+    return { ...outcome, error: capText(outcome.error, max, 'the error', 'MAX_TOOL_RESULT_CHARS') };
   if (outcome.status !== 'ok') return outcome;
   const json = JSON.stringify(outcome.result) ?? '';
   if (json.length <= max) return outcome;

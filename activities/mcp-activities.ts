@@ -15,7 +15,12 @@ export interface McpDeps {
 export function createMcpActivities({ discovery, pool }: McpDeps, limits: Limits = DEFAULT_LIMITS): McpActivities {
   return {
     callMcpTool: (input) =>
-      observeToolCall(input.ref.tool, input.ref.server, async () => capOutcome(await whileHeartbeating((signal) => callMcpTool(discovery, pool, input, signal)), limits.maxToolResultChars)),
+      observeToolCall(input.ref.tool, input.ref.server, async () =>
+        capOutcome(
+          await whileHeartbeating((signal) => callMcpTool(discovery, pool, input, signal)),
+          limits.maxToolResultChars,
+        ),
+      ),
     async describeCatalog() {
       const { version, endpoints, registryError, tools } = await discovery.catalog();
       return { catalog: { version, endpoints, registryError }, tools };

@@ -70,7 +70,8 @@ export class SecretScrubber {
 
   /** A logger that scrubs what it passes on. */
   logger(inner: Logger): Logger {
-    const log = (level: LogLevel, message: string, meta?: LogMetadata) => inner.log(level, this.scrub(message), meta && this.scrubDeep(meta));
+    const log = (level: LogLevel, message: string, meta?: LogMetadata) =>
+      inner.log(level, this.scrub(message), meta && this.scrubDeep(meta));
     return {
       log,
       trace: (m, meta) => log('TRACE', m, meta),

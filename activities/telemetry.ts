@@ -46,16 +46,22 @@ export interface LlmCall {
 
 /** One model call, in an `llm.call` span; what it spent is counted with `recordLlmUsage`. */
 export function observeLlmCall<T>(call: LlmCall, fn: () => Promise<T>): Promise<T> {
-  return inSpan(SPANS.llmCall, { 'llm.model': call.model, 'agent.goal': call.goal, 'llm.task': call.task }, async () => {
-    try {
-      return await fn();
-    } catch (err) {
-      // The user stopping the turn is not the model failing.
-      if (err instanceof CancelledFailure) throw err;
-      meter()?.createCounter(METRICS.llmCalls, 'calls', 'Model calls by model, goal, task and outcome').add(1, { model: call.model, goal: call.goal, task: call.task, outcome: 'failed' });
-      throw err;
-    }
-  });
+  return inSpan(
+    SPANS.llmCall,
+    { 'llm.model': call.model, 'agent.goal': call.goal, 'llm.task': call.task },
+    async () => {
+      try {
+        return await fn();
+      } catch (err) {
+        // The user stopping the turn is not the model failing.
+        if (err instanceof CancelledFailure) throw err;
+        meter()
+          ?.createCounter(METRICS.llmCalls, 'calls', 'Model calls by model, goal, task and outcome')
+          .add(1, { model: call.model, goal: call.goal, task: call.task, outcome: 'failed' });
+        throw err;
+      }
+    },
+  );
 }
 
 /** What a model call spent: counted in the metrics, and on the call's span. */
@@ -68,20 +74,35 @@ export function recordLlmUsage(call: LlmCall, usage: Usage): void {
   const m = meter();
   if (!m) return;
   const tags = { model: call.model, goal: call.goal };
-  m.createCounter(METRICS.llmCalls, 'calls', 'Model calls by model, goal, task and outcome').add(1, { ...tags, task: call.task, outcome: 'ok' });
+  m.createCounter(METRICS.llmCalls, 'calls', 'Model calls by model, goal, task and outcome').add(1, {
+    ...tags,
+    task: call.task,
+    outcome: 'ok',
+  });
   const tokens = m.createCounter(METRICS.llmTokens, 'tokens', 'Tokens by model, goal and direction (input, output)');
   tokens.add(usage.inputTokens, { ...tags, direction: 'input' });
   tokens.add(usage.outputTokens, { ...tags, direction: 'output' });
   // Counters count whole numbers: cost is a histogram of each call's cost, whose _sum is the total spent.
   if (usage.costUsd !== undefined) {
-    m.createHistogram(METRICS.llmCost, 'float', 'usd', 'Cost of each model call in US dollars (price table); _sum is the total').record(usage.costUsd, tags);
+    m.createHistogram(
+      METRICS.llmCost,
+      'float',
+      'usd',
+      'Cost of each model call in US dollars (price table); _sum is the total',
+    ).record(usage.costUsd, tags);
   }
 }
 
 /** One tool call, in a `tool.call` span, counted by its outcome (`failed`: it threw, and Temporal retries it). */
-export function observeToolCall(tool: string, server: string | undefined, call: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
+export function observeToolCall(
+  tool: string,
+  server: string | undefined,
+  call: () => Promise<ToolOutcome>,
+): Promise<ToolOutcome> {
   const count = (outcome: string) =>
-    meter()?.createCounter(METRICS.toolCalls, 'calls', 'Tool calls by tool, MCP server (none for native tools) and outcome').add(1, { tool, server: server ?? '', outcome });
+    meter()
+      ?.createCounter(METRICS.toolCalls, 'calls', 'Tool calls by tool, MCP server (none for native tools) and outcome')
+      .add(1, { tool, server: server ?? '', outcome });
   return inSpan(SPANS.toolCall, { 'tool.name': tool, ...(server ? { 'mcp.server': server } : {}) }, async (span) => {
     try {
       const outcome = await call();

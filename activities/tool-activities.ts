@@ -39,7 +39,9 @@ export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext, limi
     const done = tool.readOnly ? undefined : recordedEffect(ctx.store, key);
     if (done) return { status: 'ok', result: done.result };
     try {
-      const ran = await whileHeartbeating(async (signal) => tool.run(parsed.data, { ...ctx, conversationId: info.workflowExecution?.workflowId, signal }));
+      const ran = await whileHeartbeating(async (signal) =>
+        tool.run(parsed.data, { ...ctx, conversationId: info.workflowExecution?.workflowId, signal }),
+      );
       const outcome = capOutcome({ status: 'ok', result: ran }, limits.maxToolResultChars);
       // A read-only call changed nothing: no write. Otherwise the effect and its record go to disk together.
       if (!tool.readOnly) {
@@ -54,4 +56,3 @@ export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext, limi
     }
   }
 }
-

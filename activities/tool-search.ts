@@ -29,9 +29,23 @@ export class ToolIndex {
       storeFields: [],
       tokenize: (text) => words(text),
       processTerm: stem,
-      searchOptions: { boost: { name: 3, server: 1.5, category: 1.5, description: 1, args: 0.5 }, prefix: true, fuzzy: 0.2, combineWith: 'OR' },
+      searchOptions: {
+        boost: { name: 3, server: 1.5, category: 1.5, description: 1, args: 0.5 },
+        prefix: true,
+        fuzzy: 0.2,
+        combineWith: 'OR',
+      },
     });
-    this.search.addAll(tools.map((t, id) => ({ id, name: t.name, description: t.description, server: t.mcp?.server ?? '', category: t.category, args: argumentText(t.inputSchema) })));
+    this.search.addAll(
+      tools.map((t, id) => ({
+        id,
+        name: t.name,
+        description: t.description,
+        server: t.mcp?.server ?? '',
+        category: t.category,
+        args: argumentText(t.inputSchema),
+      })),
+    );
   }
 
   /** The best `limit` tools for `query`, best first; equal scores in catalog order, so the answer is stable. */
@@ -43,7 +57,12 @@ export class ToolIndex {
       .slice(0, n)
       .map((r) => {
         const t = this.tools[r.id as number]!;
-        return { name: t.name, description: t.description, ...(t.mcp ? { server: t.mcp.server } : {}), inputSchema: t.inputSchema };
+        return {
+          name: t.name,
+          description: t.description,
+          ...(t.mcp ? { server: t.mcp.server } : {}),
+          inputSchema: t.inputSchema,
+        };
       });
   }
 }
@@ -53,7 +72,25 @@ export class ToolIndex {
  * tool says create. The query gains the tool's verb beside the user's word.
  */
 const VERB_SYNONYMS: Record<string, string[]> = {
-  create: ['add', 'new', 'make', 'open', 'post', 'send', 'build', 'define', 'request', 'invite', 'schedule', 'submit', 'write', 'start', 'book', 'publish', 'issue'],
+  create: [
+    'add',
+    'new',
+    'make',
+    'open',
+    'post',
+    'send',
+    'build',
+    'define',
+    'request',
+    'invite',
+    'schedule',
+    'submit',
+    'write',
+    'start',
+    'book',
+    'publish',
+    'issue',
+  ],
   get: ['show', 'view', 'read', 'fetch', 'check', 'review', 'track', 'details', 'what', 'which'],
   list: ['all', 'every', 'browse', 'overview'],
   update: ['change', 'edit', 'modify', 'rename', 'set', 'share', 'move', 'assign', 'tag'],
@@ -79,7 +116,11 @@ function words(text: string): string[] {
 }
 
 /** Words that say nothing about what a tool does. */
-const STOP_WORDS = new Set('a an and are as at be by can do for from how i in is it me my of on or our the there this to us we with you your'.split(' '));
+const STOP_WORDS = new Set(
+  'a an and are as at be by can do for from how i in is it me my of on or our the there this to us we with you your'.split(
+    ' ',
+  ),
+);
 
 /** Lower case and a light stem (plurals, -ing, -ed, a final e), so "invoices" finds "invoice" and "sharing" finds
  * "share"; stop words are dropped (null). */

@@ -41,7 +41,10 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
       // A field the schema does not know is named too (zod reports it on the object, with the key aside).
       const unknownKey = issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
       const field = [...(issue?.path ?? []), ...(unknownKey ? [unknownKey] : [])].join('.') || undefined;
-      return c.json({ error: `${field ? `${field}: ` : ''}${issue?.message ?? 'invalid request'}`, ...(field ? { field } : {}) }, 400);
+      return c.json(
+        { error: `${field ? `${field}: ` : ''}${issue?.message ?? 'invalid request'}`, ...(field ? { field } : {}) },
+        400,
+      );
     },
   });
 
@@ -66,7 +69,13 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
   });
 
   if (settings.corsOrigins.length) app.use('/api/*', cors({ origin: settings.corsOrigins }));
-  app.use('/api/*', bodyLimit({ maxSize: settings.bodyLimitBytes, onError: (c) => c.json({ error: `The request body is over ${settings.bodyLimitBytes} bytes.` }, 413) }));
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: settings.bodyLimitBytes,
+      onError: (c) => c.json({ error: `The request body is over ${settings.bodyLimitBytes} bytes.` }, 413),
+    }),
+  );
   app.use('/api/*', async (c, next) => {
     if (c.req.path === '/api/health' || c.req.path === '/api/openapi.json') return next();
     if (!settings.keys) {
@@ -74,9 +83,15 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
       return next();
     }
     // EventSource cannot send headers: the events stream also takes the key as ?key=.
-    const header = c.req.header('authorization') ?? (c.req.path.endsWith('/events') && c.req.query('key') ? `Bearer ${c.req.query('key')}` : undefined);
+    const header =
+      c.req.header('authorization') ??
+      (c.req.path.endsWith('/events') && c.req.query('key') ? `Bearer ${c.req.query('key')}` : undefined);
     const caller = settings.keys.callerOf(header);
-    if (!caller) return c.json({ error: header ? 'Unknown API key.' : 'This API needs Authorization: Bearer <key> (API_KEYS).' }, 401);
+    if (!caller)
+      return c.json(
+        { error: header ? 'Unknown API key.' : 'This API needs Authorization: Bearer <key> (API_KEYS).' },
+        401,
+      );
     c.set('caller', caller);
     return next();
   });
@@ -89,7 +104,10 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
     if (owner !== caller.owner) throw new UserError(`No conversation with id ${id}.`, 'not_found');
   }
 
-  const json = (schema: z.ZodType, description: string) => ({ content: { 'application/json': { schema } }, description });
+  const json = (schema: z.ZodType, description: string) => ({
+    content: { 'application/json': { schema } },
+    description,
+  });
   const errors = {
     400: json(S.ErrorBody, 'Bad input; `field` names it'),
     401: json(S.ErrorBody, 'Missing or unknown API key'),
@@ -100,7 +118,12 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
   const body = (schema: z.ZodType) => ({ body: { content: { 'application/json': { schema } }, required: true } });
 
   app.openapi(
-    createRoute({ method: 'get', path: '/api/health', summary: 'Whether the API reaches Temporal', responses: { 200: json(S.Health, 'Reachable'), 503: json(S.Health, 'Temporal unreachable') } }),
+    createRoute({
+      method: 'get',
+      path: '/api/health',
+      summary: 'Whether the API reaches Temporal',
+      responses: { 200: json(S.Health, 'Reachable'), 503: json(S.Health, 'Temporal unreachable') },
+    }),
     async (c) => {
       let reachable = true;
       try {
@@ -108,41 +131,78 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
       } catch {
         reachable = false;
       }
-      const health = { ok: reachable, temporal: { reachable, namespace: agents.client.options.namespace, taskQueue: agents.taskQueue } };
+      const health = {
+        ok: reachable,
+        temporal: { reachable, namespace: agents.client.options.namespace, taskQueue: agents.taskQueue },
+      };
       return c.json(health, reachable ? 200 : 503);
     },
   );
 
   app.openapi(
-    createRoute({ method: 'post', path: '/api/conversations', summary: 'Start a conversation; answers with the greeting', request: body(S.StartBody), responses: { 201: json(S.Started, 'Started'), ...errors } }),
+    createRoute({
+      method: 'post',
+      path: '/api/conversations',
+      summary: 'Start a conversation; answers with the greeting',
+      request: body(S.StartBody),
+      responses: { 201: json(S.Started, 'Started'), ...errors },
+    }),
     async (c) => {
       const input = c.req.valid('json') as z.infer<typeof S.StartBody>;
       const goalId = input.goalId ?? deps.defaultGoal;
       const { goalIds } = await agents.agents();
-      if (!goalIds.includes(goalId)) return c.json({ error: `Unknown goal "${goalId}". Known goals: ${goalIds.join(', ')}.`, field: 'goalId' }, 400);
+      if (!goalIds.includes(goalId))
+        return c.json({ error: `Unknown goal "${goalId}". Known goals: ${goalIds.join(', ')}.`, field: 'goalId' }, 400);
       const { id, greeting } = await agents.start(goalId, input.conversationId, c.get('caller').owner ?? undefined);
       return c.json({ conversationId: id, goalId, greeting }, 201);
     },
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/api/conversations', summary: 'Conversations, newest first', request: { query: S.ListQuery }, responses: { 200: json(z.array(S.ConversationSummary), 'The list'), ...errors } }),
+    createRoute({
+      method: 'get',
+      path: '/api/conversations',
+      summary: 'Conversations, newest first',
+      request: { query: S.ListQuery },
+      responses: { 200: json(z.array(S.ConversationSummary), 'The list'), ...errors },
+    }),
     async (c) => {
       const q = c.req.valid('query') as z.infer<typeof S.ListQuery>;
       const caller = c.get('caller');
       // A key sees its own conversations; only an admin key (or the local caller) may ask for another owner's.
       const owner = caller.admin ? q.owner : (caller.owner ?? undefined);
-      return c.json(await agents.list({ goal: q.goal, state: q.state, owner, limit: q.limit, taskQueue: agents.taskQueue }), 200);
+      return c.json(
+        await agents.list({ goal: q.goal, state: q.state, owner, limit: q.limit, taskQueue: agents.taskQueue }),
+        200,
+      );
     },
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/api/conversations/{id}', summary: 'State, goal, messages, pending approval, usage', request: { params: S.ConversationIdParam }, responses: { 200: json(S.Conversation, 'The conversation'), ...errors } }),
+    createRoute({
+      method: 'get',
+      path: '/api/conversations/{id}',
+      summary: 'State, goal, messages, pending approval, usage',
+      request: { params: S.ConversationIdParam },
+      responses: { 200: json(S.Conversation, 'The conversation'), ...errors },
+    }),
     async (c) => {
       const { id } = c.req.valid('param');
       await mine(c, id);
       const feed = await agents.feed(id, 0);
-      return c.json({ id, goalId: feed.goalId, owner: feed.owner, state: feed.state, messages: feed.messages, pendingApproval: feed.pendingApproval, usage: feed.usage, usageByGoal: feed.usageByGoal ?? {} }, 200);
+      return c.json(
+        {
+          id,
+          goalId: feed.goalId,
+          owner: feed.owner,
+          state: feed.state,
+          messages: feed.messages,
+          pendingApproval: feed.pendingApproval,
+          usage: feed.usage,
+          usageByGoal: feed.usageByGoal ?? {},
+        },
+        200,
+      );
     },
   );
 
@@ -150,9 +210,14 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
     createRoute({
       method: 'post',
       path: '/api/conversations/{id}/messages',
-      summary: 'Send the user’s message; answers with the agent’s reply when it next needs the user (wait=false: at once)',
+      summary:
+        'Send the user’s message; answers with the agent’s reply when it next needs the user (wait=false: at once)',
       request: { params: S.ConversationIdParam, query: S.WaitQuery, ...body(S.MessageBody) },
-      responses: { 200: json(S.AgentReply, 'The reply'), 202: json(S.Anything, 'Accepted; follow the events'), ...errors },
+      responses: {
+        200: json(S.AgentReply, 'The reply'),
+        202: json(S.Anything, 'Accepted; follow the events'),
+        ...errors,
+      },
     }),
     async (c) => {
       const { id } = c.req.valid('param');
@@ -177,7 +242,11 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
       path: '/api/conversations/{id}/confirm',
       summary: 'Approve (optionally with edited args) or reject the pending tool call',
       request: { params: S.ConversationIdParam, query: S.WaitQuery, ...body(S.ConfirmBody) },
-      responses: { 200: json(S.AgentReply, 'The reply'), 202: json(S.Anything, 'Accepted; follow the events'), ...errors },
+      responses: {
+        200: json(S.AgentReply, 'The reply'),
+        202: json(S.Anything, 'Accepted; follow the events'),
+        ...errors,
+      },
     }),
     async (c) => {
       const { id } = c.req.valid('param');
@@ -196,7 +265,13 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
   );
 
   app.openapi(
-    createRoute({ method: 'post', path: '/api/conversations/{id}/cancel', summary: 'Stop the running turn', request: { params: S.ConversationIdParam }, responses: { 200: json(S.AgentReply, 'Stopped'), ...errors } }),
+    createRoute({
+      method: 'post',
+      path: '/api/conversations/{id}/cancel',
+      summary: 'Stop the running turn',
+      request: { params: S.ConversationIdParam },
+      responses: { 200: json(S.AgentReply, 'Stopped'), ...errors },
+    }),
     async (c) => {
       const { id } = c.req.valid('param');
       await mine(c, id);
@@ -207,7 +282,13 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
   );
 
   app.openapi(
-    createRoute({ method: 'post', path: '/api/conversations/{id}/end', summary: 'End the conversation', request: { params: S.ConversationIdParam }, responses: { 200: json(S.Anything, 'Ended'), ...errors } }),
+    createRoute({
+      method: 'post',
+      path: '/api/conversations/{id}/end',
+      summary: 'End the conversation',
+      request: { params: S.ConversationIdParam },
+      responses: { 200: json(S.Anything, 'Ended'), ...errors },
+    }),
     async (c) => {
       const { id } = c.req.valid('param');
       await mine(c, id);
@@ -218,7 +299,13 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
   );
 
   app.openapi(
-    createRoute({ method: 'post', path: '/api/conversations/{id}/goal', summary: 'Switch the conversation to another agent', request: { params: S.ConversationIdParam, ...body(S.GoalBody) }, responses: { 202: json(S.Anything, 'Switching'), ...errors } }),
+    createRoute({
+      method: 'post',
+      path: '/api/conversations/{id}/goal',
+      summary: 'Switch the conversation to another agent',
+      request: { params: S.ConversationIdParam, ...body(S.GoalBody) },
+      responses: { 202: json(S.Anything, 'Switching'), ...errors },
+    }),
     async (c) => {
       const { id } = c.req.valid('param');
       const { goalId } = c.req.valid('json') as z.infer<typeof S.GoalBody>;
@@ -235,7 +322,10 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
       path: '/api/conversations/{id}/events',
       summary: 'Server-Sent Events: token, discard, message, approval, state, error; Last-Event-ID resumes',
       request: { params: S.ConversationIdParam, query: S.EventsQuery },
-      responses: { 200: { content: { 'text/event-stream': { schema: z.string() } }, description: 'The event stream' }, ...errors },
+      responses: {
+        200: { content: { 'text/event-stream': { schema: z.string() } }, description: 'The event stream' },
+        ...errors,
+      },
     }),
     async (c) => {
       const { id } = c.req.valid('param');
@@ -254,7 +344,8 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
         const unsubscribe = await feeds.open(
           id,
           from,
-          (e, position) => write(() => stream.writeSSE({ event: e.event, data: JSON.stringify(e.data), id: eventId(position) })),
+          (e, position) =>
+            write(() => stream.writeSSE({ event: e.event, data: JSON.stringify(e.data), id: eventId(position) })),
           () => void writing.then(close),
         );
         const keepalive = setInterval(() => write(() => stream.write(': keepalive\n\n')), KEEPALIVE_MS);
@@ -266,15 +357,31 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/api/agents', summary: 'The agents the worker offers', responses: { 200: json(S.Anything, 'AgentsDescription'), ...errors } }),
+    createRoute({
+      method: 'get',
+      path: '/api/agents',
+      summary: 'The agents the worker offers',
+      responses: { 200: json(S.Anything, 'AgentsDescription'), ...errors },
+    }),
     async (c) => c.json(await agents.agents(), 200),
   );
   app.openapi(
-    createRoute({ method: 'get', path: '/api/endpoints', summary: 'The MCP endpoints as the worker sees them', responses: { 200: json(S.Anything, 'CatalogSummary'), ...errors } }),
+    createRoute({
+      method: 'get',
+      path: '/api/endpoints',
+      summary: 'The MCP endpoints as the worker sees them',
+      responses: { 200: json(S.Anything, 'CatalogSummary'), ...errors },
+    }),
     async (c) => c.json((await agents.catalog()).catalog, 200),
   );
   app.openapi(
-    createRoute({ method: 'get', path: '/api/tools', summary: 'The tools of a goal (all MCP tools without one)', request: { query: S.ToolsQuery }, responses: { 200: json(z.array(S.Anything), 'ToolSpec[]'), ...errors } }),
+    createRoute({
+      method: 'get',
+      path: '/api/tools',
+      summary: 'The tools of a goal (all MCP tools without one)',
+      request: { query: S.ToolsQuery },
+      responses: { 200: json(z.array(S.Anything), 'ToolSpec[]'), ...errors },
+    }),
     async (c) => c.json((await agents.catalog(c.req.valid('query').goal)).tools, 200),
   );
 
@@ -286,7 +393,10 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
       responses: { 200: { description: 'Markdown', content: { 'text/markdown': { schema: z.string() } } }, ...errors },
     }),
     async (c) => {
-      const doc = catalogMarkdown(await catalogSnapshot(agents), { taskQueue: agents.taskQueue, generatedAt: new Date() });
+      const doc = catalogMarkdown(await catalogSnapshot(agents), {
+        taskQueue: agents.taskQueue,
+        generatedAt: new Date(),
+      });
       return c.body(doc, 200, { 'content-type': 'text/markdown; charset=utf-8' });
     },
   );

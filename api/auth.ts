@@ -49,9 +49,14 @@ function parse(entry: string, admin: boolean): Key {
   const named = eq > 0 ? entry.slice(0, eq).trim() : null;
   const key = eq > 0 ? entry.slice(eq + 1).trim() : entry;
   if (named !== null && !OWNER.test(named)) {
-    throw new Error(`API_KEYS: the owner "${named}" may hold letters, digits and . @ : + - _ only (entries are owner=key).`);
+    throw new Error(
+      `API_KEYS: the owner "${named}" may hold letters, digits and . @ : + - _ only (entries are owner=key).`,
+    );
   }
-  if (key.length < 16) throw new Error(`API_KEYS: the key of ${named ?? 'an entry'} is shorter than 16 characters; use a long random key.`);
+  if (key.length < 16)
+    throw new Error(
+      `API_KEYS: the key of ${named ?? 'an entry'} is shorter than 16 characters; use a long random key.`,
+    );
   const digest = sha256(key);
   return { digest, caller: { owner: named ?? `key-${digest.toString('hex').slice(0, 12)}`, admin } };
 }

@@ -118,7 +118,8 @@ class Watch {
 
   add(view: View, feed: ConversationFeed): () => void {
     // What the view missed, from its own query (it may start before this watch's position).
-    for (const m of [...feed.messages, ...this.recent]) this.deliver(view, { event: 'message', data: m }, { next: m.seq + 1 });
+    for (const m of [...feed.messages, ...this.recent])
+      this.deliver(view, { event: 'message', data: m }, { next: m.seq + 1 });
     view.position.next = Math.max(view.position.next, feed.next);
     this.deliver(view, { event: 'state', data: { state: this.state, goalId: this.goalId } });
     this.deliver(view, { event: 'approval', data: { pending: this.pending } });
@@ -164,7 +165,11 @@ class Watch {
         for (const v of [...this.views]) this.endView(v);
         return;
       }
-      if (++this.failures === 1) this.broadcast({ event: 'error', data: { message: `Cannot reach the conversation: ${(err as Error).message}` } });
+      if (++this.failures === 1)
+        this.broadcast({
+          event: 'error',
+          data: { message: `Cannot reach the conversation: ${(err as Error).message}` },
+        });
     } finally {
       this.looking = false;
     }
@@ -215,7 +220,11 @@ class Watch {
   private sendText(view: View, attempt: string, text: string): void {
     const offset = view.position.attempt === attempt ? view.position.offset : 0;
     if (text.length <= offset) return;
-    this.deliver(view, { event: 'token', data: { attempt, offset, text: text.slice(offset) } }, { attempt, offset: text.length });
+    this.deliver(
+      view,
+      { event: 'token', data: { attempt, offset, text: text.slice(offset) } },
+      { attempt, offset: text.length },
+    );
   }
 
   private broadcast(event: LiveEvent, moved: Partial<Position> = {}): void {

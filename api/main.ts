@@ -14,15 +14,23 @@ async function main(): Promise<void> {
   const settings = readApiSettings();
   const taskQueue = process.env.TASK_QUEUE || DEFAULT_TASK_QUEUE;
   if (!process.env.REDIS_URL) {
-    console.warn('REDIS_URL is not set: replies arrive whole, without live text (workers in other processes publish it to Redis).');
+    console.warn(
+      'REDIS_URL is not set: replies arrive whole, without live text (workers in other processes publish it to Redis).',
+    );
   }
   const bus = createStreamBus(process.env.REDIS_URL);
   // Conversations started here begin their traces here (StartWorkflow), when OTLP tracing is configured.
   const tracing = startTracing('agent-api');
   const agents = await AgentClient.connect(taskQueue, process.env, { interceptors: tracing?.clientInterceptors });
   const api = await startApi({ agents, bus, settings, defaultGoal: process.env.AGENT_GOAL || PICKER_GOAL_ID });
-  console.log(`API ${api.url}/api (task queue ${taskQueue}); ${api.web ? `web chat ${api.url}/` : 'web chat not built (npm run build)'}`);
-  console.log(settings.keys ? `${settings.keys.size} API key(s); every /api route needs Authorization: Bearer <key>` : 'no API_KEYS: listening on 127.0.0.1 only, anyone on this machine may call it');
+  console.log(
+    `API ${api.url}/api (task queue ${taskQueue}); ${api.web ? `web chat ${api.url}/` : 'web chat not built (npm run build)'}`,
+  );
+  console.log(
+    settings.keys
+      ? `${settings.keys.size} API key(s); every /api route needs Authorization: Bearer <key>`
+      : 'no API_KEYS: listening on 127.0.0.1 only, anyone on this machine may call it',
+  );
   const stop = async () => {
     await api.close();
     await bus.close();

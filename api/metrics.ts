@@ -48,7 +48,15 @@ export class ApiMetrics {
     this.approvalsWaiting.reset();
     try {
       const counts = await Promise.all(
-        RUNNING_STATES.map(async (state) => [state, Number((await this.agents.client.workflow.count(listQuery({ taskQueue: this.agents.taskQueue, state }))).count)] as const),
+        RUNNING_STATES.map(
+          async (state) =>
+            [
+              state,
+              Number(
+                (await this.agents.client.workflow.count(listQuery({ taskQueue: this.agents.taskQueue, state }))).count,
+              ),
+            ] as const,
+        ),
       );
       for (const [state, n] of counts) this.running.set({ state }, n);
       this.approvalsWaiting.set(counts.find(([state]) => state === 'awaiting_approval')![1]);

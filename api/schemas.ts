@@ -9,31 +9,59 @@ const WORD = /^[\w.@:+-]{1,200}$/;
 export const ErrorBody = z.object({ error: z.string(), field: z.string().optional() }).openapi('Error');
 
 export const ConversationIdParam = z.object({
-  id: z.string().regex(WORD).openapi({ param: { name: 'id', in: 'path' }, example: 'agent-1a2b3c4d' }),
+  id: z
+    .string()
+    .regex(WORD)
+    .openapi({ param: { name: 'id', in: 'path' }, example: 'agent-1a2b3c4d' }),
 });
 
 export const StartBody = z
   .object({
-    goalId: z.string().regex(WORD).optional().openapi({ description: "The agent's goal; the worker's AGENT_GOAL when left out", example: 'goal_hr_pto' }),
-    conversationId: z.string().regex(WORD).optional().openapi({ description: 'Your id for the conversation; a new one when left out' }),
+    goalId: z
+      .string()
+      .regex(WORD)
+      .optional()
+      .openapi({ description: "The agent's goal; the worker's AGENT_GOAL when left out", example: 'goal_hr_pto' }),
+    conversationId: z
+      .string()
+      .regex(WORD)
+      .optional()
+      .openapi({ description: 'Your id for the conversation; a new one when left out' }),
   })
   .strict()
   .openapi('StartConversation');
 
-export const MessageBody = z.object({ text: z.string().trim().min(1).max(MAX_PROMPT_CHARS) }).strict().openapi('UserMessage');
+export const MessageBody = z
+  .object({ text: z.string().trim().min(1).max(MAX_PROMPT_CHARS) })
+  .strict()
+  .openapi('UserMessage');
 
 export const WaitQuery = z.object({
-  wait: z.enum(['true', 'false']).default('true').openapi({ description: 'false: answer 202 at once; follow the events for the reply' }),
+  wait: z
+    .enum(['true', 'false'])
+    .default('true')
+    .openapi({ description: 'false: answer 202 at once; follow the events for the reply' }),
 });
 
 export const ConfirmBody = z
   .discriminatedUnion('approve', [
-    z.object({ approve: z.literal(true), args: z.record(z.string(), z.unknown()).optional(), callId: z.string().optional() }).strict(),
-    z.object({ approve: z.literal(false), reason: z.string().trim().min(1).max(2_000), callId: z.string().optional() }).strict(),
+    z
+      .object({
+        approve: z.literal(true),
+        args: z.record(z.string(), z.unknown()).optional(),
+        callId: z.string().optional(),
+      })
+      .strict(),
+    z
+      .object({ approve: z.literal(false), reason: z.string().trim().min(1).max(2_000), callId: z.string().optional() })
+      .strict(),
   ])
   .openapi('ConfirmDecision');
 
-export const GoalBody = z.object({ goalId: z.string().regex(WORD) }).strict().openapi('ChangeGoal');
+export const GoalBody = z
+  .object({ goalId: z.string().regex(WORD) })
+  .strict()
+  .openapi('ChangeGoal');
 
 export const ListQuery = z.object({
   goal: z.string().regex(WORD).optional(),
@@ -45,7 +73,12 @@ export const ListQuery = z.object({
 export const ToolsQuery = z.object({ goal: z.string().regex(WORD).optional() });
 
 export const EventsQuery = z.object({
-  since: z.coerce.number().int().min(0).optional().openapi({ description: 'Sequence number of the first message wanted (Last-Event-ID wins)' }),
+  since: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .openapi({ description: 'Sequence number of the first message wanted (Last-Event-ID wins)' }),
   key: z.string().optional().openapi({ description: 'The API key, for EventSource, which cannot send headers' }),
 });
 
@@ -55,10 +88,18 @@ const Usage = z
     inputTokens: z.number(),
     outputTokens: z.number(),
     totalTokens: z.number(),
-    costUsd: z.number().optional().openapi({ description: "US dollars at the worker's price table (config/prices.json, PRICES_FILE); absent when no model used has a price" }),
+    costUsd: z
+      .number()
+      .optional()
+      .openapi({
+        description:
+          "US dollars at the worker's price table (config/prices.json, PRICES_FILE); absent when no model used has a price",
+      }),
   })
   .openapi('Usage');
-const ToolCall = z.object({ id: z.string(), tool: z.string(), args: z.record(z.string(), z.unknown()) }).openapi('ToolCall');
+const ToolCall = z
+  .object({ id: z.string(), tool: z.string(), args: z.record(z.string(), z.unknown()) })
+  .openapi('ToolCall');
 const PendingApproval = z
   .object({
     call: ToolCall,
@@ -75,8 +116,13 @@ const State = z.enum(['waiting_for_user', 'working', 'awaiting_approval', 'ended
 const ChatMessage = z
   .object({ kind: z.enum(['user', 'agent', 'tool', 'note']) })
   .passthrough()
-  .openapi('ChatMessage', { description: 'user {text, promptId} | agent {text, toolCalls, usage?} (usage: that step\'s tokens and cost) | tool {call, outcome} | note {text}' });
-export const Started = z.object({ conversationId: z.string(), goalId: z.string(), greeting: AgentReply.nullable() }).openapi('Started');
+  .openapi('ChatMessage', {
+    description:
+      "user {text, promptId} | agent {text, toolCalls, usage?} (usage: that step's tokens and cost) | tool {call, outcome} | note {text}",
+  });
+export const Started = z
+  .object({ conversationId: z.string(), goalId: z.string(), greeting: AgentReply.nullable() })
+  .openapi('Started');
 export const Conversation = z
   .object({
     id: z.string(),
@@ -86,11 +132,25 @@ export const Conversation = z
     messages: z.array(z.object({ seq: z.number(), message: ChatMessage })),
     pendingApproval: PendingApproval.nullable(),
     usage: Usage,
-    usageByGoal: z.record(z.string(), Usage).openapi({ description: "What each goal's agent spent (a delegate counts for its own goal)" }),
+    usageByGoal: z
+      .record(z.string(), Usage)
+      .openapi({ description: "What each goal's agent spent (a delegate counts for its own goal)" }),
   })
   .openapi('Conversation');
 export const ConversationSummary = z
-  .object({ id: z.string(), goal: z.string().nullable(), state: State, owner: z.string().nullable(), title: z.string().nullable(), startedAt: z.string() })
+  .object({
+    id: z.string(),
+    goal: z.string().nullable(),
+    state: State,
+    owner: z.string().nullable(),
+    title: z.string().nullable(),
+    startedAt: z.string(),
+  })
   .openapi('ConversationSummary');
-export const Health = z.object({ ok: z.boolean(), temporal: z.object({ reachable: z.boolean(), namespace: z.string(), taskQueue: z.string() }) }).openapi('Health');
+export const Health = z
+  .object({
+    ok: z.boolean(),
+    temporal: z.object({ reachable: z.boolean(), namespace: z.string(), taskQueue: z.string() }),
+  })
+  .openapi('Health');
 export const Anything = z.object({}).passthrough();

@@ -18,7 +18,9 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
-export async function startApi(deps: Omit<ApiDeps, 'settings'> & { settings: ApiSettings; webRoot?: string }): Promise<RunningApi> {
+export async function startApi(
+  deps: Omit<ApiDeps, 'settings'> & { settings: ApiSettings; webRoot?: string },
+): Promise<RunningApi> {
   const { app, feeds } = createApi(deps);
   const webRoot = deps.webRoot ?? WEB_ROOT;
   const web = existsSync(path.join(webRoot, 'index.html'));
@@ -27,7 +29,11 @@ export async function startApi(deps: Omit<ApiDeps, 'settings'> & { settings: Api
     // The chat is one page: any other path that is not the API gets it.
     app.get('*', serveStatic({ root: webRoot, path: 'index.html' }));
   } else {
-    app.get('/', (c) => c.text('The web chat is not built: run npm run build, then restart. The API is under /api (see /api/openapi.json).\n'));
+    app.get('/', (c) =>
+      c.text(
+        'The web chat is not built: run npm run build, then restart. The API is under /api (see /api/openapi.json).\n',
+      ),
+    );
   }
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: deps.settings.port, hostname: deps.settings.host }, () => resolve(s));

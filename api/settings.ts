@@ -4,7 +4,17 @@ import { ApiKeys } from './auth';
 
 export const DEFAULT_API_PORT = 8080;
 /** Every variable the API process reads (beside the Temporal connection's): the compose files must pass them all. */
-export const API_SETTING_NAMES: readonly string[] = ['API_PORT', 'API_HOST', 'API_KEYS', 'API_ADMIN_KEYS', 'API_BODY_LIMIT', 'CORS_ORIGINS', 'REDIS_URL', 'TASK_QUEUE', 'AGENT_GOAL'];
+export const API_SETTING_NAMES: readonly string[] = [
+  'API_PORT',
+  'API_HOST',
+  'API_KEYS',
+  'API_ADMIN_KEYS',
+  'API_BODY_LIMIT',
+  'CORS_ORIGINS',
+  'REDIS_URL',
+  'TASK_QUEUE',
+  'AGENT_GOAL',
+];
 /** Largest request body accepted (API_BODY_LIMIT): a prompt is at most 16,000 characters, approval args less. */
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
 
@@ -22,14 +32,19 @@ export function readApiSettings(env: NodeJS.ProcessEnv = process.env): ApiSettin
   const keys = readKeys(env);
   const host = env.API_HOST || '127.0.0.1';
   if (!keys && !isLoopback(host)) {
-    throw new Error(`API_HOST=${host} needs API_KEYS: without keys the API answers anyone who can reach it, so it binds to 127.0.0.1 only.`);
+    throw new Error(
+      `API_HOST=${host} needs API_KEYS: without keys the API answers anyone who can reach it, so it binds to 127.0.0.1 only.`,
+    );
   }
   return {
     port: whole('API_PORT', env.API_PORT, DEFAULT_API_PORT, 0, 65_535),
     host,
     keys,
     bodyLimitBytes: whole('API_BODY_LIMIT', env.API_BODY_LIMIT, DEFAULT_BODY_LIMIT, 1_024, 64 * 1024 * 1024),
-    corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    corsOrigins: (env.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
   };
 }
 
@@ -52,13 +67,17 @@ function entries(name: string, value: string | undefined): string[] {
       throw new Error(`${name} names the file ${value.slice(1)}, which cannot be read: ${(err as Error).message}`);
     }
   }
-  return text.split(/[,\n]/).map((s) => s.trim()).filter((s) => s && !s.startsWith('#'));
+  return text
+    .split(/[,\n]/)
+    .map((s) => s.trim())
+    .filter((s) => s && !s.startsWith('#'));
 }
 
 function whole(name: string, v: string | undefined, fallback: number, min: number, max: number): number {
   if (v === undefined || v === '') return fallback;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${v}"`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${v}"`);
   return n;
 }
 

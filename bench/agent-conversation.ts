@@ -24,7 +24,13 @@ export interface AgentConversationSpec {
 export type SendPrompt = (workflowId: string, prompt: string) => Promise<AgentReply>;
 
 /** Opens conversations for a SessionRotation. */
-export function agentConversations(client: Client, taskQueue: string, runId: string, spec: AgentConversationSpec, send?: SendPrompt) {
+export function agentConversations(
+  client: Client,
+  taskQueue: string,
+  runId: string,
+  spec: AgentConversationSpec,
+  send?: SendPrompt,
+) {
   return async (seq: number): Promise<Session> => {
     const handle = await client.workflow.start(AgentGoalWorkflow, {
       taskQueue,
@@ -35,7 +41,8 @@ export function agentConversations(client: Client, taskQueue: string, runId: str
     });
     await waitForGreeting(handle);
     return {
-      turn: () => (send ? send(handle.workflowId, spec.prompt) : handle.executeUpdate(promptUpdate, { args: [spec.prompt] })),
+      turn: () =>
+        send ? send(handle.workflowId, spec.prompt) : handle.executeUpdate(promptUpdate, { args: [spec.prompt] }),
       check: (result) => checkReply(spec, result as AgentReply),
       close: (turns) => closeConversation(handle, spec, turns),
       abort: () => abortWorkflow(handle),
@@ -49,7 +56,11 @@ function checkReply(spec: AgentConversationSpec, reply: AgentReply): void {
   }
 }
 
-async function closeConversation(handle: WorkflowHandle<typeof AgentGoalWorkflow>, spec: AgentConversationSpec, turns: number): Promise<SessionEnd> {
+async function closeConversation(
+  handle: WorkflowHandle<typeof AgentGoalWorkflow>,
+  spec: AgentConversationSpec,
+  turns: number,
+): Promise<SessionEnd> {
   const usage = await handle.query(usageQuery);
   // The length while the conversation is still open: what a running conversation carries.
   const { historyLength } = await handle.describe();
@@ -64,9 +75,13 @@ async function closeConversation(handle: WorkflowHandle<typeof AgentGoalWorkflow
 function checkTranscript(spec: AgentConversationSpec, transcript: Transcript, turns: number): void {
   const users = transcript.messages.filter((m) => m.kind === 'user').length;
   // Without a tool, any tool result is a path the scenario did not mean to take.
-  const tools = transcript.messages.filter((m) => m.kind === 'tool' && m.outcome.status === 'ok' && (!spec.tool || m.call.tool === spec.tool)).length;
+  const tools = transcript.messages.filter(
+    (m) => m.kind === 'tool' && m.outcome.status === 'ok' && (!spec.tool || m.call.tool === spec.tool),
+  ).length;
   // One user message per turn plus the greeting prompt.
   if (users !== turns + 1 || tools !== (spec.tool ? turns : 0)) {
-    throw new Error(`${spec.name}: transcript has ${users} user messages and ${tools} ${spec.tool ?? 'tool'} results after ${turns} turns`);
+    throw new Error(
+      `${spec.name}: transcript has ${users} user messages and ${tools} ${spec.tool ?? 'tool'} results after ${turns} turns`,
+    );
   }
 }

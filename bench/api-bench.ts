@@ -31,9 +31,19 @@ export interface ApiBenchResult {
 /** What a measurement leaves to close, run in reverse order at the end. */
 type Later = (cleanup: () => Promise<void>) => void;
 
-const API_SETTINGS: ApiSettings = { port: 0, host: '127.0.0.1', keys: null, bodyLimitBytes: DEFAULT_BODY_LIMIT, corsOrigins: [] };
+const API_SETTINGS: ApiSettings = {
+  port: 0,
+  host: '127.0.0.1',
+  keys: null,
+  bodyLimitBytes: DEFAULT_BODY_LIMIT,
+  corsOrigins: [],
+};
 
-export async function runApiBench(ctx: BenchContext, temporalAddress: string, opts: ApiOptions): Promise<ApiBenchResult> {
+export async function runApiBench(
+  ctx: BenchContext,
+  temporalAddress: string,
+  opts: ApiOptions,
+): Promise<ApiBenchResult> {
   const started = performance.now();
   const cleanups: (() => Promise<void>)[] = [];
   const later: Later = (c) => cleanups.push(c);
@@ -58,13 +68,25 @@ export async function runApiBench(ctx: BenchContext, temporalAddress: string, op
       stacks.push(await redisStack(ctx, temporalAddress, modelEnv, later, died));
     } catch (err) {
       const message = (err as Error).message;
-      redisNote = message === MISSING_REDIS ? `Redis rows skipped: ${MISSING_REDIS}.` : `Redis rows skipped: ${message.split('\n')[0]}`;
+      redisNote =
+        message === MISSING_REDIS
+          ? `Redis rows skipped: ${MISSING_REDIS}.`
+          : `Redis rows skipped: ${message.split('\n')[0]}`;
       process.stderr.write(`bench (API): ${redisNote}\n`);
     }
 
-    process.stderr.write(`bench (API): ${opts.warmup} warm-up + ${opts.firstTokenTurns} timed first-token turns per bus (${stacks.map((s) => s.label).join(', ')})\n`);
+    process.stderr.write(
+      `bench (API): ${opts.warmup} warm-up + ${opts.firstTokenTurns} timed first-token turns per bus (${stacks.map((s) => s.label).join(', ')})\n`,
+    );
     let phaseStart = performance.now();
-    const firstToken = await guarded(firstTokenTurns(stacks, model, { warmup: opts.warmup, iterations: opts.firstTokenTurns, runId: ctx.runId, interrupts: ctx.interrupts }));
+    const firstToken = await guarded(
+      firstTokenTurns(stacks, model, {
+        warmup: opts.warmup,
+        iterations: opts.firstTokenTurns,
+        runId: ctx.runId,
+        interrupts: ctx.interrupts,
+      }),
+    );
 
     phasesMs.firstToken = performance.now() - phaseStart;
     phaseStart = performance.now();
@@ -75,12 +97,22 @@ export async function runApiBench(ctx: BenchContext, temporalAddress: string, op
       ...(stacks[1] ? [{ stack: stacks[1], conversations: 1 }] : []),
     ];
     for (const { stack, conversations } of shapes) {
-      process.stderr.write(`bench (API): ${opts.subscribers} SSE subscribers over ${conversations} conversation(s), ${stack.label} bus, ${opts.fanoutTurns} turns each\n`);
+      process.stderr.write(
+        `bench (API): ${opts.subscribers} SSE subscribers over ${conversations} conversation(s), ${stack.label} bus, ${opts.fanoutTurns} turns each\n`,
+      );
       const shape = { subscribers: opts.subscribers, conversations, turns: opts.fanoutTurns };
       fanouts.push(await guarded(fanout(stack, shape, { runId: ctx.runId, interrupts: ctx.interrupts })));
     }
     phasesMs.fanout = performance.now() - phaseStart;
-    return renderApiBench({ opts, overhead, firstToken, fanouts, redisNote, measureMs: performance.now() - started, phasesMs });
+    return renderApiBench({
+      opts,
+      overhead,
+      firstToken,
+      fanouts,
+      redisNote,
+      measureMs: performance.now() - started,
+      phasesMs,
+    });
   } catch (err) {
     ctx.interrupts.check();
     throw err;
@@ -91,21 +123,36 @@ export async function runApiBench(ctx: BenchContext, temporalAddress: string, op
 
 /** (3): API vs AgentClient.say, interleaved, on a worker with the zero-latency scripted model. */
 async function measureOverhead(ctx: BenchContext, opts: ApiOptions, later: Later, died: Promise<never>[]) {
-  const agent = await createBenchAgentWorker(ctx, 'api-text', { AGENT_GOAL: PTO_GOAL, VALIDATE_PROMPTS: 'false' }, turnScript);
+  const agent = await createBenchAgentWorker(
+    ctx,
+    'api-text',
+    { AGENT_GOAL: PTO_GOAL, VALIDATE_PROMPTS: 'false' },
+    turnScript,
+  );
   const running = runWorkers(ctx, [agent.worker], [agent.close], 'the API overhead worker');
   later(running.stop);
   died.push(running.died);
   const agents = new AgentClient(ctx.client, agent.worker.options.taskQueue);
   const api = await startApi({ agents, bus: agent.streamBus, settings: API_SETTINGS, defaultGoal: PTO_GOAL });
   later(api.close);
-  const scenarios = apiOverheadScenarios(ctx.client, agents, api.url, { runId: ctx.runId, turnsPerConversation: opts.turnsPerConversation });
+  const scenarios = apiOverheadScenarios(ctx.client, agents, api.url, {
+    runId: ctx.runId,
+    turnsPerConversation: opts.turnsPerConversation,
+  });
   const samplers = scenarios.map((s) => s.sampler);
-  process.stderr.write(`bench (API): ${opts.warmup} warm-up + ${opts.overheadTurns} timed text turns, API vs AgentClient.say interleaved\n`);
+  process.stderr.write(
+    `bench (API): ${opts.warmup} warm-up + ${opts.overheadTurns} timed text turns, API vs AgentClient.say interleaved\n`,
+  );
   try {
     await Promise.race([
       (async () => {
         const progress = { unit: 'turns per path', every: 50 };
-        await roundRobin(samplers, { warmup: opts.warmup, iterations: opts.overheadTurns, interrupts: ctx.interrupts, progress });
+        await roundRobin(samplers, {
+          warmup: opts.warmup,
+          iterations: opts.overheadTurns,
+          interrupts: ctx.interrupts,
+          progress,
+        });
         for (const s of samplers) await s.finish();
       })(),
       running.died,
@@ -118,20 +165,44 @@ async function measureOverhead(ctx: BenchContext, opts: ApiOptions, later: Later
 }
 
 /** The API and the worker in this process sharing an in-memory bus, as `npm start` runs them. */
-async function inProcessStack(ctx: BenchContext, env: Record<string, string>, later: Later, died: Promise<never>[]): Promise<ApiStack> {
+async function inProcessStack(
+  ctx: BenchContext,
+  env: Record<string, string>,
+  later: Later,
+  died: Promise<never>[],
+): Promise<ApiStack> {
   const bus = new TimedBus(new MemoryStreamBus());
   later(() => bus.close());
   const agent = await createStreamingBenchAgentWorker(ctx, 'api-stream', env, bus);
   const running = runWorkers(ctx, [agent.worker], [agent.close], 'the API streaming worker');
   later(running.stop);
   died.push(running.died);
-  const api = await startApi({ agents: new AgentClient(ctx.client, agent.worker.options.taskQueue), bus, settings: API_SETTINGS, defaultGoal: PTO_GOAL });
+  const api = await startApi({
+    agents: new AgentClient(ctx.client, agent.worker.options.taskQueue),
+    bus,
+    settings: API_SETTINGS,
+    defaultGoal: PTO_GOAL,
+  });
   later(api.close);
-  return { label: 'in-process', url: api.url, bus, rss: () => process.memoryUsage().rss, cpuMs: ownCpuMs, rssOf: 'the bench process (API, its worker, the idle workers of the other parts)', alone: false };
+  return {
+    label: 'in-process',
+    url: api.url,
+    bus,
+    rss: () => process.memoryUsage().rss,
+    cpuMs: ownCpuMs,
+    rssOf: 'the bench process (API, its worker, the idle workers of the other parts)',
+    alone: false,
+  };
 }
 
 /** A throwaway Redis; the worker here publishes to it; the API runs alone in a process of its own (api/main.ts). */
-async function redisStack(ctx: BenchContext, temporalAddress: string, env: Record<string, string>, later: Later, died: Promise<never>[]): Promise<ApiStack> {
+async function redisStack(
+  ctx: BenchContext,
+  temporalAddress: string,
+  env: Record<string, string>,
+  later: Later,
+  died: Promise<never>[],
+): Promise<ApiStack> {
   const redis = await startRedis();
   later(redis.stop);
   const bus = new TimedBus(new RedisStreamBus(redis.url));
@@ -140,7 +211,21 @@ async function redisStack(ctx: BenchContext, temporalAddress: string, env: Recor
   const running = runWorkers(ctx, [agent.worker], [agent.close], 'the API Redis worker');
   later(running.stop);
   died.push(running.died);
-  const api = await startApiProcess({ temporalAddress, namespace: ctx.namespace, taskQueue: agent.worker.options.taskQueue, redisUrl: redis.url, goalId: PTO_GOAL });
+  const api = await startApiProcess({
+    temporalAddress,
+    namespace: ctx.namespace,
+    taskQueue: agent.worker.options.taskQueue,
+    redisUrl: redis.url,
+    goalId: PTO_GOAL,
+  });
   later(api.stop);
-  return { label: 'Redis', url: api.url, bus, rss: api.rss, cpuMs: api.cpuMs, rssOf: 'the API process alone (api/main.ts)', alone: true };
+  return {
+    label: 'Redis',
+    url: api.url,
+    bus,
+    rss: api.rss,
+    cpuMs: api.cpuMs,
+    rssOf: 'the API process alone (api/main.ts)',
+    alone: true,
+  };
 }

@@ -15,7 +15,13 @@ export interface ApiProcess {
   stop(): Promise<void>;
 }
 
-export async function startApiProcess(opts: { temporalAddress: string; namespace: string; taskQueue: string; redisUrl: string; goalId: string }): Promise<ApiProcess> {
+export async function startApiProcess(opts: {
+  temporalAddress: string;
+  namespace: string;
+  taskQueue: string;
+  redisUrl: string;
+  goalId: string;
+}): Promise<ApiProcess> {
   // The bench's own server: none of the caller's Temporal or API settings (keys, TLS, profiles) apply to it.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(TEMPORAL_|API_|CORS_)/.test(k)));
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'api/main.ts'], {
@@ -70,7 +76,9 @@ export async function startApiProcess(opts: { temporalAddress: string; namespace
 }
 
 function pick(pattern: RegExp): Record<string, string> {
-  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => pattern.test(e[0]) && e[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => pattern.test(e[0]) && e[1] !== undefined),
+  );
 }
 
 /** utime + stime from /proc/<pid>/stat, in clock ticks of 10 ms (Linux's USER_HZ). */

@@ -26,7 +26,11 @@ export function ownCpuMs(): number {
 }
 
 export async function postJson(url: string, body: unknown): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
 }
@@ -38,7 +42,11 @@ export async function startConversation(stack: ApiStack, conversationId: string,
 }
 
 /** A turn through POST /api/conversations/{id}/messages (wait=true): the reply, once the agent answered. */
-export async function sendMessage(stack: Pick<ApiStack, 'url'>, conversationId: string, text: string): Promise<AgentReply> {
+export async function sendMessage(
+  stack: Pick<ApiStack, 'url'>,
+  conversationId: string,
+  text: string,
+): Promise<AgentReply> {
   const res = await postJson(`${stack.url}/api/conversations/${encodeURIComponent(conversationId)}/messages`, { text });
   if (res.status !== 200) throw new Error(`POST …/messages: HTTP ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as AgentReply;
@@ -49,4 +57,5 @@ export async function endConversation(stack: ApiStack, conversationId: string): 
   await postJson(`${stack.url}/api/conversations/${encodeURIComponent(conversationId)}/end`, {}).catch(() => undefined);
 }
 
-export const eventsUrl = (stack: ApiStack, conversationId: string) => `${stack.url}/api/conversations/${encodeURIComponent(conversationId)}/events`;
+export const eventsUrl = (stack: ApiStack, conversationId: string) =>
+  `${stack.url}/api/conversations/${encodeURIComponent(conversationId)}/events`;

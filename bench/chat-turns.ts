@@ -25,7 +25,10 @@ export interface ChatTurnWorkers {
   running: RunningWorkers;
 }
 
-export async function startChatTurnWorkers(ctx: BenchContext, floorBundle: WorkflowBundleWithSourceMap): Promise<ChatTurnWorkers> {
+export async function startChatTurnWorkers(
+  ctx: BenchContext,
+  floorBundle: WorkflowBundleWithSourceMap,
+): Promise<ChatTurnWorkers> {
   const floorQueue = `bench-floor-${ctx.runId}`;
   const floor = await Worker.create({
     connection: ctx.connection,
@@ -51,18 +54,32 @@ export function chatTurnScenarios(ctx: BenchContext, workers: ChatTurnWorkers, o
     name: spec.name,
     description: spec.description,
     activitiesPerTurn: spec.activitiesPerTurn,
-    sampler: new SessionRotation(policy, agentConversations(ctx.client, workers.agentQueue(spec.validatePrompts), ctx.runId, spec)),
+    sampler: new SessionRotation(
+      policy,
+      agentConversations(ctx.client, workers.agentQueue(spec.validatePrompts), ctx.runId, spec),
+    ),
   });
   return [floorScenario(ctx.client, workers.floorQueue, ctx.runId, policy), ...AGENT_TURNS.map(agentTurn)];
 }
 
 /** Runs the scenarios and closes their last workflows; returns how long that took, in ms. */
-export async function measureChatTurns(ctx: BenchContext, scenarios: TurnScenario[], opts: TurnOptions, died: Promise<never>): Promise<number> {
-  process.stderr.write(`bench: ${opts.warmup} warm-up + ${opts.iterations} timed turns per scenario, ${scenarios.length} scenarios interleaved\n`);
+export async function measureChatTurns(
+  ctx: BenchContext,
+  scenarios: TurnScenario[],
+  opts: TurnOptions,
+  died: Promise<never>,
+): Promise<number> {
+  process.stderr.write(
+    `bench: ${opts.warmup} warm-up + ${opts.iterations} timed turns per scenario, ${scenarios.length} scenarios interleaved\n`,
+  );
   const started = performance.now();
   const samplers = scenarios.map((s) => s.sampler);
   const measure = async () => {
-    await roundRobin(samplers, { ...opts, interrupts: ctx.interrupts, progress: { unit: 'turns per scenario', every: 50 } });
+    await roundRobin(samplers, {
+      ...opts,
+      interrupts: ctx.interrupts,
+      progress: { unit: 'turns per scenario', every: 50 },
+    });
     for (const s of samplers) await s.finish();
   };
   await Promise.race([measure(), died]);

@@ -36,6 +36,8 @@ export class CpuMeter {
   }
 
   stop(): Record<string, number> {
-    return Object.fromEntries(Object.entries(this.clocks).map(([name, read]) => [name, read() - this.before.get(name)!]));
+    return Object.fromEntries(
+      Object.entries(this.clocks).map(([name, read]) => [name, read() - this.before.get(name)!]),
+    );
   }
 }

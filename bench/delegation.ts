@@ -49,7 +49,10 @@ const goal = (id: string, agentName: string, more: Partial<Goal>): Goal => ({
   tools: ['CurrentPTO'],
   ...more,
 });
-const GOALS = [goal(LEAD, 'Lead', { delegates: ['bench_desk_*'] }), ...DESKS.map((id, i) => goal(id, `PTO desk ${i + 1}`, {}))];
+const GOALS = [
+  goal(LEAD, 'Lead', { delegates: ['bench_desk_*'] }),
+  ...DESKS.map((id, i) => goal(id, `PTO desk ${i + 1}`, {})),
+];
 
 const ask = (agentId: string) => ({ tool: ASK_AGENT, args: { agentId, task: TASK } });
 const SCRIPT: ScriptInput = {
@@ -60,7 +63,11 @@ const SCRIPT: ScriptInput = {
     { goal: LEAD, user: '^delegated', reply: { toolCalls: [ask(DESKS[0]!)] } },
     { goal: LEAD, afterTool: 'CurrentPTO', outcome: 'ok', reply: { text: '{{result.hoursLeft}} hours left.' } },
     { goal: LEAD, afterTool: ASK_AGENT, reply: { text: '{{results[].result.summary}}' } },
-    { goal: DESKS, user: 'PTO left for (\\S+)', reply: { toolCalls: [{ tool: 'CurrentPTO', args: { email: '{{1}}' } }] } },
+    {
+      goal: DESKS,
+      user: 'PTO left for (\\S+)',
+      reply: { toolCalls: [{ tool: 'CurrentPTO', args: { email: '{{1}}' } }] },
+    },
     { goal: DESKS, afterTool: 'CurrentPTO', outcome: 'ok', reply: { text: '{{result.hoursLeft}} hours left.' } },
   ],
 };
@@ -74,7 +81,9 @@ function benchModel(latencyMs: number): LanguageModelV3 {
     if ((o.providerOptions?.scripted as unknown as ScriptedCallInfo | undefined)?.goalId !== LEAD) return script;
     const turn = currentTurn(o.prompt);
     if (!turn.said.startsWith('one by one')) return script;
-    const done = turn.after.flatMap((m) => (m.role === 'tool' ? m.content : [])).filter((p) => p.type === 'tool-result' && p.toolName === ASK_AGENT).length;
+    const done = turn.after
+      .flatMap((m) => (m.role === 'tool' ? m.content : []))
+      .filter((p) => p.type === 'tool-result' && p.toolName === ASK_AGENT).length;
     return ONE_BY_ONE[done] ?? script;
   };
   const wait = () => (latencyMs > 0 ? new Promise((r) => setTimeout(r, latencyMs)) : Promise.resolve());
@@ -121,7 +130,8 @@ class Series implements DelegationSeries {
     const began = performance.now();
     const { reply } = await this.handle!.executeUpdate(promptUpdate, { args: [this.prompt] });
     const ms = performance.now() - began;
-    if (reply !== this.reply) throw new Error(`delegation (${this.key}, ${this.latencyMs} ms): unexpected reply ${JSON.stringify(reply)}`);
+    if (reply !== this.reply)
+      throw new Error(`delegation (${this.key}, ${this.latencyMs} ms): unexpected reply ${JSON.stringify(reply)}`);
     this.turns++;
     if (timed) this.samples.push(ms);
   }
@@ -135,7 +145,11 @@ class Series implements DelegationSeries {
   private async rotate(): Promise<void> {
     await this.end();
     const workflowId = `bench-delegation-${this.key}-${this.latencyMs}-${this.ctx.runId}-${++this.conversations}`;
-    this.handle = await this.ctx.client.workflow.start(AgentGoalWorkflow, { taskQueue: this.queue, workflowId, args: [{ goalId: LEAD }] });
+    this.handle = await this.ctx.client.workflow.start(AgentGoalWorkflow, {
+      taskQueue: this.queue,
+      workflowId,
+      args: [{ goalId: LEAD }],
+    });
     await waitForGreeting(this.handle);
     this.turns = 0;
   }
@@ -146,20 +160,36 @@ export async function runDelegationBench(ctx: BenchContext, opts: DelegationOpti
   for (const g of GOALS) writeFileSync(path.join(dir, `${g.id}.json`), JSON.stringify(g));
   const latencies = [...new Set([0, opts.latencyMs])];
   const queue = (ms: number) => `bench-delegation-${ms}-${ctx.runId}`;
-  const env = { AGENT_GOAL: LEAD, GOALS_DIR: dir, VALIDATE_PROMPTS: 'false', MCP_ENDPOINTS_FILE: '/nonexistent/mcp_endpoints.json' };
+  const env = {
+    AGENT_GOAL: LEAD,
+    GOALS_DIR: dir,
+    VALIDATE_PROMPTS: 'false',
+    MCP_ENDPOINTS_FILE: '/nonexistent/mcp_endpoints.json',
+  };
   const agents = await Promise.all(
     latencies.map((ms) =>
       createAgentWorker({
         connection: ctx.connection,
         namespace: ctx.namespace,
         settings: { ...readWorkerSettings(env as NodeJS.ProcessEnv), taskQueue: queue(ms) },
-        model: { model: benchModel(ms), provider: 'scripted', modelId: `latency-${ms}`, description: 'bench delegation script' },
+        model: {
+          model: benchModel(ms),
+          provider: 'scripted',
+          modelId: `latency-${ms}`,
+          description: 'bench delegation script',
+        },
         workflowBundle: ctx.agentBundle,
       }),
     ),
   );
-  const running = runWorkers(ctx, agents.map((a) => a.worker), agents.map((a) => () => a.close()), 'a delegation worker');
-  const series = (key: string, ms: number, prompt: string, reply: string, turns = opts.turnsPerConversation) => new Series(ctx, key, ms, queue(ms), prompt, reply, turns);
+  const running = runWorkers(
+    ctx,
+    agents.map((a) => a.worker),
+    agents.map((a) => () => a.close()),
+    'a delegation worker',
+  );
+  const series = (key: string, ms: number, prompt: string, reply: string, turns = opts.turnsPerConversation) =>
+    new Series(ctx, key, ms, queue(ms), prompt, reply, turns);
   const planTurns = Math.min(opts.turnsPerConversation, PLAN_TURNS_PER_CONVERSATION);
   const plans = latencies.flatMap((ms) => [
     series('parallel', ms, 'side by side', Array(DESKS.length).fill(ANSWER).join(' '), planTurns),
@@ -167,9 +197,13 @@ export async function runDelegationBench(ctx: BenchContext, opts: DelegationOpti
   ]);
   const overhead = [series('direct', 0, 'direct', ANSWER), series('delegated', 0, 'delegated', ANSWER)];
   try {
-    process.stderr.write(`bench (delegation): 4 delegates side by side vs one by one, model 0 and ${opts.latencyMs} ms; ${opts.iterations} iterations\n`);
+    process.stderr.write(
+      `bench (delegation): 4 delegates side by side vs one by one, model 0 and ${opts.latencyMs} ms; ${opts.iterations} iterations\n`,
+    );
     await Promise.race([interleave(ctx, plans, opts.warmup, opts.iterations), running.died]);
-    process.stderr.write(`bench (delegation): CurrentPTO in the lead vs through a delegate; ${opts.overheadIterations} iterations\n`);
+    process.stderr.write(
+      `bench (delegation): CurrentPTO in the lead vs through a delegate; ${opts.overheadIterations} iterations\n`,
+    );
     await Promise.race([interleave(ctx, overhead, opts.warmup, opts.overheadIterations), running.died]);
     await Promise.all([...plans, ...overhead].map((s) => s.end()));
   } finally {

@@ -11,12 +11,17 @@ export interface DurabilityBenchResult {
   json: Record<string, unknown>;
 }
 
-export async function runDurabilityBench(ctx: BenchContext, address: string, opts: DurabilityOptions): Promise<DurabilityBenchResult> {
+export async function runDurabilityBench(
+  ctx: BenchContext,
+  address: string,
+  opts: DurabilityOptions,
+): Promise<DurabilityBenchResult> {
   process.stderr.write(`bench (durability): ${opts.historyTurns} text turns in one conversation\n`);
   const checkpoints = [1, 50, 100, 300].filter((t) => t <= opts.historyTurns);
   if (!checkpoints.includes(opts.historyTurns)) checkpoints.push(opts.historyTurns);
   const growth = await historyGrowth(ctx, opts.historyTurns, checkpoints);
-  if (opts.recoveryRuns > 0) process.stderr.write(`bench (durability): ${opts.recoveryRuns} worker kills during a model call\n`);
+  if (opts.recoveryRuns > 0)
+    process.stderr.write(`bench (durability): ${opts.recoveryRuns} worker kills during a model call\n`);
   const recovery = opts.recoveryRuns > 0 ? await recoveryAfterKill(ctx, address, opts.recoveryRuns) : [];
 
   const first = growth.addedAt[1]!;
@@ -38,8 +43,14 @@ export async function runDurabilityBench(ctx: BenchContext, address: string, opt
     `After ${opts.historyTurns} turns: ${growth.totalBytes} bytes, ${growth.events} events.`,
     '',
     ...(recovery.length
-      ? ['Recovery: worker/main.ts processes, the model a local Chat Completions server answering in 2 s; a new worker starts at once.', recoveryTable]
+      ? [
+          'Recovery: worker/main.ts processes, the model a local Chat Completions server answering in 2 s; a new worker starts at once.',
+          recoveryTable,
+        ]
       : ['Recovery: skipped (BENCH_RECOVERY_RUNS=0).']),
   ].join('\n');
-  return { text, json: { historyGrowth: growth, recovery: { samples: recovery, killToRetry: kill, killToReply: reply } } };
+  return {
+    text,
+    json: { historyGrowth: growth, recovery: { samples: recovery, killToRetry: kill, killToReply: reply } },
+  };
 }

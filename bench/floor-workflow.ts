@@ -1,6 +1,13 @@
 // The benchmark's floor: the smallest workflow shaped like a chat turn. An update schedules one activity and
 // returns its result, so the client waits for the same Temporal round trips a turn needs, minus the agent.
-import { allHandlersFinished, condition, defineSignal, defineUpdate, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import type { FloorActivities } from './floor-activities';
 
 /** Runs one activity and returns what it returned. */

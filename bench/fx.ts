@@ -9,7 +9,12 @@ import { PROJECT_ROOT } from '../worker/settings';
 const FX_ARGS = ['--require', 'tsx/cjs', 'mcp/servers/fx.ts'];
 export const FX_COMMAND = `node ${FX_ARGS.join(' ')}`;
 /** A registry entry for fx, as the integration tests write it: read-only tools need no approval. */
-export const fxEntry = { command: process.execPath, args: FX_ARGS, categories: ['finance'], requireApproval: 'destructive' };
+export const fxEntry = {
+  command: process.execPath,
+  args: FX_ARGS,
+  categories: ['finance'],
+  requireApproval: 'destructive',
+};
 export const CONVERT_ARGS = { amount: 100, from: 'USD', to: 'EUR' };
 const CONVERTED = 92;
 
@@ -22,13 +27,18 @@ export function writeRegistry(dir: string, name: string, servers: Record<string,
 
 /** A registry of n fx endpoints, fx1..fxN. */
 export function fxRegistry(dir: string, n: number): string {
-  return writeRegistry(dir, `fx-${n}.json`, Object.fromEntries(Array.from({ length: n }, (_, i) => [`fx${i + 1}`, fxEntry])));
+  return writeRegistry(
+    dir,
+    `fx-${n}.json`,
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`fx${i + 1}`, fxEntry])),
+  );
 }
 
 /** Throws unless `value` is fx's answer to CONVERT_ARGS: every way of calling must really have called. */
 export function checkConverted(where: string, value: unknown): void {
   const converted = (value as { converted?: unknown } | undefined)?.converted;
-  if (converted !== CONVERTED) throw new Error(`${where}: expected converted ${CONVERTED}, got ${JSON.stringify(value)}`);
+  if (converted !== CONVERTED)
+    throw new Error(`${where}: expected converted ${CONVERTED}, got ${JSON.stringify(value)}`);
 }
 
 /** A plain MCP SDK client for fx, not yet connected (connecting spawns the server). */

@@ -118,7 +118,8 @@ class TimelineState {
   private span(c: Completion, accepted: Acceptance, activities: ActivityRun[]): UpdateSpan {
     const { acceptedId } = c;
     // If a server does not fill in the sequencing id, the accepting task is the last one scheduled before the acceptance.
-    const acceptingTask = this.tasks.get(accepted.sequencingId) ?? [...this.tasks.values()].filter((t) => t.scheduledId < acceptedId).pop();
+    const acceptingTask =
+      this.tasks.get(accepted.sequencingId) ?? [...this.tasks.values()].filter((t) => t.scheduledId < acceptedId).pop();
     const from = acceptingTask?.scheduledId ?? acceptedId;
     const within = (id: number | undefined) => id !== undefined && id >= from && id <= c.id;
     return {
@@ -175,9 +176,17 @@ const recorders: Record<string, Recorder> = {
   activityTaskCanceled: closeActivity('canceled'),
   workflowExecutionUpdateAccepted: (state, event, id, at) => {
     const attrs = event.workflowExecutionUpdateAcceptedEventAttributes!;
-    state.acceptances.set(id, { at, updateId: attrs.protocolInstanceId ?? '', sequencingId: Number(attrs.acceptedRequestSequencingEventId) });
+    state.acceptances.set(id, {
+      at,
+      updateId: attrs.protocolInstanceId ?? '',
+      sequencingId: Number(attrs.acceptedRequestSequencingEventId),
+    });
   },
   workflowExecutionUpdateCompleted: (state, event, id, at) => {
-    state.completions.push({ id, at, acceptedId: Number(event.workflowExecutionUpdateCompletedEventAttributes!.acceptedEventId) });
+    state.completions.push({
+      id,
+      at,
+      acceptedId: Number(event.workflowExecutionUpdateCompletedEventAttributes!.acceptedEventId),
+    });
   },
 };

@@ -38,7 +38,12 @@ export async function runMcpBench(ctx: BenchContext, opts: McpOptions): Promise<
   }
 }
 
-function render(opts: McpOptions, calls: McpCallResults, discovery: { results: DiscoverySampler[]; ms: number }, measureMs: number): McpBenchResult {
+function render(
+  opts: McpOptions,
+  calls: McpCallResults,
+  discovery: { results: DiscoverySampler[]; ms: number },
+  measureMs: number,
+): McpBenchResult {
   const text = [
     '',
     `MCP: demo server fx over stdio (${FX_COMMAND}). a, a+, a', callMcpTool() and b interleaved round-robin, ` +

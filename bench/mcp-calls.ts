@@ -36,14 +36,29 @@ export interface McpCallResults {
 }
 
 /** `cleanups` collects what stays open (worker, pool, session) for the caller to close, also on failure. */
-export async function benchMcpCalls(ctx: BenchContext, opts: McpOptions, dir: string, cleanups: (() => Promise<void>)[]): Promise<McpCallResults> {
+export async function benchMcpCalls(
+  ctx: BenchContext,
+  opts: McpOptions,
+  dir: string,
+  cleanups: (() => Promise<void>)[],
+): Promise<McpCallResults> {
   // The workers: goal_general by default, one fx endpoint, and for a+ fx and an endpoint that hangs; native-tool
   // conversations name goal_hr_pto.
   const registry = writeRegistry(dir, 'fx-worker.json', { fx: fxEntry });
   const env = (file: string) => ({ AGENT_GOAL: MCP_GOAL, VALIDATE_PROMPTS: 'false', MCP_ENDPOINTS_FILE: file });
   const agent = await createBenchAgentWorker(ctx, 'mcp', env(registry), mcpScript);
-  const hungAgent = await createBenchAgentWorker(ctx, 'mcp-hung', env(hungEndpointRegistry(dir, opts.hungTimeoutMs)), mcpScript);
-  const worker = runWorkers(ctx, [agent.worker, hungAgent.worker], [agent.close, hungAgent.close], 'an MCP bench worker');
+  const hungAgent = await createBenchAgentWorker(
+    ctx,
+    'mcp-hung',
+    env(hungEndpointRegistry(dir, opts.hungTimeoutMs)),
+    mcpScript,
+  );
+  const worker = runWorkers(
+    ctx,
+    [agent.worker, hungAgent.worker],
+    [agent.close, hungAgent.close],
+    'an MCP bench worker',
+  );
   cleanups.push(worker.stop);
   process.stderr.write('bench (MCP): a+ worker discovering its endpoints (waits out the hung one, once)\n');
   await Promise.race([learnHungEndpoint(hungAgent), worker.died]);
@@ -64,15 +79,23 @@ export async function benchMcpCalls(ctx: BenchContext, opts: McpOptions, dir: st
   await worker.stop();
 
   const spawn = spawnPerCall();
-  process.stderr.write(`bench (MCP): ${opts.spawnWarmup} warm-up + ${opts.spawnCalls} timed calls spawning the server each time\n`);
+  process.stderr.write(
+    `bench (MCP): ${opts.spawnWarmup} warm-up + ${opts.spawnCalls} timed calls spawning the server each time\n`,
+  );
   t = performance.now();
-  await roundRobin([spawn.sampler], { warmup: opts.spawnWarmup, iterations: opts.spawnCalls, interrupts: ctx.interrupts });
+  await roundRobin([spawn.sampler], {
+    warmup: opts.spawnWarmup,
+    iterations: opts.spawnCalls,
+    interrupts: ctx.interrupts,
+  });
   const spawnMs = performance.now() - t;
 
   return {
     scenarios: [...interleaved, spawn],
     spawn: spawn.sampler,
-    activityMs: Object.fromEntries(turns.map((s) => [s.key, activityRunTimes(s.sampler.closed.flatMap((c) => c.timedTurns))])),
+    activityMs: Object.fromEntries(
+      turns.map((s) => [s.key, activityRunTimes(s.sampler.closed.flatMap((c) => c.timedTurns))]),
+    ),
     conversations: Object.fromEntries(turns.map((s) => [s.key, s.sampler.opened])),
     phase1Ms,
     spawnMs,
@@ -83,7 +106,12 @@ export async function benchMcpCalls(ctx: BenchContext, opts: McpOptions, dir: st
 async function directCalls(registry: string, cleanups: (() => Promise<void>)[]): Promise<CallScenario[]> {
   const pool = new McpPool({ baseDir: PROJECT_ROOT });
   cleanups.push(() => pool.closeAll());
-  const discovery = new McpDiscovery({ registry: new RegistryFile(registry), pool, discoveryTimeoutMs: 60_000, ttlMs: 3_600_000 });
+  const discovery = new McpDiscovery({
+    registry: new RegistryFile(registry),
+    pool,
+    discoveryTimeoutMs: 60_000,
+    ttlMs: 3_600_000,
+  });
   const convert = (await discovery.catalog()).tools.find((t) => t.name === 'fx__convert');
   if (!convert?.mcp) throw new Error('fx__convert is not in the catalog');
   const direct = spawnFx();
@@ -99,10 +127,15 @@ async function measureInterleaved(
   turns: CallScenario<SessionRotation>[],
   died: Promise<never>,
 ): Promise<void> {
-  process.stderr.write(`bench (MCP): ${opts.warmup} warm-up + ${opts.calls} timed calls, ${scenarios.length} ways interleaved\n`);
+  process.stderr.write(
+    `bench (MCP): ${opts.warmup} warm-up + ${opts.calls} timed calls, ${scenarios.length} ways interleaved\n`,
+  );
   const progress = { unit: 'calls per way', every: 50 };
   const measure = async () => {
-    await roundRobin(scenarios.map((s) => s.sampler), { warmup: opts.warmup, iterations: opts.calls, interrupts: ctx.interrupts, progress });
+    await roundRobin(
+      scenarios.map((s) => s.sampler),
+      { warmup: opts.warmup, iterations: opts.calls, interrupts: ctx.interrupts, progress },
+    );
     for (const s of turns) await s.sampler.finish();
   };
   try {

@@ -52,7 +52,12 @@ function slowModel(ms: number): LanguageModelV3 {
 }
 
 export async function runOneModelWaitBench(ctx: BenchContext, opts: OneModelWaitOptions): Promise<OneModelWaitResult> {
-  const model = { model: slowModel(opts.latencyMs), provider: 'scripted' as const, modelId: 'latency', description: 'fixed-latency model' };
+  const model = {
+    model: slowModel(opts.latencyMs),
+    provider: 'scripted' as const,
+    modelId: 'latency',
+    description: 'fixed-latency model',
+  };
   const queues = { on: `bench-omw-on-${ctx.runId}`, off: `bench-omw-off-${ctx.runId}` };
   const env = { AGENT_GOAL: 'goal_hr_pto', MCP_ENDPOINTS_FILE: '/nonexistent/mcp_endpoints.json' };
   const workers = await Promise.all(
@@ -60,26 +65,48 @@ export async function runOneModelWaitBench(ctx: BenchContext, opts: OneModelWait
       createAgentWorker({
         connection: ctx.connection,
         namespace: ctx.namespace,
-        settings: { ...readWorkerSettings({ ...env, VALIDATE_PROMPTS: v === 'on' ? 'true' : 'false' } as NodeJS.ProcessEnv), taskQueue: queues[v] },
+        settings: {
+          ...readWorkerSettings({ ...env, VALIDATE_PROMPTS: v === 'on' ? 'true' : 'false' } as NodeJS.ProcessEnv),
+          taskQueue: queues[v],
+        },
         model,
         workflowBundle: ctx.agentBundle,
       }),
     ),
   );
   const runs = workers.map((w) => w.worker.run());
-  const samples: Record<'on' | 'off' | 'serial' | 'concurrent', number[]> = { on: [], off: [], serial: [], concurrent: [] };
+  const samples: Record<'on' | 'off' | 'serial' | 'concurrent', number[]> = {
+    on: [],
+    off: [],
+    serial: [],
+    concurrent: [],
+  };
   try {
     const handles = await Promise.all(
       (['on', 'off'] as const).map(async (v) => {
-        const handle = await ctx.client.workflow.start(AgentGoalWorkflow, { taskQueue: queues[v], workflowId: `${queues[v]}-1`, args: [{ goalId: 'goal_hr_pto' }] });
+        const handle = await ctx.client.workflow.start(AgentGoalWorkflow, {
+          taskQueue: queues[v],
+          workflowId: `${queues[v]}-1`,
+          args: [{ goalId: 'goal_hr_pto' }],
+        });
         await waitForGreeting(handle);
         return [v, handle] as const;
       }),
     );
     const llm = createLlmActivities({ model: slowModel(opts.latencyMs), provider: 'scripted' });
     const goal = loadGoals().resolve('goal_hr_pto');
-    const request = { goal, tools: [], summary: '', agents: [], messages: [{ kind: 'user' as const, text: 'how much PTO?', promptId: 1 }], prompt: 'how much PTO?' };
-    const activity = new MockActivityEnvironment({ scheduleToCloseTimeoutMs: 0 }, { logger: new DefaultLogger('ERROR') });
+    const request = {
+      goal,
+      tools: [],
+      summary: '',
+      agents: [],
+      messages: [{ kind: 'user' as const, text: 'how much PTO?', promptId: 1 }],
+      prompt: 'how much PTO?',
+    };
+    const activity = new MockActivityEnvironment(
+      { scheduleToCloseTimeoutMs: 0 },
+      { logger: new DefaultLogger('ERROR') },
+    );
     for (let i = 0; i < opts.iterations; i++) {
       ctx.interrupts.check();
       // Interleaved, the starting variant rotating: drift on a shared machine falls on both alike.
@@ -106,18 +133,29 @@ export async function runOneModelWaitBench(ctx: BenchContext, opts: OneModelWait
   return report(opts, samples);
 }
 
-function report(opts: OneModelWaitOptions, samples: Record<'on' | 'off' | 'serial' | 'concurrent', number[]>): OneModelWaitResult {
-  const s = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)])) as Record<keyof typeof samples, Summary>;
+function report(
+  opts: OneModelWaitOptions,
+  samples: Record<'on' | 'off' | 'serial' | 'concurrent', number[]>,
+): OneModelWaitResult {
+  const s = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)])) as Record<
+    keyof typeof samples,
+    Summary
+  >;
   const L = opts.latencyMs;
   const target = L + 80;
-  const row = (name: string, x: Summary, note: string) => `| ${name} | ${formatMs(x.p50)} | ${formatMs(x.p95)} | ${note} |`;
+  const row = (name: string, x: Summary, note: string) =>
+    `| ${name} | ${formatMs(x.p50)} | ${formatMs(x.p95)} | ${note} |`;
   const text = [
     '',
     `One model wait per turn: model latency L = ${L} ms per call, ${opts.iterations} interleaved iterations`,
     '',
     '| path | p50 ms | p95 ms | note |',
     '|---|---|---|---|',
-    row('text turn, validation on (vetAndPlan)', s.on, `target ≤ L + 80 = ${target}: ${s.on.p50 <= target ? 'met' : 'NOT met'}; ${(s.on.p50 / s.off.p50).toFixed(2)}× validation off`),
+    row(
+      'text turn, validation on (vetAndPlan)',
+      s.on,
+      `target ≤ L + 80 = ${target}: ${s.on.p50 <= target ? 'met' : 'NOT met'}; ${(s.on.p50 / s.off.p50).toFixed(2)}× validation off`,
+    ),
     row('text turn, validation off (planTurn)', s.off, 'one model call'),
     row('activities: validatePrompt then planTurn', s.serial, 'runs recorded before one-model-wait'),
     row('activities: vetAndPlan', s.concurrent, `${(s.concurrent.p50 / s.serial.p50).toFixed(2)}× the serial pair`),

@@ -41,7 +41,10 @@ export interface DurabilityOptions {
 }
 
 export function readDurabilityOptions(env: NodeJS.ProcessEnv = process.env): DurabilityOptions {
-  return { historyTurns: envInt(env, 'BENCH_HISTORY_TURNS', 300, 1), recoveryRuns: envInt(env, 'BENCH_RECOVERY_RUNS', 3, 0) };
+  return {
+    historyTurns: envInt(env, 'BENCH_HISTORY_TURNS', 300, 1),
+    recoveryRuns: envInt(env, 'BENCH_RECOVERY_RUNS', 3, 0),
+  };
 }
 
 export function readTurnOptions(env: NodeJS.ProcessEnv = process.env): TurnOptions {
@@ -123,7 +126,8 @@ export type BenchPartName = (typeof PARTS)[number];
 export function readOnly(env: NodeJS.ProcessEnv = process.env): BenchPartName | undefined {
   const raw = env.BENCH_ONLY?.trim();
   if (!raw) return undefined;
-  if (!(PARTS as readonly string[]).includes(raw)) throw new Error(`BENCH_ONLY must be one of ${PARTS.join(', ')} or unset, got "${raw}"`);
+  if (!(PARTS as readonly string[]).includes(raw))
+    throw new Error(`BENCH_ONLY must be one of ${PARTS.join(', ')} or unset, got "${raw}"`);
   return raw as BenchPartName;
 }
 
@@ -178,8 +182,14 @@ export function readRoundTripOptions(env: NodeJS.ProcessEnv = process.env): Roun
 }
 
 /** One model wait per turn (issue 11): a model of fixed latency (BENCH_MODEL_LATENCY_MS, default 300 ms). */
-export function readOneModelWaitOptions(env: NodeJS.ProcessEnv = process.env): { latencyMs: number; iterations: number } {
-  return { latencyMs: envInt(env, 'BENCH_MODEL_LATENCY_MS', 300, 0), iterations: envInt(env, 'BENCH_ONE_WAIT_ITERATIONS', 20, 1) };
+export function readOneModelWaitOptions(env: NodeJS.ProcessEnv = process.env): {
+  latencyMs: number;
+  iterations: number;
+} {
+  return {
+    latencyMs: envInt(env, 'BENCH_MODEL_LATENCY_MS', 300, 0),
+    iterations: envInt(env, 'BENCH_ONE_WAIT_ITERATIONS', 20, 1),
+  };
 }
 
 /** Delegation (issue 12): 4 delegates side by side vs one by one, and one delegation vs the tool in the lead. */
@@ -243,7 +253,8 @@ export function readScaleOptions(env: NodeJS.ProcessEnv = process.env): ScaleOpt
 function thinkTimes(env: NodeJS.ProcessEnv): number[] {
   const raw = env.BENCH_SCALE_THINK_MS?.trim() || '5000,2500';
   const times = raw.split(',').map((s) => Number(s.trim()));
-  if (times.some((n) => !Number.isInteger(n) || n < 0)) throw new Error(`BENCH_SCALE_THINK_MS must be whole ms, comma-separated, got "${raw}"`);
+  if (times.some((n) => !Number.isInteger(n) || n < 0))
+    throw new Error(`BENCH_SCALE_THINK_MS must be whole ms, comma-separated, got "${raw}"`);
   return times;
 }
 
@@ -289,9 +300,15 @@ export const QUICK_KNOBS: Readonly<Record<string, string>> = {
 };
 
 /** The command line (`--quick` or nothing) and the environment the knobs are read from. */
-export function readMode(argv: string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): { quick: boolean; env: NodeJS.ProcessEnv } {
+export function readMode(
+  argv: string[] = process.argv.slice(2),
+  env: NodeJS.ProcessEnv = process.env,
+): { quick: boolean; env: NodeJS.ProcessEnv } {
   const unknown = argv.filter((a) => a !== '--quick');
-  if (unknown.length) throw new Error(`npm run bench: unknown argument ${unknown.join(' ')} (the one option is --quick; knobs are BENCH_* variables)`);
+  if (unknown.length)
+    throw new Error(
+      `npm run bench: unknown argument ${unknown.join(' ')} (the one option is --quick; knobs are BENCH_* variables)`,
+    );
   const quick = argv.includes('--quick');
   return { quick, env: quick ? { ...QUICK_KNOBS, ...env } : env };
 }

@@ -39,7 +39,12 @@ export const CONFIGS: RoundTripConfig[] = [
 
 const AGENT_TURNS: ChatTurnSpec[] = [textTurn, toolTurn];
 
-export async function runRoundTrips(ctx: BenchContext, server: BenchServer, floorBundle: WorkflowBundleWithSourceMap, opts: RoundTripOptions): Promise<RoundTripsResult> {
+export async function runRoundTrips(
+  ctx: BenchContext,
+  server: BenchServer,
+  floorBundle: WorkflowBundleWithSourceMap,
+  opts: RoundTripOptions,
+): Promise<RoundTripsResult> {
   if (server.info.mode !== 'dev-server') {
     const note = 'Round trips: skipped (TEMPORAL_ADDRESS is set; this part compares dev servers of its own).';
     return { text: `\n${note}`, json: { skipped: note } };
@@ -47,7 +52,11 @@ export async function runRoundTrips(ctx: BenchContext, server: BenchServer, floo
   process.stderr.write('bench (round trips): a second dev server, eager activity dispatch off…\n');
   const off = await startDevServer({ 'system.enableActivityEagerExecution': false });
   const serverOf = (eager: boolean) => (eager ? server : off);
-  const ctxOf = (eager: boolean): BenchContext => ({ ...ctx, client: serverOf(eager).client, connection: serverOf(eager).connection });
+  const ctxOf = (eager: boolean): BenchContext => ({
+    ...ctx,
+    client: serverOf(eager).client,
+    connection: serverOf(eager).connection,
+  });
   const workers: Worker[] = [];
   const closers: (() => Promise<void>)[] = [];
   const rows: RoundTripRow[] = [];
@@ -56,26 +65,59 @@ export async function runRoundTrips(ctx: BenchContext, server: BenchServer, floo
     for (const eager of [false, true]) {
       const queue = `bench-rt-floor-${eager ? 'on' : 'off'}-${ctx.runId}`;
       const c = ctxOf(eager);
-      workers.push(await Worker.create({ connection: c.connection, namespace: c.namespace, taskQueue: queue, workflowBundle: floorBundle, activities: createFloorActivities() }));
+      workers.push(
+        await Worker.create({
+          connection: c.connection,
+          namespace: c.namespace,
+          taskQueue: queue,
+          workflowBundle: floorBundle,
+          activities: createFloorActivities(),
+        }),
+      );
       // The floor's activity does not heartbeat: its rows differ in eager dispatch alone.
-      const config: RoundTripConfig = { key: eager ? 'now' : 'before', label: eager ? 'eager on' : 'eager off', eager, beatAtStart: false };
-      rows.push({ scenario: 'floor (update + 1 no-op activity)', config, sampler: floorScenario(c.client, queue, `rt-${config.key}-${ctx.runId}`, policy).sampler });
+      const config: RoundTripConfig = {
+        key: eager ? 'now' : 'before',
+        label: eager ? 'eager on' : 'eager off',
+        eager,
+        beatAtStart: false,
+      };
+      rows.push({
+        scenario: 'floor (update + 1 no-op activity)',
+        config,
+        sampler: floorScenario(c.client, queue, `rt-${config.key}-${ctx.runId}`, policy).sampler,
+      });
     }
     for (const config of CONFIGS) {
       const c = ctxOf(config.eager);
-      const agent = await createBenchAgentWorker(c, `rt-${config.key}`, { AGENT_GOAL: PTO_GOAL, VALIDATE_PROMPTS: 'false' }, turnScript, { beatAtStart: config.beatAtStart });
+      const agent = await createBenchAgentWorker(
+        c,
+        `rt-${config.key}`,
+        { AGENT_GOAL: PTO_GOAL, VALIDATE_PROMPTS: 'false' },
+        turnScript,
+        { beatAtStart: config.beatAtStart },
+      );
       workers.push(agent.worker);
       closers.push(agent.close);
       for (const spec of AGENT_TURNS) {
-        const open = agentConversations(c.client, agent.worker.options.taskQueue, `rt-${config.key}-${ctx.runId}`, spec);
+        const open = agentConversations(
+          c.client,
+          agent.worker.options.taskQueue,
+          `rt-${config.key}-${ctx.runId}`,
+          spec,
+        );
         rows.push({ scenario: spec.name, config, sampler: new SessionRotation(policy, open) });
       }
     }
     const running = runWorkers(ctx, workers, closers, 'a round-trip worker');
     try {
-      process.stderr.write(`bench (round trips): ${opts.warmup} warm-up + ${opts.iterations} timed turns per row, ${rows.length} rows interleaved\n`);
+      process.stderr.write(
+        `bench (round trips): ${opts.warmup} warm-up + ${opts.iterations} timed turns per row, ${rows.length} rows interleaved\n`,
+      );
       const measure = async () => {
-        await roundRobin(rows.map((r) => r.sampler), { ...opts, interrupts: ctx.interrupts, progress: { unit: 'turns per row', every: 50 } });
+        await roundRobin(
+          rows.map((r) => r.sampler),
+          { ...opts, interrupts: ctx.interrupts, progress: { unit: 'turns per row', every: 50 } },
+        );
         for (const r of rows) await r.sampler.finish();
       };
       await Promise.race([measure(), running.died]);

@@ -69,9 +69,20 @@ async function main(): Promise<void> {
 
   process.stderr.write('bench: starting Temporal and bundling workflow code…\n');
   const bundle = (workflowsPath: string) => bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
-  const [server, agentBundle, floorBundle] = await Promise.all([startServer(), bundle(WORKFLOWS_PATH), bundle(FLOOR_WORKFLOW_PATH)]);
+  const [server, agentBundle, floorBundle] = await Promise.all([
+    startServer(),
+    bundle(WORKFLOWS_PATH),
+    bundle(FLOOR_WORKFLOW_PATH),
+  ]);
   const runId = `${process.pid}-${Date.now().toString(36)}`;
-  const ctx: BenchContext = { client: server.client, connection: server.connection, namespace: server.namespace, agentBundle, runId, interrupts };
+  const ctx: BenchContext = {
+    client: server.client,
+    connection: server.connection,
+    namespace: server.namespace,
+    agentBundle,
+    runId,
+    interrupts,
+  };
 
   let workers: ChatTurnWorkers | undefined;
   let scenarios: TurnScenario[] = [];
@@ -93,7 +104,13 @@ async function main(): Promise<void> {
     // Not in --quick: it compiles the worker (BENCH_ONLY=worker runs it alone).
     const worker = quick ? undefined : await runWorkerBench(ctx, server.info.address, workerOpts);
     const scale = await runScaleBench(ctx, server, scaleOpts);
-    printAndSave(facts, chatTurnResults(scenarios), mcp, durability, api, worker, { roundTrips, oneModelWait, delegation, toolSearch, scale });
+    printAndSave(facts, chatTurnResults(scenarios), mcp, durability, api, worker, {
+      roundTrips,
+      oneModelWait,
+      delegation,
+      toolSearch,
+      scale,
+    });
   } catch (err) {
     await Promise.all(scenarios.map((s) => s.sampler.abort()));
     throw err;
@@ -104,13 +121,26 @@ async function main(): Promise<void> {
 }
 
 /** BENCH_ONLY=<part>: the server, the agent's bundle, and that part alone; its JSON goes to latest-<part>.json. */
-async function partAlone(name: string, run: (ctx: BenchContext, server: BenchServer) => Promise<BenchPart>): Promise<void> {
+async function partAlone(
+  name: string,
+  run: (ctx: BenchContext, server: BenchServer) => Promise<BenchPart>,
+): Promise<void> {
   const loadBefore = os.loadavg();
   Runtime.install({ logger: new DefaultLogger('WARN') });
   process.stderr.write(`bench: starting Temporal and bundling workflow code (BENCH_ONLY=${name})…\n`);
-  const [server, agentBundle] = await Promise.all([startServer(), bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') })]);
+  const [server, agentBundle] = await Promise.all([
+    startServer(),
+    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') }),
+  ]);
   const runId = `${process.pid}-${Date.now().toString(36)}`;
-  const ctx: BenchContext = { client: server.client, connection: server.connection, namespace: server.namespace, agentBundle, runId, interrupts };
+  const ctx: BenchContext = {
+    client: server.client,
+    connection: server.connection,
+    namespace: server.namespace,
+    agentBundle,
+    runId,
+    interrupts,
+  };
   try {
     const part = await run(ctx, server);
     printAndSaveOnly({ server, loadBefore, loadAfter: os.loadavg() }, name, part, onlyResultsFile(name));

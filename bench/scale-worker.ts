@@ -13,7 +13,13 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const target = temporalTarget();
   const connection = await NativeConnection.connect(target.connectionOptions);
-  const { worker, close } = await createAgentWorker({ connection, namespace: target.namespace, settings, secrets: secretsOf(settings), workflowBundle: { codePath } });
+  const { worker, close } = await createAgentWorker({
+    connection,
+    namespace: target.namespace,
+    settings,
+    secrets: secretsOf(settings),
+    workflowBundle: { codePath },
+  });
   console.log(`worker on ${target.connectionOptions.address} (task queue ${settings.taskQueue})`);
   // Worker.run() shuts down gracefully on SIGINT/SIGTERM.
   await worker.run();

@@ -72,25 +72,34 @@ export async function runScaleBench(ctx: BenchContext, server: BenchServer, opts
 
     const paced: { thinkMs: number; phase: Phase }[] = [];
     for (const thinkMs of opts.thinkMs) {
-      process.stderr.write(`bench (scale): ${opts.active} conversations, a turn each every ~${thinkMs} ms, for ${opts.pacedSeconds} s\n`);
+      process.stderr.write(
+        `bench (scale): ${opts.active} conversations, a turn each every ~${thinkMs} ms, for ${opts.pacedSeconds} s\n`,
+      );
       paced.push({ thinkMs, phase: await pacedPhase(ctx, one, meter(one), opts, thinkMs) });
     }
 
     process.stderr.write(`bench (scale): ${opts.active} conversations taking ${opts.turns} turns each at once\n`);
     const active = await activePhase(ctx, one, meter(one), opts, 'active');
 
-    process.stderr.write(`bench (scale): ${opts.starts} conversations started and taking a turn, ${opts.startConcurrency} at a time\n`);
+    process.stderr.write(
+      `bench (scale): ${opts.starts} conversations started and taking a turn, ${opts.startConcurrency} at a time\n`,
+    );
     const starts = await startsPhase(ctx, one, meter(one), opts);
 
     const rounds: { workers: number; phase: Phase }[] = [];
     for (let r = 0; r < opts.workerRounds; r++) {
       for (const p of r % 2 === 0 ? [one, two!] : [two!, one]) {
-        process.stderr.write(`bench (scale): round ${r + 1}/${opts.workerRounds}, ${p.workers.length} worker process(es)\n`);
+        process.stderr.write(
+          `bench (scale): round ${r + 1}/${opts.workerRounds}, ${p.workers.length} worker process(es)\n`,
+        );
         rounds.push({ workers: p.workers.length, phase: await activePhase(ctx, p, meter(p), opts, `round${r}`) });
       }
     }
     const facts = { opts, serverPid: server.pid, cpus: os.cpus().length };
-    return { text: scaleText(facts, paced, active, starts, rounds), json: scaleJson(facts, paced, active, starts, rounds) };
+    return {
+      text: scaleText(facts, paced, active, starts, rounds),
+      json: scaleJson(facts, paced, active, starts, rounds),
+    };
   } finally {
     await Promise.all(pools.flatMap((p) => p.workers.map((w) => w.stop())));
     rmSync(dir, { recursive: true, force: true });
@@ -109,7 +118,8 @@ async function spawnWorker(env: Record<string, string>, readyTimeoutMs = 180_000
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + readyTimeoutMs;
-  while (!output.includes('worker on ') && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (!output.includes('worker on ') && child.exitCode === null && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
@@ -122,9 +132,20 @@ async function spawnWorker(env: Record<string, string>, readyTimeoutMs = 180_000
 }
 
 /** `opts.active` conversations (opened first, untimed), then each takes `opts.turns` turns back to back, all at once. */
-async function activePhase(ctx: BenchContext, pool: Pool, meter: CpuMeter, opts: ScaleOptions, tag: string): Promise<Phase> {
+async function activePhase(
+  ctx: BenchContext,
+  pool: Pool,
+  meter: CpuMeter,
+  opts: ScaleOptions,
+  tag: string,
+): Promise<Phase> {
   const ids = Array.from({ length: opts.active }, (_, i) => `bench-scale-${tag}-${pool.queue}-${i}`);
-  await inParallel(ids, Math.min(opts.startConcurrency, ids.length), async (id) => void (await pool.agents.start(PTO_GOAL, id)), ctx);
+  await inParallel(
+    ids,
+    Math.min(opts.startConcurrency, ids.length),
+    async (id) => void (await pool.agents.start(PTO_GOAL, id)),
+    ctx,
+  );
   const turns: number[] = [];
   meter.start();
   const began = performance.now();
@@ -146,9 +167,20 @@ async function activePhase(ctx: BenchContext, pool: Pool, meter: CpuMeter, opts:
  * `opts.active` conversations (opened first, untimed) at a user's pace for `opts.pacedSeconds`: each waits a think
  * time (exponential, mean `thinkMs`, from a seeded generator so runs compare), takes a turn, and again.
  */
-async function pacedPhase(ctx: BenchContext, pool: Pool, meter: CpuMeter, opts: ScaleOptions, thinkMs: number): Promise<Phase> {
+async function pacedPhase(
+  ctx: BenchContext,
+  pool: Pool,
+  meter: CpuMeter,
+  opts: ScaleOptions,
+  thinkMs: number,
+): Promise<Phase> {
   const ids = Array.from({ length: opts.active }, (_, i) => `bench-scale-paced${thinkMs}-${pool.queue}-${i}`);
-  await inParallel(ids, Math.min(opts.startConcurrency, ids.length), async (id) => void (await pool.agents.start(PTO_GOAL, id)), ctx);
+  await inParallel(
+    ids,
+    Math.min(opts.startConcurrency, ids.length),
+    async (id) => void (await pool.agents.start(PTO_GOAL, id)),
+    ctx,
+  );
   const random = seeded(thinkMs);
   const think = () => -Math.log(1 - random()) * thinkMs;
   const turns: number[] = [];
@@ -185,7 +217,12 @@ function seeded(seed: number): () => number {
 }
 
 /** `opts.starts` conversations, each started (its greeting awaited) and then taking one turn. */
-async function startsPhase(ctx: BenchContext, pool: Pool, meter: CpuMeter, opts: ScaleOptions): Promise<Phase & { turnMs: number[] }> {
+async function startsPhase(
+  ctx: BenchContext,
+  pool: Pool,
+  meter: CpuMeter,
+  opts: ScaleOptions,
+): Promise<Phase & { turnMs: number[] }> {
   const ids = Array.from({ length: opts.starts }, (_, i) => `bench-scale-start-${pool.queue}-${i}`);
   const whole: number[] = [];
   const turnMs: number[] = [];
@@ -208,7 +245,12 @@ async function startsPhase(ctx: BenchContext, pool: Pool, meter: CpuMeter, opts:
   return { wallMs, operations: ids.length, latenciesMs: whole, turnMs, cpuMs: meter.stop() };
 }
 
-async function inParallel(ids: string[], concurrency: number, each: (id: string) => Promise<void>, ctx: BenchContext): Promise<void> {
+async function inParallel(
+  ids: string[],
+  concurrency: number,
+  each: (id: string) => Promise<void>,
+  ctx: BenchContext,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(concurrency, ids.length) }, async () => {
@@ -227,7 +269,10 @@ function checkReply(reply: { reply: string }): void {
 /** A worker process's settings: the bench server, the zero-latency bench script, no MCP endpoints, no .env. */
 function workerEnv(server: BenchServer, queue: string, dir: string, script: string): Record<string, string> {
   // With TEMPORAL_ADDRESS set, the bench runs on that server: its TLS and key settings go along.
-  const external = server.info.mode === 'external' ? Object.entries(process.env).filter((e): e is [string, string] => /^TEMPORAL_/.test(e[0]) && e[1] !== undefined) : [];
+  const external =
+    server.info.mode === 'external'
+      ? Object.entries(process.env).filter((e): e is [string, string] => /^TEMPORAL_/.test(e[0]) && e[1] !== undefined)
+      : [];
   return {
     ...Object.fromEntries(external),
     TEMPORAL_ADDRESS: server.info.address,

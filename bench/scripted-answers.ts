@@ -16,7 +16,10 @@ export const MCP_REPLY = '100 USD is 92 EUR.';
 type Rule = ScriptInput['rules'][number];
 
 const ptoBalance: Rule[] = [
-  { user: '^bench: balance for ([\\w.]+@[\\w.]+\\w)', reply: { toolCalls: [{ tool: 'CurrentPTO', args: { email: '{{1}}' } }] } },
+  {
+    user: '^bench: balance for ([\\w.]+@[\\w.]+\\w)',
+    reply: { toolCalls: [{ tool: 'CurrentPTO', args: { email: '{{1}}' } }] },
+  },
   { afterTool: 'CurrentPTO', outcome: 'ok', reply: { text: 'You have {{result.hoursLeft}} hours of PTO left.' } },
 ];
 
@@ -37,7 +40,11 @@ export const mcpScript: ScriptInput = {
       user: '^bench: convert (\\d+) (\\w{3}) to (\\w{3})',
       reply: { toolCalls: [{ tool: 'fx__convert', args: { amount: '{{1:number}}', from: '{{2}}', to: '{{3}}' } }] },
     },
-    { afterTool: 'fx__convert', outcome: 'ok', reply: { text: '{{result.amount}} {{result.from}} is {{result.converted}} {{result.to}}.' } },
+    {
+      afterTool: 'fx__convert',
+      outcome: 'ok',
+      reply: { text: '{{result.amount}} {{result.from}} is {{result.converted}} {{result.to}}.' },
+    },
     ...ptoBalance,
   ],
 };

@@ -13,7 +13,13 @@ export interface BenchServer {
   connection: NativeConnection;
   namespace: string;
   /** What the report says about the server. */
-  info: { mode: 'dev-server' | 'external'; address: string; cli?: string; cliVersion?: string; dynamicConfig?: Record<string, unknown> };
+  info: {
+    mode: 'dev-server' | 'external';
+    address: string;
+    cli?: string;
+    cliVersion?: string;
+    dynamicConfig?: Record<string, unknown>;
+  };
   /** The dev server's process, for its CPU time; none for an external server. */
   pid?: number;
   teardown(): Promise<void>;
@@ -40,7 +46,9 @@ async function connectExternal(): Promise<BenchServer> {
 }
 
 /** A dev server of our own, in memory, with `dynamicConfig` (by default what npm start and the tests run with). */
-export async function startDevServer(dynamicConfig: Readonly<Record<string, unknown>> = DEV_SERVER_DYNAMIC_CONFIG): Promise<BenchServer> {
+export async function startDevServer(
+  dynamicConfig: Readonly<Record<string, unknown>> = DEV_SERVER_DYNAMIC_CONFIG,
+): Promise<BenchServer> {
   const cli = findTemporalCli();
   if (!cli) throw new Error(`${MISSING_CLI} Or set TEMPORAL_ADDRESS to use a running server.`);
   const port = await freePort(0);

@@ -7,8 +7,12 @@ import { monoMs, openSse, type SseConnection, type TokenData } from './sse-reade
 /** A token as one subscriber received it: [subscriber index, attempt, offset, arrival in monoMs]. */
 export type ReceivedToken = [number, string, number, number];
 
-type ToChild = { type: 'open'; urls: string[]; concurrency: number } | { type: 'collect'; expected: number; waitMs: number };
-type ToParent = { type: 'ready'; ms: number } | { type: 'tokens'; tokens: ReceivedToken[]; cpuMs: number } | { type: 'error'; message: string };
+type ToChild =
+  { type: 'open'; urls: string[]; concurrency: number } | { type: 'collect'; expected: number; waitMs: number };
+type ToParent =
+  | { type: 'ready'; ms: number }
+  | { type: 'tokens'; tokens: ReceivedToken[]; cpuMs: number }
+  | { type: 'error'; message: string };
 
 export interface Subscribers {
   /** All streams are open and have had their first event; how long that took (ms). */
@@ -24,8 +28,13 @@ export interface Subscribers {
 
 /** Starts the child and has it open `urls`, at most `concurrency` at a time. */
 export function startSubscribers(urls: string[], concurrency = 20): Subscribers {
-  const child: ChildProcess = fork(__filename, [], { execArgv: ['--require', 'tsx/cjs'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the SSE subscriber process exited (${code})`))));
+  const child: ChildProcess = fork(__filename, [], {
+    execArgv: ['--require', 'tsx/cjs'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`the SSE subscriber process exited (${code})`))),
+  );
   exited.catch(() => undefined);
   const next = <T extends ToParent['type']>(type: T): Promise<Extract<ToParent, { type: T }>> =>
     Promise.race([

@@ -24,14 +24,28 @@ export function summarize(samples: number[]): Summary {
   const pct = (q: number) => sorted[Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1))]!;
   const mean = sorted.reduce((a, b) => a + b, 0) / n;
   const stddev = Math.sqrt(sorted.reduce((a, b) => a + (b - mean) ** 2, 0) / n);
-  return { n, min: sorted[0]!, p50: pct(0.5), p90: pct(0.9), p95: pct(0.95), p99: pct(0.99), max: sorted[n - 1]!, mean, stddev };
+  return {
+    n,
+    min: sorted[0]!,
+    p50: pct(0.5),
+    p90: pct(0.9),
+    p95: pct(0.95),
+    p99: pct(0.99),
+    max: sorted[n - 1]!,
+    mean,
+    stddev,
+  };
 }
 
 export const round = (x: number, digits = 3) => Number(x.toFixed(digits));
 
 /** A summary for the JSON file: every figure but n, rounded. */
 export const roundSummary = (s: Summary, digits = 3) =>
-  Object.fromEntries(Object.entries(s).filter(([k]) => k !== 'n').map(([k, v]) => [k, round(v, digits)]));
+  Object.fromEntries(
+    Object.entries(s)
+      .filter(([k]) => k !== 'n')
+      .map(([k, v]) => [k, round(v, digits)]),
+  );
 
 /** The median of some samples; NaN (printed "—") when there are none. */
 export const p50Of = (xs: number[] | undefined) => (xs && xs.length ? summarize(xs).p50 : NaN);
@@ -60,7 +74,8 @@ export async function timeIt(fn: () => Promise<unknown>): Promise<number> {
 
 export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
+  const line = (r: string[]) =>
+    r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
   return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
 }
 

@@ -40,7 +40,8 @@ export async function startStreamingModel(ttftMs: number, chunkMs: number): Prom
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     let hungUp = false;
     res.on('close', () => (hungUp = !res.writableFinished));
-    const write = (event: unknown) => res.write(`data: ${typeof event === 'string' ? event : JSON.stringify(event)}\n\n`);
+    const write = (event: unknown) =>
+      res.write(`data: ${typeof event === 'string' ? event : JSON.stringify(event)}\n\n`);
     await sleep(Math.max(0, ttftMs - (monoMs() - receivedAt)));
     write(role);
     for (const event of rest) {

@@ -9,7 +9,14 @@ import { performance } from 'node:perf_hooks';
 import { AgentClient } from '../client/agent-client';
 import { ToolIndex } from '../activities/tool-search';
 import type { ToolSpec } from '../workflows/types';
-import { completion, isAfterTool, lastUserText, startFakeChatCompletions, toolResults, type ChatRequestBody } from '../test/helpers/fake-chat-completions';
+import {
+  completion,
+  isAfterTool,
+  lastUserText,
+  startFakeChatCompletions,
+  toolResults,
+  type ChatRequestBody,
+} from '../test/helpers/fake-chat-completions';
 import { TOOLBOX_HELD_OUT_QUERIES, TOOLBOX_QUERIES, toolboxSpecs } from '../test/fixtures/mcp/toolbox';
 import type { BenchContext } from './context';
 import { round, roundSummary, summarize, table } from './stats';
@@ -36,14 +43,26 @@ function model(body: ChatRequestBody) {
   }
   if (lastUserText(body).startsWith('Greet the user')) return completion({ text: 'Hello.' });
   const offered = new Set(body.tools?.map((t) => t.function.name) ?? []);
-  if (offered.has('SearchTools')) return completion({ toolCalls: [{ name: 'SearchTools', args: { query: lastUserText(body) } }] });
+  if (offered.has('SearchTools'))
+    return completion({ toolCalls: [{ name: 'SearchTools', args: { query: lastUserText(body) } }] });
   return completion({ toolCalls: [{ name: 'toolbox__calendar_create_event', args: ARGS }] });
 }
 
 export async function runToolSearchBench(ctx: BenchContext, opts: { turns: number }): Promise<ToolSearchResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-toolbox-'));
   const registry = path.join(dir, 'mcp_endpoints.json');
-  writeFileSync(registry, JSON.stringify({ mcpServers: { toolbox: { command: process.execPath, args: ['--require', 'tsx/cjs', path.join(ROOT, 'test/fixtures/mcp/toolbox-server.ts')], timeoutMs: 30_000 } } }));
+  writeFileSync(
+    registry,
+    JSON.stringify({
+      mcpServers: {
+        toolbox: {
+          command: process.execPath,
+          args: ['--require', 'tsx/cjs', path.join(ROOT, 'test/fixtures/mcp/toolbox-server.ts')],
+          timeoutMs: 30_000,
+        },
+      },
+    }),
+  );
   const server = await startFakeChatCompletions(model);
   const bus = createStreamBus();
   const env = (threshold: string) => ({
@@ -56,12 +75,20 @@ export async function runToolSearchBench(ctx: BenchContext, opts: { turns: numbe
     LLM_KEY: 'sk-bench',
     TOOL_SEARCH_THRESHOLD: threshold,
   });
-  process.stderr.write(`bench (tool search): 504 MCP tools, ${opts.turns} turns with SearchTools and with the full list\n`);
-  const workers = await Promise.all([createStreamingBenchAgentWorker(ctx, 'search', env('30'), bus), createStreamingBenchAgentWorker(ctx, 'full', env('0'), bus)]);
+  process.stderr.write(
+    `bench (tool search): 504 MCP tools, ${opts.turns} turns with SearchTools and with the full list\n`,
+  );
+  const workers = await Promise.all([
+    createStreamingBenchAgentWorker(ctx, 'search', env('30'), bus),
+    createStreamingBenchAgentWorker(ctx, 'full', env('0'), bus),
+  ]);
   const runs = workers.map((w) => w.worker.run());
   try {
     const rows: { name: string; steps: number[]; bytes: number[]; tools: number[]; turnMs: number[] }[] = [];
-    for (const [i, name] of ['with SearchTools (TOOL_SEARCH_THRESHOLD=30)', 'the full list (TOOL_SEARCH_THRESHOLD=0)'].entries()) {
+    for (const [i, name] of [
+      'with SearchTools (TOOL_SEARCH_THRESHOLD=30)',
+      'the full list (TOOL_SEARCH_THRESHOLD=0)',
+    ].entries()) {
       const agents = new AgentClient(ctx.client, workers[i]!.worker.options.taskQueue);
       const row = { name, steps: [] as number[], bytes: [] as number[], tools: [] as number[], turnMs: [] as number[] };
       for (let t = 0; t < opts.turns; t++) {
@@ -95,10 +122,16 @@ const TOOLBOX: ToolSpec[] = toolboxSpecs();
 
 function hitRates() {
   const index = new ToolIndex(TOOLBOX);
-  const rate = (queries: [string, string][], at: number) => queries.filter(([q, tool]) => index.find(q, at).some((m) => m.name === `toolbox__${tool}`)).length;
+  const rate = (queries: [string, string][], at: number) =>
+    queries.filter(([q, tool]) => index.find(q, at).some((m) => m.name === `toolbox__${tool}`)).length;
   return [
     { set: 'tuned on', n: TOOLBOX_QUERIES.length, at1: rate(TOOLBOX_QUERIES, 1), at5: rate(TOOLBOX_QUERIES, 5) },
-    { set: 'held out', n: TOOLBOX_HELD_OUT_QUERIES.length, at1: rate(TOOLBOX_HELD_OUT_QUERIES, 1), at5: rate(TOOLBOX_HELD_OUT_QUERIES, 5) },
+    {
+      set: 'held out',
+      n: TOOLBOX_HELD_OUT_QUERIES.length,
+      at1: rate(TOOLBOX_HELD_OUT_QUERIES, 1),
+      at5: rate(TOOLBOX_HELD_OUT_QUERIES, 5),
+    },
   ];
 }
 
@@ -119,7 +152,11 @@ function searchCost() {
   return { build: summarize(builds), search: summarize(searches) };
 }
 
-function report(rows: { name: string; steps: number[]; bytes: number[]; tools: number[]; turnMs: number[] }[], hits: ReturnType<typeof hitRates>, cost: ReturnType<typeof searchCost>): ToolSearchResult {
+function report(
+  rows: { name: string; steps: number[]; bytes: number[]; tools: number[]; turnMs: number[] }[],
+  hits: ReturnType<typeof hitRates>,
+  cost: ReturnType<typeof searchCost>,
+): ToolSearchResult {
   const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
   const [search, full] = rows as [(typeof rows)[0], (typeof rows)[0]];
   const ratio = mean(search.bytes) / mean(full.bytes);
@@ -130,16 +167,31 @@ function report(rows: { name: string; steps: number[]; bytes: number[]; tools: n
     `SearchTools (issue 13): goal_general over the toolbox MCP server (504 tools, stdio), the model over HTTP (a local Chat Completions server); one turn "${REQUEST}" per conversation, ${search.turnMs.length} per row.`,
     table([
       ['offered', 'model requests per turn', 'tools per request', 'bytes per request (mean)', 'turn p50 ms'],
-      ...rows.map((r) => [r.name, mean(r.steps).toFixed(1), [...new Set(r.tools)].join(' / '), `${kb(mean(r.bytes))} KB`, summarize(r.turnMs).p50.toFixed(0)]),
+      ...rows.map((r) => [
+        r.name,
+        mean(r.steps).toFixed(1),
+        [...new Set(r.tools)].join(' / '),
+        `${kb(mean(r.bytes))} KB`,
+        summarize(r.turnMs).p50.toFixed(0),
+      ]),
     ]),
     `  Bytes per request, SearchTools / full list: ${(100 * ratio).toFixed(1)}% (target ≤ ${100 * BYTES_TARGET}%: ${ratio <= BYTES_TARGET ? 'met' : 'not met'}).`,
-    table([['queries', 'n', 'hit at 1', 'hit at 5'], ...hits.map((h) => [h.set, String(h.n), pct(h.at1, h.n), pct(h.at5, h.n)])]),
+    table([
+      ['queries', 'n', 'hit at 1', 'hit at 5'],
+      ...hits.map((h) => [h.set, String(h.n), pct(h.at1, h.n), pct(h.at5, h.n)]),
+    ]),
     `  "tuned on": the verb synonyms of workflows/tool-search.ts were written while reading these misses; "held out": written after, not tuned on.`,
     `  In the workflow: building the index over 504 tools p50 ${cost.build.p50.toFixed(1)} ms (once per catalog version), a search p50 ${cost.search.p50.toFixed(2)} ms.`,
   ].join('\n');
   const json = {
     benchmark: 'SearchTools: request bytes with and without, hit rates, search cost',
-    rows: rows.map((r) => ({ name: r.name, requestsPerTurn: mean(r.steps), toolsPerRequest: [...new Set(r.tools)], meanRequestBytes: round(mean(r.bytes), 0), turnMs: roundSummary(summarize(r.turnMs)) })),
+    rows: rows.map((r) => ({
+      name: r.name,
+      requestsPerTurn: mean(r.steps),
+      toolsPerRequest: [...new Set(r.tools)],
+      meanRequestBytes: round(mean(r.bytes), 0),
+      turnMs: roundSummary(summarize(r.turnMs)),
+    })),
     bytesRatio: round(ratio, 4),
     bytesTarget: BYTES_TARGET,
     hits,

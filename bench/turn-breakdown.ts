@@ -33,7 +33,11 @@ export function turnBreakdown(span: UpdateSpan): TurnBreakdown {
   const wftOnWorker = sum(tasks.map((t) => t.completedAt! - t.startedAt!));
   const runs = completedRuns(span.activities);
   const activities = sum(runs.map((r) => r.ms));
-  const activityDispatch = sum(span.activities.filter((a) => a.outcome === 'completed' && a.startedAt !== undefined).map((a) => a.startedAt! - a.scheduledAt));
+  const activityDispatch = sum(
+    span.activities
+      .filter((a) => a.outcome === 'completed' && a.startedAt !== undefined)
+      .map((a) => a.startedAt! - a.scheduledAt),
+  );
   const byActivity: Record<string, number> = {};
   for (const r of runs) byActivity[r.type] = (byActivity[r.type] ?? 0) + r.ms;
   const onServer = span.completedAt - (span.acceptingTask?.scheduledAt ?? span.acceptedAt);

@@ -34,9 +34,16 @@ export interface WorkerBenchResult {
 type WorkerBenchContext = Pick<BenchContext, 'client' | 'namespace' | 'runId' | 'interrupts'>;
 
 /** The SDK's own default cache size for this machine's heap (worker-options.js, reuseV8Context on). */
-const SDK_DEFAULT_CACHE = Math.max(Math.floor((Math.max(v8.getHeapStatistics().heap_size_limit / 2 ** 20 - 200, 0) * 600) / 1024), 10);
+const SDK_DEFAULT_CACHE = Math.max(
+  Math.floor((Math.max(v8.getHeapStatistics().heap_size_limit / 2 ** 20 - 200, 0) * 600) / 1024),
+  10,
+);
 
-export async function runWorkerBench(ctx: WorkerBenchContext, temporalAddress: string, opts: WorkerBenchOptions): Promise<WorkerBenchResult> {
+export async function runWorkerBench(
+  ctx: WorkerBenchContext,
+  temporalAddress: string,
+  opts: WorkerBenchOptions,
+): Promise<WorkerBenchResult> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-worker-'));
   try {
     if (opts.build) {
@@ -46,7 +53,11 @@ export async function runWorkerBench(ctx: WorkerBenchContext, temporalAddress: s
     const script = path.join(dir, 'script.json');
     writeFileSync(script, JSON.stringify(turnScript));
     let seq = 0;
-    const env = (extra: Record<string, string> = {}) => ({ ...workerEnv(ctx, temporalAddress, dir, script), TASK_QUEUE: `bench-worker-${ctx.runId}-${++seq}`, ...extra });
+    const env = (extra: Record<string, string> = {}) => ({
+      ...workerEnv(ctx, temporalAddress, dir, script),
+      TASK_QUEUE: `bench-worker-${ctx.runId}-${++seq}`,
+      ...extra,
+    });
 
     const starts: WorkerStart[] = [];
     for (let i = 0; i < opts.starts; i++) {
@@ -61,13 +72,31 @@ export async function runWorkerBench(ctx: WorkerBenchContext, temporalAddress: s
     const runs: ConversationsRun[] = [];
     const sizes = [DEFAULT_WORKFLOW_CACHE.maxCachedWorkflows, ...(opts.compareSdkCache ? [SDK_DEFAULT_CACHE] : [])];
     for (const [k, cache] of sizes.entries()) {
-      runs.push(await measureConversations(ctx, env({ WORKER_MAX_CACHED_WORKFLOWS: String(cache) }), cache, false, opts, k === 0 ? opts.turns : 0));
+      runs.push(
+        await measureConversations(
+          ctx,
+          env({ WORKER_MAX_CACHED_WORKFLOWS: String(cache) }),
+          cache,
+          false,
+          opts,
+          k === 0 ? opts.turns : 0,
+        ),
+      );
     }
     if (opts.compareTraced) {
       const receiver = await startDroppingReceiver();
       try {
         const cache = DEFAULT_WORKFLOW_CACHE.maxCachedWorkflows;
-        runs.push(await measureConversations(ctx, env({ WORKER_MAX_CACHED_WORKFLOWS: String(cache), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }), cache, true, opts, opts.turns));
+        runs.push(
+          await measureConversations(
+            ctx,
+            env({ WORKER_MAX_CACHED_WORKFLOWS: String(cache), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }),
+            cache,
+            true,
+            opts,
+            opts.turns,
+          ),
+        );
       } finally {
         await receiver.close();
       }
@@ -86,7 +115,11 @@ export async function runWorkerBenchAlone(opts: WorkerBenchOptions, interrupts: 
   const server = await startServer();
   const runId = `${process.pid}-${Date.now().toString(36)}`;
   try {
-    const worker = await runWorkerBench({ client: server.client, namespace: server.namespace, runId, interrupts }, server.info.address, opts);
+    const worker = await runWorkerBench(
+      { client: server.client, namespace: server.namespace, runId, interrupts },
+      server.info.address,
+      opts,
+    );
     printAndSaveOnly({ server, loadBefore, loadAfter: os.loadavg() }, 'worker', worker, onlyResultsFile('worker'));
   } finally {
     await server.teardown();
@@ -96,7 +129,9 @@ export async function runWorkerBenchAlone(opts: WorkerBenchOptions, interrupts: 
 /** The worker's settings: the bench server, the zero-latency bench script, no MCP endpoints, no .env, its own DATA_DIR. */
 function workerEnv(ctx: WorkerBenchContext, address: string, dir: string, script: string): Record<string, string> {
   // With TEMPORAL_ADDRESS set, the bench runs on that server: its TLS and key settings go along.
-  const temporalSettings = Object.entries(process.env).filter((e): e is [string, string] => /^TEMPORAL_/.test(e[0]) && e[1] !== undefined && !!process.env.TEMPORAL_ADDRESS);
+  const temporalSettings = Object.entries(process.env).filter(
+    (e): e is [string, string] => /^TEMPORAL_/.test(e[0]) && e[1] !== undefined && !!process.env.TEMPORAL_ADDRESS,
+  );
   return {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -112,7 +147,12 @@ function workerEnv(ctx: WorkerBenchContext, address: string, dir: string, script
   };
 }
 
-async function measureStart(ctx: WorkerBenchContext, mode: WorkerMode, env: Record<string, string>, settleMs: number): Promise<WorkerStart> {
+async function measureStart(
+  ctx: WorkerBenchContext,
+  mode: WorkerMode,
+  env: Record<string, string>,
+  settleMs: number,
+): Promise<WorkerStart> {
   const worker = await spawnWorker(mode, env);
   try {
     const pollMs = (await firstPoll(ctx, env.TASK_QUEUE!)) - worker.spawnedAt;
@@ -140,8 +180,17 @@ async function firstPoll(ctx: WorkerBenchContext, queue: string, timeoutMs = 120
   }
 }
 
-async function measureConversations(ctx: WorkerBenchContext, env: Record<string, string>, cache: number, traced: boolean, opts: WorkerBenchOptions, turns: number): Promise<ConversationsRun> {
-  process.stderr.write(`bench (worker): ${opts.conversations} conversations on the compiled worker, cache ${cache}${traced ? ', traces on' : ''}\n`);
+async function measureConversations(
+  ctx: WorkerBenchContext,
+  env: Record<string, string>,
+  cache: number,
+  traced: boolean,
+  opts: WorkerBenchOptions,
+  turns: number,
+): Promise<ConversationsRun> {
+  process.stderr.write(
+    `bench (worker): ${opts.conversations} conversations on the compiled worker, cache ${cache}${traced ? ', traces on' : ''}\n`,
+  );
   const worker = await spawnWorker('compiled', env);
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, worker.rss().tree)), 250);
@@ -174,7 +223,17 @@ async function measureConversations(ctx: WorkerBenchContext, env: Record<string,
       evicted.push(await timeIt(() => agents.say(ids[i]!, TEXT_PROMPT)));
       cached.push(await timeIt(() => agents.say(ids[ids.length - 1 - i]!, TEXT_PROMPT)));
     }
-    return { cache, traced, conversations: ids.length, rssIdle: idle, rssOpen: open, rssPeak: Math.max(peak, open), startMs, turnEvictedMs: evicted, turnCachedMs: cached };
+    return {
+      cache,
+      traced,
+      conversations: ids.length,
+      rssIdle: idle,
+      rssOpen: open,
+      rssPeak: Math.max(peak, open),
+      startMs,
+      turnEvictedMs: evicted,
+      turnCachedMs: cached,
+    };
   } finally {
     clearInterval(sampler);
     await worker.stop();
@@ -183,9 +242,14 @@ async function measureConversations(ctx: WorkerBenchContext, env: Record<string,
 
 /** An OTLP/HTTP endpoint that accepts spans and drops them: the worker pays for making and sending them, no more. */
 async function startDroppingReceiver(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}')));
+  const server = createServer((req, res) =>
+    req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}')),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -34,11 +34,19 @@ export interface WorkerProcess {
 
 /** `npm run build`'s server part (tsc, then the workflow bundle), so the compiled worker is these sources. */
 export async function buildCompiledWorker(): Promise<void> {
-  await run(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT });
+  await run(
+    process.execPath,
+    [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+    { cwd: ROOT },
+  );
   await run(process.execPath, ['dist/worker/workflow-bundle.js'], { cwd: ROOT });
 }
 
-export async function spawnWorker(mode: WorkerMode, env: Record<string, string>, readyTimeoutMs = 120_000): Promise<WorkerProcess> {
+export async function spawnWorker(
+  mode: WorkerMode,
+  env: Record<string, string>,
+  readyTimeoutMs = 120_000,
+): Promise<WorkerProcess> {
   const [command, ...args] = COMMANDS[mode];
   const spawnedAt = performance.now();
   // A group of its own: stopping it stops npm, tsx, the worker and esbuild together.
@@ -53,7 +61,8 @@ export async function spawnWorker(mode: WorkerMode, env: Record<string, string>,
   child.stderr!.on('data', onData);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + readyTimeoutMs;
-  while (Number.isNaN(logAt) && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  while (Number.isNaN(logAt) && child.exitCode === null && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 5));
   const pid = child.pid!;
   const signal = (s: NodeJS.Signals) => {
     try {

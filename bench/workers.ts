@@ -50,8 +50,16 @@ class BeatAtStart extends SecretScrubber {
  * An agent worker whose model comes from `env` as a real worker's does (LLM_MODEL, LLM_BASE_URL…), publishing the
  * reply being written to `streamBus`; no MCP endpoints.
  */
-export function createStreamingBenchAgentWorker(ctx: BenchContext, queue: string, env: Record<string, string>, streamBus: StreamBus): Promise<AgentWorker> {
-  const settings = readWorkerSettings({ MCP_ENDPOINTS_FILE: '/nonexistent/mcp_endpoints.json', ...env } as NodeJS.ProcessEnv);
+export function createStreamingBenchAgentWorker(
+  ctx: BenchContext,
+  queue: string,
+  env: Record<string, string>,
+  streamBus: StreamBus,
+): Promise<AgentWorker> {
+  const settings = readWorkerSettings({
+    MCP_ENDPOINTS_FILE: '/nonexistent/mcp_endpoints.json',
+    ...env,
+  } as NodeJS.ProcessEnv);
   return createAgentWorker({
     connection: ctx.connection,
     namespace: ctx.namespace,
@@ -68,10 +76,20 @@ export interface RunningWorkers {
   stop(): Promise<void>;
 }
 
-export function runWorkers(ctx: BenchContext, workers: Worker[], closers: (() => Promise<void>)[], what: string): RunningWorkers {
+export function runWorkers(
+  ctx: BenchContext,
+  workers: Worker[],
+  closers: (() => Promise<void>)[],
+  what: string,
+): RunningWorkers {
   const runs = workers.map((w) => w.run());
   const died: Promise<never> = Promise.race(runs).then(
-    () => Promise.reject(new Error(ctx.interrupts.cause ? `interrupted (${ctx.interrupts.cause})` : `${what} stopped during the benchmark`)),
+    () =>
+      Promise.reject(
+        new Error(
+          ctx.interrupts.cause ? `interrupted (${ctx.interrupts.cause})` : `${what} stopped during the benchmark`,
+        ),
+      ),
     (err: unknown) => Promise.reject(err),
   );
   died.catch(() => undefined);

@@ -37,9 +37,21 @@ import {
   statusQuery,
   usageQuery,
 } from '../workflows/messages';
-import type { AgentReply, ChatMessage, ConfirmDecision, ConversationFeed, ConversationStatus, DelegationNode } from '../workflows/types';
+import type {
+  AgentReply,
+  ChatMessage,
+  ConfirmDecision,
+  ConversationFeed,
+  ConversationStatus,
+  DelegationNode,
+} from '../workflows/types';
 import { temporalTarget } from './connection';
-import { checkFilterValue, listConversations, type ConversationFilter, type ConversationSummary } from './conversation-list';
+import {
+  checkFilterValue,
+  listConversations,
+  type ConversationFilter,
+  type ConversationSummary,
+} from './conversation-list';
 import { RECONNECT_QUICKLY, untilReachable, type ServerWait } from './server-outage';
 import { UserError } from './user-error';
 
@@ -86,10 +98,25 @@ export class AgentClient {
     const target = temporalTarget(env);
     const { interceptors, ...serverWait } = options;
     try {
-      const connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: '5 seconds', channelArgs: RECONNECT_QUICKLY });
-      return new AgentClient(new Client({ connection, namespace: target.namespace, ...(interceptors ? { interceptors: { workflow: interceptors } } : {}) }), taskQueue, serverWait);
+      const connection = await Connection.connect({
+        ...target.connectionOptions,
+        connectTimeout: '5 seconds',
+        channelArgs: RECONNECT_QUICKLY,
+      });
+      return new AgentClient(
+        new Client({
+          connection,
+          namespace: target.namespace,
+          ...(interceptors ? { interceptors: { workflow: interceptors } } : {}),
+        }),
+        taskQueue,
+        serverWait,
+      );
     } catch (err) {
-      throw new UserError(`Cannot reach Temporal at ${target.connectionOptions.address}: ${(err as Error).message}. Is the server running (npm start), or TEMPORAL_ADDRESS set?`, 'unavailable');
+      throw new UserError(
+        `Cannot reach Temporal at ${target.connectionOptions.address}: ${(err as Error).message}. Is the server running (npm start), or TEMPORAL_ADDRESS set?`,
+        'unavailable',
+      );
     }
   }
 
@@ -99,14 +126,23 @@ export class AgentClient {
   }
 
   /** Starts a conversation and waits for the agent's greeting. */
-  async start(goalId: string, conversationId = newConversationId(), owner?: string): Promise<{ id: string; greeting: AgentReply | null }> {
+  async start(
+    goalId: string,
+    conversationId = newConversationId(),
+    owner?: string,
+  ): Promise<{ id: string; greeting: AgentReply | null }> {
     // An owner `agent list --owner` could not find is refused here, not discovered later.
     if (owner) checkFilterValue('owner', owner);
     await this.requireWorker();
     try {
-      await this.client.workflow.start(AgentGoalWorkflow, { taskQueue: this.taskQueue, workflowId: conversationId, args: [{ goalId, ...(owner ? { owner } : {}) }] });
+      await this.client.workflow.start(AgentGoalWorkflow, {
+        taskQueue: this.taskQueue,
+        workflowId: conversationId,
+        args: [{ goalId, ...(owner ? { owner } : {}) }],
+      });
     } catch (err) {
-      if (err instanceof WorkflowExecutionAlreadyStartedError) throw new UserError(`A conversation with id ${conversationId} is already running.`, 'refused');
+      if (err instanceof WorkflowExecutionAlreadyStartedError)
+        throw new UserError(`A conversation with id ${conversationId} is already running.`, 'refused');
       throw err;
     }
     return { id: conversationId, greeting: await this.waitForUser(conversationId) };
@@ -114,27 +150,37 @@ export class AgentClient {
 
   /** Sends a prompt; resolves once the agent next needs the user (its answer, or a tool call awaiting approval). */
   async say(id: string, text: string): Promise<AgentReply> {
-    return this.update(id, (updateId) => this.handle(id).startUpdate(promptUpdate, { args: [text], updateId, waitForStage: ACCEPTED }));
+    return this.update(id, (updateId) =>
+      this.handle(id).startUpdate(promptUpdate, { args: [text], updateId, waitForStage: ACCEPTED }),
+    );
   }
 
   /** Sends a prompt and returns once the conversation has accepted it (refusals throw); the reply comes later. */
   async sayLater(id: string, text: string): Promise<void> {
-    return this.sendUpdate(id, (updateId) => this.handle(id).startUpdate(promptUpdate, { args: [text], updateId, waitForStage: ACCEPTED })).accepted;
+    return this.sendUpdate(id, (updateId) =>
+      this.handle(id).startUpdate(promptUpdate, { args: [text], updateId, waitForStage: ACCEPTED }),
+    ).accepted;
   }
 
   /** Approves (possibly with edited args) or rejects the pending tool call; resolves once the agent next needs the user. */
   async confirm(id: string, decision: ConfirmDecision): Promise<AgentReply> {
-    return this.update(id, (updateId) => this.handle(id).startUpdate(confirmUpdate, { args: [decision], updateId, waitForStage: ACCEPTED }));
+    return this.update(id, (updateId) =>
+      this.handle(id).startUpdate(confirmUpdate, { args: [decision], updateId, waitForStage: ACCEPTED }),
+    );
   }
 
   /** Confirm that returns once the conversation has accepted the decision (refusals throw); the reply comes later. */
   async confirmLater(id: string, decision: ConfirmDecision): Promise<void> {
-    return this.sendUpdate(id, (updateId) => this.handle(id).startUpdate(confirmUpdate, { args: [decision], updateId, waitForStage: ACCEPTED })).accepted;
+    return this.sendUpdate(id, (updateId) =>
+      this.handle(id).startUpdate(confirmUpdate, { args: [decision], updateId, waitForStage: ACCEPTED }),
+    ).accepted;
   }
 
   /** Stops the running turn (the model call or tool in flight is cancelled); the reply says it stopped. */
   async cancel(id: string): Promise<AgentReply> {
-    return this.update(id, (updateId) => this.handle(id).startUpdate(cancelTurnUpdate, { updateId, waitForStage: ACCEPTED }));
+    return this.update(id, (updateId) =>
+      this.handle(id).startUpdate(cancelTurnUpdate, { updateId, waitForStage: ACCEPTED }),
+    );
   }
 
   /** The conversation so far: user prompts, agent messages with their tool calls, tool outcomes, notes. */
@@ -146,21 +192,40 @@ export class AgentClient {
   async tree(id: string): Promise<DelegationNode> {
     const { goal } = await this.details(id);
     const { state } = await this.status(id);
-    return { id, goalId: goal?.id ?? '?', agentName: goal?.agentName ?? '?', state, children: await this.delegatesOf(id) };
+    return {
+      id,
+      goalId: goal?.id ?? '?',
+      agentName: goal?.agentName ?? '?',
+      state,
+      children: await this.delegatesOf(id),
+    };
   }
 
   /** The history with each delegate's folded under its AskAgent call (by call id), down the tree. */
   async historyTree(id: string): Promise<HistoryTree> {
     const messages = await this.history(id);
     const delegations = await this.delegationsOf(id);
-    const entries = await Promise.all(delegations.map(async (d) => [d.callId, { agentName: d.agentName, childId: d.childId, ...(await this.historyTree(d.childId)) }] as const));
+    const entries = await Promise.all(
+      delegations.map(
+        async (d) =>
+          [d.callId, { agentName: d.agentName, childId: d.childId, ...(await this.historyTree(d.childId)) }] as const,
+      ),
+    );
     return { messages, delegates: new Map(entries) };
   }
 
   private async delegatesOf(id: string): Promise<DelegationNode[]> {
     const delegations = await this.delegationsOf(id);
     return Promise.all(
-      delegations.map(async (d) => ({ id: d.childId, goalId: d.goalId, agentName: d.agentName, state: d.state, task: d.task, envelope: d.envelope, children: await this.delegatesOf(d.childId) })),
+      delegations.map(async (d) => ({
+        id: d.childId,
+        goalId: d.goalId,
+        agentName: d.agentName,
+        state: d.state,
+        task: d.task,
+        envelope: d.envelope,
+        children: await this.delegatesOf(d.childId),
+      })),
     );
   }
 
@@ -197,7 +262,9 @@ export class AgentClient {
    */
   async retrying(id: string): Promise<{ attempt: number; lastFailure: string } | null> {
     const { raw } = await this.call(id, () => this.handle(id).describe());
-    const call = raw.pendingActivities?.find((a) => MODEL_CALLS.has(a.activityType?.name ?? '') && (a.attempt ?? 0) > 1);
+    const call = raw.pendingActivities?.find(
+      (a) => MODEL_CALLS.has(a.activityType?.name ?? '') && (a.attempt ?? 0) > 1,
+    );
     if (!call) return null;
     return { attempt: call.attempt ?? 0, lastFailure: call.lastFailure?.message ?? 'no answer' };
   }
@@ -215,7 +282,8 @@ export class AgentClient {
     await this.call(id, async () => {
       const handle = this.handle(id);
       const { status } = await handle.describe();
-      if (status.name !== 'RUNNING') throw new UserError(`Conversation ${id} has already ended (${status.name.toLowerCase()}).`, 'refused');
+      if (status.name !== 'RUNNING')
+        throw new UserError(`Conversation ${id} has already ended (${status.name.toLowerCase()}).`, 'refused');
       await handle.signal(endChatSignal);
       // Report "ended" only once it has: the workflow returns its transcript.
       await handle.result();
@@ -242,7 +310,11 @@ export class AgentClient {
     for (let delay = 25; ; delay = Math.min(delay * 2, 500)) {
       const status = await untilReachable(() => this.status(id), this.serverWait);
       if (status.state !== 'working') return status.lastReply;
-      if (Date.now() > deadline) throw new UserError(`The agent of ${id} is still working after ${timeoutMs / 1000}s; try again later.`, 'unavailable');
+      if (Date.now() > deadline)
+        throw new UserError(
+          `The agent of ${id} is still working after ${timeoutMs / 1000}s; try again later.`,
+          'unavailable',
+        );
       await new Promise((r) => setTimeout(r, delay));
     }
   }
@@ -281,7 +353,10 @@ export class AgentClient {
       });
       if (pollers?.length) return;
       if (Date.now() > deadline) {
-        throw new UserError(`No worker is serving task queue "${this.taskQueue}": start one (npm run worker, or npm start), or set TASK_QUEUE to the one it serves.`, 'unavailable');
+        throw new UserError(
+          `No worker is serving task queue "${this.taskQueue}": start one (npm run worker, or npm start), or set TASK_QUEUE to the one it serves.`,
+          'unavailable',
+        );
       }
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -324,7 +399,8 @@ export class AgentClient {
       return await run();
     } catch (err) {
       // An update to a workflow that has closed is answered "not found" too: that conversation exists, and has ended.
-      if (err instanceof WorkflowNotFoundError && /already completed/i.test(err.message)) throw new UserError(`Conversation ${id} has ended.`, 'refused');
+      if (err instanceof WorkflowNotFoundError && /already completed/i.test(err.message))
+        throw new UserError(`Conversation ${id} has ended.`, 'refused');
       if (err instanceof WorkflowNotFoundError) throw new UserError(`No conversation with id ${id}.`, 'not_found');
       throw err;
     }
@@ -336,12 +412,18 @@ export class AgentClient {
    * of queueing the prompt twice; once accepted, the wait re-attaches to that update in the run that accepted it.
    * Updates rejected by the workflow's validator become one-line user errors carrying its reason.
    */
-  private async update(id: string, send: (updateId: string) => Promise<WorkflowUpdateHandle<AgentReply>>): Promise<AgentReply> {
+  private async update(
+    id: string,
+    send: (updateId: string) => Promise<WorkflowUpdateHandle<AgentReply>>,
+  ): Promise<AgentReply> {
     return this.sendUpdate(id, send).reply;
   }
 
   /** The update's two steps as promises: `accepted` once the conversation took it, `reply` once it answered. */
-  private sendUpdate(id: string, send: (updateId: string) => Promise<WorkflowUpdateHandle<AgentReply>>): { accepted: Promise<void>; reply: Promise<AgentReply> } {
+  private sendUpdate(
+    id: string,
+    send: (updateId: string) => Promise<WorkflowUpdateHandle<AgentReply>>,
+  ): { accepted: Promise<void>; reply: Promise<AgentReply> } {
     const updateId = randomUUID();
     const explain = (err: unknown): never => {
       if (err instanceof WorkflowUpdateFailedError) throw new UserError(err.cause?.message ?? err.message, 'refused');
@@ -349,7 +431,9 @@ export class AgentClient {
       throw err;
     };
     const handle = this.call(id, () => untilReachable(() => send(updateId), this.serverWait)).catch(explain);
-    const reply = handle.then((h) => this.call(id, () => untilReachable(() => h.result(), this.serverWait))).catch(explain);
+    const reply = handle
+      .then((h) => this.call(id, () => untilReachable(() => h.result(), this.serverWait)))
+      .catch(explain);
     const accepted = handle.then(() => undefined);
     // A caller may wait for one step only: the other's failure is theirs to read, not an unhandled rejection.
     reply.catch(() => undefined);

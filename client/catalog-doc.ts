@@ -18,7 +18,10 @@ export interface CatalogSnapshot {
 /** Asks the worker, as `agent agents` and `agent tools` do: one question for the agents, one per agent for its tools. */
 export async function catalogSnapshot(client: AgentClient): Promise<CatalogSnapshot> {
   const agents = await client.agents();
-  const [all, ...perGoal] = await Promise.all([client.catalog(), ...agents.agents.map((a) => client.catalog(a.goalId))]);
+  const [all, ...perGoal] = await Promise.all([
+    client.catalog(),
+    ...agents.agents.map((a) => client.catalog(a.goalId)),
+  ]);
   return {
     agents,
     toolsByGoal: Object.fromEntries(agents.agents.map((a, i) => [a.goalId, perGoal[i]!.tools])),
@@ -31,7 +34,8 @@ export function catalogMarkdown(snapshot: CatalogSnapshot, about: { taskQueue: s
   const { agents, toolsByGoal, mcpTools, catalog } = snapshot;
   const tools = new Map<string, ToolSpec>();
   for (const t of [...Object.values(toolsByGoal).flat(), ...mcpTools]) if (!tools.has(t.name)) tools.set(t.name, t);
-  const usedBy = (name: string) => agents.agents.filter((a) => toolsByGoal[a.goalId]?.some((t) => t.name === name)).map((a) => `\`${a.goalId}\``);
+  const usedBy = (name: string) =>
+    agents.agents.filter((a) => toolsByGoal[a.goalId]?.some((t) => t.name === name)).map((a) => `\`${a.goalId}\``);
   const lines = [
     '# Agent catalog',
     '',
@@ -75,9 +79,14 @@ export function catalogMarkdown(snapshot: CatalogSnapshot, about: { taskQueue: s
   lines.push('', '## MCP endpoints', '');
   if (catalog.endpoints.length === 0) lines.push('(none in the registry)');
   else {
-    lines.push('| endpoint | status | transport | tools | categories | error |', '| --- | --- | --- | --- | --- | --- |');
+    lines.push(
+      '| endpoint | status | transport | tools | categories | error |',
+      '| --- | --- | --- | --- | --- | --- |',
+    );
     for (const e of catalog.endpoints) {
-      lines.push(`| \`${e.name}\` | ${e.status} | ${e.transport} | ${e.toolCount} | ${e.categories.join(', ')} | ${cell(e.error ?? '')} |`);
+      lines.push(
+        `| \`${e.name}\` | ${e.status} | ${e.transport} | ${e.toolCount} | ${e.categories.join(', ')} | ${cell(e.error ?? '')} |`,
+      );
     }
   }
   if (catalog.registryError) lines.push('', `Registry error: ${catalog.registryError}`);
@@ -85,12 +94,15 @@ export function catalogMarkdown(snapshot: CatalogSnapshot, about: { taskQueue: s
 }
 
 function delegatesOf(tools: ToolSpec[]): string[] {
-  const agentId = (tools.find((t) => t.name === ASK_AGENT)?.inputSchema.properties as Record<string, JsonSchema> | undefined)?.agentId;
+  const agentId = (
+    tools.find((t) => t.name === ASK_AGENT)?.inputSchema.properties as Record<string, JsonSchema> | undefined
+  )?.agentId;
   return Array.isArray(agentId?.enum) ? agentId.enum.map(String) : [];
 }
 
 function sourceOf(t: ToolSpec): string {
-  if (t.mcp) return `MCP server \`${t.mcp.server}\`, tool \`${t.mcp.tool}\`${t.mcp.idempotent ? '' : ' (not idempotent: never re-sent once it may have run)'}`;
+  if (t.mcp)
+    return `MCP server \`${t.mcp.server}\`, tool \`${t.mcp.tool}\`${t.mcp.idempotent ? '' : ' (not idempotent: never re-sent once it may have run)'}`;
   if (t.kind === 'builtin') return 'builtin (the workflow handles it)';
   return `native${t.taskQueue ? ` (runs on task queue \`${t.taskQueue}\`)` : ''}`;
 }
@@ -111,7 +123,9 @@ function argumentTable(schema: JsonSchema): string[] {
     '| --- | --- | --- | --- |',
     ...names.map((n) => {
       const p = properties[n]!;
-      const type = Array.isArray(p.enum) ? `one of ${p.enum.map((v) => `\`${String(v)}\``).join(', ')}` : String(p.type ?? 'any');
+      const type = Array.isArray(p.enum)
+        ? `one of ${p.enum.map((v) => `\`${String(v)}\``).join(', ')}`
+        : String(p.type ?? 'any');
       return `| \`${n}\` | ${cell(type)} | ${required.has(n) ? 'yes' : 'no'} | ${cell(String(p.description ?? ''))} |`;
     }),
   ];

@@ -62,8 +62,7 @@ export async function runChat(client: AgentClient, id: string, first: AgentReply
       else if (text === '/history') {
         const messages = await client.history(id);
         io.output.write(io.json ? `${JSON.stringify({ history: messages })}\n` : `${formatHistory(messages)}\n`);
-      }
-      else if (text === '/end') {
+      } else if (text === '/end') {
         await client.end(id);
         print('(conversation ended)');
         return;
@@ -77,16 +76,24 @@ export async function runChat(client: AgentClient, id: string, first: AgentReply
 }
 
 /** Waits for the agent's reply, saying once if the model is failing meanwhile (the turn goes on retrying). */
-async function whileWaiting(client: AgentClient, id: string, print: (s: string) => void, send: () => Promise<AgentReply>): Promise<AgentReply> {
+async function whileWaiting(
+  client: AgentClient,
+  id: string,
+  print: (s: string) => void,
+  send: () => Promise<AgentReply>,
+): Promise<AgentReply> {
   let told = false;
   const timer = setInterval(() => {
     if (told) return;
-    void client.retrying(id).then((r) => {
-      if (r && !told) {
-        told = true;
-        print(`(the model is not answering: ${r.lastFailure}; retrying…)`);
-      }
-    }, () => undefined);
+    void client.retrying(id).then(
+      (r) => {
+        if (r && !told) {
+          told = true;
+          print(`(the model is not answering: ${r.lastFailure}; retrying…)`);
+        }
+      },
+      () => undefined,
+    );
   }, RETRY_CHECK_MS);
   try {
     return await send();

@@ -10,7 +10,17 @@ import { catalogMarkdown, catalogSnapshot } from './catalog-doc';
 import { parseAge, pruneConversations } from './prune';
 import { createStreamBus } from '../stream';
 import { runChat, type ChatIO } from './chat';
-import { formatConversations, formatDelegations, formatEndpoints, formatGoalFiles, formatHistory, formatReply, formatSpend, formatTools, formatTree } from './format';
+import {
+  formatConversations,
+  formatDelegations,
+  formatEndpoints,
+  formatGoalFiles,
+  formatHistory,
+  formatReply,
+  formatSpend,
+  formatTools,
+  formatTree,
+} from './format';
 import type { ConversationFilter } from './conversation-list';
 import { UserError } from './user-error';
 
@@ -82,7 +92,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     };
     // Waiting out a server restart is said on stderr, so stdout stays the answer alone (--json included).
     const onWait = (message: string) => io.error.write(`${message}\n`);
-    const connect = async () => (client = await AgentClient.connect(io.env.TASK_QUEUE || DEFAULT_TASK_QUEUE, io.env, { onWait, interceptors: io.interceptors }));
+    const connect = async () =>
+      (client = await AgentClient.connect(io.env.TASK_QUEUE || DEFAULT_TASK_QUEUE, io.env, {
+        onWait,
+        interceptors: io.interceptors,
+      }));
     // The worker knows which goals exist (its code, its goals folder): ask it before starting a conversation.
     const goalId = async (c: AgentClient) => {
       const wanted = values.goal ?? io.env.AGENT_GOAL ?? PICKER_GOAL_ID;
@@ -97,14 +111,18 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         const leftOut = problems.map((p) => `(left out: ${p})`);
         const from = (id: string) => (sources[id] && sources[id] !== 'code' ? ` [from ${sources[id]}]` : '');
         const lines = agents.map((a) => `${a.goalId.padEnd(34)} ${a.agentName}: ${a.description}${from(a.goalId)}`);
-        out([...lines, ...leftOut].join('\n'), agents.map((a) => ({ ...a, source: sources[a.goalId] ?? 'code' })));
+        out(
+          [...lines, ...leftOut].join('\n'),
+          agents.map((a) => ({ ...a, source: sources[a.goalId] ?? 'code' })),
+        );
         return 0;
       }
       case 'goals': {
         const c = await connect();
         const [action, id] = rest;
         if (action) {
-          if (!['disable', 'enable', 'remove'].includes(action) || !id) throw new UserError('usage: agent goals [disable|enable|remove <goalId>]');
+          if (!['disable', 'enable', 'remove'].includes(action) || !id)
+            throw new UserError('usage: agent goals [disable|enable|remove <goalId>]');
           const done = await c.manageGoal(action as 'disable' | 'enable' | 'remove', id);
           out(`${action === 'remove' ? 'removed' : `${action}d`} ${id} (${done.file})`, { action, ...done });
           return 0;
@@ -121,7 +139,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       case 'tools': {
         if (values.markdown) {
           const c = await connect();
-          io.output.write(catalogMarkdown(await catalogSnapshot(c), { taskQueue: c.taskQueue, generatedAt: new Date() }));
+          io.output.write(
+            catalogMarkdown(await catalogSnapshot(c), { taskQueue: c.taskQueue, generatedAt: new Date() }),
+          );
           return 0;
         }
         // An unknown goal comes back from the worker as its one UnknownGoal message.
@@ -130,7 +150,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         return 0;
       }
       case 'list': {
-        const found = await (await connect()).list({ goal: values.goal, state: values.state as ConversationFilter['state'], owner: values.owner });
+        const found = await (
+          await connect()
+        ).list({ goal: values.goal, state: values.state as ConversationFilter['state'], owner: values.owner });
         out(formatConversations(found), found);
         return 0;
       }
@@ -197,19 +219,32 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         out(
           `${id}: ${status.state.replace(/_/g, ' ')}; agent ${goal?.agentName ?? '?'} (${goal?.id ?? '?'}); ` +
             `${formatSpend(usage.total)} over ${usage.runs} run(s)` +
-            (Object.keys(usage.byGoal ?? {}).length > 1 ? `\nby agent: ${Object.entries(usage.byGoal!).map(([g, u]) => `${g} ${formatSpend(u)}`).join('; ')}` : '') +
-            (retrying ? `\nthe model is not answering (${retrying.lastFailure}); retrying, attempt ${retrying.attempt}` : '') +
+            (Object.keys(usage.byGoal ?? {}).length > 1
+              ? `\nby agent: ${Object.entries(usage.byGoal!)
+                  .map(([g, u]) => `${g} ${formatSpend(u)}`)
+                  .join('; ')}`
+              : '') +
+            (retrying
+              ? `\nthe model is not answering (${retrying.lastFailure}); retrying, attempt ${retrying.attempt}`
+              : '') +
             (status.delegations?.length ? `\n${formatDelegations(status.delegations)}` : ''),
           { id, ...status, goal: goal?.id, usage, retrying },
         );
         return 0;
       }
       case 'prune': {
-        if (!values['older-than']) throw new UserError('prune needs --older-than <duration>, e.g. agent prune --older-than 30d');
+        if (!values['older-than'])
+          throw new UserError('prune needs --older-than <duration>, e.g. agent prune --older-than 30d');
         const age = parseAge(values['older-than']);
         const pruned = await pruneConversations((await connect()).client, age, values['dry-run']);
         const verb = values['dry-run'] ? 'would delete' : 'deleted';
-        out([`${verb} ${pruned.length} conversation run(s) that ended before ${values['older-than']} ago`, ...pruned.map((p) => `  ${p.id}  ended ${p.closedAt.slice(0, 19).replace('T', ' ')}`)].join('\n'), { dryRun: values['dry-run'], pruned });
+        out(
+          [
+            `${verb} ${pruned.length} conversation run(s) that ended before ${values['older-than']} ago`,
+            ...pruned.map((p) => `  ${p.id}  ended ${p.closedAt.slice(0, 19).replace('T', ' ')}`),
+          ].join('\n'),
+          { dryRun: values['dry-run'], pruned },
+        );
         return 0;
       }
       case 'end': {
@@ -224,7 +259,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   } catch (err) {
     // One line, always: the stack only when AGENT_DEBUG is set.
     const message =
-      err instanceof UserError || isArgError(err) ? (err as Error).message : `unexpected error: ${io.env.AGENT_DEBUG ? ((err as Error).stack ?? err) : oneLine(err)}`;
+      err instanceof UserError || isArgError(err)
+        ? (err as Error).message
+        : `unexpected error: ${io.env.AGENT_DEBUG ? ((err as Error).stack ?? err) : oneLine(err)}`;
     // With --json the answer is JSON whatever happened: scripts read stdout and the exit code, never prose.
     if (argv.includes('--json')) io.output.write(`${JSON.stringify({ error: message })}\n`);
     else io.error.write(`error: ${message}\n`);
@@ -247,7 +284,8 @@ function decisionFrom(reject: string | undefined, args: string | undefined) {
   } catch {
     throw new UserError(`--args is not valid JSON: ${args}`);
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UserError('--args must be a JSON object');
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new UserError('--args must be a JSON object');
   return { approve: true as const, args: parsed as Record<string, unknown> };
 }
 
@@ -272,7 +310,13 @@ export function runFromShell(): void {
     process.exit(1);
   }
   const tracing = startTracing('agent-cli');
-  void main(process.argv.slice(2), { input: process.stdin, output: process.stdout, error: process.stderr, env: process.env, interceptors: tracing?.clientInterceptors })
+  void main(process.argv.slice(2), {
+    input: process.stdin,
+    output: process.stdout,
+    error: process.stderr,
+    env: process.env,
+    interceptors: tracing?.clientInterceptors,
+  })
     .then(async (code) => {
       await tracing?.shutdown().catch(() => undefined);
       return code;

@@ -37,10 +37,14 @@ export interface EmbeddedServer {
   pid: number;
 }
 
-const serverFile = (env: NodeJS.ProcessEnv) => path.join(path.resolve(env.DATA_DIR ?? DEFAULT_DATA_DIR), 'temporal-server.json');
+const serverFile = (env: NodeJS.ProcessEnv) =>
+  path.join(path.resolve(env.DATA_DIR ?? DEFAULT_DATA_DIR), 'temporal-server.json');
 
 /** Records the embedded server (npm start); returns a function that forgets it again. */
-export function recordEmbeddedServer(server: Omit<EmbeddedServer, 'pid'>, env: NodeJS.ProcessEnv = process.env): () => void {
+export function recordEmbeddedServer(
+  server: Omit<EmbeddedServer, 'pid'>,
+  env: NodeJS.ProcessEnv = process.env,
+): () => void {
   const file = serverFile(env);
   writeFileSync(file, JSON.stringify({ ...server, pid: process.pid } satisfies EmbeddedServer));
   return () => rmSync(file, { force: true });

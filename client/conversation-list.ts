@@ -26,7 +26,13 @@ export interface ConversationSummary {
   startedAt: string;
 }
 
-const STATES: (ConversationState | 'running')[] = ['waiting_for_user', 'working', 'awaiting_approval', 'running', 'ended'];
+const STATES: (ConversationState | 'running')[] = [
+  'waiting_for_user',
+  'working',
+  'awaiting_approval',
+  'running',
+  'ended',
+];
 const SAFE_VALUE = /^[\w.@:+-]{1,200}$/;
 
 /** Refuses a value a filter could not match: goal ids, owners and queues are plain words. */
@@ -39,24 +45,34 @@ export function checkFilterValue(name: string, v: string): string {
  * new is one conversation: its earlier runs are left out. Delegates (AskAgent's child conversations) are part of their
  * parent's: `agent tree` shows them. */
 export function listQuery(filter: ConversationFilter): string {
-  const clauses = [`WorkflowType = 'AgentGoalWorkflow'`, `ExecutionStatus != 'ContinuedAsNew'`, 'ParentWorkflowId IS NULL'];
+  const clauses = [
+    `WorkflowType = 'AgentGoalWorkflow'`,
+    `ExecutionStatus != 'ContinuedAsNew'`,
+    'ParentWorkflowId IS NULL',
+  ];
   const value = (name: string, v: string) => `'${checkFilterValue(name, v)}'`;
   if (filter.goal) clauses.push(`${AGENT_GOAL.name} = ${value('goal', filter.goal)}`);
   if (filter.taskQueue) clauses.push(`TaskQueue = ${value('task-queue', filter.taskQueue)}`);
   if (filter.owner) clauses.push(`${AGENT_OWNER.name} = ${value('owner', filter.owner)}`);
   if (filter.state) {
-    if (!STATES.includes(filter.state)) throw new UserError(`--state must be one of ${STATES.join(', ')}, got "${filter.state}"`);
+    if (!STATES.includes(filter.state))
+      throw new UserError(`--state must be one of ${STATES.join(', ')}, got "${filter.state}"`);
     // A conversation that ended without saying so (terminated, timed out) is ended too.
     clauses.push(
-      filter.state === 'ended' ? `ExecutionStatus != 'Running'`
-      : filter.state === 'running' ? `ExecutionStatus = 'Running'`
-      : `ExecutionStatus = 'Running' AND ${AGENT_STATE.name} = '${filter.state}'`,
+      filter.state === 'ended'
+        ? `ExecutionStatus != 'Running'`
+        : filter.state === 'running'
+          ? `ExecutionStatus = 'Running'`
+          : `ExecutionStatus = 'Running' AND ${AGENT_STATE.name} = '${filter.state}'`,
     );
   }
   return clauses.join(' AND ');
 }
 
-export async function listConversations(client: Client, filter: ConversationFilter = {}): Promise<ConversationSummary[]> {
+export async function listConversations(
+  client: Client,
+  filter: ConversationFilter = {},
+): Promise<ConversationSummary[]> {
   const found: ConversationSummary[] = [];
   try {
     for await (const info of client.workflow.list({ query: listQuery(filter) })) {
@@ -67,7 +83,7 @@ export async function listConversations(client: Client, filter: ConversationFilt
     if (err instanceof UserError) throw err;
     throw new UserError(
       `The server cannot list conversations by goal, state or owner (${(err as Error).message}). ` +
-        'Its search attributes are registered by the worker at start (or by npm start\'s dev server); start a worker once.',
+        "Its search attributes are registered by the worker at start (or by npm start's dev server); start a worker once.",
     );
   }
   return found;

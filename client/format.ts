@@ -1,5 +1,15 @@
 // How conversations read in a terminal.
-import { formatUsd, type AgentReply, type CatalogSummary, type ChatMessage, type DelegateEnvelope, type Delegation, type DelegationNode, type ToolSpec, type Usage } from '../workflows/types';
+import {
+  formatUsd,
+  type AgentReply,
+  type CatalogSummary,
+  type ChatMessage,
+  type DelegateEnvelope,
+  type Delegation,
+  type DelegationNode,
+  type ToolSpec,
+  type Usage,
+} from '../workflows/types';
 import type { GoalFileSummary } from '../workflows/activity-types';
 import type { HistoryTree } from './agent-client';
 import type { ConversationSummary } from './conversation-list';
@@ -15,7 +25,10 @@ export function formatReply(reply: AgentReply | null, conversationId?: string): 
     lines.push(`${who} wants to run ${call.tool}${description ? ` (${description})` : ''}`);
     lines.push(`  args: ${JSON.stringify(call.args)}`);
     lines.push(`  call id: ${call.id}`);
-    if (conversationId) lines.push(`  answer: agent confirm ${conversationId} (approve) · --args '<json>' (approve edited) · --reject '<reason>'`);
+    if (conversationId)
+      lines.push(
+        `  answer: agent confirm ${conversationId} (approve) · --args '<json>' (approve edited) · --reject '<reason>'`,
+      );
   }
   if (reply.ended) lines.push('(conversation ended)');
   return lines.join('\n');
@@ -24,7 +37,18 @@ export function formatReply(reply: AgentReply | null, conversationId?: string): 
 export function formatConversations(found: ConversationSummary[]): string {
   if (!found.length) return '(no conversations)';
   return found
-    .map((c) => [c.id, c.state.replace(/_/g, ' '), c.goal ?? '?', c.startedAt.slice(0, 16).replace('T', ' '), c.owner ? `owner ${c.owner}` : '', c.title ? `"${c.title}"` : ''].filter(Boolean).join('  '))
+    .map((c) =>
+      [
+        c.id,
+        c.state.replace(/_/g, ' '),
+        c.goal ?? '?',
+        c.startedAt.slice(0, 16).replace('T', ' '),
+        c.owner ? `owner ${c.owner}` : '',
+        c.title ? `"${c.title}"` : '',
+      ]
+        .filter(Boolean)
+        .join('  '),
+    )
     .join('\n');
 }
 
@@ -72,7 +96,9 @@ export function formatGoalFiles(files: GoalFileSummary[]): string {
   if (!files.length) return '(no goal files)';
   return files
     .map((f) => {
-      const made = f.provenance ? `  created by ${f.provenance.createdBy} at ${f.provenance.createdAt.slice(0, 16).replace('T', ' ')}: "${f.provenance.request}"` : '';
+      const made = f.provenance
+        ? `  created by ${f.provenance.createdBy} at ${f.provenance.createdAt.slice(0, 16).replace('T', ' ')}: "${f.provenance.request}"`
+        : '';
       return `${f.goalId.padEnd(28)} ${f.disabled ? 'disabled' : 'enabled '}  ${f.file}${made}`;
     })
     .join('\n');
@@ -81,7 +107,10 @@ export function formatGoalFiles(files: GoalFileSummary[]): string {
 /** One line per delegate, for `agent status`. */
 export function formatDelegations(delegations: Delegation[]): string {
   return delegations
-    .map((d) => `  delegate ${d.childId}  ${d.agentName}  ${d.envelope ? `${d.envelope.status}: ${d.envelope.summary}` : d.state.replace(/_/g, ' ')}`)
+    .map(
+      (d) =>
+        `  delegate ${d.childId}  ${d.agentName}  ${d.envelope ? `${d.envelope.status}: ${d.envelope.summary}` : d.state.replace(/_/g, ' ')}`,
+    )
     .join('\n');
 }
 

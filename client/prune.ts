@@ -7,7 +7,8 @@ import { UserError } from './user-error';
 /** `90s`, `15m`, `24h`, `7d` (a bare number is seconds) → seconds. */
 export function parseAge(text: string): number {
   const seconds = parseDuration(text);
-  if (Number.isNaN(seconds)) throw new UserError(`--older-than must be a duration such as 90s, 15m, 24h or 7d, got "${text}"`);
+  if (Number.isNaN(seconds))
+    throw new UserError(`--older-than must be a duration such as 90s, 15m, 24h or 7d, got "${text}"`);
   return seconds;
 }
 
@@ -18,7 +19,12 @@ export interface Pruned {
 }
 
 /** The conversations (runs) that ended before now − `olderThanSeconds`, deleted unless `dryRun`. */
-export async function pruneConversations(client: Client, olderThanSeconds: number, dryRun: boolean, limit = 1_000): Promise<Pruned[]> {
+export async function pruneConversations(
+  client: Client,
+  olderThanSeconds: number,
+  dryRun: boolean,
+  limit = 1_000,
+): Promise<Pruned[]> {
   const before = new Date(Date.now() - olderThanSeconds * 1000).toISOString();
   const query = `WorkflowType = 'AgentGoalWorkflow' AND ExecutionStatus != 'Running' AND CloseTime < '${before}'`;
   const found: Pruned[] = [];
@@ -28,7 +34,10 @@ export async function pruneConversations(client: Client, olderThanSeconds: numbe
   }
   if (dryRun) return found;
   for (const p of found) {
-    await client.workflowService.deleteWorkflowExecution({ namespace: client.options.namespace, workflowExecution: { workflowId: p.id, runId: p.runId } });
+    await client.workflowService.deleteWorkflowExecution({
+      namespace: client.options.namespace,
+      workflowExecution: { workflowId: p.id, runId: p.runId },
+    });
   }
   return found;
 }

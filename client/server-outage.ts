@@ -41,10 +41,15 @@ export async function untilReachable<T>(call: () => Promise<T>, wait: ServerWait
       if (!isServerUnreachable(err)) throw err;
       if (since === undefined) {
         since = Date.now();
-        wait.onWait?.(`(the Temporal server is not reachable; waiting up to ${Math.round(wait.maxWaitMs / 1000)} s for it…)`);
+        wait.onWait?.(
+          `(the Temporal server is not reachable; waiting up to ${Math.round(wait.maxWaitMs / 1000)} s for it…)`,
+        );
       } else if (Date.now() - since >= wait.maxWaitMs) {
         // The conversation is safe on the server: what was sent may still be answered once it is back.
-        throw new UserError(`The Temporal server has not been reachable for over ${Math.round(wait.maxWaitMs / 1000)} s; once it is back, agent status shows where the conversation is.`, 'unavailable');
+        throw new UserError(
+          `The Temporal server has not been reachable for over ${Math.round(wait.maxWaitMs / 1000)} s; once it is back, agent status shows where the conversation is.`,
+          'unavailable',
+        );
       }
       await new Promise((r) => setTimeout(r, REPEAT_PAUSE_MS));
     }

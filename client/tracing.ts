@@ -29,7 +29,9 @@ export interface Tracing {
 }
 
 export function tracingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return !!(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && env.OTEL_SDK_DISABLED !== 'true';
+  return (
+    !!(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && env.OTEL_SDK_DISABLED !== 'true'
+  );
 }
 
 /**
@@ -40,11 +42,16 @@ export function startTracing(defaultServiceName: string): Tracing | undefined {
   if (!tracingEnabled()) return undefined;
   // Loaded only when tracing is on: the SDK adds a few hundred milliseconds to every start (the CLI's included).
   /* eslint-disable @typescript-eslint/no-require-imports */
-  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
-  const { envDetectorSync, Resource } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
-  const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
-  const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
-  const { OpenTelemetryWorkflowClientInterceptor } = require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
+  const { OTLPTraceExporter } =
+    require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  const { envDetectorSync, Resource } =
+    require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+  const { BatchSpanProcessor } =
+    require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  const { NodeTracerProvider } =
+    require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+  const { OpenTelemetryWorkflowClientInterceptor } =
+    require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
   /* eslint-enable @typescript-eslint/no-require-imports */
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (the env detector) win over the role's default name.
   const resource = new Resource({ 'service.name': defaultServiceName }).merge(envDetectorSync.detect());
@@ -53,5 +60,10 @@ export function startTracing(defaultServiceName: string): Tracing | undefined {
   const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor] });
   // Global, with the async-hooks context manager: spans made in activities nest under the activity's own span.
   provider.register();
-  return { clientInterceptors: [new OpenTelemetryWorkflowClientInterceptor()], spanProcessor, resource, shutdown: () => provider.shutdown() };
+  return {
+    clientInterceptors: [new OpenTelemetryWorkflowClientInterceptor()],
+    spanProcessor,
+    resource,
+    shutdown: () => provider.shutdown(),
+  };
 }

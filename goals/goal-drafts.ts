@@ -35,17 +35,24 @@ export class GoalDrafts {
     const problems: string[] = [];
     const bytes = Buffer.byteLength(JSON.stringify(goal));
     if (bytes > MAX_GOAL_BYTES) problems.push(`the goal is ${bytes} bytes; the limit is ${MAX_GOAL_BYTES}`);
-    if (this.goals.ids().includes(goal.id) || existsSync(this.fileOf(goal.id)) || existsSync(this.fileOf(goal.id) + DISABLED)) {
+    if (
+      this.goals.ids().includes(goal.id) ||
+      existsSync(this.fileOf(goal.id)) ||
+      existsSync(this.fileOf(goal.id) + DISABLED)
+    ) {
       problems.push(`the id ${goal.id} is taken; choose another`);
     }
     const unknown = goal.tools.filter((t) => !isBuiltinTool(t) && !this.toolExists(t));
     if (unknown.length) problems.push(`unknown tool(s): ${unknown.join(', ')}`);
     if (goal.mcp) {
       const catalog = this.discovery ? await this.discovery.catalog() : null;
-      if (!catalog || selectTools(catalog, goal.mcp).length === 0) problems.push(`the MCP selection ${JSON.stringify(goal.mcp)} selects no tool of the registry`);
+      if (!catalog || selectTools(catalog, goal.mcp).length === 0)
+        problems.push(`the MCP selection ${JSON.stringify(goal.mcp)} selects no tool of the registry`);
     }
-    if (goal.delegates && this.goals.delegatesOf(goal).length === 0) problems.push(`the delegates ${JSON.stringify(goal.delegates)} match no agent`);
-    if (goal.tools.length === 0 && !goal.mcp && !goal.delegates) problems.push('the goal has no tools, MCP selection or delegates: it could do nothing');
+    if (goal.delegates && this.goals.delegatesOf(goal).length === 0)
+      problems.push(`the delegates ${JSON.stringify(goal.delegates)} match no agent`);
+    if (goal.tools.length === 0 && !goal.mcp && !goal.delegates)
+      problems.push('the goal has no tools, MCP selection or delegates: it could do nothing');
     return problems.length ? { problems } : { goal, problems };
   }
 
@@ -53,7 +60,10 @@ export class GoalDrafts {
    * Checks again (the user may have edited the draft) and writes `<id>.json` atomically (a temporary file, then a
    * rename) with its provenance. A retry of the same call (same conversation and call id) finds its file and succeeds.
    */
-  async create(draft: unknown, provenance: GoalProvenance): Promise<{ goalId: string; file: string } | { problems: string[] }> {
+  async create(
+    draft: unknown,
+    provenance: GoalProvenance,
+  ): Promise<{ goalId: string; file: string } | { problems: string[] }> {
     const id = (draft as { id?: unknown } | null)?.id;
     if (typeof id === 'string' && this.ownedBy(id, provenance)) return { goalId: id, file: this.fileOf(id) };
     const { goal, problems } = await this.check(draft);
@@ -69,14 +79,23 @@ export class GoalDrafts {
   list(): GoalFileSummary[] {
     let files: string[] = [];
     try {
-      files = readdirSync(this.folder).filter((f) => f.endsWith('.json') || f.endsWith(`.json${DISABLED}`)).sort();
+      files = readdirSync(this.folder)
+        .filter((f) => f.endsWith('.json') || f.endsWith(`.json${DISABLED}`))
+        .sort();
     } catch {
       return [];
     }
     return files.flatMap((f) => {
       try {
         const goal = JSON.parse(readFileSync(path.join(this.folder, f), 'utf8')) as Partial<Goal>;
-        return [{ goalId: String(goal.id ?? f), file: path.join(this.folder, f), disabled: f.endsWith(DISABLED), ...(goal.provenance ? { provenance: goal.provenance } : {}) }];
+        return [
+          {
+            goalId: String(goal.id ?? f),
+            file: path.join(this.folder, f),
+            disabled: f.endsWith(DISABLED),
+            ...(goal.provenance ? { provenance: goal.provenance } : {}),
+          },
+        ];
       } catch {
         return [];
       }

@@ -44,8 +44,7 @@ export class GoalFolder {
         if (parsed.success) {
           this.goals.push(parsed.data);
           this.fileOf.set(parsed.data.id, path.join(this.dir, file));
-        }
-        else this.problemList.push(`${file}: ${goalProblems(parsed.error)}`);
+        } else this.problemList.push(`${file}: ${goalProblems(parsed.error)}`);
       } catch (err) {
         this.problemList.push(`${file}: ${(err as Error).message}`);
       }
@@ -54,7 +53,9 @@ export class GoalFolder {
 
   private files(): string[] {
     try {
-      return readdirSync(this.dir).filter((f) => f.endsWith('.json')).sort();
+      return readdirSync(this.dir)
+        .filter((f) => f.endsWith('.json'))
+        .sort();
     } catch {
       return [];
     }

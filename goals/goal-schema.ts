@@ -14,11 +14,18 @@ export const goalSchema = z
     exampleConversation: z.string().default(''),
     tools: z.array(z.string()).default([]),
     mcp: z
-      .object({ servers: z.array(z.string()).optional(), categories: z.array(z.string()).optional(), tools: z.array(z.string()).optional() })
+      .object({
+        servers: z.array(z.string()).optional(),
+        categories: z.array(z.string()).optional(),
+        tools: z.array(z.string()).optional(),
+      })
       .strict()
       .optional(),
     delegates: z.array(z.string().min(1)).min(1).optional(),
-    provenance: z.object({ createdBy: z.string(), callId: z.string(), createdAt: z.string(), request: z.string() }).strict().optional(),
+    provenance: z
+      .object({ createdBy: z.string(), callId: z.string(), createdAt: z.string(), request: z.string() })
+      .strict()
+      .optional(),
     settings: z
       .object({
         model: z.string().optional(),

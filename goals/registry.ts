@@ -33,7 +33,9 @@ export class GoalRegistry {
       if (this.code.has(goal.id)) throw new Error(`Two goals have the id "${goal.id}".`);
       this.code.set(goal.id, goal);
     }
-    const problems = codeGoals.flatMap((g) => this.unknownTools(g).map((tool) => `goal "${g.id}" lists the unknown tool "${tool}"`));
+    const problems = codeGoals.flatMap((g) =>
+      this.unknownTools(g).map((tool) => `goal "${g.id}" lists the unknown tool "${tool}"`),
+    );
     if (problems.length > 0) throw new Error(`Goals are inconsistent: ${problems.join('; ')}.`);
   }
 
@@ -69,7 +71,12 @@ export class GoalRegistry {
     return this.all()
       .filter((g) => g.id !== PICKER_GOAL_ID)
       .filter((g) => wanted.size === 0 || wanted.has(normaliseCategory(g.category)))
-      .map((g) => ({ goalId: g.id, agentName: g.agentName, description: g.agentFriendlyDescription, category: g.category }));
+      .map((g) => ({
+        goalId: g.id,
+        agentName: g.agentName,
+        description: g.agentFriendlyDescription,
+        category: g.category,
+      }));
   }
 
   /** The agents `goal` may delegate to: each entry of its `delegates` is a goal id, a glob over ids, or a category.
@@ -77,7 +84,12 @@ export class GoalRegistry {
   delegatesOf(goal: Goal): AgentSummary[] {
     const wanted = goal.delegates ?? [];
     const matches = (g: Goal) =>
-      wanted.some((w) => w === g.id || (/[*?]/.test(w) && globMatch(w, g.id)) || normaliseCategory(w) === normaliseCategory(g.category));
+      wanted.some(
+        (w) =>
+          w === g.id ||
+          (/[*?]/.test(w) && globMatch(w, g.id)) ||
+          normaliseCategory(w) === normaliseCategory(g.category),
+      );
     return this.agents().filter((a) => a.goalId !== goal.id && matches(this.resolve(a.goalId)));
   }
 
@@ -122,7 +134,8 @@ export function loadGoals(opts: { dir?: string; folder?: string; toolExists?: To
   const dir = opts.dir ?? CODE_GOALS_DIR;
   const codeGoals = loadModules(dir).map(({ file, value }) => {
     const parsed = goalSchema.safeParse(value);
-    if (!parsed.success) throw new Error(`The goal in ${path.relative(process.cwd(), file)} is invalid: ${goalProblems(parsed.error)}`);
+    if (!parsed.success)
+      throw new Error(`The goal in ${path.relative(process.cwd(), file)} is invalid: ${goalProblems(parsed.error)}`);
     return parsed.data;
   });
   return new GoalRegistry(codeGoals, opts.folder ? new GoalFolder(opts.folder) : undefined, opts.toolExists);

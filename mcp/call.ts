@@ -25,14 +25,23 @@ export interface McpCallInput {
 }
 
 /** `signal` aborts the call when the user cancels the turn: the SDK then sends the server `notifications/cancelled`. */
-export async function callMcpTool(discovery: McpDiscovery, pool: McpPool, input: McpCallInput, signal?: AbortSignal): Promise<ToolOutcome> {
+export async function callMcpTool(
+  discovery: McpDiscovery,
+  pool: McpPool,
+  input: McpCallInput,
+  signal?: AbortSignal,
+): Promise<ToolOutcome> {
   const { ref, args } = input;
   // The catalog the turn saw: a call never waits on a discovery.
   const catalog = await discovery.current();
   const found = catalog.definitions.get(input.name);
   if (!found || found.tool.name !== ref.tool || found.endpoint.name !== ref.server) {
     const endpoint = catalog.endpoints.find((e) => e.name === ref.server);
-    const why = !endpoint ? 'is no longer in the registry' : endpoint.status !== 'ok' ? `is ${endpoint.status}${endpoint.error ? ` (${endpoint.error})` : ''}` : `no longer offers "${ref.tool}"`;
+    const why = !endpoint
+      ? 'is no longer in the registry'
+      : endpoint.status !== 'ok'
+        ? `is ${endpoint.status}${endpoint.error ? ` (${endpoint.error})` : ''}`
+        : `no longer offers "${ref.tool}"`;
     return { status: 'tool_error', error: `The MCP server "${ref.server}" ${why}.` };
   }
   const { endpoint, tool } = found;
@@ -45,7 +54,10 @@ export async function callMcpTool(discovery: McpDiscovery, pool: McpPool, input:
   try {
     // A server that supports it can de-duplicate with the key: it is the same on every attempt of this call.
     const params = { name: tool.name, arguments: args, _meta: { idempotencyKey: idempotencyKey('mcp') } };
-    const result = (await lease.client.callTool(params, undefined, { timeout: ref.timeoutMs, signal })) as CallToolResult;
+    const result = (await lease.client.callTool(params, undefined, {
+      timeout: ref.timeoutMs,
+      signal,
+    })) as CallToolResult;
     return outcomeOf(result);
   } catch (err) {
     // Aborted by the cancel (the SDK wraps it in an McpError): the activity reports it as cancelled.
@@ -57,7 +69,10 @@ export async function callMcpTool(discovery: McpDiscovery, pool: McpPool, input:
     }
     lease.discard();
     if (ref.idempotent) {
-      throw ApplicationFailure.retryable(`MCP call ${ref.server}/${ref.tool} failed: ${message}`, FailureTypes.McpUnavailable);
+      throw ApplicationFailure.retryable(
+        `MCP call ${ref.server}/${ref.tool} failed: ${message}`,
+        FailureTypes.McpUnavailable,
+      );
     }
     // It may have started: re-running a destructive or non-idempotent tool could do the thing twice.
     return mayHaveRun(ref.server, ref.tool, message);
@@ -77,7 +92,8 @@ async function connect(pool: McpPool, endpoint: ResolvedEndpoint, ref: McpToolRe
     } catch (err) {
       const failure = `MCP server "${ref.server}": ${(err as Error).message}`;
       if (ref.idempotent) throw ApplicationFailure.retryable(failure, FailureTypes.McpUnavailable);
-      if (attempt >= CONNECT_ATTEMPTS) return { status: 'tool_error', error: `${failure}. The call was not sent, so it did not run.` };
+      if (attempt >= CONNECT_ATTEMPTS)
+        return { status: 'tool_error', error: `${failure}. The call was not sent, so it did not run.` };
       await new Promise((r) => setTimeout(r, 500 * 2 ** (attempt - 1)));
     }
   }
@@ -98,7 +114,9 @@ function validatorFor(key: string, schema: unknown) {
 
 function outcomeOf(result: CallToolResult): ToolOutcome {
   const text = (result.content ?? [])
-    .map((c) => (c.type === 'text' ? c.text : c.type === 'resource' && 'text' in c.resource ? c.resource.text : `[${c.type}]`))
+    .map((c) =>
+      c.type === 'text' ? c.text : c.type === 'resource' && 'text' in c.resource ? c.resource.text : `[${c.type}]`,
+    )
     .join('\n');
   if (result.isError) return { status: 'tool_error', error: text || 'the tool reported an error' };
   if (result.structuredContent) return { status: 'ok', result: result.structuredContent };

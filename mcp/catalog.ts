@@ -78,11 +78,17 @@ export class McpDiscovery {
     return this.inFlight;
   }
 
-  private async discover(endpoints: Record<string, EndpointEntry>, registryHash: string, registryError: string | null): Promise<McpCatalog> {
+  private async discover(
+    endpoints: Record<string, EndpointEntry>,
+    registryHash: string,
+    registryError: string | null,
+  ): Promise<McpCatalog> {
     this.invalidated = false;
     const started = Date.now();
     const names = Object.keys(endpoints).sort();
-    const listed = await Promise.all(names.map((name) => this.knownBad(name, endpoints[name]!) ?? this.listAndRemember(name, endpoints[name]!)));
+    const listed = await Promise.all(
+      names.map((name) => this.knownBad(name, endpoints[name]!) ?? this.listAndRemember(name, endpoints[name]!)),
+    );
     const taken = new Set<string>();
     const tools: ToolSpec[] = [];
     const definitions: McpCatalog['definitions'] = new Map();
@@ -94,14 +100,23 @@ export class McpDiscovery {
       }
     }
     const endpointStatuses = listed.map((l) => l.status);
-    const catalog: McpCatalog = { version: versionOf(tools, endpointStatuses), endpoints: endpointStatuses, registryError, tools, definitions };
+    const catalog: McpCatalog = {
+      version: versionOf(tools, endpointStatuses),
+      endpoints: endpointStatuses,
+      registryError,
+      tools,
+      definitions,
+    };
     this.cached = { catalog, registryHash, at: started };
     this.opts.onDiscovered?.(endpointStatuses);
     return catalog;
   }
 
   /** The standing failure of an endpoint known bad with this same definition: never waited on. */
-  private knownBad(name: string, entry: EndpointEntry): { status: EndpointStatus; endpoint?: ResolvedEndpoint; tools: Tool[] } | undefined {
+  private knownBad(
+    name: string,
+    entry: EndpointEntry,
+  ): { status: EndpointStatus; endpoint?: ResolvedEndpoint; tools: Tool[] } | undefined {
     const known = this.bad.get(name);
     return known && known.entryHash === hashOf(entry) ? { status: known.status, tools: [] } : undefined;
   }
@@ -134,7 +149,10 @@ export class McpDiscovery {
     }
   }
 
-  private async listEndpoint(name: string, entry: EndpointEntry): Promise<{ status: EndpointStatus; endpoint?: ResolvedEndpoint; tools: Tool[] }> {
+  private async listEndpoint(
+    name: string,
+    entry: EndpointEntry,
+  ): Promise<{ status: EndpointStatus; endpoint?: ResolvedEndpoint; tools: Tool[] }> {
     const status: EndpointStatus = {
       name,
       status: 'ok',
@@ -149,9 +167,14 @@ export class McpDiscovery {
       endpoint = resolveEndpoint(name, entry, this.opts.env ?? process.env);
       this.opts.onSecrets?.(endpoint.secrets);
       const timeoutMs = Math.min(entry.timeoutMs, this.opts.discoveryTimeoutMs ?? 15_000);
-      const tools = await withTimeout(this.listAll(endpoint, timeoutMs), timeoutMs, `listing tools took over ${timeoutMs} ms`);
+      const tools = await withTimeout(
+        this.listAll(endpoint, timeoutMs),
+        timeoutMs,
+        `listing tools took over ${timeoutMs} ms`,
+      );
       const selected = tools.filter(
-        (t) => entry.includeTools.some((g) => globMatch(g, t.name)) && !entry.excludeTools.some((g) => globMatch(g, t.name)),
+        (t) =>
+          entry.includeTools.some((g) => globMatch(g, t.name)) && !entry.excludeTools.some((g) => globMatch(g, t.name)),
       );
       return { status: { ...status, toolCount: selected.length }, endpoint, tools: selected };
     } catch (err) {
@@ -187,7 +210,15 @@ function toToolSpec(server: string, entry: EndpointEntry, tool: Tool, taken: Set
   const destructive = !readOnly && a.destructiveHint !== false;
   const idempotent = readOnly || a.idempotentHint === true;
   const approval: ToolSpec['approval'] =
-    entry.requireApproval === 'always' ? 'always' : entry.requireApproval === 'never' ? 'never' : entry.requireApproval === 'destructive' ? (destructive ? 'always' : 'never') : 'default';
+    entry.requireApproval === 'always'
+      ? 'always'
+      : entry.requireApproval === 'never'
+        ? 'never'
+        : entry.requireApproval === 'destructive'
+          ? destructive
+            ? 'always'
+            : 'never'
+          : 'default';
   return {
     name: mcpToolName(server, tool.name, taken),
     description: `${tool.description ?? tool.title ?? tool.name} (MCP server "${server}")`,
@@ -220,7 +251,10 @@ export function selectTools(catalog: McpCatalog, selection: McpSelection | undef
 export function versionOf(tools: ToolSpec[], endpoints: EndpointStatus[] = []): string {
   const shape = tools.map((t) => [t.name, t.description, t.inputSchema, t.approval]);
   const up = endpoints.map((e) => [e.name, e.status]);
-  return createHash('sha256').update(JSON.stringify([shape, up])).digest('hex').slice(0, 12);
+  return createHash('sha256')
+    .update(JSON.stringify([shape, up]))
+    .digest('hex')
+    .slice(0, 12);
 }
 
 function hashOf(entry: EndpointEntry): string {
@@ -230,7 +264,10 @@ function hashOf(entry: EndpointEntry): string {
 async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]);
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -17,6 +17,11 @@ export function mcpToolName(server: string, tool: string, taken: Set<string>): s
 
 /** Shell-style globs (`*`, `?`), case-sensitive, whole string. */
 export function globMatch(pattern: string, value: string): boolean {
-  const re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  const re = new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
   return re.test(value);
 }

@@ -133,7 +133,11 @@ export class McpPool {
         await session.client.close().catch(() => undefined);
         session.client = this.newClient(endpoint.name);
         try {
-          await this.connect(session, new SSEClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }), connectTimeoutMs);
+          await this.connect(
+            session,
+            new SSEClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }),
+            connectTimeoutMs,
+          );
         } catch (sseErr) {
           throw this.failure(endpoint, session, sseErr);
         }
@@ -192,7 +196,9 @@ export class McpPool {
     }
     const url = new URL(entry.url);
     const requestInit = { headers: entry.headers };
-    return entry.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+    return entry.type === 'sse'
+      ? new SSEClientTransport(url, { requestInit })
+      : new StreamableHTTPClientTransport(url, { requestInit });
   }
 
   private evictIdle(): void {

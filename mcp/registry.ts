@@ -38,7 +38,6 @@ const remoteEntry = z
   })
   .strict();
 
-
 export const registrySchema = z.object({ mcpServers: z.record(z.string(), z.unknown()) }).strict();
 
 export type StdioEntry = z.infer<typeof stdioEntry>;
@@ -66,7 +65,8 @@ export function parseRegistry(text: string): Registry {
     throw new Error(`not valid JSON: ${(err as Error).message}`);
   }
   const top = registrySchema.safeParse(raw);
-  if (!top.success) throw new Error(`expected { "mcpServers": { … } }: ${top.error.issues.map((i) => i.message).join('; ')}`);
+  if (!top.success)
+    throw new Error(`expected { "mcpServers": { … } }: ${top.error.issues.map((i) => i.message).join('; ')}`);
   const endpoints: Record<string, EndpointEntry> = {};
   const problems: string[] = [];
   for (const [name, value] of Object.entries(top.data.mcpServers)) {
@@ -159,12 +159,20 @@ export function resolveEndpoint(name: string, entry: EndpointEntry, env: NodeJS.
     });
   const subRecord = (r: Record<string, string>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, sub(v)]));
   const resolved: EndpointEntry = isStdio(entry)
-    ? { ...entry, command: sub(entry.command), args: entry.args.map(sub), env: subRecord(entry.env), cwd: entry.cwd && sub(entry.cwd) }
+    ? {
+        ...entry,
+        command: sub(entry.command),
+        args: entry.args.map(sub),
+        env: subRecord(entry.env),
+        cwd: entry.cwd && sub(entry.cwd),
+      }
     : { ...entry, url: sub(entry.url), headers: subRecord(entry.headers) };
   if (missing.size > 0) {
     throw new Error(`needs the environment variable(s) ${[...missing].join(', ')}, which the worker does not have`);
   }
-  const key = createHash('sha256').update(JSON.stringify([name, resolved])).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(JSON.stringify([name, resolved]))
+    .digest('hex')
+    .slice(0, 16);
   return { name, entry, resolved, secrets, key };
 }
-

@@ -16,7 +16,8 @@ export class AttemptLog {
     if (this.ended.includes(chunk.attempt)) return false;
     if (chunk.kind === 'delta') {
       if (this.current?.attempt !== chunk.attempt) this.current = { attempt: chunk.attempt, text: '' };
-      if (this.current.text.length < MAX_PARTIAL_CHARS) this.current.text += chunk.text.slice(0, MAX_PARTIAL_CHARS - this.current.text.length);
+      if (this.current.text.length < MAX_PARTIAL_CHARS)
+        this.current.text += chunk.text.slice(0, MAX_PARTIAL_CHARS - this.current.text.length);
       return true;
     }
     this.ended.push(chunk.attempt);

@@ -52,7 +52,12 @@ export class RedisStreamBus implements StreamBus {
     const common = { protocol: 2, disconnectTimeout: 200 } as const;
     this.writer = new Redis(url, { ...common, maxRetriesPerRequest: 1, connectionName: 'agent-stream' });
     // The reader waits for Redis as long as it takes, and connects only once somebody subscribes.
-    this.reader = new Redis(url, { ...common, maxRetriesPerRequest: null, lazyConnect: true, connectionName: 'agent-stream-reader' });
+    this.reader = new Redis(url, {
+      ...common,
+      maxRetriesPerRequest: null,
+      lazyConnect: true,
+      connectionName: 'agent-stream-reader',
+    });
     this.writer.on('error', (err: Error) => this.failed(err));
     this.writer.on('ready', () => this.recovered());
     this.reader.on('error', (err: Error) => this.failed(err));
@@ -67,11 +72,14 @@ export class RedisStreamBus implements StreamBus {
       .xadd(key, 'MAXLEN', '~', MAX_ENTRIES, '*', ...fieldsOf(chunk))
       .expire(key, EXPIRE_SECONDS)
       .exec()
-      .then((results) => {
-        const error = results?.find(([err]) => err)?.[0];
-        if (error) this.failed(error);
-        else this.recovered();
-      }, (err: Error) => this.failed(err));
+      .then(
+        (results) => {
+          const error = results?.find(([err]) => err)?.[0];
+          if (error) this.failed(error);
+          else this.recovered();
+        },
+        (err: Error) => this.failed(err),
+      );
   }
 
   subscribe(conversationId: string, listener: Listener): () => void {
@@ -134,7 +142,7 @@ export class RedisStreamBus implements StreamBus {
   private async attemptInProgress(key: string): Promise<{ entries: Entry[]; lastId: string }> {
     const found: Entry[] = [];
     let lastId = '0-0'; // an empty stream: everything written later is new
-    for (let end = '+'; found.length < MAX_ENTRIES; ) {
+    for (let end = '+'; found.length < MAX_ENTRIES;) {
       const page = await this.writer.xrevrange(key, end, '-', 'COUNT', PAGE);
       if (end === '+' && page[0]) lastId = page[0][0];
       for (const entry of page) {
@@ -175,7 +183,13 @@ export class RedisStreamBus implements StreamBus {
           this.readerClientId ??= await this.reader.client('ID');
           this.readGeneration = this.keysGeneration;
           const reply = (await this.reader.xread(
-            'COUNT', 1_000, 'BLOCK', BLOCK_MS, 'STREAMS', ...ready.map(([key]) => key), ...ready.map(([, s]) => s.cursor!),
+            'COUNT',
+            1_000,
+            'BLOCK',
+            BLOCK_MS,
+            'STREAMS',
+            ...ready.map(([key]) => key),
+            ...ready.map(([, s]) => s.cursor!),
           )) as [string, Entry[]][] | null;
           for (const [key, entries] of reply ?? []) this.dispatch(key, entries);
         } catch (err) {

@@ -14,11 +14,16 @@ export type StreamTarget = AttemptId & { conversationId: string };
 const SILENT: ReplyStream = { write() {}, done() {}, discard() {} };
 
 /** Publishes nothing without a bus or a target (a model call outside an activity: unit tests, benchmarks). */
-export function replyStream(bus: StreamBus | undefined, target: StreamTarget | undefined, maxChars = Infinity): ReplyStream {
+export function replyStream(
+  bus: StreamBus | undefined,
+  target: StreamTarget | undefined,
+  maxChars = Infinity,
+): ReplyStream {
   if (!bus || !target) return SILENT;
   const { conversationId } = target;
   const attempt = attemptKey(target);
-  if (target.attempt > 1) bus.publish(conversationId, { kind: 'discard', attempt: attemptKey({ ...target, attempt: target.attempt - 1 }) });
+  if (target.attempt > 1)
+    bus.publish(conversationId, { kind: 'discard', attempt: attemptKey({ ...target, attempt: target.attempt - 1 }) });
   let written = 0;
   let ended = false;
   const end = (kind: 'done' | 'discard') => {

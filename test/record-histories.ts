@@ -8,7 +8,13 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import type { WorkflowHandle } from '@temporalio/client';
 import { AgentClient } from '../client/agent-client';
 import { describeWorkflowId } from '../workflows/describe-workflows';
-import { cancelTurnUpdate, changeGoalSignal, delegationsQuery, endChatSignal, userPromptSignal } from '../workflows/messages';
+import {
+  cancelTurnUpdate,
+  changeGoalSignal,
+  delegationsQuery,
+  endChatSignal,
+  userPromptSignal,
+} from '../workflows/messages';
 import { TRAIN_TOOLS_QUEUE } from '../tools/native/trains/task-queue';
 import { startTrainService } from '../tools/services/train-service';
 import { createToolWorker } from '../worker/create-worker';
@@ -41,7 +47,10 @@ async function main(): Promise<void> {
       await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
       await decide(handle, { approve: false, reason: 'wrong week' });
       await say(handle, 'book 2026-12-28 to 2026-12-29 for ada@example.com');
-      await decide(handle, { approve: true, args: { email: 'ada@example.com', startDate: '2026-12-28', endDate: '2026-12-28' } });
+      await decide(handle, {
+        approve: true,
+        args: { email: 'ada@example.com', startDate: '2026-12-28', endDate: '2026-12-28' },
+      });
       await say(handle, 'book some days');
       await say(handle, 'plan 2026-12-21 to 2026-12-24 for grace@example.com');
       await say(handle, 'What is my balance for nobody@example.com?');
@@ -50,9 +59,18 @@ async function main(): Promise<void> {
       await save('pto-approvals-and-errors', handle);
     }
     if (wanted('continue-as-new-first-run')) {
-      const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_hr_pto', historyEventBudget: 20 }, 'replay-continue-as-new');
+      const { handle } = await startConversation(
+        env.client,
+        taskQueue,
+        { goalId: 'goal_hr_pto', historyEventBudget: 20 },
+        'replay-continue-as-new',
+      );
       const firstRun = (await handle.describe()).runId;
-      for (const p of ['balance for ada@example.com', 'balance for grace@example.com', 'balance for nobody@example.com']) {
+      for (const p of [
+        'balance for ada@example.com',
+        'balance for grace@example.com',
+        'balance for nobody@example.com',
+      ]) {
         await handle.signal(userPromptSignal, p);
       }
       await new Promise((r) => setTimeout(r, 3000));
@@ -65,7 +83,12 @@ async function main(): Promise<void> {
     if (wanted('one-model-wait')) {
       // Prompts checked while their turn is planned (PATCHES.oneModelWait): a fitting one with a tool, a refused
       // one, a booking approved.
-      const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_hr_pto' }, 'replay-one-model-wait');
+      const { handle } = await startConversation(
+        env.client,
+        taskQueue,
+        { goalId: 'goal_hr_pto' },
+        'replay-one-model-wait',
+      );
       await say(handle, 'What is my balance for ada@example.com?');
       await say(handle, 'order me a pizza');
       await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
@@ -89,8 +112,16 @@ async function main(): Promise<void> {
 
     if (wanted('cancel-and-expiry')) {
       // A cancelled approval, an approval that expired (APPROVAL_TIMEOUT), and the end by IDLE_TIMEOUT: real timers.
-      const expiring = await startWorker(env, { script: ptoScript, settings: testSettings({ APPROVAL_TIMEOUT: '3s', IDLE_TIMEOUT: '5s' }) });
-      const { handle } = await startConversation(env.client, expiring.worker.options.taskQueue, { goalId: 'goal_hr_pto' }, 'replay-cancel-expiry');
+      const expiring = await startWorker(env, {
+        script: ptoScript,
+        settings: testSettings({ APPROVAL_TIMEOUT: '3s', IDLE_TIMEOUT: '5s' }),
+      });
+      const { handle } = await startConversation(
+        env.client,
+        expiring.worker.options.taskQueue,
+        { goalId: 'goal_hr_pto' },
+        'replay-cancel-expiry',
+      );
       await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
       await handle.executeUpdate(cancelTurnUpdate);
       await say(handle, 'book 2026-12-28 to 2026-12-29 for ada@example.com');
@@ -102,7 +133,12 @@ async function main(): Promise<void> {
     if (wanted('searchable-conversation')) {
       // Search attributes (goal, state, owner) and the memo title, upserted as the conversation goes.
       const searchable = await startWorker(env, { script: ptoScript, settings: testSettings() });
-      const { handle } = await startConversation(env.client, searchable.worker.options.taskQueue, { goalId: 'goal_hr_pto', owner: 'ada' }, 'replay-searchable');
+      const { handle } = await startConversation(
+        env.client,
+        searchable.worker.options.taskQueue,
+        { goalId: 'goal_hr_pto', owner: 'ada' },
+        'replay-searchable',
+      );
       await say(handle, 'What is my balance for ada@example.com?');
       await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
       await decide(handle, { approve: true });
@@ -115,13 +151,43 @@ async function main(): Promise<void> {
     if (wanted('cancel-running-mcp-call')) {
       // The user cancels while an MCP tool runs: the activity is cancelled and its outcome recorded.
       const registry = path.join(mkdtempSync(path.join(tmpdir(), 'record-cancel-')), 'mcp_endpoints.json');
-      writeFileSync(registry, JSON.stringify({ mcpServers: { chaos: { command: process.execPath, args: ['--require', 'tsx/cjs', 'test/fixtures/mcp/chaos-server.ts'], timeoutMs: 60_000 } } }));
-      const script = { rules: [...mcpScript.rules, { user: 'wait', reply: { toolCalls: [{ tool: 'chaos__wait_for_cancel', args: {} }] } }] };
-      const settings = testSettings({ AGENT_GOAL: 'goal_general', MCP_ENDPOINTS_FILE: registry, SHOW_CONFIRM: 'false' });
+      writeFileSync(
+        registry,
+        JSON.stringify({
+          mcpServers: {
+            chaos: {
+              command: process.execPath,
+              args: ['--require', 'tsx/cjs', 'test/fixtures/mcp/chaos-server.ts'],
+              timeoutMs: 60_000,
+            },
+          },
+        }),
+      );
+      const script = {
+        rules: [
+          ...mcpScript.rules,
+          { user: 'wait', reply: { toolCalls: [{ tool: 'chaos__wait_for_cancel', args: {} }] } },
+        ],
+      };
+      const settings = testSettings({
+        AGENT_GOAL: 'goal_general',
+        MCP_ENDPOINTS_FILE: registry,
+        SHOW_CONFIRM: 'false',
+      });
       const general = await startWorker(env, { script, settings });
-      const { handle } = await startConversation(env.client, settings.taskQueue, { goalId: 'goal_general' }, 'replay-cancel-mcp');
+      const { handle } = await startConversation(
+        env.client,
+        settings.taskQueue,
+        { goalId: 'goal_general' },
+        'replay-cancel-mcp',
+      );
       void handle.signal(userPromptSignal, 'wait for me');
-      await waitUntil(async () => (await handle.describe()).raw.pendingActivities?.some((a) => a.activityType?.name === 'callMcpTool' && a.state === 2) ?? false);
+      await waitUntil(
+        async () =>
+          (await handle.describe()).raw.pendingActivities?.some(
+            (a) => a.activityType?.name === 'callMcpTool' && a.state === 2,
+          ) ?? false,
+      );
       await handle.executeUpdate(cancelTurnUpdate);
       await handle.signal(endChatSignal);
       await handle.result();
@@ -129,9 +195,17 @@ async function main(): Promise<void> {
       await general.stop();
     }
 
-    const picker = await startWorker(env, { script: pickerScript, settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }) });
+    const picker = await startWorker(env, {
+      script: pickerScript,
+      settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }),
+    });
     if (wanted('multi-goal-switching')) {
-      const { handle } = await startConversation(env.client, picker.worker.options.taskQueue, { goalId: 'goal_choose_agent' }, 'replay-multi-goal');
+      const { handle } = await startConversation(
+        env.client,
+        picker.worker.options.taskQueue,
+        { goalId: 'goal_choose_agent' },
+        'replay-multi-goal',
+      );
       await say(handle, 'I need PTO help');
       await say(handle, 'what other agents are there?');
       await say(handle, 'done');
@@ -150,7 +224,12 @@ async function main(): Promise<void> {
       writeFileSync(registry, '{"mcpServers":{}}');
       const settings = testSettings({ AGENT_GOAL: 'goal_general', MCP_ENDPOINTS_FILE: registry });
       const general = await startWorker(env, { script: mcpScript, settings });
-      const { handle } = await startConversation(env.client, settings.taskQueue, { goalId: 'goal_general' }, 'replay-mcp');
+      const { handle } = await startConversation(
+        env.client,
+        settings.taskQueue,
+        { goalId: 'goal_general' },
+        'replay-mcp',
+      );
       await say(handle, 'convert 100 USD to EUR');
       writeFileSync(registry, JSON.stringify({ mcpServers: { fx: FX_STDIO } }));
       await say(handle, 'convert 100 USD to EUR');
@@ -166,8 +245,16 @@ async function main(): Promise<void> {
 
     if (wanted('multi-goal-list-agents-and-direct-switch')) {
       // Newer multi-goal behaviour: ListAgents from an agent returns to the picker; agents switch directly.
-      const picker2 = await startWorker(env, { script: pickerScript, settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }) });
-      const { handle } = await startConversation(env.client, picker2.worker.options.taskQueue, { goalId: 'goal_choose_agent' }, 'replay-multi-goal-2');
+      const picker2 = await startWorker(env, {
+        script: pickerScript,
+        settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }),
+      });
+      const { handle } = await startConversation(
+        env.client,
+        picker2.worker.options.taskQueue,
+        { goalId: 'goal_choose_agent' },
+        'replay-multi-goal-2',
+      );
       await say(handle, 'I need PTO help');
       await say(handle, 'what other agents are there?');
       await say(handle, 'PTO again please');
@@ -182,10 +269,23 @@ async function main(): Promise<void> {
       // Train tools run on the train-tools queue, served by their own worker and HTTP service.
       const trains = await startTrainService({ port: 0 });
       const services = testSettings({ TRAIN_SERVICE_URL: trains.url }).toolServices;
-      const toolWorker = await createToolWorker({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', taskQueue: TRAIN_TOOLS_QUEUE, services });
+      const toolWorker = await createToolWorker({
+        connection: env.nativeConnection,
+        namespace: env.namespace ?? 'default',
+        taskQueue: TRAIN_TOOLS_QUEUE,
+        services,
+      });
       const toolsRunning = toolWorker.worker.run();
-      const agent = await startWorker(env, { script: trainsScript, settings: testSettings({ AGENT_GOAL: 'goal_match_train_invoice' }) });
-      const { handle } = await startConversation(env.client, agent.worker.options.taskQueue, { goalId: 'goal_match_train_invoice' }, 'replay-trains');
+      const agent = await startWorker(env, {
+        script: trainsScript,
+        settings: testSettings({ AGENT_GOAL: 'goal_match_train_invoice' }),
+      });
+      const { handle } = await startConversation(
+        env.client,
+        agent.worker.options.taskQueue,
+        { goalId: 'goal_match_train_invoice' },
+        'replay-trains',
+      );
       await say(handle, 'trains from London to Liverpool on 2027-01-23 by 16:00 and back after 20:00');
       await handle.signal(endChatSignal);
       await handle.result();
@@ -202,7 +302,12 @@ async function main(): Promise<void> {
       // signals both ways, the 'delegation' patch; the booking delegate's own history is the task-mode side.
       const settings = testSettings({ AGENT_GOAL: 'goal_boss', GOALS_DIR: delegationGoalsDir() });
       const boss = await startWorker(env, { script: delegationScript, settings });
-      const { handle } = await startConversation(env.client, settings.taskQueue, { goalId: 'goal_boss' }, 'replay-delegation');
+      const { handle } = await startConversation(
+        env.client,
+        settings.taskQueue,
+        { goalId: 'goal_boss' },
+        'replay-delegation',
+      );
       await say(handle, 'both ada@example.com ORD-1001');
       await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
       await decide(handle, { approve: true });
@@ -221,9 +326,22 @@ async function main(): Promise<void> {
       // goals folder of its own, then switched to and used (the 'create-agent' patch, both activities).
       const registry = path.join(mkdtempSync(path.join(tmpdir(), 'replay-mcp-')), 'mcp_endpoints.json');
       writeFileSync(registry, JSON.stringify({ mcpServers: { fx: FX_STDIO } }));
-      const settings = testSettings({ AGENT_GOAL: 'goal_choose_agent', VALIDATE_PROMPTS: 'false', MCP_ENDPOINTS_FILE: registry, GOALS_DIR: mkdtempSync(path.join(tmpdir(), 'replay-goals-')) });
-      const builder = await startWorker(env, { script: loadScript(path.join(__dirname, '..', 'config', 'scripted-model.json')), settings });
-      const { handle } = await startConversation(env.client, settings.taskQueue, { goalId: 'goal_choose_agent' }, 'create-agent.json');
+      const settings = testSettings({
+        AGENT_GOAL: 'goal_choose_agent',
+        VALIDATE_PROMPTS: 'false',
+        MCP_ENDPOINTS_FILE: registry,
+        GOALS_DIR: mkdtempSync(path.join(tmpdir(), 'replay-goals-')),
+      });
+      const builder = await startWorker(env, {
+        script: loadScript(path.join(__dirname, '..', 'config', 'scripted-model.json')),
+        settings,
+      });
+      const { handle } = await startConversation(
+        env.client,
+        settings.taskQueue,
+        { goalId: 'goal_choose_agent' },
+        'create-agent.json',
+      );
       await say(handle, 'I need a new agent');
       await say(handle, 'I need an agent that converts currency and checks account balances');
       await decide(handle, { approve: true });
@@ -238,18 +356,47 @@ async function main(): Promise<void> {
     if (wanted('search-tools')) {
       // goal_general over the 504-tool toolbox server: SearchTools (a local activity: a marker), then the tool found.
       const registry = path.join(mkdtempSync(path.join(tmpdir(), 'replay-toolbox-')), 'mcp_endpoints.json');
-      writeFileSync(registry, JSON.stringify({ mcpServers: { toolbox: { command: process.execPath, args: ['--require', 'tsx/cjs', 'test/fixtures/mcp/toolbox-server.ts'], timeoutMs: 20_000 } } }));
+      writeFileSync(
+        registry,
+        JSON.stringify({
+          mcpServers: {
+            toolbox: {
+              command: process.execPath,
+              args: ['--require', 'tsx/cjs', 'test/fixtures/mcp/toolbox-server.ts'],
+              timeoutMs: 20_000,
+            },
+          },
+        }),
+      );
       const script = {
         rules: [
           { user: '^Greet the user', reply: { text: 'Hello.' } },
           { user: 'schedule (.+)', reply: { toolCalls: [{ tool: 'SearchTools', args: { query: 'schedule {{1}}' } }] } },
-          { afterTool: 'SearchTools', outcome: 'ok' as const, reply: { toolCalls: [{ tool: 'toolbox__calendar_create_event', args: { title: 'Design sync', details: 'Tuesday' } }] } },
+          {
+            afterTool: 'SearchTools',
+            outcome: 'ok' as const,
+            reply: {
+              toolCalls: [
+                { tool: 'toolbox__calendar_create_event', args: { title: 'Design sync', details: 'Tuesday' } },
+              ],
+            },
+          },
           { afterTool: 'toolbox__calendar_create_event', reply: { text: 'Scheduled.' } },
         ],
       };
-      const settings = testSettings({ AGENT_GOAL: 'goal_general', VALIDATE_PROMPTS: 'false', SHOW_CONFIRM: 'false', MCP_ENDPOINTS_FILE: registry });
+      const settings = testSettings({
+        AGENT_GOAL: 'goal_general',
+        VALIDATE_PROMPTS: 'false',
+        SHOW_CONFIRM: 'false',
+        MCP_ENDPOINTS_FILE: registry,
+      });
       const general = await startWorker(env, { script, settings });
-      const { handle } = await startConversation(env.client, settings.taskQueue, { goalId: 'goal_general' }, 'search-tools.json');
+      const { handle } = await startConversation(
+        env.client,
+        settings.taskQueue,
+        { goalId: 'goal_general' },
+        'search-tools.json',
+      );
       await say(handle, 'schedule a meeting with the design team');
       await handle.signal(endChatSignal);
       await handle.result();
@@ -261,7 +408,12 @@ async function main(): Promise<void> {
       // conversation without a model call.
       const settings = testSettings({ CONVERSATION_TOKEN_BUDGET: '1' });
       const thrifty = await startWorker(env, { script: ptoScript, settings });
-      const { handle } = await startConversation(env.client, settings.taskQueue, { goalId: 'goal_hr_pto' }, 'replay-budget-stop');
+      const { handle } = await startConversation(
+        env.client,
+        settings.taskQueue,
+        { goalId: 'goal_hr_pto' },
+        'replay-budget-stop',
+      );
       await say(handle, 'What is my balance for ada@example.com?');
       await handle.result();
       await save('budget-stop', handle);

@@ -35,7 +35,11 @@ export const NATIVE_TOOLS_DIR = path.join(__dirname, 'native');
 
 /** Loads every module under `dir` (recursively) and keeps its default export when it is a tool. */
 export function loadNativeTools(dir = NATIVE_TOOLS_DIR): ToolRegistry {
-  return new ToolRegistry(loadModules(dir).map((m) => m.value).filter(isNativeTool));
+  return new ToolRegistry(
+    loadModules(dir)
+      .map((m) => m.value)
+      .filter(isNativeTool),
+  );
 }
 
 /** Every module under `dir` (recursively, in name order) with its default export. */

@@ -42,7 +42,9 @@ export function App() {
   const currentAgent = route.page === 'chat' && status ? agentName(status.goalId) : null;
 
   useEffect(() => {
-    document.title = [currentAgent, route.page === 'endpoints' ? 'Endpoints' : null, 'Agent orchestrator'].filter(Boolean).join(' · ');
+    document.title = [currentAgent, route.page === 'endpoints' ? 'Endpoints' : null, 'Agent orchestrator']
+      .filter(Boolean)
+      .join(' · ');
   }, [currentAgent, route.page]);
   // A new page takes the focus and starts at its top, as a page load would (the chat puts the focus in its text
   // box itself); otherwise a phone that was scrolled down a conversation opens the picker half-way down its list.
@@ -74,7 +76,11 @@ export function App() {
           <a href="#/" aria-current={route.page === 'home' ? 'page' : undefined}>
             New
           </a>
-          <a href="#/endpoints" data-testid="endpoints-link" aria-current={route.page === 'endpoints' ? 'page' : undefined}>
+          <a
+            href="#/endpoints"
+            data-testid="endpoints-link"
+            aria-current={route.page === 'endpoints' ? 'page' : undefined}
+          >
             Endpoints
           </a>
         </nav>
@@ -91,7 +97,11 @@ export function App() {
       )}
       <div className={`layout page-${route.page}`} key={epoch}>
         <aside className="sidebar">
-          <ConversationList currentId={route.page === 'chat' ? route.id : null} agentName={agentName} refresh={`${route.page}/${route.page === 'chat' ? route.id : ''}/${status?.state}`} />
+          <ConversationList
+            currentId={route.page === 'chat' ? route.id : null}
+            agentName={agentName}
+            refresh={`${route.page}/${route.page === 'chat' ? route.id : ''}/${status?.state}`}
+          />
         </aside>
         <main id="main" ref={mainRef} tabIndex={-1}>
           {route.page === 'chat' ? (
@@ -124,7 +134,15 @@ function KeyPrompt({ refused, onSave }: { refused: boolean; onSave(key: string):
         </p>
         <label htmlFor="api-key">API key</label>
         <div className="row">
-          <input id="api-key" type="password" autoComplete="off" autoFocus data-testid="key-input" value={key} onChange={(e) => setKey(e.target.value)} />
+          <input
+            id="api-key"
+            type="password"
+            autoComplete="off"
+            autoFocus
+            data-testid="key-input"
+            value={key}
+            onChange={(e) => setKey(e.target.value)}
+          />
           <button type="submit" className="primary" data-testid="key-save" disabled={!key.trim()}>
             Save key
           </button>

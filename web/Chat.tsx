@@ -2,7 +2,16 @@
 // write in. It loads the conversation, then follows its events from the next message on; a reload does the same,
 // so a turn in progress resumes with its partial text.
 import { useEffect, useReducer, useRef, useState, type FormEvent } from 'react';
-import { ApiError, api, messageOf, openEvents, type ConfirmDecision, type ConversationState, type ToolSpec, type Usage } from './api';
+import {
+  ApiError,
+  api,
+  messageOf,
+  openEvents,
+  type ConfirmDecision,
+  type ConversationState,
+  type ToolSpec,
+  type Usage,
+} from './api';
 import { EMPTY, isStarter, nextSeq, reduce } from './chat-state';
 import { Transcript } from './Transcript';
 import { formatUsd } from './format';
@@ -76,7 +85,10 @@ export function Chat({ id, agentName, onStatus }: Props) {
     const was = lastState.current;
     lastState.current = s.state;
     if (was !== 'working' || !s.state || s.state === 'working') return;
-    api.conversation(id).then((c) => dispatch({ type: 'usage', usage: c.usage }), () => {});
+    api.conversation(id).then(
+      (c) => dispatch({ type: 'usage', usage: c.usage }),
+      () => {},
+    );
   }, [id, s.state]);
 
   useEffect(() => {
@@ -155,7 +167,8 @@ export function Chat({ id, agentName, onStatus }: Props) {
             )}
             {s.usage && (
               <span data-testid="usage" title={usageDetail(s.usage)}>
-                {s.usage.totalTokens.toLocaleString()} tokens{s.usage.costUsd !== undefined && <span data-testid="cost"> · {formatUsd(s.usage.costUsd)}</span>}
+                {s.usage.totalTokens.toLocaleString()} tokens
+                {s.usage.costUsd !== undefined && <span data-testid="cost"> · {formatUsd(s.usage.costUsd)}</span>}
               </span>
             )}
             {reconnecting && <span className="badge warn">reconnecting…</span>}

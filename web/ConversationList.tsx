@@ -57,7 +57,8 @@ export function ConversationList({ currentId, agentName, refresh }: Props) {
               >
                 <span className="row-title">{c.title ?? 'New conversation'}</span>
                 <span className="row-meta">
-                  <span className={`badge state-${c.state}`}>{c.state.replace(/_/g, ' ')}</span> {c.goal ? agentName(c.goal) : ''} ·{' '}
+                  <span className={`badge state-${c.state}`}>{c.state.replace(/_/g, ' ')}</span>{' '}
+                  {c.goal ? agentName(c.goal) : ''} ·{' '}
                   <time dateTime={c.startedAt}>{new Date(c.startedAt).toLocaleString()}</time>
                 </span>
               </a>

@@ -76,7 +76,9 @@ export function Endpoints() {
                     {e.toolCount}
                     {toolsOf(e.name).length > 0 && <span className="small block">{toolsOf(e.name).join(', ')}</span>}
                   </td>
-                  <td className="small error-cell" data-label="Last error">{e.error ?? '—'}</td>
+                  <td className="small error-cell" data-label="Last error">
+                    {e.error ?? '—'}
+                  </td>
                 </tr>
               ))}
             </tbody>

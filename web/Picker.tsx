@@ -45,7 +45,14 @@ export function Picker({ agents, loadError, onRetry }: Props) {
         <ul className="agents">
           {agents.agents.map((a) => (
             <li key={a.goalId}>
-              <button type="button" className="agent-option" data-testid="agent-option" data-goal={a.goalId} disabled={starting !== null} onClick={() => void start(a.goalId)}>
+              <button
+                type="button"
+                className="agent-option"
+                data-testid="agent-option"
+                data-goal={a.goalId}
+                disabled={starting !== null}
+                onClick={() => void start(a.goalId)}
+              >
                 <span className="agent-name">{starting === a.goalId ? `Starting ${a.agentName}…` : a.agentName}</span>
                 <span className="agent-desc">{a.description}</span>
                 <span className="agent-cat">{a.category}</span>
@@ -53,9 +60,18 @@ export function Picker({ agents, loadError, onRetry }: Props) {
             </li>
           ))}
           <li>
-            <button type="button" className="agent-option default" data-testid="agent-default" disabled={starting !== null} onClick={() => void start()}>
+            <button
+              type="button"
+              className="agent-option default"
+              data-testid="agent-default"
+              disabled={starting !== null}
+              onClick={() => void start()}
+            >
               <span className="agent-name">{starting === '' ? 'Starting…' : 'Default agent'}</span>
-              <span className="agent-desc">The agent this server starts with (AGENT_GOAL); in multi-goal mode, a picker that finds the right agent for you.</span>
+              <span className="agent-desc">
+                The agent this server starts with (AGENT_GOAL); in multi-goal mode, a picker that finds the right agent
+                for you.
+              </span>
             </button>
           </li>
         </ul>

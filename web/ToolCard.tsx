@@ -22,14 +22,24 @@ export function ToolCard({ call, spec, description, delegate, result, pending, o
   const edited = result !== undefined && JSON.stringify(result.call.args) !== JSON.stringify(call.args);
   const about = spec?.description || description;
   return (
-    <article className="tool-card" data-testid="tool-card" data-tool={call.tool} data-call={call.id} aria-label={`Tool call ${call.tool}`}>
+    <article
+      className="tool-card"
+      data-testid="tool-card"
+      data-tool={call.tool}
+      data-call={call.id}
+      aria-label={`Tool call ${call.tool}`}
+    >
       <header className="tool-head">
         <span className="tool-name">{call.tool}</span>
         {delegate && <span className="tool-delegate">asked by {delegate}</span>}
-        <span className="tool-status">{result ? outcomeLabel(result.outcome) : pending ? 'waiting for your approval' : 'pending'}</span>
+        <span className="tool-status">
+          {result ? outcomeLabel(result.outcome) : pending ? 'waiting for your approval' : 'pending'}
+        </span>
       </header>
       {about && <p className="tool-about">{about}</p>}
-      <pre className="tool-args" aria-label={edited ? 'Arguments, as edited' : 'Arguments'}>{JSON.stringify(args, null, 2)}</pre>
+      <pre className="tool-args" aria-label={edited ? 'Arguments, as edited' : 'Arguments'}>
+        {JSON.stringify(args, null, 2)}
+      </pre>
       {edited && <p className="tool-about">Run with the arguments as you edited them.</p>}
       {result && (
         <details className="tool-result">
@@ -85,7 +95,12 @@ function Approval({ call, spec, onDecide }: Pick<Props, 'call' | 'spec' | 'onDec
       )}
       <div className="field">
         <label htmlFor={`${ids}-reason`}>Reason, if you reject</label>
-        <input id={`${ids}-reason`} data-testid="reject-reason" value={reason} onChange={(e) => setReason(e.target.value)} />
+        <input
+          id={`${ids}-reason`}
+          data-testid="reject-reason"
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+        />
       </div>
       <div className="actions">
         <button
@@ -93,11 +108,23 @@ function Approval({ call, spec, onDecide }: Pick<Props, 'call' | 'spec' | 'onDec
           className="primary"
           data-testid="approve"
           disabled={busy || Boolean(checked?.error)}
-          onClick={() => void decide(checked?.args ? { approve: true, args: checked.args, callId: call.id } : { approve: true, callId: call.id })}
+          onClick={() =>
+            void decide(
+              checked?.args
+                ? { approve: true, args: checked.args, callId: call.id }
+                : { approve: true, callId: call.id },
+            )
+          }
         >
           {editing ? 'Approve with these args' : 'Approve'}
         </button>
-        <button type="button" data-testid="edit-args" aria-expanded={editing} disabled={busy} onClick={() => setEditing(!editing)}>
+        <button
+          type="button"
+          data-testid="edit-args"
+          aria-expanded={editing}
+          disabled={busy}
+          onClick={() => setEditing(!editing)}
+        >
           {editing ? 'Keep original args' : 'Edit args'}
         </button>
         <button
@@ -105,7 +132,9 @@ function Approval({ call, spec, onDecide }: Pick<Props, 'call' | 'spec' | 'onDec
           className="danger"
           data-testid="reject"
           disabled={busy}
-          onClick={() => void decide({ approve: false, reason: reason.trim() || 'The user rejected this call.', callId: call.id })}
+          onClick={() =>
+            void decide({ approve: false, reason: reason.trim() || 'The user rejected this call.', callId: call.id })
+          }
         >
           Reject
         </button>
@@ -116,18 +145,26 @@ function Approval({ call, spec, onDecide }: Pick<Props, 'call' | 'spec' | 'onDec
 
 function outcomeLabel(o: ToolOutcome): string {
   switch (o.status) {
-    case 'ok': return 'done';
-    case 'invalid_input': return 'invalid input';
-    case 'tool_error': return 'failed';
-    case 'rejected': return 'rejected';
+    case 'ok':
+      return 'done';
+    case 'invalid_input':
+      return 'invalid input';
+    case 'tool_error':
+      return 'failed';
+    case 'rejected':
+      return 'rejected';
   }
 }
 
 function outcomeBody(o: ToolOutcome): unknown {
   switch (o.status) {
-    case 'ok': return o.result;
-    case 'invalid_input': return { problems: o.problems, missing: o.missing };
-    case 'tool_error': return { error: o.error };
-    case 'rejected': return { reason: o.reason };
+    case 'ok':
+      return o.result;
+    case 'invalid_input':
+      return { problems: o.problems, missing: o.missing };
+    case 'tool_error':
+      return { error: o.error };
+    case 'rejected':
+      return { reason: o.reason };
   }
 }

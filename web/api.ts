@@ -15,7 +15,20 @@ import type {
 } from '../workflows/types';
 import type { ConversationSummary } from '../client/conversation-list';
 
-export type { AgentsDescription, AgentReply, CatalogSummary, ChatMessage, ConfirmDecision, ConversationState, ConversationSummary, PendingApproval, ToolCall, ToolOutcome, ToolSpec, Usage };
+export type {
+  AgentsDescription,
+  AgentReply,
+  CatalogSummary,
+  ChatMessage,
+  ConfirmDecision,
+  ConversationState,
+  ConversationSummary,
+  PendingApproval,
+  ToolCall,
+  ToolOutcome,
+  ToolSpec,
+  Usage,
+};
 
 export interface SeqMessage {
   seq: number;
@@ -126,11 +139,13 @@ export const api = {
   /** No goal: the worker's default agent (AGENT_GOAL). */
   start: (goalId?: string) => request<Started>('POST', '/conversations', goalId ? { goalId } : {}),
   say: (id: string, text: string) => request<unknown>('POST', conv(id, '/messages?wait=false'), { text }),
-  confirm: (id: string, decision: ConfirmDecision) => request<unknown>('POST', conv(id, '/confirm?wait=false'), decision),
+  confirm: (id: string, decision: ConfirmDecision) =>
+    request<unknown>('POST', conv(id, '/confirm?wait=false'), decision),
   cancel: (id: string) => request<AgentReply>('POST', conv(id, '/cancel')),
   endpoints: () => request<CatalogSummary>('GET', '/endpoints'),
   /** No goal: every MCP tool. */
-  tools: (goalId?: string) => request<ToolSpec[]>('GET', goalId ? `/tools?goal=${encodeURIComponent(goalId)}` : '/tools'),
+  tools: (goalId?: string) =>
+    request<ToolSpec[]>('GET', goalId ? `/tools?goal=${encodeURIComponent(goalId)}` : '/tools'),
 };
 
 export interface EventHandlers {
@@ -152,7 +167,9 @@ export function openEvents(id: string, since: number, handlers: EventHandlers): 
   const query = `since=${since}${key ? `&key=${encodeURIComponent(key)}` : ''}`;
   const source = new EventSource(`/api${conv(id, '/events')}?${query}`);
   for (const name of NAMES) {
-    source.addEventListener(name, (e) => handlers.onEvent({ event: name, data: JSON.parse((e as MessageEvent<string>).data) } as LiveEvent));
+    source.addEventListener(name, (e) =>
+      handlers.onEvent({ event: name, data: JSON.parse((e as MessageEvent<string>).data) } as LiveEvent),
+    );
   }
   source.addEventListener('open', () => handlers.onLink(true));
   // `error` is both the server's event (with data) and the browser's own report of a failed connection.

@@ -18,8 +18,10 @@ export function checkArgs(text: string, schema: JsonSchema | undefined): ArgsChe
 
 function check(value: unknown, schema: JsonSchema, path: string): string | null {
   const where = path || 'The arguments';
-  const types = typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type.map(String) : null;
-  if (types && !types.some((t) => hasType(value, t))) return `${where} must be ${types.join(' or ')}, not ${kindOf(value)}.`;
+  const types =
+    typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type.map(String) : null;
+  if (types && !types.some((t) => hasType(value, t)))
+    return `${where} must be ${types.join(' or ')}, not ${kindOf(value)}.`;
   if (Array.isArray(schema.enum) && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) {
     return `${where} must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}.`;
   }
@@ -48,14 +50,22 @@ function check(value: unknown, schema: JsonSchema, path: string): string | null 
 
 function hasType(v: unknown, type: string): boolean {
   switch (type) {
-    case 'string': return typeof v === 'string';
-    case 'number': return typeof v === 'number' && Number.isFinite(v);
-    case 'integer': return Number.isInteger(v);
-    case 'boolean': return typeof v === 'boolean';
-    case 'null': return v === null;
-    case 'array': return Array.isArray(v);
-    case 'object': return isObject(v);
-    default: return true;
+    case 'string':
+      return typeof v === 'string';
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'integer':
+      return Number.isInteger(v);
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'null':
+      return v === null;
+    case 'array':
+      return Array.isArray(v);
+    case 'object':
+      return isObject(v);
+    default:
+      return true;
   }
 }
 

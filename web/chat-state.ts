@@ -14,16 +14,33 @@ export interface ChatState {
   problem: string | null;
 }
 
-export type ChatAction = { type: 'loaded'; conversation: Conversation } | { type: 'usage'; usage: Usage } | { type: 'event'; e: LiveEvent };
+export type ChatAction =
+  { type: 'loaded'; conversation: Conversation } | { type: 'usage'; usage: Usage } | { type: 'event'; e: LiveEvent };
 
-export const EMPTY: ChatState = { goalId: null, state: null, messages: [], pending: null, usage: null, partial: null, problem: null };
+export const EMPTY: ChatState = {
+  goalId: null,
+  state: null,
+  messages: [],
+  pending: null,
+  usage: null,
+  partial: null,
+  problem: null,
+};
 
 export function reduce(s: ChatState, a: ChatAction): ChatState {
   switch (a.type) {
     case 'loaded': {
       const c = a.conversation;
       // The event stream opened next sends the partial text again, from its start.
-      return { ...s, goalId: c.goalId, state: c.state, messages: merge(s.messages, c.messages), pending: c.pendingApproval, usage: c.usage, partial: null };
+      return {
+        ...s,
+        goalId: c.goalId,
+        state: c.state,
+        messages: merge(s.messages, c.messages),
+        pending: c.pendingApproval,
+        usage: c.usage,
+        partial: null,
+      };
     }
     case 'usage':
       return { ...s, usage: a.usage };
@@ -35,7 +52,12 @@ export function reduce(s: ChatState, a: ChatAction): ChatState {
 function onEvent(s: ChatState, e: LiveEvent): ChatState {
   switch (e.event) {
     case 'message':
-      return { ...s, messages: merge(s.messages, [e.data]), partial: e.data.message.kind === 'agent' ? null : s.partial, problem: null };
+      return {
+        ...s,
+        messages: merge(s.messages, [e.data]),
+        partial: e.data.message.kind === 'agent' ? null : s.partial,
+        problem: null,
+      };
     case 'token': {
       const before = s.partial?.attempt === e.data.attempt ? s.partial.text.slice(0, e.data.offset) : '';
       return { ...s, partial: { attempt: e.data.attempt, text: before + e.data.text } };
@@ -45,7 +67,13 @@ function onEvent(s: ChatState, e: LiveEvent): ChatState {
     case 'approval':
       return { ...s, pending: e.data.pending };
     case 'state':
-      return { ...s, state: e.data.state, goalId: e.data.goalId, partial: e.data.state === 'working' ? s.partial : null, problem: null };
+      return {
+        ...s,
+        state: e.data.state,
+        goalId: e.data.goalId,
+        partial: e.data.state === 'working' ? s.partial : null,
+        problem: null,
+      };
     case 'error':
       return { ...s, problem: e.data.message };
   }

@@ -63,16 +63,21 @@ const HEARTBEAT_THROTTLE = '2 seconds';
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<AgentWorker> {
   const tools = opts.tools ?? loadNativeTools();
   // Refuses to start on a code goal naming a tool that does not exist, rather than fail mid-conversation.
-  const goals = opts.goals ?? loadGoals({ folder: opts.settings.goalsFolder, toolExists: (name) => tools.get(name) !== undefined });
+  const goals =
+    opts.goals ?? loadGoals({ folder: opts.settings.goalsFolder, toolExists: (name) => tools.get(name) !== undefined });
   try {
     goals.resolve(opts.settings.defaultGoalId);
   } catch (err) {
     throw new Error(`AGENT_GOAL: ${(err as Error).message}`);
   }
   // A misspelt exemption would silently keep asking: names must be native tools or MCP tools (`server__tool`).
-  const unknown = (opts.settings.conversation.approvalExemptTools ?? []).filter((name) => !tools.get(name) && !name.includes('__'));
+  const unknown = (opts.settings.conversation.approvalExemptTools ?? []).filter(
+    (name) => !tools.get(name) && !name.includes('__'),
+  );
   if (unknown.length) {
-    throw new Error(`APPROVAL_EXEMPT_TOOLS: no native tool named ${unknown.join(', ')} (MCP tools are named <server>__<tool>; see agent tools)`);
+    throw new Error(
+      `APPROVAL_EXEMPT_TOOLS: no native tool named ${unknown.join(', ')} (MCP tools are named <server>__<tool>; see agent tools)`,
+    );
   }
   const model = paced(opts.model ?? createModel(opts.settings.llm), opts.settings.scriptedStreamDelayMs);
   const prices = loadPrices(opts.settings.pricesFile);
@@ -89,7 +94,9 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     onSecrets: (values) => secrets.add(...values),
     onDiscovered: recordEndpoints,
   });
-  const searchAttributes = await registerSearchAttributes(opts.connection, opts.namespace ?? 'default', (message) => console.warn(`warning: ${message}`));
+  const searchAttributes = await registerSearchAttributes(opts.connection, opts.namespace ?? 'default', (message) =>
+    console.warn(`warning: ${message}`),
+  );
   // Made last, so a worker that fails to start leaves no Redis connection open.
   const streamBus = opts.streamBus ?? createStreamBus(opts.settings.redisUrl);
   const ownBus = opts.streamBus === undefined;
@@ -109,7 +116,14 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
       discovery,
       goalsFolder: opts.settings.goalsFolder,
       mcp: { discovery, pool },
-      llm: { model: model.model, provider: model.provider, modelName: `${model.provider}:${model.modelId}`, prices, config: opts.settings.llm, streamBus },
+      llm: {
+        model: model.model,
+        provider: model.provider,
+        modelName: `${model.provider}:${model.modelId}`,
+        prices,
+        config: opts.settings.llm,
+        streamBus,
+      },
       toolContext: { store, now: () => new Date(), services: opts.settings.toolServices },
       limits: opts.settings.limits,
     }),
@@ -127,24 +141,38 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
 /** The worker's interceptors (secrets scrubbed from what activities return) and, when tracing, its spans and their
  * exporter sink; `bundling`: the worker bundles the workflow code itself, so it adds the tracing workflow module (a
  * pre-built bundle has it built in: prebuiltWorkflowBundle). */
-function withTracing(secrets: SecretScrubber, tracing: Tracing | undefined, bundling: boolean): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
+function withTracing(
+  secrets: SecretScrubber,
+  tracing: Tracing | undefined,
+  bundling: boolean,
+): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
   const { activity } = secrets.interceptors();
   if (!tracing) return { interceptors: { activity } };
   const traced = workerTracing(tracing);
   return {
-    interceptors: { activity: [...traced.activityInterceptors, ...activity], ...(bundling ? { workflowModules: traced.workflowModules } : {}) },
+    interceptors: {
+      activity: [...traced.activityInterceptors, ...activity],
+      ...(bundling ? { workflowModules: traced.workflowModules } : {}),
+    },
     sinks: traced.sinks,
   };
 }
 
 /** SCRIPTED_STREAM_DELAY_MS paces the scripted model, whether the settings made it or a test handed it in. */
 function paced(resolved: ResolvedModel, chunkDelayMs: number): ResolvedModel {
-  return chunkDelayMs > 0 && resolved.model instanceof ScriptedModel ? { ...resolved, model: resolved.model.paced(chunkDelayMs) } : resolved;
+  return chunkDelayMs > 0 && resolved.model instanceof ScriptedModel
+    ? { ...resolved, model: resolved.model.paced(chunkDelayMs) }
+    : resolved;
 }
 
 /** The secrets a worker is configured with; MCP `${env:…}` values join as endpoints resolve. */
 export function secretsOf(settings: WorkerSettings, env: NodeJS.ProcessEnv = process.env): SecretScrubber {
-  return new SecretScrubber().add(settings.llm.key, settings.toolServices.stripe?.apiKey, env.TEMPORAL_API_KEY, redisPassword(settings.redisUrl));
+  return new SecretScrubber().add(
+    settings.llm.key,
+    settings.toolServices.stripe?.apiKey,
+    env.TEMPORAL_API_KEY,
+    redisPassword(settings.redisUrl),
+  );
 }
 
 function redisPassword(url: string | undefined): string | undefined {
@@ -179,7 +207,9 @@ export async function createToolWorker(opts: {
     taskQueue: opts.taskQueue,
     ...withTracing(secrets, opts.tracing, false),
     maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
-    activities: { default: createToolDispatcher(mine, { store, now: () => new Date(), services: opts.services }, opts.limits) },
+    activities: {
+      default: createToolDispatcher(mine, { store, now: () => new Date(), services: opts.services }, opts.limits),
+    },
   });
   return { worker, tools: mine, store };
 }

@@ -16,7 +16,11 @@ const SERVER_DATA_FILE = /^[A-Z][A-Z0-9_]*_DATA_FILE$/;
  */
 export function demoDataFiles(settings: WorkerSettings, tools: ToolRegistry = loadNativeTools()): string[] {
   const queues = new Set(tools.all().flatMap((t) => (t.taskQueue ? [t.taskQueue] : [])));
-  return [demoDataFile(settings), ...[...queues].map((queue) => demoDataFile(settings, queue)), ...serverDataFiles(settings.mcpEndpointsFile)];
+  return [
+    demoDataFile(settings),
+    ...[...queues].map((queue) => demoDataFile(settings, queue)),
+    ...serverDataFiles(settings.mcpEndpointsFile),
+  ];
 }
 
 /** Deletes the demo data, so every tool and demo server starts from its seeds again; returns the files deleted. */

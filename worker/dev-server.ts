@@ -14,11 +14,16 @@ import { findTemporalCli, MISSING_CLI } from './temporal-cli';
  * a workflow task schedules comes back to its worker in the answer to that task, not through a task queue and another
  * poll (bench/round-trips.ts measures it). CLI 1.9 has it on already; named here so it stays on whatever CLI runs.
  */
-export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, unknown>> = { 'system.enableActivityEagerExecution': true };
+export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, unknown>> = {
+  'system.enableActivityEagerExecution': true,
+};
 
 /** `--dynamic-config-value KEY=JSON` flags for `temporal server start-dev`. */
 export function dynamicConfigFlags(values: Readonly<Record<string, unknown>> = DEV_SERVER_DYNAMIC_CONFIG): string[] {
-  return Object.entries(values).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]);
+  return Object.entries(values).flatMap(([key, value]) => [
+    '--dynamic-config-value',
+    `${key}=${JSON.stringify(value)}`,
+  ]);
 }
 
 export interface DevServer {
@@ -40,10 +45,20 @@ export async function startDevServer(opts: { dataDir: string; port?: number; uiP
 
 /** The last way: @temporalio/testing downloads the CLI into its cache and runs the same dev server. */
 async function downloadedDevServer(dbFilename: string, port: number, uiPort: number): Promise<DevServer> {
-  console.log('[start] no Temporal CLI here (npm install could not install it): downloading it through @temporalio/testing…');
+  console.log(
+    '[start] no Temporal CLI here (npm install could not install it): downloading it through @temporalio/testing…',
+  );
   try {
     const env = await TestWorkflowEnvironment.createLocal({
-      server: { executable: { type: 'cached-download' }, dbFilename, ip: '127.0.0.1', port, ui: true, uiPort, extraArgs: [...DEV_SERVER_SEARCH_ATTRIBUTES, ...dynamicConfigFlags()] },
+      server: {
+        executable: { type: 'cached-download' },
+        dbFilename,
+        ip: '127.0.0.1',
+        port,
+        ui: true,
+        uiPort,
+        extraArgs: [...DEV_SERVER_SEARCH_ATTRIBUTES, ...dynamicConfigFlags()],
+      },
     });
     return { address: `127.0.0.1:${port}`, uiUrl: `http://127.0.0.1:${uiPort}`, stop: () => env.teardown() };
   } catch (err) {
@@ -71,7 +86,20 @@ export async function spawnDevServer(opts: {
   const config = dynamicConfigFlags(opts.dynamicConfig);
   const child = spawn(
     cli,
-    ['server', 'start-dev', ...db, '--ip', '127.0.0.1', '--port', String(opts.port), ...ui, ...DEV_SERVER_SEARCH_ATTRIBUTES, ...config, '--log-level', 'error'],
+    [
+      'server',
+      'start-dev',
+      ...db,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(opts.port),
+      ...ui,
+      ...DEV_SERVER_SEARCH_ATTRIBUTES,
+      ...config,
+      '--log-level',
+      'error',
+    ],
     // Its own process group: Ctrl-C reaches us first, and we stop the server after the worker has drained.
     { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
@@ -85,7 +113,9 @@ export async function spawnDevServer(opts: {
   const ready = await Promise.race([waitForPort(opts.port, 30_000), exited.then(() => false)]);
   if (!ready) {
     child.kill('SIGKILL');
-    throw new Error(`The Temporal dev server (${cli}) did not start on port ${opts.port}: ${stderr.trim() || 'no output'}`);
+    throw new Error(
+      `The Temporal dev server (${cli}) did not start on port ${opts.port}: ${stderr.trim() || 'no output'}`,
+    );
   }
   return { child, exited };
 }

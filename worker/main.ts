@@ -20,13 +20,26 @@ async function main(): Promise<void> {
   const workflowBundle = prebuiltWorkflowBundle(!!tracing);
   // Installed before anything logs: no line leaves this process with a configured secret in it.
   const secrets = secretsOf(settings);
-  Runtime.install({ logger: processLogger(secrets, settings.logLevel ?? 'INFO'), telemetryOptions: telemetryOf(settings.metrics) });
+  Runtime.install({
+    logger: processLogger(secrets, settings.logLevel ?? 'INFO'),
+    telemetryOptions: telemetryOf(settings.metrics),
+  });
   const target = temporalTarget();
   const connection = await NativeConnection.connect(target.connectionOptions);
   // The demo data survives a restart (and a crash: it is written with each tool call's idempotency record).
   const store = loadFileStore(demoDataFile(settings));
-  const { worker, model, close } = await createAgentWorker({ connection, namespace: target.namespace, settings, store, secrets, workflowBundle, tracing });
-  console.log(`worker on ${target.connectionOptions.address} (namespace ${target.namespace}, task queue ${settings.taskQueue}); ${model.description}; demo data in ${demoDataFile(settings)}${workflowBundle ? `; workflow code pre-bundled (${workflowBundle.codePath})` : ''}${tracing ? '; traces to OTLP' : ''}${settings.metrics ? `; metrics on http://${settings.metrics.host}:${settings.metrics.port}/metrics` : ''}`);
+  const { worker, model, close } = await createAgentWorker({
+    connection,
+    namespace: target.namespace,
+    settings,
+    store,
+    secrets,
+    workflowBundle,
+    tracing,
+  });
+  console.log(
+    `worker on ${target.connectionOptions.address} (namespace ${target.namespace}, task queue ${settings.taskQueue}); ${model.description}; demo data in ${demoDataFile(settings)}${workflowBundle ? `; workflow code pre-bundled (${workflowBundle.codePath})` : ''}${tracing ? '; traces to OTLP' : ''}${settings.metrics ? `; metrics on http://${settings.metrics.host}:${settings.metrics.port}/metrics` : ''}`,
+  );
   // Worker.run() shuts down gracefully on SIGINT/SIGTERM.
   await worker.run();
   await close();

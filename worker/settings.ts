@@ -33,7 +33,10 @@ export interface WorkflowCacheSettings {
  * not the SDK's 10 s: the conversations of a worker that died or was redeployed wait at most 5 s for another worker,
  * while a live worker takes its sticky tasks within milliseconds.
  */
-export const DEFAULT_WORKFLOW_CACHE: WorkflowCacheSettings = { maxCachedWorkflows: 250, stickyScheduleToStartSeconds: 5 };
+export const DEFAULT_WORKFLOW_CACHE: WorkflowCacheSettings = {
+  maxCachedWorkflows: 250,
+  stickyScheduleToStartSeconds: 5,
+};
 
 const flag = (name: string, fallback: boolean) =>
   z
@@ -75,7 +78,10 @@ const duration = (name: string, fallback: number, min: number) =>
       if (v === undefined || v === '') return fallback;
       const seconds = parseDuration(v);
       if (!(seconds >= min)) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be a duration of at least ${min} s such as 90s, 15m, 24h or 7d, got "${v}"` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be a duration of at least ${min} s such as 90s, 15m, 24h or 7d, got "${v}"`,
+        });
         return z.NEVER;
       }
       return seconds;
@@ -90,7 +96,10 @@ const dollars = (name: string) =>
       if (v === undefined || v === '') return undefined;
       const n = Number(v.trim().replace(/^\$/, ''));
       if (!Number.isFinite(n) || n <= 0) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be an amount of US dollars above 0, e.g. 0.50, got "${v}"` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be an amount of US dollars above 0, e.g. 0.50, got "${v}"`,
+        });
         return z.NEVER;
       }
       return n;
@@ -128,7 +137,11 @@ const envSchema = z.object({
   TEMPORAL_UI_PORT: count('TEMPORAL_UI_PORT', 8233, 1),
   MAX_REPLY_CHARS: count('MAX_REPLY_CHARS', DEFAULT_LIMITS.maxReplyChars, 1_000),
   MAX_TOOL_RESULT_CHARS: count('MAX_TOOL_RESULT_CHARS', DEFAULT_LIMITS.maxToolResultChars, 1_000),
-  LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'], { message: 'LOG_LEVEL must be TRACE, DEBUG, INFO, WARN or ERROR' }).optional(),
+  LOG_LEVEL: z
+    .enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'], {
+      message: 'LOG_LEVEL must be TRACE, DEBUG, INFO, WARN or ERROR',
+    })
+    .optional(),
   LLM_MODEL: z.string().optional(),
   LLM_KEY: z.string().optional(),
   LLM_BASE_URL: z.string().url('LLM_BASE_URL must be a URL, e.g. http://localhost:11434/v1').optional(),
@@ -140,15 +153,25 @@ const envSchema = z.object({
   // The stream bus between worker and API processes; unset, they share one in memory (one process).
   REDIS_URL: z
     .string()
-    .url({ protocol: /^rediss?$/, message: 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://localhost:6379' })
+    .url({
+      protocol: /^rediss?$/,
+      message: 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://localhost:6379',
+    })
     .optional(),
   SCRIPTED_STREAM_DELAY_MS: count('SCRIPTED_STREAM_DELAY_MS', 0, 0),
   WORKER_MAX_CACHED_WORKFLOWS: cacheSize('WORKER_MAX_CACHED_WORKFLOWS', DEFAULT_WORKFLOW_CACHE.maxCachedWorkflows),
-  WORKER_STICKY_SCHEDULE_TO_START: duration('WORKER_STICKY_SCHEDULE_TO_START', DEFAULT_WORKFLOW_CACHE.stickyScheduleToStartSeconds, 1),
+  WORKER_STICKY_SCHEDULE_TO_START: duration(
+    'WORKER_STICKY_SCHEDULE_TO_START',
+    DEFAULT_WORKFLOW_CACHE.stickyScheduleToStartSeconds,
+    1,
+  ),
   STRIPE_API_KEY: z.string().optional(),
   STRIPE_API_BASE: z
     .string()
-    .url({ protocol: /^https?$/, message: 'STRIPE_API_BASE must be an http(s) URL, e.g. http://localhost:12111 (stripe-mock)' })
+    .url({
+      protocol: /^https?$/,
+      message: 'STRIPE_API_BASE must be an http(s) URL, e.g. http://localhost:12111 (stripe-mock)',
+    })
     .default('https://api.stripe.com'),
 });
 
@@ -190,10 +213,12 @@ export interface WorkerSettings {
   workflowCache: WorkflowCacheSettings;
 }
 
-
 /** The demo data a worker process keeps in DATA_DIR: one file per task queue it serves tools for. */
 export function demoDataFile(settings: WorkerSettings, taskQueue = settings.taskQueue): string {
-  return path.join(settings.dataDir, taskQueue === settings.taskQueue ? 'mock-data.json' : `mock-data-${taskQueue}.json`);
+  return path.join(
+    settings.dataDir,
+    taskQueue === settings.taskQueue ? 'mock-data.json' : `mock-data-${taskQueue}.json`,
+  );
 }
 
 /** The conversation budget when either limit is set (a token budget of 0 means none). */
@@ -204,7 +229,10 @@ function budgetOf(tokens: number, costUsd: number | undefined): Pick<Settings, '
 
 /** A comma-separated list, blanks dropped. */
 function list(value: string): string[] {
-  return value.split(',').map((v) => v.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): WorkerSettings {
@@ -233,7 +261,11 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
       approvalTimeoutSeconds: e.APPROVAL_TIMEOUT,
       idleTimeoutSeconds: e.IDLE_TIMEOUT,
       toolSearchThreshold: e.TOOL_SEARCH_THRESHOLD,
-      delegation: { maxDepth: e.DELEGATE_MAX_DEPTH, maxParallel: e.DELEGATE_MAX_PARALLEL, timeoutSeconds: e.DELEGATE_TIMEOUT },
+      delegation: {
+        maxDepth: e.DELEGATE_MAX_DEPTH,
+        maxParallel: e.DELEGATE_MAX_PARALLEL,
+        timeoutSeconds: e.DELEGATE_TIMEOUT,
+      },
       ...budgetOf(e.CONVERSATION_TOKEN_BUDGET, e.CONVERSATION_COST_BUDGET),
     },
     llm: { model: e.LLM_MODEL, key: e.LLM_KEY, baseUrl: e.LLM_BASE_URL, timeoutSeconds: e.MODEL_TIMEOUT },
@@ -248,7 +280,10 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     ...(e.METRICS_PORT ? { metrics: { host: e.METRICS_HOST, port: e.METRICS_PORT } } : {}),
     redisUrl: e.REDIS_URL,
     scriptedStreamDelayMs: e.SCRIPTED_STREAM_DELAY_MS,
-    workflowCache: { maxCachedWorkflows: e.WORKER_MAX_CACHED_WORKFLOWS, stickyScheduleToStartSeconds: e.WORKER_STICKY_SCHEDULE_TO_START },
+    workflowCache: {
+      maxCachedWorkflows: e.WORKER_MAX_CACHED_WORKFLOWS,
+      stickyScheduleToStartSeconds: e.WORKER_STICKY_SCHEDULE_TO_START,
+    },
     toolServices: {
       trainServiceUrl: e.TRAIN_SERVICE_URL,
       ...(e.STRIPE_API_KEY ? { stripe: { apiKey: e.STRIPE_API_KEY, apiBase: e.STRIPE_API_BASE } } : {}),

@@ -36,7 +36,10 @@ async function main(): Promise<void> {
   const chat = !process.argv.includes('--no-chat');
   // The chat shares the terminal with the worker: only its warnings and errors unless asked; never a secret.
   const secrets = secretsOf(settings);
-  Runtime.install({ logger: processLogger(secrets, settings.logLevel ?? 'WARN'), telemetryOptions: telemetryOf(settings.metrics) });
+  Runtime.install({
+    logger: processLogger(secrets, settings.logLevel ?? 'WARN'),
+    telemetryOptions: telemetryOf(settings.metrics),
+  });
   const dataDir = settings.dataDir;
   mkdirSync(dataDir, { recursive: true });
 
@@ -59,7 +62,9 @@ async function main(): Promise<void> {
     log(`Temporal dev server at ${address} (data in ${path.join(dataDir, 'temporal.db')})`);
     if (server.uiUrl) log(`Temporal UI: ${server.uiUrl}`);
     if (address !== `127.0.0.1:${settings.devServer.port}`) {
-      log(`port ${settings.devServer.port} was taken: npm run agent finds this server by itself; elsewhere export TEMPORAL_ADDRESS=${address}`);
+      log(
+        `port ${settings.devServer.port} was taken: npm run agent finds this server by itself; elsewhere export TEMPORAL_ADDRESS=${address}`,
+      );
     }
   } else {
     log(`using the Temporal server at ${address}`);
@@ -83,7 +88,15 @@ async function main(): Promise<void> {
   // (or through Redis, with REDIS_URL, when other workers serve the queue too).
   const streamBus = createStreamBus(settings.redisUrl);
   const tracing = startTracing('agent-orchestrator');
-  const agent = await createAgentWorker({ connection, namespace: target.namespace, settings, store, secrets, streamBus, tracing });
+  const agent = await createAgentWorker({
+    connection,
+    namespace: target.namespace,
+    settings,
+    store,
+    secrets,
+    streamBus,
+    tracing,
+  });
   const running = agent.worker.run();
   log(`worker on task queue ${settings.taskQueue}; ${agent.model.description}`);
 
@@ -91,16 +104,39 @@ async function main(): Promise<void> {
   let trainToolsRunning: Promise<void> | undefined;
   if (startTrainTools) {
     const services = settings.toolServices;
-    trainTools = await createToolWorker({ connection, namespace: target.namespace, taskQueue: TRAIN_TOOLS_QUEUE, services, store, secrets, limits: settings.limits, tracing });
+    trainTools = await createToolWorker({
+      connection,
+      namespace: target.namespace,
+      taskQueue: TRAIN_TOOLS_QUEUE,
+      services,
+      store,
+      secrets,
+      limits: settings.limits,
+      tracing,
+    });
     trainToolsRunning = trainTools.worker.run();
     log(`train tools on task queue ${TRAIN_TOOLS_QUEUE} (train service ${services.trainServiceUrl})`);
   }
 
-  const client = await AgentClient.connect(settings.taskQueue, env, { onWait: (message) => console.log(message), interceptors: tracing?.clientInterceptors });
+  const client = await AgentClient.connect(settings.taskQueue, env, {
+    onWait: (message) => console.log(message),
+    interceptors: tracing?.clientInterceptors,
+  });
   await buildWebChatIfMissing();
-  const api = await startApiOnFreePort({ agents: client, bus: streamBus, settings: apiSettings, defaultGoal: settings.defaultGoalId });
-  log(`web chat ${api.url}/ and HTTP API ${api.url}/api${api.web ? '' : ' (the web chat is not built: npm run build)'}`);
-  log(apiSettings.keys ? `${apiSettings.keys.size} API key(s): every /api route needs Authorization: Bearer <key>` : 'no API_KEYS: the API listens on 127.0.0.1 only');
+  const api = await startApiOnFreePort({
+    agents: client,
+    bus: streamBus,
+    settings: apiSettings,
+    defaultGoal: settings.defaultGoalId,
+  });
+  log(
+    `web chat ${api.url}/ and HTTP API ${api.url}/api${api.web ? '' : ' (the web chat is not built: npm run build)'}`,
+  );
+  log(
+    apiSettings.keys
+      ? `${apiSettings.keys.size} API key(s): every /api route needs Authorization: Bearer <key>`
+      : 'no API_KEYS: the API listens on 127.0.0.1 only',
+  );
   let stopping: Promise<void> | undefined;
   /** Whether the chat's conversation is still running: only then does the next npm start pick it up. */
   let resumable = true;
@@ -140,9 +176,13 @@ async function main(): Promise<void> {
   try {
     const resume = await latestConversation(client, settings.defaultGoalId, settings.conversation.multiGoal);
     if (resume) {
-      log(`resuming conversation ${resume.id}${resume.title ? ` ("${resume.title}")` : ''}; its state survived the restart (others: npm run -s agent -- list)`);
+      log(
+        `resuming conversation ${resume.id}${resume.title ? ` ("${resume.title}")` : ''}; its state survived the restart (others: npm run -s agent -- list)`,
+      );
     }
-    const { id, greeting } = resume ? { id: resume.id, greeting: await client.waitForUser(resume.id) } : await client.start(settings.defaultGoalId);
+    const { id, greeting } = resume
+      ? { id: resume.id, greeting: await client.waitForUser(resume.id) }
+      : await client.start(settings.defaultGoalId);
     await runChat(client, id, greeting, { input: process.stdin, output: process.stdout, stream: streamBus });
     resumable = await client.isRunning(id).catch(() => true);
   } catch (err) {
@@ -157,9 +197,18 @@ async function main(): Promise<void> {
  * The newest running conversation of this task queue to resume: of the default goal, or any (multi-goal mode,
  * where a conversation moves between agents). None when the server cannot search conversations: a new one starts.
  */
-async function latestConversation(client: AgentClient, goalId: string, multiGoal: boolean): Promise<ConversationSummary | undefined> {
+async function latestConversation(
+  client: AgentClient,
+  goalId: string,
+  multiGoal: boolean,
+): Promise<ConversationSummary | undefined> {
   try {
-    const [latest] = await client.list({ state: 'running', taskQueue: client.taskQueue, ...(multiGoal ? {} : { goal: goalId }), limit: 1 });
+    const [latest] = await client.list({
+      state: 'running',
+      taskQueue: client.taskQueue,
+      ...(multiGoal ? {} : { goal: goalId }),
+      limit: 1,
+    });
     return latest;
   } catch (err) {
     log(`not resuming: ${(err as Error).message}`);
@@ -177,10 +226,15 @@ async function buildWebChatIfMissing(): Promise<void> {
   if (!existsSync(vite)) return;
   log('building the web chat (once; npm run build does it again)…');
   const built = await new Promise<boolean>((resolve) => {
-    execFile(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error'], { cwd: PROJECT_ROOT }, (err, _out, stderr) => {
-      if (err) log(`the web chat did not build: ${stderr.trim().split('\n')[0] ?? err.message}`);
-      resolve(!err);
-    });
+    execFile(
+      process.execPath,
+      [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error'],
+      { cwd: PROJECT_ROOT },
+      (err, _out, stderr) => {
+        if (err) log(`the web chat did not build: ${stderr.trim().split('\n')[0] ?? err.message}`);
+        resolve(!err);
+      },
+    );
   });
   if (built) log('web chat built into dist/web');
 }

@@ -22,7 +22,11 @@ export function telemetryOf(metrics: MetricsSettings | undefined): TelemetryOpti
   if (!metrics) return undefined;
   return {
     metrics: {
-      prometheus: { bindAddress: `${metrics.host}:${metrics.port}`, countersTotalSuffix: true, histogramBucketOverrides: BUCKETS },
+      prometheus: {
+        bindAddress: `${metrics.host}:${metrics.port}`,
+        countersTotalSuffix: true,
+        histogramBucketOverrides: BUCKETS,
+      },
     },
   };
 }
@@ -30,7 +34,12 @@ export function telemetryOf(metrics: MetricsSettings | undefined): TelemetryOpti
 /** Each MCP endpoint's health after a discovery: up (1) or not (0), and how many tools it offers. */
 export function recordEndpoints(statuses: EndpointStatus[]): void {
   const meter = Runtime.instance().metricMeter;
-  const up = meter.createGauge(METRICS.mcpEndpointUp, 'int', '', 'MCP endpoint answering (1) or not (0); disabled ones are left out');
+  const up = meter.createGauge(
+    METRICS.mcpEndpointUp,
+    'int',
+    '',
+    'MCP endpoint answering (1) or not (0); disabled ones are left out',
+  );
   const tools = meter.createGauge(METRICS.mcpEndpointTools, 'int', 'tools', 'Tools an MCP endpoint offers');
   for (const s of statuses) {
     if (s.status === 'disabled') continue;

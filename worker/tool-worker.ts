@@ -16,13 +16,27 @@ async function main(): Promise<void> {
   applyEnvFile();
   const settings = readWorkerSettings();
   const secrets = secretsOf(settings);
-  Runtime.install({ logger: processLogger(secrets, settings.logLevel ?? 'INFO'), telemetryOptions: telemetryOf(settings.metrics) });
+  Runtime.install({
+    logger: processLogger(secrets, settings.logLevel ?? 'INFO'),
+    telemetryOptions: telemetryOf(settings.metrics),
+  });
   const target = temporalTarget();
   const connection = await NativeConnection.connect(target.connectionOptions);
   const store = loadFileStore(demoDataFile(settings, taskQueue));
   const tracing = startTracing('agent-tool-worker');
-  const { worker, tools } = await createToolWorker({ connection, namespace: target.namespace, taskQueue, services: settings.toolServices, store, secrets, limits: settings.limits, tracing });
-  console.log(`tool worker on ${target.connectionOptions.address}, task queue ${taskQueue}: ${tools.names().join(', ')}; demo data in ${demoDataFile(settings, taskQueue)}`);
+  const { worker, tools } = await createToolWorker({
+    connection,
+    namespace: target.namespace,
+    taskQueue,
+    services: settings.toolServices,
+    store,
+    secrets,
+    limits: settings.limits,
+    tracing,
+  });
+  console.log(
+    `tool worker on ${target.connectionOptions.address}, task queue ${taskQueue}: ${tools.names().join(', ')}; demo data in ${demoDataFile(settings, taskQueue)}`,
+  );
   await worker.run();
   await tracing?.shutdown();
   await connection.close();

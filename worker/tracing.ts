@@ -15,12 +15,19 @@ export interface WorkerTracing {
 
 export function workerTracing(tracing: Tracing): WorkerTracing {
   // Loaded only when tracing is on, as in client/tracing.ts.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const otel = require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
-  const { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } = otel;
+  const otel =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
+  const { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } =
+    otel;
   return {
     sinks: { exporter: makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
-    activityInterceptors: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
+    activityInterceptors: [
+      (ctx) => ({
+        inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
+        outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+      }),
+    ],
     workflowModules: [TRACING_WORKFLOW_MODULE],
   };
 }

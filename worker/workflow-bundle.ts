@@ -44,7 +44,8 @@ export function prebuiltWorkflowBundle(traced = false): { codePath: string } | u
 /** sha256 over the compiled workflow code (.js), file names included. */
 function hashOfFolder(dir: string): string {
   const hash = createHash('sha256');
-  for (const file of filesUnder(dir).filter((f) => f.endsWith('.js'))) hash.update(path.relative(dir, file)).update('\0').update(readFileSync(file));
+  for (const file of filesUnder(dir).filter((f) => f.endsWith('.js')))
+    hash.update(path.relative(dir, file)).update('\0').update(readFileSync(file));
   return hash.digest('hex');
 }
 
@@ -69,9 +70,14 @@ async function build(): Promise<void> {
   const workflowsPath = require.resolve(COMPILED_WORKFLOWS);
   const logger = new DefaultLogger('WARN');
   writeFileSync(WORKFLOW_BUNDLE_FILE, (await bundleWorkflowCode({ workflowsPath, logger })).code);
-  writeFileSync(TRACED_WORKFLOW_BUNDLE_FILE, (await bundleWorkflowCode({ workflowsPath, logger, workflowInterceptorModules: [TRACING_WORKFLOW_MODULE] })).code);
+  writeFileSync(
+    TRACED_WORKFLOW_BUNDLE_FILE,
+    (await bundleWorkflowCode({ workflowsPath, logger, workflowInterceptorModules: [TRACING_WORKFLOW_MODULE] })).code,
+  );
   writeFileSync(BUNDLE_SOURCE_FILE, `${JSON.stringify({ workflows })}\n`);
-  console.log(`workflow code bundled into ${path.relative(process.cwd(), WORKFLOW_BUNDLE_FILE)} and, with tracing, ${path.relative(process.cwd(), TRACED_WORKFLOW_BUNDLE_FILE)}`);
+  console.log(
+    `workflow code bundled into ${path.relative(process.cwd(), WORKFLOW_BUNDLE_FILE)} and, with tracing, ${path.relative(process.cwd(), TRACED_WORKFLOW_BUNDLE_FILE)}`,
+  );
 }
 
 if (require.main === module) {

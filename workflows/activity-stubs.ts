@@ -7,18 +7,28 @@ import {
   type ActivityFunctionWithOptions,
   type ActivityOptions,
 } from '@temporalio/workflow';
-import { FailureTypes, type GoalActivities, type LlmActivities, type McpActivities, type ToolActivity } from './activity-types';
+import {
+  FailureTypes,
+  type GoalActivities,
+  type LlmActivities,
+  type McpActivities,
+  type ToolActivity,
+} from './activity-types';
 import type { GoalReason } from './effects';
 import { MODEL_RETRY } from './model-retry';
 import type { McpToolRef, ResolvedGoal, ToolOutcome, ToolSpec } from './types';
 
-const goalRetry = { maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.UnknownGoal, FailureTypes.Misconfigured] };
+const goalRetry = {
+  maximumAttempts: 3,
+  nonRetryableErrorTypes: [FailureTypes.UnknownGoal, FailureTypes.Misconfigured],
+};
 const goals = proxyActivities<GoalActivities>({ startToCloseTimeout: '10 seconds', retry: goalRetry });
 /** The per-turn refresh: usually a file stat and a cached catalog, so a local activity (no extra workflow-task
  * round trip); a cold discovery still fits its timeout. */
 const localGoals = proxyLocalActivities<GoalActivities>({ startToCloseTimeout: '30 seconds', retry: goalRetry });
 
-export const { loadSettings, listAgents, describeAgents, checkGoalDraft, createGoal, describeGoalFiles, manageGoal } = goals;
+export const { loadSettings, listAgents, describeAgents, checkGoalDraft, createGoal, describeGoalFiles, manageGoal } =
+  goals;
 
 /** SearchTools runs here: in-process, its answer recorded as a marker (no round trip to the server). */
 export const searchTools = localGoals.searchTools;
@@ -47,10 +57,17 @@ const llm = proxyActivities<LlmActivities>(LLM_OPTIONS);
 
 /** A model call, given up after `giveUpSeconds` of failing (MODEL_GIVE_UP); its last failure says why. The
  * summary names the task and the agent in the Temporal UI (metadata only: replays ignore it). */
-function withGiveUp<A extends { goal: { agentName: string } }, R>(task: string, activity: ActivityFunctionWithOptions<(arg: A) => Promise<R>>) {
+function withGiveUp<A extends { goal: { agentName: string } }, R>(
+  task: string,
+  activity: ActivityFunctionWithOptions<(arg: A) => Promise<R>>,
+) {
   return (arg: A, giveUpSeconds?: number): Promise<R> =>
     activity.executeWithOptions(
-      { ...LLM_OPTIONS, ...(giveUpSeconds ? { scheduleToCloseTimeout: `${giveUpSeconds} seconds` } : {}), summary: `${task} (${arg.goal.agentName})` },
+      {
+        ...LLM_OPTIONS,
+        ...(giveUpSeconds ? { scheduleToCloseTimeout: `${giveUpSeconds} seconds` } : {}),
+        summary: `${task} (${arg.goal.agentName})`,
+      },
       [arg],
     );
 }
@@ -91,7 +108,12 @@ function mcpCallOptions(ref: McpToolRef): ActivityOptions {
     startToCloseTimeout: ref.timeoutMs + 5_000,
     scheduleToCloseTimeout: 3 * (ref.timeoutMs + 5_000) + 30_000,
     heartbeatTimeout: '10 seconds',
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds', maximumAttempts: ref.idempotent ? 4 : 1 },
+    retry: {
+      initialInterval: '1 second',
+      backoffCoefficient: 2,
+      maximumInterval: '20 seconds',
+      maximumAttempts: ref.idempotent ? 4 : 1,
+    },
   };
 }
 
@@ -100,9 +122,18 @@ function mcpCallOptions(ref: McpToolRef): ActivityOptions {
  * `waitWhenCancelled`: a cancelled call is waited for until it stops (or finishes anyway), so its outcome is known,
  * not guessed; runs from before cancelling existed keep the SDK's actual default, TRY_CANCEL (whatever its docs say).
  */
-export function runTool(spec: ToolSpec, args: Record<string, unknown>, waitWhenCancelled: boolean): Promise<ToolOutcome> {
-  const cancellationType = waitWhenCancelled ? ActivityCancellationType.WAIT_CANCELLATION_COMPLETED : ActivityCancellationType.TRY_CANCEL;
-  if (spec.mcp) return mcp.callMcpTool.executeWithOptions({ ...mcpCallOptions(spec.mcp), cancellationType }, [{ name: spec.name, ref: spec.mcp, args }]);
+export function runTool(
+  spec: ToolSpec,
+  args: Record<string, unknown>,
+  waitWhenCancelled: boolean,
+): Promise<ToolOutcome> {
+  const cancellationType = waitWhenCancelled
+    ? ActivityCancellationType.WAIT_CANCELLATION_COMPLETED
+    : ActivityCancellationType.TRY_CANCEL;
+  if (spec.mcp)
+    return mcp.callMcpTool.executeWithOptions({ ...mcpCallOptions(spec.mcp), cancellationType }, [
+      { name: spec.name, ref: spec.mcp, args },
+    ]);
   // A tool owned by another worker: same activity type, its own task queue, and a bounded wait for that worker,
   // so if nobody serves the queue the LLM hears so in 30 s, not 3 minutes.
   const routed = spec.taskQueue ? { taskQueue: spec.taskQueue, scheduleToStartTimeout: '30 seconds' } : {};

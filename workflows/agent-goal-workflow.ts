@@ -118,10 +118,13 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   setHandler(cancelTurnSignal, () => {
     // A signal is recorded even by workers that had no handler for it: a run from before cancelling ignores it,
     // so its replay does what it did. (Updates are refused by such workers, so nothing is recorded.)
-    if (!versions.cancelAndExpire) log.warn('cancel ignored: this conversation started before cancelling existed; use the cancelTurnAndWait update');
+    if (!versions.cancelAndExpire)
+      log.warn('cancel ignored: this conversation started before cancelling existed; use the cancelTurnAndWait update');
     else if (!cancelTurn()) log.warn(`cancel ignored: ${convo.cancelRefusal()}`);
   });
-  setHandler(cancelTurnUpdate, () => replyAfter(cancelTurn), { validator: () => rejectIf(convo.cancelRefusal(), 'Cannot cancel: ') });
+  setHandler(cancelTurnUpdate, () => replyAfter(cancelTurn), {
+    validator: () => rejectIf(convo.cancelRefusal(), 'Cannot cancel: '),
+  });
   setHandler(endChatSignal, () => convo.endChat());
   setHandler(changeGoalSignal, (goalId: string) => convo.requestGoalChange(goalId));
   setHandler(delegateReportSignal, (report) => convo.delegateReport(report));
@@ -133,8 +136,17 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   setHandler(agentsQuery, () => convo.agents);
   setHandler(toolsQuery, () => convo.tools);
   setHandler(catalogQuery, () => convo.catalog);
-  setHandler(usageQuery, () => ({ total: convo.usage, turns: convo.turnsThisRun, runs: convo.runs, byGoal: convo.usageByGoal }));
-  setHandler(statusQuery, () => ({ state: convo.status(), lastReply: convo.replies.last, delegations: convo.delegations.list() }));
+  setHandler(usageQuery, () => ({
+    total: convo.usage,
+    turns: convo.turnsThisRun,
+    runs: convo.runs,
+    byGoal: convo.usageByGoal,
+  }));
+  setHandler(statusQuery, () => ({
+    state: convo.status(),
+    lastReply: convo.replies.last,
+    delegations: convo.delegations.list(),
+  }));
 
   // ---- start: settings and goal come from activities, so a replay sees what the original run saw ----------
   const settings = await loadSettings();
@@ -152,15 +164,18 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     validate: ({ request }) => failSoft(() => validatePrompt(request, convo.settings.modelGiveUpSeconds)),
     vet_and_plan: ({ request }) => failSoft(() => vetAndPlan(request, convo.settings.modelGiveUpSeconds)),
     plan: ({ request }) => failSoft(() => planTurn(request, convo.settings.modelGiveUpSeconds)),
-    run_tool: ({ call, spec }) => runTool(spec, call.args, !!versions.cancelAndExpire).catch((err) => toolError(err, spec)),
+    run_tool: ({ call, spec }) =>
+      runTool(spec, call.args, !!versions.cancelAndExpire).catch((err) => toolError(err, spec)),
     list_agents: () => failSoft(() => listAgents()),
     resolve_goal: ({ goalId, why }) => failSoft(() => resolveGoal(goalId, why)),
     check_version: async ({ patchId }) => patched(patchId),
     start_delegates: ({ delegates: starts }) => Promise.all(starts.map(startDelegate)),
     answer_delegate: ({ childId, answer }) => answerDelegate(childId, answer),
-    search_tools: ({ tools, query, limit }) => versioned(PATCHES.searchTools, () => searchTools({ tools, query, limit })),
+    search_tools: ({ tools, query, limit }) =>
+      versioned(PATCHES.searchTools, () => searchTools({ tools, query, limit })),
     check_goal_draft: ({ call }) => versioned(PATCHES.createAgent, () => checkGoalDraft(call.args.goal)),
-    create_goal: ({ call, request }) => versioned(PATCHES.createAgent, () => createGoal({ draft: call.args.goal, request, callId: call.id })),
+    create_goal: ({ call, request }) =>
+      versioned(PATCHES.createAgent, () => createGoal({ draft: call.args.goal, request, callId: call.id })),
   };
 
   /** A new command path, behind its patch; a run recorded before it says so instead of running it. */
@@ -172,7 +187,8 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   /** Starts one delegate as a child conversation and, in its own scope, hands its envelope back when it ends. */
   async function startDelegate({ call, childId, input: childInput }: DelegateStart): Promise<DelegateStarted> {
     // Delegation adds commands (child workflows); versioned like every such change.
-    if (!patched(PATCHES.delegation)) return { callId: call.id, failed: 'this conversation started before delegation existed' };
+    if (!patched(PATCHES.delegation))
+      return { callId: call.id, failed: 'this conversation started before delegation existed' };
     const { timeoutSeconds } = convo.settings.delegation ?? DEFAULT_DELEGATION_LIMITS;
     const scope = new CancellationScope();
     delegates.set(call.id, scope);
@@ -287,7 +303,9 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
    * must answer first: a prompt update waiting for its reply, a cancel, or the end of the chat. */
   async function continueAsNewUnlessWatched(): Promise<void> {
     const { summarize, nextRun } = convo.prepareCarry();
-    const summary = summarize ? await summarizeConversation(summarize, convo.settings.modelGiveUpSeconds).catch(() => convo.summary) : convo.summary;
+    const summary = summarize
+      ? await summarizeConversation(summarize, convo.settings.modelGiveUpSeconds).catch(() => convo.summary)
+      : convo.summary;
     if (!convo.mayContinueAsNew()) return;
     if (convo.ended && patched(PATCHES.endSurvivesCarry)) return;
     await condition(allHandlersFinished);

@@ -75,7 +75,7 @@ export const BUILTIN_TOOLS: Record<string, ToolSpec> = {
     name: ASK_USER,
     description:
       'Ask the user a question you cannot do without (a missing detail, a choice). The question reaches the user ' +
-      'through the agent that gave you this task, and the answer comes back as this tool\'s result.',
+      "through the agent that gave you this task, and the answer comes back as this tool's result.",
     category: 'agents',
     inputSchema: {
       type: 'object',
@@ -113,10 +113,20 @@ export function createAgentSpec(catalog: string): ToolSpec {
             agentName: { type: 'string' },
             agentFriendlyDescription: { type: 'string', description: 'One sentence for users picking an agent' },
             description: { type: 'string', description: 'For the agent: what it must achieve and how, with its tools' },
-            starterPrompt: { type: 'string', description: 'How it opens a conversation, e.g. "Greet the user and ask …"' },
+            starterPrompt: {
+              type: 'string',
+              description: 'How it opens a conversation, e.g. "Greet the user and ask …"',
+            },
             tools: { type: 'array', items: { type: 'string' }, description: 'Native tool names' },
-            mcp: { type: 'object', description: '{servers?: [...], categories?: [...], tools?: ["server/tool" globs]}' },
-            delegates: { type: 'array', items: { type: 'string' }, description: 'Agents it may hand tasks to: goal ids, globs or categories' },
+            mcp: {
+              type: 'object',
+              description: '{servers?: [...], categories?: [...], tools?: ["server/tool" globs]}',
+            },
+            delegates: {
+              type: 'array',
+              items: { type: 'string' },
+              description: 'Agents it may hand tasks to: goal ids, globs or categories',
+            },
           },
           required: ['id', 'category', 'agentName', 'agentFriendlyDescription', 'description', 'starterPrompt'],
         },
@@ -143,7 +153,11 @@ export function askAgentSpec(delegates: AgentSummary[]): ToolSpec {
     inputSchema: {
       type: 'object',
       properties: {
-        agentId: { type: 'string', enum: delegates.map((a) => a.goalId), description: 'The goal id of the agent to ask' },
+        agentId: {
+          type: 'string',
+          enum: delegates.map((a) => a.goalId),
+          description: 'The goal id of the agent to ask',
+        },
         task: { type: 'string', minLength: 1, description: 'What the agent should do, with every detail it needs' },
       },
       required: ['agentId', 'task'],

@@ -159,7 +159,8 @@ export class Conversation {
     this.started = true;
     // A delegate has no greeting: the parent's task is its first prompt, and it is not checked against the goal.
     if (this.input.task) this.queue.unshift({ id: ++this.promptSeq, text: this.input.task.task });
-    else if (!this.input.carried) this.queue.unshift({ id: ++this.promptSeq, text: this.goal.starterPrompt, starter: true });
+    else if (!this.input.carried)
+      this.queue.unshift({ id: ++this.promptSeq, text: this.goal.starterPrompt, starter: true });
     // The tools were resolved just now: the first turn needs no second look.
     this.toolsCheckedFor = this.queue[0]?.id ?? 0;
     // In multi-goal mode the planner is told which agents exist from the first turn on.
@@ -180,7 +181,8 @@ export class Conversation {
   promptRefusal(text: unknown): string | null {
     if (this.ended) return 'The conversation has ended; start a new one.';
     if (typeof text !== 'string' || !text.trim()) return 'The prompt is empty.';
-    if (text.length > MAX_PROMPT_CHARS) return `The prompt has ${text.length} characters; the limit is ${MAX_PROMPT_CHARS}.`;
+    if (text.length > MAX_PROMPT_CHARS)
+      return `The prompt has ${text.length} characters; the limit is ${MAX_PROMPT_CHARS}.`;
     return null;
   }
 
@@ -216,7 +218,8 @@ export class Conversation {
   /** Task mode: what this delegate waits for from the user, as its parent shows it; null when it waits for nothing. */
   delegateWait(): DelegateWait | null {
     if (this.ended) return null;
-    if (this.question) return { kind: 'question', question: String(this.question.args.question ?? ''), callId: this.question.id };
+    if (this.question)
+      return { kind: 'question', question: String(this.question.args.question ?? ''), callId: this.question.id };
     // Its own approval, or what one of its own delegates waits for, passed on up.
     const approval = this.pendingApproval();
     if (approval) return { kind: 'approval', approval };
@@ -262,7 +265,10 @@ export class Conversation {
     if (!this.awaitingOwnApproval()) return this.delegations.approvalShown()?.approval ?? null;
     const spec = this.findTool(this.approval!.call.tool);
     // CreateAgent's own description carries the whole catalog (for the LLM); the user needs one line.
-    const description = spec?.name === CREATE_AGENT ? 'Save this new agent to the goals folder; it is usable at once.' : (spec?.description ?? '');
+    const description =
+      spec?.name === CREATE_AGENT
+        ? 'Save this new agent to the goals folder; it is usable at once.'
+        : (spec?.description ?? '');
     return { call: this.approval!.call, tool: this.approval!.call.tool, description };
   }
 
@@ -296,7 +302,9 @@ export class Conversation {
   mayContinueAsNew(): boolean {
     const betweenTurns = this.calls.length === 0 && !this.needsPlan && this.approval === null && !this.followUp;
     // A delegate's one task is short: it never continues as new (its parent waits on this run).
-    return betweenTurns && !this.input.task && !this.cancelRequested && !this.replies.waiting() && this.turnsThisRun > 0;
+    return (
+      betweenTurns && !this.input.task && !this.cancelRequested && !this.replies.waiting() && this.turnsThisRun > 0
+    );
   }
 
   // ---- the loop's two verbs -------------------------------------------------------------------------------
@@ -368,7 +376,11 @@ export class Conversation {
         return { kind: 'vet_and_plan', prompt, request: { ...this.planRequest(), prompt: prompt.text } };
       }
       if (vet) {
-        return { kind: 'validate', prompt, request: { goal: this.goal, transcript: this.transcriptRef(), prompt: prompt.text, agents: this.agents } };
+        return {
+          kind: 'validate',
+          prompt,
+          request: { goal: this.goal, transcript: this.transcriptRef(), prompt: prompt.text, agents: this.agents },
+        };
       }
       this.messages.push(userMessage(prompt));
       this.needsPlan = true;
@@ -383,10 +395,14 @@ export class Conversation {
   /** The effect in flight was cancelled before it finished (the user cancelled the turn): record what is known. */
   applyCancelled(effect: Effect): void {
     if (effect.kind === 'validate') this.messages.push(userMessage(effect.prompt));
-    if (effect.kind === 'run_tool') this.recordOutcome(effect.call, { status: 'tool_error', error: cancelledCall(effect.spec) });
+    if (effect.kind === 'run_tool')
+      this.recordOutcome(effect.call, { status: 'tool_error', error: cancelledCall(effect.spec) });
     if (effect.kind === 'start_delegates') for (const { call } of effect.delegates) this.cancelDelegate(call);
     if (effect.kind === 'create_goal') {
-      this.recordOutcome(effect.call, { status: 'tool_error', error: 'Cancelled by the user; the agent may or may not have been saved (agent goals lists it if it was).' });
+      this.recordOutcome(effect.call, {
+        status: 'tool_error',
+        error: 'Cancelled by the user; the agent may or may not have been saved (agent goals lists it if it was).',
+      });
     }
     // The agents a multi-goal run starts with are not part of any turn: list them again.
     if (effect.kind === 'list_agents' && !effect.call) this.followUp = effect;
@@ -396,13 +412,18 @@ export class Conversation {
   waitLimit(): WaitLimit | null {
     if (!this.waitsExpire) return null;
     // A delegate's question expires as an approval does; a delegate's approval shown here expires in the delegate.
-    if (this.question) return this.settings.approvalTimeoutSeconds ? { seconds: this.settings.approvalTimeoutSeconds, expires: 'approval' } : null;
+    if (this.question)
+      return this.settings.approvalTimeoutSeconds
+        ? { seconds: this.settings.approvalTimeoutSeconds, expires: 'approval' }
+        : null;
     if (!this.awaitingOwnApproval() && this.delegations.waitShown()) return null;
     const state = this.status();
     const seconds =
-      state === 'awaiting_approval' ? this.settings.approvalTimeoutSeconds
-      : state === 'waiting_for_user' ? this.settings.idleTimeoutSeconds
-      : undefined;
+      state === 'awaiting_approval'
+        ? this.settings.approvalTimeoutSeconds
+        : state === 'waiting_for_user'
+          ? this.settings.idleTimeoutSeconds
+          : undefined;
     return seconds ? { seconds, expires: state === 'awaiting_approval' ? 'approval' : 'idle' } : null;
   }
 
@@ -410,7 +431,10 @@ export class Conversation {
   expire(limit: WaitLimit): void {
     const waited = formatDuration(limit.seconds);
     if (limit.expires === 'idle') {
-      this.messages.push({ kind: 'note', text: `The conversation ended after ${waited} without a message (IDLE_TIMEOUT).` });
+      this.messages.push({
+        kind: 'note',
+        text: `The conversation ended after ${waited} without a message (IDLE_TIMEOUT).`,
+      });
       this.ended = true;
       this.endedBy = 'idle';
       this.pause();
@@ -424,7 +448,9 @@ export class Conversation {
     }
     const tool = this.approval?.call.tool ?? 'the tool';
     this.declineRemaining(`nobody answered within ${waited} (APPROVAL_TIMEOUT)`);
-    this.say(`The request to run ${tool} expired: nobody answered within ${waited}, so it did not run. Ask again if you still want it.`);
+    this.say(
+      `The request to run ${tool} expired: nobody answered within ${waited}, so it did not run. Ask again if you still want it.`,
+    );
     this.endTurn('needs_input');
   }
 
@@ -436,7 +462,11 @@ export class Conversation {
     list_agents: (effect, agents) => this.applyAgents(effect.call, agents),
     check_version: (effect, patched) => this.applyVersion(effect.call, patched),
     resolve_goal: (effect, resolved) => this.applyGoal(effect, resolved),
-    start_delegates: (effect, started) => this.applyDelegatesStarted(effect.delegates.map((d) => d.call), started),
+    start_delegates: (effect, started) =>
+      this.applyDelegatesStarted(
+        effect.delegates.map((d) => d.call),
+        started,
+      ),
     // Another delegate's approval or question is still shown: the user is needed again now, so the update that sent
     // this answer returns with that wait, not when the whole step is over.
     search_tools: ({ call, query }, matches) => {
@@ -446,7 +476,8 @@ export class Conversation {
     },
     check_goal_draft: ({ call }, checked) => {
       if ('failed' in checked) this.recordOutcome(call, { status: 'tool_error', error: checked.failed });
-      else if (checked.problems.length > 0) this.recordOutcome(call, { status: 'invalid_input', problems: checked.problems, missing: [] });
+      else if (checked.problems.length > 0)
+        this.recordOutcome(call, { status: 'invalid_input', problems: checked.problems, missing: [] });
       else this.draftsChecked.add(call.id);
     },
     create_goal: ({ call }, created) => this.applyCreatedGoal(call, created),
@@ -469,8 +500,15 @@ export class Conversation {
   prepareCarry(): { summarize: SummarizeRequest | null; nextRun(summary: string): AgentGoalInput } {
     const { older, recent } = this.splitForCarry();
     return {
-      summarize: older.length ? { goal: this.goal, previousSummary: this.summary, transcript: this.transcriptRef(older.length) } : null,
-      nextRun: (summary) => ({ goalId: this.goal.id, owner: this.input.owner, historyEventBudget: this.input.historyEventBudget, carried: this.carry(summary, recent) }),
+      summarize: older.length
+        ? { goal: this.goal, previousSummary: this.summary, transcript: this.transcriptRef(older.length) }
+        : null,
+      nextRun: (summary) => ({
+        goalId: this.goal.id,
+        owner: this.input.owner,
+        historyEventBudget: this.input.historyEventBudget,
+        carried: this.carry(summary, recent),
+      }),
     };
   }
 
@@ -505,7 +543,13 @@ export class Conversation {
   }
 
   transcript(): Transcript {
-    const transcript: Transcript = { goalId: this.goal.id, endedBy: this.endedBy, summary: this.summary, messages: this.messages, usage: this.usage };
+    const transcript: Transcript = {
+      goalId: this.goal.id,
+      endedBy: this.endedBy,
+      summary: this.summary,
+      messages: this.messages,
+      usage: this.usage,
+    };
     return this.envelope ? { ...transcript, envelope: this.envelope } : transcript;
   }
 
@@ -527,7 +571,9 @@ export class Conversation {
     }
     const spec = this.findTool(call.tool);
     if (!spec) {
-      const known = this.searchesTools() ? 'find tools with SearchTools' : `available tools: ${this.tools.map((t) => t.name).join(', ')}`;
+      const known = this.searchesTools()
+        ? 'find tools with SearchTools'
+        : `available tools: ${this.tools.map((t) => t.name).join(', ')}`;
       this.recordOutcome(call, invalid([`unknown tool "${call.tool}"; ${known}`]));
       return undefined;
     }
@@ -545,7 +591,8 @@ export class Conversation {
       return undefined;
     }
     // A draft that cannot be a goal goes back to the LLM with the reasons, before the user is asked.
-    if (spec.name === CREATE_AGENT && !decision && !this.draftsChecked.has(call.id)) return { kind: 'check_goal_draft', call };
+    if (spec.name === CREATE_AGENT && !decision && !this.draftsChecked.has(call.id))
+      return { kind: 'check_goal_draft', call };
     if (!decision && needsApproval(spec, this.goal, this.settings)) {
       this.approval = { call, decision: null };
       this.pause();
@@ -567,12 +614,20 @@ export class Conversation {
           return undefined;
         }
         const limit = typeof call.args.limit === 'number' ? call.args.limit : undefined;
-        return { kind: 'search_tools', call, query: String(call.args.query), limit, tools: this.tools.filter((t) => t.kind !== 'builtin') };
+        return {
+          kind: 'search_tools',
+          call,
+          query: String(call.args.query),
+          limit,
+          tools: this.tools.filter((t) => t.kind !== 'builtin'),
+        };
       }
       case ASK_USER: {
         const check = checkArgs(spec.inputSchema, call.args);
         if (check.problems.length > 0 || !this.input.task) {
-          const problems = this.input.task ? check.problems : ['AskUser is for delegates; ask the user in your reply instead'];
+          const problems = this.input.task
+            ? check.problems
+            : ['AskUser is for delegates; ask the user in your reply instead'];
           this.recordOutcome(call, { status: 'invalid_input', problems, missing: check.missing });
           return undefined;
         }
@@ -591,7 +646,8 @@ export class Conversation {
           return undefined;
         }
         // In multi-goal mode a finished agent hands the conversation back to the picker; the picker's closing ends it.
-        if (this.awayFromPicker()) return { kind: 'resolve_goal', goalId: this.settings.pickerGoalId, why: 'complete_goal', call };
+        if (this.awayFromPicker())
+          return { kind: 'resolve_goal', goalId: this.settings.pickerGoalId, why: 'complete_goal', call };
         this.recordOutcome(call, { status: 'ok', result: { completed: this.goal.id } });
         this.finish();
         return undefined;
@@ -609,7 +665,8 @@ export class Conversation {
     this.agents = agents;
     if (!call) return;
     // In multi-goal mode, asking for the other agents from an agent goes back to the picker (a versioned change).
-    if (this.awayFromPicker()) this.followUp = { kind: 'check_version', patchId: PATCHES.listAgentsReturnsToPicker, call };
+    if (this.awayFromPicker())
+      this.followUp = { kind: 'check_version', patchId: PATCHES.listAgentsReturnsToPicker, call };
     else this.recordOutcome(call, { status: 'ok', result: { agents } });
   }
 
@@ -623,9 +680,11 @@ export class Conversation {
     if (effect.why === 'switch') return this.applyGoalSwitch(resolved);
     if ('failed' in resolved) return this.recordOutcome(effect.call, { status: 'tool_error', error: resolved.failed });
     const result =
-      effect.why === 'change_goal' ? { switchedTo: resolved.goal.agentName }
-      : effect.why === 'list_agents' ? { agents: this.agents }
-      : { completed: this.goal.id, next: 'pick a new agent' };
+      effect.why === 'change_goal'
+        ? { switchedTo: resolved.goal.agentName }
+        : effect.why === 'list_agents'
+          ? { agents: this.agents }
+          : { completed: this.goal.id, next: 'pick a new agent' };
     this.recordOutcome(effect.call, { status: 'ok', result });
     // The tool result already says where the conversation went; the new system prompt does the rest.
     this.switchGoal(resolved, false);
@@ -663,14 +722,19 @@ export class Conversation {
 
   /** Declines the step's calls not yet run; delegates at work go on, and the step waits for them. */
   private declineRemaining(reason: string): void {
-    for (const call of this.calls.filter((c) => !this.delegations.has(c.id))) this.recordOutcome(call, { status: 'rejected', reason });
+    for (const call of this.calls.filter((c) => !this.delegations.has(c.id)))
+      this.recordOutcome(call, { status: 'rejected', reason });
     if (this.question && !this.calls.includes(this.question)) this.question = null;
     // The new prompt starts a new turn; do not plan on the declined calls first.
     if (this.calls.length === 0) this.needsPlan = false;
   }
 
   private cancelDelegate(call: ToolCall): void {
-    this.applyEnvelope(call.id, { status: 'cancelled', summary: 'Cancelled by the user before it finished.', usage: ZERO_USAGE });
+    this.applyEnvelope(call.id, {
+      status: 'cancelled',
+      summary: 'Cancelled by the user before it finished.',
+      usage: ZERO_USAGE,
+    });
   }
 
   // ---- delegation: AskAgent calls become child conversations -------------------------------------------------
@@ -683,7 +747,13 @@ export class Conversation {
     const unstarted = spec ? this.calls.filter((c) => c.tool === ASK_AGENT && !this.delegations.has(c.id)) : [];
     if (unstarted.length === 0) return null;
     const limits = this.settings.delegation ?? DEFAULT_DELEGATION_LIMITS;
-    const { start, refused } = this.delegations.plan(unstarted, spec, this.input.task?.depth ?? 0, limits, this.input.owner);
+    const { start, refused } = this.delegations.plan(
+      unstarted,
+      spec,
+      this.input.task?.depth ?? 0,
+      limits,
+      this.input.owner,
+    );
     for (const [call, outcome] of refused) this.recordOutcome(call, outcome);
     return start.length > 0 ? { kind: 'start_delegates', delegates: start } : undefined;
   }
@@ -692,7 +762,8 @@ export class Conversation {
   private whileDelegatesRun(): Effect | null | undefined {
     const shown = this.delegations.showNext();
     if (shown) {
-      if (shown.wait.kind === 'question') this.say(`${shown.wait.agentName ?? shown.delegation.agentName} asks: ${shown.wait.question}`);
+      if (shown.wait.kind === 'question')
+        this.say(`${shown.wait.agentName ?? shown.delegation.agentName} asks: ${shown.wait.question}`);
       this.pause();
       return null;
     }
@@ -715,8 +786,12 @@ export class Conversation {
   /** CreateAgent's outcome: the new goal (usable at once), or why the (maybe edited) draft was refused. */
   private applyCreatedGoal(call: ToolCall, created: GoalDraftResult | StepFailure): void {
     if ('failed' in created) return this.recordOutcome(call, { status: 'tool_error', error: created.failed });
-    if ('problems' in created) return this.recordOutcome(call, { status: 'invalid_input', problems: created.problems, missing: [] });
-    this.recordOutcome(call, { status: 'ok', result: { created: created.goalId, next: `ChangeGoal to ${created.goalId} to use it now` } });
+    if ('problems' in created)
+      return this.recordOutcome(call, { status: 'invalid_input', problems: created.problems, missing: [] });
+    this.recordOutcome(call, {
+      status: 'ok',
+      result: { created: created.goalId, next: `ChangeGoal to ${created.goalId} to use it now` },
+    });
     // The planner's list of agents includes the new one from the next step on.
     if (this.settings.multiGoal) this.followUp = { kind: 'list_agents' };
   }
@@ -734,7 +809,12 @@ export class Conversation {
     for (const result of started) {
       if (!('failed' in result)) continue;
       const call = calls.find((c) => c.id === result.callId);
-      if (call) this.applyEnvelope(call.id, { status: 'error', summary: `The agent could not start: ${result.failed}`, usage: ZERO_USAGE });
+      if (call)
+        this.applyEnvelope(call.id, {
+          status: 'error',
+          summary: `The agent could not start: ${result.failed}`,
+          usage: ZERO_USAGE,
+        });
     }
   }
 
@@ -841,19 +921,33 @@ export class Conversation {
     // The conversation keeps the version of its goal it started with (an edited or removed goal file changes it only
     // when it switches or continues as new); the MCP tools are live: servers come and go between turns.
     const kept = this.resolved!;
-    this.takeGoal({ goal: kept.goal, tools: [...kept.tools.filter((t) => t.kind !== 'mcp'), ...result.tools.filter((t) => t.kind === 'mcp')], catalog: result.catalog });
+    this.takeGoal({
+      goal: kept.goal,
+      tools: [...kept.tools.filter((t) => t.kind !== 'mcp'), ...result.tools.filter((t) => t.kind === 'mcp')],
+      catalog: result.catalog,
+    });
     const after = new Set(this.tools.map((t) => t.name));
     const added = [...after].filter((n) => !before.has(n));
     const removed = [...before].filter((n) => !after.has(n));
     if (added.length || removed.length) {
-      const parts = [added.length && `new: ${added.join(', ')}`, removed.length && `no longer available: ${removed.join(', ')}`];
-      this.messages.push({ kind: 'note', text: `Tools changed since the last turn (${parts.filter(Boolean).join('; ')}).` });
+      const parts = [
+        added.length && `new: ${added.join(', ')}`,
+        removed.length && `no longer available: ${removed.join(', ')}`,
+      ];
+      this.messages.push({
+        kind: 'note',
+        text: `Tools changed since the last turn (${parts.filter(Boolean).join('; ')}).`,
+      });
     }
   }
 
   private switchGoal(resolved: ResolvedGoal, note: boolean): void {
     this.takeGoal(resolved);
-    if (note) this.messages.push({ kind: 'note', text: `Switched to the agent "${resolved.goal.agentName}" (goal ${resolved.goal.id}).` });
+    if (note)
+      this.messages.push({
+        kind: 'note',
+        text: `Switched to the agent "${resolved.goal.agentName}" (goal ${resolved.goal.id}).`,
+      });
   }
 
   /** The goal and its tools; a delegate asks the user through AskUser and never switches or lists agents. */
@@ -918,8 +1012,16 @@ export class Conversation {
   private pause(): void {
     // A delegate's question still open is what the user must answer, whatever was said since.
     const asked = this.awaitingOwnApproval() ? null : this.delegations.questionShown();
-    const reply = asked && !this.delegations.approvalShown() ? `${asked.agentName} asks: ${asked.question}` : this.latestAgentText();
-    this.replies.publish({ promptId: this.activePrompt, reply, pendingToolCall: this.pendingApproval(), ended: this.ended });
+    const reply =
+      asked && !this.delegations.approvalShown()
+        ? `${asked.agentName} asks: ${asked.question}`
+        : this.latestAgentText();
+    this.replies.publish({
+      promptId: this.activePrompt,
+      reply,
+      pendingToolCall: this.pendingApproval(),
+      ended: this.ended,
+    });
   }
 
   private latestAgentText(): string {
@@ -932,7 +1034,13 @@ export class Conversation {
   }
 
   private planRequest(): PlanRequest {
-    return { goal: this.goal, tools: this.offeredTools(), transcript: this.transcriptRef(), summary: this.summary, agents: this.agents };
+    return {
+      goal: this.goal,
+      tools: this.offeredTools(),
+      transcript: this.transcriptRef(),
+      summary: this.summary,
+      agents: this.agents,
+    };
   }
 
   /**
@@ -943,7 +1051,10 @@ export class Conversation {
   private offeredTools(): ToolSpec[] {
     if (!this.searchesTools()) return this.tools;
     const recent = this.recentlyUsed();
-    return [...this.tools.filter((t) => t.kind === 'builtin' || recent.has(t.name) || this.foundThisTurn.has(t.name)), SEARCH_TOOLS_SPEC];
+    return [
+      ...this.tools.filter((t) => t.kind === 'builtin' || recent.has(t.name) || this.foundThisTurn.has(t.name)),
+      SEARCH_TOOLS_SPEC,
+    ];
   }
 
   private searchesTools(): boolean {
@@ -956,11 +1067,11 @@ export class Conversation {
     const used = new Set<string>();
     for (let i = this.messages.length - 1; i >= 0 && used.size < max; i--) {
       const m = this.messages[i]!;
-      if (m.kind === 'agent') for (const c of m.toolCalls) if (used.size < max && c.tool !== SEARCH_TOOLS) used.add(c.tool);
+      if (m.kind === 'agent')
+        for (const c of m.toolCalls) if (used.size < max && c.tool !== SEARCH_TOOLS) used.add(c.tool);
     }
     return used;
   }
-
 
   /** The first `count` messages by reference: only those not sent in an earlier request of this run go along. */
   private transcriptRef(count = this.messages.length): TranscriptRef {
@@ -970,7 +1081,10 @@ export class Conversation {
   }
 
   private findTool(name: string): ToolSpec | undefined {
-    return this.tools.find((t) => t.name === name) ?? (name === SEARCH_TOOLS && this.searchesTools() ? SEARCH_TOOLS_SPEC : undefined);
+    return (
+      this.tools.find((t) => t.name === name) ??
+      (name === SEARCH_TOOLS && this.searchesTools() ? SEARCH_TOOLS_SPEC : undefined)
+    );
   }
 }
 
@@ -979,7 +1093,8 @@ export class Conversation {
  * before it heard of the cancel. */
 function cancelledCall(spec: ToolSpec): string {
   if (spec.readOnly) return 'Cancelled by the user before it finished.';
-  if (spec.mcp) return `Cancelled by the user while ${spec.mcp.server}/${spec.mcp.tool} ran; it may or may not have acted. Check before trying again.`;
+  if (spec.mcp)
+    return `Cancelled by the user while ${spec.mcp.server}/${spec.mcp.tool} ran; it may or may not have acted. Check before trying again.`;
   return 'Cancelled by the user before it finished; it did not complete.';
 }
 
@@ -996,5 +1111,10 @@ function invalid(problems: string[]): ToolOutcome {
 
 /** A prompt as the transcript keeps it; a goal's starter prompt is marked, so views show the agent opening instead. */
 function userMessage(prompt: QueuedPrompt): ChatMessage {
-  return { kind: 'user', text: prompt.text, promptId: prompt.id, ...(prompt.starter ? { starter: true as const } : {}) };
+  return {
+    kind: 'user',
+    text: prompt.text,
+    promptId: prompt.id,
+    ...(prompt.starter ? { starter: true as const } : {}),
+  };
 }

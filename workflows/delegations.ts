@@ -86,20 +86,45 @@ export class Delegations {
     const refused: [ToolCall, ToolOutcome][] = [];
     const runningNow = [...this.byCall.values()].filter((d) => d.state !== 'done').length;
     for (const call of calls) {
-      const check = spec ? checkArgs(spec.inputSchema, call.args) : { problems: ['this agent has no delegates'], missing: [] };
+      const check = spec
+        ? checkArgs(spec.inputSchema, call.args)
+        : { problems: ['this agent has no delegates'], missing: [] };
       if (check.problems.length > 0) {
         refused.push([call, { status: 'invalid_input', problems: check.problems, missing: check.missing }]);
       } else if (depth + 1 > limits.maxDepth) {
-        refused.push([call, toolError(`delegation is already ${depth} deep; the limit is ${limits.maxDepth} (DELEGATE_MAX_DEPTH): do this yourself or tell the user`)]);
+        refused.push([
+          call,
+          toolError(
+            `delegation is already ${depth} deep; the limit is ${limits.maxDepth} (DELEGATE_MAX_DEPTH): do this yourself or tell the user`,
+          ),
+        ]);
       } else if (runningNow + start.length >= limits.maxParallel) {
-        refused.push([call, toolError(`at most ${limits.maxParallel} agents can work at once (DELEGATE_MAX_PARALLEL); ask again once these have answered`)]);
+        refused.push([
+          call,
+          toolError(
+            `at most ${limits.maxParallel} agents can work at once (DELEGATE_MAX_PARALLEL); ask again once these have answered`,
+          ),
+        ]);
       } else {
         const goalId = String(call.args.agentId);
         const task = String(call.args.task);
         const childId = `${this.workflowId}/${++this.started}-${goalId}`;
-        const input: AgentGoalInput = { goalId, task: { task, parentId: this.workflowId, callId: call.id, depth: depth + 1 }, ...(owner ? { owner } : {}) };
+        const input: AgentGoalInput = {
+          goalId,
+          task: { task, parentId: this.workflowId, callId: call.id, depth: depth + 1 },
+          ...(owner ? { owner } : {}),
+        };
         start.push({ call, childId, input });
-        this.byCall.set(call.id, { callId: call.id, childId, goalId, agentName: goalId, task, state: 'running', wait: null, shown: false });
+        this.byCall.set(call.id, {
+          callId: call.id,
+          childId,
+          goalId,
+          agentName: goalId,
+          task,
+          state: 'running',
+          wait: null,
+          shown: false,
+        });
       }
     }
     return { start, refused };
@@ -133,12 +158,23 @@ export class Delegations {
     const d = this.shownWith('approval');
     if (!d) return null;
     const wait = d.wait as DelegateWait & { kind: 'approval' };
-    return { ...wait, approval: { ...wait.approval, delegate: wait.approval.delegate ?? { agentName: d.agentName, childId: d.childId } } };
+    return {
+      ...wait,
+      approval: {
+        ...wait.approval,
+        delegate: wait.approval.delegate ?? { agentName: d.agentName, childId: d.childId },
+      },
+    };
   }
 
   questionShown(): (DelegateWait & { kind: 'question' }) | null {
     const d = this.shownWith('question');
-    return d ? { ...(d.wait as DelegateWait & { kind: 'question' }), agentName: (d.wait as { agentName?: string }).agentName ?? d.agentName } : null;
+    return d
+      ? {
+          ...(d.wait as DelegateWait & { kind: 'question' }),
+          agentName: (d.wait as { agentName?: string }).agentName ?? d.agentName,
+        }
+      : null;
   }
 
   /** The user's answer to the approval shown: it goes down to that delegate. */

@@ -3,7 +3,14 @@
 // folder, GOAL_CATEGORIES, secrets, network and last discovery), not the client's. Clients reach it with
 // update-with-start, so it is started on first use and every later question reuses it: asking leaves no row
 // behind in the workflow list, where a workflow per question would leave one each.
-import { allHandlersFinished, condition, continueAsNew, defineUpdate, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  defineUpdate,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { AgentsDescription, GoalFileSummary } from './activity-types';
 import { describeAgents, describeCatalog, describeGoalFiles, manageGoal, resolveGoal } from './activity-stubs';
 import type { CatalogSummary, ToolSpec } from './types';
@@ -20,7 +27,10 @@ export const describeCatalogUpdate = defineUpdate<CatalogDescription, [{ goalId?
 /** The goals folder's files, with provenance (`agent goals`). */
 export const describeGoalFilesUpdate = defineUpdate<GoalFileSummary[]>('describeGoalFiles');
 /** Disables, enables or removes a goal file (`agent goals disable|enable|remove <id>`). */
-export const manageGoalUpdate = defineUpdate<GoalFileSummary, [{ action: 'disable' | 'enable' | 'remove'; goalId: string }]>('manageGoal');
+export const manageGoalUpdate = defineUpdate<
+  GoalFileSummary,
+  [{ action: 'disable' | 'enable' | 'remove'; goalId: string }]
+>('manageGoal');
 
 /** The describe workflow of a task queue: one id per queue, so update-with-start finds the running one. */
 export function describeWorkflowId(taskQueue: string): string {

@@ -98,4 +98,3 @@ export type ResultOf<K extends EffectKind> = EffectResults[K];
 export type Performers = { [K in EffectKind]: (effect: Effect<K>) => Promise<ResultOf<K>> };
 /** One function per effect kind: Conversation's way of taking in their results. */
 export type Appliers = { [K in EffectKind]: (effect: Effect<K>, result: ResultOf<K>) => void };
-

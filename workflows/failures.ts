@@ -1,7 +1,13 @@
 // How a final activity failure becomes something the conversation can show: a step failure or a tool error.
 // The workflow never fails because an activity did; the user or the LLM reads why. A cancellation is not a
 // failure: it goes on to the workflow, which stops the turn.
-import { ActivityFailure, ApplicationFailure, CancelledFailure, TemporalFailure, TimeoutFailure } from '@temporalio/common';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancelledFailure,
+  TemporalFailure,
+  TimeoutFailure,
+} from '@temporalio/common';
 import type { StepFailure } from './effects';
 import type { ToolOutcome, ToolSpec } from './types';
 
@@ -23,7 +29,10 @@ export function toolError(err: unknown, spec: ToolSpec): ToolOutcome {
   if (isCancelled(err)) throw err;
   if (spec.mcp && !spec.mcp.idempotent) return mayHaveRun(spec.mcp.server, spec.mcp.tool, reason(err));
   if (!spec.mcp && !spec.readOnly && timedOut(err)) {
-    return { status: 'tool_error', error: `${spec.name} did not report back (${reason(err)}); it may or may not have run. Check before trying again.` };
+    return {
+      status: 'tool_error',
+      error: `${spec.name} did not report back (${reason(err)}); it may or may not have run. Check before trying again.`,
+    };
   }
   return { status: 'tool_error', error: reason(err) };
 }

@@ -5,5 +5,8 @@ export const MODEL_RETRY = { initialIntervalMs: 1_000, backoffCoefficient: 2, ma
 
 /** The wait before attempt `attempt + 1`. */
 export function modelRetryDelayMs(attempt: number): number {
-  return Math.min(MODEL_RETRY.initialIntervalMs * MODEL_RETRY.backoffCoefficient ** (attempt - 1), MODEL_RETRY.maximumIntervalMs);
+  return Math.min(
+    MODEL_RETRY.initialIntervalMs * MODEL_RETRY.backoffCoefficient ** (attempt - 1),
+    MODEL_RETRY.maximumIntervalMs,
+  );
 }

@@ -33,7 +33,9 @@ export class Replies {
   publish(reply: AgentReply): void {
     this.pauses++;
     this.last = reply;
-    if (this.watched.has(reply.promptId) && this.watched.get(reply.promptId) === null) this.watched.set(reply.promptId, reply);
-    if (reply.ended) for (const id of this.watched.keys()) if (this.watched.get(id) === null) this.watched.set(id, reply);
+    if (this.watched.has(reply.promptId) && this.watched.get(reply.promptId) === null)
+      this.watched.set(reply.promptId, reply);
+    if (reply.ended)
+      for (const id of this.watched.keys()) if (this.watched.get(id) === null) this.watched.set(id, reply);
   }
 }

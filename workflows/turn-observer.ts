@@ -20,8 +20,17 @@ export class TurnObserver {
     const ms = Date.now() - this.started.at;
     this.started.span.end({ 'agent.goal': goalId, 'agent.then': state });
     this.started = null;
-    metricMeter.createCounter(METRICS.turns, 'turns', 'Turns by goal and what the agent then waited for').add(1, { goal: goalId, then: state });
-    metricMeter.createHistogram(METRICS.turnLatency, 'int', 'ms', 'From a prompt taken to the agent needing the user again (workflow time)').record(ms, { goal: goalId });
+    metricMeter
+      .createCounter(METRICS.turns, 'turns', 'Turns by goal and what the agent then waited for')
+      .add(1, { goal: goalId, then: state });
+    metricMeter
+      .createHistogram(
+        METRICS.turnLatency,
+        'int',
+        'ms',
+        'From a prompt taken to the agent needing the user again (workflow time)',
+      )
+      .record(ms, { goal: goalId });
   }
 
   /** Runs one step of the workflow inside the turn, so its activities and delegates are traced as part of it. */

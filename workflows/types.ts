@@ -152,7 +152,12 @@ export interface Usage {
 }
 
 export type ChatMessage =
-  | { kind: 'user'; text: string; promptId: number; /** The goal's starter prompt, not the user's words. */ starter?: true }
+  | {
+      kind: 'user';
+      text: string;
+      promptId: number;
+      /** The goal's starter prompt, not the user's words. */ starter?: true;
+    }
   | { kind: 'agent'; text: string; toolCalls: ToolCall[]; usage?: Usage }
   | { kind: 'tool'; call: ToolCall; outcome: ToolOutcome }
   | { kind: 'note'; text: string };
@@ -277,7 +282,8 @@ export interface TranscriptRef {
 }
 
 /** The transcript, by reference (`transcript`) or in full (`messages`: runs recorded before, tests, benchmarks). */
-export type TranscriptInput = { transcript: TranscriptRef; messages?: undefined } | { messages: ChatMessage[]; transcript?: undefined };
+export type TranscriptInput =
+  { transcript: TranscriptRef; messages?: undefined } | { messages: ChatMessage[]; transcript?: undefined };
 
 export type PlanRequest = {
   goal: Goal;

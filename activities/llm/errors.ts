@@ -33,12 +33,20 @@ export function toLlmFailure(err: unknown, provider: string, timeoutMs?: number)
       });
     }
     if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 409) {
-      return ApplicationFailure.nonRetryable(`The ${provider} API rejected the request (HTTP ${status}). ${message}`, FailureTypes.LlmBadRequest);
+      return ApplicationFailure.nonRetryable(
+        `The ${provider} API rejected the request (HTTP ${status}). ${message}`,
+        FailureTypes.LlmBadRequest,
+      );
     }
-    return ApplicationFailure.retryable(`The ${provider} API failed (HTTP ${status ?? 'no status'}). ${message}`, FailureTypes.LlmUnavailable);
+    return ApplicationFailure.retryable(
+      `The ${provider} API failed (HTTP ${status ?? 'no status'}). ${message}`,
+      FailureTypes.LlmUnavailable,
+    );
   }
-  if (LoadAPIKeyError.isInstance(err)) return ApplicationFailure.nonRetryable(`${message} Set LLM_KEY.`, FailureTypes.LlmMisconfigured);
-  if (NoSuchModelError.isInstance(err)) return ApplicationFailure.nonRetryable(`${message} Check LLM_MODEL.`, FailureTypes.LlmMisconfigured);
+  if (LoadAPIKeyError.isInstance(err))
+    return ApplicationFailure.nonRetryable(`${message} Set LLM_KEY.`, FailureTypes.LlmMisconfigured);
+  if (NoSuchModelError.isInstance(err))
+    return ApplicationFailure.nonRetryable(`${message} Check LLM_MODEL.`, FailureTypes.LlmMisconfigured);
   if (InvalidPromptError.isInstance(err) || MissingToolResultsError.isInstance(err)) {
     // Our request is malformed: retrying the same request cannot help.
     return ApplicationFailure.nonRetryable(`Invalid request to ${provider}: ${message}`, FailureTypes.LlmBadRequest);
@@ -50,7 +58,11 @@ export function toLlmFailure(err: unknown, provider: string, timeoutMs?: number)
 /** The per-call AbortSignal.timeout fired: a TimeoutError, possibly wrapped by the SDK or the fetch layer. */
 function isTimeout(err: unknown): boolean {
   // Not `instanceof Error`: fetch's DOMException may come from another realm.
-  for (let e = err as { name?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && typeof e === 'object' && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { name?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (e.name === 'TimeoutError' || /aborted due to timeout/i.test(String(e.message))) return true;
   }
   return false;
@@ -60,6 +72,7 @@ function isTimeout(err: unknown): boolean {
 function retryAfter(headers: Record<string, string> | undefined): string | undefined {
   const ms = Number(headers?.['retry-after-ms']);
   let seconds = Number.isFinite(ms) && ms > 0 ? ms / 1000 : Number(headers?.['retry-after']);
-  if (!Number.isFinite(seconds) && headers?.['retry-after']) seconds = (Date.parse(headers['retry-after']) - Date.now()) / 1000;
+  if (!Number.isFinite(seconds) && headers?.['retry-after'])
+    seconds = (Date.parse(headers['retry-after']) - Date.now()) / 1000;
   return Number.isFinite(seconds) && seconds > 0 ? `${Math.min(seconds, 60)} seconds` : undefined;
 }

@@ -15,7 +15,17 @@ import {
 } from 'ai';
 import { FailureTypes } from '../../workflows/activity-types';
 import type { LlmActivities } from '../../workflows/activity-types';
-import { ZERO_USAGE, type AgentSummary, type ChatMessage, type Goal, type PlanRequest, type PlanResult, type PromptVerdict, type ToolSpec, type Usage } from '../../workflows/types';
+import {
+  ZERO_USAGE,
+  type AgentSummary,
+  type ChatMessage,
+  type Goal,
+  type PlanRequest,
+  type PlanResult,
+  type PromptVerdict,
+  type ToolSpec,
+  type Usage,
+} from '../../workflows/types';
 import { whileHeartbeating } from '../heartbeat';
 import { capText, DEFAULT_LIMITS } from '../limits';
 import { toLlmFailure } from './errors';
@@ -69,7 +79,10 @@ export function createLlmActivities({
       try {
         resolved = createModel({ ...config, model: wanted });
       } catch (err) {
-        throw ApplicationFailure.nonRetryable(`Goal "${goal.id}" names the model "${wanted}": ${(err as Error).message}`, FailureTypes.LlmMisconfigured);
+        throw ApplicationFailure.nonRetryable(
+          `Goal "${goal.id}" names the model "${wanted}": ${(err as Error).message}`,
+          FailureTypes.LlmMisconfigured,
+        );
       }
       goalModels.set(wanted, resolved);
     }
@@ -82,25 +95,40 @@ export function createLlmActivities({
     const usage = prices ? prices.priced(call.model, usageOf(raw)) : usageOf(raw);
     if (prices && usage.costUsd === undefined && !unpriced.has(call.model)) {
       unpriced.add(call.model);
-      log.warn(`no price for ${call.model} in the price table (config/prices.json, PRICES_FILE): its calls count tokens but no cost`);
+      log.warn(
+        `no price for ${call.model} in the price table (config/prices.json, PRICES_FILE): its calls count tokens but no cost`,
+      );
     }
     recordLlmUsage(call, usage);
     return usage;
   }
 
   /** One model call, heartbeating, under the per-call timeout and the user's cancel; failures come out typed. */
-  async function guarded<T>(task: LlmTask, goal: Goal, request: Request, run: (settings: CallSettings, call: LlmCall) => Promise<T>, stop?: AbortSignal): Promise<T> {
+  async function guarded<T>(
+    task: LlmTask,
+    goal: Goal,
+    request: Request,
+    run: (settings: CallSettings, call: LlmCall) => Promise<T>,
+    stop?: AbortSignal,
+  ): Promise<T> {
     const chosen = modelFor(goal);
     const observed: LlmCall = { model: chosen.name, goal: goal.id, task };
     try {
-      return await observeLlmCall(observed, () => whileHeartbeating((cancelled) => run({
-        model: chosen.model,
-        temperature: goal.settings?.temperature,
-        ...request,
-        maxRetries: 0, // Temporal retries the activity; two retry loops would multiply.
-        abortSignal: AbortSignal.any([AbortSignal.timeout(timeoutMs), cancelled, ...(stop ? [stop] : [])]),
-        providerOptions: { scripted: { task, goalId: goal.id } satisfies ScriptedCallInfo as never },
-      }, observed)));
+      return await observeLlmCall(observed, () =>
+        whileHeartbeating((cancelled) =>
+          run(
+            {
+              model: chosen.model,
+              temperature: goal.settings?.temperature,
+              ...request,
+              maxRetries: 0, // Temporal retries the activity; two retry loops would multiply.
+              abortSignal: AbortSignal.any([AbortSignal.timeout(timeoutMs), cancelled, ...(stop ? [stop] : [])]),
+              providerOptions: { scripted: { task, goalId: goal.id } satisfies ScriptedCallInfo as never },
+            },
+            observed,
+          ),
+        ),
+      );
     } catch (err) {
       if (err instanceof CancelledFailure) throw err; // the user stopped the turn: not the model's fault
       throw finalWhenOutOfTime(toLlmFailure(err, chosen.provider, timeoutMs), timeoutMs);
@@ -114,17 +142,28 @@ export function createLlmActivities({
     });
 
   /** Plans the turn, streaming the reply's text to `out` as it is written; `stop` abandons it. */
-  async function plan(input: PlanRequest, messages: ChatMessage[], out: ReplyStream, stop?: AbortSignal): Promise<PlanResult> {
+  async function plan(
+    input: PlanRequest,
+    messages: ChatMessage[],
+    out: ReplyStream,
+    stop?: AbortSignal,
+  ): Promise<PlanResult> {
     const { goal, tools, summary, agents } = input;
     try {
-      const request = { system: renderPlanSystemPrompt({ goal, tools, summary, agents }), messages: toModelMessages(messages), tools: toToolSet(tools) };
+      const request = {
+        system: renderPlanSystemPrompt({ goal, tools, summary, agents }),
+        messages: toModelMessages(messages),
+        tools: toToolSet(tools),
+      };
       const result = await guarded(
         'plan',
         goal,
         request,
         async (settings, observed) => {
           // Errors arrive as stream parts (readReply throws them); the SDK's default would also log each one.
-          const reply = await readReply(streamText({ ...settings, onError: () => {} }), settings.abortSignal, (text) => out.write(text));
+          const reply = await readReply(streamText({ ...settings, onError: () => {} }), settings.abortSignal, (text) =>
+            out.write(text),
+          );
           return { ...reply, usage: spent(observed, reply.usage) };
         },
         stop,
@@ -151,7 +190,12 @@ export function createLlmActivities({
   }
 
   /** Whether `prompt` fits the goal, given the exchanges before it. */
-  async function validate(goal: Goal, prompt: string, agents: AgentSummary[], before: ChatMessage[]): Promise<PromptVerdict> {
+  async function validate(
+    goal: Goal,
+    prompt: string,
+    agents: AgentSummary[],
+    before: ChatMessage[],
+  ): Promise<PromptVerdict> {
     // Plain text of the last exchanges is context enough; tool calls would need their results alongside.
     const recent = before.slice(-6).flatMap((m): ModelMessage[] => {
       if (m.kind === 'user') return [{ role: 'user', content: m.text }];
@@ -189,10 +233,12 @@ export function createLlmActivities({
         (error: unknown) => ({ error }),
       );
       // The transcript ends with the prompt; the check reads the exchanges before it.
-      const verdict = await validate(input.goal, input.prompt, input.agents, messages.slice(0, -1)).catch((error: unknown) => {
-        if (error instanceof CancelledFailure) throw error;
-        return null;
-      });
+      const verdict = await validate(input.goal, input.prompt, input.agents, messages.slice(0, -1)).catch(
+        (error: unknown) => {
+          if (error instanceof CancelledFailure) throw error;
+          return null;
+        },
+      );
       if (verdict && !verdict.valid) {
         stopPlan.abort(new Error('the prompt does not fit the goal'));
         await planning;
@@ -282,7 +328,10 @@ export function parseVerdict(text: string): { valid: boolean; reply: string } {
   try {
     const parsed = JSON.parse(json ?? '') as { valid?: unknown; reply?: unknown };
     if (parsed.valid === false) {
-      const reply = typeof parsed.reply === 'string' && parsed.reply.trim() ? parsed.reply : "That's outside what I can help with here.";
+      const reply =
+        typeof parsed.reply === 'string' && parsed.reply.trim()
+          ? parsed.reply
+          : "That's outside what I can help with here.";
       return { valid: false, reply };
     }
   } catch {

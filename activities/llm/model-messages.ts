@@ -44,7 +44,12 @@ function toModelMessage(m: ChatMessage): ModelMessage {
         role: 'assistant',
         content: [
           ...(m.text ? [{ type: 'text' as const, text: m.text }] : []),
-          ...m.toolCalls.map((c) => ({ type: 'tool-call' as const, toolCallId: c.id, toolName: c.tool, input: c.args })),
+          ...m.toolCalls.map((c) => ({
+            type: 'tool-call' as const,
+            toolCallId: c.id,
+            toolName: c.tool,
+            input: c.args,
+          })),
         ],
       };
     case 'tool':

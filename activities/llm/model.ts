@@ -32,8 +32,12 @@ export interface ResolvedModel {
 
 export function createModel(config: LlmConfig): ResolvedModel {
   if (!config.model) {
-    if (config.key) throw new Error('LLM_KEY is set but LLM_MODEL is not: set LLM_MODEL as provider:model, e.g. openai:gpt-4o-mini.');
-    return scripted(DEFAULT_SCRIPT, 'no LLM_MODEL/LLM_KEY configured, so the offline scripted model answers (demo mode)');
+    if (config.key)
+      throw new Error('LLM_KEY is set but LLM_MODEL is not: set LLM_MODEL as provider:model, e.g. openai:gpt-4o-mini.');
+    return scripted(
+      DEFAULT_SCRIPT,
+      'no LLM_MODEL/LLM_KEY configured, so the offline scripted model answers (demo mode)',
+    );
   }
   const sep = config.model.indexOf(':');
   if (sep <= 0 || sep === config.model.length - 1) {
@@ -42,7 +46,8 @@ export function createModel(config: LlmConfig): ResolvedModel {
   const provider = config.model.slice(0, sep) as Provider;
   const modelId = config.model.slice(sep + 1);
   const needKey = (): string => {
-    if (!config.key) throw new Error(`LLM_KEY is not set: the ${provider} provider needs an API key (LLM_MODEL=${config.model}).`);
+    if (!config.key)
+      throw new Error(`LLM_KEY is not set: the ${provider} provider needs an API key (LLM_MODEL=${config.model}).`);
     return config.key;
   };
   const described = (model: LanguageModel): ResolvedModel => ({
@@ -59,9 +64,19 @@ export function createModel(config: LlmConfig): ResolvedModel {
     case 'google':
       return described(createGoogleGenerativeAI({ apiKey: needKey(), baseURL: config.baseUrl })(modelId));
     case 'openai-compatible':
-      if (!config.baseUrl) throw new Error('LLM_BASE_URL is not set: openai-compatible needs the endpoint, e.g. http://localhost:11434/v1.');
+      if (!config.baseUrl)
+        throw new Error(
+          'LLM_BASE_URL is not set: openai-compatible needs the endpoint, e.g. http://localhost:11434/v1.',
+        );
       // Local servers (Ollama, LM Studio) often need no key.
-      return described(createOpenAICompatible({ name: 'openai-compatible', baseURL: config.baseUrl, apiKey: config.key, includeUsage: true })(modelId));
+      return described(
+        createOpenAICompatible({
+          name: 'openai-compatible',
+          baseURL: config.baseUrl,
+          apiKey: config.key,
+          includeUsage: true,
+        })(modelId),
+      );
     case 'scripted':
       return scripted(path.resolve(modelId), `scripted model from ${modelId}`);
     default:

@@ -32,7 +32,10 @@ export class PriceTable {
   priced(model: string, usage: Usage): Usage {
     const price = this.priceOf(model);
     if (!price) return usage;
-    return { ...usage, costUsd: roundUsd((usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000) };
+    return {
+      ...usage,
+      costUsd: roundUsd((usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000),
+    };
   }
 }
 
@@ -53,13 +56,22 @@ function readTable(file: string): Record<string, Price> {
     throw new Error(`PRICES_FILE ${file}: ${(err as Error).message}`);
   }
   const table = tableSchema.safeParse(raw);
-  if (!table.success) throw new Error(`PRICES_FILE ${file}: must be an object of "provider:model": {"input": …, "output": …} (US dollars per million tokens)`);
+  if (!table.success)
+    throw new Error(
+      `PRICES_FILE ${file}: must be an object of "provider:model": {"input": …, "output": …} (US dollars per million tokens)`,
+    );
   const prices: Record<string, Price> = {};
   for (const [model, entry] of Object.entries(table.data)) {
     if (model.startsWith('$')) continue;
-    if (model.indexOf(':') <= 0) throw new Error(`PRICES_FILE ${file}: "${model}" must be provider:model (or provider:*), as LLM_MODEL is written`);
+    if (model.indexOf(':') <= 0)
+      throw new Error(
+        `PRICES_FILE ${file}: "${model}" must be provider:model (or provider:*), as LLM_MODEL is written`,
+      );
     const price = priceSchema.safeParse(entry);
-    if (!price.success) throw new Error(`PRICES_FILE ${file}: "${model}" must be {"input": dollars, "output": dollars} per million tokens, ≥ 0`);
+    if (!price.success)
+      throw new Error(
+        `PRICES_FILE ${file}: "${model}" must be {"input": dollars, "output": dollars} per million tokens, ≥ 0`,
+      );
     prices[model] = price.data;
   }
   return prices;

@@ -2,7 +2,12 @@
 // structured messages only. Snapshot-tested in test/unit/prompts.test.ts.
 import type { AgentSummary, ChatMessage, Goal, ToolSpec } from '../../workflows/types';
 
-export function renderPlanSystemPrompt(input: { goal: Goal; tools: ToolSpec[]; summary: string; agents: AgentSummary[] }): string {
+export function renderPlanSystemPrompt(input: {
+  goal: Goal;
+  tools: ToolSpec[];
+  summary: string;
+  agents: AgentSummary[];
+}): string {
   const { goal, tools, summary, agents } = input;
   const toolNames = new Set(tools.map((t) => t.name));
   const lines = [
@@ -11,7 +16,7 @@ export function renderPlanSystemPrompt(input: { goal: Goal; tools: ToolSpec[]; s
     '',
     'How to work:',
     '- Act through the tools you are given. Call a tool only when you have every required argument.',
-    "- Never invent argument values: when one is missing, ask the user for it in plain words.",
+    '- Never invent argument values: when one is missing, ask the user for it in plain words.',
     '- A tool result is JSON with a "status": "ok" carries the result; "invalid_input" lists what was wrong ' +
       '(ask the user for anything "missing"); "tool_error" says why the tool failed; "rejected" means the user ' +
       'declined the call: do not repeat it, ask what they want instead.',
@@ -64,7 +69,8 @@ export function renderValidateSystemPrompt(goal: Goal, agents: AgentSummary[] = 
     ...(others.length
       ? [
           'Requests that one of these other agents handles also fit (the conversation will switch to it): ' +
-            others.map((a) => `${a.agentName} (${a.description})`).join('; ') + '.',
+            others.map((a) => `${a.agentName} (${a.description})`).join('; ') +
+            '.',
         ]
       : []),
     'Answer with JSON only, no prose: {"valid": true} when it fits, or {"valid": false, "reply": "<one or two ' +

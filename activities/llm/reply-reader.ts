@@ -47,7 +47,6 @@ export function streamTarget(): StreamTarget | undefined {
   }
 }
 
-
 /**
  * A reply stream that holds its text until `release()`: a plan made while its prompt is being checked must not
  * show a word of an answer the check may yet refuse. Discarded unreleased, nothing of it was ever shown.

@@ -23,7 +23,8 @@ export function fillTemplate(template: string, scope: TemplateScope): string {
 
 /** Fills every string inside `value` (tool arguments); `{{x:number}}` alone in a string becomes a JSON number. */
 export function fillDeep(value: unknown, scope: TemplateScope): unknown {
-  if (typeof value === 'string') return NUMBER_PLACEHOLDER.test(value) ? Number(fillTemplate(value, scope)) : fillTemplate(value, scope);
+  if (typeof value === 'string')
+    return NUMBER_PLACEHOLDER.test(value) ? Number(fillTemplate(value, scope)) : fillTemplate(value, scope);
   if (Array.isArray(value)) return value.map((v) => fillDeep(v, scope));
   if (value && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillDeep(v, scope)]));

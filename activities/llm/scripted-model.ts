@@ -63,7 +63,9 @@ export type ScriptInput = z.input<typeof scriptSchema>;
 type Reply = z.infer<typeof replySchema>;
 
 /** A reply as the model interface carries it: only text and tool calls, which both generate and stream send. */
-type Answer = Pick<LanguageModelV3GenerateResult, 'finishReason' | 'usage'> & { content: (LanguageModelV3Text | LanguageModelV3ToolCall)[] };
+type Answer = Pick<LanguageModelV3GenerateResult, 'finishReason' | 'usage'> & {
+  content: (LanguageModelV3Text | LanguageModelV3ToolCall)[];
+};
 
 /** What the scripted model reads of a call; real providers ignore this provider-options key. */
 export interface ScriptedCallInfo {
@@ -126,7 +128,11 @@ export class ScriptedModel implements LanguageModelV3 {
     for (const [i, c] of content.entries()) {
       if (c.type === 'text') {
         const id = `text-${i}`;
-        parts.push({ type: 'text-start', id }, ...chunksOf(c.text).map((delta) => ({ type: 'text-delta' as const, id, delta })), { type: 'text-end', id });
+        parts.push(
+          { type: 'text-start', id },
+          ...chunksOf(c.text).map((delta) => ({ type: 'text-delta' as const, id, delta })),
+          { type: 'text-end', id },
+        );
       } else {
         parts.push(c);
       }
@@ -143,7 +149,8 @@ export class ScriptedModel implements LanguageModelV3 {
         if (!part) return controller.close();
         if (part.type === 'text-delta') {
           // An abort (timeout, the user's cancel) ends the pause at once, failing with its reason as fetch would.
-          if (textSent && chunkDelayMs > 0) await sleep(chunkDelayMs, undefined, { signal }).catch(() => signal?.throwIfAborted());
+          if (textSent && chunkDelayMs > 0)
+            await sleep(chunkDelayMs, undefined, { signal }).catch(() => signal?.throwIfAborted());
           textSent = true;
         }
         controller.enqueue(part);
@@ -159,7 +166,10 @@ export class ScriptedModel implements LanguageModelV3 {
     const { reply, scope } = this.answer(info, readPrompt(options.prompt), offered);
 
     const content: (LanguageModelV3Text | LanguageModelV3ToolCall)[] = [];
-    const text = reply.json !== undefined ? JSON.stringify(fillDeep(reply.json, scope)) : reply.text && fillTemplate(reply.text, scope);
+    const text =
+      reply.json !== undefined
+        ? JSON.stringify(fillDeep(reply.json, scope))
+        : reply.text && fillTemplate(reply.text, scope);
     if (text) content.push({ type: 'text', text });
     for (const call of reply.toolCalls ?? []) {
       content.push({
@@ -182,7 +192,11 @@ export class ScriptedModel implements LanguageModelV3 {
   }
 
   /** The reply, and what its placeholders read. */
-  private answer(info: ScriptedCallInfo, view: PromptView, offered: Set<string>): { reply: Reply; scope: TemplateScope } {
+  private answer(
+    info: ScriptedCallInfo,
+    view: PromptView,
+    offered: Set<string>,
+  ): { reply: Reply; scope: TemplateScope } {
     const answered = (rule: ScriptRule, seen: PromptView) => ({ reply: rule.reply, scope: scopeOf(rule, seen) });
     // Just switched: the new agent acts on the request that caused the switch, as a model reading the transcript
     // would; with no rule for it, the agent's `afterTool: ChangeGoal` rule (its hello) answers.
@@ -195,7 +209,10 @@ export class ScriptedModel implements LanguageModelV3 {
     if (rule) return answered(rule, view);
     const goalId = this.handOverTo(info, view, offered);
     if (goalId) return { reply: { toolCalls: [{ tool: CHANGE_GOAL, args: { goalId } }] }, scope: { captures: [] } };
-    return { reply: this.defaultReply(info.task, view), scope: { captures: [], outcome: view.lastToolResult?.outcome } };
+    return {
+      reply: this.defaultReply(info.task, view),
+      scope: { captures: [], outcome: view.lastToolResult?.outcome },
+    };
   }
 
   /** The goal of another agent when the user's message belongs to it (first matching route) and this one can switch. */
@@ -237,7 +254,12 @@ function readPrompt(prompt: LanguageModelV3Prompt): PromptView {
       results.unshift({ toolName: part.toolName, outcome: (value ?? {}) as Record<string, unknown> });
     }
   }
-  return { lastUser: userTexts[userTexts.length - 1] ?? '', userTexts, lastToolResult: results[results.length - 1], lastOutcomes: results.map((r) => r.outcome) };
+  return {
+    lastUser: userTexts[userTexts.length - 1] ?? '',
+    userTexts,
+    lastToolResult: results[results.length - 1],
+    lastOutcomes: results.map((r) => r.outcome),
+  };
 }
 
 function matches(rule: ScriptRule, info: ScriptedCallInfo, view: PromptView): boolean {

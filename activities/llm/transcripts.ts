@@ -16,11 +16,15 @@ export class TranscriptCache {
     if (input.messages) return input.messages;
     const { count, tail } = input.transcript;
     const run = Context.current().info.workflowExecution;
-    if (!run) throw new Error('A transcript reference needs the workflow that sent it; pass `messages` outside a workflow.');
+    if (!run)
+      throw new Error('A transcript reference needs the workflow that sent it; pass `messages` outside a workflow.');
     const { workflowId, runId } = run;
     const key = `${workflowId}/${runId}`;
     const known = this.runs.get(key) ?? [];
-    const head = known.length >= count - tail.length ? known.slice(0, count - tail.length) : await this.fetch(workflowId, runId, count - tail.length);
+    const head =
+      known.length >= count - tail.length
+        ? known.slice(0, count - tail.length)
+        : await this.fetch(workflowId, runId, count - tail.length);
     const messages = [...head, ...tail];
     this.runs.delete(key);
     this.runs.set(key, messages);

@@ -25,49 +25,110 @@ export interface ApiBenchFacts {
 const FIELDS = ['ttftMs', 'chunkToPublishMs', 'publishToClientMs', 'chunkToClientMs', 'sendToClientMs'] as const;
 type Field = (typeof FIELDS)[number];
 
-const statsOf = (samples: FirstTokenSample[]) => Object.fromEntries(FIELDS.map((f) => [f, summarize(samples.map((s) => s[f]))])) as Record<Field, Summary>;
+const statsOf = (samples: FirstTokenSample[]) =>
+  Object.fromEntries(FIELDS.map((f) => [f, summarize(samples.map((s) => s[f]))])) as Record<Field, Summary>;
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 const mb = (bytes: number) => (Number.isFinite(bytes) ? (bytes / 2 ** 20).toFixed(0) : '—');
 /** CPU time of the API's process per token event delivered, µs; starred when that process also ran the turns. */
-const perToken = (r: FanoutResult) => (r.received ? `${((r.cpuMs * 1000) / r.received).toFixed(0)}${r.alone ? '' : '*'}` : '—');
+const perToken = (r: FanoutResult) =>
+  r.received ? `${((r.cpuMs * 1000) / r.received).toFixed(0)}${r.alone ? '' : '*'}` : '—';
 const chunks = STREAMED_REPLY.match(/\s*\S+\s*/g)!.length;
 
 export function renderApiBench(f: ApiBenchFacts): { text: string; json: Record<string, unknown> } {
   const { opts } = f;
-  const first = [...f.firstToken].map(([bus, samples]) => ({ bus, n: samples.length, stats: statsOf(samples), samples }));
+  const first = [...f.firstToken].map(([bus, samples]) => ({
+    bus,
+    n: samples.length,
+    stats: statsOf(samples),
+    samples,
+  }));
   const met = (s: Record<Field, Summary>) => s.chunkToClientMs.p50 <= FIRST_TOKEN_BAR_MS;
   const firstTable = table([
-    ['bus', 'n', 'model TTFT p50', 'chunk→client p50', 'p95', 'max', 'chunk→publish p50', 'publish→client p50', 'send→token p50', `≤ TTFT + ${FIRST_TOKEN_BAR_MS} ms`],
+    [
+      'bus',
+      'n',
+      'model TTFT p50',
+      'chunk→client p50',
+      'p95',
+      'max',
+      'chunk→publish p50',
+      'publish→client p50',
+      'send→token p50',
+      `≤ TTFT + ${FIRST_TOKEN_BAR_MS} ms`,
+    ],
     ...first.map(({ bus, n, stats: s }) => [
-      bus, String(n), formatMs(s.ttftMs.p50), formatMs(s.chunkToClientMs.p50), formatMs(s.chunkToClientMs.p95), formatMs(s.chunkToClientMs.max),
-      formatMs(s.chunkToPublishMs.p50), formatMs(s.publishToClientMs.p50), formatMs(s.sendToClientMs.p50), met(s) ? 'met' : 'NOT met',
+      bus,
+      String(n),
+      formatMs(s.ttftMs.p50),
+      formatMs(s.chunkToClientMs.p50),
+      formatMs(s.chunkToClientMs.p95),
+      formatMs(s.chunkToClientMs.max),
+      formatMs(s.chunkToPublishMs.p50),
+      formatMs(s.publishToClientMs.p50),
+      formatMs(s.sendToClientMs.p50),
+      met(s) ? 'met' : 'NOT met',
     ]),
   ]);
 
   const fan = f.fanouts.map((r) => ({ ...r, stats: summarize(r.latenciesMs) }));
   const fanTable = table([
-    ['bus', 'conversations', 'subscribers', 'tokens got/expected', 'p50 ms', 'p95 ms', 'max ms', 'RSS before MB', 'connected MB', 'after turns MB', 'CPU µs/token'],
+    [
+      'bus',
+      'conversations',
+      'subscribers',
+      'tokens got/expected',
+      'p50 ms',
+      'p95 ms',
+      'max ms',
+      'RSS before MB',
+      'connected MB',
+      'after turns MB',
+      'CPU µs/token',
+    ],
     ...fan.map((r) => [
-      r.bus, String(r.conversations), String(r.subscribers), `${r.received}/${r.expected}`, formatMs(r.stats.p50), formatMs(r.stats.p95), formatMs(r.stats.max),
-      mb(r.rssBytes.before), mb(r.rssBytes.connected), mb(r.rssBytes.afterTurns), perToken(r),
+      r.bus,
+      String(r.conversations),
+      String(r.subscribers),
+      `${r.received}/${r.expected}`,
+      formatMs(r.stats.p50),
+      formatMs(r.stats.p95),
+      formatMs(r.stats.max),
+      mb(r.rssBytes.before),
+      mb(r.rssBytes.connected),
+      mb(r.rssBytes.afterTurns),
+      perToken(r),
     ]),
   ]);
 
-  const over = f.overhead.map((s) => ({ key: s.key, name: s.name, description: s.description, stats: summarize(s.sampler.samples), samples: s.sampler.samples }));
+  const over = f.overhead.map((s) => ({
+    key: s.key,
+    name: s.name,
+    description: s.description,
+    stats: summarize(s.sampler.samples),
+    samples: s.sampler.samples,
+  }));
   const api = over.find((o) => o.key === 'api')!.stats;
   const say = over.find((o) => o.key === 'say')!.stats;
   const overTable = table([
     ['API overhead on a text turn', 'n', 'p50 ms', 'p95 ms', 'mean ms'],
-    ...over.map((o) => [o.name, String(o.stats.n), formatMs(o.stats.p50), formatMs(o.stats.p95), formatMs(o.stats.mean)]),
+    ...over.map((o) => [
+      o.name,
+      String(o.stats.n),
+      formatMs(o.stats.p50),
+      formatMs(o.stats.p95),
+      formatMs(o.stats.mean),
+    ]),
   ]);
   const gap = api.p50 - say.p50;
 
-  const rssNotes = [...new Map(fan.map((r) => [r.bus, r.rssOf])).entries()].map(([bus, of]) => `${bus}: ${of}`).join('; ');
+  const rssNotes = [...new Map(fan.map((r) => [r.bus, r.rssOf])).entries()]
+    .map(([bus, of]) => `${bus}: ${of}`)
+    .join('; ');
   const text = [
     '',
     `HTTP API (issue 10). Streaming model: a local Chat Completions server, time to first token ${opts.ttftMs} ms, then ${chunks} text chunks ` +
       `${opts.chunkMs} ms apart; VALIDATE_PROMPTS=false. In-process: API and worker in this process sharing a MemoryStreamBus (as npm start); ` +
-      'Redis: the worker here publishing to a throwaway redis-server, the API alone in its own process (api/main.ts). Clocks: the host\'s monotonic clock in every process.',
+      "Redis: the worker here publishing to a throwaway redis-server, the API alone in its own process (api/main.ts). Clocks: the host's monotonic clock in every process.",
     ...(f.redisNote ? [f.redisNote] : []),
     '',
     `First token: the model's first text chunk written (model side) → the first SSE \`token\` event read by a client of the API, ms; ` +
@@ -75,7 +136,10 @@ export function renderApiBench(f: ApiBenchFacts): { text: string; json: Record<s
       'publish→client: bus + API + HTTP; send→token: from POST …/messages, Temporal and the model included.',
     firstTable,
     `Bar (issue 10): first token at the client ≤ the model's TTFT + ${FIRST_TOKEN_BAR_MS} ms at p50, i.e. chunk→client p50 ≤ ${FIRST_TOKEN_BAR_MS} ms: ` +
-      first.map(({ bus, stats: s }) => `${bus} ${met(s) ? 'met' : 'NOT met'} (${formatMs(s.chunkToClientMs.p50)} ms)`).join(', ') + '.',
+      first
+        .map(({ bus, stats: s }) => `${bus} ${met(s) ? 'met' : 'NOT met'} (${formatMs(s.chunkToClientMs.p50)} ms)`)
+        .join(', ') +
+      '.',
     '',
     `Fan-out: SSE subscribers held by a separate process on one API process; each conversation takes ${opts.fanoutTurns} turns (all conversations at once); ` +
       'latency: the worker publishing a text delta → a subscriber reading its `token` event, over every delta × subscriber.',
@@ -96,7 +160,13 @@ export function renderApiBench(f: ApiBenchFacts): { text: string; json: Record<s
     options: opts,
     percentileMethod: 'nearest rank',
     clock: 'process.hrtime (CLOCK_MONOTONIC), comparable across processes on one host',
-    model: { kind: 'local Chat Completions server, streamed', ttftMs: opts.ttftMs, chunkMs: opts.chunkMs, chunks, reply: STREAMED_REPLY },
+    model: {
+      kind: 'local Chat Completions server, streamed',
+      ttftMs: opts.ttftMs,
+      chunkMs: opts.chunkMs,
+      chunks,
+      reply: STREAMED_REPLY,
+    },
     redisNote: f.redisNote,
     firstToken: {
       barMs: FIRST_TOKEN_BAR_MS,
@@ -126,7 +196,14 @@ export function renderApiBench(f: ApiBenchFacts): { text: string; json: Record<s
     })),
     overhead: {
       order: 'interleaved round-robin, starting path rotated each iteration',
-      results: over.map((o) => ({ key: o.key, path: o.name, description: o.description, turns: o.stats.n, ms: roundSummary(o.stats), samplesMs: o.samples.map((x) => round(x)) })),
+      results: over.map((o) => ({
+        key: o.key,
+        path: o.name,
+        description: o.description,
+        turns: o.stats.n,
+        ms: roundSummary(o.stats),
+        samplesMs: o.samples.map((x) => round(x)),
+      })),
       ratio: { p50: round(api.p50 / say.p50, 4), p95: round(api.p95 / say.p95, 4) },
       apiMinusSayP50Ms: round(gap),
     },

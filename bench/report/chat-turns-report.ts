@@ -30,7 +30,10 @@ function chatTurnResult(s: TurnScenario, floor: Summary) {
       meanMs: round(stats.mean - floor.mean),
       meanRatio: round(stats.mean / floor.mean),
     },
-    serverTimeline: serverTimeline(closed.flatMap((c) => c.timedTurns.map(turnBreakdown)), stats),
+    serverTimeline: serverTimeline(
+      closed.flatMap((c) => c.timedTurns.map(turnBreakdown)),
+      stats,
+    ),
     samplesMs: s.sampler.samples.map((x) => round(x)),
   };
 }
@@ -76,7 +79,18 @@ export function latencyTable(results: ChatTurnResult[]): string {
 export function breakdownTable(results: ChatTurnResult[]): string {
   const ms = (x: number | null) => (x === null ? '—' : x.toFixed(1));
   return table([
-    ['scenario', 'client', 'on server', 'WFTs', 'WFT dispatch', '(after activity)', 'WFT on worker', 'activity dispatch', 'activities', 'other'],
+    [
+      'scenario',
+      'client',
+      'on server',
+      'WFTs',
+      'WFT dispatch',
+      '(after activity)',
+      'WFT on worker',
+      'activity dispatch',
+      'activities',
+      'other',
+    ],
     ...results.map((r) => {
       const t = r.serverTimeline;
       const byActivity = Object.entries(t.byActivityP50Ms).map(([n, v]) => `${n} ${ms(v)}`);

@@ -29,7 +29,12 @@ function plansOf(series: DelegationSeries[]): Plan[] {
     const pick = (key: string) => series.find((s) => s.latencyMs === latencyMs && s.key === key)!;
     const parallel = pick('parallel');
     const sequential = pick('sequential');
-    return { latencyMs, parallel: summarize(parallel.samples), sequential: summarize(sequential.samples), series: { parallel, sequential } };
+    return {
+      latencyMs,
+      parallel: summarize(parallel.samples),
+      sequential: summarize(sequential.samples),
+      series: { parallel, sequential },
+    };
   });
 }
 
@@ -43,20 +48,40 @@ function overheadOf(series: DelegationSeries[]) {
 
 const signed = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${formatMs(Math.abs(x))}` : '—');
 
-export function delegationText(opts: DelegationOptions, planSeries: DelegationSeries[], overheadSeries: DelegationSeries[]): string {
+export function delegationText(
+  opts: DelegationOptions,
+  planSeries: DelegationSeries[],
+  overheadSeries: DelegationSeries[],
+): string {
   const plans = plansOf(planSeries);
   const o = overheadOf(overheadSeries);
   const planRows = plans.flatMap((p) => [
-    ['4 AskAgent in one step (side by side)', `${p.latencyMs} ms`, formatMs(p.parallel.p50), formatMs(p.parallel.p95), `${MODEL_WAITS.parallel * p.latencyMs}`,
-      `${ratio(p.parallel.p50, p.sequential.p50)} / ${ratio(p.parallel.p95, p.sequential.p95)}`],
-    ['one AskAgent per step, 4 steps (one by one)', `${p.latencyMs} ms`, formatMs(p.sequential.p50), formatMs(p.sequential.p95), `${MODEL_WAITS.sequential * p.latencyMs}`, ''],
+    [
+      '4 AskAgent in one step (side by side)',
+      `${p.latencyMs} ms`,
+      formatMs(p.parallel.p50),
+      formatMs(p.parallel.p95),
+      `${MODEL_WAITS.parallel * p.latencyMs}`,
+      `${ratio(p.parallel.p50, p.sequential.p50)} / ${ratio(p.parallel.p95, p.sequential.p95)}`,
+    ],
+    [
+      'one AskAgent per step, 4 steps (one by one)',
+      `${p.latencyMs} ms`,
+      formatMs(p.sequential.p50),
+      formatMs(p.sequential.p95),
+      `${MODEL_WAITS.sequential * p.latencyMs}`,
+      '',
+    ],
   ]);
   return [
     '',
     `Delegation: a lead agent's plan of 4 delegates (each plans, runs CurrentPTO, answers), in-process worker, VALIDATE_PROMPTS off; ` +
       `${opts.iterations} timed turns per row (${opts.warmup} warm-up), interleaved; wall time of the turn at the client.`,
     `"model floor": the model waits in a row × the latency (${MODEL_WAITS.parallel} side by side, ${MODEL_WAITS.sequential} one by one).`,
-    table([['plan', 'model', 'p50 ms', 'p95 ms', 'model floor ms', 'side by side / one by one (p50 / p95)'], ...planRows]),
+    table([
+      ['plan', 'model', 'p50 ms', 'p95 ms', 'model floor ms', 'side by side / one by one (p50 / p95)'],
+      ...planRows,
+    ]),
     '',
     `One delegation's cost: CurrentPTO in the lead vs through a delegate (AskAgent → child conversation → CurrentPTO), ` +
       `zero-latency model, ${opts.overheadIterations} timed turns each (${opts.warmup} warm-up), interleaved.`,
@@ -69,14 +94,19 @@ export function delegationText(opts: DelegationOptions, planSeries: DelegationSe
   ].join('\n');
 }
 
-export function delegationJson(opts: DelegationOptions, planSeries: DelegationSeries[], overheadSeries: DelegationSeries[]): Record<string, unknown> {
+export function delegationJson(
+  opts: DelegationOptions,
+  planSeries: DelegationSeries[],
+  overheadSeries: DelegationSeries[],
+): Record<string, unknown> {
   const o = overheadOf(overheadSeries);
   const r = (x: number, y: number) => (Number.isFinite(x / y) ? round(x / y) : null);
   const samples = (s: DelegationSeries) => s.samples.map((x) => round(x));
   return {
     benchmark: 'delegation: 4 delegates side by side vs one by one; one delegation vs the same tool in the lead',
     options: opts,
-    measure: 'wall time of the turn at the client (prompt update sent → reply), ms; VALIDATE_PROMPTS off; in-process worker',
+    measure:
+      'wall time of the turn at the client (prompt update sent → reply), ms; VALIDATE_PROMPTS off; in-process worker',
     plans: plansOf(planSeries).map((p) => ({
       latencyMs: p.latencyMs,
       parallel: roundSummary(p.parallel),

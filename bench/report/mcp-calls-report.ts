@@ -6,7 +6,8 @@ import { CONVERT_ARGS } from '../fx';
 import { formatMs, p50Of, ratio, round, roundSummary, summarize, table, type Summary } from '../stats';
 
 type Stats = Map<string, Summary>;
-const statsOf = (calls: McpCallResults): Stats => new Map(calls.scenarios.map((s) => [s.key, summarize(s.sampler.samples)]));
+const statsOf = (calls: McpCallResults): Stats =>
+  new Map(calls.scenarios.map((s) => [s.key, summarize(s.sampler.samples)]));
 
 /** a+ may take this many times a's time: a bad endpoint must not slow the good ones. */
 const HUNG_ENDPOINT_BAR = 1.2;
@@ -44,7 +45,13 @@ export function mcpCallLines(calls: McpCallResults): string[] {
 export function mcpCallJson(calls: McpCallResults): Record<string, unknown> {
   const stats = statsOf(calls);
   const [a, aHung, aNative, b, c] = (['a', 'a+', "a'", 'b', 'c'] as const).map((k) => stats.get(k)!);
-  const ratios = { 'b:a': [b!, a!], 'c:a': [c!, a!], 'c:b': [c!, b!], "a:a'": [a!, aNative!], 'a+:a': [aHung!, a!] } as const;
+  const ratios = {
+    'b:a': [b!, a!],
+    'c:a': [c!, a!],
+    'c:b': [c!, b!],
+    "a:a'": [a!, aNative!],
+    'a+:a': [aHung!, a!],
+  } as const;
   const parts = calls.spawn.parts;
   return {
     tool: 'convert',
@@ -56,14 +63,30 @@ export function mcpCallJson(calls: McpCallResults): Record<string, unknown> {
     results: calls.scenarios.map((s) => {
       const st = stats.get(s.key)!;
       const samplesMs = s.sampler.samples.map((x) => round(x));
-      return { key: s.key, scenario: s.name.trim(), description: s.description, iterations: st.n, ms: roundSummary(st), samplesMs };
+      return {
+        key: s.key,
+        scenario: s.name.trim(),
+        description: s.description,
+        iterations: st.n,
+        ms: roundSummary(st),
+        samplesMs,
+      };
     }),
-    ratios: Object.fromEntries(Object.entries(ratios).map(([k, [x, y]]) => [k, { p50: round(x.p50 / y.p50, 4), p95: round(x.p95 / y.p95, 4) }])),
+    ratios: Object.fromEntries(
+      Object.entries(ratios).map(([k, [x, y]]) => [k, { p50: round(x.p50 / y.p50, 4), p95: round(x.p95 / y.p95, 4) }]),
+    ),
     mcpTurnMinusNativeTurnP50Ms: round(a!.p50 - aNative!.p50),
     activityP50Ms: Object.fromEntries(
-      Object.entries(calls.activityMs).map(([key, byName]) => [key, Object.fromEntries(Object.entries(byName).map(([n, xs]) => [n, round(p50Of(xs))]))]),
+      Object.entries(calls.activityMs).map(([key, byName]) => [
+        key,
+        Object.fromEntries(Object.entries(byName).map(([n, xs]) => [n, round(p50Of(xs))])),
+      ]),
     ),
-    spawnPerCallP50Ms: { connect: round(p50Of(parts.connect)), callTool: round(p50Of(parts.call)), close: round(p50Of(parts.close)) },
+    spawnPerCallP50Ms: {
+      connect: round(p50Of(parts.connect)),
+      callTool: round(p50Of(parts.call)),
+      close: round(p50Of(parts.close)),
+    },
     phaseMs: { interleaved: round(calls.phase1Ms, 1), spawnPerCall: round(calls.spawnMs, 1) },
   };
 }

@@ -19,7 +19,20 @@ function summaries(results: DiscoverySampler[]) {
 export function discoveryLines(opts: McpOptions, results: DiscoverySampler[]): string[] {
   const { byN, coldOne } = summaries(results);
   const rows = [
-    ['endpoints', 'tools', 'cold p50', 'cold p95', 'cold vs N=1', 're-list p50', 're-list p95', 'hit p50', 'hit p95', 'cold:re-list', 'cold:hit', 're-list:hit'],
+    [
+      'endpoints',
+      'tools',
+      'cold p50',
+      'cold p95',
+      'cold vs N=1',
+      're-list p50',
+      're-list p95',
+      'hit p50',
+      'hit p95',
+      'cold:re-list',
+      'cold:hit',
+      're-list:hit',
+    ],
     ...byN.map(({ r, cold, hit, relist }) => [
       String(r.endpoints),
       String(r.tools),

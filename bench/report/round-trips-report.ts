@@ -31,10 +31,24 @@ function measured(row: RoundTripRow): Measured {
 
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '—');
 
-export function roundTripsText(rows: RoundTripRow[], opts: RoundTripOptions, server: BenchServer, off: BenchServer): string {
+export function roundTripsText(
+  rows: RoundTripRow[],
+  opts: RoundTripOptions,
+  server: BenchServer,
+  off: BenchServer,
+): string {
   const all = rows.map(measured);
   const body = table([
-    ['scenario', 'configuration', 'client p50', 'on server p50', 'activity dispatch', 'activities', 'WFT on worker', 'other'],
+    [
+      'scenario',
+      'configuration',
+      'client p50',
+      'on server p50',
+      'activity dispatch',
+      'activities',
+      'WFT on worker',
+      'other',
+    ],
     ...all.map((m) => [
       m.row.scenario,
       m.row.config.label,
@@ -47,10 +61,20 @@ export function roundTripsText(rows: RoundTripRow[], opts: RoundTripOptions, ser
     ]),
   ]);
   const ratios = table([
-    ['on server p50, ratio', 'eager on / off (beat at start)', 'no beat / beat (eager on): vs the current figure', 'now / before'],
+    [
+      'on server p50, ratio',
+      'eager on / off (beat at start)',
+      'no beat / beat (eager on): vs the current figure',
+      'now / before',
+    ],
     ...scenarios(all).map(([scenario, byKey]) => {
       const at = (k: RoundTripConfig['key']) => byKey.get(k)?.p50((t) => t.onServer) ?? NaN;
-      return [scenario, ratio(at('eager'), at('before')), ratio(at('now'), at('eager')), ratio(at('now'), at('before'))];
+      return [
+        scenario,
+        ratio(at('eager'), at('before')),
+        ratio(at('now'), at('eager')),
+        ratio(at('now'), at('before')),
+      ];
     }),
   ]);
   return [
@@ -66,7 +90,11 @@ export function roundTripsText(rows: RoundTripRow[], opts: RoundTripOptions, ser
   ].join('\n');
 }
 
-export function roundTripsJson(rows: RoundTripRow[], opts: RoundTripOptions, off: BenchServer): Record<string, unknown> {
+export function roundTripsJson(
+  rows: RoundTripRow[],
+  opts: RoundTripOptions,
+  off: BenchServer,
+): Record<string, unknown> {
   const all = rows.map(measured);
   return {
     benchmark: 'round trips per step: eager activity dispatch, heartbeat at activity start',
@@ -89,7 +117,14 @@ export function roundTripsJson(rows: RoundTripRow[], opts: RoundTripOptions, off
       scenarios(all).map(([scenario, byKey]) => {
         const at = (k: RoundTripConfig['key']) => byKey.get(k)?.p50((t) => t.onServer) ?? NaN;
         const r = (x: number, y: number) => (Number.isFinite(x / y) ? round(x / y) : null);
-        return [scenario, { eagerVsBefore: r(at('eager'), at('before')), nowVsEager: r(at('now'), at('eager')), nowVsBefore: r(at('now'), at('before')) }];
+        return [
+          scenario,
+          {
+            eagerVsBefore: r(at('eager'), at('before')),
+            nowVsEager: r(at('now'), at('eager')),
+            nowVsBefore: r(at('now'), at('before')),
+          },
+        ];
       }),
     ),
   };

@@ -45,7 +45,13 @@ export function printAndSave(
   durability: DurabilityBenchResult,
   api: ApiBenchResult,
   worker?: WorkerBenchResult,
-  more: { roundTrips?: BenchPart; oneModelWait?: BenchPart; delegation?: BenchPart; toolSearch?: BenchPart; scale?: BenchPart } = {},
+  more: {
+    roundTrips?: BenchPart;
+    oneModelWait?: BenchPart;
+    delegation?: BenchPart;
+    toolSearch?: BenchPart;
+    scale?: BenchPart;
+  } = {},
 ): void {
   const file = facts.quick ? QUICK_RESULTS_FILE : RESULTS_FILE;
   console.log(chatTurnText(facts, results, file));
@@ -73,11 +79,22 @@ export function printAndSave(
   writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
 }
 
-
 /** BENCH_ONLY=<part>: the machine, the server and that part's tables; JSON beside the full run's, not over it. */
-export function printAndSaveOnly(facts: Pick<RunFacts, 'server' | 'loadBefore' | 'loadAfter'>, name: string, part: { text: string; json: unknown }, file: string): void {
+export function printAndSaveOnly(
+  facts: Pick<RunFacts, 'server' | 'loadBefore' | 'loadAfter'>,
+  name: string,
+  part: { text: string; json: unknown },
+  file: string,
+): void {
   const { server } = facts;
-  console.log(['', machineLine(), serverLine(server), `Load average ${facts.loadBefore[0]!.toFixed(2)} before, ${facts.loadAfter[0]!.toFixed(2)} after.`].join('\n'));
+  console.log(
+    [
+      '',
+      machineLine(),
+      serverLine(server),
+      `Load average ${facts.loadBefore[0]!.toFixed(2)} before, ${facts.loadAfter[0]!.toFixed(2)} after.`,
+    ].join('\n'),
+  );
   console.log(part.text);
   console.log(`Results: ${path.relative(process.cwd(), file)}`);
   const cpus = os.cpus();
@@ -100,7 +117,8 @@ function machineLine(): string {
 }
 
 function serverLine(server: BenchServer): string {
-  const temporal = server.info.mode === 'dev-server' ? `dev server (${server.info.cliVersion ?? server.info.cli})` : 'external';
+  const temporal =
+    server.info.mode === 'dev-server' ? `dev server (${server.info.cliVersion ?? server.info.cli})` : 'external';
   return `Temporal: ${temporal} at ${server.info.address}; SDK ${sdkVersion()}`;
 }
 

@@ -40,7 +40,18 @@ export function workerRatio(rounds: Round[]): number {
 function row(label: string, unit: string, p: Phase): string[] {
   const s = summarize(p.latenciesMs);
   const cpu = (part: string) => fixed(cores(p, part), 2);
-  return [label, String(p.operations), fixed(p.wallMs / 1000), `${fixed(perSecond(p))} ${unit}/s`, fixed(s.p50, 0), fixed(s.p95, 0), fixed(s.max, 0), cpu('server'), cpu('workers'), cpu('load')];
+  return [
+    label,
+    String(p.operations),
+    fixed(p.wallMs / 1000),
+    `${fixed(perSecond(p))} ${unit}/s`,
+    fixed(s.p50, 0),
+    fixed(s.p95, 0),
+    fixed(s.max, 0),
+    cpu('server'),
+    cpu('workers'),
+    cpu('load'),
+  ];
 }
 
 /** One line saying which process used most of the CPU, and whether the box was saturated. */
@@ -48,7 +59,11 @@ function verdict(p: Phase, cpus: number): string {
   const parts = ['server', 'workers', 'load'].map((k) => [k, cores(p, k)] as const);
   const total = parts.reduce((a, [, c]) => a + (Number.isFinite(c) ? c : 0), 0);
   const [top, topCores] = [...parts].sort((a, b) => b[1] - a[1])[0]!;
-  const name = { server: 'the dev server', workers: 'the worker process(es)', load: 'the load (clients, this process)' }[top];
+  const name = {
+    server: 'the dev server',
+    workers: 'the worker process(es)',
+    load: 'the load (clients, this process)',
+  }[top];
   const perOp = (k: string) => fixed((p.cpuMs[k] ?? NaN) / p.operations, 1);
   return (
     `${fixed(total, 2)} of ${cpus} cores busy (${fixed((100 * total) / cpus, 0)}%); ${name} used most: ${fixed(topCores, 2)} cores, ` +
@@ -63,18 +78,36 @@ const PACED_P95_TARGET_MS = 200;
 
 export function scaleText(facts: ScaleFacts, paced: Paced[], active: Phase, starts: Phase, rounds: Round[]): string {
   const { opts } = facts;
-  const header = ['phase', 'operations', 'wall s', 'throughput', 'p50 ms', 'p95 ms', 'max ms', 'server cores', 'worker cores', 'load cores'];
+  const header = [
+    'phase',
+    'operations',
+    'wall s',
+    'throughput',
+    'p50 ms',
+    'p95 ms',
+    'max ms',
+    'server cores',
+    'worker cores',
+    'load cores',
+  ];
   const pacedVerdicts = paced.map(({ thinkMs, phase }) => {
     const p95 = summarize(phase.latenciesMs).p95;
     return `  ${opts.active} conversations, think ~${fixed(thinkMs / 1000)} s: p95 ${fixed(p95, 0)} ms (bar ≤ ${PACED_P95_TARGET_MS} ms: ${p95 <= PACED_P95_TARGET_MS ? 'met' : 'not met'}); ${verdict(phase, facts.cpus)}`;
   });
   const main = table([
     header,
-    ...paced.map(({ thinkMs, phase }) => row(`${opts.active} conversations, a turn every ~${fixed(thinkMs / 1000)} s each, 1 worker`, 'turns', phase)),
+    ...paced.map(({ thinkMs, phase }) =>
+      row(`${opts.active} conversations, a turn every ~${fixed(thinkMs / 1000)} s each, 1 worker`, 'turns', phase),
+    ),
     row(`${opts.active} conversations × ${opts.turns} turns at once, 1 worker (ms: a turn)`, 'turns', active),
     row(`${opts.starts} started + 1 turn each, ${opts.startConcurrency} at a time (ms: start + turn)`, 'conv', starts),
   ]);
-  const byWorkers = table([header, ...rounds.map((r, i) => row(`round ${Math.floor(i / 2) + 1}: ${r.workers} worker process${r.workers > 1 ? 'es' : ''}`, 'turns', r.phase))]);
+  const byWorkers = table([
+    header,
+    ...rounds.map((r, i) =>
+      row(`round ${Math.floor(i / 2) + 1}: ${r.workers} worker process${r.workers > 1 ? 'es' : ''}`, 'turns', r.phase),
+    ),
+  ]);
   const startTurn = summarize(starts.turnMs ?? []);
   return [
     '',
@@ -91,24 +124,40 @@ export function scaleText(facts: ScaleFacts, paced: Paced[], active: Phase, star
     `The same load (${opts.active} conversations × ${opts.turns} turns at once) on one task queue served by 1 and by 2 worker processes, alternating:`,
     byWorkers,
     `  Throughput 2 workers / 1 worker: ${fixed(workerRatio(rounds), 2)}× (median of ${opts.workerRounds} rounds each).`,
-    ...rounds.filter((r) => r.workers === 2).slice(-1).map((r) => `  2 workers: ${verdict(r.phase, facts.cpus)}`),
+    ...rounds
+      .filter((r) => r.workers === 2)
+      .slice(-1)
+      .map((r) => `  2 workers: ${verdict(r.phase, facts.cpus)}`),
   ].join('\n');
 }
 
-export function scaleJson(facts: ScaleFacts, paced: Paced[], active: Phase, starts: Phase, rounds: Round[]): Record<string, unknown> {
+export function scaleJson(
+  facts: ScaleFacts,
+  paced: Paced[],
+  active: Phase,
+  starts: Phase,
+  rounds: Round[],
+): Record<string, unknown> {
   const phase = (p: Phase) => ({
     operations: p.operations,
     wallMs: round(p.wallMs, 1),
     perSecond: round(perSecond(p), 2),
     latencyMs: roundSummary(summarize(p.latenciesMs)),
     cpuMs: Object.fromEntries(Object.entries(p.cpuMs).map(([k, v]) => [k, Number.isFinite(v) ? round(v, 0) : null])),
-    cores: Object.fromEntries(Object.keys(p.cpuMs).map((k) => [k, Number.isFinite(cores(p, k)) ? round(cores(p, k), 3) : null])),
+    cores: Object.fromEntries(
+      Object.keys(p.cpuMs).map((k) => [k, Number.isFinite(cores(p, k)) ? round(cores(p, k), 3) : null]),
+    ),
   });
   return {
     benchmark: 'scale on one box: concurrent conversations, 1,000 starts, 1 vs 2 worker processes',
     options: facts.opts,
     cpus: facts.cpus,
-    paced: paced.map(({ thinkMs, phase: p }) => ({ thinkMs, ...phase(p), p95TargetMs: PACED_P95_TARGET_MS, met: summarize(p.latenciesMs).p95 <= PACED_P95_TARGET_MS })),
+    paced: paced.map(({ thinkMs, phase: p }) => ({
+      thinkMs,
+      ...phase(p),
+      p95TargetMs: PACED_P95_TARGET_MS,
+      met: summarize(p.latenciesMs).p95 <= PACED_P95_TARGET_MS,
+    })),
     active: phase(active),
     starts: { ...phase(starts), firstTurnMs: roundSummary(summarize(starts.turnMs ?? [])) },
     workerRounds: rounds.map((r) => ({ workers: r.workers, ...phase(r.phase) })),

@@ -31,29 +31,80 @@ export interface ConversationsRun {
 const MB = 2 ** 20;
 const mb = (bytes: number) => (Number.isFinite(bytes) ? `${(bytes / MB).toFixed(0)} MB` : '—');
 const seconds = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : '—');
-const verdict = (measured: number, bar: number) => (!Number.isFinite(measured) ? '—' : measured <= bar ? 'met' : 'missed');
+const verdict = (measured: number, bar: number) =>
+  !Number.isFinite(measured) ? '—' : measured <= bar ? 'met' : 'missed';
 
-export function renderWorkerBench(r: { starts: WorkerStart[]; runs: ConversationsRun[]; sdkDefaultCache: number; settleMs: number }) {
-  const of = (mode: WorkerMode, key: 'logMs' | 'pollMs' | 'rssWorker' | 'rssTree') => p50Of(r.starts.filter((s) => s.mode === mode).map((s) => s[key]));
+export function renderWorkerBench(r: {
+  starts: WorkerStart[];
+  runs: ConversationsRun[];
+  sdkDefaultCache: number;
+  settleMs: number;
+}) {
+  const of = (mode: WorkerMode, key: 'logMs' | 'pollMs' | 'rssWorker' | 'rssTree') =>
+    p50Of(r.starts.filter((s) => s.mode === mode).map((s) => s[key]));
   const shipped = r.runs.find((run) => !run.traced);
   const rows: string[][] = [
     ['', 'target', 'npm run worker (tsx)', 'node dist/worker/main.js', 'tsx / compiled', 'target met'],
-    ['idle RSS, process tree', '≤ 250 MB', mb(of('tsx', 'rssTree')), mb(of('compiled', 'rssTree')), ratio(of('tsx', 'rssTree'), of('compiled', 'rssTree')), verdict(of('compiled', 'rssTree'), 250 * MB)],
-    ['idle RSS, worker process', '', mb(of('tsx', 'rssWorker')), mb(of('compiled', 'rssWorker')), ratio(of('tsx', 'rssWorker'), of('compiled', 'rssWorker')), ''],
-    ['spawn → "worker on" line', '', seconds(of('tsx', 'logMs')), seconds(of('compiled', 'logMs')), ratio(of('tsx', 'logMs'), of('compiled', 'logMs')), ''],
-    ['spawn → first poll (server)', '≤ 2 s', seconds(of('tsx', 'pollMs')), seconds(of('compiled', 'pollMs')), ratio(of('tsx', 'pollMs'), of('compiled', 'pollMs')), verdict(of('compiled', 'pollMs'), 2000)],
+    [
+      'idle RSS, process tree',
+      '≤ 250 MB',
+      mb(of('tsx', 'rssTree')),
+      mb(of('compiled', 'rssTree')),
+      ratio(of('tsx', 'rssTree'), of('compiled', 'rssTree')),
+      verdict(of('compiled', 'rssTree'), 250 * MB),
+    ],
+    [
+      'idle RSS, worker process',
+      '',
+      mb(of('tsx', 'rssWorker')),
+      mb(of('compiled', 'rssWorker')),
+      ratio(of('tsx', 'rssWorker'), of('compiled', 'rssWorker')),
+      '',
+    ],
+    [
+      'spawn → "worker on" line',
+      '',
+      seconds(of('tsx', 'logMs')),
+      seconds(of('compiled', 'logMs')),
+      ratio(of('tsx', 'logMs'), of('compiled', 'logMs')),
+      '',
+    ],
+    [
+      'spawn → first poll (server)',
+      '≤ 2 s',
+      seconds(of('tsx', 'pollMs')),
+      seconds(of('compiled', 'pollMs')),
+      ratio(of('tsx', 'pollMs'), of('compiled', 'pollMs')),
+      verdict(of('compiled', 'pollMs'), 2000),
+    ],
   ];
   if (shipped) {
-    rows.push([`${shipped.conversations} idle open conversations, RSS`, '≤ 500 MB', '', mb(shipped.rssOpen), '', verdict(shipped.rssOpen, 500 * MB)]);
+    rows.push([
+      `${shipped.conversations} idle open conversations, RSS`,
+      '≤ 500 MB',
+      '',
+      mb(shipped.rssOpen),
+      '',
+      verdict(shipped.rssOpen, 500 * MB),
+    ]);
   }
   const cacheRows: string[][] = [
-    ['cache size', 'RSS idle', `RSS, ${shipped?.conversations ?? 0} open`, 'peak while starting', 'per conversation', 'start all', 'turn p50, evicted', 'turn p50, cached'],
+    [
+      'cache size',
+      'RSS idle',
+      `RSS, ${shipped?.conversations ?? 0} open`,
+      'peak while starting',
+      'per conversation',
+      'start all',
+      'turn p50, evicted',
+      'turn p50, cached',
+    ],
     ...r.runs.map((run) => [
       `${run.cache}${run === shipped ? ' (shipped)' : run.traced ? ' (shipped), traces on' : run.cache === r.sdkDefaultCache ? ' (SDK default)' : ''}`,
       mb(run.rssIdle),
       mb(run.rssOpen),
       mb(run.rssPeak),
-      `${(((run.rssOpen - run.rssIdle) / run.conversations) * 1024 / MB).toFixed(0)} KB`,
+      `${((((run.rssOpen - run.rssIdle) / run.conversations) * 1024) / MB).toFixed(0)} KB`,
       seconds(run.startMs),
       run.turnEvictedMs.length ? `${formatMs(p50Of(run.turnEvictedMs))} ms` : '—',
       run.turnCachedMs.length ? `${formatMs(p50Of(run.turnCachedMs))} ms` : '—',
@@ -71,8 +122,23 @@ export function renderWorkerBench(r: { starts: WorkerStart[]; runs: Conversation
   ].join('\n');
   const json = {
     starts: r.starts.map((s) => ({ ...s, logMs: round(s.logMs, 1), pollMs: round(s.pollMs, 1) })),
-    p50: Object.fromEntries((['tsx', 'compiled'] as const).map((m) => [m, { logMs: round(of(m, 'logMs'), 1), pollMs: round(of(m, 'pollMs'), 1), rssWorker: of(m, 'rssWorker'), rssTree: of(m, 'rssTree') }])),
-    conversations: r.runs.map((run) => ({ ...run, startMs: round(run.startMs, 1), turnEvictedMs: run.turnEvictedMs.map((x) => round(x, 2)), turnCachedMs: run.turnCachedMs.map((x) => round(x, 2)) })),
+    p50: Object.fromEntries(
+      (['tsx', 'compiled'] as const).map((m) => [
+        m,
+        {
+          logMs: round(of(m, 'logMs'), 1),
+          pollMs: round(of(m, 'pollMs'), 1),
+          rssWorker: of(m, 'rssWorker'),
+          rssTree: of(m, 'rssTree'),
+        },
+      ]),
+    ),
+    conversations: r.runs.map((run) => ({
+      ...run,
+      startMs: round(run.startMs, 1),
+      turnEvictedMs: run.turnEvictedMs.map((x) => round(x, 2)),
+      turnCachedMs: run.turnCachedMs.map((x) => round(x, 2)),
+    })),
     sdkDefaultCache: r.sdkDefaultCache,
     settleMs: r.settleMs,
   };

@@ -37,10 +37,14 @@ export async function fanout(
   shape: { subscribers: number; conversations: number; turns: number },
   opts: { runId: string; interrupts: Interrupts },
 ): Promise<FanoutResult> {
-  const ids = Array.from({ length: shape.conversations }, (_, k) => `bench-fanout-${stack.label.toLowerCase()}-${shape.conversations}-${opts.runId}-${k}`);
+  const ids = Array.from(
+    { length: shape.conversations },
+    (_, k) => `bench-fanout-${stack.label.toLowerCase()}-${shape.conversations}-${opts.runId}-${k}`,
+  );
   let subs: Subscribers | undefined;
   try {
-    for (let k = 0; k < ids.length; k += 5) await Promise.all(ids.slice(k, k + 5).map((id) => startConversation(stack, id, PTO_GOAL)));
+    for (let k = 0; k < ids.length; k += 5)
+      await Promise.all(ids.slice(k, k + 5).map((id) => startConversation(stack, id, PTO_GOAL)));
     const urls = Array.from({ length: shape.subscribers }, (_, s) => eventsUrl(stack, ids[s % ids.length]!));
     const perConversation = new Map(ids.map((id, k) => [id, urls.filter((_, s) => s % ids.length === k).length]));
     const before = stack.rss();

@@ -36,7 +36,8 @@ export async function firstTokenTurns(
 ): Promise<Map<string, FirstTokenSample[]>> {
   const watched: Watched[] = [];
   try {
-    for (const stack of stacks) watched.push(await watch(stack, `bench-first-token-${stack.label.toLowerCase()}-${opts.runId}`));
+    for (const stack of stacks)
+      watched.push(await watch(stack, `bench-first-token-${stack.label.toLowerCase()}-${opts.runId}`));
     const total = opts.warmup + opts.iterations;
     for (let i = 0; i < total; i++) {
       for (let k = 0; k < watched.length; k++) {
@@ -45,7 +46,10 @@ export async function firstTokenTurns(
         const sample = await turn(w, model, `bench: first token ${w.stack.label} ${i}`);
         if (i >= opts.warmup) w.samples.push(sample);
       }
-      if ((i + 1) % 10 === 0 || i + 1 === total) process.stderr.write(`  ${i + 1}/${total} first-token turns per bus (${i >= opts.warmup ? 'timed' : 'warm-up'})\n`);
+      if ((i + 1) % 10 === 0 || i + 1 === total)
+        process.stderr.write(
+          `  ${i + 1}/${total} first-token turns per bus (${i >= opts.warmup ? 'timed' : 'warm-up'})\n`,
+        );
     }
     return new Map(watched.map((w) => [w.stack.label, w.samples]));
   } finally {
@@ -73,11 +77,13 @@ async function watch(stack: ApiStack, conversationId: string): Promise<Watched> 
 async function turn(w: Watched, model: StreamingModel, prompt: string): Promise<FirstTokenSample> {
   const sentAt = monoMs();
   const reply = await sendMessage(w.stack, w.conversationId, prompt);
-  if (reply.reply !== STREAMED_REPLY) throw new Error(`first token (${w.stack.label}): unexpected reply ${JSON.stringify(reply)}`);
+  if (reply.reply !== STREAMED_REPLY)
+    throw new Error(`first token (${w.stack.label}): unexpected reply ${JSON.stringify(reply)}`);
   const first = await firstTokenAfter(w, sentAt);
   const m = model.turns.get(prompt);
   const published = w.stack.bus.delta(first.data.attempt, 0);
-  if (!m?.firstChunkAt || !published) throw new Error(`first token (${w.stack.label}): no model or bus record of "${prompt}"`);
+  if (!m?.firstChunkAt || !published)
+    throw new Error(`first token (${w.stack.label}): no model or bus record of "${prompt}"`);
   return {
     ttftMs: m.firstChunkAt - m.receivedAt,
     chunkToPublishMs: published.at - m.firstChunkAt,

@@ -16,7 +16,12 @@ export interface HistoryGrowth {
 }
 
 export async function historyGrowth(ctx: BenchContext, turns: number, checkpoints: number[]): Promise<HistoryGrowth> {
-  const agent = await createBenchAgentWorker(ctx, 'history', { AGENT_GOAL: PTO_GOAL, VALIDATE_PROMPTS: 'false' }, turnScript);
+  const agent = await createBenchAgentWorker(
+    ctx,
+    'history',
+    { AGENT_GOAL: PTO_GOAL, VALIDATE_PROMPTS: 'false' },
+    turnScript,
+  );
   const running = agent.worker.run();
   try {
     const handle = await ctx.client.workflow.start(AgentGoalWorkflow, {

@@ -26,7 +26,11 @@ type Figures = Pick<DiscoverySampler, 'warmHit' | 'warmRelist' | 'poolClose'>;
 const fx = { toolsPerServer: 3 };
 
 /** Cold runs for each endpoint count, interleaved; returns the samplers (in opts.endpointCounts order) and the ms taken. */
-export async function benchDiscovery(opts: McpOptions, dir: string, interrupts: Interrupts): Promise<{ results: DiscoverySampler[]; ms: number }> {
+export async function benchDiscovery(
+  opts: McpOptions,
+  dir: string,
+  interrupts: Interrupts,
+): Promise<{ results: DiscoverySampler[]; ms: number }> {
   const counts = opts.endpointCounts;
   const results = counts.map((n) => discoveryOver(fxRegistry(dir, n), n, opts, interrupts));
   process.stderr.write(`bench (MCP): discovery over ${counts.join(', ')} endpoints, ${opts.coldRuns} cold runs each\n`);
@@ -47,16 +51,28 @@ function discoveryOver(registryFile: string, n: number, opts: McpOptions, interr
     warmRelist: [],
     poolClose: [],
     // Warm-up runs go to scratch arrays: only the timed runs' figures are reported.
-    sample: (timed) => discoveryRun(registryFile, n, opts, interrupts, timed ? sampler : { warmHit: [], warmRelist: [], poolClose: [] }),
+    sample: (timed) =>
+      discoveryRun(registryFile, n, opts, interrupts, timed ? sampler : { warmHit: [], warmRelist: [], poolClose: [] }),
   };
   return sampler;
 }
 
 /** One fresh pool: returns the cold discovery's ms and adds the warm figures to `into`. */
-async function discoveryRun(file: string, n: number, opts: McpOptions, interrupts: Interrupts, into: Figures): Promise<number> {
+async function discoveryRun(
+  file: string,
+  n: number,
+  opts: McpOptions,
+  interrupts: Interrupts,
+  into: Figures,
+): Promise<number> {
   const pool = new McpPool({ baseDir: PROJECT_ROOT });
   // Generous timeouts: 20 servers starting at once on a small machine must not be reported as unavailable.
-  const discovery = new McpDiscovery({ registry: new RegistryFile(file), pool, discoveryTimeoutMs: 60_000, ttlMs: 3_600_000 });
+  const discovery = new McpDiscovery({
+    registry: new RegistryFile(file),
+    pool,
+    discoveryTimeoutMs: 60_000,
+    ttlMs: 3_600_000,
+  });
   let closed = false;
   try {
     const t = performance.now();
@@ -74,7 +90,13 @@ async function discoveryRun(file: string, n: number, opts: McpOptions, interrupt
   }
 }
 
-async function warmHits(discovery: McpDiscovery, n: number, version: string, count: number, into: number[]): Promise<void> {
+async function warmHits(
+  discovery: McpDiscovery,
+  n: number,
+  version: string,
+  count: number,
+  into: number[],
+): Promise<void> {
   for (let i = 0; i < count; i++) {
     const t = performance.now();
     const catalog = await discovery.catalog();
@@ -83,14 +105,22 @@ async function warmHits(discovery: McpDiscovery, n: number, version: string, cou
   }
 }
 
-async function warmRelists(discovery: McpDiscovery, n: number, version: string, count: number, into: number[], interrupts: Interrupts): Promise<void> {
+async function warmRelists(
+  discovery: McpDiscovery,
+  n: number,
+  version: string,
+  count: number,
+  into: number[],
+  interrupts: Interrupts,
+): Promise<void> {
   for (let i = 0; i < count; i++) {
     interrupts.check();
     discovery.invalidate();
     const t = performance.now();
     const catalog = await discovery.catalog();
     into.push(performance.now() - t);
-    if (checkCatalog(catalog, n, 'warm re-list') !== version) throw new Error(`discovery (warm re-list, ${n} endpoints): the catalog changed`);
+    if (checkCatalog(catalog, n, 'warm re-list') !== version)
+      throw new Error(`discovery (warm re-list, ${n} endpoints): the catalog changed`);
   }
 }
 

@@ -20,11 +20,15 @@ export const hungEndpointTurn: McpTurnSpec = {
 
 /** The registry of a+'s worker: fx, and the endpoint that hangs (its timeout the registry's default unless given). */
 export function hungEndpointRegistry(dir: string, timeoutMs?: number): string {
-  return writeRegistry(dir, 'fx-hung-worker.json', { fx: fxEntry, hung: { ...hungEntry, ...(timeoutMs ? { timeoutMs } : {}) } });
+  return writeRegistry(dir, 'fx-hung-worker.json', {
+    fx: fxEntry,
+    hung: { ...hungEntry, ...(timeoutMs ? { timeoutMs } : {}) },
+  });
 }
 
 /** The worker's first discovery waits out the hung endpoint's timeout, once; no turn may wait on it after that. */
 export async function learnHungEndpoint(agent: AgentWorker): Promise<void> {
   const hung = (await agent.discovery.catalog()).endpoints.find((e) => e.name === 'hung');
-  if (hung?.status !== 'unavailable') throw new Error(`the hung endpoint should be unavailable, got ${JSON.stringify(hung)}`);
+  if (hung?.status !== 'unavailable')
+    throw new Error(`the hung endpoint should be unavailable, got ${JSON.stringify(hung)}`);
 }

@@ -8,7 +8,11 @@ import { checkConverted, CONVERT_ARGS } from '../fx';
 import type { CallScenario } from '../scenario';
 import { timeIt } from '../stats';
 
-export function inProcessCall(discovery: McpDiscovery, pool: McpPool, tool: { name: string; ref: McpToolRef }): CallScenario {
+export function inProcessCall(
+  discovery: McpDiscovery,
+  pool: McpPool,
+  tool: { name: string; ref: McpToolRef },
+): CallScenario {
   const call = async () => {
     const outcome = await callMcpTool(discovery, pool, { ...tool, args: CONVERT_ARGS });
     if (outcome.status !== 'ok') throw new Error(`callMcpTool: ${JSON.stringify(outcome)}`);
@@ -17,7 +21,8 @@ export function inProcessCall(discovery: McpDiscovery, pool: McpPool, tool: { na
   return {
     key: 'callMcpTool',
     name: '   callMcpTool() in-process',
-    description: 'mcp/call.ts callMcpTool: catalog cache hit, argument schema check, callTool on the pooled session, outcome mapping; no Temporal.',
+    description:
+      'mcp/call.ts callMcpTool: catalog cache hit, argument schema check, callTool on the pooled session, outcome mapping; no Temporal.',
     sampler: { samples: [], sample: () => timeIt(call) },
   };
 }

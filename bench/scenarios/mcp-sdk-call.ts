@@ -9,7 +9,8 @@ export function sdkCall(connected: McpClient): CallScenario {
   return {
     key: 'b',
     name: 'b  SDK callTool, connected session',
-    description: 'MCP SDK Client.callTool over a stdio session connected beforehand (no validation layer, no Temporal).',
+    description:
+      'MCP SDK Client.callTool over a stdio session connected beforehand (no validation layer, no Temporal).',
     sampler: { samples: [], sample: () => timeIt(() => sdkConvert(connected)) },
   };
 }

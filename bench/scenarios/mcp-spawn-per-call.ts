@@ -15,7 +15,8 @@ export function spawnPerCall(): CallScenario<SpawnSampler> {
   return {
     key: 'c',
     name: 'c  spawn per call',
-    description: 'new StdioClientTransport + Client.connect (spawns fx, handshake) + callTool + close (waits for the process to exit), every call.',
+    description:
+      'new StdioClientTransport + Client.connect (spawns fx, handshake) + callTool + close (waits for the process to exit), every call.',
     sampler: { samples: [], parts, sample: (timed) => spawnAndCall(timed ? parts : undefined) },
   };
 }

@@ -46,7 +46,11 @@ export async function recoveryAfterKill(ctx: BenchContext, address: string, runs
     for (let run = 1; run <= runs; run++) {
       ctx.interrupts.check();
       const first = await startWorkerProcess(env);
-      const handle = await ctx.client.workflow.start(AgentGoalWorkflow, { taskQueue, workflowId: `bench-recovery-${ctx.runId}-${run}`, args: [{ goalId: PTO_GOAL }] });
+      const handle = await ctx.client.workflow.start(AgentGoalWorkflow, {
+        taskQueue,
+        workflowId: `bench-recovery-${ctx.runId}-${run}`,
+        args: [{ goalId: PTO_GOAL }],
+      });
       await waitForGreeting(handle);
       const asked = model.requests.length;
       await handle.signal(userPromptSignal, SLOW_PROMPT);
@@ -67,7 +71,9 @@ export async function recoveryAfterKill(ctx: BenchContext, address: string, runs
 
 /** When the slow prompt's model call last started: the history records the start of the attempt that completed. */
 async function retryStartedAt(handle: WorkflowHandle): Promise<number> {
-  const plan = historyTimeline(await handle.fetchHistory()).activities.filter((a) => a.type === 'planTurn').at(-1);
+  const plan = historyTimeline(await handle.fetchHistory())
+    .activities.filter((a) => a.type === 'planTurn')
+    .at(-1);
   if (!plan?.startedAt) throw new Error('the model call has no recorded start');
   return plan.startedAt;
 }

@@ -6,7 +6,7 @@ export default {
   agentName: 'List all orders',
   agentFriendlyDescription: 'Lists all your orders, then gives details and tracking for any of them.',
   description:
-    "Show the user all their orders. 1. ListOrders with their email (ask for it). Then, in a loop until they are " +
+    'Show the user all their orders. 1. ListOrders with their email (ask for it). Then, in a loop until they are ' +
     'done: 2. GetOrder for the order they pick (its items, status and date). 3. TrackPackage with its tracking ' +
     'number, only when the order is shipped or delivered; for other orders do not mention tracking. ' +
     'Call CompleteGoal when the user needs nothing more.',

@@ -4,13 +4,14 @@ export default {
   id: 'goal_event_flight_invoice',
   category: 'travel',
   agentName: 'Events, flights and invoice',
-  agentFriendlyDescription: 'Finds festivals and events in Australia and New Zealand, searches flights to them, and invoices the trip.',
+  agentFriendlyDescription:
+    'Finds festivals and events in Australia and New Zealand, searches flights to them, and invoices the trip.',
   description:
     'Help the user plan a trip to an event in Australia or New Zealand, in this order: ' +
     '1. FindEvents for the city (or the whole country) and month they want; suggest events elsewhere that month if there are none. ' +
     "2. Once they pick an event, ask where they fly from (and their dates if unsure: arrive before the event's start date) " +
     "and call SearchFlights to the event's nearestAirport. Present the cheapest options. " +
-    "3. When they choose a flight, ask for their email and call CreateInvoice with one line for that flight (its price " +
+    '3. When they choose a flight, ask for their email and call CreateInvoice with one line for that flight (its price ' +
     "and currency, quantity = passengers). Do not invent prices: use the tools' results. " +
     'Call CompleteGoal when the invoice is sent or the user needs nothing more.',
   starterPrompt:

@@ -12,7 +12,7 @@ export default {
     'days off, say the PTO assistant (goal_hr_pto) does that. Call CompleteGoal when they have their answer.',
   starterPrompt: 'Greet the user, say you can tell them their PTO balance, and ask for their work email.',
   exampleConversation: [
-    "user: How much time off do I have left?",
+    'user: How much time off do I have left?',
     'agent: I can check that. What is your work email?',
     'user: ada@example.com',
     'agent: (calls CurrentPTO {"email":"ada@example.com"}) Ada, you have 104 hours (13 days) of PTO left.',

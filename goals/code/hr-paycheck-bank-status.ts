@@ -10,9 +10,10 @@ export default {
     'PaycheckBankStatus. Explain the status plainly: connected (give the bank, the last deposit and the next ' +
     'payday), pending verification (say what they still need to do) or disconnected. Never ask for full bank ' +
     'account numbers. Call CompleteGoal when they have their answer.',
-  starterPrompt: 'Greet the user, say you can check the direct deposit of their paycheck, and ask for their work email.',
+  starterPrompt:
+    'Greet the user, say you can check the direct deposit of their paycheck, and ask for their work email.',
   exampleConversation: [
-    "user: Is my paycheck going to my bank?",
+    'user: Is my paycheck going to my bank?',
     'agent: Let me check. What is your work email?',
     'user: grace@example.com',
     'agent: (calls PaycheckBankStatus {"email":"grace@example.com"}) Your link to Compiler Credit Union (account ' +

@@ -4,7 +4,8 @@ export default {
   id: 'goal_match_train_invoice',
   category: 'travel',
   agentName: 'Match day trains',
-  agentFriendlyDescription: 'Finds Premier League fixtures, books the trains to the match and back, and invoices the trip.',
+  agentFriendlyDescription:
+    'Finds Premier League fixtures, books the trains to the match and back, and invoices the trip.',
   description:
     'Help the user get to a Premier League match by train, in this order: ' +
     '1. SearchFixtures for their team and/or month; help them pick a match. ' +

@@ -12,7 +12,8 @@ export default {
     'customers, products and prices, create and finalize invoices, create payment links. Confirm amounts and ' +
     'currencies with the user before creating anything that charges money. If you have no Stripe tools, say that ' +
     'the "stripe" endpoint is disabled or unavailable (it needs STRIPE_SECRET_KEY). Call CompleteGoal when done.',
-  starterPrompt: 'Greet the user, say you can work in their Stripe account (customers, products, invoices, payment links), and ask what they need.',
+  starterPrompt:
+    'Greet the user, say you can work in their Stripe account (customers, products, invoices, payment links), and ask what they need.',
   exampleConversation: [
     'user: Create a customer for ada@example.com and send her an invoice for 50 USD.',
     'agent: (calls stripe__create_customer {"email":"ada@example.com"}) Created. What should the invoice line say?',

@@ -40,7 +40,12 @@ export async function serveMcpOverHttp(create: () => McpServer, port: number, to
 }
 
 /** `--http [--port N]` serves Streamable HTTP (logging the URL to stderr); otherwise stdio, whose stdout is the protocol. */
-export function runFromCommandLine(name: string, defaultPort: number, serveHttp: (port: number) => Promise<HttpMcpServer>, create: () => McpServer): void {
+export function runFromCommandLine(
+  name: string,
+  defaultPort: number,
+  serveHttp: (port: number) => Promise<HttpMcpServer>,
+  create: () => McpServer,
+): void {
   const args = process.argv.slice(2);
   if (args.includes('--http')) {
     const port = Number(args[args.indexOf('--port') + 1]) || defaultPort;

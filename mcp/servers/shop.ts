@@ -69,7 +69,13 @@ export const MENU: Product[] = [
   product('lemonade', 'Lemonade', 'Home-made, 500 ml', 'drinks', 350),
 ];
 
-function product(slug: string, name: string, description: string, category: Product['category'], cents: number): Product {
+function product(
+  slug: string,
+  name: string,
+  description: string,
+  category: Product['category'],
+  cents: number,
+): Product {
   return { id: `prod_${slug}`, name, description, category, default_price: `price_${slug}`, unit_amount: cents };
 }
 
@@ -102,7 +108,10 @@ export class ShopState {
 const money = (cents: number) => `${(cents / 100).toFixed(2)} ${CURRENCY.toUpperCase()}`;
 
 function json(value: object) {
-  return { content: [{ type: 'text' as const, text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
+  return {
+    content: [{ type: 'text' as const, text: JSON.stringify(value) }],
+    structuredContent: value as Record<string, unknown>,
+  };
 }
 
 function priceOf(id: string): Product {
@@ -122,7 +131,14 @@ export function createShopServer(state = new ShopState()): McpServer {
   };
   const invoiceView = (inv: Invoice) => ({
     ...inv,
-    lines: inv.lines.map((id) => data.items.find((i) => i.id === id)!).map((i) => ({ id: i.id, description: `${i.quantity} × ${i.product_name}`, quantity: i.quantity, amount: i.amount })),
+    lines: inv.lines
+      .map((id) => data.items.find((i) => i.id === id)!)
+      .map((i) => ({
+        id: i.id,
+        description: `${i.quantity} × ${i.product_name}`,
+        quantity: i.quantity,
+        amount: i.amount,
+      })),
     amount_display: money(inv.total),
   });
 
@@ -145,7 +161,14 @@ export function createShopServer(state = new ShopState()): McpServer {
     },
     async ({ price }) => {
       const p = priceOf(price);
-      return json({ id: p.default_price, product: p.id, product_name: p.name, unit_amount: p.unit_amount, currency: CURRENCY, amount_display: money(p.unit_amount) });
+      return json({
+        id: p.default_price,
+        product: p.id,
+        product_name: p.name,
+        unit_amount: p.unit_amount,
+        currency: CURRENCY,
+        amount_display: money(p.unit_amount),
+      });
     },
   );
 
@@ -154,10 +177,19 @@ export function createShopServer(state = new ShopState()): McpServer {
     {
       description: 'Create a customer by email, or return the existing customer with that email.',
       inputSchema: {
-        email: z.string().regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'an email address').describe('Customer email'),
+        email: z
+          .string()
+          .regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'an email address')
+          .describe('Customer email'),
         name: z.string().optional().describe('Customer name'),
       },
-      annotations: { title: 'Create a customer', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: 'Create a customer',
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     },
     async ({ email, name }) => {
       const key = email.trim().toLowerCase();
@@ -182,14 +214,21 @@ export function createShopServer(state = new ShopState()): McpServer {
         quantity: z.number().int().min(1).max(50).optional().describe('How many (default 1)'),
         invoice: z.string().optional().describe('A draft invoice id to add the item to'),
       },
-      annotations: { title: 'Create an invoice item', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: {
+        title: 'Create an invoice item',
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
     },
     async ({ customer, price, quantity, invoice }) => {
       const c = customerOf(customer);
       const p = priceOf(price);
       const target = invoice ? data.invoices.find((i) => i.id === invoice.trim()) : undefined;
       if (invoice && !target) throw new Error(`No such invoice: ${invoice}.`);
-      if (target && target.status !== 'draft') throw new Error(`Invoice ${target.id} is finalized; items can only go on a draft.`);
+      if (target && target.status !== 'draft')
+        throw new Error(`Invoice ${target.id} is finalized; items can only go on a draft.`);
       if (target && target.customer !== c.id) throw new Error(`Invoice ${target.id} belongs to another customer.`);
       const qty = quantity ?? 1;
       const item: InvoiceItem = {
@@ -221,7 +260,13 @@ export function createShopServer(state = new ShopState()): McpServer {
         customer: z.string().describe('Customer id, e.g. cus_1001'),
         days_until_due: z.number().int().min(1).max(90).optional().describe('Days to pay once finalized (default 7)'),
       },
-      annotations: { title: 'Create an invoice', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: {
+        title: 'Create an invoice',
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
     },
     async ({ customer, days_until_due }) => {
       const c = customerOf(customer);
@@ -248,16 +293,24 @@ export function createShopServer(state = new ShopState()): McpServer {
   server.registerTool(
     'finalize_invoice',
     {
-      description: 'Finalize a draft invoice: it gets a number, a due date and a payment link, and can no longer change.',
+      description:
+        'Finalize a draft invoice: it gets a number, a due date and a payment link, and can no longer change.',
       inputSchema: { invoice: z.string().describe('Invoice id, e.g. in_1001') },
       // Cannot be undone; finalizing twice returns the same invoice.
-      annotations: { title: 'Finalize an invoice', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: 'Finalize an invoice',
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     },
     async ({ invoice }) => {
       const inv = data.invoices.find((i) => i.id === invoice.trim());
       if (!inv) throw new Error(`No such invoice: ${invoice}.`);
       if (inv.status === 'draft') {
-        if (inv.lines.length === 0) throw new Error(`Invoice ${inv.id} has no items: add some with create_invoice_item first.`);
+        if (inv.lines.length === 0)
+          throw new Error(`Invoice ${inv.id} has no items: add some with create_invoice_item first.`);
         inv.status = 'open';
         inv.number = `SLICE-${String(data.invoices.filter((i) => i.number).length + 1).padStart(4, '0')}`;
         inv.due_date = new Date(Date.now() + inv.days_until_due * 86_400_000).toISOString().slice(0, 10);
@@ -281,5 +334,10 @@ export async function serveHttp(
 }
 
 if (require.main === module) {
-  runFromCommandLine('shop', 3803, (port) => serveHttp(port), () => createShopServer(new ShopState(process.env.SHOP_DATA_FILE)));
+  runFromCommandLine(
+    'shop',
+    3803,
+    (port) => serveHttp(port),
+    () => createShopServer(new ShopState(process.env.SHOP_DATA_FILE)),
+  );
 }

@@ -8,7 +8,10 @@ import { PROJECT_ROOT } from '../../worker/settings';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
 }
 
 export interface OpenedPage {
@@ -21,7 +24,11 @@ export interface OpenedPage {
 
 /** A fresh browser profile (its own localStorage) with one page, at a desktop size unless told. */
 export async function openPage(browser: Browser, opts: { width?: number; height?: number } = {}): Promise<OpenedPage> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 }, colorScheme: 'light', reducedMotion: 'reduce' });
+  const context = await browser.newContext({
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
+    colorScheme: 'light',
+    reducedMotion: 'reduce',
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const pageErrors: string[] = [];
@@ -39,7 +46,11 @@ export async function tabTo(page: Page, selector: string, max = 60): Promise<num
 }
 
 export async function focused(page: Page, selector: string): Promise<boolean> {
-  return Boolean(await page.evaluate(`Boolean(document.activeElement && document.activeElement.matches(${JSON.stringify(selector)}))`));
+  return Boolean(
+    await page.evaluate(
+      `Boolean(document.activeElement && document.activeElement.matches(${JSON.stringify(selector)}))`,
+    ),
+  );
 }
 
 /** The texts of the elements with this data-testid, in document order. */

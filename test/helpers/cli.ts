@@ -2,7 +2,11 @@
 import { PassThrough } from 'node:stream';
 import { main } from '../../client/cli';
 
-export async function runCli(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<{ code: number; out: string; err: string }> {
+export async function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input = '',
+): Promise<{ code: number; out: string; err: string }> {
   const stdin = new PassThrough();
   stdin.end(input);
   let out = '';

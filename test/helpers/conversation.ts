@@ -28,7 +28,8 @@ export async function waitForUser(handle: WorkflowHandle, timeoutMs = 30_000): P
 }
 
 export const say = (handle: WorkflowHandle, text: string) => handle.executeUpdate(promptUpdate, { args: [text] });
-export const decide = (handle: WorkflowHandle, decision: ConfirmDecision) => handle.executeUpdate(confirmUpdate, { args: [decision] });
+export const decide = (handle: WorkflowHandle, decision: ConfirmDecision) =>
+  handle.executeUpdate(confirmUpdate, { args: [decision] });
 export const history = (handle: WorkflowHandle) => handle.query(historyQuery);
 
 export function toolOutcomes(messages: ChatMessage[], tool?: string) {

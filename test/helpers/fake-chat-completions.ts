@@ -75,7 +75,10 @@ const isRaw = (r: ScriptResult): r is RawResponse =>
 const isStreamed = (r: ScriptResult): r is StreamedResponse => typeof (r as StreamedResponse).streamed === 'object';
 
 /** A completion (see `completion`) streamed with a pace, or cut off after `cutAfter` events. */
-export function streamed(body: Record<string, unknown>, opts: Omit<StreamedResponse, 'streamed'> = {}): StreamedResponse {
+export function streamed(
+  body: Record<string, unknown>,
+  opts: Omit<StreamedResponse, 'streamed'> = {},
+): StreamedResponse {
   return { streamed: body, ...opts };
 }
 
@@ -88,13 +91,11 @@ export function completion(opts: {
   usage?: { prompt: number; completion: number };
   model?: string;
 }): Record<string, unknown> {
-  const toolCalls = (opts.toolCalls ?? []).map(
-    (c, i): WireToolCall => ({
-      id: c.id ?? `call_${++completionSeq}_${i}`,
-      type: 'function',
-      function: { name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args) },
-    }),
-  );
+  const toolCalls = (opts.toolCalls ?? []).map((c, i): WireToolCall => ({
+    id: c.id ?? `call_${++completionSeq}_${i}`,
+    type: 'function',
+    function: { name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args) },
+  }));
   const usage = opts.usage ?? { prompt: 10, completion: 5 };
   return {
     id: `chatcmpl-${++completionSeq}`,
@@ -112,7 +113,11 @@ export function completion(opts: {
         finish_reason: toolCalls.length ? 'tool_calls' : 'stop',
       },
     ],
-    usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion },
+    usage: {
+      prompt_tokens: usage.prompt,
+      completion_tokens: usage.completion,
+      total_tokens: usage.prompt + usage.completion,
+    },
   };
 }
 
@@ -155,7 +160,10 @@ interface CompletionBody {
 }
 
 /** A completion as the `chat.completion.chunk` events OpenAI streams: role, text in pieces, tool calls, finish, usage. */
-export function streamEvents(completionBody: Record<string, unknown>, includeUsage: boolean): Record<string, unknown>[] {
+export function streamEvents(
+  completionBody: Record<string, unknown>,
+  includeUsage: boolean,
+): Record<string, unknown>[] {
   const c = completionBody as unknown as CompletionBody;
   const choice = c.choices?.[0];
   if (!choice) return []; // not a completion: the stream ends at once, as a broken provider's would
@@ -169,18 +177,36 @@ export function streamEvents(completionBody: Record<string, unknown>, includeUsa
   const events: Record<string, unknown>[] = [event({ role: 'assistant', content: '' })];
   for (const piece of choice.message.content?.match(/\s*\S+\s*/g) ?? []) events.push(event({ content: piece }));
   (choice.message.tool_calls ?? []).forEach((call, index) => {
-    events.push(event({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }));
+    events.push(
+      event({
+        tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }],
+      }),
+    );
     // Arguments arrive in pieces too, so the provider must join them.
     const args = call.function.arguments;
     const half = Math.ceil(args.length / 2);
-    for (const part of [args.slice(0, half), args.slice(half)]) if (part) events.push(event({ tool_calls: [{ index, function: { arguments: part } }] }));
+    for (const part of [args.slice(0, half), args.slice(half)])
+      if (part) events.push(event({ tool_calls: [{ index, function: { arguments: part } }] }));
   });
   events.push(event({}, choice.finish_reason));
-  if (includeUsage) events.push({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices: [], usage: c.usage });
+  if (includeUsage)
+    events.push({
+      id: c.id,
+      object: 'chat.completion.chunk',
+      created: c.created,
+      model: c.model,
+      choices: [],
+      usage: c.usage,
+    });
   return events;
 }
 
-async function sendStream(res: ServerResponse, answer: StreamedResponse, includeUsage: boolean, hungUp: AbortSignal): Promise<void> {
+async function sendStream(
+  res: ServerResponse,
+  answer: StreamedResponse,
+  includeUsage: boolean,
+  hungUp: AbortSignal,
+): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const write = (data: string) => new Promise<void>((resolve) => res.write(`data: ${data}\n\n`, () => resolve()));
   const events = streamEvents(answer.streamed, includeUsage);
@@ -199,7 +225,9 @@ async function sendStream(res: ServerResponse, answer: StreamedResponse, include
 
 // ---- the server ----------------------------------------------------------------------------------------------
 
-export async function startFakeChatCompletions(initial: Script = () => completion({ text: 'ok' })): Promise<FakeChatCompletions> {
+export async function startFakeChatCompletions(
+  initial: Script = () => completion({ text: 'ok' }),
+): Promise<FakeChatCompletions> {
   let script = initial;
   const requests: RecordedRequest[] = [];
 
@@ -219,7 +247,14 @@ export async function startFakeChatCompletions(initial: Script = () => completio
         res.on('close', () => {
           if (!res.writableFinished) hangUp.abort();
         });
-        const recorded: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, rawBody, hungUp: hangUp.signal };
+        const recorded: RecordedRequest = {
+          method: req.method ?? '',
+          url: req.url ?? '',
+          headers: req.headers,
+          body,
+          rawBody,
+          hungUp: hangUp.signal,
+        };
         requests.push(recorded);
 
         let answer: RawResponse;
@@ -235,12 +270,14 @@ export async function startFakeChatCompletions(initial: Script = () => completio
             result = httpError(500, `The fake script threw: ${(err as Error).message}`);
           }
           if (body.stream && !isRaw(result)) {
-            const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+            const includeUsage =
+              (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
             return sendStream(res, isStreamed(result) ? result : streamed(result), includeUsage, hangUp.signal);
           }
           answer = isRaw(result) ? result : { status: 200, body: isStreamed(result) ? result.streamed : result };
         }
-        const payload = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+        const payload =
+          answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
         res.writeHead(answer.status, {
           'content-type': typeof answer.body === 'string' ? 'text/plain' : 'application/json',
           'content-length': Buffer.byteLength(payload),

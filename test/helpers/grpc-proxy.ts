@@ -68,7 +68,10 @@ export class GrpcProxy {
   }
 
   private forward(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders): void {
-    const method = String(headers[HTTP2_HEADER_PATH] ?? '').split('/').pop() ?? '';
+    const method =
+      String(headers[HTTP2_HEADER_PATH] ?? '')
+        .split('/')
+        .pop() ?? '';
     const hold = this.holds.get(method);
     if (hold?.direction === 'request') return this.noteHeld(hold, stream);
 

@@ -39,11 +39,17 @@ async function untilAnswering(address: string, timeoutMs = 30_000): Promise<void
   for (;;) {
     // Its own subchannel: grpc-js shares them between connections, and one left backing off would answer late.
     const channelArgs = { 'grpc.use_local_subchannel_pool': 1 };
-    const connection = await Connection.connect({ address, connectTimeout: '2 seconds', channelArgs }).catch(() => undefined);
-    const answered = await connection?.workflowService.getSystemInfo({}).then(() => true, () => false);
+    const connection = await Connection.connect({ address, connectTimeout: '2 seconds', channelArgs }).catch(
+      () => undefined,
+    );
+    const answered = await connection?.workflowService.getSystemInfo({}).then(
+      () => true,
+      () => false,
+    );
     await connection?.close();
     if (answered) return;
-    if (Date.now() > deadline) throw new Error(`the Temporal dev server at ${address} did not answer within ${timeoutMs / 1000} s`);
+    if (Date.now() > deadline)
+      throw new Error(`the Temporal dev server at ${address} did not answer within ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

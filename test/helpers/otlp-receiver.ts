@@ -16,10 +16,16 @@ type OtlpValue = { stringValue?: string; intValue?: string | number; doubleValue
 type OtlpAttribute = { key: string; value: OtlpValue };
 
 /** `bodies`: every export request as sent, events and statuses included (to look for what must not be there). */
-export async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; bodies: string[]; close(): Promise<void> }> {
+export async function startReceiver(): Promise<{
+  url: string;
+  spans: ReceivedSpan[];
+  bodies: string[];
+  close(): Promise<void>;
+}> {
   const spans: ReceivedSpan[] = [];
   const bodies: string[] = [];
-  const value = (v: OtlpValue) => v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : (v.doubleValue ?? String(v.boolValue)));
+  const value = (v: OtlpValue) =>
+    v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : (v.doubleValue ?? String(v.boolValue)));
   const attrs = (list: OtlpAttribute[] = []) => Object.fromEntries(list.map((a) => [a.key, value(a.value)]));
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -27,15 +33,34 @@ export async function startReceiver(): Promise<{ url: string; spans: ReceivedSpa
     req.on('end', () => {
       if (req.url === '/v1/traces' && req.headers['content-type']?.startsWith('application/json')) {
         bodies.push(body);
-        const data = JSON.parse(body) as { resourceSpans: { resource: { attributes: OtlpAttribute[] }; scopeSpans: { spans: (Omit<ReceivedSpan, 'attributes' | 'service'> & { attributes: OtlpAttribute[] })[] }[] }[] };
+        const data = JSON.parse(body) as {
+          resourceSpans: {
+            resource: { attributes: OtlpAttribute[] };
+            scopeSpans: { spans: (Omit<ReceivedSpan, 'attributes' | 'service'> & { attributes: OtlpAttribute[] })[] }[];
+          }[];
+        };
         for (const rs of data.resourceSpans) {
           const service = String(attrs(rs.resource.attributes)['service.name']);
-          for (const ss of rs.scopeSpans) for (const s of ss.spans) spans.push({ service, name: s.name, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId ?? '', attributes: attrs(s.attributes) });
+          for (const ss of rs.scopeSpans)
+            for (const s of ss.spans)
+              spans.push({
+                service,
+                name: s.name,
+                traceId: s.traceId,
+                spanId: s.spanId,
+                parentSpanId: s.parentSpanId ?? '',
+                attributes: attrs(s.attributes),
+              });
         }
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, bodies, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    spans,
+    bodies,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

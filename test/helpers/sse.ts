@@ -21,10 +21,17 @@ export interface SseStream {
   close(): void;
 }
 
-export async function openEvents(url: string, opts: { lastEventId?: string; headers?: Record<string, string> } = {}): Promise<SseStream> {
+export async function openEvents(
+  url: string,
+  opts: { lastEventId?: string; headers?: Record<string, string> } = {},
+): Promise<SseStream> {
   const abort = new AbortController();
   const res = await fetch(url, {
-    headers: { accept: 'text/event-stream', ...(opts.lastEventId ? { 'last-event-id': opts.lastEventId } : {}), ...opts.headers },
+    headers: {
+      accept: 'text/event-stream',
+      ...(opts.lastEventId ? { 'last-event-id': opts.lastEventId } : {}),
+      ...opts.headers,
+    },
     signal: abort.signal,
   });
   if (res.status !== 200 || !res.body) throw new Error(`events: HTTP ${res.status} ${await res.text()}`);

@@ -26,7 +26,9 @@ export async function startTimeSkipping(): Promise<TestWorkflowEnvironment> {
   quietRuntime();
   const server = findTestServer();
   if (!server) throw new Error(MISSING_TEST_SERVER);
-  return TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: server } } });
+  return TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: server } },
+  });
 }
 
 export async function startTemporal(): Promise<TestWorkflowEnvironment> {
@@ -34,7 +36,10 @@ export async function startTemporal(): Promise<TestWorkflowEnvironment> {
   // Without a CLI (no Python to install it), the SDK downloads one: that needs the internet, and says so if it fails.
   const cli = findTemporalCli();
   return TestWorkflowEnvironment.createLocal({
-    server: { executable: cli ? { type: 'existing-path', path: cli } : { type: 'cached-download' }, extraArgs: ['--log-level', 'error', ...DEV_SERVER_SEARCH_ATTRIBUTES, ...dynamicConfigFlags()] },
+    server: {
+      executable: cli ? { type: 'existing-path', path: cli } : { type: 'cached-download' },
+      extraArgs: ['--log-level', 'error', ...DEV_SERVER_SEARCH_ATTRIBUTES, ...dynamicConfigFlags()],
+    },
   });
 }
 
@@ -52,13 +57,24 @@ let queueSeq = 0;
 export function testSettings(env: Record<string, string> = {}): WorkerSettings {
   // No MCP endpoints unless a test brings its own registry. Built from `env` alone, never process.env, so a
   // developer's STRIPE_API_KEY cannot send the tests' invoices to Stripe.
-  const config = readWorkerSettings({ AGENT_GOAL: 'goal_hr_pto', MCP_ENDPOINTS_FILE: '/nonexistent/mcp_endpoints.json', ...env } as NodeJS.ProcessEnv);
+  const config = readWorkerSettings({
+    AGENT_GOAL: 'goal_hr_pto',
+    MCP_ENDPOINTS_FILE: '/nonexistent/mcp_endpoints.json',
+    ...env,
+  } as NodeJS.ProcessEnv);
   return { ...config, taskQueue: `test-${process.pid}-${++queueSeq}` };
 }
 
 export async function startWorker(
   env: TestWorkflowEnvironment,
-  opts: { script?: ScriptInput; model?: ResolvedModel; settings?: WorkerSettings; store?: MockStore; tools?: ToolRegistry; streamBus?: StreamBus },
+  opts: {
+    script?: ScriptInput;
+    model?: ResolvedModel;
+    settings?: WorkerSettings;
+    store?: MockStore;
+    tools?: ToolRegistry;
+    streamBus?: StreamBus;
+  },
 ): Promise<AgentWorker & { run: Promise<void>; stop(): Promise<void> }> {
   const agent = await createAgentWorker({
     connection: env.nativeConnection,

@@ -53,7 +53,10 @@ export async function startWorkerProcess(env: Record<string, string>, readyTimeo
  * A fresh folder with a model script and an MCP registry, and the settings of a worker process using them: the
  * general agent on the scripted model, prompts not validated. Add DATA_DIR and the settings under test.
  */
-export function scriptedWorkerSettings(name: string, opts: { address: string; taskQueue: string; script: ScriptInput; mcpServers: Record<string, object> }): { dir: string; env: Record<string, string> } {
+export function scriptedWorkerSettings(
+  name: string,
+  opts: { address: string; taskQueue: string; script: ScriptInput; mcpServers: Record<string, object> },
+): { dir: string; env: Record<string, string> } {
   const dir = mkdtempSync(path.join(tmpdir(), `${name}-`));
   writeFileSync(path.join(dir, 'script.json'), JSON.stringify(opts.script));
   writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers: opts.mcpServers }));

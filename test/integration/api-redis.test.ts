@@ -23,17 +23,36 @@ describe('API and worker in separate processes, streaming through Redis', () => 
 
   beforeAll(async () => {
     const port = await freePort(0);
-    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
     env = await startTemporal();
     const dir = mkdtempSync(path.join(tmpdir(), 'api-redis-'));
     const script = path.join(dir, 'script.json');
     writeFileSync(
       script,
-      JSON.stringify({ rules: [{ user: '^Greet the user', reply: { text: 'Hello there, ask me anything.' } }, { user: 'tell me a story', reply: { text: LONG_REPLY } }] }),
+      JSON.stringify({
+        rules: [
+          { user: '^Greet the user', reply: { text: 'Hello there, ask me anything.' } },
+          { user: 'tell me a story', reply: { text: LONG_REPLY } },
+        ],
+      }),
     );
-    const common = { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: `api-redis-${Date.now()}`, REDIS_URL: `redis://127.0.0.1:${port}`, AGENT_GOAL: 'goal_general' };
+    const common = {
+      TEMPORAL_ADDRESS: env.address,
+      TASK_QUEUE: `api-redis-${Date.now()}`,
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+      AGENT_GOAL: 'goal_general',
+    };
     // 150 ms between words: the reply takes ~9 s to write, time enough to kill the worker in the middle of it.
-    workerEnv = { ...common, LLM_MODEL: `scripted:${script}`, SCRIPTED_STREAM_DELAY_MS: '150', VALIDATE_PROMPTS: 'false', DATA_DIR: dir, MCP_ENDPOINTS_FILE: '/nonexistent' };
+    workerEnv = {
+      ...common,
+      LLM_MODEL: `scripted:${script}`,
+      SCRIPTED_STREAM_DELAY_MS: '150',
+      VALIDATE_PROMPTS: 'false',
+      DATA_DIR: dir,
+      MCP_ENDPOINTS_FILE: '/nonexistent',
+    };
     workers.push(await startWorkerProcess(workerEnv));
     api = await startApiProcess({ ...common, API_PORT: '0', DATA_DIR: dir });
   }, 120_000);
@@ -45,7 +64,11 @@ describe('API and worker in separate processes, streaming through Redis', () => 
   });
 
   const post = async (p: string, body: unknown) => {
-    const res = await fetch(`${api.url}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${api.url}${p}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as { conversationId?: string } };
   };
 
@@ -56,17 +79,28 @@ describe('API and worker in separate processes, streaming through Redis', () => 
     const events = await openEvents(`${api.url}/api/conversations/${id}/events`);
     try {
       await events.next((e) => e.event === 'state');
-      expect((await post(`/api/conversations/${id}/messages?wait=false`, { text: 'tell me a story' })).status).toBe(202);
+      expect((await post(`/api/conversations/${id}/messages?wait=false`, { text: 'tell me a story' })).status).toBe(
+        202,
+      );
 
       // Text written in the worker process reaches the API process through Redis.
-      const firstTokens = await events.next((e) => e.event === 'token' && textOf(events.events, (e.data as Token).attempt).split(' ').length >= 5, 30_000);
+      const firstTokens = await events.next(
+        (e) => e.event === 'token' && textOf(events.events, (e.data as Token).attempt).split(' ').length >= 5,
+        30_000,
+      );
       const deadAttempt = (firstTokens.data as Token).attempt;
       await workers[0]!.kill();
       workers.push(await startWorkerProcess(workerEnv));
 
       const discard = await events.next((e) => e.event === 'discard', 60_000);
       expect(discard.data).toEqual({ attempt: deadAttempt });
-      const reply = await events.next((e) => e.event === 'message' && (e.data as { message: { kind: string } }).message.kind === 'agent' && (e.data as { seq: number }).seq > 1, 60_000);
+      const reply = await events.next(
+        (e) =>
+          e.event === 'message' &&
+          (e.data as { message: { kind: string } }).message.kind === 'agent' &&
+          (e.data as { seq: number }).seq > 1,
+        60_000,
+      );
       expect((reply.data as { message: { text: string } }).message.text).toBe(LONG_REPLY);
 
       // The retry streamed the whole reply again under its own attempt, after the discard.
@@ -77,9 +111,13 @@ describe('API and worker in separate processes, streaming through Redis', () => 
 
       // Once: one agent message with the story, in the stream and in the conversation.
       await new Promise((r) => setTimeout(r, 1_000));
-      const stories = events.events.filter((e) => e.event === 'message' && (e.data as { message: { text?: string } }).message.text === LONG_REPLY);
+      const stories = events.events.filter(
+        (e) => e.event === 'message' && (e.data as { message: { text?: string } }).message.text === LONG_REPLY,
+      );
       expect(stories).toHaveLength(1);
-      const convo = (await (await fetch(`${api.url}/api/conversations/${id}`)).json()) as { messages: { message: { kind: string; text?: string } }[] };
+      const convo = (await (await fetch(`${api.url}/api/conversations/${id}`)).json()) as {
+        messages: { message: { kind: string; text?: string } }[];
+      };
       expect(convo.messages.filter((m) => m.message.text === LONG_REPLY)).toHaveLength(1);
     } finally {
       events.close();
@@ -104,7 +142,9 @@ function textOf(events: SseEvent[], attempt: string): string {
   return text;
 }
 
-async function startApiProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output(): string }> {
+async function startApiProcess(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; output(): string }> {
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'api/main.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },

@@ -30,10 +30,19 @@ describe('HTTP API', () => {
     worker = await startWorker(env, { script: ptoScript, settings, streamBus: bus });
     const agents = new AgentClient(env.client, settings.taskQueue);
     const base = { agents, bus, defaultGoal: 'goal_hr_pto', feedTiming: { busyMs: 50, idleMs: 200 } };
-    open = await startApi({ ...base, settings: { port: 0, host: '127.0.0.1', keys: null, bodyLimitBytes: 64 * 1024, corsOrigins: [] } });
+    open = await startApi({
+      ...base,
+      settings: { port: 0, host: '127.0.0.1', keys: null, bodyLimitBytes: 64 * 1024, corsOrigins: [] },
+    });
     keyed = await startApi({
       ...base,
-      settings: { port: 0, host: '127.0.0.1', keys: new ApiKeys([`alice=${ALICE}`, `bob=${BOB}`], [ADMIN]), bodyLimitBytes: 64 * 1024, corsOrigins: [] },
+      settings: {
+        port: 0,
+        host: '127.0.0.1',
+        keys: new ApiKeys([`alice=${ALICE}`, `bob=${BOB}`], [ADMIN]),
+        bodyLimitBytes: 64 * 1024,
+        corsOrigins: [],
+      },
     });
   });
   afterAll(async () => {
@@ -47,7 +56,10 @@ describe('HTTP API', () => {
   const call = async (method: string, path: string, body?: unknown, key?: string, api = open) => {
     const res = await fetch(`${api.url}${path}`, {
       method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+      },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await res.text();
@@ -55,25 +67,52 @@ describe('HTTP API', () => {
   };
 
   it('answers health and an OpenAPI document generated from the schemas', async () => {
-    expect(await call('GET', '/api/health')).toEqual({ status: 200, body: expect.objectContaining({ ok: true, temporal: expect.objectContaining({ reachable: true }) }) });
+    expect(await call('GET', '/api/health')).toEqual({
+      status: 200,
+      body: expect.objectContaining({ ok: true, temporal: expect.objectContaining({ reachable: true }) }),
+    });
     const { body: doc } = await call('GET', '/api/openapi.json');
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/api/conversations', '/api/conversations/{id}', '/api/conversations/{id}/messages', '/api/conversations/{id}/events', '/api/agents', '/api/tools']),
+      expect.arrayContaining([
+        '/api/conversations',
+        '/api/conversations/{id}',
+        '/api/conversations/{id}/messages',
+        '/api/conversations/{id}/events',
+        '/api/agents',
+        '/api/tools',
+      ]),
     );
     expect(doc.components.schemas.ConfirmDecision).toBeDefined();
   });
 
   it('starts a conversation, books on approval and shows it all in the conversation', async () => {
     const started = await call('POST', '/api/conversations', { goalId: 'goal_hr_pto', conversationId: 'api-1' });
-    expect(started).toEqual({ status: 201, body: { conversationId: 'api-1', goalId: 'goal_hr_pto', greeting: expect.objectContaining({ reply: expect.stringMatching(/work email/) }) } });
-    const proposal = await call('POST', '/api/conversations/api-1/messages', { text: 'book 2026-12-21 to 2026-12-22 for ada@example.com' });
+    expect(started).toEqual({
+      status: 201,
+      body: {
+        conversationId: 'api-1',
+        goalId: 'goal_hr_pto',
+        greeting: expect.objectContaining({ reply: expect.stringMatching(/work email/) }),
+      },
+    });
+    const proposal = await call('POST', '/api/conversations/api-1/messages', {
+      text: 'book 2026-12-21 to 2026-12-22 for ada@example.com',
+    });
     expect(proposal.status).toBe(200);
-    expect(proposal.body.pendingToolCall).toMatchObject({ tool: 'BookPTO', call: { args: { email: 'ada@example.com' } } });
+    expect(proposal.body.pendingToolCall).toMatchObject({
+      tool: 'BookPTO',
+      call: { args: { email: 'ada@example.com' } },
+    });
     const booked = await call('POST', '/api/conversations/api-1/confirm', { approve: true });
     expect(booked.body.reply).toMatch(/Booked 2026-12-21 to 2026-12-22/);
 
     const { body: convo } = await call('GET', '/api/conversations/api-1');
-    expect(convo).toMatchObject({ id: 'api-1', goalId: 'goal_hr_pto', state: 'waiting_for_user', pendingApproval: null });
+    expect(convo).toMatchObject({
+      id: 'api-1',
+      goalId: 'goal_hr_pto',
+      state: 'waiting_for_user',
+      pendingApproval: null,
+    });
     expect(convo.messages.map((m: { seq: number }) => m.seq)).toEqual(convo.messages.map((_: unknown, i: number) => i));
     expect(convo.messages.some((m: { message: { kind: string } }) => m.message.kind === 'tool')).toBe(true);
     expect(convo.usage.totalTokens).toBeGreaterThan(0);
@@ -82,23 +121,55 @@ describe('HTTP API', () => {
   });
 
   it('refuses bad input naming the field, unknown ids with 404, refused updates with 409, big bodies with 413', async () => {
-    expect(await call('POST', '/api/conversations', { goalId: 'goal_nope' })).toEqual({ status: 400, body: { error: expect.stringMatching(/Unknown goal "goal_nope"/), field: 'goalId' } });
-    expect(await call('POST', '/api/conversations', { goalId: 'x y' })).toEqual({ status: 400, body: { error: expect.stringMatching(/^goalId: /), field: 'goalId' } });
-    expect(await call('POST', '/api/conversations', { goal: 'goal_hr_pto' })).toMatchObject({ status: 400, body: { field: 'goal' } });
+    expect(await call('POST', '/api/conversations', { goalId: 'goal_nope' })).toEqual({
+      status: 400,
+      body: { error: expect.stringMatching(/Unknown goal "goal_nope"/), field: 'goalId' },
+    });
+    expect(await call('POST', '/api/conversations', { goalId: 'x y' })).toEqual({
+      status: 400,
+      body: { error: expect.stringMatching(/^goalId: /), field: 'goalId' },
+    });
+    expect(await call('POST', '/api/conversations', { goal: 'goal_hr_pto' })).toMatchObject({
+      status: 400,
+      body: { field: 'goal' },
+    });
     expect(await call('POST', '/api/conversations', '{not json')).toMatchObject({ status: 400 });
-    expect(await call('POST', '/api/conversations/api-nope/messages', { text: 'hi' })).toEqual({ status: 404, body: { error: 'No conversation with id api-nope.' } });
+    expect(await call('POST', '/api/conversations/api-nope/messages', { text: 'hi' })).toEqual({
+      status: 404,
+      body: { error: 'No conversation with id api-nope.' },
+    });
     expect(await call('GET', '/api/conversations/api-nope')).toMatchObject({ status: 404 });
 
     await call('POST', '/api/conversations', { conversationId: 'api-2' });
-    expect(await call('POST', '/api/conversations/api-2/messages', { text: '' })).toMatchObject({ status: 400, body: { field: 'text' } });
-    expect(await call('POST', '/api/conversations/api-2/confirm', { approve: false })).toMatchObject({ status: 400, body: { field: expect.any(String) } });
+    expect(await call('POST', '/api/conversations/api-2/messages', { text: '' })).toMatchObject({
+      status: 400,
+      body: { field: 'text' },
+    });
+    expect(await call('POST', '/api/conversations/api-2/confirm', { approve: false })).toMatchObject({
+      status: 400,
+      body: { field: expect.any(String) },
+    });
     // Nothing awaits approval: the workflow's validator refuses, and says why.
-    expect(await call('POST', '/api/conversations/api-2/confirm', { approve: true })).toMatchObject({ status: 409, body: { error: expect.any(String) } });
-    expect(await call('POST', '/api/conversations', { conversationId: 'api-2' })).toMatchObject({ status: 409, body: { error: expect.stringMatching(/already running/) } });
-    expect(await call('POST', '/api/conversations/api-2/messages', { text: 'x'.repeat(70 * 1024) })).toMatchObject({ status: 413 });
-    expect(await call('GET', '/api/conversations?state=sleeping')).toMatchObject({ status: 400, body: { field: 'state' } });
+    expect(await call('POST', '/api/conversations/api-2/confirm', { approve: true })).toMatchObject({
+      status: 409,
+      body: { error: expect.any(String) },
+    });
+    expect(await call('POST', '/api/conversations', { conversationId: 'api-2' })).toMatchObject({
+      status: 409,
+      body: { error: expect.stringMatching(/already running/) },
+    });
+    expect(await call('POST', '/api/conversations/api-2/messages', { text: 'x'.repeat(70 * 1024) })).toMatchObject({
+      status: 413,
+    });
+    expect(await call('GET', '/api/conversations?state=sleeping')).toMatchObject({
+      status: 400,
+      body: { field: 'state' },
+    });
     await call('POST', '/api/conversations/api-2/end');
-    expect(await call('POST', '/api/conversations/api-2/messages', { text: 'hi' })).toMatchObject({ status: 409, body: { error: expect.stringMatching(/ended/) } });
+    expect(await call('POST', '/api/conversations/api-2/messages', { text: 'hi' })).toMatchObject({
+      status: 409,
+      body: { error: expect.stringMatching(/ended/) },
+    });
   });
 
   it('streams the reply: tokens before the message, which holds the same text; wait=false answers 202 at once', async () => {
@@ -106,15 +177,21 @@ describe('HTTP API', () => {
     const events = await openEvents(`${open.url}/api/conversations/api-3/events`);
     try {
       await events.next((e) => e.event === 'state' && (e.data as { state: string }).state === 'waiting_for_user');
-      const sent = await call('POST', '/api/conversations/api-3/messages?wait=false', { text: 'What is my balance for ada@example.com?' });
+      const sent = await call('POST', '/api/conversations/api-3/messages?wait=false', {
+        text: 'What is my balance for ada@example.com?',
+      });
       expect(sent).toEqual({ status: 202, body: { accepted: true } });
       const reply = await events.next((e) => e.event === 'message' && isAgentText(e, /hours of PTO left/));
       const tokens = events.events.filter((e) => e.event === 'token' && e.at <= reply.at);
       expect(tokens.length).toBeGreaterThan(1);
       expect(tokens[0]!.at).toBeLessThan(reply.at);
       expect(textOf(tokens)).toBe((reply.data as { message: { text: string } }).message.text);
-      await call('POST', '/api/conversations/api-3/messages?wait=false', { text: 'book 2026-12-28 to 2026-12-29 for ada@example.com' });
-      const approval = await events.next((e) => e.event === 'approval' && (e.data as { pending: unknown }).pending !== null);
+      await call('POST', '/api/conversations/api-3/messages?wait=false', {
+        text: 'book 2026-12-28 to 2026-12-29 for ada@example.com',
+      });
+      const approval = await events.next(
+        (e) => e.event === 'approval' && (e.data as { pending: unknown }).pending !== null,
+      );
       expect(approval.data).toMatchObject({ pending: { tool: 'BookPTO' } });
     } finally {
       events.close();
@@ -125,15 +202,23 @@ describe('HTTP API', () => {
     await call('POST', '/api/conversations', { conversationId: 'api-4' });
     const first = await openEvents(`${open.url}/api/conversations/api-4/events`);
     await call('POST', '/api/conversations/api-4/messages', { text: 'What is my balance for ada@example.com?' });
-    await first.next((e) => e.event === 'message' && (e.data as { message: { kind: string } }).message.kind === 'agent', 30_000, 1);
+    await first.next(
+      (e) => e.event === 'message' && (e.data as { message: { kind: string } }).message.kind === 'agent',
+      30_000,
+      1,
+    );
     first.close();
     // While nobody listens, the conversation goes on.
-    await call('POST', '/api/conversations/api-4/messages', { text: 'book 2026-12-21 to 2026-12-22 for ada@example.com' });
+    await call('POST', '/api/conversations/api-4/messages', {
+      text: 'book 2026-12-21 to 2026-12-22 for ada@example.com',
+    });
     await call('POST', '/api/conversations/api-4/confirm', { approve: false, reason: 'wrong week' });
     const second = await openEvents(`${open.url}/api/conversations/api-4/events`, { lastEventId: first.lastId() });
     try {
       await second.next((e) => e.event === 'message' && isAgentText(e, /did not book it/));
-      const seqs = [...first.events, ...second.events].filter((e) => e.event === 'message').map((e) => (e.data as { seq: number }).seq);
+      const seqs = [...first.events, ...second.events]
+        .filter((e) => e.event === 'message')
+        .map((e) => (e.data as { seq: number }).seq);
       const { body: convo } = await call('GET', '/api/conversations/api-4');
       expect(seqs).toEqual(convo.messages.map((m: { seq: number }) => m.seq));
     } finally {
@@ -143,21 +228,31 @@ describe('HTTP API', () => {
 
   it('with API_KEYS: no key is 401, a key sees only its own conversations, an admin key sees all', async () => {
     expect(await call('GET', '/api/conversations', undefined, undefined, keyed)).toMatchObject({ status: 401 });
-    expect(await call('GET', '/api/conversations', undefined, 'not-a-key-at-all-0000', keyed)).toMatchObject({ status: 401 });
+    expect(await call('GET', '/api/conversations', undefined, 'not-a-key-at-all-0000', keyed)).toMatchObject({
+      status: 401,
+    });
     expect(await call('GET', '/api/health', undefined, undefined, keyed)).toMatchObject({ status: 200 });
     const started = await call('POST', '/api/conversations', { conversationId: `alice-${Date.now()}` }, ALICE, keyed);
     expect(started.status).toBe(201);
     const id = started.body.conversationId as string;
-    expect((await call('GET', `/api/conversations/${id}`, undefined, ALICE, keyed)).body).toMatchObject({ owner: 'alice' });
+    expect((await call('GET', `/api/conversations/${id}`, undefined, ALICE, keyed)).body).toMatchObject({
+      owner: 'alice',
+    });
     expect(await call('GET', `/api/conversations/${id}`, undefined, BOB, keyed)).toMatchObject({ status: 404 });
-    expect(await call('POST', `/api/conversations/${id}/messages`, { text: 'hi' }, BOB, keyed)).toMatchObject({ status: 404 });
+    expect(await call('POST', `/api/conversations/${id}/messages`, { text: 'hi' }, BOB, keyed)).toMatchObject({
+      status: 404,
+    });
     await expect(openEvents(`${keyed.url}/api/conversations/${id}/events?key=${BOB}`)).rejects.toThrow(/404/);
     const events = await openEvents(`${keyed.url}/api/conversations/${id}/events?key=${ALICE}`);
     await events.next((e) => e.event === 'state');
     events.close();
     await new Promise((r) => setTimeout(r, 1_500)); // the list reads the server's visibility store, a moment behind
-    expect((await call('GET', '/api/conversations', undefined, BOB, keyed)).body).not.toContainEqual(expect.objectContaining({ id }));
-    expect((await call('GET', '/api/conversations', undefined, ALICE, keyed)).body).toContainEqual(expect.objectContaining({ id, owner: 'alice' }));
+    expect((await call('GET', '/api/conversations', undefined, BOB, keyed)).body).not.toContainEqual(
+      expect.objectContaining({ id }),
+    );
+    expect((await call('GET', '/api/conversations', undefined, ALICE, keyed)).body).toContainEqual(
+      expect.objectContaining({ id, owner: 'alice' }),
+    );
     expect((await call('GET', `/api/conversations/${id}`, undefined, ADMIN, keyed)).status).toBe(200);
   });
 
@@ -166,9 +261,12 @@ describe('HTTP API', () => {
       const res = await fetch(`${api.url}/metrics`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
       return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
     };
-    const value = (text: string, series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+    const value = (text: string, series: string) =>
+      Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
     await call('POST', '/api/conversations', { conversationId: 'api-metrics' });
-    await call('POST', '/api/conversations/api-metrics/messages', { text: 'book 2026-12-14 to 2026-12-15 for ada@example.com' });
+    await call('POST', '/api/conversations/api-metrics/messages', {
+      text: 'book 2026-12-14 to 2026-12-15 for ada@example.com',
+    });
     let text = '';
     // Visibility (what the gauges count) catches up with the workflow's search attributes within moments.
     for (let i = 0; i < 100 && !(value(text, 'agent_approvals_waiting') >= 1); i++) {
@@ -186,7 +284,9 @@ describe('HTTP API', () => {
     const after = await scrape();
     expect(after.type).toMatch(/^text\/plain/);
     expect(value(after.text, route)).toBe(before + 1);
-    expect(after.text).toMatch(/^agent_api_request_duration_seconds_count\{method="POST",route="\/api\/conversations\/:id\/confirm"\} \d+$/m);
+    expect(after.text).toMatch(
+      /^agent_api_request_duration_seconds_count\{method="POST",route="\/api\/conversations\/:id\/confirm"\} \d+$/m,
+    );
     expect(after.text).toMatch(/^process_resident_memory_bytes \d+/m);
     await call('POST', '/api/conversations/api-metrics/end');
 
@@ -198,8 +298,13 @@ describe('HTTP API', () => {
   it('lists agents, endpoints and a goal’s tools', async () => {
     expect((await call('GET', '/api/agents')).body.goalIds).toContain('goal_hr_pto');
     expect((await call('GET', '/api/endpoints')).body).toHaveProperty('endpoints');
-    expect((await call('GET', '/api/tools?goal=goal_hr_pto')).body.map((t: { name: string }) => t.name)).toContain('BookPTO');
-    expect(await call('GET', '/api/tools?goal=goal_nope')).toMatchObject({ status: 400, body: { error: expect.stringMatching(/Unknown goal/) } });
+    expect((await call('GET', '/api/tools?goal=goal_hr_pto')).body.map((t: { name: string }) => t.name)).toContain(
+      'BookPTO',
+    );
+    expect(await call('GET', '/api/tools?goal=goal_nope')).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/Unknown goal/) },
+    });
   });
 });
 

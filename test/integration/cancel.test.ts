@@ -12,7 +12,12 @@ import { AgentClient } from '../../client/agent-client';
 import { defineTool } from '../../tools/define-tool';
 import { loadNativeTools, ToolRegistry } from '../../tools/registry';
 import { statusQuery } from '../../workflows/messages';
-import { completion, lastUserText, startFakeChatCompletions, type FakeChatCompletions } from '../helpers/fake-chat-completions';
+import {
+  completion,
+  lastUserText,
+  startFakeChatCompletions,
+  type FakeChatCompletions,
+} from '../helpers/fake-chat-completions';
 import { history, say, startConversation, toolOutcomes, waitUntil } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
 
@@ -56,7 +61,16 @@ const goal = {
 const script: ScriptInput = {
   rules: [
     { goal: goal.id, user: '^Greet', reply: { text: 'Hi.' } },
-    { goal: goal.id, user: 'nap', reply: { toolCalls: [{ tool: 'Nap', args: { seconds: 60 } }, { tool: 'Nap', args: { seconds: 1 } }] } },
+    {
+      goal: goal.id,
+      user: 'nap',
+      reply: {
+        toolCalls: [
+          { tool: 'Nap', args: { seconds: 60 } },
+          { tool: 'Nap', args: { seconds: 1 } },
+        ],
+      },
+    },
     { goal: goal.id, user: 'remote', reply: { toolCalls: [{ tool: 'chaos__wait_for_cancel', args: {} }] } },
     { goal: goal.id, user: 'hello', reply: { text: 'Hello again.' } },
   ],
@@ -78,7 +92,19 @@ describe('cancelling the running turn', () => {
     });
     writeFileSync(path.join(dir, 'slow.json'), JSON.stringify(goal));
     const registry = path.join(dir, 'mcp.json');
-    writeFileSync(registry, JSON.stringify({ mcpServers: { chaos: { command: process.execPath, args: [...TSX, 'test/fixtures/mcp/chaos-server.ts'], env: { CHAOS_LOG: chaosLog }, timeoutMs: 60_000 } } }));
+    writeFileSync(
+      registry,
+      JSON.stringify({
+        mcpServers: {
+          chaos: {
+            command: process.execPath,
+            args: [...TSX, 'test/fixtures/mcp/chaos-server.ts'],
+            env: { CHAOS_LOG: chaosLog },
+            timeoutMs: 60_000,
+          },
+        },
+      }),
+    );
     env = await startTemporal();
     llmWorker = await startWorker(env, {
       model: createModel({ model: 'openai-compatible:test-model', baseUrl: model.baseUrl, key: 'k' }),
@@ -87,7 +113,13 @@ describe('cancelling the running turn', () => {
     toolWorker = await startWorker(env, {
       script,
       tools: new ToolRegistry([...loadNativeTools().all(), nap]),
-      settings: testSettings({ AGENT_GOAL: goal.id, GOALS_DIR: dir, MCP_ENDPOINTS_FILE: registry, SHOW_CONFIRM: 'false', VALIDATE_PROMPTS: 'false' }),
+      settings: testSettings({
+        AGENT_GOAL: goal.id,
+        GOALS_DIR: dir,
+        MCP_ENDPOINTS_FILE: registry,
+        SHOW_CONFIRM: 'false',
+        VALIDATE_PROMPTS: 'false',
+      }),
     });
   });
   afterAll(async () => {
@@ -99,7 +131,9 @@ describe('cancelling the running turn', () => {
 
   it('during a slow model call: the request is dropped, the prompt gets the stop as its reply, the next turn runs', async () => {
     const client = new AgentClient(env.client, llmWorker.worker.options.taskQueue);
-    const { handle } = await startConversation(env.client, llmWorker.worker.options.taskQueue, { goalId: 'goal_hr_pto' });
+    const { handle } = await startConversation(env.client, llmWorker.worker.options.taskQueue, {
+      goalId: 'goal_hr_pto',
+    });
     const pending = say(handle, 'please be slow');
     await waitUntil(async () => model.requests.some((r) => lastUserText(r.body).includes('slow')));
     const began = Date.now();
@@ -137,7 +171,12 @@ describe('cancelling the running turn', () => {
     const client = new AgentClient(env.client, toolWorker.worker.options.taskQueue);
     const { handle } = await startConversation(env.client, toolWorker.worker.options.taskQueue, { goalId: goal.id });
     const pending = say(handle, 'call the remote tool');
-    await waitUntil(async () => (await handle.describe()).raw.pendingActivities?.some((a) => a.activityType?.name === 'callMcpTool' && a.state === 2) ?? false);
+    await waitUntil(
+      async () =>
+        (await handle.describe()).raw.pendingActivities?.some(
+          (a) => a.activityType?.name === 'callMcpTool' && a.state === 2,
+        ) ?? false,
+    );
     const began = Date.now();
     const stopped = await client.cancel(handle.workflowId);
     expect(Date.now() - began).toBeLessThan(20_000);
@@ -145,7 +184,11 @@ describe('cancelling the running turn', () => {
     await waitUntil(async () => existsSync(chaosLog) && readFileSync(chaosLog, 'utf8').includes('cancelled'), 10_000);
     expect(readFileSync(chaosLog, 'utf8')).toMatch(/^cancelled mcp-\S+\n$/);
     expect(toolOutcomes(await history(handle), 'chaos__wait_for_cancel').map((m) => m.outcome)).toEqual([
-      { status: 'tool_error', error: 'Cancelled by the user while chaos/wait_for_cancel ran; it may or may not have acted. Check before trying again.' },
+      {
+        status: 'tool_error',
+        error:
+          'Cancelled by the user while chaos/wait_for_cancel ran; it may or may not have acted. Check before trying again.',
+      },
     ]);
   });
 });

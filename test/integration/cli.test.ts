@@ -14,7 +14,12 @@ describe('agent CLI against a real server and worker', () => {
     env = await startTemporal();
     const settings = testSettings({ VALIDATE_PROMPTS: 'false' });
     worker = await startWorker(env, { script: ptoScript, settings });
-    cliEnv = { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: settings.taskQueue, AGENT_GOAL: 'goal_hr_pto', PATH: process.env.PATH };
+    cliEnv = {
+      TEMPORAL_ADDRESS: env.address,
+      TASK_QUEUE: settings.taskQueue,
+      AGENT_GOAL: 'goal_hr_pto',
+      PATH: process.env.PATH,
+    };
   });
   afterAll(async () => {
     await worker?.stop();
@@ -22,12 +27,17 @@ describe('agent CLI against a real server and worker', () => {
   });
 
   const agent = (args: string[], input = '') => runCli(args, cliEnv, input);
-  const list = async (...filters: string[]) => JSON.parse((await agent(['list', ...filters, '--json'])).out) as ConversationSummary[];
+  const list = async (...filters: string[]) =>
+    JSON.parse((await agent(['list', ...filters, '--json'])).out) as ConversationSummary[];
 
   it('starts, says, confirms, shows history and status, and ends a conversation', async () => {
     const started = await agent(['start', '--id', 'cli-1', '--json']);
     expect(started.code).toBe(0);
-    expect(JSON.parse(started.out)).toMatchObject({ id: 'cli-1', goalId: 'goal_hr_pto', reply: { reply: expect.stringMatching(/work email/) } });
+    expect(JSON.parse(started.out)).toMatchObject({
+      id: 'cli-1',
+      goalId: 'goal_hr_pto',
+      reply: { reply: expect.stringMatching(/work email/) },
+    });
 
     const said = await agent(['say', 'cli-1', 'book', '2026-12-21', 'to', '2026-12-21', 'for', 'ada@example.com']);
     expect(said.out).toContain('agent wants to run BookPTO');
@@ -46,11 +56,20 @@ describe('agent CLI against a real server and worker', () => {
 
     expect((await agent(['end', 'cli-1'])).out).toBe('conversation cli-1 ended\n');
     const again = await agent(['end', 'cli-1']);
-    expect(again).toMatchObject({ code: 1, err: expect.stringMatching(/^error: Conversation cli-1 has already ended/) });
+    expect(again).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/^error: Conversation cli-1 has already ended/),
+    });
   });
 
   it('chats interactively: approve with edited args, then /end', async () => {
-    const input = ['book 2026-12-21 to 2026-12-22 for ada@example.com', 'e', '{"email":"ada@example.com","startDate":"2026-12-23","endDate":"2026-12-23"}', '/end', ''].join('\n');
+    const input = [
+      'book 2026-12-21 to 2026-12-22 for ada@example.com',
+      'e',
+      '{"email":"ada@example.com","startDate":"2026-12-23","endDate":"2026-12-23"}',
+      '/end',
+      '',
+    ].join('\n');
     const { code, out } = await agent(['chat', 'cli-chat'], input);
     expect(code).toBe(0);
     expect(out).toContain('agent wants to run BookPTO');
@@ -62,24 +81,37 @@ describe('agent CLI against a real server and worker', () => {
     const { code, out } = await agent(['agents', '--json']);
     expect(code).toBe(0);
     const ids = JSON.parse(out).map((a: { goalId: string }) => a.goalId);
-    expect(ids).toEqual(expect.arrayContaining(['goal_currency_desk', 'goal_general', 'goal_hr_pto', 'goal_order_status']));
+    expect(ids).toEqual(
+      expect.arrayContaining(['goal_currency_desk', 'goal_general', 'goal_hr_pto', 'goal_order_status']),
+    );
     expect(ids).not.toContain('goal_choose_agent');
   });
 
   it('asks the worker through one describe workflow per queue, leaving no row per question in the workflow list', async () => {
-    for (const args of [['agents'], ['endpoints'], ['tools'], ['tools', '--goal', 'goal_hr_pto'], ['agents', '--json']]) {
+    for (const args of [
+      ['agents'],
+      ['endpoints'],
+      ['tools'],
+      ['tools', '--goal', 'goal_hr_pto'],
+      ['agents', '--json'],
+    ]) {
       expect((await agent(args)).code).toBe(0);
     }
     const rows = async () => {
       const found = [];
-      for await (const w of env.client.workflow.list({ query: `TaskQueue = '${cliEnv.TASK_QUEUE}' AND WorkflowType != 'AgentGoalWorkflow'` })) found.push(w);
+      for await (const w of env.client.workflow.list({
+        query: `TaskQueue = '${cliEnv.TASK_QUEUE}' AND WorkflowType != 'AgentGoalWorkflow'`,
+      }))
+        found.push(w);
       return found;
     };
     await waitUntil(async () => (await rows()).length > 0);
     // Visibility lags the server by a moment: give any other row time to show before counting.
     await new Promise((r) => setTimeout(r, 2_000));
     const listed = await rows();
-    expect(listed.map((w) => [w.workflowId, w.type, w.status.name])).toEqual([[`describe-${cliEnv.TASK_QUEUE}`, 'DescribeWorkflow', 'RUNNING']]);
+    expect(listed.map((w) => [w.workflowId, w.type, w.status.name])).toEqual([
+      [`describe-${cliEnv.TASK_QUEUE}`, 'DescribeWorkflow', 'RUNNING'],
+    ]);
     expect(await list()).not.toContainEqual(expect.objectContaining({ id: `describe-${cliEnv.TASK_QUEUE}` }));
   });
 
@@ -108,7 +140,9 @@ describe('agent CLI against a real server and worker', () => {
       const began = Date.now();
       const { code, err } = await agent(['start', '--id', 'cli-no-worker']);
       expect(code).toBe(1);
-      expect(err).toMatch(/^error: No worker is serving task queue "nobody-serves-this": start one \(npm run worker, or npm start\)/);
+      expect(err).toMatch(
+        /^error: No worker is serving task queue "nobody-serves-this": start one \(npm run worker, or npm start\)/,
+      );
       expect(err.trim().split('\n')).toHaveLength(1);
       expect(Date.now() - began).toBeLessThan(15_000);
       await expect(env.client.workflow.getHandle('cli-no-worker').describe()).rejects.toThrow(/not found/i);
@@ -137,17 +171,30 @@ describe('agent CLI against a real server and worker', () => {
     await agent(['say', `${owner}-2`, 'What is my balance for ada@example.com?']);
     await agent(['end', `${owner}-2`]);
 
-    await waitUntil(async () => (await list('--owner', owner)).length === 2 && (await list('--owner', owner, '--state', 'ended')).length === 1);
+    await waitUntil(
+      async () =>
+        (await list('--owner', owner)).length === 2 && (await list('--owner', owner, '--state', 'ended')).length === 1,
+    );
     const [awaiting] = await list('--owner', owner, '--state', 'awaiting_approval');
-    expect(awaiting).toMatchObject({ id: `${owner}-1`, goal: 'goal_hr_pto', state: 'awaiting_approval', owner, title: 'book 2026-12-21 to 2026-12-22 for ada@example.com' });
+    expect(awaiting).toMatchObject({
+      id: `${owner}-1`,
+      goal: 'goal_hr_pto',
+      state: 'awaiting_approval',
+      owner,
+      title: 'book 2026-12-21 to 2026-12-22 for ada@example.com',
+    });
     expect((await list('--owner', owner, '--state', 'ended')).map((c) => c.id)).toEqual([`${owner}-2`]);
     expect(await list('--owner', owner, '--goal', 'goal_choose_agent')).toEqual([]);
     const human = await agent(['list', '--owner', owner]);
     expect(human.out).toMatch(new RegExp(`^${owner}-1  awaiting approval  goal_hr_pto  .*"book 2026-12-21`, 'm'));
 
     // Bad filters are refused before any query is sent.
-    expect(JSON.parse((await agent(['list', '--state', 'sleeping', '--json'])).out)).toEqual({ error: expect.stringMatching(/--state must be one of/) });
-    expect(JSON.parse((await agent(['list', '--goal', "x' OR 1=1", '--json'])).out)).toEqual({ error: expect.stringMatching(/--goal may hold/) });
+    expect(JSON.parse((await agent(['list', '--state', 'sleeping', '--json'])).out)).toEqual({
+      error: expect.stringMatching(/--state must be one of/),
+    });
+    expect(JSON.parse((await agent(['list', '--goal', "x' OR 1=1", '--json'])).out)).toEqual({
+      error: expect.stringMatching(/--goal may hold/),
+    });
   });
 
   it('reuses an id once its conversation has ended', async () => {
@@ -166,7 +213,8 @@ describe('agent CLI against a real server and worker', () => {
     await agent(['start', '--id', ended]);
     await agent(['start', '--id', running]);
     await agent(['end', ended]);
-    const prune = async (...args: string[]) => JSON.parse((await agent(['prune', ...args, '--json'])).out) as { pruned: { id: string }[] };
+    const prune = async (...args: string[]) =>
+      JSON.parse((await agent(['prune', ...args, '--json'])).out) as { pruned: { id: string }[] };
     const ids = (r: { pruned: { id: string }[] }) => r.pruned.map((p) => p.id);
     // Visibility catches up with the close in a moment.
     await waitUntil(async () => ids(await prune('--older-than', '0s', '--dry-run')).includes(ended));
@@ -177,7 +225,10 @@ describe('agent CLI against a real server and worker', () => {
     expect(ids(await prune('--older-than', '0s'))).toContain(ended);
     // The server deletes in the background.
     await waitUntil(async () => (await agent(['history', ended])).code === 1, 90_000);
-    expect(await agent(['history', ended])).toMatchObject({ code: 1, err: expect.stringMatching(/No conversation with id/) });
+    expect(await agent(['history', ended])).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/No conversation with id/),
+    });
     expect((await agent(['status', running])).code).toBe(0);
     expect((await agent(['prune', '--older-than', 'soon'])).err).toMatch(/--older-than must be a duration such as 90s/);
     await agent(['end', running]);

@@ -51,7 +51,12 @@ describe('the client package (exports "./client")', () => {
     );
     const { stdout } = await run(process.execPath, ['use.js'], {
       cwd: project,
-      env: { PATH: process.env.PATH, HOME: '/nonexistent', TEMPORAL_ADDRESS: env.address, TASK_QUEUE: worker.worker.options.taskQueue },
+      env: {
+        PATH: process.env.PATH,
+        HOME: '/nonexistent',
+        TEMPORAL_ADDRESS: env.address,
+        TASK_QUEUE: worker.worker.options.taskQueue,
+      },
     });
     const result = JSON.parse(stdout);
     expect(result).toMatchObject({ tool: 'BookPTO', reply: expect.stringMatching(/Booked 2026-12-21/) });
@@ -74,8 +79,23 @@ export const wrong = (a: AgentClient) => a.say('id', 42);
     );
     writeFileSync(
       path.join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'node16', moduleResolution: 'node16', target: 'es2022', types: [], skipLibCheck: true }, files: ['use.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: 'node16',
+          moduleResolution: 'node16',
+          target: 'es2022',
+          types: [],
+          skipLibCheck: true,
+        },
+        files: ['use.ts'],
+      }),
     );
-    await expect(run(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project })).resolves.toBeDefined();
+    await expect(
+      run(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], {
+        cwd: project,
+      }),
+    ).resolves.toBeDefined();
   });
 });

@@ -21,8 +21,15 @@ const ROOT = path.join(__dirname, '..', '..');
 const MAIN = path.join('dist', 'worker', 'main.js');
 
 /** The compiled worker's process: plain node, a minimal environment, and its output. */
-function startCompiled(cwd: string, env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [MAIN], { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ENV_FILE: '/dev/null', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startCompiled(
+  cwd: string,
+  env: Record<string, string>,
+): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [MAIN], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ENV_FILE: '/dev/null', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
@@ -50,8 +57,16 @@ describe('the compiled worker (node dist/worker/main.js)', () => {
     env = await startTemporal();
     dataDir = mkdtempSync(path.join(tmpdir(), 'compiled-worker-'));
     // Nothing else configured: the model, goals and MCP registry are the shipped defaults, found from dist/.
-    worker = startCompiled(ROOT, { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: taskQueue, DATA_DIR: dataDir, LOG_LEVEL: 'WARN' });
-    await until(() => worker.output().includes('worker on ') || worker.child.exitCode !== null, () => `the compiled worker did not start:\n${worker.output()}`);
+    worker = startCompiled(ROOT, {
+      TEMPORAL_ADDRESS: env.address,
+      TASK_QUEUE: taskQueue,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'WARN',
+    });
+    await until(
+      () => worker.output().includes('worker on ') || worker.child.exitCode !== null,
+      () => `the compiled worker did not start:\n${worker.output()}`,
+    );
     agents = await AgentClient.connect(taskQueue, { TEMPORAL_ADDRESS: env.address });
   }, 240_000);
 
@@ -66,7 +81,9 @@ describe('the compiled worker (node dist/worker/main.js)', () => {
   });
 
   it('starts from dist/ with the pre-built workflow bundle and the shipped offline model', () => {
-    expect(worker.output()).toMatch(/worker on .*offline scripted model.*workflow code pre-bundled \(.*dist\/workflow-bundle\.js\)/);
+    expect(worker.output()).toMatch(
+      /worker on .*offline scripted model.*workflow code pre-bundled \(.*dist\/workflow-bundle\.js\)/,
+    );
   });
 
   it('serves a conversation end to end: agent switch, a native tool, an approval, an MCP tool', async () => {
@@ -89,16 +106,34 @@ describe('the compiled worker (node dist/worker/main.js)', () => {
     const tracedQueue = `${taskQueue}-traced`;
     // As the compose files pass them: every other tracing setting blank (the role keeps its service name).
     const compose = Object.fromEntries(TRACING_SETTING_NAMES.map((name) => [name, '']));
-    const traced = startCompiled(ROOT, { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: tracedQueue, DATA_DIR: dataDir, LOG_LEVEL: 'WARN', ...compose, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '100' });
+    const traced = startCompiled(ROOT, {
+      TEMPORAL_ADDRESS: env.address,
+      TASK_QUEUE: tracedQueue,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'WARN',
+      ...compose,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
     try {
-      await until(() => traced.output().includes('worker on ') || traced.child.exitCode !== null, () => `the traced worker did not start:\n${traced.output()}`);
+      await until(
+        () => traced.output().includes('worker on ') || traced.child.exitCode !== null,
+        () => `the traced worker did not start:\n${traced.output()}`,
+      );
       expect(traced.output()).toMatch(/dist\/workflow-bundle-traced\.js\); traces to OTLP/);
       const tracedAgents = await AgentClient.connect(tracedQueue, { TEMPORAL_ADDRESS: env.address });
       const { id } = await tracedAgents.start(PICKER_GOAL_ID, `compiled-${process.pid}-traced`);
       await tracedAgents.end(id);
       await tracedAgents.close();
       const names = () => new Set(receiver.spans.filter((s) => s.service === 'agent-worker').map((s) => s.name));
-      await until(() => ['RunWorkflow:AgentGoalWorkflow', 'agent.turn', 'RunActivity:planTurn', 'llm.call'].every((n) => names().has(n)), () => `spans received: ${[...names()].join(', ')}\n${traced.output()}`, 30_000);
+      await until(
+        () =>
+          ['RunWorkflow:AgentGoalWorkflow', 'agent.turn', 'RunActivity:planTurn', 'llm.call'].every((n) =>
+            names().has(n),
+          ),
+        () => `spans received: ${[...names()].join(', ')}\n${traced.output()}`,
+        30_000,
+      );
     } finally {
       traced.child.kill('SIGTERM');
       await traced.exited;
@@ -111,8 +146,12 @@ describe('the compiled worker (node dist/worker/main.js)', () => {
     let project: string;
     beforeAll(() => {
       project = mkdtempSync(path.join(tmpdir(), 'compiled-copy-'));
-      cpSync(path.join(ROOT, 'dist'), path.join(project, 'dist'), { recursive: true, filter: (src) => src !== path.join(ROOT, 'dist', 'web') });
-      for (const entry of ['package.json', 'node_modules', 'config']) symlinkSync(path.join(ROOT, entry), path.join(project, entry));
+      cpSync(path.join(ROOT, 'dist'), path.join(project, 'dist'), {
+        recursive: true,
+        filter: (src) => src !== path.join(ROOT, 'dist', 'web'),
+      });
+      for (const entry of ['package.json', 'node_modules', 'config'])
+        symlinkSync(path.join(ROOT, entry), path.join(project, entry));
     });
     afterAll(() => rmSync(project, { recursive: true, force: true }));
 
@@ -136,12 +175,20 @@ describe('the compiled worker (node dist/worker/main.js)', () => {
 describe('WORKER_MAX_CACHED_WORKFLOWS and WORKER_STICKY_SCHEDULE_TO_START', () => {
   it('default to a cache of 250 and 5 s, and take other values', () => {
     expect(readWorkerSettings({}).workflowCache).toEqual({ maxCachedWorkflows: 250, stickyScheduleToStartSeconds: 5 });
-    expect(readWorkerSettings({ WORKER_MAX_CACHED_WORKFLOWS: '0', WORKER_STICKY_SCHEDULE_TO_START: '2m' }).workflowCache).toEqual({ maxCachedWorkflows: 0, stickyScheduleToStartSeconds: 120 });
+    expect(
+      readWorkerSettings({ WORKER_MAX_CACHED_WORKFLOWS: '0', WORKER_STICKY_SCHEDULE_TO_START: '2m' }).workflowCache,
+    ).toEqual({ maxCachedWorkflows: 0, stickyScheduleToStartSeconds: 120 });
   });
 
   it('refuse what the SDK would not take, naming the variable', () => {
-    expect(() => readWorkerSettings({ WORKER_MAX_CACHED_WORKFLOWS: '1' })).toThrow(/WORKER_MAX_CACHED_WORKFLOWS must be 0 \(no cache\) or at least 2/);
-    expect(() => readWorkerSettings({ WORKER_MAX_CACHED_WORKFLOWS: 'many' })).toThrow(/WORKER_MAX_CACHED_WORKFLOWS must be a whole number/);
-    expect(() => readWorkerSettings({ WORKER_STICKY_SCHEDULE_TO_START: '0s' })).toThrow(/WORKER_STICKY_SCHEDULE_TO_START must be a duration of at least 1 s/);
+    expect(() => readWorkerSettings({ WORKER_MAX_CACHED_WORKFLOWS: '1' })).toThrow(
+      /WORKER_MAX_CACHED_WORKFLOWS must be 0 \(no cache\) or at least 2/,
+    );
+    expect(() => readWorkerSettings({ WORKER_MAX_CACHED_WORKFLOWS: 'many' })).toThrow(
+      /WORKER_MAX_CACHED_WORKFLOWS must be a whole number/,
+    );
+    expect(() => readWorkerSettings({ WORKER_STICKY_SCHEDULE_TO_START: '0s' })).toThrow(
+      /WORKER_STICKY_SCHEDULE_TO_START must be a duration of at least 1 s/,
+    );
   });
 });

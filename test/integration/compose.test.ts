@@ -25,7 +25,11 @@ interface Service {
 
 /** The file as Compose resolves it (anchors merged, ${VAR:-default} substituted from `env`). */
 function resolved(file: string, env: Record<string, string> = {}): { services: Record<string, Service> } {
-  const out = execFileSync('docker-compose', ['-f', file, 'config'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+  const out = execFileSync('docker-compose', ['-f', file, 'config'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    encoding: 'utf8',
+  });
   return parse(out) as { services: Record<string, Service> };
 }
 
@@ -38,25 +42,50 @@ function registryVariables(): string[] {
 (hasCompose ? describe : describe.skip)('compose files (docker-compose config)', () => {
   it('both validate', () => {
     for (const file of ['docker-compose.yml', 'docker-compose.dev.yml']) {
-      expect(spawnSync('docker-compose', ['-f', file, 'config', '-q'], { cwd: ROOT, encoding: 'utf8' })).toMatchObject({ status: 0, stderr: '' });
+      expect(spawnSync('docker-compose', ['-f', file, 'config', '-q'], { cwd: ROOT, encoding: 'utf8' })).toMatchObject({
+        status: 0,
+        stderr: '',
+      });
     }
   });
 
   it('passes every setting the code reads to each of our containers', () => {
     const { services } = resolved('docker-compose.yml');
-    const wanted = [...new Set([...WORKER_SETTING_NAMES, ...API_SETTING_NAMES, ...CONNECTION_SETTING_NAMES, ...TRACING_SETTING_NAMES, ...registryVariables()])];
+    const wanted = [
+      ...new Set([
+        ...WORKER_SETTING_NAMES,
+        ...API_SETTING_NAMES,
+        ...CONNECTION_SETTING_NAMES,
+        ...TRACING_SETTING_NAMES,
+        ...registryVariables(),
+      ]),
+    ];
     for (const name of ['worker', 'train-tools', 'train-service', 'api']) {
       const missing = wanted.filter((v) => !(v in (services[name]?.environment ?? {})));
       expect({ service: name, missing }).toEqual({ service: name, missing: [] });
     }
     const dev = resolved('docker-compose.dev.yml').services.worker!;
-    expect([...WORKER_SETTING_NAMES, ...CONNECTION_SETTING_NAMES, ...TRACING_SETTING_NAMES].filter((v) => !(v in (dev.environment ?? {})))).toEqual([]);
+    expect(
+      [...WORKER_SETTING_NAMES, ...CONNECTION_SETTING_NAMES, ...TRACING_SETTING_NAMES].filter(
+        (v) => !(v in (dev.environment ?? {})),
+      ),
+    ).toEqual([]);
   });
 
   it('takes values from the environment (and so from .env), with defaults that fit the deployment', () => {
     const plain = resolved('docker-compose.yml').services;
-    expect(plain.worker!.environment).toMatchObject({ TEMPORAL_ADDRESS: 'temporal:7233', REDIS_URL: 'redis://redis:6379', TASK_QUEUE: 'agent-task-queue', LLM_MODEL: '' });
-    const set = resolved('docker-compose.yml', { LLM_MODEL: 'openai:gpt-4o-mini', DELEGATE_TIMEOUT: '15m', API_PORT: '9090', TEMPORAL_PORT: '17233' }).services;
+    expect(plain.worker!.environment).toMatchObject({
+      TEMPORAL_ADDRESS: 'temporal:7233',
+      REDIS_URL: 'redis://redis:6379',
+      TASK_QUEUE: 'agent-task-queue',
+      LLM_MODEL: '',
+    });
+    const set = resolved('docker-compose.yml', {
+      LLM_MODEL: 'openai:gpt-4o-mini',
+      DELEGATE_TIMEOUT: '15m',
+      API_PORT: '9090',
+      TEMPORAL_PORT: '17233',
+    }).services;
     expect(set.worker!.environment).toMatchObject({ LLM_MODEL: 'openai:gpt-4o-mini', DELEGATE_TIMEOUT: '15m' });
     expect(JSON.stringify(set.api!.ports)).toContain('9090');
     expect(JSON.stringify(set.temporal!.ports)).toContain('17233');
@@ -64,18 +93,39 @@ function registryVariables(): string[] {
 
   it('has the deployment shape: PostgreSQL-backed Temporal, UI, Redis, scalable workers, health-gated start', () => {
     const { services } = resolved('docker-compose.yml');
-    expect(Object.keys(services).sort()).toEqual(['api', 'jaeger', 'postgresql', 'prometheus', 'redis', 'temporal', 'temporal-ui', 'train-service', 'train-tools', 'worker']);
+    expect(Object.keys(services).sort()).toEqual([
+      'api',
+      'jaeger',
+      'postgresql',
+      'prometheus',
+      'redis',
+      'temporal',
+      'temporal-ui',
+      'train-service',
+      'train-tools',
+      'worker',
+    ]);
     // Prometheus and Jaeger only with `--profile observability`; Prometheus scrapes the port the workers serve on.
-    for (const name of ['prometheus', 'jaeger']) expect((services[name] as { profiles?: string[] }).profiles).toEqual(['observability']);
-    const scrape = parse(readFileSync(path.join(ROOT, 'config', 'prometheus.yml'), 'utf8')) as { scrape_configs: { job_name: string; dns_sd_configs?: { names: string[]; port: number }[] }[] };
+    for (const name of ['prometheus', 'jaeger'])
+      expect((services[name] as { profiles?: string[] }).profiles).toEqual(['observability']);
+    const scrape = parse(readFileSync(path.join(ROOT, 'config', 'prometheus.yml'), 'utf8')) as {
+      scrape_configs: { job_name: string; dns_sd_configs?: { names: string[]; port: number }[] }[];
+    };
     const workers = scrape.scrape_configs.find((j) => j.job_name === 'agent-workers')!.dns_sd_configs![0]!;
-    expect(workers).toMatchObject({ names: ['worker', 'train-tools'], port: Number(services.worker!.environment!.METRICS_PORT) });
+    expect(workers).toMatchObject({
+      names: ['worker', 'train-tools'],
+      port: Number(services.worker!.environment!.METRICS_PORT),
+    });
     // `--scale worker=3` needs no fixed container name and no host port.
     expect(services.worker!.container_name).toBeUndefined();
     expect(services.worker!.ports).toBeUndefined();
-    expect(services.worker!.depends_on).toEqual({ temporal: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+    expect(services.worker!.depends_on).toEqual({
+      temporal: { condition: 'service_healthy' },
+      redis: { condition: 'service_healthy' },
+    });
     expect(services.temporal!.depends_on).toEqual({ postgresql: { condition: 'service_healthy' } });
-    for (const name of ['postgresql', 'temporal', 'redis', 'api', 'train-service']) expect(services[name]!.healthcheck).toBeDefined();
+    for (const name of ['postgresql', 'temporal', 'redis', 'api', 'train-service'])
+      expect(services[name]!.healthcheck).toBeDefined();
     expect(services.api!.command).toEqual(['node', 'dist/api/main.js']);
   });
 });
@@ -93,12 +143,15 @@ describe('the Dockerfile and .dockerignore', () => {
     expect(runStage).toContain('COPY --from=build /app/dist ./dist');
     expect(runStage.find((line) => line.startsWith('RUN npm install'))).toMatch(/--omit=dev/);
     expect(runStage).toContain('USER node');
-    expect(runStage.some((line) => line.startsWith('HEALTHCHECK ') && line.includes('dist/worker/healthcheck.js'))).toBe(true);
+    expect(
+      runStage.some((line) => line.startsWith('HEALTHCHECK ') && line.includes('dist/worker/healthcheck.js')),
+    ).toBe(true);
     expect(runStage.at(-1)).toBe('CMD ["node", "dist/worker/main.js"]');
   });
 
   it('keeps secrets, state and the host build out of the context', () => {
     const ignored = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n');
-    for (const entry of ['.env', 'node_modules', 'dist', 'data', 'config/prometheus-api-key', '.git']) expect(ignored).toContain(entry);
+    for (const entry of ['.env', 'node_modules', 'dist', 'data', 'config/prometheus-api-key', '.git'])
+      expect(ignored).toContain(entry);
   });
 });

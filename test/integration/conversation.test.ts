@@ -47,14 +47,19 @@ describe('AgentGoalWorkflow on a real Temporal server', () => {
 
     const done = await decide(handle, { approve: true });
     expect(done.reply).toBe(`Booked 2026-12-21 to 2026-12-22; ${before - 16} hours left.`);
-    expect(dataset(worker.store, 'employees').find((e) => e.email === 'ada@example.com')!.ptoHoursLeft).toBe(before - 16);
+    expect(dataset(worker.store, 'employees').find((e) => e.email === 'ada@example.com')!.ptoHoursLeft).toBe(
+      before - 16,
+    );
     await handle.signal(endChatSignal);
   });
 
   it('runs the call with the args the user edited', async () => {
     const { handle } = await start();
     await say(handle, 'book 2026-12-21 to 2026-12-25 for grace@example.com');
-    const done = await decide(handle, { approve: true, args: { email: 'grace@example.com', startDate: '2026-12-28', endDate: '2026-12-28' } });
+    const done = await decide(handle, {
+      approve: true,
+      args: { email: 'grace@example.com', startDate: '2026-12-28', endDate: '2026-12-28' },
+    });
     expect(done.reply).toMatch(/^Booked 2026-12-28 to 2026-12-28; \d+ hours left\.$/);
     await handle.signal(endChatSignal);
   });

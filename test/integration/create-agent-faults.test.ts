@@ -76,8 +76,18 @@ describe('CreateAgent: the worker dies after writing the goal, before Temporal h
     expect(readFileSync(file, 'utf8')).toBe(written); // the retry found its own file and wrote nothing
     // The kill forced a second attempt of createGoal.
     const events = (await handle.fetchHistory()).events ?? [];
-    const scheduled = new Set(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'createGoal').map((e) => String(e.eventId)));
-    const attempts = events.filter((e) => e.activityTaskStartedEventAttributes && scheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId))).map((e) => e.activityTaskStartedEventAttributes!.attempt);
+    const scheduled = new Set(
+      events
+        .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'createGoal')
+        .map((e) => String(e.eventId)),
+    );
+    const attempts = events
+      .filter(
+        (e) =>
+          e.activityTaskStartedEventAttributes &&
+          scheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId)),
+      )
+      .map((e) => e.activityTaskStartedEventAttributes!.attempt);
     expect(attempts).toEqual([2]);
   }, 120_000);
 });

@@ -8,7 +8,16 @@ import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createModel } from '../../activities/llm/model';
 import { loadScript } from '../../activities/llm/scripted-model';
-import { completion, isAfterTool, lastUserText, startFakeChatCompletions, systemPrompt, toolResults, type ChatRequestBody, type FakeChatCompletions } from '../helpers/fake-chat-completions';
+import {
+  completion,
+  isAfterTool,
+  lastUserText,
+  startFakeChatCompletions,
+  systemPrompt,
+  toolResults,
+  type ChatRequestBody,
+  type FakeChatCompletions,
+} from '../helpers/fake-chat-completions';
 import { currentGoalQuery, endChatSignal } from '../../workflows/messages';
 import { FX_STDIO } from '../fixtures/scripts';
 import { runCli } from '../helpers/cli';
@@ -22,7 +31,8 @@ function builderModel(body: ChatRequestBody) {
   const system = systemPrompt(body) ?? '';
   if (system.startsWith('You are "Balances over HTTP"')) {
     // Right after the switch the last result is ChangeGoal's; after that, it is the balances.
-    if (isAfterTool(body) && !toolResults(body).at(-1)!.content.includes('switchedTo')) return completion({ text: 'Balances checked.' });
+    if (isAfterTool(body) && !toolResults(body).at(-1)!.content.includes('switchedTo'))
+      return completion({ text: 'Balances checked.' });
     return completion({ toolCalls: [{ name: 'AccountBalances', args: { accountId: '11235' } }] });
   }
   if (isAfterTool(body)) return completion({ toolCalls: [{ name: 'ChangeGoal', args: { goalId: 'goal_http_made' } }] });
@@ -54,12 +64,27 @@ describe('CreateAgent: agents made in a chat, usable at once', () => {
     writeFileSync(registry, JSON.stringify({ mcpServers: { fx: FX_STDIO } }));
     env = await startTemporal();
     const script = loadScript(path.join(__dirname, '..', '..', 'config', 'scripted-model.json'));
-    const settings = () => testSettings({ AGENT_GOAL: 'goal_choose_agent', VALIDATE_PROMPTS: 'false', GOALS_DIR: goalsDir, MCP_ENDPOINTS_FILE: registry });
-    [worker, other] = await Promise.all([startWorker(env, { script, settings: settings() }), startWorker(env, { script, settings: settings() })]);
+    const settings = () =>
+      testSettings({
+        AGENT_GOAL: 'goal_choose_agent',
+        VALIDATE_PROMPTS: 'false',
+        GOALS_DIR: goalsDir,
+        MCP_ENDPOINTS_FILE: registry,
+      });
+    [worker, other] = await Promise.all([
+      startWorker(env, { script, settings: settings() }),
+      startWorker(env, { script, settings: settings() }),
+    ]);
     server = await startFakeChatCompletions(builderModel);
     http = await startWorker(env, {
       model: createModel({ model: 'openai-compatible:test-model', baseUrl: server.baseUrl, key: 'sk-test' }),
-      settings: testSettings({ AGENT_GOAL: 'goal_agent_builder', MULTI_GOAL: 'true', VALIDATE_PROMPTS: 'false', SHOW_CONFIRM: 'false', GOALS_DIR: mkdtempSync(path.join(tmpdir(), 'http-goals-')) }),
+      settings: testSettings({
+        AGENT_GOAL: 'goal_agent_builder',
+        MULTI_GOAL: 'true',
+        VALIDATE_PROMPTS: 'false',
+        SHOW_CONFIRM: 'false',
+        GOALS_DIR: mkdtempSync(path.join(tmpdir(), 'http-goals-')),
+      }),
     });
   });
   afterAll(async () => {
@@ -71,7 +96,9 @@ describe('CreateAgent: agents made in a chat, usable at once', () => {
   });
 
   const builder = async () => {
-    const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: 'goal_choose_agent' });
+    const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, {
+      goalId: 'goal_choose_agent',
+    });
     expect((await say(handle, 'I need a new agent')).reply).toMatch(/^You're with the Agent builder now/);
     return handle;
   };
@@ -83,7 +110,15 @@ describe('CreateAgent: agents made in a chat, usable at once', () => {
     expect(asked.pendingToolCall).toMatchObject({
       tool: 'CreateAgent',
       description: 'Save this new agent to the goals folder; it is usable at once.',
-      call: { args: { goal: expect.objectContaining({ id: 'goal_fx_balances', tools: ['FindAccount', 'AccountBalances'], mcp: { servers: ['fx'] } }) } },
+      call: {
+        args: {
+          goal: expect.objectContaining({
+            id: 'goal_fx_balances',
+            tools: ['FindAccount', 'AccountBalances'],
+            mcp: { servers: ['fx'] },
+          }),
+        },
+      },
     });
     const no = await decide(handle, { approve: false, reason: 'not today' });
     expect(no.reply).toBe('OK, I did not create it (not today). What should I change?');
@@ -97,16 +132,27 @@ describe('CreateAgent: agents made in a chat, usable at once', () => {
     const draft = (asked.pendingToolCall!.call.args as { goal: Record<string, unknown> }).goal;
     // An edit that breaks it is refused with the reason, and nothing is written.
     const broken = await say(handle, REQUEST);
-    const refused = await decide(handle, { approve: true, args: { goal: { ...draft, tools: ['Teleport'] } }, callId: broken.pendingToolCall!.call.id });
+    const refused = await decide(handle, {
+      approve: true,
+      args: { goal: { ...draft, tools: ['Teleport'] } },
+      callId: broken.pendingToolCall!.call.id,
+    });
     expect(refused.reply).toMatch(/^That agent cannot be made: .*unknown tool\(s\): Teleport/);
     expect(readdirSync(goalsDir)).toEqual([]);
 
     const again = await say(handle, REQUEST);
-    const done = await decide(handle, { approve: true, args: { goal: { ...draft, id: 'goal_fx_edited', agentName: 'Edited FX' } } });
+    const done = await decide(handle, {
+      approve: true,
+      args: { goal: { ...draft, id: 'goal_fx_edited', agentName: 'Edited FX' } },
+    });
     expect(done.reply).toBe('The agent goal_fx_edited is ready. Say "switch to goal_fx_edited" to use it.');
     expect(again.pendingToolCall?.tool).toBe('CreateAgent');
     const written = JSON.parse(readFileSync(path.join(goalsDir, 'goal_fx_edited.json'), 'utf8'));
-    expect(written).toMatchObject({ id: 'goal_fx_edited', agentName: 'Edited FX', provenance: { createdBy: handle.workflowId, request: REQUEST } });
+    expect(written).toMatchObject({
+      id: 'goal_fx_edited',
+      agentName: 'Edited FX',
+      provenance: { createdBy: handle.workflowId, request: REQUEST },
+    });
     await handle.signal(endChatSignal);
   });
 
@@ -114,11 +160,20 @@ describe('CreateAgent: agents made in a chat, usable at once', () => {
     const handle = await builder();
     const asked = await say(handle, REQUEST);
     expect(asked.pendingToolCall?.tool).toBe('CreateAgent');
-    expect((await decide(handle, { approve: true })).reply).toBe('The agent goal_fx_balances is ready. Say "switch to goal_fx_balances" to use it.');
+    expect((await decide(handle, { approve: true })).reply).toBe(
+      'The agent goal_fx_balances is ready. Say "switch to goal_fx_balances" to use it.',
+    );
     const file = path.join(goalsDir, 'goal_fx_balances.json');
-    expect(JSON.parse(readFileSync(file, 'utf8')).provenance).toEqual({ createdBy: handle.workflowId, callId: asked.pendingToolCall!.call.id, createdAt: expect.any(String), request: REQUEST });
+    expect(JSON.parse(readFileSync(file, 'utf8')).provenance).toEqual({
+      createdBy: handle.workflowId,
+      callId: asked.pendingToolCall!.call.id,
+      createdAt: expect.any(String),
+      request: REQUEST,
+    });
 
-    expect((await say(handle, 'switch to goal_fx_balances')).reply).toBe('You\'re with FX and balances now. Try "balance for 11235".');
+    expect((await say(handle, 'switch to goal_fx_balances')).reply).toBe(
+      'You\'re with FX and balances now. Try "balance for 11235".',
+    );
     expect((await handle.query(currentGoalQuery))?.id).toBe('goal_fx_balances');
     expect((await say(handle, 'balance for 11235')).reply).toMatch(/^Ada Lovelace, your balances: /);
 
@@ -128,16 +183,23 @@ describe('CreateAgent: agents made in a chat, usable at once', () => {
     expect(dup.pendingToolCall).toBeNull();
     expect(dup.reply).toMatch(/^That agent cannot be made: .*the id goal_fx_balances is taken/);
 
-    const agents = JSON.parse((await cli(other.worker.options.taskQueue, 'agents', '--json')).out) as { goalId: string }[];
+    const agents = JSON.parse((await cli(other.worker.options.taskQueue, 'agents', '--json')).out) as {
+      goalId: string;
+    }[];
     expect(agents.map((a) => a.goalId)).toEqual(expect.arrayContaining(['goal_fx_balances', 'goal_fx_edited']));
     await handle.signal(endChatSignal);
   });
 
   it('over HTTP (openai-compatible): the model drafts the agent, the user approves, and the new agent works in the same conversation', async () => {
-    const { handle } = await startConversation(env.client, http.worker.options.taskQueue, { goalId: 'goal_agent_builder' });
+    const { handle } = await startConversation(env.client, http.worker.options.taskQueue, {
+      goalId: 'goal_agent_builder',
+    });
     const asked = await say(handle, REQUEST);
     // SHOW_CONFIRM is off here: CreateAgent asks anyway.
-    expect(asked.pendingToolCall).toMatchObject({ tool: 'CreateAgent', call: { args: { goal: expect.objectContaining({ id: 'goal_http_made' }) } } });
+    expect(asked.pendingToolCall).toMatchObject({
+      tool: 'CreateAgent',
+      call: { args: { goal: expect.objectContaining({ id: 'goal_http_made' }) } },
+    });
     const done = await decide(handle, { approve: true });
     expect(done.reply).toBe('Balances checked.');
     expect((await handle.query(currentGoalQuery))?.id).toBe('goal_http_made');
@@ -150,14 +212,20 @@ describe('CreateAgent: agents made in a chat, usable at once', () => {
   it('agent goals lists goal files with provenance, and sets one aside, brings it back, or removes it', async () => {
     const queue = worker.worker.options.taskQueue;
     const listed = await cli(queue, 'goals');
-    expect(listed.out).toMatch(new RegExp(`^goal_fx_balances\\s+enabled .*goal_fx_balances\\.json  created by \\S+ at .*: "${REQUEST}"`, 'm'));
+    expect(listed.out).toMatch(
+      new RegExp(`^goal_fx_balances\\s+enabled .*goal_fx_balances\\.json  created by \\S+ at .*: "${REQUEST}"`, 'm'),
+    );
     expect((await cli(queue, 'goals', 'disable', 'goal_fx_edited')).code).toBe(0);
-    const ids = async () => (JSON.parse((await cli(queue, 'agents', '--json')).out) as { goalId: string }[]).map((a) => a.goalId);
+    const ids = async () =>
+      (JSON.parse((await cli(queue, 'agents', '--json')).out) as { goalId: string }[]).map((a) => a.goalId);
     expect(await ids()).not.toContain('goal_fx_edited');
     await cli(queue, 'goals', 'enable', 'goal_fx_edited');
     expect(await ids()).toContain('goal_fx_edited');
     await cli(queue, 'goals', 'remove', 'goal_fx_edited');
     expect(existsSync(path.join(goalsDir, 'goal_fx_edited.json'))).toBe(false);
-    expect(await cli(queue, 'goals', 'remove', 'goal_hr_pto')).toMatchObject({ code: 1, err: expect.stringMatching(/No goal file for goal_hr_pto/) });
+    expect(await cli(queue, 'goals', 'remove', 'goal_hr_pto')).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/No goal file for goal_hr_pto/),
+    });
   });
 });

@@ -57,22 +57,51 @@ describe('delegation faults: worker processes killed while delegates work', () =
     return w;
   }
 
-  const employee = (email: string) => (JSON.parse(readFileSync(path.join(dataDir, 'mock-data.json'), 'utf8')).employees as Employee[]).find((e) => e.email === email)!;
-  const events = async (workflowId: string): Promise<HistoryEvents> => (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const employee = (email: string) =>
+    (JSON.parse(readFileSync(path.join(dataDir, 'mock-data.json'), 'utf8')).employees as Employee[]).find(
+      (e) => e.email === email,
+    )!;
+  const events = async (workflowId: string): Promise<HistoryEvents> =>
+    (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
   /** The children the parent started, by workflow id, with the run each started as. */
   const childRuns = (parent: HistoryEvents) =>
-    new Map(parent.flatMap((e) => (e.childWorkflowExecutionStartedEventAttributes ? [[e.childWorkflowExecutionStartedEventAttributes.workflowExecution!.workflowId!, e.childWorkflowExecutionStartedEventAttributes.workflowExecution!.runId!]] : [])));
-  const childrenCompleted = (parent: HistoryEvents) => parent.filter((e) => e.childWorkflowExecutionCompletedEventAttributes).map((e) => e.childWorkflowExecutionCompletedEventAttributes!.workflowExecution!.workflowId!);
+    new Map(
+      parent.flatMap((e) =>
+        e.childWorkflowExecutionStartedEventAttributes
+          ? [
+              [
+                e.childWorkflowExecutionStartedEventAttributes.workflowExecution!.workflowId!,
+                e.childWorkflowExecutionStartedEventAttributes.workflowExecution!.runId!,
+              ],
+            ]
+          : [],
+      ),
+    );
+  const childrenCompleted = (parent: HistoryEvents) =>
+    parent
+      .filter((e) => e.childWorkflowExecutionCompletedEventAttributes)
+      .map((e) => e.childWorkflowExecutionCompletedEventAttributes!.workflowExecution!.workflowId!);
   /** Which worker processes completed this workflow's tasks (their identity is pid@host). */
-  const workerPids = (events: HistoryEvents) => new Set(events.flatMap((e) => (e.workflowTaskCompletedEventAttributes ? [Number(e.workflowTaskCompletedEventAttributes.identity?.split('@')[0])] : [])));
+  const workerPids = (events: HistoryEvents) =>
+    new Set(
+      events.flatMap((e) =>
+        e.workflowTaskCompletedEventAttributes
+          ? [Number(e.workflowTaskCompletedEventAttributes.identity?.split('@')[0])]
+          : [],
+      ),
+    );
 
   it('a worker killed mid-plan loses nothing: the children resume, the parent gets every envelope once, one booking', async () => {
     const first = await worker();
     const { handle } = await startConversation(env.client, baseEnv.TASK_QUEUE!, { goalId: 'goal_boss' });
     await say(handle, 'take 2026-12-21 to 2026-12-22 off for ada@example.com and chase my order');
     // Both delegates are at work and both wait for the user; the parent shows the approval and the question.
-    await waitUntil(async () => (await handle.query(delegationsQuery)).map((d) => d.state).join() === 'awaiting_approval,asking');
-    await waitUntil(async () => (await history(handle)).some((m) => m.kind === 'agent' && m.text === 'Order status asks: Which order number?'));
+    await waitUntil(
+      async () => (await handle.query(delegationsQuery)).map((d) => d.state).join() === 'awaiting_approval,asking',
+    );
+    await waitUntil(async () =>
+      (await history(handle)).some((m) => m.kind === 'agent' && m.text === 'Order status asks: Which order number?'),
+    );
     expect((await handle.query(pendingToolCallQuery))?.delegate?.agentName).toBe('PTO assistant');
     const [pto, order] = (await handle.query(delegationsQuery)).map((d) => d.childId);
 
@@ -80,18 +109,29 @@ describe('delegation faults: worker processes killed while delegates work', () =
     const startedRuns = childRuns(await events(handle.workflowId));
     expect([...startedRuns.keys()].sort()).toEqual([pto, order].sort());
     expect(childrenCompleted(await events(handle.workflowId))).toEqual([]);
-    for (const id of [pto!, order!]) expect((await env.client.workflow.getHandle(id).describe()).status.name).toBe('RUNNING');
+    for (const id of [pto!, order!])
+      expect((await env.client.workflow.getHandle(id).describe()).status.name).toBe('RUNNING');
     await first.kill();
 
     // The approval is answered through the parent, on the next worker; BookPTO acts and its report is held.
     const second = await worker();
     const reported = proxy.hold('RespondActivityTaskCompleted', 'request');
-    const approval = await handle.startUpdate(confirmUpdate, { args: [{ approve: true }], waitForStage: WorkflowUpdateStage.ACCEPTED });
+    const approval = await handle.startUpdate(confirmUpdate, {
+      args: [{ approve: true }],
+      waitForStage: WorkflowUpdateStage.ACCEPTED,
+    });
     await reported;
     // Kill 2: the booking is made (on disk) and Temporal does not know it: no BookPTO completion in the child.
     expect(employee('ada@example.com').bookings).toHaveLength(1);
-    const bookScheduled = (await events(pto!)).find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'BookPTO')!;
-    expect((await events(pto!)).some((e) => e.activityTaskCompletedEventAttributes?.scheduledEventId?.toString() === bookScheduled.eventId?.toString())).toBe(false);
+    const bookScheduled = (await events(pto!)).find(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'BookPTO',
+    )!;
+    expect(
+      (await events(pto!)).some(
+        (e) =>
+          e.activityTaskCompletedEventAttributes?.scheduledEventId?.toString() === bookScheduled.eventId?.toString(),
+      ),
+    ).toBe(false);
     expect(childrenCompleted(await events(handle.workflowId))).toEqual([]);
     await second.kill();
     proxy.release();
@@ -100,7 +140,10 @@ describe('delegation faults: worker processes killed while delegates work', () =
     const third = await worker();
     const done = await say(handle, 'ORD-1001');
     // The envelopes are listed in the order they arrived, which the kills make either.
-    expect(['Boss: ok ok | Booked; 88 hours left. ORD-1001 is shipped.', 'Boss: ok ok | ORD-1001 is shipped. Booked; 88 hours left.']).toContain(done.reply);
+    expect([
+      'Boss: ok ok | Booked; 88 hours left. ORD-1001 is shipped.',
+      'Boss: ok ok | ORD-1001 is shipped. Booked; 88 hours left.',
+    ]).toContain(done.reply);
     expect(done.pendingToolCall).toBeNull();
     // The approval was taken once: whatever the confirm update answered, it does not ask for it again.
     expect((await approval.result()).pendingToolCall).toBeNull();
@@ -110,23 +153,37 @@ describe('delegation faults: worker processes killed while delegates work', () =
     expect(childRuns(parentEvents)).toEqual(startedRuns);
     expect(childrenCompleted(parentEvents).sort()).toEqual([pto, order].sort());
     const messages = await history(handle);
-    const askCalls = messages.flatMap((m) => (m.kind === 'agent' ? m.toolCalls.filter((c) => c.tool === 'AskAgent') : []));
+    const askCalls = messages.flatMap((m) =>
+      m.kind === 'agent' ? m.toolCalls.filter((c) => c.tool === 'AskAgent') : [],
+    );
     const results = toolOutcomes(messages, 'AskAgent');
     expect(askCalls).toHaveLength(2);
     expect(results.map((r) => r.call.id).sort()).toEqual(askCalls.map((c) => c.id).sort());
-    expect(results.map((r) => (r.outcome.status === 'ok' ? (r.outcome.result as DelegateEnvelope).status : r.outcome.status))).toEqual(['ok', 'ok']);
+    expect(
+      results.map((r) =>
+        r.outcome.status === 'ok' ? (r.outcome.result as DelegateEnvelope).status : r.outcome.status,
+      ),
+    ).toEqual(['ok', 'ok']);
 
     // The children resumed, not restarted: the runs they started as completed, continued by the later workers.
     for (const id of [pto!, order!]) {
       const described = await env.client.workflow.getHandle(id).describe();
-      expect({ run: described.runId, status: described.status.name }).toEqual({ run: startedRuns.get(id), status: 'COMPLETED' });
+      expect({ run: described.runId, status: described.status.name }).toEqual({
+        run: startedRuns.get(id),
+        status: 'COMPLETED',
+      });
     }
     const ptoEvents = await events(pto!);
     expect(workerPids(ptoEvents)).toEqual(new Set([first.child.pid, second.child.pid, third.child.pid]));
     expect(workerPids(await events(order!))).toEqual(new Set([first.child.pid, third.child.pid]));
     // BookPTO ran twice (the kill forced a retry) and booked once: 104 - 16 hours.
-    const bookAttempts = ptoEvents.filter((e) => e.activityTaskStartedEventAttributes?.scheduledEventId?.toString() === bookScheduled.eventId?.toString());
+    const bookAttempts = ptoEvents.filter(
+      (e) => e.activityTaskStartedEventAttributes?.scheduledEventId?.toString() === bookScheduled.eventId?.toString(),
+    );
     expect(bookAttempts.map((e) => e.activityTaskStartedEventAttributes!.attempt)).toEqual([2]);
-    expect(employee('ada@example.com')).toMatchObject({ ptoHoursLeft: 88, bookings: [{ startDate: '2026-12-21', endDate: '2026-12-22', hours: 16 }] });
+    expect(employee('ada@example.com')).toMatchObject({
+      ptoHoursLeft: 88,
+      bookings: [{ startDate: '2026-12-21', endDate: '2026-12-22', hours: 16 }],
+    });
   }, 90_000);
 });

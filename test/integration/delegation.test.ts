@@ -38,12 +38,23 @@ describe('delegation: agents as tools', () => {
   /** Same goals, DELEGATE_TIMEOUT of 3 s. */
   let shortWorker: Awaited<ReturnType<typeof startWorker>>;
   const goalsDir = delegationGoalsDir();
-  const model = () => ({ model: new SlowScriptedModel(delegationScript), provider: 'scripted' as const, modelId: 'test', description: 'slow test script' });
+  const model = () => ({
+    model: new SlowScriptedModel(delegationScript),
+    provider: 'scripted' as const,
+    modelId: 'test',
+    description: 'slow test script',
+  });
 
   beforeAll(async () => {
     env = await startTemporal();
-    worker = await startWorker(env, { model: model(), settings: testSettings({ AGENT_GOAL: 'goal_boss', GOALS_DIR: goalsDir }) });
-    shortWorker = await startWorker(env, { model: model(), settings: testSettings({ AGENT_GOAL: 'goal_boss', GOALS_DIR: goalsDir, DELEGATE_TIMEOUT: '3s' }) });
+    worker = await startWorker(env, {
+      model: model(),
+      settings: testSettings({ AGENT_GOAL: 'goal_boss', GOALS_DIR: goalsDir }),
+    });
+    shortWorker = await startWorker(env, {
+      model: model(),
+      settings: testSettings({ AGENT_GOAL: 'goal_boss', GOALS_DIR: goalsDir, DELEGATE_TIMEOUT: '3s' }),
+    });
   });
   afterAll(async () => {
     await worker?.stop();
@@ -52,8 +63,12 @@ describe('delegation: agents as tools', () => {
   });
   beforeEach(() => worker.store.clear());
 
-  const start = async (w = worker) => (await startConversation(env.client, w.worker.options.taskQueue, { goalId: 'goal_boss' })).handle;
-  const envelopes = async (handle: WorkflowHandle) => toolOutcomes(await history(handle), 'AskAgent').map((m) => (m.outcome.status === 'ok' ? (m.outcome.result as DelegateEnvelope) : m.outcome));
+  const start = async (w = worker) =>
+    (await startConversation(env.client, w.worker.options.taskQueue, { goalId: 'goal_boss' })).handle;
+  const envelopes = async (handle: WorkflowHandle) =>
+    toolOutcomes(await history(handle), 'AskAgent').map((m) =>
+      m.outcome.status === 'ok' ? (m.outcome.result as DelegateEnvelope) : m.outcome,
+    );
   const child = (id: string) => env.client.workflow.getHandle(id);
   const ada = () => dataset(worker.store, 'employees').find((e) => e.email === 'ada@example.com')!.ptoHoursLeft;
 
@@ -62,9 +77,21 @@ describe('delegation: agents as tools', () => {
     const reply = await say(handle, 'pto only ada@example.com');
     expect(reply.reply).toBe('Boss: ok | 104 hours left.');
     const [envelope] = await envelopes(handle);
-    expect(envelope).toEqual({ status: 'ok', summary: '104 hours left.', data: expect.objectContaining({ hoursLeft: 104 }), usage: expect.objectContaining({ totalTokens: expect.any(Number) }) });
+    expect(envelope).toEqual({
+      status: 'ok',
+      summary: '104 hours left.',
+      data: expect.objectContaining({ hoursLeft: 104 }),
+      usage: expect.objectContaining({ totalTokens: expect.any(Number) }),
+    });
     const [d] = await handle.query(delegationsQuery);
-    expect(d).toEqual(expect.objectContaining({ childId: `${handle.workflowId}/1-goal_hr_pto`, goalId: 'goal_hr_pto', agentName: 'PTO assistant', state: 'done' }));
+    expect(d).toEqual(
+      expect.objectContaining({
+        childId: `${handle.workflowId}/1-goal_hr_pto`,
+        goalId: 'goal_hr_pto',
+        agentName: 'PTO assistant',
+        state: 'done',
+      }),
+    );
 
     // The child: no greeting, the task as its first prompt, ended with the envelope.
     const transcript = await child(d!.childId).result();
@@ -78,7 +105,10 @@ describe('delegation: agents as tools', () => {
     const handle = await start();
     const reply = await say(handle, 'both ada@example.com ORD-1001');
     // Results are recorded as the envelopes arrive: whichever delegate finished first comes first.
-    expect(['Boss: ok ok | 104 hours left. ORD-1001 is shipped.', 'Boss: ok ok | ORD-1001 is shipped. 104 hours left.']).toContain(reply.reply);
+    expect([
+      'Boss: ok ok | 104 hours left. ORD-1001 is shipped.',
+      'Boss: ok ok | ORD-1001 is shipped. 104 hours left.',
+    ]).toContain(reply.reply);
     const ids = (await handle.query(delegationsQuery)).map((d) => d.childId);
     expect(ids).toEqual([`${handle.workflowId}/1-goal_hr_pto`, `${handle.workflowId}/2-goal_order_status`]);
     const spans = await Promise.all(ids.map((id) => activitySpans(id)));
@@ -87,7 +117,15 @@ describe('delegation: agents as tools', () => {
     expect(overlaps).toBe(true);
     // The parent's history: both children started before either finished.
     const events = (await handle.fetchHistory()).events ?? [];
-    const kinds = events.map((e) => (e.childWorkflowExecutionStartedEventAttributes ? 'started' : e.childWorkflowExecutionCompletedEventAttributes ? 'completed' : null)).filter(Boolean);
+    const kinds = events
+      .map((e) =>
+        e.childWorkflowExecutionStartedEventAttributes
+          ? 'started'
+          : e.childWorkflowExecutionCompletedEventAttributes
+            ? 'completed'
+            : null,
+      )
+      .filter(Boolean);
     expect(kinds).toEqual(['started', 'started', 'completed', 'completed']);
   });
 
@@ -95,7 +133,11 @@ describe('delegation: agents as tools', () => {
     const handle = await start();
     const asked = await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
     expect(asked.pendingToolCall).toEqual(
-      expect.objectContaining({ tool: 'BookPTO', call: expect.objectContaining({ args: expect.objectContaining({ startDate: '2026-12-21' }) }), delegate: { agentName: 'PTO assistant', childId: `${handle.workflowId}/1-goal_hr_pto` } }),
+      expect.objectContaining({
+        tool: 'BookPTO',
+        call: expect.objectContaining({ args: expect.objectContaining({ startDate: '2026-12-21' }) }),
+        delegate: { agentName: 'PTO assistant', childId: `${handle.workflowId}/1-goal_hr_pto` },
+      }),
     );
     expect((await handle.query(delegationsQuery))[0]?.state).toBe('awaiting_approval');
     const done = await decide(handle, { approve: true, callId: asked.pendingToolCall!.call.id });
@@ -118,7 +160,10 @@ describe('delegation: agents as tools', () => {
     expect(answer.reply).toBe('Boss: ok | 104 hours left.');
     const [d] = await handle.query(delegationsQuery);
     const childMessages = (await child(d!.childId).result()).messages;
-    expect(toolOutcomes(childMessages, 'AskUser')[0]?.outcome).toEqual({ status: 'ok', result: { answer: 'ada@example.com' } });
+    expect(toolOutcomes(childMessages, 'AskUser')[0]?.outcome).toEqual({
+      status: 'ok',
+      result: { answer: 'ada@example.com' },
+    });
   });
 
   it('a delegate that runs out of time is an error envelope, and the parent carries on', async () => {
@@ -155,7 +200,9 @@ describe('delegation: agents as tools', () => {
     const handle = await start();
     const reply = await say(handle, 'loop');
     // boss → loop_a (1) → loop_b (2) → loop_a (3): its AskAgent would be depth 4.
-    expect(reply.reply).toMatch(/^Boss: ok \| \[ok \[ok \[tool_error delegation is already 3 deep; the limit is 3 \(DELEGATE_MAX_DEPTH\)/);
+    expect(reply.reply).toMatch(
+      /^Boss: ok \| \[ok \[ok \[tool_error delegation is already 3 deep; the limit is 3 \(DELEGATE_MAX_DEPTH\)/,
+    );
     const [d] = await handle.query(delegationsQuery);
     expect(d?.childId).toBe(`${handle.workflowId}/1-goal_loop_a`);
     const [grand] = await child(d!.childId).query(delegationsQuery);
@@ -163,26 +210,36 @@ describe('delegation: agents as tools', () => {
   });
 
   it('the CLI answers a delegate approval through the parent, and shows the tree and the folded history', async () => {
-    const cli = (...args: string[]) => runCli(args, { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: worker.worker.options.taskQueue });
+    const cli = (...args: string[]) =>
+      runCli(args, { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: worker.worker.options.taskQueue });
     const handle = await start();
     const id = handle.workflowId;
     const asked = await cli('say', id, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
     expect(asked.out).toContain(`PTO assistant (delegate ${id}/1-goal_hr_pto) wants to run BookPTO`);
     expect(asked.out).toContain(`agent confirm ${id}`);
     const status = await cli('status', id);
-    expect(status.out).toMatch(new RegExp(`awaiting approval.*\n  delegate ${id}/1-goal_hr_pto  PTO assistant  awaiting approval`));
+    expect(status.out).toMatch(
+      new RegExp(`awaiting approval.*\n  delegate ${id}/1-goal_hr_pto  PTO assistant  awaiting approval`),
+    );
 
     const done = await cli('confirm', id);
     expect(done.out).toContain('agent> Boss: ok | Booked; 88 hours left.');
     const tree = await cli('tree', id);
     expect(tree.out).toBe(
-      [`${id}  Boss (goal_boss)  waiting for user`, `└─ ${id}/1-goal_hr_pto  PTO assistant (goal_hr_pto)  ok: Booked; 88 hours left.`, '      task: book 2026-12-21 to 2026-12-22 for ada@example.com', ''].join('\n'),
+      [
+        `${id}  Boss (goal_boss)  waiting for user`,
+        `└─ ${id}/1-goal_hr_pto  PTO assistant (goal_hr_pto)  ok: Booked; 88 hours left.`,
+        '      task: book 2026-12-21 to 2026-12-22 for ada@example.com',
+        '',
+      ].join('\n'),
     );
     // Delegates belong to their parent: `agent list` shows the parent only.
     await waitUntil(async () => (await cli('list')).out.includes(id));
     expect((await cli('list')).out).not.toContain(`${id}/1-goal_hr_pto`);
     const folded = await cli('history', id);
-    expect(folded.out).toContain(`  ← AskAgent PTO assistant (${id}/1-goal_hr_pto): ok: Booked; 88 hours left.\n    │ user> book 2026-12-21`);
+    expect(folded.out).toContain(
+      `  ← AskAgent PTO assistant (${id}/1-goal_hr_pto): ok: Booked; 88 hours left.\n    │ user> book 2026-12-21`,
+    );
     expect(folded.out).toContain('    │   ← BookPTO: {"status":"ok"');
   });
 
@@ -195,18 +252,33 @@ describe('delegation: agents as tools', () => {
       settings: { port: 0, host: '127.0.0.1', keys: null, bodyLimitBytes: 64 * 1024, corsOrigins: [] },
     });
     const post = async (path: string, body: unknown) => {
-      const res = await fetch(`${api.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${api.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API's JSON, checked by the expectations below
       return { status: res.status, body: (await res.json()) as any };
     };
     try {
       const { body: started } = await post('/api/conversations', { goalId: 'goal_boss' });
       const id: string = started.conversationId;
-      const asked = await post(`/api/conversations/${id}/messages`, { text: 'book 2026-12-21 to 2026-12-22 for ada@example.com' });
-      expect(asked.body.pendingToolCall).toMatchObject({ tool: 'BookPTO', delegate: { agentName: 'PTO assistant', childId: `${id}/1-goal_hr_pto` } });
+      const asked = await post(`/api/conversations/${id}/messages`, {
+        text: 'book 2026-12-21 to 2026-12-22 for ada@example.com',
+      });
+      expect(asked.body.pendingToolCall).toMatchObject({
+        tool: 'BookPTO',
+        delegate: { agentName: 'PTO assistant', childId: `${id}/1-goal_hr_pto` },
+      });
       const page = await (await fetch(`${api.url}/api/conversations/${id}`)).json();
-      expect(page).toMatchObject({ state: 'awaiting_approval', pendingApproval: { tool: 'BookPTO', delegate: { agentName: 'PTO assistant' } } });
-      const done = await post(`/api/conversations/${id}/confirm`, { approve: true, callId: asked.body.pendingToolCall.call.id });
+      expect(page).toMatchObject({
+        state: 'awaiting_approval',
+        pendingApproval: { tool: 'BookPTO', delegate: { agentName: 'PTO assistant' } },
+      });
+      const done = await post(`/api/conversations/${id}/confirm`, {
+        approve: true,
+        callId: asked.body.pendingToolCall.call.id,
+      });
       expect(done).toMatchObject({ status: 200, body: { reply: 'Boss: ok | Booked; 88 hours left.' } });
 
       // The catalog document: AskAgent's arguments as the schema gives them, its delegates included.
@@ -214,7 +286,9 @@ describe('delegation: agents as tools', () => {
       expect(doc.headers.get('content-type')).toMatch(/^text\/markdown/);
       const text = await doc.text();
       expect(text).toContain('### Boss (`goal_boss`)');
-      expect(text).toContain('- delegates (AskAgent): `goal_ecomm_list_orders`, `goal_hr_pto`, `goal_order_status`, `goal_loop_a`, `goal_loop_b`');
+      expect(text).toContain(
+        '- delegates (AskAgent): `goal_ecomm_list_orders`, `goal_hr_pto`, `goal_order_status`, `goal_loop_a`, `goal_loop_b`',
+      );
       expect(text).toMatch(/\| `agentId` \| one of .*`goal_hr_pto`, .*`goal_order_status`.* \| yes \|/);
     } finally {
       await api.close();
@@ -225,7 +299,8 @@ describe('delegation: agents as tools', () => {
   /** When each of a workflow's activities was scheduled and completed, from its history. */
   async function activitySpans(workflowId: string): Promise<{ start: number; end: number }[]> {
     const events = (await child(workflowId).fetchHistory()).events ?? [];
-    const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
+    const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+      Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
     // From scheduled to completed: a started event is written only once an activity with retries is done.
     const scheduled = new Map<number, number>();
     const spans: { start: number; end: number }[] = [];

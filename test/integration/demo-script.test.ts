@@ -30,21 +30,31 @@ const ENTRY: [input: string, goalId: string, reply: RegExp][] = [
 describe('the offline demo script, as the README tells it', () => {
   const { bed, steps } = goalTestbed({ rules: [] });
   const fromPicker = async () => {
-    const { handle } = await startConversation(bed.env.client, bed.demo.worker.options.taskQueue, { goalId: 'goal_choose_agent' });
+    const { handle } = await startConversation(bed.env.client, bed.demo.worker.options.taskQueue, {
+      goalId: 'goal_choose_agent',
+    });
     return { handle, goal: async () => (await handle.query(currentGoalQuery))?.id };
   };
 
   it('Quick start: books PTO, then tracks an order without a "bye" in between, and bye ends it', async () => {
     const { handle, goal } = await fromPicker();
     expect((await say(handle, 'I want to check my PTO')).reply).toMatch(/^You're with the PTO assistant now/);
-    expect((await say(handle, 'ada@example.com')).reply).toMatch(/^Ada Lovelace, you have 104 hours \(13 days\) of PTO left/);
+    expect((await say(handle, 'ada@example.com')).reply).toMatch(
+      /^Ada Lovelace, you have 104 hours \(13 days\) of PTO left/,
+    );
     const proposal = await say(handle, 'book 2026-12-21 to 2026-12-24 for ada@example.com');
     expect(proposal.pendingToolCall?.call.tool).toBe('BookPTO');
-    expect((await decide(handle, { approve: true })).reply).toMatch(/^Booked 2026-12-21 to 2026-12-24: 32 hours deducted, 72 left\./);
+    expect((await decide(handle, { approve: true })).reply).toMatch(
+      /^Booked 2026-12-21 to 2026-12-24: 32 hours deducted, 72 left\./,
+    );
 
-    expect((await say(handle, 'where is my order')).reply).toMatch(/^You're with Order status now\. What is your order id/);
+    expect((await say(handle, 'where is my order')).reply).toMatch(
+      /^You're with Order status now\. What is your order id/,
+    );
     expect(await goal()).toBe('goal_order_status');
-    expect((await say(handle, 'ORD-1001')).reply).toBe('UPS says: In transit, last seen in Louisville, KY, expected 2026-11-24.');
+    expect((await say(handle, 'ORD-1001')).reply).toBe(
+      'UPS says: In transit, last seen in Louisville, KY, expected 2026-11-24.',
+    );
 
     // bye: the agent is done (back to the picker); bye again: the conversation is.
     expect((await say(handle, 'bye')).reply).toMatch(/^Done! Anything else\?/);
@@ -72,9 +82,14 @@ describe('the offline demo script, as the README tells it', () => {
 
   it('reaches every agent the picker lists by its README input, each straight from the one before', async () => {
     const { handle, goal } = await fromPicker();
-    expect(ENTRY.map(([, goalId]) => goalId).sort()).toEqual((await handle.query(agentsQuery)).map((a) => a.goalId).sort());
+    expect(ENTRY.map(([, goalId]) => goalId).sort()).toEqual(
+      (await handle.query(agentsQuery)).map((a) => a.goalId).sort(),
+    );
     for (const [input, goalId, reply] of ENTRY) {
-      expect({ input, reply: (await say(handle, input)).reply }).toEqual({ input, reply: expect.stringMatching(reply) });
+      expect({ input, reply: (await say(handle, input)).reply }).toEqual({
+        input,
+        reply: expect.stringMatching(reply),
+      });
       expect({ input, goal: await goal() }).toEqual({ input, goal: goalId });
     }
     await handle.signal(endChatSignal);
@@ -85,7 +100,9 @@ describe('the offline demo script, as the README tells it', () => {
     await say(handle, 'I need the orchestrator');
     expect(await goal()).toBe('goal_orchestrator');
     const reply = await say(handle, 'how much PTO does ada@example.com have, and where is order ORD-1001?');
-    expect(reply.reply).toMatch(/^Here is what the agents found\. Ada Lovelace, you have 104 hours .* UPS says: In transit/);
+    expect(reply.reply).toMatch(
+      /^Here is what the agents found\. Ada Lovelace, you have 104 hours .* UPS says: In transit/,
+    );
     expect(await steps(handle, 'AskAgent')).toEqual([
       ['AskAgent', 'ok'],
       ['AskAgent', 'ok'],
@@ -115,7 +132,9 @@ describe('the offline demo script, as the README tells it', () => {
   it('tells the user why a tool failed, in the reply', async () => {
     const { handle } = await fromPicker();
     await say(handle, 'I want to book time off');
-    expect((await say(handle, 'book 2026-12-14 to 2026-12-18 for grace@example.com')).pendingToolCall?.call.tool).toBe('BookPTO');
+    expect((await say(handle, 'book 2026-12-14 to 2026-12-18 for grace@example.com')).pendingToolCall?.call.tool).toBe(
+      'BookPTO',
+    );
     expect((await decide(handle, { approve: true })).reply).toBe('Sorry: Not enough PTO: 40 hours needed, 36 left.');
     await handle.signal(endChatSignal);
   });

@@ -21,13 +21,22 @@ describe('durability: continue-as-new and worker restarts', () => {
     const settings = testSettings({ VALIDATE_PROMPTS: 'false', RECENT_MESSAGES_KEPT: '2' });
     const worker = await startWorker(env, { script: ptoScript, settings });
     try {
-      const { handle } = await startConversation(env.client, settings.taskQueue, { goalId: 'goal_hr_pto', historyEventBudget: 20 });
+      const { handle } = await startConversation(env.client, settings.taskQueue, {
+        goalId: 'goal_hr_pto',
+        historyEventBudget: 20,
+      });
       const firstRunId = (await handle.describe()).runId;
       // Three prompts at once: one starts a turn, the others are still queued when the budget is hit.
-      const prompts = ['balance for ada@example.com', 'balance for grace@example.com', 'balance for nobody@example.com'];
+      const prompts = [
+        'balance for ada@example.com',
+        'balance for grace@example.com',
+        'balance for nobody@example.com',
+      ];
       for (const p of prompts) await handle.signal(userPromptSignal, p);
 
-      await waitUntil(async () => (await handle.query(usageQuery)).runs >= 2 && (await lastUserText(handle)) === prompts[2]);
+      await waitUntil(
+        async () => (await handle.query(usageQuery)).runs >= 2 && (await lastUserText(handle)) === prompts[2],
+      );
       await waitForUser(handle);
       expect((await handle.describe()).runId).not.toBe(firstRunId);
       const usage = await handle.query(usageQuery);
@@ -42,7 +51,9 @@ describe('durability: continue-as-new and worker restarts', () => {
         expect(kept || transcript.summary.includes(p)).toBe(true);
       }
       expect(transcript.summary).not.toBe('');
-      expect(transcript.messages.filter((m) => m.kind === 'agent').at(-1)).toMatchObject({ text: 'Sorry: No employee with email nobody@example.com.' });
+      expect(transcript.messages.filter((m) => m.kind === 'agent').at(-1)).toMatchObject({
+        text: 'Sorry: No employee with email nobody@example.com.',
+      });
     } finally {
       await worker.stop();
     }

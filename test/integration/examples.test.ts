@@ -9,7 +9,10 @@ import { startTemporal, startWorker } from '../helpers/temporal';
 
 const ROOT = path.join(__dirname, '..', '..');
 
-function runExample(file: string, env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+function runExample(
+  file: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string; err: string }> {
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', file], {
     cwd: ROOT,
     // Nothing from the developer's shell (a TEMPORAL_* variable, a profile) may point the example elsewhere.
@@ -37,9 +40,14 @@ describe('examples/book-pto.ts', () => {
   });
 
   it('books PTO on approval, prints the reply and the history, and ends the conversation', async () => {
-    const { code, out, err } = await runExample('examples/book-pto.ts', { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: worker.worker.options.taskQueue });
+    const { code, out, err } = await runExample('examples/book-pto.ts', {
+      TEMPORAL_ADDRESS: env.address,
+      TASK_QUEUE: worker.worker.options.taskQueue,
+    });
     expect({ code, err }).toEqual({ code: 0, err: '' });
-    expect(out).toContain('approving BookPTO {"email":"ada@example.com","startDate":"2026-12-21","endDate":"2026-12-22"}');
+    expect(out).toContain(
+      'approving BookPTO {"email":"ada@example.com","startDate":"2026-12-21","endDate":"2026-12-22"}',
+    );
     // The demo script's wording may change; the booking and the balance it reports may not.
     expect(out).toMatch(/^agent> Booked 2026-12-21 to 2026-12-22\b.* \d+ (hours )?left\b/m);
     expect(out).toMatch(/^history:\n( {2}.*\n)* {2}user: book 2026-12-21 to 2026-12-22 for ada@example.com\n/m);
@@ -51,7 +59,10 @@ describe('examples/book-pto.ts', () => {
   });
 
   it('exits 1 with the reason when no worker serves its task queue', async () => {
-    const { code, err } = await runExample('examples/book-pto.ts', { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: 'no-such-queue' });
+    const { code, err } = await runExample('examples/book-pto.ts', {
+      TEMPORAL_ADDRESS: env.address,
+      TASK_QUEUE: 'no-such-queue',
+    });
     expect(code).toBe(1);
     expect(err).toMatch(/^error: No worker is serving task queue "no-such-queue"/);
   });

@@ -40,31 +40,51 @@ describe('approval and idle timeouts (time-skipping server)', () => {
     expect(toolOutcomes(await history(handle), 'BookPTO').map((m) => m.outcome)).toEqual([
       { status: 'rejected', reason: 'nobody answered within 24 h (APPROVAL_TIMEOUT)' },
     ]);
-    expect(dataset(worker.store, 'employees').find((e) => e.email === 'ada@example.com')!.ptoHoursLeft).toBe(hoursBefore);
+    expect(dataset(worker.store, 'employees').find((e) => e.email === 'ada@example.com')!.ptoHoursLeft).toBe(
+      hoursBefore,
+    );
 
     // Nobody writes again: after 7 days the conversation ends by itself and returns its transcript.
     const transcript = await handle.result();
     expect(transcript.endedBy).toBe('idle');
-    expect(transcript.messages.filter((m) => m.kind === 'user').map((m) => m.text)).toContain('book 2026-12-21 to 2026-12-22 for ada@example.com');
-    expect(transcript.messages.at(-1)).toEqual({ kind: 'note', text: 'The conversation ended after 7 days without a message (IDLE_TIMEOUT).' });
+    expect(transcript.messages.filter((m) => m.kind === 'user').map((m) => m.text)).toContain(
+      'book 2026-12-21 to 2026-12-22 for ada@example.com',
+    );
+    expect(transcript.messages.at(-1)).toEqual({
+      kind: 'note',
+      text: 'The conversation ended after 7 days without a message (IDLE_TIMEOUT).',
+    });
 
     // The timers the history recorded: the waits for the user, each cut short by work except the two that fired.
     const { events } = await handle.fetchHistory();
-    const fired = events!.filter((e) => e.eventType === EventType.EVENT_TYPE_TIMER_FIRED).map((e) => e.timerFiredEventAttributes!.startedEventId!.toString());
-    const started = new Map(events!.filter((e) => e.eventType === EventType.EVENT_TYPE_TIMER_STARTED).map((e) => [e.eventId!.toString(), Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds)]));
+    const fired = events!
+      .filter((e) => e.eventType === EventType.EVENT_TYPE_TIMER_FIRED)
+      .map((e) => e.timerFiredEventAttributes!.startedEventId!.toString());
+    const started = new Map(
+      events!
+        .filter((e) => e.eventType === EventType.EVENT_TYPE_TIMER_STARTED)
+        .map((e) => [e.eventId!.toString(), Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds)]),
+    );
     expect(fired.map((id) => started.get(id))).toEqual([86_400, 7 * 86_400]);
   });
 
   it('takes shorter timeouts from the settings', async () => {
-    const short = await startWorker(env, { script: ptoScript, settings: testSettings({ APPROVAL_TIMEOUT: '2h', IDLE_TIMEOUT: '30m' }) });
+    const short = await startWorker(env, {
+      script: ptoScript,
+      settings: testSettings({ APPROVAL_TIMEOUT: '2h', IDLE_TIMEOUT: '30m' }),
+    });
     try {
       const { handle } = await startConversation(env.client, short.worker.options.taskQueue, { goalId: 'goal_hr_pto' });
       await handle.signal(userPromptSignal, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
       await waitUntil(async () => (await handle.query(statusQuery)).state === 'awaiting_approval');
       const transcript = await handle.result();
       expect(transcript.endedBy).toBe('idle');
-      expect(toolOutcomes(transcript.messages, 'BookPTO').map((m) => m.outcome)).toEqual([{ status: 'rejected', reason: 'nobody answered within 2 h (APPROVAL_TIMEOUT)' }]);
-      expect(transcript.messages.at(-1)).toMatchObject({ text: expect.stringMatching(/after 30 min without a message/) });
+      expect(toolOutcomes(transcript.messages, 'BookPTO').map((m) => m.outcome)).toEqual([
+        { status: 'rejected', reason: 'nobody answered within 2 h (APPROVAL_TIMEOUT)' },
+      ]);
+      expect(transcript.messages.at(-1)).toMatchObject({
+        text: expect.stringMatching(/after 30 min without a message/),
+      });
     } finally {
       await short.stop();
     }

@@ -24,9 +24,19 @@ import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-proces
 const script: ScriptInput = {
   rules: [
     { user: '^Greet the user', reply: { text: 'Hi.' } },
-    { user: 'book (\\S+) to (\\S+) for (\\S+@\\S+)', reply: { toolCalls: [{ tool: 'BookPTO', args: { email: '{{3}}', startDate: '{{1}}', endDate: '{{2}}' } }] } },
+    {
+      user: 'book (\\S+) to (\\S+) for (\\S+@\\S+)',
+      reply: { toolCalls: [{ tool: 'BookPTO', args: { email: '{{3}}', startDate: '{{1}}', endDate: '{{2}}' } }] },
+    },
     { afterTool: 'BookPTO', outcome: 'ok', reply: { text: 'Booked: {{result.hoursLeft}} hours left.' } },
-    { user: 'move (\\d+) from (\\w+) to (\\w+) in (\\d+)', reply: { toolCalls: [{ tool: 'MoveMoney', args: { accountId: '{{4}}', from: '{{2}}', to: '{{3}}', amount: '{{1:number}}' } }] } },
+    {
+      user: 'move (\\d+) from (\\w+) to (\\w+) in (\\d+)',
+      reply: {
+        toolCalls: [
+          { tool: 'MoveMoney', args: { accountId: '{{4}}', from: '{{2}}', to: '{{3}}', amount: '{{1:number}}' } },
+        ],
+      },
+    },
     { afterTool: 'MoveMoney', outcome: 'ok', reply: { text: '{{result.confirmationId}}: {{result.summary}}' } },
     { user: 'pay (\\d+)', reply: { toolCalls: [{ tool: 'ledger__pay', args: { amount: '{{1:number}}' } }] } },
     { afterTool: 'ledger__pay', outcome: 'ok', reply: { text: 'Paid.' } },
@@ -42,11 +52,15 @@ function ledgerServer() {
   let holdNext = false;
   const create = () => {
     const server = new McpServer({ name: 'ledger', version: '1.0.0' });
-    server.registerTool('pay', { description: 'Pays an amount (not idempotent).', inputSchema: { amount: z.number() } }, async ({ amount }, extra) => {
-      calls.push({ amount, key: extra._meta?.idempotencyKey });
-      if (holdNext) await new Promise(() => undefined); // the answer never comes: the worker dies meanwhile
-      return { content: [{ type: 'text' as const, text: JSON.stringify({ paid: amount }) }] };
-    });
+    server.registerTool(
+      'pay',
+      { description: 'Pays an amount (not idempotent).', inputSchema: { amount: z.number() } },
+      async ({ amount }, extra) => {
+        calls.push({ amount, key: extra._meta?.idempotencyKey });
+        if (holdNext) await new Promise(() => undefined); // the answer never comes: the worker dies meanwhile
+        return { content: [{ type: 'text' as const, text: JSON.stringify({ paid: amount }) }] };
+      },
+    );
     return server;
   };
   return { calls, create, holdCalls: () => (holdNext = true) };
@@ -69,12 +83,23 @@ describe('faults: worker processes killed at the worst moments', () => {
     ledger = ledgerServer();
     ledgerHttp = await serveMcpOverHttp(ledger.create, 0);
     writeFileSync(path.join(dataDir, 'script.json'), JSON.stringify(script));
-    writeFileSync(path.join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { ledger: { url: ledgerHttp.url, requireApproval: 'never', timeoutMs: 120_000 } } }));
+    writeFileSync(
+      path.join(dataDir, 'mcp.json'),
+      JSON.stringify({ mcpServers: { ledger: { url: ledgerHttp.url, requireApproval: 'never', timeoutMs: 120_000 } } }),
+    );
     const goals = path.join(dataDir, 'goals');
     mkdirSync(goals);
     writeFileSync(
       path.join(goals, 'payments.json'),
-      JSON.stringify({ id: 'goal_payments', category: 'finance', agentName: 'Payments', agentFriendlyDescription: 'Pays.', description: 'Pay.', starterPrompt: 'Greet the user.', mcp: { servers: ['ledger'] } }),
+      JSON.stringify({
+        id: 'goal_payments',
+        category: 'finance',
+        agentName: 'Payments',
+        agentFriendlyDescription: 'Pays.',
+        description: 'Pay.',
+        starterPrompt: 'Greet the user.',
+        mcp: { servers: ['ledger'] },
+      }),
     );
     baseEnv = {
       TEMPORAL_ADDRESS: proxy.address,
@@ -103,16 +128,27 @@ describe('faults: worker processes killed at the worst moments', () => {
     return w;
   }
 
-  const demoData = () => JSON.parse(readFileSync(path.join(dataDir, 'mock-data.json'), 'utf8')) as Record<string, unknown>;
+  const demoData = () =>
+    JSON.parse(readFileSync(path.join(dataDir, 'mock-data.json'), 'utf8')) as Record<string, unknown>;
   const employee = (email: string) => (demoData().employees as Employee[]).find((e) => e.email === email)!;
   const balances = (accountId: string) =>
-    (demoData().bankCustomers as { accountId: string; balances: { checking: number; savings: number } }[]).find((c) => c.accountId === accountId)!.balances;
+    (demoData().bankCustomers as { accountId: string; balances: { checking: number; savings: number } }[]).find(
+      (c) => c.accountId === accountId,
+    )!.balances;
 
   /** How many attempts Temporal started for the tool's activity: 2 proves the kill forced a retry. */
   async function attempts(handle: WorkflowHandle, activityType: string): Promise<number> {
     const events = (await handle.fetchHistory()).events ?? [];
-    const scheduled = new Set(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activityType).map((e) => String(e.eventId)));
-    const started = events.filter((e) => e.activityTaskStartedEventAttributes && scheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId)));
+    const scheduled = new Set(
+      events
+        .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activityType)
+        .map((e) => String(e.eventId)),
+    );
+    const started = events.filter(
+      (e) =>
+        e.activityTaskStartedEventAttributes &&
+        scheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId)),
+    );
     return Math.max(0, ...started.map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 0));
   }
 
@@ -144,7 +180,10 @@ describe('faults: worker processes killed at the worst moments', () => {
     const reply = await waitForUser(handle, 60_000);
     expect(reply?.reply).toBe('Booked: 88 hours left.');
     expect(await attempts(handle, 'BookPTO')).toBe(2);
-    expect(employee('ada@example.com')).toMatchObject({ ptoHoursLeft: 88, bookings: [{ startDate: '2026-12-21', endDate: '2026-12-22', hours: 16 }] });
+    expect(employee('ada@example.com')).toMatchObject({
+      ptoHoursLeft: 88,
+      bookings: [{ startDate: '2026-12-21', endDate: '2026-12-22', hours: 16 }],
+    });
   });
 
   it('(a) BookPTO scheduled, the worker dies before it can act: booked once, by the next worker', async () => {
@@ -182,8 +221,12 @@ describe('faults: worker processes killed at the worst moments', () => {
     for (const w of running.splice(0)) await w.kill();
     const first = await worker();
     const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_fin_move_money' });
-    expect((await say(handle, 'move 100 from savings to checking in 11235')).pendingToolCall?.call.tool).toBe('MoveMoney');
-    await approveActAndDie(handle, first, () => expect(balances('11235')).toEqual({ checking: 975.4, savings: 3100.15 }));
+    expect((await say(handle, 'move 100 from savings to checking in 11235')).pendingToolCall?.call.tool).toBe(
+      'MoveMoney',
+    );
+    await approveActAndDie(handle, first, () =>
+      expect(balances('11235')).toEqual({ checking: 975.4, savings: 3100.15 }),
+    );
     expect((await waitForUser(handle, 60_000))?.reply).toMatch(/^TRF-0001: Moved \$100\.00 from savings/);
     expect(await attempts(handle, 'MoveMoney')).toBe(2);
     expect(balances('11235')).toEqual({ checking: 975.4, savings: 3100.15 });
@@ -201,7 +244,9 @@ describe('faults: worker processes killed at the worst moments', () => {
 
     await worker();
     const reply = await waitForUser(handle, 60_000);
-    expect(reply?.reply).toMatch(/^Payment: The call to ledger\/pay was sent, then lost .*may or may not have run, so it was not retried/);
+    expect(reply?.reply).toMatch(
+      /^Payment: The call to ledger\/pay was sent, then lost .*may or may not have run, so it was not retried/,
+    );
     expect(ledger.calls).toEqual([{ amount: 5, key: expect.stringMatching(/^mcp-/) }]);
     expect(toolOutcomes(await history(handle), 'ledger__pay')).toHaveLength(1);
     await pending;
@@ -219,14 +264,19 @@ describe('faults: worker processes killed at the worst moments', () => {
     const heartbeat = proxy.hold('RecordActivityTaskHeartbeat', 'request');
     await heartbeat;
     const stopped = handle.executeUpdate(cancelTurnUpdate);
-    await waitUntil(async () => ((await handle.fetchHistory()).events ?? []).some((e) => e.activityTaskCancelRequestedEventAttributes));
+    await waitUntil(async () =>
+      ((await handle.fetchHistory()).events ?? []).some((e) => e.activityTaskCancelRequestedEventAttributes),
+    );
     await first.kill();
     proxy.release();
 
     await worker();
     expect((await stopped).reply).toBe('Stopped, as you asked. What would you like to do next?');
     const [outcome] = toolOutcomes(await history(handle), 'ledger__pay');
-    expect(outcome?.outcome).toMatchObject({ status: 'tool_error', error: expect.stringMatching(/may or may not have (run|acted)/) });
+    expect(outcome?.outcome).toMatchObject({
+      status: 'tool_error',
+      error: expect.stringMatching(/may or may not have (run|acted)/),
+    });
     expect(ledger.calls.slice(before)).toEqual([{ amount: 7, key: expect.stringMatching(/^mcp-/) }]);
     await pending;
   });

@@ -17,7 +17,9 @@ describe('list-orders and pirate-treasure goals on a real Temporal server', () =
     expect(greeting?.reply).toBe('List all orders here. Your email?');
 
     expect((await say(handle, 'ada@example.com')).reply).toBe('Orders: ORD-1002, ORD-1001 (processing, shipped).');
-    expect((await say(handle, 'tell me about ORD-1001')).reply).toBe('UPS: In transit in Louisville, KY, due 2026-11-24.');
+    expect((await say(handle, 'tell me about ORD-1001')).reply).toBe(
+      'UPS: In transit in Louisville, KY, due 2026-11-24.',
+    );
     expect((await say(handle, 'and ORD-1002?')).reply).toBe('Not shipped yet, nothing to track.');
     expect((await say(handle, 'ORD-9999')).reply).toBe('Sorry: No order ORD-9999.');
 
@@ -53,11 +55,15 @@ describe('list-orders and pirate-treasure goals on a real Temporal server', () =
     expect(greeting?.reply).toBe('Ahoy! Hint, or a guess?');
 
     expect((await say(handle, 'a hint please')).reply).toBe(`Hint 1: ${HINTS[0]}`);
-    expect((await say(handle, 'guess 123 Main St, Phoenix, AZ')).reply).toBe("found=false Nothin' but sand at 123 Main St, Phoenix, AZ. Want another hint?");
+    expect((await say(handle, 'guess 123 Main St, Phoenix, AZ')).reply).toBe(
+      "found=false Nothin' but sand at 123 Main St, Phoenix, AZ. Want another hint?",
+    );
     expect((await say(handle, 'another hint')).reply).toBe(`Hint 2: ${HINTS[1]}`);
     // Another player's hints are counted apart.
     expect((await say(handle, 'hint for Anne')).reply).toBe(`Hint 1: ${HINTS[0]}`);
-    expect((await say(handle, 'guess 300 Lenora Street, Seattle, Washington')).reply).toMatch(/^found=true Shiver me timbers! Ye dug at 300 Lenora Street, Seattle/);
+    expect((await say(handle, 'guess 300 Lenora Street, Seattle, Washington')).reply).toMatch(
+      /^found=true Shiver me timbers! Ye dug at 300 Lenora Street, Seattle/,
+    );
 
     const outcomes = toolOutcomes(await history(handle));
     expect(outcomes.map((m) => [m.call.tool, m.outcome.status])).toEqual([
@@ -69,9 +75,17 @@ describe('list-orders and pirate-treasure goals on a real Temporal server', () =
     ]);
     expect(outcomes[1]?.outcome).toEqual({
       status: 'ok',
-      result: { treasureFound: false, guesses: 1, hintsUsed: 1, message: "Nothin' but sand at 123 Main St, Phoenix, AZ. Want another hint?" },
+      result: {
+        treasureFound: false,
+        guesses: 1,
+        hintsUsed: 1,
+        message: "Nothin' but sand at 123 Main St, Phoenix, AZ. Want another hint?",
+      },
     });
-    expect(outcomes[4]?.outcome).toMatchObject({ status: 'ok', result: { treasureFound: true, guesses: 2, hintsUsed: 2 } });
+    expect(outcomes[4]?.outcome).toMatchObject({
+      status: 'ok',
+      result: { treasureFound: true, guesses: 2, hintsUsed: 2 },
+    });
 
     // Without a pirate name, the conversation is the crew.
     expect(treasureHunts(bed.worker.store)).toEqual({
@@ -92,7 +106,9 @@ describe('list-orders and pirate-treasure goals on a real Temporal server', () =
   });
 
   it('the offline demo script routes the picker to both agents and runs their tools', async () => {
-    const { handle } = await startConversation(bed.env.client, bed.demo.worker.options.taskQueue, { goalId: 'goal_choose_agent' });
+    const { handle } = await startConversation(bed.env.client, bed.demo.worker.options.taskQueue, {
+      goalId: 'goal_choose_agent',
+    });
     const goal = async () => (await handle.query(currentGoalQuery))?.id;
 
     expect((await say(handle, 'show my purchases')).reply).toMatch(/^You're with List all orders/);
@@ -101,14 +117,20 @@ describe('list-orders and pirate-treasure goals on a real Temporal server', () =
     expect((await say(handle, 'ORD-1001')).reply).toMatch(/^UPS says: In transit, last seen in Louisville, KY/);
     await say(handle, 'bye');
 
-    expect((await say(handle, 'I want to hunt for pirate treasure')).reply).toMatch(/^Ahoy, matey! Cap'n Redbeard here/);
+    expect((await say(handle, 'I want to hunt for pirate treasure')).reply).toMatch(
+      /^Ahoy, matey! Cap'n Redbeard here/,
+    );
     expect(await goal()).toBe('goal_pirate_treasure');
-    expect((await say(handle, 'give me a hint')).reply).toBe(`Hint number 1: ${HINTS[0]} Where be yer guess? ("guess <street>, <city>, <state>")`);
+    expect((await say(handle, 'give me a hint')).reply).toBe(
+      `Hint number 1: ${HINTS[0]} Where be yer guess? ("guess <street>, <city>, <state>")`,
+    );
     expect((await say(handle, 'guess 1 Infinite Loop, Cupertino, CA')).reply).toMatch(/^Nothin' but sand/);
     expect((await say(handle, 'guess 300 Lenora St, Seattle, WA')).reply).toMatch(/^Shiver me timbers!/);
     expect(treasureHunts(bed.demo.store)[handle.workflowId]).toMatchObject({ hintsGiven: 1, found: true });
 
-    expect((await steps(handle)).filter(([tool]) => !['ListAgents', 'ChangeGoal', 'CompleteGoal'].includes(tool!))).toEqual([
+    expect(
+      (await steps(handle)).filter(([tool]) => !['ListAgents', 'ChangeGoal', 'CompleteGoal'].includes(tool!)),
+    ).toEqual([
       ['ListOrders', 'ok'],
       ['GetOrder', 'ok'],
       ['TrackPackage', 'ok'],

@@ -15,7 +15,11 @@ describe('HR goals on a real Temporal server', () => {
     const before = structuredClone(dataset(bed.worker.store, 'employees'));
     const { handle, greeting } = await start('goal_hr_check_pto');
     expect(greeting?.reply).toBe('Check PTO here. What is your work email?');
-    expect((await handle.query(toolsQuery)).map((t) => t.name)).toEqual(['CurrentPTO', 'FuturePTOCalc', 'CompleteGoal']);
+    expect((await handle.query(toolsQuery)).map((t) => t.name)).toEqual([
+      'CurrentPTO',
+      'FuturePTOCalc',
+      'CompleteGoal',
+    ]);
 
     expect((await say(handle, 'ada@example.com')).reply).toBe('Ada Lovelace has 104 hours (13 days) of PTO.');
     expect((await say(handle, 'could I take 2026-12-21 to 2026-12-24 for ada@example.com?')).reply).toMatch(
@@ -32,7 +36,10 @@ describe('HR goals on a real Temporal server', () => {
       ['FuturePTOCalc', 'ok'],
       ['BookPTO', 'invalid_input'],
     ]);
-    expect(outcomes[0]?.outcome).toEqual({ status: 'ok', result: { email: 'ada@example.com', name: 'Ada Lovelace', hoursLeft: 104, daysLeft: 13 } });
+    expect(outcomes[0]?.outcome).toEqual({
+      status: 'ok',
+      result: { email: 'ada@example.com', name: 'Ada Lovelace', hoursLeft: 104, daysLeft: 13 },
+    });
     expect(outcomes[1]?.outcome).toMatchObject({ status: 'ok', result: { hoursNeeded: 32, enough: true } });
 
     const done = await say(handle, 'thanks');
@@ -65,28 +72,45 @@ describe('HR goals on a real Temporal server', () => {
     expect(outcomes.map((m) => m.outcome.status)).toEqual(['ok', 'ok', 'tool_error']);
     expect(outcomes[0]?.outcome).toMatchObject({
       status: 'ok',
-      result: { connected: true, status: 'connected', bank: 'First Analytical Bank', accountLast4: '1843', lastDeposit: { amount: 4120.55 } },
+      result: {
+        connected: true,
+        status: 'connected',
+        bank: 'First Analytical Bank',
+        accountLast4: '1843',
+        lastDeposit: { amount: 4120.55 },
+      },
     });
-    expect(outcomes[1]?.outcome).toMatchObject({ status: 'ok', result: { connected: false, status: 'pending_verification' } });
+    expect(outcomes[1]?.outcome).toMatchObject({
+      status: 'ok',
+      result: { connected: false, status: 'pending_verification' },
+    });
 
     expect((await say(handle, 'that is all')).ended).toBe(true);
     expect(paycheckDeposits(bed.worker.store)).toEqual(before);
   });
 
   it('the offline demo script routes the picker to both HR agents and runs their tools', async () => {
-    const { handle } = await startConversation(bed.env.client, bed.demo.worker.options.taskQueue, { goalId: 'goal_choose_agent' });
+    const { handle } = await startConversation(bed.env.client, bed.demo.worker.options.taskQueue, {
+      goalId: 'goal_choose_agent',
+    });
     const goal = async () => (await handle.query(currentGoalQuery))?.id;
 
     expect((await say(handle, 'is my paycheck deposited?')).reply).toMatch(/^You're with Paycheck deposit status/);
     expect(await goal()).toBe('goal_hr_paycheck_bank_status');
-    expect((await say(handle, 'grace@example.com')).reply).toMatch(/^Grace Hopper: The link to Compiler Credit Union .* is waiting for verification/);
+    expect((await say(handle, 'grace@example.com')).reply).toMatch(
+      /^Grace Hopper: The link to Compiler Credit Union .* is waiting for verification/,
+    );
     expect((await say(handle, 'bye')).ended).toBe(false);
     expect(await goal()).toBe('goal_choose_agent');
 
     expect((await say(handle, 'how many days off do I have?')).reply).toMatch(/^You're with Check PTO/);
     expect(await goal()).toBe('goal_hr_check_pto');
-    expect((await say(handle, 'ada@example.com')).reply).toMatch(/^Ada Lovelace, you have 104 hours \(13 days\) of PTO left/);
-    expect((await say(handle, '2026-12-21 to 2026-12-24 for ada@example.com')).reply).toMatch(/^Those days need 32 hours; you will have [\d.]+ by then \(enough: true\)/);
+    expect((await say(handle, 'ada@example.com')).reply).toMatch(
+      /^Ada Lovelace, you have 104 hours \(13 days\) of PTO left/,
+    );
+    expect((await say(handle, '2026-12-21 to 2026-12-24 for ada@example.com')).reply).toMatch(
+      /^Those days need 32 hours; you will have [\d.]+ by then \(enough: true\)/,
+    );
 
     expect(await steps(handle)).toEqual([
       ['ListAgents', 'ok'],

@@ -64,10 +64,18 @@ describe('goal_match_train_invoice: train tools on their own worker and task que
     // The tool worker's settings point at this service; the agent workers' (testSettings) have no Stripe key,
     // so CreateInvoice records mock invoices.
     const services = testSettings({ TRAIN_SERVICE_URL: trains.url }).toolServices;
-    toolWorker = await createToolWorker({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', taskQueue: TRAIN_TOOLS_QUEUE, services });
+    toolWorker = await createToolWorker({
+      connection: env.nativeConnection,
+      namespace: env.namespace ?? 'default',
+      taskQueue: TRAIN_TOOLS_QUEUE,
+      services,
+    });
     toolWorkerRun = toolWorker.worker.run();
     worker = await startWorker(env, { script: trainsScript });
-    demo = await startWorker(env, { script: loadScript(DEMO_SCRIPT), settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }) });
+    demo = await startWorker(env, {
+      script: loadScript(DEMO_SCRIPT),
+      settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }),
+    });
   });
   afterAll(async () => {
     await worker?.stop();
@@ -84,7 +92,7 @@ describe('goal_match_train_invoice: train tools on their own worker and task que
     expect(worker.tools.spec('SearchFixtures')?.taskQueue).toBeUndefined();
   });
 
-  it('finds a fixture, searches and books the trains on the train team\'s worker, then invoices the booking', async () => {
+  it("finds a fixture, searches and books the trains on the train team's worker, then invoices the booking", async () => {
     const { handle, greeting } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: GOAL });
     expect(greeting?.reply).toBe('Match day trains here. Which team?');
 
@@ -101,8 +109,14 @@ describe('goal_match_train_invoice: train tools on their own worker and task que
     const match = fixtures.find((f) => f.city !== 'London' && f.kickoff <= '17:30')!;
     const arriveBy = shift(match.kickoff, -90);
     const returnAfter = shift(match.kickoff, 150);
-    await say(handle, `trains from London to ${match.nearestStation} on ${match.date} by ${arriveBy} and back after ${returnAfter}`);
-    const found = resultOf<{ outbound: Journey[]; return: Journey[]; currency: string }>(await history(handle), 'SearchTrains');
+    await say(
+      handle,
+      `trains from London to ${match.nearestStation} on ${match.date} by ${arriveBy} and back after ${returnAfter}`,
+    );
+    const found = resultOf<{ outbound: Journey[]; return: Journey[]; currency: string }>(
+      await history(handle),
+      'SearchTrains',
+    );
     expect(found.currency).toBe('GBP');
     expect(found.outbound.length).toBeGreaterThan(0);
     expect(found.return.length).toBeGreaterThan(0);
@@ -113,22 +127,37 @@ describe('goal_match_train_invoice: train tools on their own worker and task que
     const out = found.outbound.at(-1)!;
     const back = found.return[0]!;
     const proposal = await say(handle, `book ${out.id} and ${back.id} for ada@example.com`);
-    expect(proposal.pendingToolCall?.call).toMatchObject({ tool: 'BookTrains', args: { journeyIds: [out.id, back.id], email: 'ada@example.com' } });
+    expect(proposal.pendingToolCall?.call).toMatchObject({
+      tool: 'BookTrains',
+      args: { journeyIds: [out.id, back.id], email: 'ada@example.com' },
+    });
     expect(trains.bookings).toHaveLength(0);
 
     const total = Math.round((out.price + back.price) * 100) / 100;
     const booked = await decide(handle, { approve: true });
     expect(booked.reply).toBe(`Booked TRN-4001 for ${total} GBP.`);
     expect(trains.bookings).toEqual([
-      expect.objectContaining({ reference: 'TRN-4001', status: 'confirmed', total, passenger: { email: 'ada@example.com' }, journeys: [expect.objectContaining({ id: out.id }), expect.objectContaining({ id: back.id })] }),
+      expect.objectContaining({
+        reference: 'TRN-4001',
+        status: 'confirmed',
+        total,
+        passenger: { email: 'ada@example.com' },
+        journeys: [expect.objectContaining({ id: out.id }), expect.objectContaining({ id: back.id })],
+      }),
     ]);
     // Then the invoice for the booking, which asks too.
     expect(booked.pendingToolCall?.call).toMatchObject({
       tool: 'CreateInvoice',
-      args: { email: 'ada@example.com', currency: 'GBP', items: [{ description: 'Train tickets TRN-4001', amount: total, quantity: 1 }] },
+      args: {
+        email: 'ada@example.com',
+        currency: 'GBP',
+        items: [{ description: 'Train tickets TRN-4001', amount: total, quantity: 1 }],
+      },
     });
     expect((await decide(handle, { approve: true })).reply).toBe(`Invoice INV-1001: ${total} GBP.`);
-    expect(invoices(worker.store)).toEqual([expect.objectContaining({ id: 'INV-1001', email: 'ada@example.com', currency: 'GBP', total })]);
+    expect(invoices(worker.store)).toEqual([
+      expect.objectContaining({ id: 'INV-1001', email: 'ada@example.com', currency: 'GBP', total }),
+    ]);
 
     expect(toolOutcomes(await history(handle)).map((m) => [m.call.tool, m.outcome.status])).toEqual([
       ['SearchFixtures', 'ok'],
@@ -151,21 +180,32 @@ describe('goal_match_train_invoice: train tools on their own worker and task que
     const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: GOAL });
     await say(handle, 'book EUS-LIV-20270116-0001 for ada@example.com');
     const reply = await decide(handle, { approve: true });
-    expect(reply.reply).toBe('Booking failed: No journey EUS-LIV-20270116-0001: search again for the times of that day.');
+    expect(reply.reply).toBe(
+      'Booking failed: No journey EUS-LIV-20270116-0001: search again for the times of that day.',
+    );
     expect((await scheduledQueues(handle)).BookTrains).toEqual(['train-tools']);
     await handle.signal(endChatSignal);
   });
 
   it('offline demo: the picker routes "football … trains" to the goal, which runs its whole sequence', async () => {
-    const { handle } = await startConversation(env.client, demo.worker.options.taskQueue, { goalId: 'goal_choose_agent' });
+    const { handle } = await startConversation(env.client, demo.worker.options.taskQueue, {
+      goalId: 'goal_choose_agent',
+    });
     const hello = await say(handle, "I'd like to go to a football match by train");
     expect((await handle.query(currentGoalQuery))?.id).toBe(GOAL);
     expect(hello.reply).toMatch(/^You're with the match day trains agent now\. .*"fixtures for Liverpool in 2027-01"/);
 
-    expect((await say(handle, 'fixtures for Liverpool in 2027-01')).reply).toMatch(/^Liverpool in 2027-01: .*, Liverpool v Brighton & Hove Albion, 2027-01-23 17:30 at Anfield \(Liverpool\), /);
+    expect((await say(handle, 'fixtures for Liverpool in 2027-01')).reply).toMatch(
+      /^Liverpool in 2027-01: .*, Liverpool v Brighton & Hove Albion, 2027-01-23 17:30 at Anfield \(Liverpool\), /,
+    );
     const options = await say(handle, 'trains from London to Liverpool on 2027-01-23 by 16:00 and back after 20:00');
-    expect(options.reply).toMatch(/^Out, London Euston to Liverpool Lime Street on 2027-01-23: EUS-LIV-20270123-\d{4}: .* Back: LIV-EUS-20270123-\d{4}: /);
-    const { outbound, return: back } = resultOf<{ outbound: Journey[]; return: Journey[] }>(await history(handle), 'SearchTrains');
+    expect(options.reply).toMatch(
+      /^Out, London Euston to Liverpool Lime Street on 2027-01-23: EUS-LIV-20270123-\d{4}: .* Back: LIV-EUS-20270123-\d{4}: /,
+    );
+    const { outbound, return: back } = resultOf<{ outbound: Journey[]; return: Journey[] }>(
+      await history(handle),
+      'SearchTrains',
+    );
 
     const bookings = trains.bookings.length;
     await say(handle, `book ${outbound[0]!.id} and ${back[0]!.id} for grace@example.com`);

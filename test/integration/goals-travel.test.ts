@@ -35,12 +35,21 @@ describe('goal_event_flight_invoice on a real Temporal server', () => {
 
     // Two passengers: prices are per passenger, sorted, and every offer flies the asked route on the asked day.
     const search = await say(handle, 'flights from SFO to MEL on 2027-03-12 for 2 passengers');
-    const found = resultOf<{ passengers: number; currency: string; flights: Flight[] }>(await history(handle), 'SearchFlights');
+    const found = resultOf<{ passengers: number; currency: string; flights: Flight[] }>(
+      await history(handle),
+      'SearchFlights',
+    );
     expect(found.passengers).toBe(2);
     expect(found.currency).toBe('USD');
     expect(found.flights.length).toBeGreaterThanOrEqual(3);
     expect(found.flights.map((f) => f.price)).toEqual([...found.flights.map((f) => f.price)].sort((a, b) => a - b));
-    for (const f of found.flights) expect(f).toMatchObject({ from: 'SFO', to: 'MEL', departs: expect.stringMatching(/^2027-03-12T/), total: f.price * 2 });
+    for (const f of found.flights)
+      expect(f).toMatchObject({
+        from: 'SFO',
+        to: 'MEL',
+        departs: expect.stringMatching(/^2027-03-12T/),
+        total: f.price * 2,
+      });
     expect(search.reply).toBe(`Cheapest first: ${found.flights.map((f) => f.flightNumber).join(', ')}.`);
 
     // Invoicing asks first (CreateInvoice follows SHOW_CONFIRM), with the cheapest flight's price in the args.
@@ -49,14 +58,25 @@ describe('goal_event_flight_invoice on a real Temporal server', () => {
     expect(proposal.reply).toBe(`Invoicing ${cheapest.flightNumber} to ada@example.com.`);
     expect(proposal.pendingToolCall?.call).toMatchObject({
       tool: 'CreateInvoice',
-      args: { email: 'ada@example.com', currency: 'USD', items: [{ description: `Flight ${cheapest.flightNumber} SFO-MEL`, amount: cheapest.price, quantity: 1 }] },
+      args: {
+        email: 'ada@example.com',
+        currency: 'USD',
+        items: [{ description: `Flight ${cheapest.flightNumber} SFO-MEL`, amount: cheapest.price, quantity: 1 }],
+      },
     });
     expect(invoices(bed.worker.store)).toHaveLength(0);
 
     const done = await decide(handle, { approve: true });
     expect(done.reply).toMatch(new RegExp(`^Invoice INV-1001: ${cheapest.price} USD, due \\d{4}-\\d{2}-\\d{2}\\.$`));
     expect(invoices(bed.worker.store)).toEqual([
-      expect.objectContaining({ id: 'INV-1001', email: 'ada@example.com', currency: 'USD', total: cheapest.price, status: 'open', items: [expect.objectContaining({ amount: cheapest.price, quantity: 1 })] }),
+      expect.objectContaining({
+        id: 'INV-1001',
+        email: 'ada@example.com',
+        currency: 'USD',
+        total: cheapest.price,
+        status: 'open',
+        items: [expect.objectContaining({ amount: cheapest.price, quantity: 1 })],
+      }),
     ]);
 
     const messages = await history(handle);
@@ -75,31 +95,52 @@ describe('goal_event_flight_invoice on a real Temporal server', () => {
 
   it('hands tool errors to the LLM, and records no invoice when the user rejects it', async () => {
     const { handle } = await start();
-    expect((await say(handle, 'events in Paris in March')).reply).toMatch(/^Sorry: I only know events in Australia and New Zealand; "Paris" is not one of: .*Melbourne/);
-    expect((await say(handle, 'events in Hobart in 2027-03')).reply).toMatch(/^Hobart in March 2027: nothing on there that month; elsewhere: .*Adelaide Fringe/);
-    expect((await say(handle, 'flights from SFO to XYZ on 2027-03-12')).reply).toMatch(/^No flights: Unknown airport "XYZ"\. Known airports: SYD \(Sydney\)/);
-    expect((await say(handle, 'flights from SFO to MEL on 12/03/2027')).reply).toMatch(/^No flights: .*date: a date as YYYY-MM-DD/);
+    expect((await say(handle, 'events in Paris in March')).reply).toMatch(
+      /^Sorry: I only know events in Australia and New Zealand; "Paris" is not one of: .*Melbourne/,
+    );
+    expect((await say(handle, 'events in Hobart in 2027-03')).reply).toMatch(
+      /^Hobart in March 2027: nothing on there that month; elsewhere: .*Adelaide Fringe/,
+    );
+    expect((await say(handle, 'flights from SFO to XYZ on 2027-03-12')).reply).toMatch(
+      /^No flights: Unknown airport "XYZ"\. Known airports: SYD \(Sydney\)/,
+    );
+    expect((await say(handle, 'flights from SFO to MEL on 12/03/2027')).reply).toMatch(
+      /^No flights: .*date: a date as YYYY-MM-DD/,
+    );
 
     await say(handle, 'invoice the cheapest flight from LAX to AKL on 2027-03-14 for grace@example.com');
-    expect((await decide(handle, { approve: false, reason: 'too expensive' })).reply).toBe('No invoice then (too expensive).');
+    expect((await decide(handle, { approve: false, reason: 'too expensive' })).reply).toBe(
+      'No invoice then (too expensive).',
+    );
     expect(invoices(bed.worker.store)).toHaveLength(0);
-    expect(toolOutcomes(await history(handle), 'CreateInvoice')[0]?.outcome).toEqual({ status: 'rejected', reason: 'too expensive' });
+    expect(toolOutcomes(await history(handle), 'CreateInvoice')[0]?.outcome).toEqual({
+      status: 'rejected',
+      reason: 'too expensive',
+    });
     await handle.signal(endChatSignal);
   });
 
   it('offline demo: the picker routes "festival … flights" to the goal, which runs its whole sequence', async () => {
-    const { handle } = await startConversation(bed.env.client, bed.demo.worker.options.taskQueue, { goalId: 'goal_choose_agent' });
+    const { handle } = await startConversation(bed.env.client, bed.demo.worker.options.taskQueue, {
+      goalId: 'goal_choose_agent',
+    });
     // The picker hands over and the agent acts on the request at once.
     const events = await say(handle, 'I want to go to a festival in Melbourne in March 2027 and need flights');
     expect((await handle.query(currentGoalQuery))?.id).toBe(GOAL);
-    expect(events.reply).toMatch(/^In Melbourne, March 2027: Melbourne Food and Wine Festival \(Melbourne, 2027-03-13 to 2027-03-22\), .*"flights from SFO to MEL on <YYYY-MM-DD>"/);
+    expect(events.reply).toMatch(
+      /^In Melbourne, March 2027: Melbourne Food and Wine Festival \(Melbourne, 2027-03-13 to 2027-03-22\), .*"flights from SFO to MEL on <YYYY-MM-DD>"/,
+    );
 
-    expect((await say(handle, 'flights from SFO to MEL on 2027-03-12')).reply).toMatch(/^Flights San Francisco to Melbourne on 2027-03-12, cheapest first: \w\w \d+ \(/);
+    expect((await say(handle, 'flights from SFO to MEL on 2027-03-12')).reply).toMatch(
+      /^Flights San Francisco to Melbourne on 2027-03-12, cheapest first: \w\w \d+ \(/,
+    );
     const proposal = await say(handle, 'invoice the cheapest flight from SFO to MEL on 2027-03-12 for ada@example.com');
     expect(proposal.pendingToolCall?.call.tool).toBe('CreateInvoice');
     expect(proposal.reply).toMatch(/^The cheapest is \w\w \d+ .* I'll invoice it to ada@example\.com\.$/);
     const done = await decide(handle, { approve: true });
-    expect(done.reply).toMatch(/^Invoice INV-1001 for \d+ USD is open, due \d{4}-\d{2}-\d{2}: https:\/\/invoices\.example\.com\/INV-1001\. Anything else\?/);
+    expect(done.reply).toMatch(
+      /^Invoice INV-1001 for \d+ USD is open, due \d{4}-\d{2}-\d{2}: https:\/\/invoices\.example\.com\/INV-1001\. Anything else\?/,
+    );
     expect(invoices(bed.demo.store)).toHaveLength(1);
 
     expect(toolOutcomes(await history(handle)).map((m) => [m.call.tool, m.outcome.status])).toEqual([

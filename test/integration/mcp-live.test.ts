@@ -11,7 +11,6 @@ import { FX_STDIO as fx, mcpScript as script } from '../fixtures/scripts';
 import { decide, history, say, startConversation, toolOutcomes } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
 
-
 const SECRET = 'sk-live-very-secret-4242';
 
 describe('MCP endpoints added to a running system', () => {
@@ -47,8 +46,12 @@ describe('MCP endpoints added to a running system', () => {
     write({ fx });
     const after = await say(handle, 'convert 100 USD to EUR');
     expect(after.reply).toBe('100 USD is 92 EUR.');
-    const notes = (await history(handle)).filter((m) => m.kind === 'note').map((m) => (m.kind === 'note' ? m.text : ''));
-    expect(notes.at(-1)).toMatch(/Tools changed since the last turn \(new: fx__get_rates, fx__convert, fx__book_trade\)/);
+    const notes = (await history(handle))
+      .filter((m) => m.kind === 'note')
+      .map((m) => (m.kind === 'note' ? m.text : ''));
+    expect(notes.at(-1)).toMatch(
+      /Tools changed since the last turn \(new: fx__get_rates, fx__convert, fx__book_trade\)/,
+    );
 
     // The destructive tool asks first (requireApproval: destructive), the read-only ones did not.
     const proposal = await say(handle, 'trade 50 USD to GBP');
@@ -60,7 +63,11 @@ describe('MCP endpoints added to a running system', () => {
     expect(gone.reply).toMatch(/unknown tool .*fx__convert/);
     const catalog = await handle.query(catalogQuery);
     expect(catalog?.endpoints).toEqual([expect.objectContaining({ name: 'fx', status: 'disabled' })]);
-    expect((await history(handle)).some((m) => m.kind === 'note' && /no longer available: fx__get_rates, fx__convert, fx__book_trade/.test(m.text))).toBe(true);
+    expect(
+      (await history(handle)).some(
+        (m) => m.kind === 'note' && /no longer available: fx__get_rates, fx__convert, fx__book_trade/.test(m.text),
+      ),
+    ).toBe(true);
     await handle.signal(endChatSignal);
   });
 
@@ -69,11 +76,13 @@ describe('MCP endpoints added to a running system', () => {
     const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: 'goal_general' });
     writeFileSync(registry, '{ "mcpServers": { "fx": { "command": 42 } } }');
     expect((await say(handle, 'convert 10 EUR to USD')).reply).toBe('10 EUR is 10.87 USD.');
-    expect((await handle.query(catalogQuery))?.registryError).toMatch(/server "fx": command: .*string.*still serving the last valid registry/);
+    expect((await handle.query(catalogQuery))?.registryError).toMatch(
+      /server "fx": command: .*string.*still serving the last valid registry/,
+    );
     await handle.signal(endChatSignal);
   });
 
-  it('shows endpoints and a goal\'s tools through the CLI, as the worker sees them', async () => {
+  it("shows endpoints and a goal's tools through the CLI, as the worker sees them", async () => {
     write({ fx, down: { command: '/nonexistent/server', categories: ['finance'] } });
     const cliEnv = { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: worker.worker.options.taskQueue };
     const run = (args: string[]) => runCli(args, cliEnv);
@@ -88,11 +97,15 @@ describe('MCP endpoints added to a running system', () => {
     expect(tools.out).toMatch(/^fx__book_trade\s+mcp fx\/book_trade\s+approval: always/m);
     expect(tools.out).toMatch(/^CompleteGoal\s+builtin/m);
     expect(tools.out).toContain('unavailable endpoints (their tools are missing above): down');
-    expect(await run(['tools', '--goal', 'goal_nope'])).toMatchObject({ code: 1, err: expect.stringMatching(/^error: Unknown goal "goal_nope"\. Known goals: /) });
+    expect(await run(['tools', '--goal', 'goal_nope'])).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/^error: Unknown goal "goal_nope"\. Known goals: /),
+    });
   });
 
   it('writes the live catalog as a document (agent tools --markdown): every agent, tool, argument and endpoint', async () => {
-    const run = (args: string[]) => runCli(args, { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: worker.worker.options.taskQueue });
+    const run = (args: string[]) =>
+      runCli(args, { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: worker.worker.options.taskQueue });
     write({ fx, down: { command: '/nonexistent/server', categories: ['finance'] } });
     const doc = (await run(['tools', '--markdown'])).out;
     const agents = JSON.parse((await run(['agents', '--json'])).out) as { goalId: string; agentName: string }[];
@@ -127,7 +140,9 @@ describe('MCP endpoints added to a running system', () => {
     await handle.result();
     // Payloads are base64 in the exported history: decode every one and search the lot.
     const exported = JSON.stringify(await handle.fetchHistory());
-    const decoded = [...exported.matchAll(/"data":"([A-Za-z0-9+/=]+)"/g)].map((m) => Buffer.from(m[1]!, 'base64').toString('utf8')).join('\n');
+    const decoded = [...exported.matchAll(/"data":"([A-Za-z0-9+/=]+)"/g)]
+      .map((m) => Buffer.from(m[1]!, 'base64').toString('utf8'))
+      .join('\n');
     expect(decoded).toContain('remote__get_rates');
     expect(exported + decoded).not.toContain(SECRET);
   });

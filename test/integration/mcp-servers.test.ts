@@ -14,8 +14,18 @@ import { PROJECT_ROOT } from '../../worker/settings';
 import type { ToolSpec } from '../../workflows/types';
 
 const TSX = ['--require', 'tsx/cjs'];
-const fxStdio = { command: process.execPath, args: [...TSX, 'mcp/servers/fx.ts'], categories: ['finance'], requireApproval: 'destructive' };
-const chaos = (extra: object = {}) => ({ command: process.execPath, args: [...TSX, 'test/fixtures/mcp/chaos-server.ts'], timeoutMs: 3000, ...extra });
+const fxStdio = {
+  command: process.execPath,
+  args: [...TSX, 'mcp/servers/fx.ts'],
+  categories: ['finance'],
+  requireApproval: 'destructive',
+};
+const chaos = (extra: object = {}) => ({
+  command: process.execPath,
+  args: [...TSX, 'test/fixtures/mcp/chaos-server.ts'],
+  timeoutMs: 3000,
+  ...extra,
+});
 const bin = (pkg: string) => path.join(PROJECT_ROOT, 'node_modules', '@modelcontextprotocol', pkg, 'dist', 'index.js');
 
 describe('MCP discovery and calls against real servers', () => {
@@ -29,9 +39,15 @@ describe('MCP discovery and calls against real servers', () => {
     const file = path.join(dir, `registry-${Math.random().toString(36).slice(2)}.json`);
     writeFileSync(file, JSON.stringify({ mcpServers: servers }));
     const pool = new McpPool({ baseDir: PROJECT_ROOT });
-    const discovery: McpDiscovery = new McpDiscovery({ registry: new RegistryFile(file), pool, env, discoveryTimeoutMs: 10_000 });
+    const discovery: McpDiscovery = new McpDiscovery({
+      registry: new RegistryFile(file),
+      pool,
+      env,
+      discoveryTimeoutMs: 10_000,
+    });
     cleanups.push(() => pool.closeAll());
-    const call = (tool: ToolSpec, args: Record<string, unknown>) => callMcpTool(discovery, pool, { name: tool.name, ref: tool.mcp!, args });
+    const call = (tool: ToolSpec, args: Record<string, unknown>) =>
+      callMcpTool(discovery, pool, { name: tool.name, ref: tool.mcp!, args });
     const tool = async (name: string) => {
       const found = (await discovery.catalog()).tools.find((t) => t.name === name);
       if (!found) throw new Error(`no tool ${name}`);
@@ -43,7 +59,9 @@ describe('MCP discovery and calls against real servers', () => {
   it('discovers and calls our demo server over stdio, with approval from its annotations', async () => {
     const { discovery, call, tool } = setup({ fx: fxStdio });
     const catalog = await discovery.catalog();
-    expect(catalog.endpoints).toEqual([expect.objectContaining({ name: 'fx', status: 'ok', toolCount: 3, transport: 'stdio', categories: ['finance'] })]);
+    expect(catalog.endpoints).toEqual([
+      expect.objectContaining({ name: 'fx', status: 'ok', toolCount: 3, transport: 'stdio', categories: ['finance'] }),
+    ]);
     expect(catalog.tools.map((t) => [t.name, t.approval, `${t.mcp?.server}/${t.mcp?.tool}`])).toEqual([
       ['fx__get_rates', 'never', 'fx/get_rates'],
       ['fx__convert', 'never', 'fx/convert'],
@@ -55,9 +73,15 @@ describe('MCP discovery and calls against real servers', () => {
       result: { amount: 100, from: 'USD', to: 'EUR', converted: 92 },
     });
     // Checked against the tool's inputSchema before anything is sent.
-    expect(await call(convert, { amount: 'lots', from: 'USD', to: 'EUR' })).toMatchObject({ status: 'invalid_input', problems: [expect.stringMatching(/amount/)] });
+    expect(await call(convert, { amount: 'lots', from: 'USD', to: 'EUR' })).toMatchObject({
+      status: 'invalid_input',
+      problems: [expect.stringMatching(/amount/)],
+    });
     // The server's own "no" comes back as a tool error, not a failure.
-    expect(await call(convert, { amount: 1, from: 'USD', to: 'XYZ' })).toMatchObject({ status: 'tool_error', error: expect.stringMatching(/Unknown currency: XYZ/) });
+    expect(await call(convert, { amount: 1, from: 'USD', to: 'XYZ' })).toMatchObject({
+      status: 'tool_error',
+      error: expect.stringMatching(/Unknown currency: XYZ/),
+    });
     // Warm: the same catalog, no re-listing.
     expect((await discovery.catalog()).version).toBe(catalog.version);
   });
@@ -65,7 +89,11 @@ describe('MCP discovery and calls against real servers', () => {
   it('talks Streamable HTTP with a bearer token from ${env:…}, and names a missing variable', async () => {
     const server = await serveHttp(0, 'tok-123456');
     cleanups.push(() => server.close());
-    const entry = { url: server.url, headers: { Authorization: 'Bearer ${env:FX_TEST_TOKEN}' }, categories: ['finance'] };
+    const entry = {
+      url: server.url,
+      headers: { Authorization: 'Bearer ${env:FX_TEST_TOKEN}' },
+      categories: ['finance'],
+    };
     const missing = setup({ fxhttp: entry }, {});
     expect((await missing.discovery.catalog()).endpoints[0]).toMatchObject({
       status: 'unavailable',
@@ -77,35 +105,60 @@ describe('MCP discovery and calls against real servers', () => {
     expect(wrongStatus.error).not.toContain('wrong-token');
 
     const ok = setup({ fxhttp: entry }, { FX_TEST_TOKEN: 'tok-123456' });
-    expect((await ok.discovery.catalog()).endpoints[0]).toMatchObject({ status: 'ok', transport: 'http', toolCount: 3 });
-    expect(await ok.call(await ok.tool('fxhttp__get_rates'), { base: 'EUR' })).toMatchObject({ status: 'ok', result: { base: 'EUR' } });
+    expect((await ok.discovery.catalog()).endpoints[0]).toMatchObject({
+      status: 'ok',
+      transport: 'http',
+      toolCount: 3,
+    });
+    expect(await ok.call(await ok.tool('fxhttp__get_rates'), { base: 'EUR' })).toMatchObject({
+      status: 'ok',
+      result: { base: 'EUR' },
+    });
   });
 
   it('works with the reference server-everything over stdio and Streamable HTTP', async () => {
     const stdio = setup({ everything: { command: process.execPath, args: [bin('server-everything')] } });
     const echo = await stdio.tool('everything__echo');
-    expect(await stdio.call(echo, { message: 'hi there' })).toMatchObject({ status: 'ok', result: expect.stringContaining('hi there') });
+    expect(await stdio.call(echo, { message: 'hi there' })).toMatchObject({
+      status: 'ok',
+      result: expect.stringContaining('hi there'),
+    });
 
     const port = await freePort();
-    const child = spawn(process.execPath, [bin('server-everything'), 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [bin('server-everything'), 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     cleanups.push(() => stopProcess(child));
     await waitForOutput(child, /listening on port/i);
     const http = setup({ everything: { url: `http://127.0.0.1:${port}/mcp` } });
     const catalog = await http.discovery.catalog();
     expect(catalog.endpoints[0]).toMatchObject({ status: 'ok', transport: 'http' });
     expect(catalog.tools.length).toBeGreaterThan(3);
-    expect(await http.call(await http.tool('everything__echo'), { message: 'over http' })).toMatchObject({ status: 'ok', result: expect.stringContaining('over http') });
+    expect(await http.call(await http.tool('everything__echo'), { message: 'over http' })).toMatchObject({
+      status: 'ok',
+      result: expect.stringContaining('over http'),
+    });
   });
 
   it('falls back to legacy SSE when a remote entry has no type and Streamable HTTP is refused', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [bin('server-everything'), 'sse'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [bin('server-everything'), 'sse'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     cleanups.push(() => stopProcess(child));
     await waitForOutput(child, /running on port/i);
-    for (const entry of [{ url: `http://127.0.0.1:${port}/sse` }, { url: `http://127.0.0.1:${port}/sse`, type: 'sse' }]) {
+    for (const entry of [
+      { url: `http://127.0.0.1:${port}/sse` },
+      { url: `http://127.0.0.1:${port}/sse`, type: 'sse' },
+    ]) {
       const { discovery, call, tool } = setup({ legacy: entry });
       expect((await discovery.catalog()).endpoints[0]).toMatchObject({ status: 'ok' });
-      expect(await call(await tool('legacy__echo'), { message: 'via sse' })).toMatchObject({ status: 'ok', result: expect.stringContaining('via sse') });
+      expect(await call(await tool('legacy__echo'), { message: 'via sse' })).toMatchObject({
+        status: 'ok',
+        result: expect.stringContaining('via sse'),
+      });
     }
   });
 
@@ -113,7 +166,12 @@ describe('MCP discovery and calls against real servers', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'mcp-fs-'));
     writeFileSync(path.join(root, 'notes.txt'), 'remember the milk');
     const { discovery, call, tool } = setup({
-      files: { command: process.execPath, args: [bin('server-filesystem'), root], includeTools: ['read_*', 'list_*'], excludeTools: ['read_media_file'] },
+      files: {
+        command: process.execPath,
+        args: [bin('server-filesystem'), root],
+        includeTools: ['read_*', 'list_*'],
+        excludeTools: ['read_media_file'],
+      },
     });
     const names = (await discovery.catalog()).tools.map((t) => t.name);
     expect(names).toContain('files__read_text_file');
@@ -128,14 +186,21 @@ describe('MCP discovery and calls against real servers', () => {
       fx: fxStdio,
       missing: { command: '/nonexistent/mcp-server' },
       hung: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], timeoutMs: 1500 },
-      garbage: { command: process.execPath, args: ['-e', 'console.log("hello, I am not JSON-RPC"); setInterval(() => {}, 1000)'], timeoutMs: 1500 },
+      garbage: {
+        command: process.execPath,
+        args: ['-e', 'console.log("hello, I am not JSON-RPC"); setInterval(() => {}, 1000)'],
+        timeoutMs: 1500,
+      },
       off: { command: '/nonexistent', enabled: false },
     });
     const started = Date.now();
     const catalog = await discovery.catalog();
     const byName = Object.fromEntries(catalog.endpoints.map((e) => [e.name, e]));
     expect(byName.fx).toMatchObject({ status: 'ok', toolCount: 3 });
-    expect(byName.missing).toMatchObject({ status: 'unavailable', error: expect.stringMatching(/ENOENT|cannot connect/) });
+    expect(byName.missing).toMatchObject({
+      status: 'unavailable',
+      error: expect.stringMatching(/ENOENT|cannot connect/),
+    });
     expect(byName.hung).toMatchObject({ status: 'unavailable', error: expect.stringMatching(/1500 ms/) });
     expect(byName.garbage).toMatchObject({ status: 'unavailable' });
     expect(byName.off).toMatchObject({ status: 'disabled' });
@@ -152,7 +217,9 @@ describe('MCP discovery and calls against real servers', () => {
     cleanups.push(() => pool.closeAll());
     const discovery = new McpDiscovery({ registry: new RegistryFile(file), pool, retryUnavailableMs: 300 });
     let began = Date.now();
-    expect((await discovery.catalog()).endpoints.find((e) => e.name === 'hung')).toMatchObject({ status: 'unavailable' });
+    expect((await discovery.catalog()).endpoints.find((e) => e.name === 'hung')).toMatchObject({
+      status: 'unavailable',
+    });
     expect(Date.now() - began).toBeGreaterThanOrEqual(1900); // the first look waits out its timeout, once
     for (let turn = 0; turn < 3; turn++) {
       await new Promise((r) => setTimeout(r, 400)); // past the retry delay: a background retry starts meanwhile
@@ -161,7 +228,10 @@ describe('MCP discovery and calls against real servers', () => {
       const catalog = await discovery.catalog();
       // Well under the hung endpoint's 2 s timeout: it was not waited on.
       expect(Date.now() - began).toBeLessThan(1000);
-      expect(catalog.endpoints.find((e) => e.name === 'hung')).toMatchObject({ status: 'unavailable', error: expect.stringMatching(/2000 ms/) });
+      expect(catalog.endpoints.find((e) => e.name === 'hung')).toMatchObject({
+        status: 'unavailable',
+        error: expect.stringMatching(/2000 ms/),
+      });
       expect(catalog.tools.map((t) => t.name)).toContain('fx__convert');
     }
   });
@@ -174,20 +244,31 @@ describe('MCP discovery and calls against real servers', () => {
     expect(deleted.tools).toHaveLength(3);
     expect(deleted.registryError).toMatch(/is missing \(deleted or moved\?\): still serving the last valid registry/);
     writeFileSync(file, JSON.stringify({ mcpServers: { fx: fxStdio }, padding: 'x'.repeat(1_100_000) }));
-    expect((await discovery.catalog()).registryError).toMatch(/over the 1048576-byte limit \(still serving the last valid registry\)/);
+    expect((await discovery.catalog()).registryError).toMatch(
+      /over the 1048576-byte limit \(still serving the last valid registry\)/,
+    );
   });
 
   it('does not re-run a non-idempotent call that may have started; retries an idempotent one on a new session', async () => {
     const { call, tool } = setup({ chaos: chaos() });
     const ping = await tool('chaos__ping');
     const first = await call(ping, {});
-    expect(await call(await tool('chaos__crash'), {})).toMatchObject({ status: 'tool_error', error: expect.stringMatching(/may or may not have run, so it was not retried/) });
+    expect(await call(await tool('chaos__crash'), {})).toMatchObject({
+      status: 'tool_error',
+      error: expect.stringMatching(/may or may not have run, so it was not retried/),
+    });
     // The pool reconnects: a new server process answers.
     const second = await call(ping, {});
     expect(second).toMatchObject({ status: 'ok' });
     expect(second).not.toEqual(first);
-    await expect(call(await tool('chaos__crash_idempotent'), {})).rejects.toMatchObject({ type: 'McpUnavailable', nonRetryable: false });
-    expect(await call(await tool('chaos__hang'), {})).toMatchObject({ status: 'tool_error', error: expect.stringMatching(/timed out|may or may not have run/i) });
+    await expect(call(await tool('chaos__crash_idempotent'), {})).rejects.toMatchObject({
+      type: 'McpUnavailable',
+      nonRetryable: false,
+    });
+    expect(await call(await tool('chaos__hang'), {})).toMatchObject({
+      status: 'tool_error',
+      error: expect.stringMatching(/timed out|may or may not have run/i),
+    });
   }, 30_000);
 
   it('sees tools a server adds at run time, through tools/list_changed', async () => {
@@ -199,7 +280,9 @@ describe('MCP discovery and calls against real servers', () => {
     const before = await discovery.catalog();
     expect(before.tools.map((t) => t.name)).not.toContain('chaos__extra');
     const grow = before.tools.find((t) => t.name === 'chaos__grow')!;
-    expect(await callMcpTool(discovery, pool, { name: grow.name, ref: grow.mcp!, args: {} })).toMatchObject({ status: 'ok' });
+    expect(await callMcpTool(discovery, pool, { name: grow.name, ref: grow.mcp!, args: {} })).toMatchObject({
+      status: 'ok',
+    });
     await new Promise((r) => setTimeout(r, 200));
     const after = await discovery.catalog();
     expect(after.tools.map((t) => t.name)).toContain('chaos__extra');

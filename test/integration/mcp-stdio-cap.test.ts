@@ -23,7 +23,11 @@ describe('McpPool with a cap on stdio server processes', () => {
   function setup(n: number, cap: number, extra: Record<string, unknown> = {}) {
     // A tag on the servers' command lines tells this test's processes from any other child of the test process.
     const tag = `--cap-test-${randomUUID()}`;
-    const chaos = { command: process.execPath, args: ['--require', 'tsx/cjs', 'test/fixtures/mcp/chaos-server.ts', tag], timeoutMs: 10_000 };
+    const chaos = {
+      command: process.execPath,
+      args: ['--require', 'tsx/cjs', 'test/fixtures/mcp/chaos-server.ts', tag],
+      timeoutMs: 10_000,
+    };
     const servers = { ...Object.fromEntries(Array.from({ length: n }, (_, i) => [`s${i + 1}`, chaos])), ...extra };
     const file = path.join(dir, `${tag}.json`);
     writeFileSync(file, JSON.stringify({ mcpServers: servers }));

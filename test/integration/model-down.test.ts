@@ -4,7 +4,13 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createModel } from '../../activities/llm/model';
 import { AgentClient } from '../../client/agent-client';
-import { completion, httpError, lastUserText, startFakeChatCompletions, type FakeChatCompletions } from '../helpers/fake-chat-completions';
+import {
+  completion,
+  httpError,
+  lastUserText,
+  startFakeChatCompletions,
+  type FakeChatCompletions,
+} from '../helpers/fake-chat-completions';
 import { say, startConversation, waitUntil } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
 
@@ -43,7 +49,9 @@ describe('a failing model, in words and in time', () => {
     expect(await client.retrying(handle.workflowId)).toMatchObject({ lastFailure: expect.stringMatching(/HTTP 500/) });
     expect(Date.now() - began).toBeLessThan(30_000);
     const answer = await reply;
-    expect(answer.reply).toMatch(/^Sorry, I could not get an answer from the language model \(The openai-compatible API failed \(HTTP 500\)/);
+    expect(answer.reply).toMatch(
+      /^Sorry, I could not get an answer from the language model \(The openai-compatible API failed \(HTTP 500\)/,
+    );
     // MODEL_GIVE_UP is 15 s: the user is not left waiting minutes.
     expect(Date.now() - began).toBeLessThan(30_000);
   });

@@ -10,7 +10,10 @@ describe('multi-goal mode: ListAgents and ChangeGoal', () => {
 
   beforeAll(async () => {
     env = await startTemporal();
-    worker = await startWorker(env, { script: pickerScript, settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }) });
+    worker = await startWorker(env, {
+      script: pickerScript,
+      settings: testSettings({ AGENT_GOAL: 'goal_choose_agent' }),
+    });
   });
   afterAll(async () => {
     await worker?.stop();
@@ -22,7 +25,9 @@ describe('multi-goal mode: ListAgents and ChangeGoal', () => {
   it('lists agents, switches goal, lists again and returns to the picker on completion', async () => {
     const { handle, greeting } = await start();
     const agentIds = (await handle.query(agentsQuery)).map((a) => a.goalId);
-    expect(agentIds).toEqual(expect.arrayContaining(['goal_currency_desk', 'goal_general', 'goal_hr_pto', 'goal_order_status']));
+    expect(agentIds).toEqual(
+      expect.arrayContaining(['goal_currency_desk', 'goal_general', 'goal_hr_pto', 'goal_order_status']),
+    );
     expect(agentIds).not.toContain('goal_choose_agent');
     expect(greeting?.reply).toBe(`I can hand you to: ${agentIds.join(', ')}.`);
 
@@ -30,7 +35,9 @@ describe('multi-goal mode: ListAgents and ChangeGoal', () => {
     expect((await handle.query(currentGoalQuery))?.id).toBe('goal_hr_pto');
 
     // Every goal gets ListAgents in multi-goal mode, and calling it goes back to the picker.
-    expect((await say(handle, 'what other agents are there?')).reply).toBe(`I can hand you to: ${agentIds.join(', ')}.`);
+    expect((await say(handle, 'what other agents are there?')).reply).toBe(
+      `I can hand you to: ${agentIds.join(', ')}.`,
+    );
     expect((await handle.query(currentGoalQuery))?.id).toBe('goal_choose_agent');
     expect((await say(handle, 'PTO again please')).reply).toBe('PTO assistant here. Your email?');
 

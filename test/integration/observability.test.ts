@@ -32,8 +32,15 @@ function notesServer() {
   const server = new McpServer({ name: 'notes', version: '1.0.0' });
   server.registerTool(
     'add',
-    { description: 'Adds a note.', inputSchema: { text: z.string() }, annotations: { idempotentHint: true, destructiveHint: false } },
-    async ({ text }) => ({ content: [{ type: 'text' as const, text: JSON.stringify({ text }) }], structuredContent: { text } }),
+    {
+      description: 'Adds a note.',
+      inputSchema: { text: z.string() },
+      annotations: { idempotentHint: true, destructiveHint: false },
+    },
+    async ({ text }) => ({
+      content: [{ type: 'text' as const, text: JSON.stringify({ text }) }],
+      structuredContent: { text },
+    }),
   );
   return server;
 }
@@ -68,7 +75,12 @@ describe('observability: metrics, cost and budgets on a worker process', () => {
   beforeAll(async () => {
     env = await startTemporal();
     notes = await serveMcpOverHttp(notesServer, 0);
-    const { dir, env: settings } = scriptedWorkerSettings('observability', { address: env.address, taskQueue, script, mcpServers: { notes: { url: notes.url, requireApproval: 'never' } } });
+    const { dir, env: settings } = scriptedWorkerSettings('observability', {
+      address: env.address,
+      taskQueue,
+      script,
+      mcpServers: { notes: { url: notes.url, requireApproval: 'never' } },
+    });
     writeFileSync(path.join(dir, 'prices.json'), JSON.stringify({ 'scripted:*': PRICE }));
     mkdirSync(path.join(dir, 'goals'));
     // An agent with its own budget: a cent, which its first step (the greeting, ~700 tokens in) already spends.
@@ -127,11 +139,24 @@ describe('observability: metrics, cost and budgets on a worker process', () => {
     expect(after).toMatch(/^temporal_\w+/m);
     expect(sample(after, 'temporal_workflow_task_execution_latency_count')).toBeGreaterThan(0);
     // A tool turn: two model calls, one MCP tool call, one turn, tokens and cost by model and goal.
-    expect(sample(after, 'agent_llm_calls_total', { ...model, outcome: 'ok' }) - sample(before, 'agent_llm_calls_total', { ...model, outcome: 'ok' })).toBe(2);
-    expect(sample(after, 'agent_tool_calls_total', { tool: 'add', server: 'notes', outcome: 'ok' }) - (sample(before, 'agent_tool_calls_total', { tool: 'add', server: 'notes', outcome: 'ok' }) || 0)).toBe(1);
-    expect(sample(after, 'agent_turns_total', { goal: 'goal_general', then: 'waiting_for_user' }) - sample(before, 'agent_turns_total', { goal: 'goal_general', then: 'waiting_for_user' })).toBe(1);
-    expect(sample(after, 'agent_turn_latency_count', model) - sample(before, 'agent_turn_latency_count', model)).toBe(1);
-    expect(sample(after, 'agent_llm_tokens_total', { ...model, direction: 'input' })).toBeGreaterThan(sample(before, 'agent_llm_tokens_total', { ...model, direction: 'input' }));
+    expect(
+      sample(after, 'agent_llm_calls_total', { ...model, outcome: 'ok' }) -
+        sample(before, 'agent_llm_calls_total', { ...model, outcome: 'ok' }),
+    ).toBe(2);
+    expect(
+      sample(after, 'agent_tool_calls_total', { tool: 'add', server: 'notes', outcome: 'ok' }) -
+        (sample(before, 'agent_tool_calls_total', { tool: 'add', server: 'notes', outcome: 'ok' }) || 0),
+    ).toBe(1);
+    expect(
+      sample(after, 'agent_turns_total', { goal: 'goal_general', then: 'waiting_for_user' }) -
+        sample(before, 'agent_turns_total', { goal: 'goal_general', then: 'waiting_for_user' }),
+    ).toBe(1);
+    expect(sample(after, 'agent_turn_latency_count', model) - sample(before, 'agent_turn_latency_count', model)).toBe(
+      1,
+    );
+    expect(sample(after, 'agent_llm_tokens_total', { ...model, direction: 'input' })).toBeGreaterThan(
+      sample(before, 'agent_llm_tokens_total', { ...model, direction: 'input' }),
+    );
     const usage = await handle.query(usageQuery);
     // The conversations so far: cost by goal on the worker is what they spent.
     expect(sample(after, 'agent_llm_cost_usd_sum', model)).toBeGreaterThanOrEqual(usage.total.costUsd!);
@@ -143,7 +168,11 @@ describe('observability: metrics, cost and budgets on a worker process', () => {
   test("the image's health check: healthy while the worker serves its metrics, unhealthy when nothing answers", async () => {
     const check = (env: Record<string, string>) =>
       new Promise<number | null>((resolve) => {
-        const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'worker/healthcheck.ts'], { cwd: path.join(__dirname, '..', '..'), env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' });
+        const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'worker/healthcheck.ts'], {
+          cwd: path.join(__dirname, '..', '..'),
+          env: { PATH: process.env.PATH ?? '', ...env },
+          stdio: 'ignore',
+        });
         child.once('exit', (code) => resolve(code));
       });
     expect(await check({ METRICS_PORT: new URL(metricsUrl).port })).toBe(0);
@@ -156,7 +185,9 @@ describe('observability: metrics, cost and budgets on a worker process', () => {
     expect(greeting?.reply).toBe('Hi.');
     const reply = await say(handle, 'hello again');
     expect(reply.ended).toBe(true);
-    expect(reply.reply).toMatch(/^This conversation has used its budget: \$0\.\d{4} of its \$0\.0100 \(the Thrifty agent's budget\)\. I have stopped here; start a new conversation to go on\.$/);
+    expect(reply.reply).toMatch(
+      /^This conversation has used its budget: \$0\.\d{4} of its \$0\.0100 \(the Thrifty agent's budget\)\. I have stopped here; start a new conversation to go on\.$/,
+    );
     const transcript = (await handle.result()) as Transcript;
     expect(transcript.endedBy).toBe('budget');
     // The greeting was the only model call: the prompt after it never reached the model.

@@ -36,7 +36,10 @@ function orderModel(body: ChatRequestBody): ScriptResult {
   if (!body.tools) {
     // A validation request: the planner always sends tools, the validator never does.
     return lastUserText(body).includes('pizza')
-      ? completion({ text: '{"valid": false, "reply": "I can only help with your orders."}', usage: { prompt: 40, completion: 9 } })
+      ? completion({
+          text: '{"valid": false, "reply": "I can only help with your orders."}',
+          usage: { prompt: 40, completion: 9 },
+        })
       : completion({ text: '{"valid": true}', usage: { prompt: 40, completion: 4 } });
   }
   if (isAfterTool(body)) {
@@ -68,17 +71,25 @@ const offers = (body: ChatRequestBody, tool: string) => body.tools?.some((t) => 
 function delegationModel(body: ChatRequestBody): ScriptResult {
   const system = systemPrompt(body) ?? '';
   if (offers(body, 'AskUser')) {
-    const result = isAfterTool(body) ? (JSON.parse(toolResults(body)[0]!.content) as { result: Record<string, string> }).result : undefined;
+    const result = isAfterTool(body)
+      ? (JSON.parse(toolResults(body)[0]!.content) as { result: Record<string, string> }).result
+      : undefined;
     if (system.startsWith('You are "PTO assistant"')) {
-      return result ? completion({ text: `${result.hoursLeft} hours left.` }) : completion({ toolCalls: [{ name: 'CurrentPTO', args: { email: 'ada@example.com' } }] });
+      return result
+        ? completion({ text: `${result.hoursLeft} hours left.` })
+        : completion({ toolCalls: [{ name: 'CurrentPTO', args: { email: 'ada@example.com' } }] });
     }
     if (system.startsWith('You are "Order status"')) {
-      return result ? completion({ text: `${result.id} is ${result.status}.` }) : completion({ toolCalls: [{ name: 'GetOrder', args: { orderId: 'ORD-1001' } }] });
+      return result
+        ? completion({ text: `${result.id} is ${result.status}.` })
+        : completion({ toolCalls: [{ name: 'GetOrder', args: { orderId: 'ORD-1001' } }] });
     }
     return httpError(400, `unexpected delegate: ${system.slice(0, 40)}`);
   }
   if (isAfterTool(body)) {
-    const summaries = toolResults(body).map((r) => (JSON.parse(r.content) as { result: DelegateEnvelope }).result.summary);
+    const summaries = toolResults(body).map(
+      (r) => (JSON.parse(r.content) as { result: DelegateEnvelope }).result.summary,
+    );
     return completion({ text: `Boss: ${summaries.sort().join(' | ')}` });
   }
   if (lastUserText(body).startsWith('Greet the user')) return completion({ text: 'Boss here.' });
@@ -127,7 +138,8 @@ describe('a conversation with an openai-compatible LLM over HTTP, on a real Temp
     server.setScript(orderModel);
   });
 
-  const start = (w = worker) => startConversation(env.client, w.worker.options.taskQueue, { goalId: 'goal_order_status' });
+  const start = (w = worker) =>
+    startConversation(env.client, w.worker.options.taskQueue, { goalId: 'goal_order_status' });
 
   it('greets, calls GetOrder through native tool calling, and answers from the tool result', async () => {
     const { handle, greeting } = await start();
@@ -146,7 +158,12 @@ describe('a conversation with an openai-compatible LLM over HTTP, on a real Temp
       expect(r.headers.authorization).toBe(`Bearer ${KEY}`);
       expect(r.body.model).toBe('test-model');
       expect(systemPrompt(r.body)).toMatch(/^You are "Order status"/);
-      expect(r.body.tools?.map((t) => t.function.name).sort()).toEqual(['CompleteGoal', 'GetOrder', 'ListOrders', 'TrackPackage']);
+      expect(r.body.tools?.map((t) => t.function.name).sort()).toEqual([
+        'CompleteGoal',
+        'GetOrder',
+        'ListOrders',
+        'TrackPackage',
+      ]);
     }
     const [greet, ask, afterTool] = server.requests.map((r) => r.body);
     expect(greet!.messages.map((m) => m.role)).toEqual(['system', 'user']);
@@ -155,10 +172,19 @@ describe('a conversation with an openai-compatible LLM over HTTP, on a real Temp
     expect(ask!.messages[2]).toEqual({ role: 'assistant', content: GREETING });
 
     // The request after the tool ran carries the model's tool call and the tool's result, linked by id.
-    expect(afterTool!.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'tool']);
+    expect(afterTool!.messages.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'tool',
+    ]);
     expect(afterTool!.messages[4]).toMatchObject({
       role: 'assistant',
-      tool_calls: [{ id: 'call_ORD-1001', type: 'function', function: { name: 'GetOrder', arguments: '{"orderId":"ORD-1001"}' } }],
+      tool_calls: [
+        { id: 'call_ORD-1001', type: 'function', function: { name: 'GetOrder', arguments: '{"orderId":"ORD-1001"}' } },
+      ],
     });
     const [toolMessage] = toolResults(afterTool!);
     expect(toolMessage!.tool_call_id).toBe('call_ORD-1001');
@@ -172,7 +198,11 @@ describe('a conversation with an openai-compatible LLM over HTTP, on a real Temp
     expect(outcome?.call).toEqual({ id: 'call_ORD-1001', tool: 'GetOrder', args: { orderId: 'ORD-1001' } });
     expect(outcome?.outcome).toMatchObject({ status: 'ok', result: { status: 'shipped' } });
     const usage = await handle.query(usageQuery);
-    expect(usage.total).toEqual({ inputTokens: 200 + 250 + 300, outputTokens: 15 + 12 + 20, totalTokens: 215 + 262 + 320 });
+    expect(usage.total).toEqual({
+      inputTokens: 200 + 250 + 300,
+      outputTokens: 15 + 12 + 20,
+      totalTokens: 215 + 262 + 320,
+    });
 
     await handle.signal(endChatSignal);
     const transcript = await handle.result();
@@ -257,12 +287,16 @@ describe('a conversation with an openai-compatible LLM over HTTP, on a real Temp
 
   it('does not retry a 401, and tells the user to check LLM_KEY', async () => {
     server.setScript((body) =>
-      lastUserText(body).startsWith('Greet the user') ? orderModel(body) : httpError(401, 'Incorrect API key provided.'),
+      lastUserText(body).startsWith('Greet the user')
+        ? orderModel(body)
+        : httpError(401, 'Incorrect API key provided.'),
     );
     const { handle } = await start();
     server.reset();
     const reply = await say(handle, 'Where is ORD-1001?');
-    expect(reply.reply).toMatch(/^Sorry, I could not get an answer from the language model \(.*HTTP 401.*check LLM_KEY/);
+    expect(reply.reply).toMatch(
+      /^Sorry, I could not get an answer from the language model \(.*HTTP 401.*check LLM_KEY/,
+    );
     expect(server.requests).toHaveLength(1);
     expect(reply.ended).toBe(false);
     await handle.signal(endChatSignal);
@@ -270,7 +304,9 @@ describe('a conversation with an openai-compatible LLM over HTTP, on a real Temp
 
   it('runs two AskAgent calls of one answer as delegates over HTTP, and sends both results right after the calls', async () => {
     server.setScript(delegationModel);
-    const { handle } = await startConversation(env.client, delegatingWorker.worker.options.taskQueue, { goalId: 'goal_boss' });
+    const { handle } = await startConversation(env.client, delegatingWorker.worker.options.taskQueue, {
+      goalId: 'goal_boss',
+    });
     server.reset();
 
     const reply = await say(handle, 'How much PTO has ada@example.com, and where is ORD-1001?');
@@ -280,23 +316,48 @@ describe('a conversation with an openai-compatible LLM over HTTP, on a real Temp
     const outcomes = toolOutcomes(await history(handle), 'AskAgent');
     const byCall = Object.fromEntries(outcomes.map((m) => [m.call.id, m.outcome]));
     expect(byCall).toEqual({
-      call_pto: { status: 'ok', result: expect.objectContaining({ status: 'ok', summary: '104 hours left.', data: expect.objectContaining({ hoursLeft: 104 }) }) },
-      call_order: { status: 'ok', result: expect.objectContaining({ status: 'ok', summary: 'ORD-1001 is shipped.', data: expect.objectContaining({ id: 'ORD-1001' }) }) },
+      call_pto: {
+        status: 'ok',
+        result: expect.objectContaining({
+          status: 'ok',
+          summary: '104 hours left.',
+          data: expect.objectContaining({ hoursLeft: 104 }),
+        }),
+      },
+      call_order: {
+        status: 'ok',
+        result: expect.objectContaining({
+          status: 'ok',
+          summary: 'ORD-1001 is shipped.',
+          data: expect.objectContaining({ id: 'ORD-1001' }),
+        }),
+      },
     });
 
     // The boss's plan, two model calls per delegate (its tool, then its answer), and the boss's follow-up.
     const bodies = server.requests.map((r) => r.body);
     expect(bodies).toHaveLength(6);
-    const delegateTasks = bodies.filter((b) => offers(b, 'AskUser') && !isAfterTool(b)).map(lastUserText).sort();
+    const delegateTasks = bodies
+      .filter((b) => offers(b, 'AskUser') && !isAfterTool(b))
+      .map(lastUserText)
+      .sort();
     expect(delegateTasks).toEqual(['PTO left for ada@example.com', 'where is ORD-1001']);
     // Providers reject a conversation whose tool calls are not followed at once by every one of their results.
     const followUp = bodies.find((b) => !offers(b, 'AskUser') && isAfterTool(b))!;
     const tail = followUp.messages.slice(-3);
     expect(tail.map((m) => m.role)).toEqual(['assistant', 'tool', 'tool']);
     const calls = (tail[0] as Extract<ChatRequestMessage, { role: 'assistant' }>).tool_calls ?? [];
-    expect(calls.map((c) => [c.id, c.function.name])).toEqual([['call_pto', 'AskAgent'], ['call_order', 'AskAgent']]);
-    expect(toolResults(followUp).map((r) => r.tool_call_id).sort()).toEqual(['call_order', 'call_pto']);
-    for (const r of toolResults(followUp)) expect(JSON.parse(r.content)).toMatchObject({ status: 'ok', result: { status: 'ok' } });
+    expect(calls.map((c) => [c.id, c.function.name])).toEqual([
+      ['call_pto', 'AskAgent'],
+      ['call_order', 'AskAgent'],
+    ]);
+    expect(
+      toolResults(followUp)
+        .map((r) => r.tool_call_id)
+        .sort(),
+    ).toEqual(['call_order', 'call_pto']);
+    for (const r of toolResults(followUp))
+      expect(JSON.parse(r.content)).toMatchObject({ status: 'ok', result: { status: 'ok' } });
 
     await handle.signal(endChatSignal);
   });

@@ -35,18 +35,37 @@ describe('payload caps and flat history', () => {
     env = await startTemporal();
     bulk = await serveMcpOverHttp(() => {
       const server = new McpServer({ name: 'bulk', version: '1.0.0' });
-      server.registerTool('dump', { description: 'Returns 3 MB.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => ({
-        content: [{ type: 'text' as const, text: JSON.stringify({ rows: 'r'.repeat(3 * MB) }) }],
-      }));
+      server.registerTool(
+        'dump',
+        { description: 'Returns 3 MB.', inputSchema: {}, annotations: { readOnlyHint: true } },
+        async () => ({
+          content: [{ type: 'text' as const, text: JSON.stringify({ rows: 'r'.repeat(3 * MB) }) }],
+        }),
+      );
       return server;
     }, 0);
-    writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { bulk: { url: bulk.url, requireApproval: 'never' } } }));
+    writeFileSync(
+      path.join(dir, 'mcp.json'),
+      JSON.stringify({ mcpServers: { bulk: { url: bulk.url, requireApproval: 'never' } } }),
+    );
     mkdirSync(path.join(dir, 'goals'));
     writeFileSync(
       path.join(dir, 'goals', 'bulk.json'),
-      JSON.stringify({ id: 'goal_bulk', category: 'data', agentName: 'Bulk', agentFriendlyDescription: 'Dumps.', description: 'Dump.', starterPrompt: 'Greet the user.', mcp: { servers: ['bulk'] } }),
+      JSON.stringify({
+        id: 'goal_bulk',
+        category: 'data',
+        agentName: 'Bulk',
+        agentFriendlyDescription: 'Dumps.',
+        description: 'Dump.',
+        starterPrompt: 'Greet the user.',
+        mcp: { servers: ['bulk'] },
+      }),
     );
-    const settings = testSettings({ VALIDATE_PROMPTS: 'false', MCP_ENDPOINTS_FILE: path.join(dir, 'mcp.json'), GOALS_DIR: path.join(dir, 'goals') });
+    const settings = testSettings({
+      VALIDATE_PROMPTS: 'false',
+      MCP_ENDPOINTS_FILE: path.join(dir, 'mcp.json'),
+      GOALS_DIR: path.join(dir, 'goals'),
+    });
     worker = await startWorker(env, { script, settings });
   });
   afterAll(async () => {
@@ -56,7 +75,8 @@ describe('payload caps and flat history', () => {
   });
 
   const start = (goalId = 'goal_hr_pto') => startConversation(env.client, worker.worker.options.taskQueue, { goalId });
-  const historyBytes = async (handle: WorkflowHandle) => Number((await handle.describe()).raw.workflowExecutionInfo?.historySizeBytes ?? 0);
+  const historyBytes = async (handle: WorkflowHandle) =>
+    Number((await handle.describe()).raw.workflowExecutionInfo?.historySizeBytes ?? 0);
 
   it('two 1.2 MB replies and a 3 MB one are cut with a note, and the conversation goes on', async () => {
     const { handle } = await start();
@@ -64,7 +84,9 @@ describe('payload caps and flat history', () => {
       const began = Date.now();
       const { reply } = await say(handle, prompt);
       expect(reply.startsWith(prompt.startsWith('huge') ? 'bbb' : 'aaa')).toBe(true);
-      expect(reply).toMatch(/\[… cut: the reply was [\d,]+ characters; the first 20,000 are kept \(MAX_REPLY_CHARS\)\.\]$/);
+      expect(reply).toMatch(
+        /\[… cut: the reply was [\d,]+ characters; the first 20,000 are kept \(MAX_REPLY_CHARS\)\.\]$/,
+      );
       expect(reply.length).toBeLessThan(DEFAULT_LIMITS.maxReplyChars + 200);
       // Answered on the first attempt: no payload-too-large retries.
       expect(Date.now() - began).toBeLessThan(10_000);
@@ -77,7 +99,10 @@ describe('payload caps and flat history', () => {
     const { handle } = await start('goal_bulk');
     expect((await say(handle, 'dump it')).reply).toBe('Cut: true.');
     const [outcome] = toolOutcomes(await history(handle), 'bulk__dump');
-    expect(outcome?.outcome).toMatchObject({ status: 'ok', result: { truncated: true, note: expect.stringMatching(/MAX_TOOL_RESULT_CHARS/) } });
+    expect(outcome?.outcome).toMatchObject({
+      status: 'ok',
+      result: { truncated: true, note: expect.stringMatching(/MAX_TOOL_RESULT_CHARS/) },
+    });
     expect(await historyBytes(handle)).toBeLessThan(1 * MB);
   });
 

@@ -17,7 +17,10 @@ const CONVERSATIONS = 50;
 const script: ScriptInput = {
   rules: [
     { user: '^Greet the user', reply: { text: 'Hi.' } },
-    { user: 'pay (\\d+) ref (\\S+)', reply: { toolCalls: [{ tool: 'ledger__pay', args: { amount: '{{1:number}}', reference: '{{2}}' } }] } },
+    {
+      user: 'pay (\\d+) ref (\\S+)',
+      reply: { toolCalls: [{ tool: 'ledger__pay', args: { amount: '{{1:number}}', reference: '{{2}}' } }] },
+    },
     { afterTool: 'ledger__pay', outcome: 'ok', reply: { text: 'Paid {{result.reference}}.' } },
   ],
 };
@@ -30,14 +33,21 @@ function ledgerServer() {
     const server = new McpServer({ name: 'ledger', version: '1.0.0' });
     server.registerTool(
       'pay',
-      { description: 'Pays an amount for a reference.', inputSchema: { amount: z.number(), reference: z.string() }, annotations: { idempotentHint: true, destructiveHint: false } },
+      {
+        description: 'Pays an amount for a reference.',
+        inputSchema: { amount: z.number(), reference: z.string() },
+        annotations: { idempotentHint: true, destructiveHint: false },
+      },
       async ({ amount, reference }, extra) => {
         calls++;
         // A little work, so that calls are still in flight when the worker dies.
         await new Promise((r) => setTimeout(r, 200));
         const key = String(extra._meta?.idempotencyKey ?? `${reference}:${amount}`);
         if (!applied.has(key)) applied.set(key, reference);
-        return { content: [{ type: 'text' as const, text: JSON.stringify({ paid: amount, reference }) }], structuredContent: { paid: amount, reference } };
+        return {
+          content: [{ type: 'text' as const, text: JSON.stringify({ paid: amount, reference }) }],
+          structuredContent: { paid: amount, reference },
+        };
       },
     );
     return server;
@@ -56,13 +66,20 @@ describe('scale-out: three worker processes on one task queue, one killed mid-lo
     env = await startTemporal();
     ledger = ledgerServer();
     ledgerHttp = await serveMcpOverHttp(ledger.create, 0);
-    const { dir, env: settings } = scriptedWorkerSettings('scale-out', { address: env.address, taskQueue, script, mcpServers: { ledger: { url: ledgerHttp.url, requireApproval: 'never', timeoutMs: 30_000 } } });
+    const { dir, env: settings } = scriptedWorkerSettings('scale-out', {
+      address: env.address,
+      taskQueue,
+      script,
+      mcpServers: { ledger: { url: ledgerHttp.url, requireApproval: 'never', timeoutMs: 30_000 } },
+    });
     const base = {
       ...settings,
       // Sticky tasks of a dead worker move to the others after this long (the shipped default is 5 s).
       WORKER_STICKY_SCHEDULE_TO_START: '2s',
     };
-    workers.push(...(await Promise.all([0, 1, 2].map((i) => startWorkerProcess({ ...base, DATA_DIR: path.join(dir, `w${i}`) })))));
+    workers.push(
+      ...(await Promise.all([0, 1, 2].map((i) => startWorkerProcess({ ...base, DATA_DIR: path.join(dir, `w${i}`) })))),
+    );
   }, 120_000);
   afterAll(async () => {
     for (const w of workers) await w.kill();
@@ -71,7 +88,12 @@ describe('scale-out: three worker processes on one task queue, one killed mid-lo
   });
 
   it('completes all 50 conversations with every payment applied once', async () => {
-    const handles = await Promise.all(Array.from({ length: CONVERSATIONS }, async () => (await startConversation(env.client, taskQueue, { goalId: 'goal_general' })).handle));
+    const handles = await Promise.all(
+      Array.from(
+        { length: CONVERSATIONS },
+        async () => (await startConversation(env.client, taskQueue, { goalId: 'goal_general' })).handle,
+      ),
+    );
     const replies = Promise.all(handles.map((h, i) => say(h, `pay ${10 + i} ref R-${i}`)));
 
     // Kill one worker once payments are under way and before they are all done.
@@ -91,7 +113,9 @@ describe('scale-out: three worker processes on one task queue, one killed mid-lo
     const killed = `${workers[0]!.child.pid}@`;
     let movedOver = 0;
     for (const h of handles) {
-      const identities = ((await h.fetchHistory()).events ?? []).flatMap((e) => (e.workflowTaskCompletedEventAttributes?.identity ? [e.workflowTaskCompletedEventAttributes.identity] : []));
+      const identities = ((await h.fetchHistory()).events ?? []).flatMap((e) =>
+        e.workflowTaskCompletedEventAttributes?.identity ? [e.workflowTaskCompletedEventAttributes.identity] : [],
+      );
       if (identities.some((id) => id.startsWith(killed)) && !identities.at(-1)!.startsWith(killed)) movedOver++;
     }
     expect(movedOver).toBeGreaterThan(0);

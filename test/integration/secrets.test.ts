@@ -4,7 +4,13 @@
 // Chat Completions server.
 import { tmpdir } from 'node:os';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { startFakeChatCompletions, completion, httpError, lastUserText, type FakeChatCompletions } from '../helpers/fake-chat-completions';
+import {
+  startFakeChatCompletions,
+  completion,
+  httpError,
+  lastUserText,
+  type FakeChatCompletions,
+} from '../helpers/fake-chat-completions';
 import { say, startConversation, waitUntil } from '../helpers/conversation';
 import { startReceiver } from '../helpers/otlp-receiver';
 import { startTemporal } from '../helpers/temporal';
@@ -23,7 +29,12 @@ describe('secrets stay in the worker', () => {
     env = await startTemporal();
     // Greets fine, then refuses the key the way OpenAI does: by quoting it back.
     model = await startFakeChatCompletions((body) =>
-      lastUserText(body).startsWith('Greet the user') ? completion({ text: 'Hi!' }) : httpError(401, `Incorrect API key provided: ${KEY}. You can find your API key at https://platform.example.com/account/api-keys.`),
+      lastUserText(body).startsWith('Greet the user')
+        ? completion({ text: 'Hi!' })
+        : httpError(
+            401,
+            `Incorrect API key provided: ${KEY}. You can find your API key at https://platform.example.com/account/api-keys.`,
+          ),
     );
     traces = await startReceiver();
     worker = await startWorkerProcess({
@@ -51,21 +62,28 @@ describe('secrets stay in the worker', () => {
   it('a provider error that echoes LLM_KEY is reported without it, in the reply, the history, the logs and the traces', async () => {
     const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_hr_pto' });
     const reply = await say(handle, 'What is my balance?');
-    expect(reply.reply).toMatch(/^Sorry, I could not get an answer from the language model \(.*HTTP 401.*check LLM_KEY.*\[secret\]/);
+    expect(reply.reply).toMatch(
+      /^Sorry, I could not get an answer from the language model \(.*HTTP 401.*check LLM_KEY.*\[secret\]/,
+    );
     // The key did reach the provider: the scrubbing is not a missing key.
     expect(model.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
 
     expect(reply.reply).not.toContain(KEY);
     const history = JSON.stringify(await handle.fetchHistory());
     // Payloads are base64 in the exported history: decode every one.
-    const decoded = [...history.matchAll(/"data":"([A-Za-z0-9+/=]+)"/g)].map((m) => Buffer.from(m[1]!, 'base64').toString('utf8')).join('\n');
+    const decoded = [...history.matchAll(/"data":"([A-Za-z0-9+/=]+)"/g)]
+      .map((m) => Buffer.from(m[1]!, 'base64').toString('utf8'))
+      .join('\n');
     expect(decoded).toContain('HTTP 401');
     expect(decoded).not.toContain(KEY);
     expect(history).not.toContain(KEY);
     expect(worker.output()).toContain('[secret]');
     expect(worker.output()).not.toContain(KEY);
     // The failed model call was traced (its llm.call span, and the activity's span with the failure recorded).
-    await waitUntil(async () => traces.spans.some((s) => s.name === 'llm.call') && traces.bodies.some((b) => b.includes('HTTP 401')), 15_000);
+    await waitUntil(
+      async () => traces.spans.some((s) => s.name === 'llm.call') && traces.bodies.some((b) => b.includes('HTTP 401')),
+      15_000,
+    );
     expect(traces.bodies.join('\n')).toContain('[secret]');
     expect(traces.bodies.join('\n')).not.toContain(KEY);
   });

@@ -7,7 +7,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AgentClient } from '../../client/agent-client';
 import { runCli } from '../helpers/cli';
-import { completion, lastUserText, startFakeChatCompletions, type FakeChatCompletions } from '../helpers/fake-chat-completions';
+import {
+  completion,
+  lastUserText,
+  startFakeChatCompletions,
+  type FakeChatCompletions,
+} from '../helpers/fake-chat-completions';
 import { startKillableServer, type KillableServer } from '../helpers/killable-server';
 import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
 
@@ -34,7 +39,11 @@ describe('faults: the Temporal server killed and restarted mid-turn', () => {
       await new Promise((r) => setTimeout(r, MODEL_MS));
       return completion({ text: 'The slow answer.' });
     });
-    cliEnv = { TEMPORAL_ADDRESS: server.address, TASK_QUEUE: `server-restart-${process.pid}`, AGENT_GOAL: 'goal_hr_pto' };
+    cliEnv = {
+      TEMPORAL_ADDRESS: server.address,
+      TASK_QUEUE: `server-restart-${process.pid}`,
+      AGENT_GOAL: 'goal_hr_pto',
+    };
     worker = await startWorkerProcess({
       ...(cliEnv as Record<string, string>),
       DATA_DIR: dataDir,
@@ -67,7 +76,10 @@ describe('faults: the Temporal server killed and restarted mid-turn', () => {
 
     const { code, out, err } = await said;
     const waited = Date.now() - restarted;
-    expect({ code, err }).toEqual({ code: 0, err: expect.stringMatching(/^\(the Temporal server is not reachable; waiting up to \d+ s for it…\)\n$/) });
+    expect({ code, err }).toEqual({
+      code: 0,
+      err: expect.stringMatching(/^\(the Temporal server is not reachable; waiting up to \d+ s for it…\)\n$/),
+    });
     expect(JSON.parse(out)).toMatchObject({ reply: 'The slow answer.' });
     expect(waited).toBeLessThan(30_000);
     // The model call in flight went down with the server and was made again: the kill landed mid-turn.

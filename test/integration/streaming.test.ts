@@ -7,12 +7,21 @@ import { createModel } from '../../activities/llm/model';
 import { RedisStreamBus, type StreamBus, type StreamChunk } from '../../stream';
 import type { ChatMessage } from '../../workflows/types';
 import { history, say, startConversation } from '../helpers/conversation';
-import { completion, lastUserText, startFakeChatCompletions, streamed, type FakeChatCompletions } from '../helpers/fake-chat-completions';
+import {
+  completion,
+  lastUserText,
+  startFakeChatCompletions,
+  streamed,
+  type FakeChatCompletions,
+} from '../helpers/fake-chat-completions';
 import { startRedis, type RunningRedis } from '../helpers/redis-server';
 import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
 
 const REPLY = 'Your balance is 96 hours, which is twelve working days; nothing is booked for next month yet.';
-const script = { rules: [{ user: 'balance', reply: { text: REPLY } }], fallback: { text: 'Hello there, how can I help today?' } };
+const script = {
+  rules: [{ user: 'balance', reply: { text: REPLY } }],
+  fallback: { text: 'Hello there, how can I help today?' },
+};
 
 /** A subscription that timestamps what it receives. */
 function watch(bus: StreamBus, conversationId: string) {
@@ -20,7 +29,10 @@ function watch(bus: StreamBus, conversationId: string) {
   const unsubscribe = bus.subscribe(conversationId, (chunk) => seen.push({ chunk, at: Date.now() }));
   const chunks = () => seen.map((s) => s.chunk);
   /** The text of one attempt, as its deltas spell it. */
-  const textOf = (attempt: string) => chunks().flatMap((c) => (c.kind === 'delta' && c.attempt === attempt ? [c.text] : [])).join('');
+  const textOf = (attempt: string) =>
+    chunks()
+      .flatMap((c) => (c.kind === 'delta' && c.attempt === attempt ? [c.text] : []))
+      .join('');
   /** The attempt that wrote `text` (its first delta's attempt). */
   const attemptOf = (text: string) => chunks().find((c) => c.kind === 'delta' && text.startsWith(c.text))?.attempt;
   return { seen, chunks, textOf, attemptOf, unsubscribe };
@@ -54,7 +66,12 @@ describe('streaming the reply being written', () => {
   async function turn(worker: Awaited<ReturnType<typeof startWorker>>, bus: StreamBus, text: string) {
     const id = conversationId();
     const watched = watch(bus, id);
-    const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: 'goal_hr_pto' }, id);
+    const { handle } = await startConversation(
+      env.client,
+      worker.worker.options.taskQueue,
+      { goalId: 'goal_hr_pto' },
+      id,
+    );
     const began = Date.now();
     const reply = await say(handle, text);
     const answeredAt = Date.now();
@@ -64,7 +81,10 @@ describe('streaming the reply being written', () => {
   }
 
   it('the scripted model: deltas arrive while the turn runs and spell the reply that enters history (memory bus)', async () => {
-    const worker = await startWorker(env, { script, settings: testSettings({ VALIDATE_PROMPTS: 'false', SCRIPTED_STREAM_DELAY_MS: '80' }) });
+    const worker = await startWorker(env, {
+      script,
+      settings: testSettings({ VALIDATE_PROMPTS: 'false', SCRIPTED_STREAM_DELAY_MS: '80' }),
+    });
     try {
       const t = await turn(worker, worker.streamBus, 'what is my balance?');
       expect(t.reply.reply).toBe(REPLY);
@@ -81,7 +101,11 @@ describe('streaming the reply being written', () => {
   });
 
   it('the openai-compatible provider streaming over HTTP: the same', async () => {
-    server.setScript((body) => streamed(completion({ text: lastUserText(body).includes('balance') ? REPLY : 'Hi! How can I help?' }), { chunkDelayMs: 30 }));
+    server.setScript((body) =>
+      streamed(completion({ text: lastUserText(body).includes('balance') ? REPLY : 'Hi! How can I help?' }), {
+        chunkDelayMs: 30,
+      }),
+    );
     const model = createModel({ model: 'openai-compatible:test-model', baseUrl: server.baseUrl, key: 'sk-stream' });
     const worker = await startWorker(env, { model, settings: testSettings({ VALIDATE_PROMPTS: 'false' }) });
     try {
@@ -91,7 +115,9 @@ describe('streaming the reply being written', () => {
       const attempt = t.attemptOf(REPLY)!;
       expect(t.textOf(attempt)).toBe(REPLY);
       expect(t.chunks().filter((c) => c.kind === 'delta' && c.attempt === attempt).length).toBeGreaterThan(5);
-      expect(t.seen.find((s) => s.chunk.kind === 'delta' && s.chunk.attempt === attempt)!.at).toBeLessThan(t.answeredAt - 200);
+      expect(t.seen.find((s) => s.chunk.kind === 'delta' && s.chunk.attempt === attempt)!.at).toBeLessThan(
+        t.answeredAt - 200,
+      );
     } finally {
       await worker.stop();
     }
@@ -102,7 +128,10 @@ describe('streaming the reply being written', () => {
     server.setScript((body) => {
       if (!lastUserText(body).includes('balance')) return completion({ text: 'Hi!' });
       // The first answer drops the connection after the role and three pieces of text; the retry answers in full.
-      return streamed(completion({ text: REPLY }), { chunkDelayMs: 20, ...(++balanceCalls === 1 ? { cutAfter: 4 } : {}) });
+      return streamed(completion({ text: REPLY }), {
+        chunkDelayMs: 20,
+        ...(++balanceCalls === 1 ? { cutAfter: 4 } : {}),
+      });
     });
     const model = createModel({ model: 'openai-compatible:test-model', baseUrl: server.baseUrl, key: 'sk-stream' });
     const worker = await startWorker(env, { model, settings: testSettings({ VALIDATE_PROMPTS: 'false' }) });
@@ -140,7 +169,9 @@ describe('streaming the reply being written', () => {
       const t = await turn(worker, apiSide, 'what is my balance?');
       const attempt = t.attemptOf(REPLY)!;
       expect(t.textOf(attempt)).toBe(REPLY);
-      expect(t.seen.find((s) => s.chunk.kind === 'delta' && s.chunk.attempt === attempt)!.at).toBeLessThan(t.answeredAt - 150);
+      expect(t.seen.find((s) => s.chunk.kind === 'delta' && s.chunk.attempt === attempt)!.at).toBeLessThan(
+        t.answeredAt - 150,
+      );
       expect(lastAgentText(t.messages)).toBe(REPLY);
     } finally {
       await worker.stop();

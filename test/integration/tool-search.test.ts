@@ -10,7 +10,15 @@ import { createModel } from '../../activities/llm/model';
 import { endChatSignal } from '../../workflows/messages';
 import { TOOLBOX_TOOLS } from '../fixtures/mcp/toolbox';
 import { history, say, startConversation, toolOutcomes } from '../helpers/conversation';
-import { completion, isAfterTool, lastUserText, startFakeChatCompletions, toolResults, type ChatRequestBody, type FakeChatCompletions } from '../helpers/fake-chat-completions';
+import {
+  completion,
+  isAfterTool,
+  lastUserText,
+  startFakeChatCompletions,
+  toolResults,
+  type ChatRequestBody,
+  type FakeChatCompletions,
+} from '../helpers/fake-chat-completions';
 import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
 
 const TSX = ['--require', 'tsx/cjs'];
@@ -21,12 +29,18 @@ const WANTED = 'toolbox__calendar_create_event';
 function model(body: ChatRequestBody) {
   const offered = new Set(body.tools?.map((t) => t.function.name) ?? []);
   if (isAfterTool(body)) {
-    const last = JSON.parse(toolResults(body).at(-1)!.content) as { result: { matches?: { name: string }[]; ran?: string } };
-    if (last.result.matches) return completion({ toolCalls: [{ name: last.result.matches[0]!.name, args: { title: 'Design sync', details: 'Tuesday 10:00' } }] });
+    const last = JSON.parse(toolResults(body).at(-1)!.content) as {
+      result: { matches?: { name: string }[]; ran?: string };
+    };
+    if (last.result.matches)
+      return completion({
+        toolCalls: [{ name: last.result.matches[0]!.name, args: { title: 'Design sync', details: 'Tuesday 10:00' } }],
+      });
     return completion({ text: `Done: ${JSON.stringify(last.result)}` });
   }
   if (lastUserText(body).startsWith('Greet the user')) return completion({ text: 'Hello.' });
-  if (offered.has('SearchTools')) return completion({ toolCalls: [{ name: 'SearchTools', args: { query: lastUserText(body) } }] });
+  if (offered.has('SearchTools'))
+    return completion({ toolCalls: [{ name: 'SearchTools', args: { query: lastUserText(body) } }] });
   return completion({ toolCalls: [{ name: WANTED, args: { title: 'Design sync', details: 'Tuesday 10:00' } }] });
 }
 
@@ -38,12 +52,33 @@ describe('SearchTools over a catalog of 504 MCP tools', () => {
 
   beforeAll(async () => {
     const registry = path.join(mkdtempSync(path.join(tmpdir(), 'toolbox-')), 'mcp_endpoints.json');
-    writeFileSync(registry, JSON.stringify({ mcpServers: { toolbox: { command: process.execPath, args: [...TSX, 'test/fixtures/mcp/toolbox-server.ts'], timeoutMs: 20_000 } } }));
+    writeFileSync(
+      registry,
+      JSON.stringify({
+        mcpServers: {
+          toolbox: {
+            command: process.execPath,
+            args: [...TSX, 'test/fixtures/mcp/toolbox-server.ts'],
+            timeoutMs: 20_000,
+          },
+        },
+      }),
+    );
     server = await startFakeChatCompletions(model);
     env = await startTemporal();
     const llm = () => createModel({ model: 'openai-compatible:test-model', baseUrl: server.baseUrl, key: 'sk-test' });
-    const settings = (extra: Record<string, string>) => testSettings({ AGENT_GOAL: 'goal_general', VALIDATE_PROMPTS: 'false', SHOW_CONFIRM: 'false', MCP_ENDPOINTS_FILE: registry, ...extra });
-    [searching, full] = await Promise.all([startWorker(env, { model: llm(), settings: settings({}) }), startWorker(env, { model: llm(), settings: settings({ TOOL_SEARCH_THRESHOLD: '0' }) })]);
+    const settings = (extra: Record<string, string>) =>
+      testSettings({
+        AGENT_GOAL: 'goal_general',
+        VALIDATE_PROMPTS: 'false',
+        SHOW_CONFIRM: 'false',
+        MCP_ENDPOINTS_FILE: registry,
+        ...extra,
+      });
+    [searching, full] = await Promise.all([
+      startWorker(env, { model: llm(), settings: settings({}) }),
+      startWorker(env, { model: llm(), settings: settings({ TOOL_SEARCH_THRESHOLD: '0' }) }),
+    ]);
   });
   afterAll(async () => {
     await searching?.stop();
@@ -57,7 +92,10 @@ describe('SearchTools over a catalog of 504 MCP tools', () => {
     const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: 'goal_general' });
     server.reset();
     const reply = await say(handle, REQUEST);
-    const requests = server.requests.map((r) => ({ bytes: Buffer.byteLength(r.rawBody), tools: r.body.tools?.length ?? 0 }));
+    const requests = server.requests.map((r) => ({
+      bytes: Buffer.byteLength(r.rawBody),
+      tools: r.body.tools?.length ?? 0,
+    }));
     const outcomes = toolOutcomes(await history(handle));
     await handle.signal(endChatSignal);
     return { reply, requests, outcomes };

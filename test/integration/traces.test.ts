@@ -28,10 +28,14 @@ const script: ScriptInput = {
 
 function notesServer() {
   const server = new McpServer({ name: 'notes', version: '1.0.0' });
-  server.registerTool('add', { description: 'Adds a note.', inputSchema: { text: z.string() }, annotations: { idempotentHint: true } }, async ({ text }) => ({
-    content: [{ type: 'text' as const, text: JSON.stringify({ text }) }],
-    structuredContent: { text },
-  }));
+  server.registerTool(
+    'add',
+    { description: 'Adds a note.', inputSchema: { text: z.string() }, annotations: { idempotentHint: true } },
+    async ({ text }) => ({
+      content: [{ type: 'text' as const, text: JSON.stringify({ text }) }],
+      structuredContent: { text },
+    }),
+  );
   return server;
 }
 
@@ -48,7 +52,12 @@ describe('traces: OTLP from a worker process to a local receiver', () => {
     env = await startTemporal();
     notes = await serveMcpOverHttp(notesServer, 0);
     receiver = await startReceiver();
-    const { dir, env: settings } = scriptedWorkerSettings('traces', { address: env.address, taskQueue, script, mcpServers: { notes: { url: notes.url, requireApproval: 'never' } } });
+    const { dir, env: settings } = scriptedWorkerSettings('traces', {
+      address: env.address,
+      taskQueue,
+      script,
+      mcpServers: { notes: { url: notes.url, requireApproval: 'never' } },
+    });
     const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '100' };
     worker = await startWorkerProcess({
       ...otel,
@@ -77,13 +86,28 @@ describe('traces: OTLP from a worker process to a local receiver', () => {
     await handle.result();
     await tracing.shutdown(); // flushes the client's StartWorkflow span
     const byId = new Map<string, ReceivedSpan>();
-    const children = (parent: ReceivedSpan, name: string) => receiver.spans.filter((s) => s.parentSpanId === parent.spanId && s.name === name);
+    const children = (parent: ReceivedSpan, name: string) =>
+      receiver.spans.filter((s) => s.parentSpanId === parent.spanId && s.name === name);
     let root: ReceivedSpan | undefined;
     // The workflow's own span ends with the conversation; the worker exports it within moments.
     await waitUntil(async () => {
-      root = receiver.spans.find((s) => s.name === 'StartWorkflow:AgentGoalWorkflow' && s.attributes['temporalWorkflowId'] === handle.workflowId);
-      const run = root && receiver.spans.find((s) => s.parentSpanId === root!.spanId && s.name === 'RunWorkflow:AgentGoalWorkflow');
-      return !!run && receiver.spans.some((s) => s.parentSpanId === run.spanId && s.name === 'agent.turn' && s.attributes['agent.turn'] === 1 && run.traceId === s.traceId) && receiver.spans.filter((s) => s.name === 'agent.turn' && s.traceId === root!.traceId).length >= 2;
+      root = receiver.spans.find(
+        (s) => s.name === 'StartWorkflow:AgentGoalWorkflow' && s.attributes['temporalWorkflowId'] === handle.workflowId,
+      );
+      const run =
+        root &&
+        receiver.spans.find((s) => s.parentSpanId === root!.spanId && s.name === 'RunWorkflow:AgentGoalWorkflow');
+      return (
+        !!run &&
+        receiver.spans.some(
+          (s) =>
+            s.parentSpanId === run.spanId &&
+            s.name === 'agent.turn' &&
+            s.attributes['agent.turn'] === 1 &&
+            run.traceId === s.traceId,
+        ) &&
+        receiver.spans.filter((s) => s.name === 'agent.turn' && s.traceId === root!.traceId).length >= 2
+      );
     }, 30_000);
     for (const s of receiver.spans) byId.set(s.spanId, s);
     const trace = receiver.spans.filter((s) => s.traceId === root!.traceId);
@@ -98,32 +122,66 @@ describe('traces: OTLP from a worker process to a local receiver', () => {
     expect(toolTurn.attributes['agent.goal']).toBe('goal_general');
 
     // Its model calls: StartActivity → RunActivity → llm.call, with the model, tokens and cost.
-    const plans = children(toolTurn, 'StartActivity:planTurn').flatMap((s) => children(s, 'RunActivity:planTurn')).flatMap((s) => children(s, 'llm.call'));
+    const plans = children(toolTurn, 'StartActivity:planTurn')
+      .flatMap((s) => children(s, 'RunActivity:planTurn'))
+      .flatMap((s) => children(s, 'llm.call'));
     expect(plans).toHaveLength(2);
     for (const call of plans) {
-      expect(call.attributes).toMatchObject({ 'llm.model': expect.stringMatching(/^scripted:/), 'agent.goal': 'goal_general', 'llm.task': 'plan', 'llm.cost_usd': 0 });
+      expect(call.attributes).toMatchObject({
+        'llm.model': expect.stringMatching(/^scripted:/),
+        'agent.goal': 'goal_general',
+        'llm.task': 'plan',
+        'llm.cost_usd': 0,
+      });
       expect(call.attributes['llm.input_tokens']).toBeGreaterThan(0);
       expect(call.attributes['llm.output_tokens']).toBeGreaterThan(0);
     }
     // Its tool call: StartActivity → RunActivity → tool.call, with the server, the tool and the outcome.
-    const tools = children(toolTurn, 'StartActivity:callMcpTool').flatMap((s) => children(s, 'RunActivity:callMcpTool')).flatMap((s) => children(s, 'tool.call'));
-    expect(tools.map((t) => t.attributes)).toEqual([{ 'tool.name': 'add', 'mcp.server': 'notes', 'tool.outcome': 'ok' }]);
+    const tools = children(toolTurn, 'StartActivity:callMcpTool')
+      .flatMap((s) => children(s, 'RunActivity:callMcpTool'))
+      .flatMap((s) => children(s, 'tool.call'));
+    expect(tools.map((t) => t.attributes)).toEqual([
+      { 'tool.name': 'add', 'mcp.server': 'notes', 'tool.outcome': 'ok' },
+    ]);
     // One trace: every span of ours has its parent in it.
-    for (const s of trace.filter((x) => ['agent.turn', 'llm.call', 'tool.call'].includes(x.name))) expect(byId.get(s.parentSpanId)?.traceId).toBe(root!.traceId);
+    for (const s of trace.filter((x) => ['agent.turn', 'llm.call', 'tool.call'].includes(x.name)))
+      expect(byId.get(s.parentSpanId)?.traceId).toBe(root!.traceId);
   }, 90_000);
 
   test('the agent CLI, run from a shell, starts the trace of the conversation it starts', async () => {
     const id = `traced-cli-${process.pid}`;
     // Not spawnSync: the receiver runs in this process and must answer while the CLI exports.
-    await promisify(execFile)(process.execPath, ['--require', 'tsx/cjs', 'client/cli.ts', 'start', '--goal', 'goal_general', '--id', id], {
-      cwd: path.join(__dirname, '..', '..'),
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ENV_FILE: '/dev/null', TEMPORAL_ADDRESS: env.address, TASK_QUEUE: taskQueue, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
-    });
+    await promisify(execFile)(
+      process.execPath,
+      ['--require', 'tsx/cjs', 'client/cli.ts', 'start', '--goal', 'goal_general', '--id', id],
+      {
+        cwd: path.join(__dirname, '..', '..'),
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          ENV_FILE: '/dev/null',
+          TEMPORAL_ADDRESS: env.address,
+          TASK_QUEUE: taskQueue,
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        },
+      },
+    );
     // Exported before the CLI exited (its shutdown flushes).
-    const start = receiver.spans.find((s) => s.name === 'StartWorkflow:AgentGoalWorkflow' && s.attributes['temporalWorkflowId'] === id);
+    const start = receiver.spans.find(
+      (s) => s.name === 'StartWorkflow:AgentGoalWorkflow' && s.attributes['temporalWorkflowId'] === id,
+    );
     expect(start?.service).toBe('agent-cli');
     // The workflow's span ends with the conversation.
     await client.workflow.getHandle(id).signal(endChatSignal);
-    await waitUntil(async () => receiver.spans.some((s) => s.parentSpanId === start!.spanId && s.name === 'RunWorkflow:AgentGoalWorkflow' && s.service === 'test-worker'), 30_000);
+    await waitUntil(
+      async () =>
+        receiver.spans.some(
+          (s) =>
+            s.parentSpanId === start!.spanId &&
+            s.name === 'RunWorkflow:AgentGoalWorkflow' &&
+            s.service === 'test-worker',
+        ),
+      30_000,
+    );
   }, 60_000);
 });

@@ -18,7 +18,17 @@ import type { StreamBus } from '../../stream/bus';
 import { PROJECT_ROOT } from '../../worker/settings';
 import { delegationGoalsDir, delegationScript } from '../fixtures/delegation';
 import { ptoScript } from '../fixtures/scripts';
-import { focused, launchBrowser, openPage, screenshot, scrollWidth, tabTo, texts, traceReplies, type OpenedPage } from '../helpers/browser';
+import {
+  focused,
+  launchBrowser,
+  openPage,
+  screenshot,
+  scrollWidth,
+  tabTo,
+  texts,
+  traceReplies,
+  type OpenedPage,
+} from '../helpers/browser';
 import { waitUntil } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
 
@@ -36,7 +46,11 @@ const POLICY =
 
 const script: ScriptInput = {
   ...ptoScript,
-  rules: [{ user: 'how does accrual work', reply: { text: ACCRUAL } }, { user: 'explain the PTO policy', reply: { text: POLICY } }, ...ptoScript.rules],
+  rules: [
+    { user: 'how does accrual work', reply: { text: ACCRUAL } },
+    { user: 'explain the PTO policy', reply: { text: POLICY } },
+    ...ptoScript.rules,
+  ],
 };
 
 const GREETING = /work email/;
@@ -58,21 +72,39 @@ describe('web chat in a browser', () => {
 
   beforeAll(async () => {
     // The chat is built into a folder of this run's own, so another test building dist/web cannot empty it under us.
-    const built = promisify(execFile)('npm', ['run', '-s', 'build:web', '--', '--outDir', webRoot, '--logLevel', 'warn'], { cwd: PROJECT_ROOT });
+    const built = promisify(execFile)(
+      'npm',
+      ['run', '-s', 'build:web', '--', '--outDir', webRoot, '--logLevel', 'warn'],
+      { cwd: PROJECT_ROOT },
+    );
     const registry = path.join(work, 'mcp_endpoints.json');
     writeFileSync(
       registry,
       JSON.stringify({
         mcpServers: {
-          fx: { command: process.execPath, args: ['--require', 'tsx/cjs', 'mcp/servers/fx.ts'], description: 'Demo foreign-exchange desk with offline rates', categories: ['finance'] },
+          fx: {
+            command: process.execPath,
+            args: ['--require', 'tsx/cjs', 'mcp/servers/fx.ts'],
+            description: 'Demo foreign-exchange desk with offline rates',
+            categories: ['finance'],
+          },
           crm: { url: 'http://127.0.0.1:9/mcp', description: 'A remote server that is not running', timeoutMs: 3000 },
-          everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], description: 'The MCP reference server (disabled)', enabled: false },
+          everything: {
+            command: 'npx',
+            args: ['-y', '@modelcontextprotocol/server-everything'],
+            description: 'The MCP reference server (disabled)',
+            enabled: false,
+          },
         },
       }),
     );
     [env, browser] = await Promise.all([startTemporal(), launchBrowser()]);
     bus = createStreamBus();
-    const settings = testSettings({ VALIDATE_PROMPTS: 'false', SCRIPTED_STREAM_DELAY_MS: '60', MCP_ENDPOINTS_FILE: registry });
+    const settings = testSettings({
+      VALIDATE_PROMPTS: 'false',
+      SCRIPTED_STREAM_DELAY_MS: '60',
+      MCP_ENDPOINTS_FILE: registry,
+    });
     const delegation = testSettings({ VALIDATE_PROMPTS: 'false', AGENT_GOAL: 'goal_boss', GOALS_DIR: goalsDir });
     [worker, delegationWorker] = await Promise.all([
       startWorker(env, { script, settings, streamBus: bus }),
@@ -88,7 +120,10 @@ describe('web chat in a browser', () => {
         webRoot,
         settings: { port: 0, host: '127.0.0.1', keys: null, bodyLimitBytes: 64 * 1024, corsOrigins: [] },
       });
-    [api, delegationApi] = await Promise.all([serve(settings.taskQueue, 'goal_hr_pto'), serve(delegation.taskQueue, 'goal_boss')]);
+    [api, delegationApi] = await Promise.all([
+      serve(settings.taskQueue, 'goal_hr_pto'),
+      serve(delegation.taskQueue, 'goal_boss'),
+    ]);
     expect(api.web).toBe(true);
   }, 120_000);
 
@@ -118,7 +153,11 @@ describe('web chat in a browser', () => {
   });
 
   async function startConversation(id: string): Promise<void> {
-    const res = await fetch(`${api.url}/api/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ goalId: 'goal_hr_pto', conversationId: id }) });
+    const res = await fetch(`${api.url}/api/conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ goalId: 'goal_hr_pto', conversationId: id }),
+    });
     expect(res.status).toBe(201);
   }
 
@@ -146,7 +185,11 @@ describe('web chat in a browser', () => {
     const card = p.locator('[data-testid="tool-card"][data-tool="BookPTO"]').last();
     await card.getByTestId('approve').waitFor();
     await p.locator('[data-testid="state"][data-state="awaiting_approval"]').waitFor();
-    expect(JSON.parse((await card.locator('.tool-args').textContent()) ?? '')).toEqual({ email: 'ada@example.com', startDate: from, endDate: to });
+    expect(JSON.parse((await card.locator('.tool-args').textContent()) ?? '')).toEqual({
+      email: 'ada@example.com',
+      startDate: from,
+      endDate: to,
+    });
     return card;
   }
 
@@ -219,7 +262,9 @@ describe('web chat in a browser', () => {
     await screenshot(p, 'approval-edit-args');
     await editor.fill(JSON.stringify({ email: 'ada@example.com', startDate: '2027-01-04', endDate: 7 }, null, 2));
     await expect(card.getByTestId('args-error').textContent()).resolves.toMatch(/endDate must be string/);
-    await editor.fill(JSON.stringify({ email: 'ada@example.com', startDate: '2027-01-04', endDate: '2027-01-06' }, null, 2));
+    await editor.fill(
+      JSON.stringify({ email: 'ada@example.com', startDate: '2027-01-04', endDate: '2027-01-06' }, null, 2),
+    );
     await card.getByTestId('args-error').waitFor({ state: 'detached' });
     await card.getByTestId('approve').click();
     await agentSaid(p, /^Booked 2027-01-04 to 2027-01-06;/).waitFor();
@@ -237,7 +282,11 @@ describe('web chat in a browser', () => {
   });
 
   it("shows a delegate's tool call on the parent's page as asked by that agent; approving it lets the delegate run it", async () => {
-    const started = await fetch(`${delegationApi.url}/api/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ goalId: 'goal_boss', conversationId: 'web-delegate' }) });
+    const started = await fetch(`${delegationApi.url}/api/conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ goalId: 'goal_boss', conversationId: 'web-delegate' }),
+    });
     expect(started.status).toBe(201);
     const p = await page();
     await p.goto(`${delegationApi.url}/#/c/web-delegate`);
@@ -248,7 +297,11 @@ describe('web chat in a browser', () => {
     await card.getByTestId('approve').waitFor();
     await p.locator('[data-testid="state"][data-state="awaiting_approval"]').waitFor();
     expect(await card.locator('.tool-delegate').textContent()).toBe('asked by PTO assistant');
-    expect(JSON.parse((await card.locator('.tool-args').textContent()) ?? '')).toEqual({ email: 'ada@example.com', startDate: '2026-12-21', endDate: '2026-12-22' });
+    expect(JSON.parse((await card.locator('.tool-args').textContent()) ?? '')).toEqual({
+      email: 'ada@example.com',
+      startDate: '2026-12-21',
+      endDate: '2026-12-22',
+    });
     await card.getByTestId('approve').click();
     await agentSaid(p, 'Boss: ok | Booked; 88 hours left.').waitFor();
     await p.locator('[data-testid="state"][data-state="waiting_for_user"]').waitFor();
@@ -305,7 +358,10 @@ describe('web chat in a browser', () => {
     await p.waitForURL(/#\/c\/web-list$/);
     await p.getByTestId('message-user').filter({ hasText: 'What is my balance for ada@example.com?' }).waitFor();
     await agentSaid(p, /hours of PTO left/).waitFor();
-    expect(await texts(p, 'message-agent')).toEqual([expect.stringMatching(GREETING), expect.stringMatching(/^You have \d+ hours of PTO left\.$/)]);
+    expect(await texts(p, 'message-agent')).toEqual([
+      expect.stringMatching(GREETING),
+      expect.stringMatching(/^You have \d+ hours of PTO left\.$/),
+    ]);
     expect(await row.getAttribute('aria-current')).toBe('page');
     // The conversation goes on from where it was.
     await say(p, 'how does accrual work');
@@ -375,7 +431,9 @@ describe('web chat in a browser', () => {
     expect(await row('crm').getAttribute('data-status')).toBe('unavailable');
     expect(await row('everything').getAttribute('data-status')).toBe('disabled');
     // Each endpoint's tools, by the names its server gives them.
-    await row('fx').getByText(/\bconvert\b/).waitFor();
+    await row('fx')
+      .getByText(/\bconvert\b/)
+      .waitFor();
     await screenshot(p, 'endpoints');
   });
 });

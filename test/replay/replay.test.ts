@@ -28,7 +28,11 @@ describe('replay of recorded histories', () => {
   describe('with the tracing interceptors (the traced bundle)', () => {
     let traced: ReturnType<typeof bundleWorkflowCode>;
     beforeAll(() => {
-      traced = bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: [TRACING_WORKFLOW_MODULE], logger: new DefaultLogger('WARN') });
+      traced = bundleWorkflowCode({
+        workflowsPath: WORKFLOWS_PATH,
+        workflowInterceptorModules: [TRACING_WORKFLOW_MODULE],
+        logger: new DefaultLogger('WARN'),
+      });
     });
 
     it.each(files)('%s replays deterministically', async (file) => {

@@ -16,20 +16,40 @@ describe('needsApproval', () => {
 
   it('keeps asking when the code or the goal says always, whatever the operator lists', () => {
     expect(needsApproval(wipe, goal, { ...settings, approvalExemptTools: ['Wipe'] })).toBe(true);
-    expect(needsApproval(book, { ...goal, settings: { approval: 'always' } }, { ...settings, approvalExemptTools: ['Book'] })).toBe(true);
+    expect(
+      needsApproval(
+        book,
+        { ...goal, settings: { approval: 'always' } },
+        { ...settings, approvalExemptTools: ['Book'] },
+      ),
+    ).toBe(true);
   });
 });
 
 describe('approval settings', () => {
   it('reads APPROVAL_EXEMPT_TOOLS, APPROVAL_TIMEOUT and IDLE_TIMEOUT with their defaults', () => {
     const defaults = readWorkerSettings({}).conversation;
-    expect(defaults).toMatchObject({ approvalExemptTools: [], approvalTimeoutSeconds: 86_400, idleTimeoutSeconds: 604_800 });
-    const set = readWorkerSettings({ APPROVAL_EXEMPT_TOOLS: 'BookPTO, fx__convert ,', APPROVAL_TIMEOUT: '90m', IDLE_TIMEOUT: '3600' }).conversation;
-    expect(set).toMatchObject({ approvalExemptTools: ['BookPTO', 'fx__convert'], approvalTimeoutSeconds: 5_400, idleTimeoutSeconds: 3_600 });
+    expect(defaults).toMatchObject({
+      approvalExemptTools: [],
+      approvalTimeoutSeconds: 86_400,
+      idleTimeoutSeconds: 604_800,
+    });
+    const set = readWorkerSettings({
+      APPROVAL_EXEMPT_TOOLS: 'BookPTO, fx__convert ,',
+      APPROVAL_TIMEOUT: '90m',
+      IDLE_TIMEOUT: '3600',
+    }).conversation;
+    expect(set).toMatchObject({
+      approvalExemptTools: ['BookPTO', 'fx__convert'],
+      approvalTimeoutSeconds: 5_400,
+      idleTimeoutSeconds: 3_600,
+    });
   });
 
   it('names the variable when a duration is bad', () => {
-    expect(() => readWorkerSettings({ IDLE_TIMEOUT: 'a week' })).toThrow(/IDLE_TIMEOUT must be a duration of at least 1 s such as 90s, 15m, 24h or 7d, got "a week"/);
+    expect(() => readWorkerSettings({ IDLE_TIMEOUT: 'a week' })).toThrow(
+      /IDLE_TIMEOUT must be a duration of at least 1 s such as 90s, 15m, 24h or 7d, got "a week"/,
+    );
     expect(() => readWorkerSettings({ APPROVAL_TIMEOUT: '0' })).toThrow(/APPROVAL_TIMEOUT must be a duration/);
   });
 });

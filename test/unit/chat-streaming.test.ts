@@ -64,7 +64,10 @@ describe('runChat with a stream bus', () => {
 
   it('prints the whole reply when the stream did not carry all of it, and without a stream', async () => {
     const bus = new MemoryStreamBus();
-    const partial = await chat(clientPublishing(bus, [{ kind: 'delta', attempt: 'a/1/1', text: 'Hello' }], 'Hello there.'), bus);
+    const partial = await chat(
+      clientPublishing(bus, [{ kind: 'delta', attempt: 'a/1/1', text: 'Hello' }], 'Hello there.'),
+      bus,
+    );
     expect(partial).toContain('agent> Hello\nagent> Hello there.\n');
     const plain = await chat(clientPublishing(bus, [], 'Hello there.'), undefined);
     expect(plain.match(/agent> Hello there\./g)).toHaveLength(1);

@@ -15,7 +15,9 @@ const schema = {
 
 describe('checkArgs', () => {
   it('accepts valid args', () => {
-    expect(checkArgs(schema, { email: 'a@b.c', days: 2, kind: 'sick', tags: ['x'], address: { city: 'Oslo' } })).toEqual({ problems: [], missing: [] });
+    expect(
+      checkArgs(schema, { email: 'a@b.c', days: 2, kind: 'sick', tags: ['x'], address: { city: 'Oslo' } }),
+    ).toEqual({ problems: [], missing: [] });
   });
   it('names missing required args (empty strings count as missing)', () => {
     expect(checkArgs(schema, { email: '' }).missing).toEqual(['email', 'days']);

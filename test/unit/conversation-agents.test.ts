@@ -29,7 +29,10 @@ function inAgent(start: Goal = goal): Conversation {
 describe('Conversation: builtin tools', () => {
   it('ListAgents from an agent lists, checks the versioned path, returns to the picker', () => {
     const convo = inAgent();
-    expect(planThen(convo, calls(['ListAgents', {}]))).toMatchObject({ kind: 'list_agents', call: { tool: 'ListAgents' } });
+    expect(planThen(convo, calls(['ListAgents', {}]))).toMatchObject({
+      kind: 'list_agents',
+      call: { tool: 'ListAgents' },
+    });
     convo.apply({ kind: 'list_agents', call: { id: 'c0', tool: 'ListAgents', args: {} } }, agents);
     const version = next(convo, 'check_version');
     expect(version.patchId).toBe(PATCHES.listAgentsReturnsToPicker);
@@ -80,7 +83,9 @@ describe('Conversation: builtin tools', () => {
     const again = planThen(convo, calls(['ChangeGoal', { goalId: 'nope' }]));
     convo.apply(again as never, { failed: 'Unknown goal "nope". Known goals: g, picker.' });
     expect(convo.goal.id).toBe('g');
-    expect(convo.messages.at(-1)).toMatchObject({ outcome: { status: 'tool_error', error: expect.stringContaining('Unknown goal') } });
+    expect(convo.messages.at(-1)).toMatchObject({
+      outcome: { status: 'tool_error', error: expect.stringContaining('Unknown goal') },
+    });
   });
 
   it('CompleteGoal in an agent hands the conversation back to the picker instead of ending it', () => {
@@ -90,7 +95,9 @@ describe('Conversation: builtin tools', () => {
     convo.apply(done as never, resolved(picker));
     expect(convo.ended).toBe(false);
     expect(convo.goal.id).toBe('picker');
-    expect(convo.messages.at(-1)).toMatchObject({ outcome: { status: 'ok', result: { completed: 'g', next: 'pick a new agent' } } });
+    expect(convo.messages.at(-1)).toMatchObject({
+      outcome: { status: 'ok', result: { completed: 'g', next: 'pick a new agent' } },
+    });
   });
 
   it('CompleteGoal in the picker ends the conversation', () => {
@@ -108,7 +115,10 @@ describe('Conversation: goal switches and tool refreshes', () => {
     const sw = next(convo, 'resolve_goal');
     expect(sw).toMatchObject({ goalId: 'g', why: 'switch' });
     convo.apply(sw, resolved(goal));
-    expect(convo.messages.at(-1)).toMatchObject({ kind: 'note', text: expect.stringContaining('Switched to the agent "Agent"') });
+    expect(convo.messages.at(-1)).toMatchObject({
+      kind: 'note',
+      text: expect.stringContaining('Switched to the agent "Agent"'),
+    });
     convo.apply(next(convo, 'plan'), text('hello from g'));
     expect(convo.messages.filter((m) => m.kind === 'user').map((m) => m.kind === 'user' && m.text)).toContain('start');
   });
@@ -134,14 +144,21 @@ describe('Conversation: goal switches and tool refreshes', () => {
     // The goal's file was edited meanwhile (another name, Book dropped): this conversation keeps the version it
     // started with; only the MCP tools are live.
     convo.apply(refresh, { goal: { ...mcpGoal, agentName: 'Edited', tools: [] }, tools: [convert] });
-    expect(convo.messages.at(-1)).toMatchObject({ kind: 'note', text: 'Tools changed since the last turn (new: fx__convert; no longer available: fx__get_rates).' });
+    expect(convo.messages.at(-1)).toMatchObject({
+      kind: 'note',
+      text: 'Tools changed since the last turn (new: fx__convert; no longer available: fx__get_rates).',
+    });
     expect(next(convo, 'plan').request.tools).toEqual([book, convert]);
     expect(convo.goal.agentName).toBe('Agent');
   });
 
   it('does not refresh in runs recorded before per-turn discovery', () => {
     const convo = new Conversation();
-    convo.begin(settings, { goal: { ...goal, mcp: { servers: ['fx'] } }, tools: [book] }, { refreshToolsEachTurn: false });
+    convo.begin(
+      settings,
+      { goal: { ...goal, mcp: { servers: ['fx'] } }, tools: [book] },
+      { refreshToolsEachTurn: false },
+    );
     convo.apply(next(convo, 'plan'), text('hi'));
     convo.enqueuePrompt('again');
     expect(convo.nextEffect()).toMatchObject({ kind: 'plan' });
@@ -166,6 +183,10 @@ describe('Conversation: prompts and continue-as-new', () => {
     convo.enqueuePrompt('later');
     const { summarize, nextRun } = convo.prepareCarry();
     expect(summarize).toBeNull();
-    expect(nextRun('s')).toMatchObject({ goalId: 'g', historyEventBudget: 60, carried: { summary: 's', pendingPrompts: [{ text: 'later' }] } });
+    expect(nextRun('s')).toMatchObject({
+      goalId: 'g',
+      historyEventBudget: 60,
+      carried: { summary: 's', pendingPrompts: [{ text: 'later' }] },
+    });
   });
 });

@@ -6,19 +6,33 @@ import { BUILTIN_TOOLS } from '../../workflows/builtin-tools';
 import { addUsage, ZERO_USAGE, type Goal, type PlanResult, type Settings, type Usage } from '../../workflows/types';
 import { book, calls, goal, next, settings } from '../helpers/conversation-unit';
 
-const spent = (totalTokens: number, costUsd?: number): Usage => ({ inputTokens: totalTokens - 1, outputTokens: 1, totalTokens, ...(costUsd !== undefined ? { costUsd } : {}) });
+const spent = (totalTokens: number, costUsd?: number): Usage => ({
+  inputTokens: totalTokens - 1,
+  outputTokens: 1,
+  totalTokens,
+  ...(costUsd !== undefined ? { costUsd } : {}),
+});
 const said = (t: string, usage: Usage): PlanResult => ({ text: t, toolCalls: [], usage });
 
 function begun(overrides: Partial<Settings>, g: Goal = goal, budgets = true) {
   const convo = new Conversation({ goalId: g.id });
-  convo.begin({ ...settings, showConfirm: false, ...overrides }, { goal: g, tools: [book, BUILTIN_TOOLS.CompleteGoal!] }, { refreshToolsEachTurn: true, budgets });
+  convo.begin(
+    { ...settings, showConfirm: false, ...overrides },
+    { goal: g, tools: [book, BUILTIN_TOOLS.CompleteGoal!] },
+    { refreshToolsEachTurn: true, budgets },
+  );
   return convo;
 }
 
 describe('usage and cost', () => {
   it('adds costs where either side has one, rounded to a millionth of a cent', () => {
     expect(addUsage(ZERO_USAGE, spent(10))).toEqual(spent(10));
-    expect(addUsage(spent(10, 0.1), spent(5))).toEqual({ inputTokens: 13, outputTokens: 2, totalTokens: 15, costUsd: 0.1 });
+    expect(addUsage(spent(10, 0.1), spent(5))).toEqual({
+      inputTokens: 13,
+      outputTokens: 2,
+      totalTokens: 15,
+      costUsd: 0.1,
+    });
     expect(addUsage(spent(10, 0.1), spent(5, 0.2)).costUsd).toBe(0.3);
   });
 
@@ -43,7 +57,8 @@ describe('budgets', () => {
     expect(convo.endedBy).toBe('budget');
     expect(convo.replies.last).toMatchObject({
       ended: true,
-      reply: 'This conversation has used its budget: 160 tokens of its 150 (CONVERSATION_TOKEN_BUDGET). I have stopped here; start a new conversation to go on.',
+      reply:
+        'This conversation has used its budget: 160 tokens of its 150 (CONVERSATION_TOKEN_BUDGET). I have stopped here; start a new conversation to go on.',
     });
   });
 
@@ -79,12 +94,20 @@ describe('budgets', () => {
 
   it('a delegate past its budget ends its task with an error envelope saying why', () => {
     const convo = new Conversation({ goalId: goal.id, task: { task: 'do it', parentId: 'p', callId: 'x', depth: 1 } });
-    convo.begin({ ...settings, showConfirm: false, budget: { tokens: 10 } }, { goal, tools: [book] }, { refreshToolsEachTurn: true, budgets: true });
+    convo.begin(
+      { ...settings, showConfirm: false, budget: { tokens: 10 } },
+      { goal, tools: [book] },
+      { refreshToolsEachTurn: true, budgets: true },
+    );
     convo.apply(next(convo, 'plan'), { ...calls(['Book', { day: 'monday' }]), usage: spent(20) });
     convo.apply(next(convo, 'run_tool'), { status: 'ok', result: { booked: true } });
     expect(convo.nextEffect()).toBeNull();
     const transcript = convo.transcript();
     expect(transcript.endedBy).toBe('budget');
-    expect(transcript.envelope).toMatchObject({ status: 'error', summary: expect.stringMatching(/^This conversation has used its budget: 20 tokens of its 10/), usage: spent(20) });
+    expect(transcript.envelope).toMatchObject({
+      status: 'error',
+      summary: expect.stringMatching(/^This conversation has used its budget: 20 tokens of its 10/),
+      usage: spent(20),
+    });
   });
 });

@@ -9,7 +9,11 @@ const limits = { approvalTimeoutSeconds: 86_400, idleTimeoutSeconds: 7 * 86_400 
 
 function started(tools: ToolSpec[] = [book], overrides = {}): Conversation {
   const convo = new Conversation();
-  convo.begin({ ...settings, ...limits, ...overrides }, { goal, tools: [...tools, BUILTIN_TOOLS.CompleteGoal!] }, expiring);
+  convo.begin(
+    { ...settings, ...limits, ...overrides },
+    { goal, tools: [...tools, BUILTIN_TOOLS.CompleteGoal!] },
+    expiring,
+  );
   convo.apply(next(convo, 'plan'), text('hello'));
   return convo;
 }
@@ -47,7 +51,13 @@ describe('Conversation: cancelling the running turn', () => {
   });
 
   it('says a cancelled non-idempotent MCP call may have acted', () => {
-    const remote: ToolSpec = { ...book, name: 'srv__act', kind: 'mcp', approval: 'never', mcp: { server: 'srv', tool: 'act', idempotent: false, timeoutMs: 1000 } };
+    const remote: ToolSpec = {
+      ...book,
+      name: 'srv__act',
+      kind: 'mcp',
+      approval: 'never',
+      mcp: { server: 'srv', tool: 'act', idempotent: false, timeoutMs: 1000 },
+    };
     const convo = started([remote]);
     convo.enqueuePrompt('act');
     convo.apply(next(convo, 'plan'), calls(['srv__act', { day: 'mon' }]));
@@ -56,7 +66,9 @@ describe('Conversation: cancelling the running turn', () => {
     convo.applyCancelled(run);
     convo.nextEffect();
     const tool = convo.messages.find((m) => m.kind === 'tool');
-    expect(tool?.kind === 'tool' && tool.outcome).toMatchObject({ error: expect.stringMatching(/may or may not have acted/) });
+    expect(tool?.kind === 'tool' && tool.outcome).toMatchObject({
+      error: expect.stringMatching(/may or may not have acted/),
+    });
   });
 
   it('keeps a result that arrived despite the cancel, then stops', () => {
@@ -118,7 +130,12 @@ describe('Conversation: waits that expire', () => {
     convo.expire(limit);
     expect(convo.pendingApproval()).toBeNull();
     expect(convo.replies.last?.reply).toMatch(/expired: nobody answered within 24 h/);
-    expect(convo.messages).toContainEqual(expect.objectContaining({ kind: 'tool', outcome: { status: 'rejected', reason: 'nobody answered within 24 h (APPROVAL_TIMEOUT)' } }));
+    expect(convo.messages).toContainEqual(
+      expect.objectContaining({
+        kind: 'tool',
+        outcome: { status: 'rejected', reason: 'nobody answered within 24 h (APPROVAL_TIMEOUT)' },
+      }),
+    );
     expect(convo.nextEffect()).toBeNull();
     expect(convo.waitLimit()?.expires).toBe('idle');
   });
@@ -127,7 +144,10 @@ describe('Conversation: waits that expire', () => {
     const convo = started();
     convo.expire(convo.waitLimit()!);
     expect(convo.ended).toBe(true);
-    expect(convo.transcript()).toMatchObject({ endedBy: 'idle', messages: expect.arrayContaining([expect.objectContaining({ kind: 'note' })]) });
+    expect(convo.transcript()).toMatchObject({
+      endedBy: 'idle',
+      messages: expect.arrayContaining([expect.objectContaining({ kind: 'note' })]),
+    });
   });
 
   it('never expires in runs recorded before the timeouts existed', () => {

@@ -14,11 +14,23 @@ const delegates = [
 ];
 const orchestrator: Goal = { ...goal, id: 'goal_orchestrator', tools: [], delegates: ['*'] };
 const ask = (id: string, agentId: string, task: string): ToolCall => ({ id, tool: ASK_AGENT, args: { agentId, task } });
-const ok = (summary: string): DelegateEnvelope => ({ status: 'ok', summary, usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } });
+const ok = (summary: string): DelegateEnvelope => ({
+  status: 'ok',
+  summary,
+  usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+});
 
 function parent(limits = { maxDepth: 3, maxParallel: 5, timeoutSeconds: 60 }, depth = 0) {
-  const convo = new Conversation(depth ? { goalId: orchestrator.id, task: { task: 't', parentId: 'p', callId: 'x', depth } } : { goalId: orchestrator.id }, 'conv-1');
-  convo.begin({ ...settings, delegation: limits }, { goal: orchestrator, tools: [askAgentSpec(delegates), BUILTIN_TOOLS.CompleteGoal!] });
+  const convo = new Conversation(
+    depth
+      ? { goalId: orchestrator.id, task: { task: 't', parentId: 'p', callId: 'x', depth } }
+      : { goalId: orchestrator.id },
+    'conv-1',
+  );
+  convo.begin(
+    { ...settings, delegation: limits },
+    { goal: orchestrator, tools: [askAgentSpec(delegates), BUILTIN_TOOLS.CompleteGoal!] },
+  );
   // A delegate's first prompt is its task; a user's conversation opens with a greeting, then the user asks.
   if (depth) return convo;
   convo.apply(next(convo, 'plan'), text('hello'));
@@ -36,8 +48,14 @@ describe('Conversation: delegation (parent side)', () => {
     planCalls(convo, ask('a', 'goal_pto', 'PTO left for x@y.z'), ask('b', 'goal_orders', 'where is ORD-1001'));
     const start = next(convo, 'start_delegates');
     expect(start.delegates.map((d) => d.childId)).toEqual(['conv-1/1-goal_pto', 'conv-1/2-goal_orders']);
-    expect(start.delegates[0]!.input).toEqual({ goalId: 'goal_pto', task: { task: 'PTO left for x@y.z', parentId: 'conv-1', callId: 'a', depth: 1 } });
-    convo.apply(start, [{ callId: 'a', started: true }, { callId: 'b', started: true }]);
+    expect(start.delegates[0]!.input).toEqual({
+      goalId: 'goal_pto',
+      task: { task: 'PTO left for x@y.z', parentId: 'conv-1', callId: 'a', depth: 1 },
+    });
+    convo.apply(start, [
+      { callId: 'a', started: true },
+      { callId: 'b', started: true },
+    ]);
     expect(convo.nextEffect()).toBeNull();
     expect(convo.status()).toBe('working');
     expect(convo.delegations.list().map((d) => d.state)).toEqual(['running', 'running']);
@@ -60,15 +78,28 @@ describe('Conversation: delegation (parent side)', () => {
     planCalls(convo, ask('a', 'goal_pto', 't1'), ask('b', 'goal_orders', 't2'), ask('c', 'goal_unknown', 't3'));
     const start = next(convo, 'start_delegates');
     expect(start.delegates.map((d) => d.call.id)).toEqual(['a']);
-    const outcomes = Object.fromEntries(convo.messages.flatMap((m) => (m.kind === 'tool' ? [[m.call.id, m.outcome]] : [])));
-    expect(outcomes.b).toEqual({ status: 'tool_error', error: expect.stringMatching(/at most 1 agents can work at once \(DELEGATE_MAX_PARALLEL\)/) });
-    expect(outcomes.c).toEqual(expect.objectContaining({ status: 'invalid_input', problems: [expect.stringMatching(/"agentId" must be one of/)] }));
+    const outcomes = Object.fromEntries(
+      convo.messages.flatMap((m) => (m.kind === 'tool' ? [[m.call.id, m.outcome]] : [])),
+    );
+    expect(outcomes.b).toEqual({
+      status: 'tool_error',
+      error: expect.stringMatching(/at most 1 agents can work at once \(DELEGATE_MAX_PARALLEL\)/),
+    });
+    expect(outcomes.c).toEqual(
+      expect.objectContaining({
+        status: 'invalid_input',
+        problems: [expect.stringMatching(/"agentId" must be one of/)],
+      }),
+    );
 
     const deep = parent({ maxDepth: 2, maxParallel: 5, timeoutSeconds: 60 }, 2);
     planCalls(deep, ask('a', 'goal_pto', 't'));
     expect(deep.nextEffect()?.kind).toBe('plan');
     const [refused] = deep.messages.filter((m) => m.kind === 'tool');
-    expect(refused?.kind === 'tool' && refused.outcome).toEqual({ status: 'tool_error', error: expect.stringMatching(/already 2 deep; the limit is 2 \(DELEGATE_MAX_DEPTH\)/) });
+    expect(refused?.kind === 'tool' && refused.outcome).toEqual({
+      status: 'tool_error',
+      error: expect.stringMatching(/already 2 deep; the limit is 2 \(DELEGATE_MAX_DEPTH\)/),
+    });
   });
 
   it("shows a delegate's approval as its own and sends the user's answer down", () => {
@@ -76,16 +107,27 @@ describe('Conversation: delegation (parent side)', () => {
     planCalls(convo, ask('a', 'goal_pto', 'book PTO'));
     const start = next(convo, 'start_delegates');
     convo.apply(start, [{ callId: 'a', started: true }]);
-    const approval = { call: { id: 'k1', tool: 'BookPTO', args: { hours: 8 } }, tool: 'BookPTO', description: 'Book time off' };
+    const approval = {
+      call: { id: 'k1', tool: 'BookPTO', args: { hours: 8 } },
+      tool: 'BookPTO',
+      description: 'Book time off',
+    };
     convo.delegateReport({ callId: 'a', agentName: 'PTO agent', waiting: { kind: 'approval', approval } });
     const pauses = convo.replies.pauses;
     expect(convo.nextEffect()).toBeNull();
     expect(convo.replies.pauses).toBe(pauses + 1);
     expect(convo.status()).toBe('awaiting_approval');
-    expect(convo.pendingApproval()).toEqual({ ...approval, delegate: { agentName: 'PTO agent', childId: 'conv-1/1-goal_pto' } });
+    expect(convo.pendingApproval()).toEqual({
+      ...approval,
+      delegate: { agentName: 'PTO agent', childId: 'conv-1/1-goal_pto' },
+    });
     expect(convo.confirmRefusal({ approve: true, callId: 'other' })).toMatch(/not the pending one/);
     expect(convo.confirm({ approve: true, callId: 'k1' })).toBeNull();
-    expect(next(convo, 'answer_delegate')).toEqual({ kind: 'answer_delegate', childId: 'conv-1/1-goal_pto', answer: { confirm: { approve: true, callId: 'k1' } } });
+    expect(next(convo, 'answer_delegate')).toEqual({
+      kind: 'answer_delegate',
+      childId: 'conv-1/1-goal_pto',
+      answer: { confirm: { approve: true, callId: 'k1' } },
+    });
     expect(convo.pendingApproval()).toBeNull();
     expect(convo.status()).toBe('working');
     // No limit of its own on a delegate's approval: the delegate's APPROVAL_TIMEOUT decides.
@@ -96,7 +138,11 @@ describe('Conversation: delegation (parent side)', () => {
     const convo = parent();
     planCalls(convo, ask('a', 'goal_pto', 'PTO left?'));
     convo.apply(next(convo, 'start_delegates'), [{ callId: 'a', started: true }]);
-    convo.delegateReport({ callId: 'a', agentName: 'PTO agent', waiting: { kind: 'question', question: 'Your email?', callId: 'q1' } });
+    convo.delegateReport({
+      callId: 'a',
+      agentName: 'PTO agent',
+      waiting: { kind: 'question', question: 'Your email?', callId: 'q1' },
+    });
     expect(convo.nextEffect()).toBeNull();
     expect(convo.replies.last?.reply).toBe('PTO agent asks: Your email?');
     expect(convo.status()).toBe('waiting_for_user');
@@ -115,10 +161,17 @@ describe('Conversation: delegation (parent side)', () => {
   it("answering one delegate's approval while another's question waits pauses again, with that question", () => {
     const convo = parent();
     planCalls(convo, ask('a', 'goal_pto', 'book'), ask('b', 'goal_orders', 'chase my order'));
-    convo.apply(next(convo, 'start_delegates'), [{ callId: 'a', started: true }, { callId: 'b', started: true }]);
+    convo.apply(next(convo, 'start_delegates'), [
+      { callId: 'a', started: true },
+      { callId: 'b', started: true },
+    ]);
     const approval = { call: { id: 'k1', tool: 'BookPTO', args: {} }, tool: 'BookPTO', description: '' };
     convo.delegateReport({ callId: 'a', agentName: 'PTO agent', waiting: { kind: 'approval', approval } });
-    convo.delegateReport({ callId: 'b', agentName: 'Order agent', waiting: { kind: 'question', question: 'Which order?', callId: 'q1' } });
+    convo.delegateReport({
+      callId: 'b',
+      agentName: 'Order agent',
+      waiting: { kind: 'question', question: 'Which order?', callId: 'q1' },
+    });
     expect(convo.nextEffect()).toBeNull();
     expect(convo.nextEffect()).toBeNull();
     expect(convo.pendingApproval()?.tool).toBe('BookPTO');
@@ -127,7 +180,9 @@ describe('Conversation: delegation (parent side)', () => {
     convo.apply(next(convo, 'answer_delegate'), true);
     // The confirm update waiting for the next pause gets it now, not once the whole step is over.
     expect(convo.replies.pauses).toBe(pauses + 1);
-    expect(convo.replies.last).toEqual(expect.objectContaining({ reply: 'Order agent asks: Which order?', pendingToolCall: null }));
+    expect(convo.replies.last).toEqual(
+      expect.objectContaining({ reply: 'Order agent asks: Which order?', pendingToolCall: null }),
+    );
   });
 
   it('a cancelled turn cancels its delegates: their calls get a cancelled envelope', () => {
@@ -137,7 +192,10 @@ describe('Conversation: delegation (parent side)', () => {
     expect(convo.cancelTurn()).toBe(true);
     expect(convo.nextEffect()).toBeNull();
     const [result] = convo.messages.filter((m) => m.kind === 'tool');
-    expect(result?.kind === 'tool' && result.outcome).toEqual({ status: 'ok', result: expect.objectContaining({ status: 'cancelled' }) });
+    expect(result?.kind === 'tool' && result.outcome).toEqual({
+      status: 'ok',
+      result: expect.objectContaining({ status: 'cancelled' }),
+    });
     expect(convo.delegations.list()[0]?.state).toBe('done');
   });
 
@@ -146,7 +204,10 @@ describe('Conversation: delegation (parent side)', () => {
     planCalls(convo, ask('a', 'goal_pto', 't'));
     convo.apply(next(convo, 'start_delegates'), [{ callId: 'a', failed: 'already started' }]);
     const [result] = convo.messages.filter((m) => m.kind === 'tool');
-    expect(result?.kind === 'tool' && result.outcome).toEqual({ status: 'ok', result: expect.objectContaining({ status: 'error', summary: expect.stringMatching(/already started/) }) });
+    expect(result?.kind === 'tool' && result.outcome).toEqual({
+      status: 'ok',
+      result: expect.objectContaining({ status: 'error', summary: expect.stringMatching(/already started/) }),
+    });
   });
 });
 
@@ -154,20 +215,45 @@ describe('envelopes', () => {
   it('takes a valid one as it is and turns anything else into an error envelope that says why', () => {
     const good = ok('done');
     expect(envelopeProblem(good)).toBeNull();
-    expect(envelopeOf({ goalId: 'g', endedBy: 'goal_complete', summary: '', messages: [], usage, envelope: good })).toEqual(good);
-    expect(envelopeProblem({ ...good, status: 'maybe' })).toMatch(/status must be one of ok, error, needs_input, cancelled/);
+    expect(
+      envelopeOf({ goalId: 'g', endedBy: 'goal_complete', summary: '', messages: [], usage, envelope: good }),
+    ).toEqual(good);
+    expect(envelopeProblem({ ...good, status: 'maybe' })).toMatch(
+      /status must be one of ok, error, needs_input, cancelled/,
+    );
     expect(envelopeProblem({ ...good, usage: { inputTokens: 1 } })).toMatch(/usage must hold/);
-    const bad = envelopeOf({ goalId: 'g', endedBy: 'goal_complete', summary: '', messages: [], usage, envelope: { ...good, summary: 3 } as never });
-    expect(bad).toEqual({ status: 'error', summary: 'The agent answered with an unreadable envelope: summary must be a string', usage: expect.anything() });
+    const bad = envelopeOf({
+      goalId: 'g',
+      endedBy: 'goal_complete',
+      summary: '',
+      messages: [],
+      usage,
+      envelope: { ...good, summary: 3 } as never,
+    });
+    expect(bad).toEqual({
+      status: 'error',
+      summary: 'The agent answered with an unreadable envelope: summary must be a string',
+      usage: expect.anything(),
+    });
     // Ended by somebody before it finished its task: cancelled, with what it had used.
-    expect(envelopeOf({ goalId: 'g', endedBy: 'user', summary: '', messages: [], usage })).toMatchObject({ status: 'cancelled', usage });
+    expect(envelopeOf({ goalId: 'g', endedBy: 'user', summary: '', messages: [], usage })).toMatchObject({
+      status: 'cancelled',
+      usage,
+    });
   });
 });
 
 describe('Conversation: task mode (the delegate side)', () => {
   const child = (extra: Partial<typeof settings> = {}) => {
-    const convo = new Conversation({ goalId: goal.id, task: { task: 'book PTO on Monday', parentId: 'conv-1', callId: 'a', depth: 1 } }, 'conv-1/1-g');
-    convo.begin({ ...settings, multiGoal: true, validatePrompts: true, approvalTimeoutSeconds: 60, ...extra }, { goal, tools: [book, BUILTIN_TOOLS.CompleteGoal!, BUILTIN_TOOLS.ListAgents!] }, { refreshToolsEachTurn: true, cancelAndExpire: true });
+    const convo = new Conversation(
+      { goalId: goal.id, task: { task: 'book PTO on Monday', parentId: 'conv-1', callId: 'a', depth: 1 } },
+      'conv-1/1-g',
+    );
+    convo.begin(
+      { ...settings, multiGoal: true, validatePrompts: true, approvalTimeoutSeconds: 60, ...extra },
+      { goal, tools: [book, BUILTIN_TOOLS.CompleteGoal!, BUILTIN_TOOLS.ListAgents!] },
+      { refreshToolsEachTurn: true, cancelAndExpire: true },
+    );
     return convo;
   };
 
@@ -176,7 +262,11 @@ describe('Conversation: task mode (the delegate side)', () => {
     expect(convo.tools.map((t) => t.name)).toEqual(['Book', 'CompleteGoal', ASK_USER]);
     const plan = next(convo, 'plan');
     expect(plan.request.transcript?.tail).toEqual([{ kind: 'user', text: 'book PTO on Monday', promptId: 1 }]);
-    convo.apply(plan, { text: '', toolCalls: [{ id: 'q1', tool: ASK_USER, args: { question: 'Which Monday?' } }], usage });
+    convo.apply(plan, {
+      text: '',
+      toolCalls: [{ id: 'q1', tool: ASK_USER, args: { question: 'Which Monday?' } }],
+      usage,
+    });
     expect(convo.nextEffect()).toBeNull();
     expect(convo.delegateWait()).toEqual({ kind: 'question', question: 'Which Monday?', callId: 'q1' });
     convo.enqueuePrompt('the 3rd');
@@ -184,7 +274,10 @@ describe('Conversation: task mode (the delegate side)', () => {
     const [answer] = convo.messages.filter((m) => m.kind === 'tool');
     expect(answer?.kind === 'tool' && answer.outcome).toEqual({ status: 'ok', result: { answer: 'the 3rd' } });
     expect(convo.delegateWait()).toBeNull();
-    convo.apply({ kind: 'plan', request: undefined as never }, { text: '', toolCalls: [{ id: 'b1', tool: 'Book', args: { day: '3rd' } }], usage });
+    convo.apply(
+      { kind: 'plan', request: undefined as never },
+      { text: '', toolCalls: [{ id: 'b1', tool: 'Book', args: { day: '3rd' } }], usage },
+    );
     expect(convo.nextEffect()).toBeNull();
     expect(convo.delegateWait()).toEqual({ kind: 'approval', approval: expect.objectContaining({ tool: 'Book' }) });
     convo.confirm({ approve: true });
@@ -192,17 +285,28 @@ describe('Conversation: task mode (the delegate side)', () => {
     convo.apply(run, { status: 'ok', result: { booked: '3rd' } });
     convo.apply(next(convo, 'plan'), text('Booked the 3rd.'));
     expect(convo.ended).toBe(true);
-    expect(convo.transcript().envelope).toEqual({ status: 'ok', summary: 'Booked the 3rd.', data: { booked: '3rd' }, usage: convo.usage });
+    expect(convo.transcript().envelope).toEqual({
+      status: 'ok',
+      summary: 'Booked the 3rd.',
+      data: { booked: '3rd' },
+      usage: convo.usage,
+    });
   });
 
   it('ends with needs_input when nobody answers its question, and with error when the model is down', () => {
     const convo = child();
-    convo.apply(next(convo, 'plan'), { text: '', toolCalls: [{ id: 'q1', tool: ASK_USER, args: { question: 'Which Monday?' } }], usage });
+    convo.apply(next(convo, 'plan'), {
+      text: '',
+      toolCalls: [{ id: 'q1', tool: ASK_USER, args: { question: 'Which Monday?' } }],
+      usage,
+    });
     expect(convo.nextEffect()).toBeNull();
     const limit = convo.waitLimit();
     expect(limit).toEqual({ seconds: 60, expires: 'approval' });
     convo.expire(limit!);
-    expect(convo.transcript().envelope).toEqual(expect.objectContaining({ status: 'needs_input', summary: 'I need an answer to go on: Which Monday?' }));
+    expect(convo.transcript().envelope).toEqual(
+      expect.objectContaining({ status: 'needs_input', summary: 'I need an answer to go on: Which Monday?' }),
+    );
 
     const down = child();
     down.apply(next(down, 'plan'), { failed: 'model unreachable' });
@@ -211,14 +315,22 @@ describe('Conversation: task mode (the delegate side)', () => {
 
   it('CompleteGoal ends the task with its summary; AskUser outside task mode is refused', () => {
     const convo = child();
-    convo.apply(next(convo, 'plan'), { text: '', toolCalls: [{ id: 'c1', tool: 'CompleteGoal', args: { summary: 'Nothing to book.' } }], usage });
+    convo.apply(next(convo, 'plan'), {
+      text: '',
+      toolCalls: [{ id: 'c1', tool: 'CompleteGoal', args: { summary: 'Nothing to book.' } }],
+      usage,
+    });
     expect(convo.nextEffect()).toBeNull();
     expect(convo.transcript().envelope?.summary).toBe('Nothing to book.');
     expect(convo.mayContinueAsNew()).toBe(false);
 
     const user = new Conversation({ goalId: goal.id });
     user.begin(settings, { goal, tools: [BUILTIN_TOOLS[ASK_USER]!] });
-    user.apply(next(user, 'plan'), { text: '', toolCalls: [{ id: 'q', tool: ASK_USER, args: { question: 'x' } }], usage });
+    user.apply(next(user, 'plan'), {
+      text: '',
+      toolCalls: [{ id: 'q', tool: ASK_USER, args: { question: 'x' } }],
+      usage,
+    });
     expect(user.nextEffect()?.kind).toBe('plan');
     const [refused] = user.messages.filter((m) => m.kind === 'tool');
     expect(refused?.kind === 'tool' && refused.outcome.status).toBe('invalid_input');

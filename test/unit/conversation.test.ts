@@ -3,7 +3,6 @@ import type { Effect } from '../../workflows/effects';
 import type { ToolSpec } from '../../workflows/types';
 import { begun, book, calls, goal, next, planThen, settings, text, usage } from '../helpers/conversation-unit';
 
-
 describe('Conversation', () => {
   it('waits for the user after a text reply and reports it', () => {
     const convo = begun();
@@ -55,7 +54,10 @@ describe('Conversation', () => {
     planThen(convo, calls(['Book', { day: 'monday' }]));
     convo.confirm({ approve: true, args: { day: 7 } });
     expect(convo.nextEffect()).toMatchObject({ kind: 'plan' });
-    expect(convo.messages.at(-1)).toMatchObject({ kind: 'tool', outcome: { status: 'invalid_input', problems: ['"day" must be string, got a number'] } });
+    expect(convo.messages.at(-1)).toMatchObject({
+      kind: 'tool',
+      outcome: { status: 'invalid_input', problems: ['"day" must be string, got a number'] },
+    });
   });
 
   it('declines a pending call when the user sends a new message instead', () => {
@@ -82,7 +84,9 @@ describe('Conversation', () => {
     const convo = begun();
     convo.enqueuePrompt('x');
     planThen(convo, calls(['Nope', {}]));
-    expect(convo.messages.at(-1)).toMatchObject({ outcome: { status: 'invalid_input', problems: [expect.stringContaining('available tools: Book, CompleteGoal')] } });
+    expect(convo.messages.at(-1)).toMatchObject({
+      outcome: { status: 'invalid_input', problems: [expect.stringContaining('available tools: Book, CompleteGoal')] },
+    });
   });
 
   it('runs tools without approval when SHOW_CONFIRM is off', () => {
@@ -91,11 +95,14 @@ describe('Conversation', () => {
     expect(planThen(convo, calls(['Book', { day: 'monday' }]))).toMatchObject({ kind: 'run_tool' });
   });
 
-  it('applies the goal\'s approval policy and step cap over the worker settings', () => {
+  it("applies the goal's approval policy and step cap over the worker settings", () => {
     const readOnly: ToolSpec = { ...book, name: 'Peek', approval: 'never' };
     const dangerous: ToolSpec = { ...book, name: 'Wipe', approval: 'always' };
     const strict = new Conversation();
-    strict.begin({ ...settings, showConfirm: false }, { goal: { ...goal, settings: { approval: 'always', maxToolSteps: 1 } }, tools: [readOnly] });
+    strict.begin(
+      { ...settings, showConfirm: false },
+      { goal: { ...goal, settings: { approval: 'always', maxToolSteps: 1 } }, tools: [readOnly] },
+    );
     strict.apply(next(strict, 'plan'), text('hi'));
     strict.enqueuePrompt('peek');
     expect(planThen(strict, calls(['Peek', { day: 'x' }]))).toBeNull();
@@ -107,12 +114,18 @@ describe('Conversation', () => {
     expect(strict.replies.last?.reply).toMatch(/I have taken 1 steps/);
 
     const relaxed = new Conversation();
-    relaxed.begin({ ...settings, showConfirm: true }, { goal: { ...goal, settings: { approval: 'never' } }, tools: [book, dangerous] });
+    relaxed.begin(
+      { ...settings, showConfirm: true },
+      { goal: { ...goal, settings: { approval: 'never' } }, tools: [book, dangerous] },
+    );
     relaxed.apply(next(relaxed, 'plan'), text('hi'));
     relaxed.enqueuePrompt('book');
     expect(planThen(relaxed, calls(['Book', { day: 'x' }]))).toMatchObject({ kind: 'run_tool' });
     // A tool that always asks still asks: a goal cannot loosen it.
-    relaxed.apply({ kind: 'run_tool', call: { id: 'c0', tool: 'Book', args: {} }, spec: book }, { status: 'ok', result: 1 });
+    relaxed.apply(
+      { kind: 'run_tool', call: { id: 'c0', tool: 'Book', args: {} }, spec: book },
+      { status: 'ok', result: 1 },
+    );
     expect(planThen(relaxed, calls(['Wipe', { day: 'x' }]))).toBeNull();
     expect(relaxed.pendingApproval()?.call.tool).toBe('Wipe');
   });
@@ -134,7 +147,10 @@ describe('Conversation', () => {
     const id = convo.enqueuePrompt('done', true);
     // Single-goal mode: CompleteGoal needs no activity; it ends the conversation on the spot.
     expect(planThen(convo, calls(['CompleteGoal', {}]))).toBeNull();
-    expect(convo.messages.at(-1)).toMatchObject({ kind: 'tool', outcome: { status: 'ok', result: { completed: 'g' } } });
+    expect(convo.messages.at(-1)).toMatchObject({
+      kind: 'tool',
+      outcome: { status: 'ok', result: { completed: 'g' } },
+    });
     expect(convo.ended).toBe(true);
     expect(convo.replies.collect(id)).toMatchObject({ ended: true });
     expect(convo.transcript().endedBy).toBe('goal_complete');
@@ -169,7 +185,13 @@ describe('Conversation', () => {
     convo.apply(step as Effect<'run_tool'>, { status: 'ok', result: 1 });
     convo.apply(next(convo, 'plan'), text('booked'));
     const all = convo.feed(0);
-    expect(all).toMatchObject({ goalId: 'g', state: 'waiting_for_user', first: 0, next: convo.messages.length, owner: null });
+    expect(all).toMatchObject({
+      goalId: 'g',
+      state: 'waiting_for_user',
+      first: 0,
+      next: convo.messages.length,
+      owner: null,
+    });
     expect(all.messages.map((m) => m.seq)).toEqual(convo.messages.map((_, i) => i));
     expect(convo.feed(all.next - 1).messages).toEqual([all.messages.at(-1)]);
     expect(convo.feed(all.next).messages).toEqual([]);
@@ -200,7 +222,10 @@ describe('Conversation: the transcript by reference', () => {
     const convo = new Conversation();
     convo.begin(settings, { goal, tools: [book] });
     const first = next(convo, 'plan');
-    expect(first.request.transcript).toEqual({ count: 1, tail: [expect.objectContaining({ kind: 'user', text: 'start' })] });
+    expect(first.request.transcript).toEqual({
+      count: 1,
+      tail: [expect.objectContaining({ kind: 'user', text: 'start' })],
+    });
     convo.apply(first, text('hello'));
     convo.enqueuePrompt('again');
     const second = next(convo, 'plan');
@@ -212,7 +237,8 @@ describe('Conversation: the transcript by reference', () => {
 });
 
 describe('Conversation: checking a prompt while planning its turn (one model wait)', () => {
-  const oneWait = () => begun({ validatePrompts: true, showConfirm: false }, { refreshToolsEachTurn: true, oneModelWait: true });
+  const oneWait = () =>
+    begun({ validatePrompts: true, showConfirm: false }, { refreshToolsEachTurn: true, oneModelWait: true });
 
   it('asks for the check and the plan in one effect, the prompt already in the transcript', () => {
     const convo = oneWait();
@@ -226,7 +252,12 @@ describe('Conversation: checking a prompt while planning its turn (one model wai
   it('drops the plan of a prompt that does not fit, and steers back', () => {
     const convo = oneWait();
     convo.enqueuePrompt('pizza');
-    convo.apply(next(convo, 'vet_and_plan'), { valid: false, reply: 'Only bookings here.', usage, plan: calls(['Book', { day: 'monday' }]) });
+    convo.apply(next(convo, 'vet_and_plan'), {
+      valid: false,
+      reply: 'Only bookings here.',
+      usage,
+      plan: calls(['Book', { day: 'monday' }]),
+    });
     expect(convo.nextEffect()).toBeNull();
     expect(convo.replies.last?.reply).toBe('Only bookings here.');
     expect(convo.messages.filter((m) => m.kind === 'user' && m.text === 'pizza')).toHaveLength(1);
@@ -236,7 +267,12 @@ describe('Conversation: checking a prompt while planning its turn (one model wai
   it('runs the tool of a fitting prompt once, from the plan made alongside the check', () => {
     const convo = oneWait();
     convo.enqueuePrompt('book monday');
-    convo.apply(next(convo, 'vet_and_plan'), { valid: true, reply: '', usage, plan: calls(['Book', { day: 'monday' }]) });
+    convo.apply(next(convo, 'vet_and_plan'), {
+      valid: true,
+      reply: '',
+      usage,
+      plan: calls(['Book', { day: 'monday' }]),
+    });
     const run = next(convo, 'run_tool');
     expect(run.call).toMatchObject({ tool: 'Book', args: { day: 'monday' } });
     convo.apply(run, { status: 'ok', result: 1 });
@@ -256,7 +292,11 @@ describe('Conversation: checking a prompt while planning its turn (one model wai
 
   it('does not check the starter prompt', () => {
     const convo = new Conversation();
-    convo.begin({ ...settings, validatePrompts: true }, { goal, tools: [book] }, { refreshToolsEachTurn: true, oneModelWait: true });
+    convo.begin(
+      { ...settings, validatePrompts: true },
+      { goal, tools: [book] },
+      { refreshToolsEachTurn: true, oneModelWait: true },
+    );
     next(convo, 'plan');
   });
 });

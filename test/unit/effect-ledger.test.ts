@@ -14,8 +14,18 @@ import { loadNativeTools } from '../../tools/registry';
 const tools = loadNativeTools();
 const ada = (store: MockStore) => dataset(store, 'employees').find((e) => e.email === 'ada@example.com')!;
 
-function attempt(store: MockStore, activityType: string, args: Record<string, unknown>, activityId = '7', attemptNo = 1) {
-  const ctx: ToolContext = { store, now: () => new Date('2026-11-20T09:00:00Z'), services: { trainServiceUrl: 'http://127.0.0.1:1' } };
+function attempt(
+  store: MockStore,
+  activityType: string,
+  args: Record<string, unknown>,
+  activityId = '7',
+  attemptNo = 1,
+) {
+  const ctx: ToolContext = {
+    store,
+    now: () => new Date('2026-11-20T09:00:00Z'),
+    services: { trainServiceUrl: 'http://127.0.0.1:1' },
+  };
   const env = new MockActivityEnvironment({
     activityType,
     activityId,
@@ -61,9 +71,21 @@ describe('exactly-once native tools', () => {
   });
 
   it('every tool that changes state is exactly-once by default; read-only ones say so', () => {
-    const readOnly = tools.all().filter((t) => t.readOnly).map((t) => t.name);
+    const readOnly = tools
+      .all()
+      .filter((t) => t.readOnly)
+      .map((t) => t.name);
     expect(readOnly).toEqual(expect.arrayContaining(['CurrentPTO', 'FuturePTOCalc', 'SearchTrains', 'GetOrder']));
-    for (const name of ['BookPTO', 'MoveMoney', 'ApplyForLoan', 'AddToCart', 'BookTrains', 'CreateInvoice', 'GiveHint', 'GuessTreasureLocation']) {
+    for (const name of [
+      'BookPTO',
+      'MoveMoney',
+      'ApplyForLoan',
+      'AddToCart',
+      'BookTrains',
+      'CreateInvoice',
+      'GiveHint',
+      'GuessTreasureLocation',
+    ]) {
       expect(tools.get(name)?.readOnly ?? false).toBe(false);
     }
   });

@@ -14,13 +14,18 @@ describe('the embedded server hand-off', () => {
     expect(embeddedServer(env)).toMatchObject({ address: '127.0.0.1:41234', pid: process.pid });
     expect(temporalTarget(env).connectionOptions.address).toBe('127.0.0.1:41234');
     // TEMPORAL_ADDRESS still wins.
-    expect(temporalTarget({ ...env, TEMPORAL_ADDRESS: 'elsewhere:7233' }).connectionOptions.address).toBe('elsewhere:7233');
+    expect(temporalTarget({ ...env, TEMPORAL_ADDRESS: 'elsewhere:7233' }).connectionOptions.address).toBe(
+      'elsewhere:7233',
+    );
     forget();
     expect(temporalTarget(env).connectionOptions.address).toBe('127.0.0.1:7233');
   });
 
   it('ignores a record left by an npm start that is gone', () => {
-    writeFileSync(path.join(dataDir, 'temporal-server.json'), JSON.stringify({ address: '127.0.0.1:41234', uiUrl: null, pid: 2 ** 22 + 12345 }));
+    writeFileSync(
+      path.join(dataDir, 'temporal-server.json'),
+      JSON.stringify({ address: '127.0.0.1:41234', uiUrl: null, pid: 2 ** 22 + 12345 }),
+    );
     expect(embeddedServer(env)).toBeNull();
     expect(temporalTarget(env).connectionOptions.address).toBe('127.0.0.1:7233');
   });

@@ -7,7 +7,13 @@ import { readWorkerSettings } from '../../worker/settings';
 
 describe('.env', () => {
   it('parses names, quotes, export and comments like config/example.env', () => {
-    expect(parseEnvFile(['# comment', '', 'A=1', 'export B = two words ', 'C="x # y"', "D='z'", 'E=5   # trailing note', 'F='].join('\n'))).toEqual({
+    expect(
+      parseEnvFile(
+        ['# comment', '', 'A=1', 'export B = two words ', 'C="x # y"', "D='z'", 'E=5   # trailing note', 'F='].join(
+          '\n',
+        ),
+      ),
+    ).toEqual({
       A: '1',
       B: 'two words',
       C: 'x # y',
@@ -23,7 +29,9 @@ describe('.env', () => {
   });
 
   it('names the line it cannot read', () => {
-    expect(() => parseEnvFile('A=1\nnot a setting\n', '/x/.env')).toThrow('/x/.env line 2: expected NAME=value, got "not a setting"');
+    expect(() => parseEnvFile('A=1\nnot a setting\n', '/x/.env')).toThrow(
+      '/x/.env line 2: expected NAME=value, got "not a setting"',
+    );
   });
 
   it('fills only what the environment does not set, and its values are validated like the environment', () => {

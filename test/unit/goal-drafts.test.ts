@@ -17,7 +17,12 @@ const draft = {
   starterPrompt: 'Greet the user.',
   tools: ['AccountBalances'],
 };
-const provenance: GoalProvenance = { createdBy: 'conv-1', callId: 'call-1', createdAt: '2026-11-24T00:00:00.000Z', request: 'make me an agent' };
+const provenance: GoalProvenance = {
+  createdBy: 'conv-1',
+  callId: 'call-1',
+  createdAt: '2026-11-24T00:00:00.000Z',
+  request: 'make me an agent',
+};
 
 function setup() {
   const folder = mkdtempSync(path.join(tmpdir(), 'drafts-'));
@@ -31,23 +36,45 @@ describe('GoalDrafts', () => {
   it('names every reason a draft cannot be a goal', async () => {
     const { drafts } = setup();
     expect((await drafts.check(draft)).problems).toEqual([]);
-    expect((await drafts.check({ ...draft, id: 'Bad Id' })).problems).toEqual([expect.stringMatching(/^id: lowercase letters/)]);
-    expect((await drafts.check({ ...draft, id: 'goal_hr_pto' })).problems).toEqual(['the id goal_hr_pto is taken; choose another']);
+    expect((await drafts.check({ ...draft, id: 'Bad Id' })).problems).toEqual([
+      expect.stringMatching(/^id: lowercase letters/),
+    ]);
+    expect((await drafts.check({ ...draft, id: 'goal_hr_pto' })).problems).toEqual([
+      'the id goal_hr_pto is taken; choose another',
+    ]);
     expect((await drafts.check({ ...draft, tools: ['Teleport'] })).problems).toEqual(['unknown tool(s): Teleport']);
-    expect((await drafts.check({ ...draft, mcp: { servers: ['fx'] } })).problems).toEqual([expect.stringMatching(/MCP selection .* selects no tool/)]);
-    expect((await drafts.check({ ...draft, delegates: ['goal_nobody'] })).problems).toEqual([expect.stringMatching(/match no agent/)]);
+    expect((await drafts.check({ ...draft, mcp: { servers: ['fx'] } })).problems).toEqual([
+      expect.stringMatching(/MCP selection .* selects no tool/),
+    ]);
+    expect((await drafts.check({ ...draft, delegates: ['goal_nobody'] })).problems).toEqual([
+      expect.stringMatching(/match no agent/),
+    ]);
     expect((await drafts.check({ ...draft, tools: [] })).problems).toEqual([expect.stringMatching(/could do nothing/)]);
-    expect((await drafts.check({ ...draft, description: 'x'.repeat(MAX_GOAL_BYTES) })).problems).toEqual([expect.stringMatching(/bytes; the limit is 16384/)]);
+    expect((await drafts.check({ ...draft, description: 'x'.repeat(MAX_GOAL_BYTES) })).problems).toEqual([
+      expect.stringMatching(/bytes; the limit is 16384/),
+    ]);
   });
 
   it('writes the goal with its provenance, accepts a retry of the same call, refuses the id to anyone else', async () => {
     const { drafts, folder } = setup();
-    expect(await drafts.create(draft, provenance)).toEqual({ goalId: 'goal_new_thing', file: path.join(folder, 'goal_new_thing.json') });
-    expect(JSON.parse(readFileSync(path.join(folder, 'goal_new_thing.json'), 'utf8'))).toEqual({ ...draft, exampleConversation: '', provenance });
+    expect(await drafts.create(draft, provenance)).toEqual({
+      goalId: 'goal_new_thing',
+      file: path.join(folder, 'goal_new_thing.json'),
+    });
+    expect(JSON.parse(readFileSync(path.join(folder, 'goal_new_thing.json'), 'utf8'))).toEqual({
+      ...draft,
+      exampleConversation: '',
+      provenance,
+    });
     expect(readdirSync(folder)).toEqual(['goal_new_thing.json']); // no temporary file left
     // A retried activity (the worker died after the write) finds its own file.
-    expect(await drafts.create(draft, provenance)).toEqual({ goalId: 'goal_new_thing', file: path.join(folder, 'goal_new_thing.json') });
-    expect(await drafts.create(draft, { ...provenance, callId: 'call-2' })).toEqual({ problems: ['the id goal_new_thing is taken; choose another'] });
+    expect(await drafts.create(draft, provenance)).toEqual({
+      goalId: 'goal_new_thing',
+      file: path.join(folder, 'goal_new_thing.json'),
+    });
+    expect(await drafts.create(draft, { ...provenance, callId: 'call-2' })).toEqual({
+      problems: ['the id goal_new_thing is taken; choose another'],
+    });
   });
 
   it('lists, disables, enables and removes goal files', async () => {

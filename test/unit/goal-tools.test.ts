@@ -11,7 +11,11 @@ import { startTrainService, timetable, type TrainService } from '../../tools/ser
 const tools = loadNativeTools();
 // Offline: no Stripe (mock invoices), and a train service URL nothing here calls (the service is tested directly).
 const OFFLINE: ToolServices = { trainServiceUrl: 'http://127.0.0.1:3802' };
-const context = (services = OFFLINE): ToolContext => ({ store: new MockStore(), now: () => new Date('2026-11-20T09:00:00Z'), services });
+const context = (services = OFFLINE): ToolContext => ({
+  store: new MockStore(),
+  now: () => new Date('2026-11-20T09:00:00Z'),
+  services,
+});
 // Tool results are plain JSON for the LLM; the tests read them loosely.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function run(name: string, args: object, ctx = context()): Promise<any> {
@@ -36,18 +40,34 @@ describe('travel tools', () => {
     expect(nz.events[0]).toMatchObject({ startDate: '2027-09-25', nearestAirport: 'WLG', ticketsFrom: '95 NZD' });
     const none = await run('FindEvents', { city: 'hobart', month: '2027-01' });
     expect(none.events).toEqual([]);
-    expect(none.elsewhereThatMonth.map((e: { city: string }) => e.city)).toEqual(expect.arrayContaining(['Sydney', 'Melbourne', 'Christchurch']));
+    expect(none.elsewhereThatMonth.map((e: { city: string }) => e.city)).toEqual(
+      expect.arrayContaining(['Sydney', 'Melbourne', 'Christchurch']),
+    );
   });
 
   it('offers flights deterministically, cheapest first, with round trips and per-passenger totals', async () => {
-    const args = { origin: 'los angeles', destination: 'akl', date: '2027-02-20', returnDate: '2027-02-27', passengers: 3 };
+    const args = {
+      origin: 'los angeles',
+      destination: 'akl',
+      date: '2027-02-20',
+      returnDate: '2027-02-27',
+      passengers: 3,
+    };
     const a = await run('SearchFlights', args);
     expect(await run('SearchFlights', args)).toEqual(a);
     expect(a.origin).toEqual({ code: 'LAX', city: 'Los Angeles' });
     expect(a.flights.every((f: { price: number; total: number }) => f.total === f.price * 3)).toBe(true);
-    expect(a.returnFlights.every((f: { from: string; departs: string }) => f.from === 'AKL' && f.departs.startsWith('2027-02-27'))).toBe(true);
-    await expect(run('SearchFlights', { origin: 'SYD', destination: 'SYD', date: '2027-02-20' })).rejects.toThrow(/same airport/);
-    await expect(run('SearchFlights', { origin: 'SYD', destination: 'MEL', date: '2027-02-20', returnDate: '2027-02-01' })).rejects.toThrow(/before the departure/);
+    expect(
+      a.returnFlights.every(
+        (f: { from: string; departs: string }) => f.from === 'AKL' && f.departs.startsWith('2027-02-27'),
+      ),
+    ).toBe(true);
+    await expect(run('SearchFlights', { origin: 'SYD', destination: 'SYD', date: '2027-02-20' })).rejects.toThrow(
+      /same airport/,
+    );
+    await expect(
+      run('SearchFlights', { origin: 'SYD', destination: 'MEL', date: '2027-02-20', returnDate: '2027-02-01' }),
+    ).rejects.toThrow(/before the departure/);
   });
 });
 
@@ -71,7 +91,11 @@ describe('the train service', () => {
   });
   afterAll(() => service.close());
   const post = (body: object, key?: string) =>
-    fetch(`${service.url}/bookings`, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) }, body: JSON.stringify(body) });
+    fetch(`${service.url}/bookings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+      body: JSON.stringify(body),
+    });
 
   it('resolves "London" to the terminal of the line, and keeps a deterministic timetable', () => {
     const day = timetable('London', 'Newcastle', '2027-02-06');
@@ -95,29 +119,90 @@ describe('the train service', () => {
   });
 
   it('is reached by SearchTrains at the URL the tool context carries, not one from the environment', async () => {
-    const found = await run('SearchTrains', { from: 'EUS', to: 'MAN', date: '2027-02-06' }, context({ trainServiceUrl: `${service.url}/` }));
-    expect(found.outbound.map((j: { id: string }) => j.id)).toEqual(timetable('EUS', 'MAN', '2027-02-06').slice(0, 5).map((j) => j.id));
-    await expect(run('SearchTrains', { from: 'EUS', to: 'MAN', date: '2027-02-06' }, context({ trainServiceUrl: 'http://127.0.0.1:9' }))).rejects.toThrow(
-      /train service at http:\/\/127\.0\.0\.1:9 is not reachable/,
+    const found = await run(
+      'SearchTrains',
+      { from: 'EUS', to: 'MAN', date: '2027-02-06' },
+      context({ trainServiceUrl: `${service.url}/` }),
     );
+    expect(found.outbound.map((j: { id: string }) => j.id)).toEqual(
+      timetable('EUS', 'MAN', '2027-02-06')
+        .slice(0, 5)
+        .map((j) => j.id),
+    );
+    await expect(
+      run(
+        'SearchTrains',
+        { from: 'EUS', to: 'MAN', date: '2027-02-06' },
+        context({ trainServiceUrl: 'http://127.0.0.1:9' }),
+      ),
+    ).rejects.toThrow(/train service at http:\/\/127\.0\.0\.1:9 is not reachable/);
   });
 });
 
 describe('AddToCart', () => {
   it('merges lines of the same price and refuses a second currency', async () => {
     const ctx = context();
-    await run('AddToCart', { email: 'Ada@Example.com', priceId: 'price_funghi', product: 'Funghi', unitAmount: 1350, quantity: 1, invoiceItemId: 'ii_1' }, ctx);
-    const cart = await run('AddToCart', { email: 'ada@example.com', priceId: 'price_funghi', product: 'Funghi', unitAmount: 1350, quantity: 2, invoiceItemId: 'ii_2' }, ctx);
-    expect(cart).toMatchObject({ itemCount: 3, total: 4050, totalDisplay: '40.50 USD', lines: [{ quantity: 3, invoiceItemIds: ['ii_1', 'ii_2'] }] });
-    await expect(run('AddToCart', { email: 'ada@example.com', priceId: 'p_eur', product: 'X', unitAmount: 100, currency: 'eur' }, ctx)).rejects.toThrow(/cart is in USD/);
+    await run(
+      'AddToCart',
+      {
+        email: 'Ada@Example.com',
+        priceId: 'price_funghi',
+        product: 'Funghi',
+        unitAmount: 1350,
+        quantity: 1,
+        invoiceItemId: 'ii_1',
+      },
+      ctx,
+    );
+    const cart = await run(
+      'AddToCart',
+      {
+        email: 'ada@example.com',
+        priceId: 'price_funghi',
+        product: 'Funghi',
+        unitAmount: 1350,
+        quantity: 2,
+        invoiceItemId: 'ii_2',
+      },
+      ctx,
+    );
+    expect(cart).toMatchObject({
+      itemCount: 3,
+      total: 4050,
+      totalDisplay: '40.50 USD',
+      lines: [{ quantity: 3, invoiceItemIds: ['ii_1', 'ii_2'] }],
+    });
+    await expect(
+      run(
+        'AddToCart',
+        { email: 'ada@example.com', priceId: 'p_eur', product: 'X', unitAmount: 100, currency: 'eur' },
+        ctx,
+      ),
+    ).rejects.toThrow(/cart is in USD/);
   });
 });
 
 describe('CreateInvoice', () => {
   it('records a mock invoice when no Stripe key is configured', async () => {
     const ctx = context();
-    const invoice = await run('CreateInvoice', { email: 'ada@example.com', items: [{ description: 'Flight', amount: 499.99, quantity: 2 }, { description: 'Bag', amount: 40 }] }, ctx);
-    expect(invoice).toMatchObject({ source: 'mock', id: 'INV-1001', total: 1039.98, currency: 'USD', dueDate: '2026-12-04' });
+    const invoice = await run(
+      'CreateInvoice',
+      {
+        email: 'ada@example.com',
+        items: [
+          { description: 'Flight', amount: 499.99, quantity: 2 },
+          { description: 'Bag', amount: 40 },
+        ],
+      },
+      ctx,
+    );
+    expect(invoice).toMatchObject({
+      source: 'mock',
+      id: 'INV-1001',
+      total: 1039.98,
+      currency: 'USD',
+      dueDate: '2026-12-04',
+    });
     expect(invoices(ctx.store)).toHaveLength(1);
   });
 
@@ -126,23 +211,59 @@ describe('CreateInvoice', () => {
     const stripe = createServer(async (req: IncomingMessage, res) => {
       let body = '';
       for await (const chunk of req) body += chunk;
-      calls.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, key: req.headers['idempotency-key'] as string | undefined, body });
-      const reply = (status: number, value: object) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      calls.push({
+        method: req.method!,
+        url: req.url!,
+        auth: req.headers.authorization,
+        key: req.headers['idempotency-key'] as string | undefined,
+        body,
+      });
+      const reply = (status: number, value: object) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (req.url!.startsWith('/v1/customers?')) return reply(200, { data: [] });
       if (req.url === '/v1/customers') return reply(200, { id: 'cus_9' });
       if (req.url === '/v1/invoices') return reply(200, { id: 'in_9' });
-      if (req.url === '/v1/invoiceitems') return body.includes('amount=0') ? reply(400, { error: { message: 'Invalid amount' } }) : reply(200, { id: 'ii_9' });
-      if (req.url === '/v1/invoices/in_9/finalize') return reply(200, { id: 'in_9', number: 'A1-0001', status: 'open', total: 123450, due_date: 1_800_000_000, hosted_invoice_url: 'https://invoice.stripe.test/in_9' });
+      if (req.url === '/v1/invoiceitems')
+        return body.includes('amount=0')
+          ? reply(400, { error: { message: 'Invalid amount' } })
+          : reply(200, { id: 'ii_9' });
+      if (req.url === '/v1/invoices/in_9/finalize')
+        return reply(200, {
+          id: 'in_9',
+          number: 'A1-0001',
+          status: 'open',
+          total: 123450,
+          due_date: 1_800_000_000,
+          hosted_invoice_url: 'https://invoice.stripe.test/in_9',
+        });
       reply(404, { error: { message: 'no route' } });
     });
     await new Promise<void>((resolve) => stripe.listen(0, '127.0.0.1', resolve));
     try {
       const apiBase = `http://127.0.0.1:${(stripe.address() as AddressInfo).port}`;
       const ctx = context({ ...OFFLINE, stripe: { apiKey: 'sk_test_123', apiBase } });
-      const invoice = await run('CreateInvoice', { email: 'Ada@example.com', currency: 'usd', items: [{ description: 'Trains', amount: 1234.5 }] }, ctx);
-      expect(invoice).toMatchObject({ source: 'stripe', id: 'in_9', number: 'A1-0001', total: 1234.5, currency: 'USD', status: 'open', url: 'https://invoice.stripe.test/in_9' });
+      const invoice = await run(
+        'CreateInvoice',
+        { email: 'Ada@example.com', currency: 'usd', items: [{ description: 'Trains', amount: 1234.5 }] },
+        ctx,
+      );
+      expect(invoice).toMatchObject({
+        source: 'stripe',
+        id: 'in_9',
+        number: 'A1-0001',
+        total: 1234.5,
+        currency: 'USD',
+        status: 'open',
+        url: 'https://invoice.stripe.test/in_9',
+      });
       expect(invoices(ctx.store)).toHaveLength(0);
-      expect(calls.map((c) => `${c.method} ${c.url.split('?')[0]}`)).toEqual(['GET /v1/customers', 'POST /v1/customers', 'POST /v1/invoices', 'POST /v1/invoiceitems', 'POST /v1/invoices/in_9/finalize']);
+      expect(calls.map((c) => `${c.method} ${c.url.split('?')[0]}`)).toEqual([
+        'GET /v1/customers',
+        'POST /v1/customers',
+        'POST /v1/invoices',
+        'POST /v1/invoiceitems',
+        'POST /v1/invoices/in_9/finalize',
+      ]);
       expect(calls.every((c) => c.auth === 'Bearer sk_test_123')).toBe(true);
       expect(new URLSearchParams(calls[3]!.body).get('amount')).toBe('123450');
       const keys = calls.filter((c) => c.method === 'POST').map((c) => c.key);
@@ -150,7 +271,9 @@ describe('CreateInvoice', () => {
       expect(keys.every((k) => k?.startsWith('invoice-'))).toBe(true);
 
       // A refusal is a domain answer for the LLM, not something to retry.
-      await expect(run('CreateInvoice', { email: 'ada@example.com', items: [{ description: 'Nothing', amount: 0.001 }] }, ctx)).rejects.toThrow(ToolError);
+      await expect(
+        run('CreateInvoice', { email: 'ada@example.com', items: [{ description: 'Nothing', amount: 0.001 }] }, ctx),
+      ).rejects.toThrow(ToolError);
     } finally {
       await new Promise((resolve) => stripe.close(resolve));
     }

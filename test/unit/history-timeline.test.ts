@@ -24,7 +24,9 @@ function load(file: string) {
 describe('historyTimeline', () => {
   it.each(files)('%s: lists the activities in the order they were scheduled, by type', (file) => {
     const { timeline, ofType } = load(file);
-    const scheduled = ofType('ACTIVITY_TASK_SCHEDULED').map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
+    const scheduled = ofType('ACTIVITY_TASK_SCHEDULED').map(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name,
+    );
     expect(scheduled.length).toBeGreaterThan(0);
     expect(timeline.activities.map((a) => a.type)).toEqual(scheduled);
   });
@@ -37,13 +39,17 @@ describe('historyTimeline', () => {
     }
     const completed = timeline.activities.filter((a) => a.outcome === 'completed');
     expect(completed.length).toBe(ofType('ACTIVITY_TASK_COMPLETED').length);
-    expect(timeline.activities.filter((a) => a.outcome === 'failed').length).toBe(ofType('ACTIVITY_TASK_FAILED').length);
+    expect(timeline.activities.filter((a) => a.outcome === 'failed').length).toBe(
+      ofType('ACTIVITY_TASK_FAILED').length,
+    );
   });
 
   it.each(files)('%s: finds every workflow task, each scheduled ≤ started ≤ completed', (file) => {
     const { timeline, ofType } = load(file);
     expect(timeline.workflowTasks.length).toBe(ofType('WORKFLOW_TASK_SCHEDULED').length);
-    expect(timeline.workflowTasks.filter((t) => t.completedAt !== undefined).length).toBe(ofType('WORKFLOW_TASK_COMPLETED').length);
+    expect(timeline.workflowTasks.filter((t) => t.completedAt !== undefined).length).toBe(
+      ofType('WORKFLOW_TASK_COMPLETED').length,
+    );
     for (const t of timeline.workflowTasks.filter((x) => x.completedAt !== undefined)) {
       expect(t.scheduledAt).toBeLessThanOrEqual(t.startedAt!);
       expect(t.startedAt!).toBeLessThanOrEqual(t.completedAt!);

@@ -62,7 +62,9 @@ describe('layering lint rules', () => {
   let verdicts: boolean[] = [];
   beforeAll(() => {
     const input = JSON.stringify(CASES.map(([file, source]) => [file, source]));
-    verdicts = JSON.parse(execFileSync(process.execPath, ['-e', LINT], { cwd: path.join(__dirname, '..', '..'), input, encoding: 'utf8' }));
+    verdicts = JSON.parse(
+      execFileSync(process.execPath, ['-e', LINT], { cwd: path.join(__dirname, '..', '..'), input, encoding: 'utf8' }),
+    );
   });
 
   it.each(CASES.map((c, i) => [...c, i] as const))('%s: %s → restricted %s', (_file, _source, expected, i) => {

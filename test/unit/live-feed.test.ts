@@ -6,7 +6,16 @@ import { MemoryStreamBus } from '../../stream';
 import type { ChatMessage, ConversationFeed } from '../../workflows/types';
 
 function feedOf(messages: ChatMessage[], state: ConversationFeed['state'] = 'working'): ConversationFeed {
-  return { goalId: 'g', owner: null, state, first: 0, next: messages.length, messages: messages.map((message, seq) => ({ seq, message })), pendingApproval: null, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } };
+  return {
+    goalId: 'g',
+    owner: null,
+    state,
+    first: 0,
+    next: messages.length,
+    messages: messages.map((message, seq) => ({ seq, message })),
+    pendingApproval: null,
+    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+  };
 }
 
 describe('LiveFeeds', () => {
@@ -21,11 +30,19 @@ describe('LiveFeeds', () => {
     const bus = new MemoryStreamBus();
     const feeds = new LiveFeeds(agents, bus, { busyMs: 10_000, idleMs: 10_000 });
     const events: LiveEvent[] = [];
-    const close = await feeds.open('c1', { next: 0, attempt: '', offset: 0 }, (e) => events.push(e), () => undefined);
+    const close = await feeds.open(
+      'c1',
+      { next: 0, attempt: '', offset: 0 },
+      (e) => events.push(e),
+      () => undefined,
+    );
 
     bus.publish('c1', { kind: 'delta', attempt: 'r/2/1', text: 'You have 88 ' });
     // The step before (a tool call) lands in the workflow while the reply after it is being written.
-    messages.push({ kind: 'agent', text: '', toolCalls: [{ id: 't1', tool: 'CurrentPTO', args: {} }] }, { kind: 'tool', call: { id: 't1', tool: 'CurrentPTO', args: {} }, outcome: { status: 'ok', result: 88 } });
+    messages.push(
+      { kind: 'agent', text: '', toolCalls: [{ id: 't1', tool: 'CurrentPTO', args: {} }] },
+      { kind: 'tool', call: { id: 't1', tool: 'CurrentPTO', args: {} }, outcome: { status: 'ok', result: 88 } },
+    );
     feeds.poke('c1');
     await new Promise((r) => setTimeout(r, 20));
     bus.publish('c1', { kind: 'delta', attempt: 'r/2/1', text: 'hours of PTO ' });

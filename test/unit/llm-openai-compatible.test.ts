@@ -91,7 +91,12 @@ describe('the openai-compatible provider over HTTP', () => {
     expect(systemPrompt(body)).toContain('call CompleteGoal');
     expect(body.messages.slice(1)).toEqual([{ role: 'user', content: 'Where is ORD-1001?' }]);
 
-    expect(body.tools?.map((t) => t.function.name).sort()).toEqual(['CompleteGoal', 'GetOrder', 'ListOrders', 'TrackPackage']);
+    expect(body.tools?.map((t) => t.function.name).sort()).toEqual([
+      'CompleteGoal',
+      'GetOrder',
+      'ListOrders',
+      'TrackPackage',
+    ]);
     const getOrder = body.tools!.find((t) => t.function.name === 'GetOrder')!;
     expect(getOrder.type).toBe('function');
     expect(getOrder.function.description).toMatch(/status, items and tracking number/);
@@ -146,10 +151,15 @@ describe('the openai-compatible provider over HTTP', () => {
     expect(sent[2]).toEqual({ role: 'assistant', content: 'Hi! What is your order id?' });
     expect(sent[4]).toMatchObject({
       role: 'assistant',
-      tool_calls: [{ id: 'call_xyz', type: 'function', function: { name: 'GetOrder', arguments: '{"orderId":"ORD-1001"}' } }],
+      tool_calls: [
+        { id: 'call_xyz', type: 'function', function: { name: 'GetOrder', arguments: '{"orderId":"ORD-1001"}' } },
+      ],
     });
     expect(sent[5]).toEqual({ role: 'tool', tool_call_id: 'call_xyz', content: expect.any(String) });
-    expect(JSON.parse((sent[5] as { content: string }).content)).toEqual({ status: 'ok', result: { id: 'ORD-1001', status: 'shipped' } });
+    expect(JSON.parse((sent[5] as { content: string }).content)).toEqual({
+      status: 'ok',
+      result: { id: 'ORD-1001', status: 'shipped' },
+    });
   });
 
   it('sends notes as user text, never as mid-conversation system messages', async () => {
@@ -165,7 +175,10 @@ describe('the openai-compatible provider over HTTP', () => {
 
   it('validatePrompt sends no tools and parses {"valid":false,"reply":...}', async () => {
     server.setScript(() =>
-      completion({ text: '{"valid":false,"reply":"I can only help with your orders."}', usage: { prompt: 50, completion: 12 } }),
+      completion({
+        text: '{"valid":false,"reply":"I can only help with your orders."}',
+        usage: { prompt: 50, completion: 12 },
+      }),
     );
     const verdict = await llm.validatePrompt({
       goal,
@@ -204,7 +217,10 @@ describe('the openai-compatible provider over HTTP', () => {
   });
 
   describe('HTTP errors become typed Temporal failures', () => {
-    async function failureFor(respond: () => ReturnType<typeof httpError>, call: () => Promise<unknown> = () => plan(hi)) {
+    async function failureFor(
+      respond: () => ReturnType<typeof httpError>,
+      call: () => Promise<unknown> = () => plan(hi),
+    ) {
       server.setScript(respond);
       const err = await call().then(
         () => {
@@ -347,7 +363,9 @@ describe('createModel configuration errors name the setting to fix', () => {
   });
 
   it('an unknown provider', () => {
-    expect(() => createModel({ model: 'mistral:large', key: KEY })).toThrow(/LLM_MODEL names the unknown provider "mistral"/);
+    expect(() => createModel({ model: 'mistral:large', key: KEY })).toThrow(
+      /LLM_MODEL names the unknown provider "mistral"/,
+    );
   });
 
   it('LLM_KEY without LLM_MODEL', () => {

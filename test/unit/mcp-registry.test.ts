@@ -7,7 +7,12 @@ describe('MCP registry parsing', () => {
       JSON.stringify({
         mcpServers: {
           local: { command: 'npx', args: ['-y', 'srv'], env: { TOKEN: '${env:TOKEN}' } },
-          remote: { url: 'https://h/mcp', headers: { Authorization: 'Bearer ${env:T}' }, categories: ['finance'], requireApproval: 'destructive' },
+          remote: {
+            url: 'https://h/mcp',
+            headers: { Authorization: 'Bearer ${env:T}' },
+            categories: ['finance'],
+            requireApproval: 'destructive',
+          },
         },
       }),
     );
@@ -17,7 +22,14 @@ describe('MCP registry parsing', () => {
   });
 
   it('names the server and the field of every problem', () => {
-    const bad = JSON.stringify({ mcpServers: { a: { command: 1 }, b: { url: 'x', requireApproval: 'sometimes' }, c: { command: 'x', colour: 'red' }, 'bad name!': { command: 'x' } } });
+    const bad = JSON.stringify({
+      mcpServers: {
+        a: { command: 1 },
+        b: { url: 'x', requireApproval: 'sometimes' },
+        c: { command: 'x', colour: 'red' },
+        'bad name!': { command: 'x' },
+      },
+    });
     expect(() => parseRegistry(bad)).toThrow(/server "a": command: .*string/);
     expect(() => parseRegistry(bad)).toThrow(/server "b": requireApproval/);
     expect(() => parseRegistry(bad)).toThrow(/server "c": .*colour/);
@@ -26,8 +38,12 @@ describe('MCP registry parsing', () => {
     expect(() => parseRegistry('{"servers": {}}')).toThrow(/expected \{ "mcpServers"/);
   });
 
-  it('resolves ${env:…} only when asked, names missing variables, and lists the values for the worker\'s scrubber', () => {
-    const { endpoints } = parseRegistry(JSON.stringify({ mcpServers: { r: { url: 'https://h/${env:PATHPART}', headers: { A: 'Bearer ${env:TOKEN}' } } } }));
+  it("resolves ${env:…} only when asked, names missing variables, and lists the values for the worker's scrubber", () => {
+    const { endpoints } = parseRegistry(
+      JSON.stringify({
+        mcpServers: { r: { url: 'https://h/${env:PATHPART}', headers: { A: 'Bearer ${env:TOKEN}' } } },
+      }),
+    );
     expect(JSON.stringify(endpoints.r)).toContain('${env:TOKEN}');
     expect(() => resolveEndpoint('r', endpoints.r!, { PATHPART: 'mcp' })).toThrow(/TOKEN/);
     const resolved = resolveEndpoint('r', endpoints.r!, { PATHPART: 'mcp', TOKEN: 'sekrit-123' });

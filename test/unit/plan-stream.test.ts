@@ -18,7 +18,12 @@ const script = {
     { user: 'book', reply: { text: 'Booking it now.', toolCalls: [{ tool: 'BookPTO', args: { days: 2 } }] } },
   ],
 };
-const tools = { BookPTO: tool({ description: 'x', inputSchema: jsonSchema({ type: 'object', properties: { days: { type: 'number' } } }) }) };
+const tools = {
+  BookPTO: tool({
+    description: 'x',
+    inputSchema: jsonSchema({ type: 'object', properties: { days: { type: 'number' } } }),
+  }),
+};
 const plan = { scripted: { task: 'plan', goalId: 'g' } };
 
 describe('ScriptedModel streaming', () => {
@@ -72,15 +77,31 @@ describe('ScriptedModel streaming', () => {
 
 describe('planTurn streaming to the bus', () => {
   const goal = loadGoals().resolve('goal_hr_pto');
-  const input = (text: string) => ({ goal, tools: [], messages: [{ kind: 'user' as const, text, promptId: 1 }], summary: '', agents: [] });
+  const input = (text: string) => ({
+    goal,
+    tools: [],
+    messages: [{ kind: 'user' as const, text, promptId: 1 }],
+    summary: '',
+    agents: [],
+  });
   // No schedule-to-close: a retryable failure stays retryable (see finalWhenOutOfTime). Failures are expected: not logged.
   const activity = (attempt: number) =>
     new MockActivityEnvironment(
-      { workflowExecution: { workflowId: 'wf-1', runId: 'run-1' }, activityId: '7', attempt, scheduleToCloseTimeoutMs: 0 },
+      {
+        workflowExecution: { workflowId: 'wf-1', runId: 'run-1' },
+        activityId: '7',
+        attempt,
+        scheduleToCloseTimeoutMs: 0,
+      },
       { logger: new DefaultLogger('ERROR') },
     );
 
-  async function planWatched(llm: ReturnType<typeof createLlmActivities>, bus: MemoryStreamBus, env: MockActivityEnvironment, text: string) {
+  async function planWatched(
+    llm: ReturnType<typeof createLlmActivities>,
+    bus: MemoryStreamBus,
+    env: MockActivityEnvironment,
+    text: string,
+  ) {
     const chunks: StreamChunk[] = [];
     bus.subscribe('wf-1', (c) => chunks.push(c));
     const result = await env.run(llm.planTurn, input(text)).catch((err: unknown) => err);
@@ -111,7 +132,11 @@ describe('planTurn streaming to the bus', () => {
     const llm = createLlmActivities({ model: failingMidway(), provider: 'flaky', streamBus: bus });
     const { result, chunks } = await planWatched(llm, bus, activity(1), 'hi');
     expect(result).toBeInstanceOf(ApplicationFailure);
-    expect(result).toMatchObject({ type: FailureTypes.LlmUnavailable, nonRetryable: false, message: expect.stringContaining('upstream reset') });
+    expect(result).toMatchObject({
+      type: FailureTypes.LlmUnavailable,
+      nonRetryable: false,
+      message: expect.stringContaining('upstream reset'),
+    });
     expect(chunks).toEqual([
       { kind: 'delta', attempt: 'run-1/7/1', text: 'Half a ' },
       { kind: 'discard', attempt: 'run-1/7/1' },
@@ -120,7 +145,12 @@ describe('planTurn streaming to the bus', () => {
 
   it('streams no more than the reply cap', async () => {
     const bus = new MemoryStreamBus();
-    const llm = createLlmActivities({ model: new ScriptedModel(script), provider: 'scripted', streamBus: bus, maxReplyChars: 20 });
+    const llm = createLlmActivities({
+      model: new ScriptedModel(script),
+      provider: 'scripted',
+      streamBus: bus,
+      maxReplyChars: 20,
+    });
     const { deltas } = await planWatched(llm, bus, activity(1), 'my balance');
     expect(deltas.join('')).toBe(REPLY.slice(0, 20));
   });
@@ -149,6 +179,8 @@ function failingMidway(): LanguageModelV3 {
     modelId: 'flaky',
     supportedUrls: {},
     doGenerate: () => Promise.reject(new Error('streams only')),
-    doStream: async () => ({ stream: new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) }) }),
+    doStream: async () => ({
+      stream: new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) }),
+    }),
   };
 }

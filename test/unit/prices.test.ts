@@ -16,26 +16,46 @@ function file(name: string, content: unknown): string {
 describe('price table', () => {
   it('prices the providers we support by default, the scripted model at nothing', () => {
     const prices = loadPrices();
-    for (const model of ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-5', 'google:gemini-2.5-flash']) expect(prices.priceOf(model)).toBeDefined();
-    expect(prices.priced('openai:gpt-4o-mini', { inputTokens: 1_000_000, outputTokens: 500_000, totalTokens: 1_500_000 }).costUsd).toBeCloseTo(0.15 + 0.3, 8);
-    expect(prices.priced('scripted:/any/script.json', { inputTokens: 10, outputTokens: 10, totalTokens: 20 }).costUsd).toBe(0);
+    for (const model of ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-5', 'google:gemini-2.5-flash'])
+      expect(prices.priceOf(model)).toBeDefined();
+    expect(
+      prices.priced('openai:gpt-4o-mini', { inputTokens: 1_000_000, outputTokens: 500_000, totalTokens: 1_500_000 })
+        .costUsd,
+    ).toBeCloseTo(0.15 + 0.3, 8);
+    expect(
+      prices.priced('scripted:/any/script.json', { inputTokens: 10, outputTokens: 10, totalTokens: 20 }).costUsd,
+    ).toBe(0);
     // A model the table does not know: tokens only.
-    expect(prices.priced('openai-compatible:llama3.1', { inputTokens: 10, outputTokens: 10, totalTokens: 20 })).toEqual({ inputTokens: 10, outputTokens: 10, totalTokens: 20 });
+    expect(prices.priced('openai-compatible:llama3.1', { inputTokens: 10, outputTokens: 10, totalTokens: 20 })).toEqual(
+      { inputTokens: 10, outputTokens: 10, totalTokens: 20 },
+    );
   });
 
   it('PRICES_FILE entries override and add; provider:* covers the rest of a provider', () => {
-    const prices = loadPrices(file('ours.json', { 'openai:gpt-4o-mini': { input: 1, output: 2 }, 'openai-compatible:*': { input: 0.5, output: 0.5 } }));
+    const prices = loadPrices(
+      file('ours.json', {
+        'openai:gpt-4o-mini': { input: 1, output: 2 },
+        'openai-compatible:*': { input: 0.5, output: 0.5 },
+      }),
+    );
     expect(prices.priceOf('openai:gpt-4o-mini')).toEqual({ input: 1, output: 2 });
     expect(prices.priceOf('openai:gpt-4o')).toEqual({ input: 2.5, output: 10 });
-    expect(prices.priced('openai-compatible:llama3.1', { inputTokens: 2_000_000, outputTokens: 0, totalTokens: 2_000_000 }).costUsd).toBe(1);
+    expect(
+      prices.priced('openai-compatible:llama3.1', { inputTokens: 2_000_000, outputTokens: 0, totalTokens: 2_000_000 })
+        .costUsd,
+    ).toBe(1);
   });
 
   it('refuses a bad table naming the file and the entry', () => {
     expect(() => loadPrices(path.join(dir, 'missing.json'))).toThrow(/PRICES_FILE .*missing\.json: ENOENT/);
     expect(() => loadPrices(file('broken.json', '{'))).toThrow(/PRICES_FILE .*broken\.json/);
     expect(() => loadPrices(file('list.json', []))).toThrow(/must be an object of "provider:model"/);
-    expect(() => loadPrices(file('noprovider.json', { 'gpt-4o': { input: 1, output: 1 } }))).toThrow(/"gpt-4o" must be provider:model/);
-    expect(() => loadPrices(file('negative.json', { 'openai:x': { input: -1, output: 1 } }))).toThrow(/"openai:x" must be \{"input": dollars/);
+    expect(() => loadPrices(file('noprovider.json', { 'gpt-4o': { input: 1, output: 1 } }))).toThrow(
+      /"gpt-4o" must be provider:model/,
+    );
+    expect(() => loadPrices(file('negative.json', { 'openai:x': { input: -1, output: 1 } }))).toThrow(
+      /"openai:x" must be \{"input": dollars/,
+    );
   });
 });
 
@@ -44,7 +64,13 @@ describe('budget and metrics settings', () => {
     const plain = readWorkerSettings({});
     expect(plain.conversation.budget).toBeUndefined();
     expect(plain.metrics).toBeUndefined();
-    const s = readWorkerSettings({ CONVERSATION_TOKEN_BUDGET: '200000', CONVERSATION_COST_BUDGET: '$0.50', METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', PRICES_FILE: 'p.json' });
+    const s = readWorkerSettings({
+      CONVERSATION_TOKEN_BUDGET: '200000',
+      CONVERSATION_COST_BUDGET: '$0.50',
+      METRICS_PORT: '9464',
+      METRICS_HOST: '0.0.0.0',
+      PRICES_FILE: 'p.json',
+    });
     expect(s.conversation.budget).toEqual({ tokens: 200_000, costUsd: 0.5 });
     expect(s.metrics).toEqual({ host: '0.0.0.0', port: 9464 });
     expect(s.pricesFile).toBe(path.resolve('p.json'));
@@ -52,9 +78,13 @@ describe('budget and metrics settings', () => {
   });
 
   it('names the setting when a value is wrong', () => {
-    expect(() => readWorkerSettings({ CONVERSATION_COST_BUDGET: 'lots' })).toThrow(/CONVERSATION_COST_BUDGET must be an amount of US dollars above 0, e.g. 0.50, got "lots"/);
+    expect(() => readWorkerSettings({ CONVERSATION_COST_BUDGET: 'lots' })).toThrow(
+      /CONVERSATION_COST_BUDGET must be an amount of US dollars above 0, e.g. 0.50, got "lots"/,
+    );
     expect(() => readWorkerSettings({ CONVERSATION_COST_BUDGET: '0' })).toThrow(/CONVERSATION_COST_BUDGET/);
-    expect(() => readWorkerSettings({ CONVERSATION_TOKEN_BUDGET: '1.5' })).toThrow(/CONVERSATION_TOKEN_BUDGET must be a whole number/);
+    expect(() => readWorkerSettings({ CONVERSATION_TOKEN_BUDGET: '1.5' })).toThrow(
+      /CONVERSATION_TOKEN_BUDGET must be a whole number/,
+    );
     expect(() => readWorkerSettings({ METRICS_PORT: 'x' })).toThrow(/METRICS_PORT must be a whole number/);
   });
 });

@@ -8,7 +8,11 @@ const goal = loadGoals().resolve('goal_hr_pto');
 const messages: ChatMessage[] = [
   { kind: 'user', text: 'balance for ada@example.com', promptId: 1 },
   { kind: 'agent', text: '', toolCalls: [{ id: 'c1', tool: 'CurrentPTO', args: { email: 'ada@example.com' } }] },
-  { kind: 'tool', call: { id: 'c1', tool: 'CurrentPTO', args: { email: 'ada@example.com' } }, outcome: { status: 'ok', result: { hoursLeft: 104 } } },
+  {
+    kind: 'tool',
+    call: { id: 'c1', tool: 'CurrentPTO', args: { email: 'ada@example.com' } },
+    outcome: { status: 'ok', result: { hoursLeft: 104 } },
+  },
   { kind: 'agent', text: 'You have 104 hours.', toolCalls: [] },
   { kind: 'note', text: 'Switched agent.' },
 ];
@@ -19,7 +23,9 @@ describe('prompts', () => {
       goal,
       tools: [BUILTIN_TOOLS.CompleteGoal!, BUILTIN_TOOLS.ChangeGoal!],
       summary: 'The user is Ada.',
-      agents: [{ goalId: 'goal_order_status', agentName: 'Order status', description: 'Orders.', category: 'ecommerce' }],
+      agents: [
+        { goalId: 'goal_order_status', agentName: 'Order status', description: 'Orders.', category: 'ecommerce' },
+      ],
     });
     expect(prompt).toMatchSnapshot();
   });

@@ -90,7 +90,12 @@ function behavesAsAStreamBus(name: string, open: () => Sides) {
       sides.publisher.publish(id, delta('r/1/2', 'reply'));
       await waitFor(() => live.chunks.length === 4);
       await sides.settle();
-      expect(live.chunks).toEqual([delta('r/1/1', 'Half a'), discard('r/1/1'), delta('r/1/2', 'A whole '), delta('r/1/2', 'reply')]);
+      expect(live.chunks).toEqual([
+        delta('r/1/1', 'Half a'),
+        discard('r/1/1'),
+        delta('r/1/2', 'A whole '),
+        delta('r/1/2', 'reply'),
+      ]);
       const late = collect(sides.subscriber, id);
       await waitFor(() => late.chunks.length === 1);
       expect(late.chunks).toEqual([delta('r/1/2', 'A whole reply')]);
@@ -182,7 +187,11 @@ describe('RedisStreamBus', () => {
 
   // A new subscription reads back the attempt in progress before it goes live: a moment on a local Redis.
   const settle = () => new Promise<void>((r) => setTimeout(r, 150));
-  behavesAsAStreamBus('RedisStreamBus', () => ({ publisher: new RedisStreamBus(redis.url), subscriber: new RedisStreamBus(redis.url), settle }));
+  behavesAsAStreamBus('RedisStreamBus', () => ({
+    publisher: new RedisStreamBus(redis.url),
+    subscriber: new RedisStreamBus(redis.url),
+    settle,
+  }));
 
   it('keeps one trimmed, expiring stream per conversation', async () => {
     const bus = new RedisStreamBus(redis.url);
@@ -217,7 +226,9 @@ describe('RedisStreamBus', () => {
       publisher.publish('c-first', delta('r/2/1', 'also'));
       await waitFor(() => first.chunks.length === 1);
       const raw = new Redis(redis.url);
-      const readers = String(await raw.client('LIST')).split('\n').filter((line) => line.includes('name=agent-stream-reader'));
+      const readers = String(await raw.client('LIST'))
+        .split('\n')
+        .filter((line) => line.includes('name=agent-stream-reader'));
       raw.disconnect();
       expect(readers).toHaveLength(1);
     } finally {

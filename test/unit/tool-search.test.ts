@@ -11,14 +11,22 @@ const TOOLBOX: ToolSpec[] = toolboxSpecs();
 
 function hitRate(queries: [string, string][], at: number): number {
   const index = new ToolIndex(TOOLBOX);
-  return queries.filter(([q, tool]) => index.find(q, at).some((m) => m.name === `toolbox__${tool}`)).length / queries.length;
+  return (
+    queries.filter(([q, tool]) => index.find(q, at).some((m) => m.name === `toolbox__${tool}`)).length / queries.length
+  );
 }
 
 describe('ToolIndex', () => {
   it('ranks by what a tool does and answers the same query the same way every time', () => {
     const index = new ToolIndex(TOOLBOX);
     const first = index.find('schedule a meeting with the design team');
-    expect(first[0]).toEqual(expect.objectContaining({ name: 'toolbox__calendar_create_event', server: 'toolbox', inputSchema: expect.objectContaining({ required: ['title', 'details'] }) }));
+    expect(first[0]).toEqual(
+      expect.objectContaining({
+        name: 'toolbox__calendar_create_event',
+        server: 'toolbox',
+        inputSchema: expect.objectContaining({ required: ['title', 'details'] }),
+      }),
+    );
     expect(first).toHaveLength(5);
     expect(new ToolIndex(TOOLBOX).find('schedule a meeting with the design team')).toEqual(first);
     expect(index.find('refund', 2)).toHaveLength(2);
@@ -37,7 +45,10 @@ describe('ToolIndex', () => {
 describe('Conversation: SearchTools past TOOL_SEARCH_THRESHOLD', () => {
   const start = (threshold: number, tools = TOOLBOX) => {
     const convo = new Conversation();
-    convo.begin({ ...settings, toolSearchThreshold: threshold }, { goal, tools: [...tools, BUILTIN_TOOLS.CompleteGoal!] });
+    convo.begin(
+      { ...settings, toolSearchThreshold: threshold },
+      { goal, tools: [...tools, BUILTIN_TOOLS.CompleteGoal!] },
+    );
     convo.apply(next(convo, 'plan'), text('hello'));
     return convo;
   };
@@ -48,7 +59,11 @@ describe('Conversation: SearchTools past TOOL_SEARCH_THRESHOLD', () => {
     convo.enqueuePrompt('set up a meeting');
     const first = next(convo, 'plan');
     expect(offered(first)).toEqual(['CompleteGoal', SEARCH_TOOLS]);
-    convo.apply(first, { text: '', toolCalls: [{ id: 's1', tool: SEARCH_TOOLS, args: { query: 'schedule a meeting', limit: 3 } }], usage });
+    convo.apply(first, {
+      text: '',
+      toolCalls: [{ id: 's1', tool: SEARCH_TOOLS, args: { query: 'schedule a meeting', limit: 3 } }],
+      usage,
+    });
     // The search runs in a local activity over the goal's tools (the builtins left out).
     const search = next(convo, 'search_tools');
     expect(search).toMatchObject({ query: 'schedule a meeting', limit: 3 });
@@ -56,13 +71,21 @@ describe('Conversation: SearchTools past TOOL_SEARCH_THRESHOLD', () => {
     convo.apply(search, new ToolIndex(search.tools).find(search.query, search.limit));
     const second = next(convo, 'plan');
     const [found] = convo.messages.filter((m) => m.kind === 'tool');
-    const matches = (found?.kind === 'tool' && found.outcome.status === 'ok' ? (found.outcome.result as { matches: { name: string }[] }).matches : []).map((m) => m.name);
+    const matches = (
+      found?.kind === 'tool' && found.outcome.status === 'ok'
+        ? (found.outcome.result as { matches: { name: string }[] }).matches
+        : []
+    ).map((m) => m.name);
     expect(matches).toHaveLength(3);
     expect(matches[0]).toBe('toolbox__calendar_create_event');
     expect(offered(second)).toEqual([...matches, 'CompleteGoal', SEARCH_TOOLS]);
 
     // It calls one; the next turn offers what it used, not everything it found.
-    convo.apply(second, { text: '', toolCalls: [{ id: 'c1', tool: 'toolbox__calendar_create_event', args: { title: 'design', details: 'Tue' } }], usage });
+    convo.apply(second, {
+      text: '',
+      toolCalls: [{ id: 'c1', tool: 'toolbox__calendar_create_event', args: { title: 'design', details: 'Tue' } }],
+      usage,
+    });
     expect(convo.nextEffect()).toBeNull(); // it asks first, as any tool that is not read-only
     convo.confirm({ approve: true });
     const run = next(convo, 'run_tool');

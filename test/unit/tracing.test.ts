@@ -10,7 +10,9 @@ describe('tracingEnabled', () => {
   });
 
   it('is off when OTEL_SDK_DISABLED=true, whatever the endpoint', () => {
-    expect(tracingEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' })).toBe(false);
+    expect(tracingEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' })).toBe(
+      false,
+    );
   });
 
   it('startTracing does nothing without an endpoint', () => {

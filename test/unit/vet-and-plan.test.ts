@@ -12,7 +12,11 @@ import type { PromptVerdict } from '../../workflows/types';
 const REPLY = 'You have 12 days of paid time off left, and 3 days are booked for next month.';
 const script = {
   rules: [
-    { task: 'validate' as const, user: 'pizza', reply: { json: { valid: false, reply: 'I can only help with paid time off.' } } },
+    {
+      task: 'validate' as const,
+      user: 'pizza',
+      reply: { json: { valid: false, reply: 'I can only help with paid time off.' } },
+    },
     { task: 'validate' as const, user: '.', reply: { json: { valid: true } } },
     { user: 'balance|pizza', reply: { text: REPLY } },
   ],
@@ -22,7 +26,8 @@ const script = {
 function watchedModel(checkMs: number) {
   const inner = new ScriptedModel(script).paced(5);
   const log: { at: number; what: string }[] = [];
-  const task = (o: LanguageModelV3CallOptions) => (o.providerOptions?.scripted as unknown as ScriptedCallInfo | undefined)?.task;
+  const task = (o: LanguageModelV3CallOptions) =>
+    (o.providerOptions?.scripted as unknown as ScriptedCallInfo | undefined)?.task;
   const model: LanguageModelV3 = {
     specificationVersion: 'v3',
     provider: 'watched',
@@ -46,9 +51,24 @@ function watchedModel(checkMs: number) {
 
 describe('vetAndPlan', () => {
   const goal = loadGoals().resolve('goal_hr_pto');
-  const input = (text: string) => ({ goal, tools: [], messages: [{ kind: 'user' as const, text, promptId: 1 }], summary: '', agents: [], prompt: text });
+  const input = (text: string) => ({
+    goal,
+    tools: [],
+    messages: [{ kind: 'user' as const, text, promptId: 1 }],
+    summary: '',
+    agents: [],
+    prompt: text,
+  });
   const activity = () =>
-    new MockActivityEnvironment({ workflowExecution: { workflowId: 'wf-1', runId: 'run-1' }, activityId: '7', attempt: 1, scheduleToCloseTimeoutMs: 0 }, { logger: new DefaultLogger('ERROR') });
+    new MockActivityEnvironment(
+      {
+        workflowExecution: { workflowId: 'wf-1', runId: 'run-1' },
+        activityId: '7',
+        attempt: 1,
+        scheduleToCloseTimeoutMs: 0,
+      },
+      { logger: new DefaultLogger('ERROR') },
+    );
 
   async function run(text: string, checkMs: number) {
     const bus = new MemoryStreamBus();
@@ -83,7 +103,12 @@ describe('vetAndPlan', () => {
     const { verdict, chunks, when } = await run('my balance', 400);
     expect(verdict.plan?.text).toBe(REPLY);
     expect(chunks.every((c) => c.at >= when('validate end'))).toBe(true);
-    expect(chunks.filter((c) => c.chunk.kind === 'delta').map((c) => (c.chunk as { text: string }).text).join('')).toBe(REPLY);
+    expect(
+      chunks
+        .filter((c) => c.chunk.kind === 'delta')
+        .map((c) => (c.chunk as { text: string }).text)
+        .join(''),
+    ).toBe(REPLY);
     expect(chunks.at(-1)?.chunk).toEqual({ kind: 'done', attempt: 'run-1/7/1' });
   });
 });

@@ -38,16 +38,28 @@ export interface LoanApplication {
 
 const CUSTOMERS: BankCustomer[] = [
   {
-    accountId: '11235', name: 'Ada Lovelace', email: 'ada@example.com', customerSince: '2014-03-10',
-    balances: { checking: 875.4, savings: 3200.15 }, bitcoin: 0.1378,
+    accountId: '11235',
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    customerSince: '2014-03-10',
+    balances: { checking: 875.4, savings: 3200.15 },
+    bitcoin: 0.1378,
   },
   {
-    accountId: '81321', name: 'Grace Hopper', email: 'grace@example.com', customerSince: '2019-07-01',
-    balances: { checking: 2410, savings: 150.75 }, bitcoin: 0,
+    accountId: '81321',
+    name: 'Grace Hopper',
+    email: 'grace@example.com',
+    customerSince: '2019-07-01',
+    balances: { checking: 2410, savings: 150.75 },
+    bitcoin: 0,
   },
   {
-    accountId: '34558', name: 'Alan Turing', email: 'alan@example.com', customerSince: '2024-01-15',
-    balances: { checking: 12.5, savings: 0 }, bitcoin: 0.5,
+    accountId: '34558',
+    name: 'Alan Turing',
+    email: 'alan@example.com',
+    customerSince: '2024-01-15',
+    balances: { checking: 12.5, savings: 0 },
+    bitcoin: 0.5,
   },
 ];
 

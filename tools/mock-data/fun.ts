@@ -16,7 +16,7 @@ export const TREASURE = {
 export const HINTS = [
   "Arr, the treasure be buried in the country o' the USA.",
   "It lies in the state o' Washington, where the rain never stops.",
-  'Sail for the city o\' Seattle, matey.',
+  "Sail for the city o' Seattle, matey.",
   'X marks a company headquarters, not a sandy beach.',
   "That company's craft began as a project called Cadence.",
   "Its crew builds code that keeps sailin' no matter what storm crashes it.",

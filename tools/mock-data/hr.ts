@@ -15,11 +15,18 @@ export interface PaycheckDeposit {
 
 const DEPOSITS: PaycheckDeposit[] = [
   {
-    email: 'ada@example.com', bank: 'First Analytical Bank', accountLast4: '1843', status: 'connected',
-    lastDeposit: { date: '2026-11-13', amount: 4120.55 }, nextPayday: '2026-11-27',
+    email: 'ada@example.com',
+    bank: 'First Analytical Bank',
+    accountLast4: '1843',
+    status: 'connected',
+    lastDeposit: { date: '2026-11-13', amount: 4120.55 },
+    nextPayday: '2026-11-27',
   },
   {
-    email: 'grace@example.com', bank: 'Compiler Credit Union', accountLast4: '1906', status: 'pending_verification',
+    email: 'grace@example.com',
+    bank: 'Compiler Credit Union',
+    accountLast4: '1906',
+    status: 'pending_verification',
     nextPayday: '2026-11-27',
     note: 'Two small test deposits were sent on 2026-11-18; confirm their amounts in the payroll portal to finish the link.',
   },

@@ -34,21 +34,44 @@ const SEEDS: Datasets = {
   ],
   orders: [
     {
-      id: 'ORD-1001', email: 'ada@example.com', status: 'shipped', placedOn: '2026-11-10', trackingNumber: '1Z999AA10123456784',
+      id: 'ORD-1001',
+      email: 'ada@example.com',
+      status: 'shipped',
+      placedOn: '2026-11-10',
+      trackingNumber: '1Z999AA10123456784',
       items: [{ sku: 'KB-01', name: 'Mechanical keyboard', quantity: 1, price: 129 }],
     },
     {
-      id: 'ORD-1002', email: 'ada@example.com', status: 'processing', placedOn: '2026-11-19',
+      id: 'ORD-1002',
+      email: 'ada@example.com',
+      status: 'processing',
+      placedOn: '2026-11-19',
       items: [{ sku: 'MS-02', name: 'Wireless mouse', quantity: 2, price: 39.5 }],
     },
     {
-      id: 'ORD-2001', email: 'grace@example.com', status: 'delivered', placedOn: '2026-10-02', trackingNumber: '9400111899223344556677',
+      id: 'ORD-2001',
+      email: 'grace@example.com',
+      status: 'delivered',
+      placedOn: '2026-10-02',
+      trackingNumber: '9400111899223344556677',
       items: [{ sku: 'MN-27', name: '27" monitor', quantity: 1, price: 319 }],
     },
   ],
   shipments: [
-    { trackingNumber: '1Z999AA10123456784', carrier: 'UPS', status: 'In transit', lastScan: 'Louisville, KY', estimatedDelivery: '2026-11-24' },
-    { trackingNumber: '9400111899223344556677', carrier: 'USPS', status: 'Delivered', lastScan: 'Arlington, VA', estimatedDelivery: '2026-10-06' },
+    {
+      trackingNumber: '1Z999AA10123456784',
+      carrier: 'UPS',
+      status: 'In transit',
+      lastScan: 'Louisville, KY',
+      estimatedDelivery: '2026-11-24',
+    },
+    {
+      trackingNumber: '9400111899223344556677',
+      carrier: 'USPS',
+      status: 'Delivered',
+      lastScan: 'Arlington, VA',
+      estimatedDelivery: '2026-10-06',
+    },
   ],
 };
 

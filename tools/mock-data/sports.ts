@@ -40,13 +40,34 @@ const TEAMS: Team[] = [
   team('Leeds United', 'LEE', ['Leeds'], 'Elland Road', 'Leeds', 'Leeds'),
   team('Liverpool', 'LIV', [], 'Anfield', 'Liverpool', 'Liverpool Lime Street'),
   team('Manchester City', 'MCI', ['Man City', 'City'], 'Etihad Stadium', 'Manchester', 'Manchester Piccadilly'),
-  team('Manchester United', 'MUN', ['Man United', 'Man Utd', 'United'], 'Old Trafford', 'Manchester', 'Manchester Piccadilly'),
+  team(
+    'Manchester United',
+    'MUN',
+    ['Man United', 'Man Utd', 'United'],
+    'Old Trafford',
+    'Manchester',
+    'Manchester Piccadilly',
+  ),
   team('Newcastle United', 'NEW', ['Newcastle'], "St James' Park", 'Newcastle', 'Newcastle'),
   team('Nottingham Forest', 'NFO', ['Forest', 'Nottingham'], 'City Ground', 'Nottingham', 'Nottingham'),
   team('Sunderland', 'SUN', [], 'Stadium of Light', 'Sunderland', 'Sunderland'),
-  team('Tottenham Hotspur', 'TOT', ['Tottenham', 'Spurs'], 'Tottenham Hotspur Stadium', 'London', 'London Liverpool Street'),
+  team(
+    'Tottenham Hotspur',
+    'TOT',
+    ['Tottenham', 'Spurs'],
+    'Tottenham Hotspur Stadium',
+    'London',
+    'London Liverpool Street',
+  ),
   team('West Ham United', 'WHU', ['West Ham'], 'London Stadium', 'London', 'London Liverpool Street'),
-  team('Wolverhampton Wanderers', 'WOL', ['Wolves', 'Wolverhampton'], 'Molineux Stadium', 'Wolverhampton', 'Wolverhampton'),
+  team(
+    'Wolverhampton Wanderers',
+    'WOL',
+    ['Wolves', 'Wolverhampton'],
+    'Molineux Stadium',
+    'Wolverhampton',
+    'Wolverhampton',
+  ),
 ];
 
 function team(name: string, short: string, aliases: string[], venue: string, city: string, station: string): Team {
@@ -59,8 +80,30 @@ const BREAKS = new Set(['2026-09-05', '2026-10-10', '2026-11-14', '2027-03-27'])
 /** Matchdays played midweek (Tuesday and Wednesday after the weekend's), so the season ends in May. */
 const MIDWEEK = new Set([15, 20, 26]);
 /** Slot k of a matchday: days after the Saturday, and kickoff time. */
-const SLOTS: [number, string][] = [[0, '12:30'], [0, '15:00'], [0, '15:00'], [0, '15:00'], [0, '15:00'], [0, '15:00'], [0, '17:30'], [1, '14:00'], [1, '16:30'], [2, '20:00']];
-const MIDWEEK_SLOTS: [number, string][] = [[3, '19:30'], [3, '19:30'], [3, '19:30'], [3, '20:00'], [3, '20:00'], [4, '19:30'], [4, '19:30'], [4, '19:30'], [4, '20:00'], [4, '20:00']];
+const SLOTS: [number, string][] = [
+  [0, '12:30'],
+  [0, '15:00'],
+  [0, '15:00'],
+  [0, '15:00'],
+  [0, '15:00'],
+  [0, '15:00'],
+  [0, '17:30'],
+  [1, '14:00'],
+  [1, '16:30'],
+  [2, '20:00'],
+];
+const MIDWEEK_SLOTS: [number, string][] = [
+  [3, '19:30'],
+  [3, '19:30'],
+  [3, '19:30'],
+  [3, '20:00'],
+  [3, '20:00'],
+  [4, '19:30'],
+  [4, '19:30'],
+  [4, '19:30'],
+  [4, '20:00'],
+  [4, '20:00'],
+];
 
 /** A double round robin by the circle method: every club plays every other at home and away. */
 function season(teams: Team[]): Fixture[] {

@@ -57,17 +57,97 @@ const STATIONS: Station[] = [
   { code: 'VIC', name: 'London Victoria', city: 'London', lat: 51.495, lon: -0.144 },
   { code: 'WAT', name: 'London Waterloo', city: 'London', lat: 51.503, lon: -0.113 },
   { code: 'LST', name: 'London Liverpool Street', city: 'London', lat: 51.518, lon: -0.081 },
-  { code: 'LIV', name: 'Liverpool Lime Street', city: 'Liverpool', lat: 53.408, lon: -2.978, londonTerminal: 'EUS', operator: 'Avanti West Coast' },
-  { code: 'MAN', name: 'Manchester Piccadilly', city: 'Manchester', lat: 53.477, lon: -2.231, londonTerminal: 'EUS', operator: 'Avanti West Coast' },
-  { code: 'BHM', name: 'Birmingham New Street', city: 'Birmingham', lat: 52.478, lon: -1.899, londonTerminal: 'EUS', operator: 'Avanti West Coast' },
-  { code: 'WVH', name: 'Wolverhampton', city: 'Wolverhampton', lat: 52.588, lon: -2.12, londonTerminal: 'EUS', operator: 'Avanti West Coast' },
-  { code: 'BYM', name: 'Burnley Manchester Road', city: 'Burnley', lat: 53.785, lon: -2.243, londonTerminal: 'EUS', operator: 'Avanti West Coast and Northern' },
+  {
+    code: 'LIV',
+    name: 'Liverpool Lime Street',
+    city: 'Liverpool',
+    lat: 53.408,
+    lon: -2.978,
+    londonTerminal: 'EUS',
+    operator: 'Avanti West Coast',
+  },
+  {
+    code: 'MAN',
+    name: 'Manchester Piccadilly',
+    city: 'Manchester',
+    lat: 53.477,
+    lon: -2.231,
+    londonTerminal: 'EUS',
+    operator: 'Avanti West Coast',
+  },
+  {
+    code: 'BHM',
+    name: 'Birmingham New Street',
+    city: 'Birmingham',
+    lat: 52.478,
+    lon: -1.899,
+    londonTerminal: 'EUS',
+    operator: 'Avanti West Coast',
+  },
+  {
+    code: 'WVH',
+    name: 'Wolverhampton',
+    city: 'Wolverhampton',
+    lat: 52.588,
+    lon: -2.12,
+    londonTerminal: 'EUS',
+    operator: 'Avanti West Coast',
+  },
+  {
+    code: 'BYM',
+    name: 'Burnley Manchester Road',
+    city: 'Burnley',
+    lat: 53.785,
+    lon: -2.243,
+    londonTerminal: 'EUS',
+    operator: 'Avanti West Coast and Northern',
+  },
   { code: 'LDS', name: 'Leeds', city: 'Leeds', lat: 53.795, lon: -1.548, londonTerminal: 'KGX', operator: 'LNER' },
-  { code: 'NCL', name: 'Newcastle', city: 'Newcastle', lat: 54.968, lon: -1.617, londonTerminal: 'KGX', operator: 'LNER' },
-  { code: 'SUN', name: 'Sunderland', city: 'Sunderland', lat: 54.905, lon: -1.382, londonTerminal: 'KGX', operator: 'Grand Central' },
-  { code: 'NOT', name: 'Nottingham', city: 'Nottingham', lat: 52.947, lon: -1.146, londonTerminal: 'STP', operator: 'East Midlands Railway' },
-  { code: 'BTN', name: 'Brighton', city: 'Brighton', lat: 50.829, lon: -0.141, londonTerminal: 'VIC', operator: 'Southern' },
-  { code: 'BMH', name: 'Bournemouth', city: 'Bournemouth', lat: 50.727, lon: -1.864, londonTerminal: 'WAT', operator: 'South Western Railway' },
+  {
+    code: 'NCL',
+    name: 'Newcastle',
+    city: 'Newcastle',
+    lat: 54.968,
+    lon: -1.617,
+    londonTerminal: 'KGX',
+    operator: 'LNER',
+  },
+  {
+    code: 'SUN',
+    name: 'Sunderland',
+    city: 'Sunderland',
+    lat: 54.905,
+    lon: -1.382,
+    londonTerminal: 'KGX',
+    operator: 'Grand Central',
+  },
+  {
+    code: 'NOT',
+    name: 'Nottingham',
+    city: 'Nottingham',
+    lat: 52.947,
+    lon: -1.146,
+    londonTerminal: 'STP',
+    operator: 'East Midlands Railway',
+  },
+  {
+    code: 'BTN',
+    name: 'Brighton',
+    city: 'Brighton',
+    lat: 50.829,
+    lon: -0.141,
+    londonTerminal: 'VIC',
+    operator: 'Southern',
+  },
+  {
+    code: 'BMH',
+    name: 'Bournemouth',
+    city: 'Bournemouth',
+    lat: 50.727,
+    lon: -1.864,
+    londonTerminal: 'WAT',
+    operator: 'South Western Railway',
+  },
 ];
 
 class HttpError extends Error {
@@ -89,7 +169,11 @@ function station(text: string, other?: string): Station {
     return byCode(far?.londonTerminal ?? 'EUS');
   }
   const found = tryStation(text);
-  if (!found) throw new HttpError(404, `Unknown station "${text}". Stations: ${STATIONS.map((s) => `${s.name} (${s.code})`).join(', ')}.`);
+  if (!found)
+    throw new HttpError(
+      404,
+      `Unknown station "${text}". Stations: ${STATIONS.map((s) => `${s.name} (${s.code})`).join(', ')}.`,
+    );
   return found;
 }
 
@@ -113,7 +197,8 @@ export function timetable(fromText: string, toText: string, date: string): Journ
   }
   const from = station(fromText, toText);
   const to = station(toText, fromText);
-  if (from.city === 'London' && to.city === 'London') throw new HttpError(400, 'Both stations are in London: take the Underground.');
+  if (from.city === 'London' && to.city === 'London')
+    throw new HttpError(400, 'Both stations are in London: take the Underground.');
   if (from.code === to.code) throw new HttpError(400, 'The two stations are the same.');
   const far = from.city === 'London' ? to : to.city === 'London' ? from : undefined;
   const viaLondonMainLine = far !== undefined && (from.code === far.londonTerminal || to.code === far.londonTerminal);
@@ -161,7 +246,8 @@ export function searchJourneys(q: URLSearchParams) {
   const limit = Math.min(Math.max(Number(q.get('limit') ?? 5) || 5, 1), 20);
   const arriveBy = q.get('arriveBy');
   const departAfter = q.get('departAfter');
-  for (const t of [arriveBy, departAfter]) if (t && !/^\d{1,2}:\d{2}$/.test(t)) throw new HttpError(400, `"${t}" is not a time (HH:MM)`);
+  for (const t of [arriveBy, departAfter])
+    if (t && !/^\d{1,2}:\d{2}$/.test(t)) throw new HttpError(400, `"${t}" is not a time (HH:MM)`);
   const journeys = arriveBy
     ? all.filter((j) => j.arrives <= pad(arriveBy)).slice(-limit)
     : all.filter((j) => !departAfter || j.departs >= pad(departAfter)).slice(0, limit);
@@ -181,17 +267,26 @@ export async function startTrainService(opts: { port?: number; host?: string } =
   function book(body: unknown, key: string | undefined): { status: number; booking: Booking } {
     if (key && byKey.has(key)) return { status: 200, booking: byKey.get(key)! };
     const b = (body ?? {}) as { journeyIds?: unknown; passenger?: { email?: unknown; name?: unknown } };
-    if (!Array.isArray(b.journeyIds) || b.journeyIds.length === 0 || b.journeyIds.length > 4 || !b.journeyIds.every((j) => typeof j === 'string')) {
+    if (
+      !Array.isArray(b.journeyIds) ||
+      b.journeyIds.length === 0 ||
+      b.journeyIds.length > 4 ||
+      !b.journeyIds.every((j) => typeof j === 'string')
+    ) {
       throw new HttpError(400, 'journeyIds must be a list of 1 to 4 journey ids');
     }
     const email = typeof b.passenger?.email === 'string' ? b.passenger.email.trim().toLowerCase() : '';
     if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new HttpError(400, 'passenger.email must be an email address');
     const journeys = (b.journeyIds as string[]).map(journeyById);
-    if (new Set(journeys.map((j) => j.id)).size !== journeys.length) throw new HttpError(400, 'the same journey is listed twice');
+    if (new Set(journeys.map((j) => j.id)).size !== journeys.length)
+      throw new HttpError(400, 'the same journey is listed twice');
     const booking: Booking = {
       reference: `TRN-${String(4001 + bookings.length)}`,
       status: 'confirmed',
-      passenger: { email, ...(typeof b.passenger?.name === 'string' && b.passenger.name ? { name: b.passenger.name } : {}) },
+      passenger: {
+        email,
+        ...(typeof b.passenger?.name === 'string' && b.passenger.name ? { name: b.passenger.name } : {}),
+      },
       journeys,
       total: Math.round(journeys.reduce((sum, j) => sum + j.price, 0) * 100) / 100,
       currency: 'GBP',
@@ -209,7 +304,8 @@ export async function startTrainService(opts: { port?: number; host?: string } =
     };
     try {
       if (req.method === 'GET' && url.pathname === '/health') return send(200, { ok: true });
-      if (req.method === 'GET' && url.pathname === '/stations') return send(200, { stations: STATIONS.map(({ code, name, city }) => ({ code, name, city })) });
+      if (req.method === 'GET' && url.pathname === '/stations')
+        return send(200, { stations: STATIONS.map(({ code, name, city }) => ({ code, name, city })) });
       if (req.method === 'GET' && url.pathname === '/journeys') return send(200, searchJourneys(url.searchParams));
       if (req.method === 'GET' && url.pathname === '/bookings') return send(200, { bookings });
       const ref = /^\/bookings\/([\w-]+)$/.exec(url.pathname)?.[1];
@@ -265,7 +361,9 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 function distanceKm(a: Station, b: Station): number {
   const rad = (d: number) => (d * Math.PI) / 180;
-  const x = Math.sin(rad(b.lat - a.lat) / 2) ** 2 + Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(rad(b.lon - a.lon) / 2) ** 2;
+  const x =
+    Math.sin(rad(b.lat - a.lat) / 2) ** 2 +
+    Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(rad(b.lon - a.lon) / 2) ** 2;
   return 2 * 6371 * Math.asin(Math.sqrt(x));
 }
 

@@ -4,9 +4,16 @@ import { idempotencyKey } from '../../idempotency';
 import { invoices, type InvoiceLine, type MockInvoice } from '../../mock-data/billing';
 
 const input = z.object({
-  email: z.string().regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'an email address').describe("The customer's email address"),
+  email: z
+    .string()
+    .regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'an email address')
+    .describe("The customer's email address"),
   customerName: z.string().optional().describe("The customer's name, when known"),
-  currency: z.string().regex(/^[A-Za-z]{3}$/, 'an ISO 4217 code').default('USD').describe('ISO 4217 currency of the amounts, e.g. USD'),
+  currency: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/, 'an ISO 4217 code')
+    .default('USD')
+    .describe('ISO 4217 currency of the amounts, e.g. USD'),
   items: z
     .array(
       z.object({
@@ -60,22 +67,49 @@ export default defineTool({
 // apiBase (STRIPE_API_BASE) may point elsewhere (stripe-mock, a test double); every POST carries an idempotency key
 // that is the same on a Temporal retry, so a retried activity cannot bill twice.
 
-const ZERO_DECIMAL = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'JPY', 'KMF', 'KRW', 'MGA', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
+const ZERO_DECIMAL = new Set([
+  'BIF',
+  'CLP',
+  'DJF',
+  'GNF',
+  'JPY',
+  'KMF',
+  'KRW',
+  'MGA',
+  'PYG',
+  'RWF',
+  'UGX',
+  'VND',
+  'VUV',
+  'XAF',
+  'XOF',
+  'XPF',
+]);
 
-async function stripeInvoice({ apiKey, apiBase }: NonNullable<ToolServices['stripe']>, args: Args, items: InvoiceLine[]) {
+async function stripeInvoice(
+  { apiKey, apiBase }: NonNullable<ToolServices['stripe']>,
+  args: Args,
+  items: InvoiceLine[],
+) {
   const base = apiBase.replace(/\/+$/, '');
   const idem = idempotencyKey('invoice');
   const minor = (amount: number) => Math.round(amount * (ZERO_DECIMAL.has(args.currency) ? 1 : 100));
   const major = (amount: number) => amount / (ZERO_DECIMAL.has(args.currency) ? 1 : 100);
 
-  async function stripe(path: string, params?: Record<string, string>, step?: string): Promise<Record<string, unknown>> {
+  async function stripe(
+    path: string,
+    params?: Record<string, string>,
+    step?: string,
+  ): Promise<Record<string, unknown>> {
     let res: Response;
     try {
       res = await fetch(`${base}/v1/${path}`, {
         method: params ? 'POST' : 'GET',
         headers: {
           Authorization: `Bearer ${apiKey}`,
-          ...(params ? { 'Content-Type': 'application/x-www-form-urlencoded', 'Idempotency-Key': `${idem}-${step}` } : {}),
+          ...(params
+            ? { 'Content-Type': 'application/x-www-form-urlencoded', 'Idempotency-Key': `${idem}-${step}` }
+            : {}),
         },
         body: params ? new URLSearchParams(params).toString() : undefined,
         signal: AbortSignal.timeout(20_000),
@@ -92,20 +126,35 @@ async function stripeInvoice({ apiKey, apiBase }: NonNullable<ToolServices['stri
   }
 
   const email = args.email.toLowerCase();
-  const found = (await stripe(`customers?${new URLSearchParams({ email, limit: '1' })}`)) as { data?: { id: string }[] };
+  const found = (await stripe(`customers?${new URLSearchParams({ email, limit: '1' })}`)) as {
+    data?: { id: string }[];
+  };
   const customer =
     found.data?.[0]?.id ??
-    ((await stripe('customers', { email, ...(args.customerName ? { name: args.customerName } : {}) }, 'customer')).id as string);
+    ((await stripe('customers', { email, ...(args.customerName ? { name: args.customerName } : {}) }, 'customer'))
+      .id as string);
   const draft = await stripe(
     'invoices',
-    { customer, currency: args.currency.toLowerCase(), collection_method: 'send_invoice', days_until_due: String(args.daysUntilDue), pending_invoice_items_behavior: 'exclude' },
+    {
+      customer,
+      currency: args.currency.toLowerCase(),
+      collection_method: 'send_invoice',
+      days_until_due: String(args.daysUntilDue),
+      pending_invoice_items_behavior: 'exclude',
+    },
     'invoice',
   );
   for (const [n, item] of items.entries()) {
     const description = item.quantity > 1 ? `${item.description} (× ${item.quantity})` : item.description;
     await stripe(
       'invoiceitems',
-      { customer, invoice: String(draft.id), currency: args.currency.toLowerCase(), amount: String(minor(item.lineTotal)), description },
+      {
+        customer,
+        invoice: String(draft.id),
+        currency: args.currency.toLowerCase(),
+        amount: String(minor(item.lineTotal)),
+        description,
+      },
       `item-${n}`,
     );
   }

@@ -21,7 +21,10 @@ export default defineTool({
   run({ accountId, amount, termMonths = 36, purpose = 'personal' }, ctx) {
     const customer = customerById(ctx.store, accountId);
     const value = cents(amount);
-    if (value > MAX_AMOUNT) throw new ToolError(`Easy loans go up to ${usd(MAX_AMOUNT)}; ${usd(value)} needs an appointment with an advisor.`);
+    if (value > MAX_AMOUNT)
+      throw new ToolError(
+        `Easy loans go up to ${usd(MAX_AMOUNT)}; ${usd(value)} needs an appointment with an advisor.`,
+      );
     const monthlyRate = APR_PERCENT / 100 / 12;
     const estimatedMonthlyPayment = cents((value * monthlyRate) / (1 - (1 + monthlyRate) ** -termMonths));
     const applications = loanApplications(ctx.store);

@@ -24,6 +24,12 @@ export default defineTool({
     if (email?.trim() && customer.email !== email.trim().toLowerCase()) {
       throw new ToolError(`Account ${customer.accountId} does not belong to ${email}.`);
     }
-    return { valid: true, accountId: customer.accountId, name: customer.name, email: customer.email, accounts: Object.keys(customer.balances) };
+    return {
+      valid: true,
+      accountId: customer.accountId,
+      name: customer.name,
+      email: customer.email,
+      accounts: Object.keys(customer.balances),
+    };
   },
 });

@@ -24,7 +24,9 @@ export default defineTool({
     if (value <= 0) throw new ToolError('The amount must be at least one cent.');
     if (target === from) throw new ToolError(`The money is already in ${from}.`);
     if (value > customer.balances[from]) {
-      throw new ToolError(`Not enough money in ${from}: ${usd(value)} asked, ${usd(customer.balances[from])} available.`);
+      throw new ToolError(
+        `Not enough money in ${from}: ${usd(value)} asked, ${usd(customer.balances[from])} available.`,
+      );
     }
     let recipient: string;
     if (target === 'checking' || target === 'savings') {
@@ -33,14 +35,22 @@ export default defineTool({
     } else {
       const other = bankCustomers(ctx.store).find((c) => c.accountId === target);
       if (!other) throw new ToolError(`No account number ${to} to send money to.`);
-      if (other === customer) throw new ToolError('Use "checking" or "savings" to move money between your own accounts.');
+      if (other === customer)
+        throw new ToolError('Use "checking" or "savings" to move money between your own accounts.');
       other.balances.checking = cents(other.balances.checking + value);
       recipient = `account ${other.accountId} (${other.name})`;
     }
     customer.balances[from] = cents(customer.balances[from] - value);
     const log = transfers(ctx.store);
     const confirmationId = `TRF-${String(log.length + 1).padStart(4, '0')}`;
-    log.push({ confirmationId, accountId: customer.accountId, from, to: target, amount: value, on: ctx.now().toISOString().slice(0, 10) });
+    log.push({
+      confirmationId,
+      accountId: customer.accountId,
+      from,
+      to: target,
+      amount: value,
+      on: ctx.now().toISOString().slice(0, 10),
+    });
     return {
       status: 'completed',
       confirmationId,

@@ -10,11 +10,18 @@ export default defineTool({
   category: 'food',
   approval: 'never',
   input: z.object({
-    email: z.string().regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'an email address').describe("The customer's email address"),
+    email: z
+      .string()
+      .regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'an email address')
+      .describe("The customer's email address"),
     priceId: z.string().min(1).describe('The shop price id, e.g. price_margherita'),
     product: z.string().min(1).describe('The product name, e.g. Margherita'),
     unitAmount: z.number().int().nonnegative().describe('Price of one in cents, as the shop gives it (unit_amount)'),
-    currency: z.string().regex(/^[A-Za-z]{3}$/).default('usd').describe('Currency of the price, e.g. usd'),
+    currency: z
+      .string()
+      .regex(/^[A-Za-z]{3}$/)
+      .default('usd')
+      .describe('Currency of the price, e.g. usd'),
     quantity: z.number().int().min(1).max(20).default(1),
     invoiceItemId: z.string().optional().describe('The shop invoice item created for this line (ii_…), if any'),
   }),
@@ -23,10 +30,13 @@ export default defineTool({
     const all = carts(ctx.store);
     const cart = (all[key] ??= { email: key, currency: currency.toLowerCase(), lines: [] });
     if (cart.currency !== currency.toLowerCase()) {
-      throw new ToolError(`The cart is in ${cart.currency.toUpperCase()}; ${product} is priced in ${currency.toUpperCase()}.`);
+      throw new ToolError(
+        `The cart is in ${cart.currency.toUpperCase()}; ${product} is priced in ${currency.toUpperCase()}.`,
+      );
     }
     let line = cart.lines.find((l) => l.priceId === priceId);
-    if (line && line.unitAmount !== unitAmount) throw new ToolError(`${product} is already in the cart at another price; remove it first.`);
+    if (line && line.unitAmount !== unitAmount)
+      throw new ToolError(`${product} is already in the cart at another price; remove it first.`);
     if (!line) cart.lines.push((line = { priceId, product, unitAmount, quantity: 0, invoiceItemIds: [] }));
     line.quantity += quantity;
     if (invoiceItemId && !line.invoiceItemIds.includes(invoiceItemId)) line.invoiceItemIds.push(invoiceItemId);
@@ -34,7 +44,11 @@ export default defineTool({
     return {
       email: key,
       added: { product, quantity },
-      lines: cart.lines.map((l) => ({ ...l, lineTotal: l.unitAmount * l.quantity, label: `${l.quantity} × ${l.product}` })),
+      lines: cart.lines.map((l) => ({
+        ...l,
+        lineTotal: l.unitAmount * l.quantity,
+        label: `${l.quantity} × ${l.product}`,
+      })),
       itemCount: cart.lines.reduce((sum, l) => sum + l.quantity, 0),
       currency: cart.currency,
       total,

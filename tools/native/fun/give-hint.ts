@@ -5,7 +5,7 @@ import { HINTS, huntOf } from '../../mock-data/fun';
 export default defineTool({
   name: 'GiveHint',
   description:
-    "Read the next hint off the treasure map: each call gives the following hint, from vague to obvious. " +
+    'Read the next hint off the treasure map: each call gives the following hint, from vague to obvious. ' +
     'Hints are counted per crew (per conversation when no name is given).',
   category: 'fun',
   approval: 'never',

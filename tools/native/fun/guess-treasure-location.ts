@@ -3,7 +3,12 @@ import { defineTool } from '../../define-tool';
 import { huntOf, TREASURE } from '../../mock-data/fun';
 
 const normalise = (s: string) =>
-  s.toLowerCase().replace(/[.,#]/g, ' ').replace(/\bstreet\b/g, 'st').replace(/\s+/g, ' ').trim();
+  s
+    .toLowerCase()
+    .replace(/[.,#]/g, ' ')
+    .replace(/\bstreet\b/g, 'st')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 export default defineTool({
   name: 'GuessTreasureLocation',

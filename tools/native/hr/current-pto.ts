@@ -12,6 +12,11 @@ export default defineTool({
   run({ email }, ctx) {
     const employee = dataset(ctx.store, 'employees').find((e) => e.email === email.toLowerCase());
     if (!employee) throw new ToolError(`No employee with email ${email}.`);
-    return { email: employee.email, name: employee.name, hoursLeft: employee.ptoHoursLeft, daysLeft: employee.ptoHoursLeft / 8 };
+    return {
+      email: employee.email,
+      name: employee.name,
+      hoursLeft: employee.ptoHoursLeft,
+      daysLeft: employee.ptoHoursLeft / 8,
+    };
   },
 });

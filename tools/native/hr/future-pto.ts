@@ -21,7 +21,11 @@ export default defineTool({
     const hoursNeeded = businessDaysBetween(startDate, endDate) * 8;
     const months = Math.max(0, monthsUntil(ctx.now(), new Date(startDate)));
     const hoursAtStart = employee.ptoHoursLeft + months * employee.hoursAccruedPerMonth;
-    return { hoursNeeded, hoursAvailableAtStart: Math.round(hoursAtStart * 10) / 10, enough: hoursAtStart >= hoursNeeded };
+    return {
+      hoursNeeded,
+      hoursAvailableAtStart: Math.round(hoursAtStart * 10) / 10,
+      enough: hoursAtStart >= hoursNeeded,
+    };
   },
 });
 

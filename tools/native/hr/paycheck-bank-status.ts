@@ -19,7 +19,13 @@ export default defineTool({
     if (!employee) throw new ToolError(`No employee with email ${email}.`);
     const deposit = paycheckDeposits(ctx.store).find((d) => d.email === wanted);
     if (!deposit) {
-      return { email: wanted, name: employee.name, status: 'not_set_up', connected: false, summary: 'No bank account is set up for direct deposit; paychecks are mailed.' };
+      return {
+        email: wanted,
+        name: employee.name,
+        status: 'not_set_up',
+        connected: false,
+        summary: 'No bank account is set up for direct deposit; paychecks are mailed.',
+      };
     }
     const where = `${deposit.bank} (account ending ${deposit.accountLast4})`;
     const summary =

@@ -45,6 +45,7 @@ function findTeam(all: Team[], text: string): Team {
   if (exact) return exact;
   const partial = all.filter((c) => c.name.toLowerCase().includes(t));
   if (partial.length === 1) return partial[0]!;
-  if (partial.length > 1) throw new ToolError(`"${text}" could be ${partial.map((c) => c.name).join(' or ')}: which one?`);
+  if (partial.length > 1)
+    throw new ToolError(`"${text}" could be ${partial.map((c) => c.name).join(' or ')}: which one?`);
   throw new ToolError(`No Premier League club "${text}". Clubs: ${all.map((c) => c.name).join(', ')}.`);
 }

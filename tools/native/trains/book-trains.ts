@@ -8,7 +8,15 @@ interface Booking {
   reference: string;
   status: string;
   passenger: { email: string; name?: string };
-  journeys: { id: string; from: { name: string }; to: { name: string }; date: string; departs: string; arrives: string; price: number }[];
+  journeys: {
+    id: string;
+    from: { name: string };
+    to: { name: string };
+    date: string;
+    departs: string;
+    arrives: string;
+    price: number;
+  }[];
   total: number;
   currency: string;
 }
@@ -22,7 +30,11 @@ export default defineTool({
   // Buys tickets: follows SHOW_CONFIRM (asks the user first by default).
   taskQueue: TRAIN_TOOLS_QUEUE,
   input: z.object({
-    journeyIds: z.array(z.string().min(1)).min(1).max(4).describe('Journey ids from SearchTrains, e.g. ["EUS-LIV-20270116-0807"]'),
+    journeyIds: z
+      .array(z.string().min(1))
+      .min(1)
+      .max(4)
+      .describe('Journey ids from SearchTrains, e.g. ["EUS-LIV-20270116-0807"]'),
     email: z.string().describe("The passenger's email address"),
     passengerName: z.string().optional().describe("The passenger's name"),
   }),

@@ -7,7 +7,6 @@ import { trainService } from './train-service-client';
 
 const time = z.string().regex(/^\d{1,2}:\d{2}$/, 'a time as HH:MM');
 
-
 export default defineTool({
   name: 'SearchTrains',
   description:
@@ -27,9 +26,14 @@ export default defineTool({
   }),
   async run({ from, to, date, arriveBy, returnDate, returnAfter }, ctx) {
     const search = (a: string, b: string, d: string, extra: Record<string, string>) =>
-      trainService<{ from: Journey['from']; to: Journey['to']; journeys: Journey[] }>(ctx.services.trainServiceUrl, `/journeys?${new URLSearchParams({ from: a, to: b, date: d, ...extra })}`);
+      trainService<{ from: Journey['from']; to: Journey['to']; journeys: Journey[] }>(
+        ctx.services.trainServiceUrl,
+        `/journeys?${new URLSearchParams({ from: a, to: b, date: d, ...extra })}`,
+      );
     const outbound = await search(from, to, date, arriveBy ? { arriveBy } : {});
-    const back = returnDate ? await search(to, from, returnDate, returnAfter ? { departAfter: returnAfter } : {}) : undefined;
+    const back = returnDate
+      ? await search(to, from, returnDate, returnAfter ? { departAfter: returnAfter } : {})
+      : undefined;
     return {
       from: outbound.from,
       to: outbound.to,
@@ -43,5 +47,8 @@ export default defineTool({
 
 function withLabel(j: Journey) {
   const changes = j.changes === 0 ? 'direct' : `${j.changes} change${j.changes > 1 ? 's' : ''}`;
-  return { ...j, label: `${j.id}: ${j.departs} ${j.from.name} → ${j.arrives} ${j.to.name}, ${changes}, ${j.operator}, £${j.price.toFixed(2)}` };
+  return {
+    ...j,
+    label: `${j.id}: ${j.departs} ${j.from.name} → ${j.arrives} ${j.to.name}, ${changes}, ${j.operator}, £${j.price.toFixed(2)}`,
+  };
 }

@@ -20,10 +20,13 @@ export async function trainService<T>(
     });
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
-    throw new Error(`The train service at ${base} is not reachable (${cause}). Start it with: npx tsx tools/services/train-service.ts`);
+    throw new Error(
+      `The train service at ${base} is not reachable (${cause}). Start it with: npx tsx tools/services/train-service.ts`,
+    );
   }
   const body = (await res.json().catch(() => ({}))) as { error?: string };
-  if (res.status >= 400 && res.status < 500) throw new ToolError(body.error ?? `The train service refused the request (${res.status}).`);
+  if (res.status >= 400 && res.status < 500)
+    throw new ToolError(body.error ?? `The train service refused the request (${res.status}).`);
   if (!res.ok) throw new Error(`The train service answered ${res.status}: ${body.error ?? res.statusText}`);
   return body as T;
 }

@@ -2,7 +2,20 @@ import { z } from 'zod';
 import { defineTool, ToolError } from '../../define-tool';
 import { yearlyEvents, type YearlyEvent } from '../../mock-data/travel';
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 
 export default defineTool({
   name: 'FindEvents',
@@ -13,8 +26,14 @@ export default defineTool({
   approval: 'never',
   readOnly: true,
   input: z.object({
-    city: z.string().min(1).describe('A city in Australia or New Zealand (e.g. Sydney, Wellington), or "Australia" / "New Zealand"'),
-    month: z.string().min(1).describe('The month: a name ("March"), a number ("3"), or a year and month ("2027-03", "March 2027")'),
+    city: z
+      .string()
+      .min(1)
+      .describe('A city in Australia or New Zealand (e.g. Sydney, Wellington), or "Australia" / "New Zealand"'),
+    month: z
+      .string()
+      .min(1)
+      .describe('The month: a name ("March"), a number ("3"), or a year and month ("2027-03", "March 2027")'),
   }),
   run({ city, month }, ctx) {
     const all = yearlyEvents(ctx.store);
@@ -22,7 +41,9 @@ export default defineTool({
     const inPlace = all.filter((e) => e.city.toLowerCase() === where || e.country.toLowerCase() === where);
     if (inPlace.length === 0) {
       const cities = [...new Set(all.map((e) => e.city))].join(', ');
-      throw new ToolError(`I only know events in Australia and New Zealand; "${city}" is not one of: ${cities} (or a whole country).`);
+      throw new ToolError(
+        `I only know events in Australia and New Zealand; "${city}" is not one of: ${cities} (or a whole country).`,
+      );
     }
     const { year, month: m } = parseMonth(month, ctx.now());
     const label = `${year}-${String(m).padStart(2, '0')}`;
@@ -48,7 +69,8 @@ function during(e: YearlyEvent, month: number): boolean {
 }
 
 function occurrence(e: YearlyEvent, year: number) {
-  const date = (d: { month: number; day: number }) => `${year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
+  const date = (d: { month: number; day: number }) =>
+    `${year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
   const startDate = date(e.start);
   const endDate = date(e.end);
   return {
@@ -78,11 +100,14 @@ export function parseMonth(text: string, now: Date): { year: number; month: numb
   } else {
     const m = /^([a-z]+|\d{1,2})(?:,?\s+(\d{4}))?$/.exec(t);
     if (m) {
-      month = /^\d+$/.test(m[1]!) ? Number(m[1]) : MONTHS.findIndex((name) => name.startsWith(m[1]!) && m[1]!.length >= 3) + 1;
+      month = /^\d+$/.test(m[1]!)
+        ? Number(m[1])
+        : MONTHS.findIndex((name) => name.startsWith(m[1]!) && m[1]!.length >= 3) + 1;
       if (m[2]) year = Number(m[2]);
     }
   }
-  if (!month || month < 1 || month > 12) throw new ToolError(`"${text}" is not a month: say e.g. "March", "3" or "2027-03".`);
+  if (!month || month < 1 || month > 12)
+    throw new ToolError(`"${text}" is not a month: say e.g. "March", "3" or "2027-03".`);
   if (year === undefined) {
     const thisMonth = now.getUTCMonth() + 1;
     year = now.getUTCFullYear() + (month < thisMonth ? 1 : 0);

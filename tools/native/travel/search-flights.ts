@@ -4,7 +4,6 @@ import { isoDate } from '../../schemas';
 import { defineTool, ToolError } from '../../define-tool';
 import { airports, findAirport, type Airport } from '../../mock-data/travel';
 
-
 /** Who flies where: long-haul carriers by the non-Oceania end, Tasman and domestic ones otherwise. */
 const CARRIERS: Record<string, { code: string; name: string; factor: number }[]> = {
   oceania: [
@@ -61,7 +60,9 @@ export default defineTool({
     const from = findAirport(ctx.store, origin);
     const to = findAirport(ctx.store, destination);
     if (!from || !to) {
-      const known = airports(ctx.store).map((a) => `${a.code} (${a.city})`).join(', ');
+      const known = airports(ctx.store)
+        .map((a) => `${a.code} (${a.city})`)
+        .join(', ');
       throw new ToolError(`Unknown airport "${!from ? origin : destination}". Known airports: ${known}.`);
     }
     if (from.code === to.code) throw new ToolError('The origin and the destination are the same airport.');
