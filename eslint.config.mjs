@@ -1,14 +1,42 @@
-// Lint: typescript-eslint's recommended rules, plus the house rules on layering. Workflow code stays
-// deterministic: workflows/ imports only pure modules (types, constants, zod) and the Temporal workflow API. The
-// other folders import one way only: worker → api → client → activities, goals, tools, mcp, stream → workflows.
+// Lint: typescript-eslint's recommended rules, plus the house rules on layering. Imports go one way, down LAYERS
+// (core at the bottom); test/unit/layering.test.ts plants a bad import for every rule and checks that it bites.
+// Workflow code stays deterministic: workflows/ imports only core/ and the Temporal workflow API.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** A relative import of one of these top-level folders, from any depth. */
-const folders = (...names) => `^(\\.{1,2}/)+(${names.join('|')})(/|$)`;
+/** Bottom to top: a folder may import its own layer's folders and those below, never one above. */
+export const LAYERS = [
+  ['core'],
+  ['tools'],
+  ['mcp'],
+  ['goals', 'stream'],
+  ['activities'],
+  ['workflows'],
+  ['runtime'],
+  ['client'],
+  ['api'],
+  ['worker'],
+];
 
+/** A relative import of one of these top-level folders, from any depth. */
+const folders = (...names) => `^(\\./)?(\\.\\./)+(${names.join('|')})(/|$)`;
 const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+const below = (layer) => LAYERS.slice(0, layer).flat();
+const above = (layer) => LAYERS.slice(layer + 1).flat();
+const NOT_PRODUCT = ['test', 'testkit', 'bench', 'examples', 'web'];
+
+const layerRules = LAYERS.flatMap((names, layer) =>
+  names
+    .filter((name) => name !== 'workflows')
+    .map((name) => ({
+      files: [`${name}/**/*.ts`],
+      rules: restrict({
+        regex: folders(...above(layer), ...NOT_PRODUCT),
+        message: `${name}/ imports only ${[...names, ...below(layer)].join(', ')} (layers: ${LAYERS.map((l) => l.join('+')).join(' < ')}).`,
+      }),
+    })),
+);
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'data/', 'bench/results/', 'coverage/', 'bin/'] },
@@ -26,6 +54,18 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  ...layerRules,
+  {
+    // Core is shared by the workflow sandbox and the browser: no I/O, nothing of ours.
+    files: ['core/**/*.ts'],
+    rules: restrict(
+      {
+        group: ['node:*', ...builtinModules, ...builtinModules.map((m) => `${m}/*`)],
+        message: 'core/ is pure: no I/O (it runs in the workflow sandbox and the browser).',
+      },
+      { regex: folders(...above(0), ...NOT_PRODUCT), message: 'core/ imports nothing of ours.' },
+    ),
+  },
   {
     files: ['workflows/**/*.ts'],
     rules: restrict(
@@ -34,8 +74,8 @@ export default tseslint.config(
         message: 'Workflow code must not do I/O.',
       },
       {
-        regex: folders('activities', 'goals', 'mcp', 'tools', 'stream', 'worker', 'client', 'api', 'bench', 'test'),
-        message: 'workflows/ imports only pure modules.',
+        regex: folders(...LAYERS.flat().filter((f) => f !== 'core' && f !== 'workflows'), ...NOT_PRODUCT),
+        message: 'workflows/ imports only core/ (what runs in the sandbox).',
       },
       {
         group: [
@@ -53,28 +93,23 @@ export default tseslint.config(
     ),
   },
   {
-    files: ['client/**/*.ts'],
+    // Shared by test/ and bench/, which never import each other.
+    files: ['testkit/**/*.ts'],
     rules: restrict({
-      regex: folders('worker', 'api'),
-      message: 'The client does not import the worker or the API (they may import the client).',
+      regex: folders('test', 'bench'),
+      message: 'testkit/ is shared by test/ and bench/: it imports neither.',
     }),
   },
   {
-    files: ['api/**/*.ts'],
-    rules: restrict({
-      regex: folders('worker'),
-      message: 'The API does not import the worker (npm start, in worker/, starts the API).',
-    }),
+    files: ['test/**/*.ts'],
+    rules: restrict({ regex: folders('bench'), message: 'test/ does not import bench/ (share through testkit/).' }),
   },
   {
-    files: ['activities/**/*.ts', 'goals/**/*.ts', 'tools/**/*.ts', 'mcp/**/*.ts', 'stream/**/*.ts'],
-    rules: restrict({
-      regex: folders('worker', 'api', 'client'),
-      message: 'Activities, goals, tools, mcp and stream are below the worker, the API and the client.',
-    }),
+    files: ['bench/**/*.ts'],
+    rules: restrict({ regex: folders('test'), message: 'bench/ does not import test/ (share through testkit/).' }),
   },
   {
-    // The web chat runs in the browser: it talks to the API over HTTP and shares only types with the server side.
+    // The web chat runs in the browser: it talks to the API over HTTP and shares only core/ with the server side.
     files: ['web/**/*.{ts,tsx}'],
     ignores: ['web/vite.config.ts'],
     languageOptions: {
@@ -97,19 +132,9 @@ export default tseslint.config(
         ].map((g) => [g, 'readonly']),
       ),
     },
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^(\\.\\./)+',
-              allowTypeImports: true,
-              message: 'web/ imports only types from outside web/ (it runs in the browser).',
-            },
-          ],
-        },
-      ],
-    },
+    rules: restrict({
+      regex: folders(...LAYERS.flat().filter((f) => f !== 'core'), ...NOT_PRODUCT.filter((f) => f !== 'web')),
+      message: 'web/ imports only core/ from outside web/ (it runs in the browser).',
+    }),
   },
 );

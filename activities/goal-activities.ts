@@ -3,9 +3,9 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { GoalDrafts } from '../goals/goal-drafts';
 import { ToolIndexCache } from './tool-search';
-import type { GoalRegistry } from '../goals/registry';
+import type { GoalRegistry } from '../goals/goal-registry';
 import { selectTools, versionOf, type McpDiscovery } from '../mcp/catalog';
-import type { ToolRegistry } from '../tools/registry';
+import type { ToolRegistry } from '../tools/tool-registry';
 import {
   ASK_AGENT,
   askAgentSpec,
@@ -15,9 +15,9 @@ import {
   CREATE_AGENT,
   createAgentSpec,
   LIST_AGENTS,
-} from '../workflows/builtin-tools';
-import { FailureTypes, type GoalActivities } from '../workflows/activity-types';
-import type { Goal, ResolvedGoal, Settings, ToolSpec } from '../workflows/types';
+} from '../core/builtin-specs';
+import { FailureTypes, type GoalActivities } from '../core/activity-types';
+import type { Goal, ResolvedGoal, Settings, ToolSpec } from '../core/types';
 
 export interface GoalDeps {
   settings: Settings;

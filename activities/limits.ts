@@ -1,6 +1,6 @@
 // Caps on what activities hand back, so no single reply or tool result can exceed Temporal's payload limit
 // (2 MiB, counted on the next activity's input too) and wedge a conversation. What is cut says so, visibly.
-import type { ToolOutcome } from '../workflows/types';
+import type { ToolOutcome } from '../core/types';
 
 export interface Limits {
   /** MAX_REPLY_CHARS: the longest reply text kept from the model. */

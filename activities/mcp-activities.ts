@@ -4,8 +4,8 @@ import { callMcpTool } from '../mcp/call';
 import { whileHeartbeating } from './heartbeat';
 import { capOutcome, DEFAULT_LIMITS, type Limits } from './limits';
 import type { McpPool } from '../mcp/pool';
-import type { McpActivities } from '../workflows/activity-types';
-import { observeToolCall } from './telemetry';
+import type { McpActivities } from '../core/activity-types';
+import { observeToolCall } from './call-telemetry';
 
 export interface McpDeps {
   discovery: McpDiscovery;

@@ -7,10 +7,10 @@ import { recordedEffect, recordEffect } from '../tools/effect-ledger';
 import { whileHeartbeating } from './heartbeat';
 import { capOutcome, DEFAULT_LIMITS, type Limits } from './limits';
 import { callKey } from '../tools/idempotency';
-import type { ToolRegistry } from '../tools/registry';
-import { FailureTypes } from '../workflows/activity-types';
-import type { ToolOutcome } from '../workflows/types';
-import { observeToolCall } from './telemetry';
+import type { ToolRegistry } from '../tools/tool-registry';
+import { FailureTypes } from '../core/activity-types';
+import type { ToolOutcome } from '../core/types';
+import { observeToolCall } from './call-telemetry';
 
 export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext, limits: Limits = DEFAULT_LIMITS) {
   return async function runNativeTool(args: Record<string, unknown>): Promise<ToolOutcome> {

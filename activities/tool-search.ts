@@ -4,7 +4,7 @@
 // in the history (a marker), so a replay never searches again. (In the workflow itself the library cost every cached
 // conversation memory: measured, see the README.)
 import MiniSearch from 'minisearch';
-import type { JsonSchema, ToolMatch, ToolSpec } from '../workflows/types';
+import type { JsonSchema, ToolMatch, ToolSpec } from '../core/types';
 
 /** Most matches one search returns; the LLM may ask for fewer. */
 export const MAX_MATCHES = 10;

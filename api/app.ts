@@ -15,7 +15,7 @@ import { LOCAL_CALLER, type Caller } from './auth';
 import { LiveFeeds, eventId, parseEventId, type FeedTiming } from './live-feed';
 import { ApiMetrics } from './metrics';
 import * as S from './schemas';
-import type { ApiSettings } from './settings';
+import type { ApiSettings } from './api-settings';
 
 export interface ApiDeps {
   agents: AgentClient;

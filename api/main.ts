@@ -1,13 +1,13 @@
 // `npm run api`: the HTTP API and web chat alone, in front of workers that run elsewhere (npm run worker). The
 // text being written reaches it through Redis (REDIS_URL), where those workers publish it.
 import { AgentClient } from '../client/agent-client';
-import { DEFAULT_TASK_QUEUE } from '../client/connection';
-import { applyEnvFile } from '../client/env-file';
-import { PICKER_GOAL_ID } from '../goals/registry';
+import { DEFAULT_TASK_QUEUE } from '../runtime/connection';
+import { applyEnvFile } from '../runtime/env-file';
+import { PICKER_GOAL_ID } from '../goals/goal-registry';
 import { createStreamBus } from '../stream';
 import { startApi } from './server';
-import { startTracing } from '../client/tracing';
-import { readApiSettings } from './settings';
+import { startTracing } from '../runtime/tracing';
+import { readApiSettings } from './api-settings';
 
 async function main(): Promise<void> {
   applyEnvFile();

@@ -1,7 +1,7 @@
 // The API's contract as zod schemas: requests are validated from them and the OpenAPI document is generated
 // from them, so the document cannot drift from what the server accepts.
 import { z } from '@hono/zod-openapi';
-import { MAX_PROMPT_CHARS } from '../workflows/messages';
+import { MAX_PROMPT_CHARS } from '../core/messages';
 
 /** Ids the workflow list can hold and a filter can match (client/conversation-list.ts). */
 const WORD = /^[\w.@:+-]{1,200}$/;
@@ -82,19 +82,16 @@ export const EventsQuery = z.object({
   key: z.string().optional().openapi({ description: 'The API key, for EventSource, which cannot send headers' }),
 });
 
-// Responses: described for the document; their shapes are the TypeScript types in workflows/types.ts.
+// Responses: described for the document; their shapes are the TypeScript types in core/types.ts.
 const Usage = z
   .object({
     inputTokens: z.number(),
     outputTokens: z.number(),
     totalTokens: z.number(),
-    costUsd: z
-      .number()
-      .optional()
-      .openapi({
-        description:
-          "US dollars at the worker's price table (config/prices.json, PRICES_FILE); absent when no model used has a price",
-      }),
+    costUsd: z.number().optional().openapi({
+      description:
+        "US dollars at the worker's price table (config/prices.json, PRICES_FILE); absent when no model used has a price",
+    }),
   })
   .openapi('Usage');
 const ToolCall = z

@@ -7,7 +7,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { PROJECT_ROOT } from '../tools/project-root';
 import { createApi, type ApiDeps } from './app';
-import type { ApiSettings } from './settings';
+import type { ApiSettings } from './api-settings';
 
 export const WEB_ROOT = path.join(PROJECT_ROOT, 'dist', 'web');
 

@@ -3,8 +3,8 @@
 // another path (no tool call, a failed tool) fails instead of reporting a fast number.
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { AgentGoalWorkflow } from '../workflows';
-import { endChatSignal, promptUpdate, usageQuery } from '../workflows/messages';
-import type { AgentReply, Transcript } from '../workflows/types';
+import { endChatSignal, promptUpdate, usageQuery } from '../core/messages';
+import type { AgentReply, Transcript } from '../core/types';
 import { abortWorkflow, type Session, type SessionEnd } from './session-rotation';
 import { waitForGreeting } from './stats';
 

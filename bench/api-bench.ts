@@ -5,10 +5,10 @@
 // with a fixed time to first token; (3) the zero-latency scripted model. Knobs: BENCH_API_* (options.ts).
 import { performance } from 'node:perf_hooks';
 import { startApi } from '../api/server';
-import { DEFAULT_BODY_LIMIT, type ApiSettings } from '../api/settings';
+import { DEFAULT_BODY_LIMIT, type ApiSettings } from '../api/api-settings';
 import { AgentClient } from '../client/agent-client';
 import { MemoryStreamBus, RedisStreamBus } from '../stream';
-import { MISSING_REDIS, startRedis } from '../test/helpers/redis-server';
+import { MISSING_REDIS, startRedis } from '../testkit/redis-server';
 import { startApiProcess } from './api-process';
 import { ownCpuMs, type ApiStack } from './api-stack';
 import type { BenchContext } from './context';

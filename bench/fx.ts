@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { PROJECT_ROOT } from '../worker/settings';
+import { PROJECT_ROOT } from '../worker/worker-settings';
 
 const FX_ARGS = ['--require', 'tsx/cjs', 'mcp/servers/fx.ts'];
 export const FX_COMMAND = `node ${FX_ARGS.join(' ')}`;

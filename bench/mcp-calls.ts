@@ -4,9 +4,9 @@
 import { performance } from 'node:perf_hooks';
 import { McpDiscovery } from '../mcp/catalog';
 import { McpPool } from '../mcp/pool';
-import { RegistryFile } from '../mcp/registry';
+import { RegistryFile } from '../mcp/endpoint-registry';
 import type { AgentWorker } from '../worker/create-worker';
-import { PROJECT_ROOT } from '../worker/settings';
+import { PROJECT_ROOT } from '../worker/worker-settings';
 import { agentConversations } from './agent-conversation';
 import type { BenchContext } from './context';
 import { fxEntry, spawnFx, writeRegistry } from './fx';

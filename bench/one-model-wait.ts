@@ -9,11 +9,11 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { createLlmActivities } from '../activities/llm/llm-activities';
 import { ScriptedModel } from '../activities/llm/scripted-model';
-import { loadGoals } from '../goals/registry';
+import { loadGoals } from '../goals/goal-registry';
 import { createAgentWorker } from '../worker/create-worker';
-import { readWorkerSettings } from '../worker/settings';
+import { readWorkerSettings } from '../worker/worker-settings';
 import { AgentGoalWorkflow } from '../workflows';
-import { endChatSignal, promptUpdate } from '../workflows/messages';
+import { endChatSignal, promptUpdate } from '../core/messages';
 import type { BenchContext } from './context';
 import { formatMs, round, roundSummary, summarize, waitForGreeting, type Summary } from './stats';
 

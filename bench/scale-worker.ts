@@ -2,9 +2,9 @@
 // environment, with the workflow bundle the benchmark has made already (BENCH_WORKFLOW_BUNDLE, a file), so that
 // workers starting together do not each bundle the workflow code again. Says "worker on" when it polls.
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { temporalTarget } from '../client/connection';
+import { temporalTarget } from '../runtime/connection';
 import { createAgentWorker, secretsOf } from '../worker/create-worker';
-import { readWorkerSettings } from '../worker/settings';
+import { readWorkerSettings } from '../worker/worker-settings';
 
 async function main(): Promise<void> {
   const codePath = process.env.BENCH_WORKFLOW_BUNDLE;

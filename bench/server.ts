@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { temporalTarget } from '../client/connection';
+import { temporalTarget } from '../runtime/connection';
 import { DEV_SERVER_DYNAMIC_CONFIG, freePort, spawnDevServer, stopChild } from '../worker/dev-server';
 import { findTemporalCli, MISSING_CLI } from '../worker/temporal-cli';
 

@@ -1,7 +1,7 @@
 // A lean Server-Sent Events reader for the API benchmarks: node:http (no fetch machinery between the socket and the
 // parser), each event stamped with the monotonic clock when its bytes arrived. The clock is the system's
 // (CLOCK_MONOTONIC, what process.hrtime reads), so stamps taken in different processes on one host compare.
-import { parseSseFields } from '../test/helpers/sse';
+import { parseSseFields } from '../testkit/sse';
 import http from 'node:http';
 
 /** Milliseconds on the host's monotonic clock, comparable across processes on the same machine. */

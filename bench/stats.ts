@@ -2,7 +2,7 @@
 // conversation's greeting.
 import { performance } from 'node:perf_hooks';
 import type { WorkflowHandle } from '@temporalio/client';
-import { statusQuery } from '../workflows/messages';
+import { statusQuery } from '../core/messages';
 
 export interface Summary {
   n: number;

@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { completion, lastUserText, streamEvents, type ChatRequestBody } from '../test/helpers/fake-chat-completions';
+import { completion, lastUserText, streamEvents, type ChatRequestBody } from '../testkit/fake-chat-completions';
 import { monoMs } from './sse-reader';
 
 /** Eight words: eight text chunks per reply. */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AgentClient } from '../client/agent-client';
 import { ToolIndex } from '../activities/tool-search';
-import type { ToolSpec } from '../workflows/types';
+import type { ToolSpec } from '../core/types';
 import {
   completion,
   isAfterTool,
@@ -16,8 +16,8 @@ import {
   startFakeChatCompletions,
   toolResults,
   type ChatRequestBody,
-} from '../test/helpers/fake-chat-completions';
-import { TOOLBOX_HELD_OUT_QUERIES, TOOLBOX_QUERIES, toolboxSpecs } from '../test/fixtures/mcp/toolbox';
+} from '../testkit/fake-chat-completions';
+import { TOOLBOX_HELD_OUT_QUERIES, TOOLBOX_QUERIES, toolboxSpecs } from '../testkit/toolbox';
 import type { BenchContext } from './context';
 import { round, roundSummary, summarize, table } from './stats';
 import { createStreamingBenchAgentWorker } from './workers';
@@ -57,7 +57,7 @@ export async function runToolSearchBench(ctx: BenchContext, opts: { turns: numbe
       mcpServers: {
         toolbox: {
           command: process.execPath,
-          args: ['--require', 'tsx/cjs', path.join(ROOT, 'test/fixtures/mcp/toolbox-server.ts')],
+          args: ['--require', 'tsx/cjs', path.join(ROOT, 'testkit/toolbox-server.ts')],
           timeoutMs: 30_000,
         },
       },

@@ -14,7 +14,7 @@ import v8 from 'node:v8';
 import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { AgentClient } from '../client/agent-client';
-import { DEFAULT_WORKFLOW_CACHE } from '../worker/settings';
+import { DEFAULT_WORKFLOW_CACHE } from '../worker/worker-settings';
 import type { BenchContext } from './context';
 import type { Interrupts } from './interrupts';
 import type { WorkerBenchOptions } from './options';

@@ -7,7 +7,7 @@ import { ScriptedModel, type ScriptInput } from '../activities/llm/scripted-mode
 import { SecretScrubber } from '../activities/secrets';
 import type { StreamBus } from '../stream/bus';
 import { createAgentWorker, type AgentWorker } from '../worker/create-worker';
-import { readWorkerSettings } from '../worker/settings';
+import { readWorkerSettings } from '../worker/worker-settings';
 import type { BenchContext } from './context';
 
 /**

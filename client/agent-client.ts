@@ -23,7 +23,7 @@ import {
   manageGoalUpdate,
   type CatalogDescription,
 } from '../workflows/describe-workflows';
-import type { AgentsDescription, GoalFileSummary } from '../workflows/activity-types';
+import type { AgentsDescription, GoalFileSummary } from '../core/activity-types';
 import {
   cancelTurnUpdate,
   changeGoalSignal,
@@ -36,7 +36,7 @@ import {
   promptUpdate,
   statusQuery,
   usageQuery,
-} from '../workflows/messages';
+} from '../core/messages';
 import type {
   AgentReply,
   ChatMessage,
@@ -44,14 +44,10 @@ import type {
   ConversationFeed,
   ConversationStatus,
   DelegationNode,
-} from '../workflows/types';
-import { temporalTarget } from './connection';
-import {
-  checkFilterValue,
-  listConversations,
-  type ConversationFilter,
-  type ConversationSummary,
-} from './conversation-list';
+} from '../core/types';
+import { temporalTarget } from '../runtime/connection';
+import { checkFilterValue, listConversations, type ConversationFilter } from './conversation-list';
+import { type ConversationSummary } from '../core/types';
 import { RECONNECT_QUICKLY, untilReachable, type ServerWait } from './server-outage';
 import { UserError } from './user-error';
 

@@ -1,9 +1,9 @@
 // The catalog as a document (`agent tools --markdown`, GET /api/catalog.md): every agent with its description and
 // tools, every tool with its arguments (from its schema), source and approval policy, every endpoint with its status.
 // Generated from what the worker serves now, so it cannot drift from the code, the goals folder or the registry.
-import type { AgentsDescription } from '../workflows/activity-types';
-import { ASK_AGENT } from '../workflows/builtin-tools';
-import type { CatalogSummary, JsonSchema, ToolSpec } from '../workflows/types';
+import type { AgentsDescription } from '../core/activity-types';
+import { ASK_AGENT } from '../core/builtin-specs';
+import type { CatalogSummary, JsonSchema, ToolSpec } from '../core/types';
 import type { AgentClient } from './agent-client';
 
 export interface CatalogSnapshot {

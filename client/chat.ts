@@ -1,9 +1,9 @@
 // The interactive chat: the agent's words, proposed tool calls with their args, approve / edit / reject.
 import * as readline from 'node:readline/promises';
 import type { AgentClient } from './agent-client';
-import { formatHistory, formatReply } from './format';
+import { formatHistory, formatReply } from './terminal-format';
 import type { StreamBus } from '../stream/bus';
-import type { AgentReply } from '../workflows/types';
+import type { AgentReply } from '../core/types';
 import { printStreamedText } from './streamed-text';
 
 export interface ChatIO {

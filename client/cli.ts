@@ -1,10 +1,10 @@
 // `npm run agent -- <command>`: start, chat, say, confirm, cancel, history, tree, end, agents, status.
 import { parseArgs } from 'node:util';
-import { PICKER_GOAL_ID, unknownGoal } from '../goals/registry';
+import { PICKER_GOAL_ID, unknownGoal } from '../goals/goal-registry';
 import { AgentClient } from './agent-client';
-import { DEFAULT_TASK_QUEUE } from './connection';
-import { applyEnvFile } from './env-file';
-import { startTracing } from './tracing';
+import { DEFAULT_TASK_QUEUE } from '../runtime/connection';
+import { applyEnvFile } from '../runtime/env-file';
+import { startTracing } from '../runtime/tracing';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { catalogMarkdown, catalogSnapshot } from './catalog-doc';
 import { parseAge, pruneConversations } from './prune';
@@ -20,7 +20,7 @@ import {
   formatSpend,
   formatTools,
   formatTree,
-} from './format';
+} from './terminal-format';
 import type { ConversationFilter } from './conversation-list';
 import { UserError } from './user-error';
 

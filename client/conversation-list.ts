@@ -1,7 +1,7 @@
 // Finding conversations: Temporal's visibility list filtered by the search attributes conversations keep
 // (workflows/search-attributes.ts), newest first. Used by `agent list` and by `npm start` to resume.
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
-import type { ConversationState } from '../workflows/types';
+import type { ConversationState, ConversationSummary } from '../core/types';
 import { AGENT_GOAL, AGENT_OWNER, AGENT_STATE } from '../workflows/search-attributes';
 import { UserError } from './user-error';
 
@@ -14,16 +14,6 @@ export interface ConversationFilter {
   owner?: string;
   /** At most this many, newest first (default 20). */
   limit?: number;
-}
-
-export interface ConversationSummary {
-  id: string;
-  goal: string | null;
-  state: ConversationState;
-  owner: string | null;
-  /** The first prompt (memo), when the user has said something. */
-  title: string | null;
-  startedAt: string;
 }
 
 const STATES: (ConversationState | 'running')[] = [

@@ -2,14 +2,15 @@
 // to start and drive conversations — the AgentClient, and for callers using a Temporal Client directly, the workflow,
 // its messages and the shapes they carry. Everything else in the repository is internal and may change.
 export { AgentClient, newConversationId } from './agent-client';
-export { DEFAULT_TASK_QUEUE } from './connection';
-export type { ConversationFilter, ConversationSummary } from './conversation-list';
+export { DEFAULT_TASK_QUEUE } from '../runtime/connection';
+export type { ConversationFilter } from './conversation-list';
+export type { ConversationSummary } from '../core/types';
 export type { ServerWait } from './server-outage';
-export { startTracing, type Tracing } from './tracing';
+export { startTracing, type Tracing } from '../runtime/tracing';
 export { UserError } from './user-error';
 export { AgentGoalWorkflow } from '../workflows';
-export * from '../workflows/messages';
-export type { AgentsDescription } from '../workflows/activity-types';
+export * from '../core/messages';
+export type { AgentsDescription } from '../core/activity-types';
 export type { CatalogDescription } from '../workflows/describe-workflows';
 export type {
   AgentGoalInput,
@@ -28,4 +29,4 @@ export type {
   ToolSpec,
   Transcript,
   Usage,
-} from '../workflows/types';
+} from '../core/types';

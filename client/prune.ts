@@ -1,7 +1,7 @@
 // `agent prune --older-than <duration>`: deletes conversations that ended longer ago than that (delegates included),
 // before the namespace's retention would. Running conversations are never touched; `--dry-run` only lists.
 import type { Client } from '@temporalio/client';
-import { parseDuration } from './duration';
+import { parseDuration } from '../runtime/duration';
 import { UserError } from './user-error';
 
 /** `90s`, `15m`, `24h`, `7d` (a bare number is seconds) → seconds. */

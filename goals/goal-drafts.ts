@@ -4,11 +4,11 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { selectTools, type McpDiscovery } from '../mcp/catalog';
-import { isBuiltinTool } from '../workflows/builtin-tools';
-import type { GoalFileSummary } from '../workflows/activity-types';
-import type { Goal, GoalProvenance } from '../workflows/types';
+import { isBuiltinTool } from '../core/builtin-specs';
+import type { GoalFileSummary } from '../core/activity-types';
+import type { Goal, GoalProvenance } from '../core/types';
 import { goalProblems, goalSchema } from './goal-schema';
-import type { GoalRegistry } from './registry';
+import type { GoalRegistry } from './goal-registry';
 
 /** Largest goal file a draft may make, in bytes: a goal is a page of text, not a document. */
 export const MAX_GOAL_BYTES = 16 * 1024;

@@ -2,7 +2,7 @@
 // changes, so a new goal shows up in ListAgents for running conversations with no restart or redeploy.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Goal } from '../workflows/types';
+import type { Goal } from '../core/types';
 import { goalProblems, goalSchema } from './goal-schema';
 
 export class GoalFolder {

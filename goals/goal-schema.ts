@@ -1,7 +1,7 @@
 // What a goal is, as a zod schema: code goals (goals/code/*.ts) and JSON goals (the goals folder) are parsed by
 // this one schema, so both kinds are held to the same rules and errors name the field.
 import { z } from 'zod';
-import type { Goal } from '../workflows/types';
+import type { Goal } from '../core/types';
 
 export const goalSchema = z
   .object({

@@ -5,12 +5,12 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { McpError, ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { idempotencyKey } from '../tools/idempotency';
-import { FailureTypes } from '../workflows/activity-types';
-import { mayHaveRun } from '../workflows/failures';
-import type { McpToolRef, ToolOutcome } from '../workflows/types';
+import { FailureTypes } from '../core/activity-types';
+import { mayHaveRun } from '../core/failures';
+import type { McpToolRef, ToolOutcome } from '../core/types';
 import type { McpDiscovery } from './catalog';
 import type { Lease, McpPool } from './pool';
-import type { ResolvedEndpoint } from './registry';
+import type { ResolvedEndpoint } from './endpoint-registry';
 
 const validator = new AjvJsonSchemaValidator();
 /** Connection attempts for a call that gets a single activity attempt (not idempotent). */

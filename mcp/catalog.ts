@@ -4,11 +4,17 @@
 // Cheap when nothing changed: one stat of the registry file, and the cached catalog.
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CatalogSummary, EndpointStatus, McpSelection, ToolSpec } from '../workflows/types';
-import { normaliseCategory } from '../goals/registry';
-import { globMatch, mcpToolName } from './naming';
+import type { CatalogSummary, EndpointStatus, McpSelection, ToolSpec } from '../core/types';
+import { normaliseCategory, globMatch } from '../core/naming';
+import { mcpToolName } from './naming';
 import type { McpPool } from './pool';
-import { isStdio, resolveEndpoint, type EndpointEntry, type RegistryFile, type ResolvedEndpoint } from './registry';
+import {
+  isStdio,
+  resolveEndpoint,
+  type EndpointEntry,
+  type RegistryFile,
+  type ResolvedEndpoint,
+} from './endpoint-registry';
 
 export interface McpCatalog extends CatalogSummary {
   tools: ToolSpec[];

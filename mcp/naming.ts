@@ -14,14 +14,3 @@ export function mcpToolName(server: string, tool: string, taken: Set<string>): s
   taken.add(name);
   return name;
 }
-
-/** Shell-style globs (`*`, `?`), case-sensitive, whole string. */
-export function globMatch(pattern: string, value: string): boolean {
-  const re = new RegExp(
-    `^${pattern
-      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-      .replace(/\*/g, '.*')
-      .replace(/\?/g, '.')}$`,
-  );
-  return re.test(value);
-}

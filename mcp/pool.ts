@@ -8,7 +8,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isStdio, type ResolvedEndpoint } from './registry';
+import { isStdio, type ResolvedEndpoint } from './endpoint-registry';
 
 export interface PoolOptions {
   /** Working directory for stdio servers whose entry has no `cwd` (the project root). */

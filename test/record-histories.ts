@@ -14,7 +14,7 @@ import {
   delegationsQuery,
   endChatSignal,
   userPromptSignal,
-} from '../workflows/messages';
+} from '../core/messages';
 import { TRAIN_TOOLS_QUEUE } from '../tools/native/trains/task-queue';
 import { startTrainService } from '../tools/services/train-service';
 import { createToolWorker } from '../worker/create-worker';
@@ -23,7 +23,7 @@ import { trainsScript } from './fixtures/goal-scripts-sports-trains';
 import { FX_STDIO, mcpScript, pickerScript, ptoScript } from './fixtures/scripts';
 import { loadScript } from '../activities/llm/scripted-model';
 import { decide, say, startConversation, waitForUser, waitUntil } from './helpers/conversation';
-import { startTemporal, startWorker, testSettings } from './helpers/temporal';
+import { startTemporal, startWorker, testSettings } from '../testkit/temporal';
 
 const OUT = path.join(__dirname, 'histories');
 /** Existing recordings are kept (they pin what older code wrote) unless --force is given. */
@@ -362,7 +362,7 @@ async function main(): Promise<void> {
           mcpServers: {
             toolbox: {
               command: process.execPath,
-              args: ['--require', 'tsx/cjs', 'test/fixtures/mcp/toolbox-server.ts'],
+              args: ['--require', 'tsx/cjs', 'testkit/toolbox-server.ts'],
               timeoutMs: 20_000,
             },
           },

@@ -1,6 +1,6 @@
 // A native tool is one file: schema, description and handler together. The registry is derived from the files.
 import { z } from 'zod';
-import type { ApprovalPolicy, ToolSpec } from '../workflows/types';
+import type { ApprovalPolicy, ToolSpec } from '../core/types';
 
 /** What a handler may use besides its arguments: injected, so tests can swap the data store and the services. */
 export interface ToolContext {

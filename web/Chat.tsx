@@ -14,7 +14,7 @@ import {
 } from './api';
 import { EMPTY, isStarter, nextSeq, reduce } from './chat-state';
 import { Transcript } from './Transcript';
-import { formatUsd } from './format';
+import { formatUsd } from '../core/format';
 
 interface Props {
   id: string;

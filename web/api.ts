@@ -1,6 +1,6 @@
 // The browser's side of the HTTP API (api/app.ts): requests carry the stored key, errors arrive as ApiError with
 // the server's message, a 401 tells whoever listens (the key prompt), and the live events come from one EventSource.
-import type { AgentsDescription } from '../workflows/activity-types';
+import type { AgentsDescription } from '../core/activity-types';
 import type {
   AgentReply,
   CatalogSummary,
@@ -12,8 +12,8 @@ import type {
   ToolOutcome,
   ToolSpec,
   Usage,
-} from '../workflows/types';
-import type { ConversationSummary } from '../client/conversation-list';
+  ConversationSummary,
+} from '../core/types';
 
 export type {
   AgentsDescription,

@@ -1,6 +1,6 @@
 // Checks edited tool arguments before they are sent: valid JSON, an object, the schema's required properties,
 // primitive types and enums, nested. The worker checks them fully (zod or Ajv); this catches slips at the keyboard.
-import type { JsonSchema } from '../workflows/types';
+import type { JsonSchema } from '../core/types';
 
 export type ArgsCheck = { args: Record<string, unknown>; error?: undefined } | { error: string; args?: undefined };
 

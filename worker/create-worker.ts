@@ -8,18 +8,18 @@ import { ScriptedModel } from '../activities/llm/scripted-model';
 import { loadPrices } from '../activities/llm/prices';
 import type { Limits } from '../activities/limits';
 import { SecretScrubber } from '../activities/secrets';
-import { loadGoals, type GoalRegistry } from '../goals/registry';
+import { loadGoals, type GoalRegistry } from '../goals/goal-registry';
 import { MockStore, type ToolServices } from '../tools/define-tool';
-import { loadNativeTools, ToolRegistry } from '../tools/registry';
+import { loadNativeTools, ToolRegistry } from '../tools/tool-registry';
 import { McpDiscovery } from '../mcp/catalog';
 import { McpPool } from '../mcp/pool';
-import { RegistryFile } from '../mcp/registry';
+import { RegistryFile } from '../mcp/endpoint-registry';
 import { createStreamBus, type StreamBus } from '../stream';
-import { registerSearchAttributes } from './search-attributes';
-import { recordEndpoints } from './telemetry';
-import type { Tracing } from '../client/tracing';
-import { workerTracing } from './tracing';
-import { PROJECT_ROOT, type WorkerSettings } from './settings';
+import { registerSearchAttributes } from './register-search-attributes';
+import { recordEndpoints } from './worker-metrics';
+import type { Tracing } from '../runtime/tracing';
+import { workerTracing } from './worker-tracing';
+import { PROJECT_ROOT, type WorkerSettings } from './worker-settings';
 
 export const WORKFLOWS_PATH = require.resolve(path.join(__dirname, '..', 'workflows'));
 

@@ -3,9 +3,9 @@
 // README use the balances up. Conversations (the Temporal database) are not demo data and stay.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { isStdio, parseRegistry, type Registry } from '../mcp/registry';
-import { loadNativeTools, type ToolRegistry } from '../tools/registry';
-import { demoDataFile, PROJECT_ROOT, type WorkerSettings } from './settings';
+import { isStdio, parseRegistry, type Registry } from '../mcp/endpoint-registry';
+import { loadNativeTools, type ToolRegistry } from '../tools/tool-registry';
+import { demoDataFile, PROJECT_ROOT, type WorkerSettings } from './worker-settings';
 
 /** Demo MCP servers (mcp/servers/) keep their records in the file a `<NAME>_DATA_FILE` variable of their entry names. */
 const SERVER_DATA_FILE = /^[A-Z][A-Z0-9_]*_DATA_FILE$/;

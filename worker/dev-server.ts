@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DEV_SERVER_SEARCH_ATTRIBUTES } from './search-attributes';
+import { DEV_SERVER_SEARCH_ATTRIBUTES } from './register-search-attributes';
 import { findTemporalCli, MISSING_CLI } from './temporal-cli';
 
 /**

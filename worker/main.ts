@@ -2,15 +2,15 @@
 // `npm run build`, then `node dist/worker/main.js` (the workflow code pre-bundled by the build); in development
 // `npm run worker` runs this file from source through tsx, bundling the workflow code at start.
 import { NativeConnection, Runtime } from '@temporalio/worker';
-import { processLogger } from './process-logger';
-import { telemetryOf } from './telemetry';
-import { temporalTarget } from '../client/connection';
-import { applyEnvFile } from '../client/env-file';
+import { processLogger } from '../runtime/process-logger';
+import { telemetryOf } from './worker-metrics';
+import { temporalTarget } from '../runtime/connection';
+import { applyEnvFile } from '../runtime/env-file';
 import { createAgentWorker, secretsOf } from './create-worker';
 import { loadFileStore } from '../tools/mock-data/file-store';
-import { demoDataFile, readWorkerSettings } from './settings';
+import { demoDataFile, readWorkerSettings } from './worker-settings';
 import { prebuiltWorkflowBundle } from './workflow-bundle';
-import { startTracing } from '../client/tracing';
+import { startTracing } from '../runtime/tracing';
 
 async function main(): Promise<void> {
   applyEnvFile();

@@ -1,14 +1,14 @@
 // `npm run tool-worker -- <taskQueue>`: serves the native tools routed to that task queue (a separate process,
 // as the team owning those tools would run it).
 import { NativeConnection, Runtime } from '@temporalio/worker';
-import { processLogger } from './process-logger';
-import { telemetryOf } from './telemetry';
-import { temporalTarget } from '../client/connection';
-import { applyEnvFile } from '../client/env-file';
+import { processLogger } from '../runtime/process-logger';
+import { telemetryOf } from './worker-metrics';
+import { temporalTarget } from '../runtime/connection';
+import { applyEnvFile } from '../runtime/env-file';
 import { createToolWorker, secretsOf } from './create-worker';
-import { startTracing } from '../client/tracing';
+import { startTracing } from '../runtime/tracing';
 import { loadFileStore } from '../tools/mock-data/file-store';
-import { demoDataFile, readWorkerSettings } from './settings';
+import { demoDataFile, readWorkerSettings } from './worker-settings';
 
 async function main(): Promise<void> {
   const taskQueue = process.argv[2];

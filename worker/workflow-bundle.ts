@@ -1,6 +1,6 @@
 // The workflow code bundled once, by `npm run build` (dist/workflow-bundle.js), instead of by webpack in every
 // worker at start. Only the compiled worker uses it, and only when it was bundled from the compiled workflow code
-// beside it (a hash of dist/workflows/ is kept with it): a worker run from source (tsx) bundles its sources at start,
+// beside it (a hash of dist/workflows/ and dist/core/, all the workflow code imports, is kept with it): a worker run from source (tsx) bundles its sources at start,
 // so a bundle can never be older than the workflow code it claims to be.
 //
 // `node dist/worker/workflow-bundle.js` (the build's step after tsc) writes it, after deleting compiled files whose
@@ -11,18 +11,32 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../tools/project-root';
-import { TRACING_WORKFLOW_MODULE } from './tracing';
+import { TRACING_WORKFLOW_MODULE } from './worker-tracing';
 
 const DIST = path.join(__dirname, '..');
 export const WORKFLOW_BUNDLE_FILE = path.join(DIST, 'workflow-bundle.js');
-/** The same code with the tracing interceptors built in, for workers with OTLP tracing on (client/tracing.ts). Two
+/** The same code with the tracing interceptors built in, for workers with OTLP tracing on (runtime/tracing.ts). Two
  * bundles, so a worker without tracing carries no OpenTelemetry code in every cached conversation. */
 export const TRACED_WORKFLOW_BUNDLE_FILE = path.join(DIST, 'workflow-bundle-traced.js');
 /** The hash of the compiled workflow code the bundle was made from. */
 const BUNDLE_SOURCE_FILE = path.join(DIST, 'workflow-bundle.json');
 const COMPILED_WORKFLOWS = path.join(DIST, 'workflows');
+/** Everything the workflow code may import (lint keeps it to these two folders). */
+const WORKFLOW_CODE_FOLDERS = [COMPILED_WORKFLOWS, path.join(DIST, 'core')];
 /** The folders tsconfig.build.json compiles. */
-const COMPILED_FOLDERS = ['workflows', 'activities', 'goals', 'tools', 'mcp', 'stream', 'worker', 'client', 'api'];
+const COMPILED_FOLDERS = [
+  'core',
+  'workflows',
+  'activities',
+  'goals',
+  'tools',
+  'mcp',
+  'stream',
+  'runtime',
+  'worker',
+  'client',
+  'api',
+];
 
 /**
  * The pre-built bundle when this runs compiled (node dist/worker/main.js); undefined from source, where the worker
@@ -35,17 +49,17 @@ export function prebuiltWorkflowBundle(traced = false): { codePath: string } | u
   const rebuild = 'run npm run build (it compiles and bundles together)';
   if (!existsSync(file) || !existsSync(BUNDLE_SOURCE_FILE)) throw new Error(`${file} is missing: ${rebuild}.`);
   const { workflows } = JSON.parse(readFileSync(BUNDLE_SOURCE_FILE, 'utf8')) as { workflows?: string };
-  if (workflows !== hashOfFolder(COMPILED_WORKFLOWS)) {
+  if (workflows !== hashOfWorkflowCode()) {
     throw new Error(`${file} was bundled from other workflow code than ${COMPILED_WORKFLOWS}: ${rebuild}.`);
   }
   return { codePath: file };
 }
 
 /** sha256 over the compiled workflow code (.js), file names included. */
-function hashOfFolder(dir: string): string {
+function hashOfWorkflowCode(): string {
   const hash = createHash('sha256');
-  for (const file of filesUnder(dir).filter((f) => f.endsWith('.js')))
-    hash.update(path.relative(dir, file)).update('\0').update(readFileSync(file));
+  for (const file of WORKFLOW_CODE_FOLDERS.flatMap(filesUnder).filter((f) => f.endsWith('.js')))
+    hash.update(path.relative(DIST, file)).update('\0').update(readFileSync(file));
   return hash.digest('hex');
 }
 
@@ -66,7 +80,7 @@ function orphans(): string[] {
 
 async function build(): Promise<void> {
   for (const file of orphans()) rmSync(file);
-  const workflows = hashOfFolder(COMPILED_WORKFLOWS);
+  const workflows = hashOfWorkflowCode();
   const workflowsPath = require.resolve(COMPILED_WORKFLOWS);
   const logger = new DefaultLogger('WARN');
   writeFileSync(WORKFLOW_BUNDLE_FILE, (await bundleWorkflowCode({ workflowsPath, logger })).code);

@@ -13,10 +13,10 @@ import {
   type LlmActivities,
   type McpActivities,
   type ToolActivity,
-} from './activity-types';
-import type { GoalReason } from './effects';
-import { MODEL_RETRY } from './model-retry';
-import type { McpToolRef, ResolvedGoal, ToolOutcome, ToolSpec } from './types';
+} from '../core/activity-types';
+import type { GoalReason } from '../core/effects';
+import { MODEL_RETRY } from '../core/model-retry';
+import type { McpToolRef, ResolvedGoal, ToolOutcome, ToolSpec } from '../core/types';
 
 const goalRetry = {
   maximumAttempts: 3,

@@ -31,7 +31,7 @@ import {
   vetAndPlan,
 } from './activity-stubs';
 import { Conversation, type RunVersions } from './conversation';
-import type { DelegateAnswer, DelegateStart, DelegateStarted, Effect, EffectKind, Performers } from './effects';
+import type { DelegateAnswer, DelegateStart, DelegateStarted, Effect, EffectKind, Performers } from '../core/effects';
 import { DEFAULT_DELEGATION_LIMITS } from './delegations';
 import { envelopeOf, envelopeOfFailure } from './envelope';
 import { failSoft, toolError } from './failures';
@@ -55,8 +55,8 @@ import {
   toolsQuery,
   usageQuery,
   userPromptSignal,
-} from './messages';
-import type { AgentGoalInput, AgentReply, Transcript } from './types';
+} from '../core/messages';
+import type { AgentGoalInput, AgentReply, Transcript } from '../core/types';
 import { AGENT_GOAL, AGENT_OWNER, AGENT_STATE, TITLE_CHARS } from './search-attributes';
 import { PATCHES, type PatchId } from './versions';
 import { TurnObserver } from './turn-observer';

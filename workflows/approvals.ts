@@ -1,6 +1,6 @@
 // When a tool call waits for the user, and which answers to a pending call are taken. Pure rules, shared by the
 // conversation's decisions and its update validators.
-import type { ConfirmDecision, Goal, Settings, ToolCall, ToolSpec } from './types';
+import type { ConfirmDecision, Goal, Settings, ToolCall, ToolSpec } from '../core/types';
 
 /** A call that waits for the user, and the user's answer once given. */
 export interface PendingCall {
@@ -11,7 +11,7 @@ export interface PendingCall {
 /**
  * The tool's own policy, then the goal's, then the operator's list of tools that need no approval
  * (APPROVAL_EXEMPT_TOOLS), then SHOW_CONFIRM. A goal may tighten a tool's `never`, never loosen `always`; a goal
- * file's `never` reaches read-only tools only (goals/registry.ts), so only code or the operator can exempt a tool
+ * file's `never` reaches read-only tools only (goals/goal-registry.ts), so only code or the operator can exempt a tool
  * that changes things.
  */
 export function needsApproval(spec: ToolSpec, goal: Goal, settings: Settings): boolean {

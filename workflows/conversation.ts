@@ -13,15 +13,21 @@ import {
   LIST_AGENTS,
   SEARCH_TOOLS,
   SEARCH_TOOLS_SPEC,
-} from './builtin-tools';
-import { checkArgs } from './check-args';
+} from '../core/builtin-specs';
+import { checkArgs } from '../core/check-args';
 import { DEFAULT_DELEGATION_LIMITS, Delegations } from './delegations';
-import type { Appliers, DelegateStarted, Effect, EffectKind, QueuedPrompt, ResultOf, StepFailure } from './effects';
+import type {
+  Appliers,
+  DelegateStarted,
+  Effect,
+  EffectKind,
+  QueuedPrompt,
+  ResultOf,
+  StepFailure,
+} from '../core/effects';
 import { Replies } from './replies';
 import { PATCHES } from './versions';
 import {
-  addUsage,
-  ZERO_USAGE,
   type AgentGoalInput,
   type AgentSummary,
   type CatalogSummary,
@@ -48,9 +54,10 @@ import {
   type Transcript,
   type TranscriptRef,
   type Usage,
-  formatUsd,
-} from './types';
-import { MAX_PROMPT_CHARS } from './messages';
+} from '../core/types';
+import { addUsage, ZERO_USAGE } from '../core/usage';
+import { formatDuration, formatUsd } from '../core/format';
+import { MAX_PROMPT_CHARS } from '../core/messages';
 
 /** How this run was started: versioned paths it takes (patched() answers the workflow read at start). */
 export interface RunVersions {
@@ -1096,13 +1103,6 @@ function cancelledCall(spec: ToolSpec): string {
   if (spec.mcp)
     return `Cancelled by the user while ${spec.mcp.server}/${spec.mcp.tool} ran; it may or may not have acted. Check before trying again.`;
   return 'Cancelled by the user before it finished; it did not complete.';
-}
-
-function formatDuration(seconds: number): string {
-  if (seconds % 86_400 === 0 && seconds > 86_400) return `${seconds / 86_400} days`;
-  if (seconds % 3_600 === 0) return `${seconds / 3_600} h`;
-  if (seconds % 60 === 0) return `${seconds / 60} min`;
-  return `${seconds} s`;
 }
 
 function invalid(problems: string[]): ToolOutcome {

@@ -11,9 +11,9 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { AgentsDescription, GoalFileSummary } from './activity-types';
+import type { AgentsDescription, GoalFileSummary } from '../core/activity-types';
 import { describeAgents, describeCatalog, describeGoalFiles, manageGoal, resolveGoal } from './activity-stubs';
-import type { CatalogSummary, ToolSpec } from './types';
+import type { CatalogSummary, ToolSpec } from '../core/types';
 
 export interface CatalogDescription {
   catalog: CatalogSummary;

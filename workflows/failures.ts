@@ -8,8 +8,9 @@ import {
   TemporalFailure,
   TimeoutFailure,
 } from '@temporalio/common';
-import type { StepFailure } from './effects';
-import type { ToolOutcome, ToolSpec } from './types';
+import type { StepFailure } from '../core/effects';
+import { mayHaveRun } from '../core/failures';
+import type { ToolOutcome, ToolSpec } from '../core/types';
 
 export async function failSoft<T>(run: () => Promise<T>): Promise<T | StepFailure> {
   try {
@@ -35,14 +36,6 @@ export function toolError(err: unknown, spec: ToolSpec): ToolOutcome {
     };
   }
   return { status: 'tool_error', error: reason(err) };
-}
-
-/** The truthful answer for a call that was sent and then lost: never re-sent, so the user and the LLM must check. */
-export function mayHaveRun(server: string, tool: string, why: string): ToolOutcome {
-  return {
-    status: 'tool_error',
-    error: `The call to ${server}/${tool} was sent, then lost (${why}); it may or may not have run, so it was not retried. Check before trying again.`,
-  };
 }
 
 function timedOut(err: unknown): boolean {

@@ -3,9 +3,9 @@
 // metric meter records nothing while a history is replayed, so an evicted or recovered conversation counts once;
 // its trace span is exported through a sink, which replays do not call either.
 import { metricMeter } from '@temporalio/workflow';
-import { METRICS } from './metric-names';
+import { METRICS } from '../core/metric-names';
 import { turnTracing, type TurnSpan } from './turn-trace';
-import type { ConversationState } from './types';
+import type { ConversationState } from '../core/types';
 
 export class TurnObserver {
   private started: { at: number; span: TurnSpan } | null = null;

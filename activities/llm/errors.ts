@@ -1,7 +1,7 @@
 // Provider errors → typed Temporal failures with explicit retryability. Temporal owns retries.
 import { ApplicationFailure } from '@temporalio/activity';
 import { APICallError, InvalidPromptError, LoadAPIKeyError, MissingToolResultsError, NoSuchModelError } from 'ai';
-import { FailureTypes } from '../../workflows/activity-types';
+import { FailureTypes } from '../../core/activity-types';
 
 export function toLlmFailure(err: unknown, provider: string, timeoutMs?: number): ApplicationFailure {
   if (err instanceof ApplicationFailure) return err;

@@ -2,7 +2,7 @@
 // Planning streams: each text delta goes to the stream bus as it arrives (for screens), while only the complete
 // reply is returned, so history holds whole messages and a retried attempt replaces, never appends.
 import { ApplicationFailure, CancelledFailure, Context, log } from '@temporalio/activity';
-import { modelRetryDelayMs } from '../../workflows/model-retry';
+import { modelRetryDelayMs } from '../../core/model-retry';
 import {
   generateText,
   jsonSchema,
@@ -13,10 +13,9 @@ import {
   type ModelMessage,
   type ToolSet,
 } from 'ai';
-import { FailureTypes } from '../../workflows/activity-types';
-import type { LlmActivities } from '../../workflows/activity-types';
+import { FailureTypes } from '../../core/activity-types';
+import type { LlmActivities } from '../../core/activity-types';
 import {
-  ZERO_USAGE,
   type AgentSummary,
   type ChatMessage,
   type Goal,
@@ -25,7 +24,8 @@ import {
   type PromptVerdict,
   type ToolSpec,
   type Usage,
-} from '../../workflows/types';
+} from '../../core/types';
+import { ZERO_USAGE } from '../../core/usage';
 import { whileHeartbeating } from '../heartbeat';
 import { capText, DEFAULT_LIMITS } from '../limits';
 import { toLlmFailure } from './errors';
@@ -37,7 +37,7 @@ import type { LlmTask, ScriptedCallInfo } from './scripted-model';
 import { replyStream, type ReplyStream, type StreamBus } from '../../stream';
 import { heldBack, readReply, streamTarget } from './reply-reader';
 import type { PriceTable } from './prices';
-import { observeLlmCall, recordLlmUsage, type LlmCall } from '../telemetry';
+import { observeLlmCall, recordLlmUsage, type LlmCall } from '../call-telemetry';
 
 export interface LlmDeps {
   model: LanguageModel;

@@ -1,6 +1,6 @@
 // Structured conversation → the AI SDK's provider-neutral messages (native tool calling).
 import type { ModelMessage } from 'ai';
-import type { ChatMessage } from '../../workflows/types';
+import type { ChatMessage } from '../../core/types';
 
 /** Notes (goal switches, system events) travel as user text with this prefix; providers reject mid-chat system turns. */
 export const NOTE_PREFIX = '[note] ';

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { PROJECT_ROOT } from '../../tools/project-root';
-import { roundUsd, type Usage } from '../../workflows/types';
+import { type Usage } from '../../core/types';
+import { roundUsd } from '../../core/usage';
 
 export const DEFAULT_PRICES_FILE = path.join(PROJECT_ROOT, 'config', 'prices.json');
 

@@ -1,6 +1,6 @@
 // Prompts are rendered here, in activities, from structured state by small pure functions; the workflow keeps
 // structured messages only. Snapshot-tested in test/unit/prompts.test.ts.
-import type { AgentSummary, ChatMessage, Goal, ToolSpec } from '../../workflows/types';
+import type { AgentSummary, ChatMessage, Goal, ToolSpec } from '../../core/types';
 
 export function renderPlanSystemPrompt(input: {
   goal: Goal;

@@ -18,7 +18,7 @@ import type {
   LanguageModelV3ToolCall,
 } from '@ai-sdk/provider';
 import { z } from 'zod';
-import { CHANGE_GOAL } from '../../workflows/builtin-tools';
+import { CHANGE_GOAL } from '../../core/builtin-specs';
 import { NOTE_PREFIX } from './model-messages';
 import { fillDeep, fillTemplate, type TemplateScope } from './script-template';
 

@@ -2,8 +2,8 @@
 // request, and this cache holds the rest, per run. A miss (another worker ran the earlier calls, or this one
 // restarted) reads the messages from the workflow itself through its history query.
 import { Context } from '@temporalio/activity';
-import { historyQuery } from '../../workflows/messages';
-import type { ChatMessage, TranscriptInput } from '../../workflows/types';
+import { historyQuery } from '../../core/messages';
+import type { ChatMessage, TranscriptInput } from '../../core/types';
 
 /** Conversations whose messages are kept; the least recently used go first. */
 const KEPT = 500;

@@ -2,7 +2,7 @@
 // transcript by reference, growing with the turn number when every step carries the whole transcript.
 import type { WorkflowHandle } from '@temporalio/client';
 import { AgentGoalWorkflow } from '../../workflows';
-import { endChatSignal, promptUpdate } from '../../workflows/messages';
+import { endChatSignal, promptUpdate } from '../../core/messages';
 import type { BenchContext } from '../context';
 import { PTO_GOAL, TEXT_PROMPT, turnScript } from '../scripted-answers';
 import { waitForGreeting } from '../stats';

@@ -6,8 +6,8 @@
 import { performance } from 'node:perf_hooks';
 import { McpDiscovery, type McpCatalog } from '../../mcp/catalog';
 import { McpPool } from '../../mcp/pool';
-import { RegistryFile } from '../../mcp/registry';
-import { PROJECT_ROOT } from '../../worker/settings';
+import { RegistryFile } from '../../mcp/endpoint-registry';
+import { PROJECT_ROOT } from '../../worker/worker-settings';
 import { fxRegistry } from '../fx';
 import type { Interrupts } from '../interrupts';
 import type { McpOptions } from '../options';

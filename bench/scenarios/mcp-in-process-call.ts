@@ -3,7 +3,7 @@
 import { callMcpTool } from '../../mcp/call';
 import type { McpDiscovery } from '../../mcp/catalog';
 import type { McpPool } from '../../mcp/pool';
-import type { McpToolRef } from '../../workflows/types';
+import type { McpToolRef } from '../../core/types';
 import { checkConverted, CONVERT_ARGS } from '../fx';
 import type { CallScenario } from '../scenario';
 import { timeIt } from '../stats';

@@ -1,4 +1,4 @@
-import type { Goal } from '../../workflows/types';
+import type { Goal } from '../../core/types';
 
 export default {
   id: 'goal_food_ordering',

@@ -1,8 +1,8 @@
 // Fixtures for driving Conversation without Temporal: a goal with one tool, settings, and the loop's two verbs.
 import { Conversation, type RunVersions } from '../../workflows/conversation';
-import type { Effect, EffectKind } from '../../workflows/effects';
-import { BUILTIN_TOOLS } from '../../workflows/builtin-tools';
-import type { Goal, PlanResult, Settings, ToolSpec } from '../../workflows/types';
+import type { Effect, EffectKind } from '../../core/effects';
+import { BUILTIN_TOOLS } from '../../core/builtin-specs';
+import type { Goal, PlanResult, Settings, ToolSpec } from '../../core/types';
 
 export const settings: Settings = {
   showConfirm: true,

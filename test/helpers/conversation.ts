@@ -1,8 +1,8 @@
 // Client-side helpers for driving a conversation in tests, the way the CLI does.
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { AgentGoalWorkflow } from '../../workflows';
-import { confirmUpdate, historyQuery, promptUpdate, statusQuery } from '../../workflows/messages';
-import type { AgentGoalInput, AgentReply, ChatMessage, ConfirmDecision } from '../../workflows/types';
+import { confirmUpdate, historyQuery, promptUpdate, statusQuery } from '../../core/messages';
+import type { AgentGoalInput, AgentReply, ChatMessage, ConfirmDecision } from '../../core/types';
 
 let seq = 0;
 
@@ -46,13 +46,7 @@ export async function rejection(promise: Promise<unknown>): Promise<string> {
   throw new Error('expected the update to be rejected');
 }
 
-export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export { waitUntil } from '../../testkit/wait-until';
 
 /** The result of the n-th successful call of a tool; throws with the outcome when it did not succeed. */
 export function resultOf<T>(messages: ChatMessage[], tool: string, n = 0): T {

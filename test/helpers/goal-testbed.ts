@@ -8,7 +8,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { loadScript, type ScriptInput } from '../../activities/llm/scripted-model';
 import { FX_STDIO } from '../fixtures/scripts';
 import { history, startConversation, toolOutcomes } from './conversation';
-import { startTemporal, startWorker, testSettings } from './temporal';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 const DEMO_SCRIPT = path.join(__dirname, '..', '..', 'config', 'scripted-model.json');
 

@@ -6,9 +6,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { openEvents, type SseEvent } from '../helpers/sse';
-import { startTemporal } from '../helpers/temporal';
-import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
+import { openEvents, type SseEvent } from '../../testkit/sse';
+import { startTemporal } from '../../testkit/temporal';
+import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 import { freePort } from '../../worker/dev-server';
 
 const ROOT = path.join(__dirname, '..', '..');

@@ -8,8 +8,8 @@ import { AgentClient } from '../../client/agent-client';
 import { createStreamBus } from '../../stream';
 import type { StreamBus } from '../../stream/bus';
 import { ptoScript } from '../fixtures/scripts';
-import { openEvents, type SseEvent } from '../helpers/sse';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+import { openEvents, type SseEvent } from '../../testkit/sse';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef0';

@@ -10,16 +10,16 @@ import { createModel } from '../../activities/llm/model';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 import { AgentClient } from '../../client/agent-client';
 import { defineTool } from '../../tools/define-tool';
-import { loadNativeTools, ToolRegistry } from '../../tools/registry';
-import { statusQuery } from '../../workflows/messages';
+import { loadNativeTools, ToolRegistry } from '../../tools/tool-registry';
+import { statusQuery } from '../../core/messages';
 import {
   completion,
   lastUserText,
   startFakeChatCompletions,
   type FakeChatCompletions,
-} from '../helpers/fake-chat-completions';
+} from '../../testkit/fake-chat-completions';
 import { history, say, startConversation, toolOutcomes, waitUntil } from '../helpers/conversation';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 const TSX = ['--require', 'tsx/cjs'];
 const dir = mkdtempSync(path.join(tmpdir(), 'cancel-'));

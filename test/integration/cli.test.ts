@@ -1,9 +1,9 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { ConversationSummary } from '../../client/conversation-list';
+import type { ConversationSummary } from '../../core/types';
 import { runCli } from '../helpers/cli';
 import { waitUntil } from '../helpers/conversation';
 import { ptoScript } from '../fixtures/scripts';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 describe('agent CLI against a real server and worker', () => {
   let env: TestWorkflowEnvironment;

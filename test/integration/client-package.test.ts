@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ptoScript } from '../fixtures/scripts';
-import { startTemporal, startWorker } from '../helpers/temporal';
+import { startTemporal, startWorker } from '../../testkit/temporal';
 
 const run = promisify(execFile);
 const ROOT = path.join(__dirname, '..', '..');

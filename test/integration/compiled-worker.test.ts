@@ -10,11 +10,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { AgentClient } from '../../client/agent-client';
-import { PICKER_GOAL_ID } from '../../goals/registry';
-import { readWorkerSettings } from '../../worker/settings';
-import { TRACING_SETTING_NAMES } from '../../client/tracing';
+import { PICKER_GOAL_ID } from '../../goals/goal-registry';
+import { readWorkerSettings } from '../../worker/worker-settings';
+import { TRACING_SETTING_NAMES } from '../../runtime/tracing';
 import { startReceiver } from '../helpers/otlp-receiver';
-import { startTemporal } from '../helpers/temporal';
+import { startTemporal } from '../../testkit/temporal';
 
 const run = promisify(execFile);
 const ROOT = path.join(__dirname, '..', '..');

@@ -6,10 +6,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { API_SETTING_NAMES } from '../../api/settings';
-import { TRACING_SETTING_NAMES } from '../../client/tracing';
-import { CONNECTION_SETTING_NAMES } from '../../client/connection';
-import { WORKER_SETTING_NAMES } from '../../worker/settings';
+import { API_SETTING_NAMES } from '../../api/api-settings';
+import { TRACING_SETTING_NAMES } from '../../runtime/tracing';
+import { CONNECTION_SETTING_NAMES } from '../../runtime/connection';
+import { WORKER_SETTING_NAMES } from '../../worker/worker-settings';
 
 const ROOT = path.join(__dirname, '..', '..');
 const hasCompose = spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0;

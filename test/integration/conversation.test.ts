@@ -1,9 +1,9 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { dataset } from '../../tools/mock-data';
-import { endChatSignal, usageQuery } from '../../workflows/messages';
+import { endChatSignal, usageQuery } from '../../core/messages';
 import { ptoScript } from '../fixtures/scripts';
 import { decide, history, rejection, say, startConversation, toolOutcomes } from '../helpers/conversation';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 describe('AgentGoalWorkflow on a real Temporal server', () => {
   let env: TestWorkflowEnvironment;

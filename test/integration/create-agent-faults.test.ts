@@ -6,12 +6,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { confirmSignal } from '../../workflows/messages';
+import { confirmSignal } from '../../core/messages';
 import { FX_STDIO } from '../fixtures/scripts';
 import { say, startConversation, waitForUser } from '../helpers/conversation';
-import { GrpcProxy } from '../helpers/grpc-proxy';
-import { startTemporal } from '../helpers/temporal';
-import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
+import { GrpcProxy } from '../../testkit/grpc-proxy';
+import { startTemporal } from '../../testkit/temporal';
+import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 
 const REQUEST = 'I need an agent that converts currency and checks account balances';
 

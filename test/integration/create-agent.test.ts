@@ -17,12 +17,12 @@ import {
   toolResults,
   type ChatRequestBody,
   type FakeChatCompletions,
-} from '../helpers/fake-chat-completions';
-import { currentGoalQuery, endChatSignal } from '../../workflows/messages';
+} from '../../testkit/fake-chat-completions';
+import { currentGoalQuery, endChatSignal } from '../../core/messages';
 import { FX_STDIO } from '../fixtures/scripts';
 import { runCli } from '../helpers/cli';
 import { decide, say, startConversation } from '../helpers/conversation';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 const REQUEST = 'I need an agent that converts currency and checks account balances';
 

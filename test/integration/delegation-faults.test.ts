@@ -10,13 +10,13 @@ import path from 'node:path';
 import { WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Employee } from '../../tools/mock-data';
-import { confirmUpdate, delegationsQuery, pendingToolCallQuery } from '../../workflows/messages';
-import type { DelegateEnvelope } from '../../workflows/types';
+import { confirmUpdate, delegationsQuery, pendingToolCallQuery } from '../../core/messages';
+import type { DelegateEnvelope } from '../../core/types';
 import { delegationGoalsDir, delegationScript } from '../fixtures/delegation';
 import { history, say, startConversation, toolOutcomes, waitUntil } from '../helpers/conversation';
-import { GrpcProxy } from '../helpers/grpc-proxy';
-import { startTemporal } from '../helpers/temporal';
-import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
+import { GrpcProxy } from '../../testkit/grpc-proxy';
+import { startTemporal } from '../../testkit/temporal';
+import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 
 type HistoryEvents = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>;
 

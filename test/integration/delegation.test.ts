@@ -8,15 +8,15 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ScriptedModel } from '../../activities/llm/scripted-model';
 import { dataset } from '../../tools/mock-data';
-import { cancelTurnUpdate, delegationsQuery, endChatSignal, usageQuery } from '../../workflows/messages';
-import type { DelegateEnvelope, Delegation } from '../../workflows/types';
+import { cancelTurnUpdate, delegationsQuery, endChatSignal, usageQuery } from '../../core/messages';
+import type { DelegateEnvelope, Delegation } from '../../core/types';
 import { delegationGoalsDir, delegationScript } from '../fixtures/delegation';
 import { startApi } from '../../api/server';
 import { AgentClient } from '../../client/agent-client';
 import { createStreamBus } from '../../stream';
 import { runCli } from '../helpers/cli';
 import { decide, history, say, startConversation, toolOutcomes, waitForUser, waitUntil } from '../helpers/conversation';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 const MODEL_MS = 150;
 

@@ -1,7 +1,7 @@
 // The offline demo as the README tells it: the shipped script (config/scripted-model.json) on a real dev server
 // and worker, from the agent picker as `npm start` opens it. Every input the README suggests leads where the README
 // says, from any agent: a request another agent owns switches straight to it, and that agent acts on it.
-import { agentsQuery, currentGoalQuery, endChatSignal } from '../../workflows/messages';
+import { agentsQuery, currentGoalQuery, endChatSignal } from '../../core/messages';
 import { decide, say, startConversation } from '../helpers/conversation';
 import { goalTestbed } from '../helpers/goal-testbed';
 

@@ -1,11 +1,11 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { MockStore } from '../../tools/define-tool';
 import { dataset } from '../../tools/mock-data';
-import { endChatSignal, pendingToolCallQuery, usageQuery, userPromptSignal } from '../../workflows/messages';
-import type { Transcript } from '../../workflows/types';
+import { endChatSignal, pendingToolCallQuery, usageQuery, userPromptSignal } from '../../core/messages';
+import type { Transcript } from '../../core/types';
 import { ptoScript } from '../fixtures/scripts';
 import { decide, history, say, startConversation, waitForUser, waitUntil } from '../helpers/conversation';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 describe('durability: continue-as-new and worker restarts', () => {
   let env: TestWorkflowEnvironment;

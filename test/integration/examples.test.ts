@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DEFAULT_SCRIPT } from '../../activities/llm/model';
 import { loadScript } from '../../activities/llm/scripted-model';
-import { startTemporal, startWorker } from '../helpers/temporal';
+import { startTemporal, startWorker } from '../../testkit/temporal';
 
 const ROOT = path.join(__dirname, '..', '..');
 

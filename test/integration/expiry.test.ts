@@ -3,10 +3,10 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { temporal } from '@temporalio/proto';
 import { dataset } from '../../tools/mock-data';
-import { statusQuery, userPromptSignal } from '../../workflows/messages';
+import { statusQuery, userPromptSignal } from '../../core/messages';
 import { ptoScript } from '../fixtures/scripts';
 import { history, startConversation, toolOutcomes, waitUntil } from '../helpers/conversation';
-import { startTimeSkipping, startWorker, testSettings } from '../helpers/temporal';
+import { startTimeSkipping, startWorker, testSettings } from '../../testkit/temporal';
 
 const { EventType } = temporal.api.enums.v1;
 

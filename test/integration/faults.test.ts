@@ -15,11 +15,11 @@ import { z } from 'zod';
 import { serveMcpOverHttp, type HttpMcpServer } from '../../mcp/servers/serve';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 import type { Employee } from '../../tools/mock-data';
-import { cancelTurnUpdate, confirmSignal } from '../../workflows/messages';
+import { cancelTurnUpdate, confirmSignal } from '../../core/messages';
 import { decide, history, say, startConversation, toolOutcomes, waitForUser, waitUntil } from '../helpers/conversation';
-import { GrpcProxy } from '../helpers/grpc-proxy';
-import { startTemporal } from '../helpers/temporal';
-import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
+import { GrpcProxy } from '../../testkit/grpc-proxy';
+import { startTemporal } from '../../testkit/temporal';
+import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 
 const script: ScriptInput = {
   rules: [

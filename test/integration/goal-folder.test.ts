@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
-import { currentGoalQuery, endChatSignal } from '../../workflows/messages';
+import { currentGoalQuery, endChatSignal } from '../../core/messages';
 import { history, say, startConversation, toolOutcomes } from '../helpers/conversation';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 const script: ScriptInput = {
   rules: [

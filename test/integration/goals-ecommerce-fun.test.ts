@@ -3,7 +3,7 @@
 // routing the picker to them, as `npm start` does.
 import { dataset } from '../../tools/mock-data';
 import { HINTS, treasureHunts } from '../../tools/mock-data/fun';
-import { currentGoalQuery, endChatSignal } from '../../workflows/messages';
+import { currentGoalQuery, endChatSignal } from '../../core/messages';
 import { ecommerceFunGoalsScript } from '../fixtures/goal-scripts-ecommerce-fun';
 import { history, say, startConversation, toolOutcomes } from '../helpers/conversation';
 import { goalTestbed } from '../helpers/goal-testbed';

@@ -3,7 +3,7 @@
 // offline demo script (config/scripted-model.json) routing the picker to them, as `npm start` does.
 import type { MockStore } from '../../tools/define-tool';
 import { bankCustomers, loanApplications, transfers } from '../../tools/mock-data/finance';
-import { currentGoalQuery, endChatSignal } from '../../workflows/messages';
+import { currentGoalQuery, endChatSignal } from '../../core/messages';
 import { financeGoalsScript } from '../fixtures/goal-scripts-finance';
 import { decide, history, say, startConversation, toolOutcomes } from '../helpers/conversation';
 import { goalTestbed } from '../helpers/goal-testbed';

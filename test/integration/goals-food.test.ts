@@ -9,10 +9,10 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { loadScript } from '../../activities/llm/scripted-model';
 import { serveHttp, ShopState, type ShopData } from '../../mcp/servers/shop';
 import { carts } from '../../tools/mock-data/food';
-import { catalogQuery, currentGoalQuery, endChatSignal, toolsQuery } from '../../workflows/messages';
+import { catalogQuery, currentGoalQuery, endChatSignal, toolsQuery } from '../../core/messages';
 import { foodScript } from '../fixtures/goal-scripts-food';
 import { decide, history, say, startConversation, toolOutcomes } from '../helpers/conversation';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 const ROOT = path.join(__dirname, '..', '..');
 const DEMO_SCRIPT = path.join(ROOT, 'config', 'scripted-model.json');

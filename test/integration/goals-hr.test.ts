@@ -3,7 +3,7 @@
 // routing the picker to them, as `npm start` does.
 import { dataset } from '../../tools/mock-data';
 import { paycheckDeposits } from '../../tools/mock-data/hr';
-import { currentGoalQuery, endChatSignal, toolsQuery } from '../../workflows/messages';
+import { currentGoalQuery, endChatSignal, toolsQuery } from '../../core/messages';
 import { hrGoalsScript } from '../fixtures/goal-scripts-hr';
 import { history, say, startConversation, toolOutcomes } from '../helpers/conversation';
 import { goalTestbed } from '../helpers/goal-testbed';

@@ -10,10 +10,10 @@ import { invoices } from '../../tools/mock-data/billing';
 import { TRAIN_TOOLS_QUEUE } from '../../tools/native/trains/task-queue';
 import { startTrainService, type TrainService } from '../../tools/services/train-service';
 import { createToolWorker } from '../../worker/create-worker';
-import { currentGoalQuery, endChatSignal } from '../../workflows/messages';
+import { currentGoalQuery, endChatSignal } from '../../core/messages';
 import { trainsScript } from '../fixtures/goal-scripts-sports-trains';
 import { decide, history, say, startConversation, toolOutcomes, resultOf } from '../helpers/conversation';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 const DEMO_SCRIPT = path.join(__dirname, '..', '..', 'config', 'scripted-model.json');
 const GOAL = 'goal_match_train_invoice';

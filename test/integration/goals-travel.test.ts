@@ -2,7 +2,7 @@
 // (approved), and the invoice lands in the worker's mock store; tool errors and a rejected invoice reach the LLM;
 // then the offline demo script (config/scripted-model.json) routes the picker to the goal and runs it, as npm start does.
 import { invoices } from '../../tools/mock-data/billing';
-import { currentGoalQuery, endChatSignal } from '../../workflows/messages';
+import { currentGoalQuery, endChatSignal } from '../../core/messages';
 import { travelScript } from '../fixtures/goal-scripts-travel';
 import { decide, history, say, startConversation, toolOutcomes, resultOf } from '../helpers/conversation';
 import { goalTestbed } from '../helpers/goal-testbed';

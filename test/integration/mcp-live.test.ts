@@ -6,10 +6,10 @@ import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { runCli } from '../helpers/cli';
 import { serveHttp } from '../../mcp/servers/fx';
-import { catalogQuery, endChatSignal } from '../../workflows/messages';
+import { catalogQuery, endChatSignal } from '../../core/messages';
 import { FX_STDIO as fx, mcpScript as script } from '../fixtures/scripts';
 import { decide, history, say, startConversation, toolOutcomes } from '../helpers/conversation';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 const SECRET = 'sk-live-very-secret-4242';
 

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { McpDiscovery } from '../../mcp/catalog';
 import { callMcpTool } from '../../mcp/call';
 import { McpPool } from '../../mcp/pool';
-import { RegistryFile } from '../../mcp/registry';
+import { RegistryFile } from '../../mcp/endpoint-registry';
 import { serveHttp } from '../../mcp/servers/fx';
-import { PROJECT_ROOT } from '../../worker/settings';
-import type { ToolSpec } from '../../workflows/types';
+import { PROJECT_ROOT } from '../../worker/worker-settings';
+import type { ToolSpec } from '../../core/types';
 
 const TSX = ['--require', 'tsx/cjs'];
 const fxStdio = {

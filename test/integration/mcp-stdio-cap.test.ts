@@ -8,9 +8,9 @@ import path from 'node:path';
 import { McpDiscovery } from '../../mcp/catalog';
 import { callMcpTool } from '../../mcp/call';
 import { McpPool } from '../../mcp/pool';
-import { RegistryFile } from '../../mcp/registry';
+import { RegistryFile } from '../../mcp/endpoint-registry';
 import { serveHttp } from '../../mcp/servers/fx';
-import { PROJECT_ROOT } from '../../worker/settings';
+import { PROJECT_ROOT } from '../../worker/worker-settings';
 
 describe('McpPool with a cap on stdio server processes', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'mcp-cap-'));

@@ -10,9 +10,9 @@ import {
   lastUserText,
   startFakeChatCompletions,
   type FakeChatCompletions,
-} from '../helpers/fake-chat-completions';
+} from '../../testkit/fake-chat-completions';
 import { say, startConversation, waitUntil } from '../helpers/conversation';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 describe('a failing model, in words and in time', () => {
   let env: TestWorkflowEnvironment;

@@ -1,8 +1,8 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { agentsQuery, changeGoalSignal, currentGoalQuery, endChatSignal } from '../../workflows/messages';
+import { agentsQuery, changeGoalSignal, currentGoalQuery, endChatSignal } from '../../core/messages';
 import { pickerScript } from '../fixtures/scripts';
 import { history, say, startConversation, toolOutcomes, waitForUser, waitUntil } from '../helpers/conversation';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 describe('multi-goal mode: ListAgents and ChangeGoal', () => {
   let env: TestWorkflowEnvironment;

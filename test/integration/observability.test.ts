@@ -10,11 +10,11 @@ import { z } from 'zod';
 import { serveMcpOverHttp, type HttpMcpServer } from '../../mcp/servers/serve';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 import { freePort } from '../../worker/dev-server';
-import { usageQuery } from '../../workflows/messages';
-import type { ChatMessage, Transcript, Usage } from '../../workflows/types';
+import { usageQuery } from '../../core/messages';
+import type { ChatMessage, Transcript, Usage } from '../../core/types';
 import { history, say, startConversation } from '../helpers/conversation';
-import { startTemporal } from '../helpers/temporal';
-import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
+import { startTemporal } from '../../testkit/temporal';
+import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 
 /** Dollars per million tokens: a token in costs a tenth of a cent, a token out two tenths. */
 const PRICE = { input: 1_000, output: 2_000 };

@@ -2,8 +2,8 @@
 // through the openai-compatible provider: only the model's server is fake (a local Chat Completions server).
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createModel } from '../../activities/llm/model';
-import { endChatSignal, usageQuery } from '../../workflows/messages';
-import type { DelegateEnvelope } from '../../workflows/types';
+import { endChatSignal, usageQuery } from '../../core/messages';
+import type { DelegateEnvelope } from '../../core/types';
 import { delegationGoalsDir } from '../fixtures/delegation';
 import { history, say, startConversation, toolOutcomes, waitUntil } from '../helpers/conversation';
 import {
@@ -18,8 +18,8 @@ import {
   type ChatRequestMessage,
   type FakeChatCompletions,
   type ScriptResult,
-} from '../helpers/fake-chat-completions';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+} from '../../testkit/fake-chat-completions';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 const KEY = 'sk-integration';
 const GREETING = 'Hi! I can find your order. What is its id, or your email?';

@@ -9,8 +9,8 @@ import { z } from 'zod';
 import { serveMcpOverHttp, type HttpMcpServer } from '../../mcp/servers/serve';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 import { say, startConversation } from '../helpers/conversation';
-import { startTemporal } from '../helpers/temporal';
-import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
+import { startTemporal } from '../../testkit/temporal';
+import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 
 const CONVERSATIONS = 50;
 

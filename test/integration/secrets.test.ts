@@ -10,11 +10,11 @@ import {
   httpError,
   lastUserText,
   type FakeChatCompletions,
-} from '../helpers/fake-chat-completions';
+} from '../../testkit/fake-chat-completions';
 import { say, startConversation, waitUntil } from '../helpers/conversation';
 import { startReceiver } from '../helpers/otlp-receiver';
-import { startTemporal } from '../helpers/temporal';
-import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
+import { startTemporal } from '../../testkit/temporal';
+import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 
 const KEY = 'sk-proj-Zq8vN2xT5kLm9Wp3Rt6YbC1dE4fG7hJ0';
 

@@ -12,9 +12,9 @@ import {
   lastUserText,
   startFakeChatCompletions,
   type FakeChatCompletions,
-} from '../helpers/fake-chat-completions';
-import { startKillableServer, type KillableServer } from '../helpers/killable-server';
-import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
+} from '../../testkit/fake-chat-completions';
+import { startKillableServer, type KillableServer } from '../../testkit/killable-server';
+import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 
 /** Longer than the SDK's own ~20 s of retries of a call, so the client has to wait the outage out itself. */
 const OUTAGE_MS = 25_000;

@@ -5,7 +5,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createModel } from '../../activities/llm/model';
 import { RedisStreamBus, type StreamBus, type StreamChunk } from '../../stream';
-import type { ChatMessage } from '../../workflows/types';
+import type { ChatMessage } from '../../core/types';
 import { history, say, startConversation } from '../helpers/conversation';
 import {
   completion,
@@ -13,9 +13,9 @@ import {
   startFakeChatCompletions,
   streamed,
   type FakeChatCompletions,
-} from '../helpers/fake-chat-completions';
-import { startRedis, type RunningRedis } from '../helpers/redis-server';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+} from '../../testkit/fake-chat-completions';
+import { startRedis, type RunningRedis } from '../../testkit/redis-server';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 const REPLY = 'Your balance is 96 hours, which is twelve working days; nothing is booked for next month yet.';
 const script = {

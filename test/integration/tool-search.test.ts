@@ -1,4 +1,4 @@
-// SearchTools on a real dev server and worker, with a real MCP server of 504 tools (test/fixtures/mcp/toolbox-server.ts)
+// SearchTools on a real dev server and worker, with a real MCP server of 504 tools (testkit/toolbox-server.ts)
 // behind goal_general, and the model reached over HTTP (a local Chat Completions server): the request carries the
 // builtins and SearchTools instead of 504 schemas, the model finds the tool and calls it, and the same conversation
 // with the full list (TOOL_SEARCH_THRESHOLD=0) shows what each request would have weighed.
@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createModel } from '../../activities/llm/model';
-import { endChatSignal } from '../../workflows/messages';
-import { TOOLBOX_TOOLS } from '../fixtures/mcp/toolbox';
+import { endChatSignal } from '../../core/messages';
+import { TOOLBOX_TOOLS } from '../../testkit/toolbox';
 import { history, say, startConversation, toolOutcomes } from '../helpers/conversation';
 import {
   completion,
@@ -18,8 +18,8 @@ import {
   toolResults,
   type ChatRequestBody,
   type FakeChatCompletions,
-} from '../helpers/fake-chat-completions';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+} from '../../testkit/fake-chat-completions';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 const TSX = ['--require', 'tsx/cjs'];
 const REQUEST = 'schedule a meeting with the design team';
@@ -58,7 +58,7 @@ describe('SearchTools over a catalog of 504 MCP tools', () => {
         mcpServers: {
           toolbox: {
             command: process.execPath,
-            args: [...TSX, 'test/fixtures/mcp/toolbox-server.ts'],
+            args: [...TSX, 'testkit/toolbox-server.ts'],
             timeoutMs: 20_000,
           },
         },

@@ -11,12 +11,12 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { serveMcpOverHttp, type HttpMcpServer } from '../../mcp/servers/serve';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
-import { startTracing, type Tracing } from '../../client/tracing';
-import { endChatSignal } from '../../workflows/messages';
+import { startTracing, type Tracing } from '../../runtime/tracing';
+import { endChatSignal } from '../../core/messages';
 import { say, startConversation, waitUntil } from '../helpers/conversation';
 import { startReceiver, type ReceivedSpan } from '../helpers/otlp-receiver';
-import { startTemporal } from '../helpers/temporal';
-import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../helpers/worker-process';
+import { startTemporal } from '../../testkit/temporal';
+import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 
 const script: ScriptInput = {
   rules: [

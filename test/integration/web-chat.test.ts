@@ -15,7 +15,7 @@ import { startApi, type RunningApi } from '../../api/server';
 import { AgentClient } from '../../client/agent-client';
 import { createStreamBus } from '../../stream';
 import type { StreamBus } from '../../stream/bus';
-import { PROJECT_ROOT } from '../../worker/settings';
+import { PROJECT_ROOT } from '../../worker/worker-settings';
 import { delegationGoalsDir, delegationScript } from '../fixtures/delegation';
 import { ptoScript } from '../fixtures/scripts';
 import {
@@ -30,7 +30,7 @@ import {
   type OpenedPage,
 } from '../helpers/browser';
 import { waitUntil } from '../helpers/conversation';
-import { startTemporal, startWorker, testSettings } from '../helpers/temporal';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 const ACCRUAL =
   'You earn eight hours of paid time off every month you work here. Unused hours roll over into the next year, up to a cap ' +

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger, Worker } from '@temporalio/worker';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { WORKFLOWS_PATH } from '../../worker/create-worker';
-import { TRACING_WORKFLOW_MODULE } from '../../worker/tracing';
-import { workflowBundle } from '../helpers/temporal';
+import { TRACING_WORKFLOW_MODULE } from '../../worker/worker-tracing';
+import { workflowBundle } from '../../testkit/temporal';
 
 const DIR = path.join(__dirname, '..', 'histories');
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ApiKeys, LOCAL_CALLER } from '../../api/auth';
-import { readApiSettings } from '../../api/settings';
+import { readApiSettings } from '../../api/api-settings';
 import { eventId, parseEventId } from '../../api/live-feed';
 
 describe('readApiSettings', () => {

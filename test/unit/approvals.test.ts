@@ -2,7 +2,7 @@
 // reaches read-only tools only), and the operator naming tools in APPROVAL_EXEMPT_TOOLS.
 import { needsApproval } from '../../workflows/approvals';
 import { createAgentWorker } from '../../worker/create-worker';
-import { readWorkerSettings } from '../../worker/settings';
+import { readWorkerSettings } from '../../worker/worker-settings';
 import { book, goal, settings } from '../helpers/conversation-unit';
 
 describe('needsApproval', () => {

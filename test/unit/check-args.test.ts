@@ -1,4 +1,4 @@
-import { checkArgs } from '../../workflows/check-args';
+import { checkArgs } from '../../core/check-args';
 
 const schema = {
   type: 'object',

@@ -1,9 +1,9 @@
 // Conversation decides what the builtin tools mean (ListAgents, ChangeGoal, CompleteGoal), goal switches and
 // per-turn tool refreshes: driven here effect by effect, with no Temporal.
 import { Conversation } from '../../workflows/conversation';
-import { BUILTIN_TOOLS } from '../../workflows/builtin-tools';
+import { BUILTIN_TOOLS } from '../../core/builtin-specs';
 import { PATCHES } from '../../workflows/versions';
-import type { AgentSummary, Goal, ResolvedGoal } from '../../workflows/types';
+import type { AgentSummary, Goal, ResolvedGoal } from '../../core/types';
 import { book, calls, goal, next, planThen, settings, text } from '../helpers/conversation-unit';
 
 const multi = { ...settings, multiGoal: true };

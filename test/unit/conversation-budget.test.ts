@@ -2,8 +2,9 @@
 // budget (the settings', or its goal's own) calls the model no more and ends saying why; a delegate past its budget
 // hands its parent an error envelope; runs from before budgets never stop.
 import { Conversation } from '../../workflows/conversation';
-import { BUILTIN_TOOLS } from '../../workflows/builtin-tools';
-import { addUsage, ZERO_USAGE, type Goal, type PlanResult, type Settings, type Usage } from '../../workflows/types';
+import { BUILTIN_TOOLS } from '../../core/builtin-specs';
+import { type Goal, type PlanResult, type Settings, type Usage } from '../../core/types';
+import { addUsage, ZERO_USAGE } from '../../core/usage';
 import { book, calls, goal, next, settings } from '../helpers/conversation-unit';
 
 const spent = (totalTokens: number, costUsd?: number): Usage => ({

@@ -1,7 +1,7 @@
 // Cancelling a turn and waits that expire, decided by Conversation alone (the workflow cancels the activity).
 import { Conversation } from '../../workflows/conversation';
-import { BUILTIN_TOOLS } from '../../workflows/builtin-tools';
-import type { ToolSpec } from '../../workflows/types';
+import { BUILTIN_TOOLS } from '../../core/builtin-specs';
+import type { ToolSpec } from '../../core/types';
 import { begun, book, calls, goal, next, settings, text } from '../helpers/conversation-unit';
 
 const expiring = { refreshToolsEachTurn: true, cancelAndExpire: true };

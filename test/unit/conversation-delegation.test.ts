@@ -2,8 +2,8 @@
 // become the calls' results, approvals and questions travel up and answers down, limits refuse with a tool error,
 // and a delegate (task mode) ends its one task with an envelope.
 import { Conversation } from '../../workflows/conversation';
-import { ASK_AGENT, ASK_USER, askAgentSpec, BUILTIN_TOOLS } from '../../workflows/builtin-tools';
-import type { DelegateEnvelope, Goal, ToolCall } from '../../workflows/types';
+import { ASK_AGENT, ASK_USER, askAgentSpec, BUILTIN_TOOLS } from '../../core/builtin-specs';
+import type { DelegateEnvelope, Goal, ToolCall } from '../../core/types';
 import { toModelMessages } from '../../activities/llm/model-messages';
 import { envelopeOf, envelopeProblem } from '../../workflows/envelope';
 import { book, goal, next, settings, text, usage } from '../helpers/conversation-unit';

@@ -1,6 +1,6 @@
 import { Conversation } from '../../workflows/conversation';
-import type { Effect } from '../../workflows/effects';
-import type { ToolSpec } from '../../workflows/types';
+import type { Effect } from '../../core/effects';
+import type { ToolSpec } from '../../core/types';
 import { begun, book, calls, goal, next, planThen, settings, text, usage } from '../helpers/conversation-unit';
 
 describe('Conversation', () => {

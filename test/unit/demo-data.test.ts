@@ -5,7 +5,7 @@ import { dataset } from '../../tools/mock-data';
 import { loadFileStore } from '../../tools/mock-data/file-store';
 import { TRAIN_TOOLS_QUEUE } from '../../tools/native/trains/task-queue';
 import { demoDataFiles, resetDemoData } from '../../worker/demo-data';
-import { demoDataFile, readWorkerSettings } from '../../worker/settings';
+import { demoDataFile, readWorkerSettings } from '../../worker/worker-settings';
 
 describe('resetDemoData (npm start -- --reset)', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'demo-data-'));

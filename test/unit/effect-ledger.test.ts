@@ -9,7 +9,7 @@ import { createToolDispatcher } from '../../activities/tool-activities';
 import { MockStore, type ToolContext } from '../../tools/define-tool';
 import { dataset } from '../../tools/mock-data';
 import { loadFileStore } from '../../tools/mock-data/file-store';
-import { loadNativeTools } from '../../tools/registry';
+import { loadNativeTools } from '../../tools/tool-registry';
 
 const tools = loadNativeTools();
 const ada = (store: MockStore) => dataset(store, 'employees').find((e) => e.email === 'ada@example.com')!;

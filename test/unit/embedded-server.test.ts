@@ -2,7 +2,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { embeddedServer, recordEmbeddedServer, temporalTarget } from '../../client/connection';
+import { embeddedServer, recordEmbeddedServer, temporalTarget } from '../../runtime/connection';
 
 describe('the embedded server hand-off', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'handoff-'));

@@ -2,8 +2,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { applyEnvFile, parseEnvFile } from '../../client/env-file';
-import { readWorkerSettings } from '../../worker/settings';
+import { applyEnvFile, parseEnvFile } from '../../runtime/env-file';
+import { readWorkerSettings } from '../../worker/worker-settings';
 
 describe('.env', () => {
   it('parses names, quotes, export and comments like config/example.env', () => {

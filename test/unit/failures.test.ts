@@ -8,7 +8,7 @@ import {
   TimeoutType,
 } from '@temporalio/common';
 import { failSoft, toolError } from '../../workflows/failures';
-import type { ToolSpec } from '../../workflows/types';
+import type { ToolSpec } from '../../core/types';
 import { book } from '../helpers/conversation-unit';
 
 const failed = (cause: Error) =>

@@ -4,9 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { GoalDrafts, MAX_GOAL_BYTES } from '../../goals/goal-drafts';
-import { loadGoals } from '../../goals/registry';
-import { loadNativeTools } from '../../tools/registry';
-import type { GoalProvenance } from '../../workflows/types';
+import { loadGoals } from '../../goals/goal-registry';
+import { loadNativeTools } from '../../tools/tool-registry';
+import type { GoalProvenance } from '../../core/types';
 
 const draft = {
   id: 'goal_new_thing',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createLlmActivities } from '../../activities/llm/llm-activities';
 import { ScriptedModel } from '../../activities/llm/scripted-model';
-import { loadGoals } from '../../goals/registry';
+import { loadGoals } from '../../goals/goal-registry';
 
 describe('per-goal model override', () => {
   const base = loadGoals().resolve('goal_hr_pto');

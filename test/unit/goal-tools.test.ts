@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MockStore, ToolError, type ToolContext, type ToolServices } from '../../tools/define-tool';
 import { invoices } from '../../tools/mock-data/billing';
-import { loadNativeTools } from '../../tools/registry';
+import { loadNativeTools } from '../../tools/tool-registry';
 import { parseMonth } from '../../tools/native/travel/find-events';
 import { startTrainService, timetable, type TrainService } from '../../tools/services/train-service';
 

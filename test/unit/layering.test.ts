@@ -4,12 +4,12 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
 const WORKFLOW_MAY_NOT = [
-  "import { loadGoals as y } from '../goals/registry';",
+  "import { loadGoals as y } from '../goals/goal-registry';",
   "import { PICKER_GOAL_ID as y } from '../goals';",
   "import { createActivities as y } from '../activities';",
   "import { callMcpTool as y } from '../mcp/call';",
   "import { defineTool as y } from '../tools/define-tool';",
-  "import { readWorkerSettings as y } from '../worker/settings';",
+  "import { readWorkerSettings as y } from '../worker/worker-settings';",
   "import { AgentClient as y } from '../client/agent-client';",
   "import { readFileSync as y } from 'node:fs';",
   "import { readFileSync as y } from 'fs';",
@@ -32,17 +32,17 @@ const up = (folder: string) => '../'.repeat(folder.split('/').length);
 const CASES: [string, string, boolean][] = [
   ...WORKFLOW_MAY_NOT.map((s): [string, string, boolean] => ['workflows/probe.ts', s, true]),
   ...WORKFLOW_MAY.map((s): [string, string, boolean] => ['workflows/probe.ts', s, false]),
-  ['client/probe.ts', "import { readWorkerSettings as y } from '../worker/settings';", true],
-  ['client/probe.ts', "import { PICKER_GOAL_ID as y } from '../goals/registry';", false],
+  ['client/probe.ts', "import { readWorkerSettings as y } from '../worker/worker-settings';", true],
+  ['client/probe.ts', "import { PICKER_GOAL_ID as y } from '../goals/goal-registry';", false],
   ['worker/probe.ts', "import { AgentClient as y } from '../client/agent-client';", false],
   ['worker/probe.ts', "import { startApi as y } from '../api/server';", false],
   ['api/probe.ts', "import { AgentClient as y } from '../client/agent-client';", false],
-  ['api/probe.ts', "import { readWorkerSettings as y } from '../worker/settings';", true],
+  ['api/probe.ts', "import { readWorkerSettings as y } from '../worker/worker-settings';", true],
   ['client/probe.ts', "import { startApi as y } from '../api/server';", true],
   ['stream/probe.ts', "import { startApi as y } from '../api/server';", true],
   ['workflows/probe.ts', "import { createStreamBus as y } from '../stream';", true],
   ...LOWER_LAYERS.flatMap((f): [string, string, boolean][] => [
-    [`${f}/probe.ts`, `import { temporalTarget as y } from '${up(f)}client/connection';`, true],
+    [`${f}/probe.ts`, `import { temporalTarget as y } from '${up(f)}runtime/connection';`, true],
     [`${f}/probe.ts`, `import { readWorkerSettings as y } from '${up(f)}worker/settings';`, true],
   ]),
 ];

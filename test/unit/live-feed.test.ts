@@ -3,7 +3,7 @@
 import type { AgentClient } from '../../client/agent-client';
 import { LiveFeeds, type LiveEvent } from '../../api/live-feed';
 import { MemoryStreamBus } from '../../stream';
-import type { ChatMessage, ConversationFeed } from '../../workflows/types';
+import type { ChatMessage, ConversationFeed } from '../../core/types';
 
 function feedOf(messages: ChatMessage[], state: ConversationFeed['state'] = 'working'): ConversationFeed {
   return {

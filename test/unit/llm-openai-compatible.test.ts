@@ -5,10 +5,10 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createGoalActivities } from '../../activities/goal-activities';
 import { createLlmActivities } from '../../activities/llm/llm-activities';
 import { createModel } from '../../activities/llm/model';
-import { loadGoals, PICKER_GOAL_ID } from '../../goals/registry';
-import { loadNativeTools } from '../../tools/registry';
-import { FailureTypes, type LlmActivities } from '../../workflows/activity-types';
-import type { ChatMessage, Goal, ResolvedGoal, Settings } from '../../workflows/types';
+import { loadGoals, PICKER_GOAL_ID } from '../../goals/goal-registry';
+import { loadNativeTools } from '../../tools/tool-registry';
+import { FailureTypes, type LlmActivities } from '../../core/activity-types';
+import type { ChatMessage, Goal, ResolvedGoal, Settings } from '../../core/types';
 import {
   completion,
   httpError,
@@ -17,7 +17,7 @@ import {
   systemPrompt,
   toolResults,
   type FakeChatCompletions,
-} from '../helpers/fake-chat-completions';
+} from '../../testkit/fake-chat-completions';
 
 const KEY = 'sk-test-123';
 

@@ -1,5 +1,6 @@
-import { globMatch, mcpToolName } from '../../mcp/naming';
-import { parseRegistry, resolveEndpoint } from '../../mcp/registry';
+import { mcpToolName } from '../../mcp/naming';
+import { globMatch } from '../../core/naming';
+import { parseRegistry, resolveEndpoint } from '../../mcp/endpoint-registry';
 
 describe('MCP registry parsing', () => {
   it('accepts the Claude Desktop / Cursor shape with our extension fields, filling defaults', () => {

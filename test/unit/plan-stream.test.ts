@@ -7,9 +7,9 @@ import { DefaultLogger } from '@temporalio/worker';
 import { generateText, jsonSchema, streamText, tool } from 'ai';
 import { createLlmActivities } from '../../activities/llm/llm-activities';
 import { chunksOf, ScriptedModel } from '../../activities/llm/scripted-model';
-import { loadGoals } from '../../goals/registry';
+import { loadGoals } from '../../goals/goal-registry';
 import { MemoryStreamBus, type StreamChunk } from '../../stream';
-import { FailureTypes } from '../../workflows/activity-types';
+import { FailureTypes } from '../../core/activity-types';
 
 const REPLY = 'You have 12 days of paid time off left, and 3 days are booked for next month.';
 const script = {

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadPrices } from '../../activities/llm/prices';
-import { readWorkerSettings } from '../../worker/settings';
+import { readWorkerSettings } from '../../worker/worker-settings';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'prices-'));
 function file(name: string, content: unknown): string {

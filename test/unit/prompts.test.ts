@@ -1,8 +1,8 @@
 import { renderPlanSystemPrompt, renderSummaryPrompt, renderValidateSystemPrompt } from '../../activities/llm/prompts';
 import { toModelMessages } from '../../activities/llm/model-messages';
-import { loadGoals } from '../../goals/registry';
-import { BUILTIN_TOOLS } from '../../workflows/builtin-tools';
-import type { ChatMessage } from '../../workflows/types';
+import { loadGoals } from '../../goals/goal-registry';
+import { BUILTIN_TOOLS } from '../../core/builtin-specs';
+import type { ChatMessage } from '../../core/types';
 
 const goal = loadGoals().resolve('goal_hr_pto');
 const messages: ChatMessage[] = [

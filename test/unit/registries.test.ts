@@ -1,11 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { GoalRegistry, loadGoals, PICKER_GOAL_ID } from '../../goals/registry';
-import { loadNativeTools } from '../../tools/registry';
+import { GoalRegistry, loadGoals, PICKER_GOAL_ID } from '../../goals/goal-registry';
+import { loadNativeTools } from '../../tools/tool-registry';
 import { createGoalActivities } from '../../activities/goal-activities';
-import { readWorkerSettings } from '../../worker/settings';
-import type { Goal } from '../../workflows/types';
+import { readWorkerSettings } from '../../worker/worker-settings';
+import type { Goal } from '../../core/types';
 
 describe('tool and goal registries', () => {
   const tools = loadNativeTools();

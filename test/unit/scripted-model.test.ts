@@ -1,7 +1,7 @@
 import { generateText, jsonSchema, tool, type ModelMessage } from 'ai';
 import { ScriptedModel, loadScript } from '../../activities/llm/scripted-model';
 import { DEFAULT_SCRIPT } from '../../activities/llm/model';
-import { DEFAULT_GOALS_FOLDER, loadGoals } from '../../goals/registry';
+import { DEFAULT_GOALS_FOLDER, loadGoals } from '../../goals/goal-registry';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

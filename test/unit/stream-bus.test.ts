@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { MemoryStreamBus, RedisStreamBus, type StreamBus, type StreamChunk } from '../../stream';
-import { freePort, startRedis, type RunningRedis } from '../helpers/redis-server';
+import { freePort, startRedis, type RunningRedis } from '../../testkit/redis-server';
 
 const delta = (attempt: string, text: string): StreamChunk => ({ kind: 'delta', attempt, text });
 const done = (attempt: string): StreamChunk => ({ kind: 'done', attempt });

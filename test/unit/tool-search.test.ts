@@ -1,10 +1,10 @@
 // SearchTools without Temporal: past TOOL_SEARCH_THRESHOLD the LLM is offered the builtins, the tools it used lately,
 // those found this turn and SearchTools; searching is deterministic and finds the right tool for users' requests.
 import { Conversation } from '../../workflows/conversation';
-import { BUILTIN_TOOLS, SEARCH_TOOLS } from '../../workflows/builtin-tools';
+import { BUILTIN_TOOLS, SEARCH_TOOLS } from '../../core/builtin-specs';
 import { ToolIndex } from '../../activities/tool-search';
-import type { ToolSpec } from '../../workflows/types';
-import { TOOLBOX_HELD_OUT_QUERIES, TOOLBOX_QUERIES, toolboxSpecs } from '../fixtures/mcp/toolbox';
+import type { ToolSpec } from '../../core/types';
+import { TOOLBOX_HELD_OUT_QUERIES, TOOLBOX_QUERIES, toolboxSpecs } from '../../testkit/toolbox';
 import { goal, next, settings, text, usage } from '../helpers/conversation-unit';
 
 const TOOLBOX: ToolSpec[] = toolboxSpecs();

@@ -1,6 +1,6 @@
 // The tools' outside services come from the worker's settings, parsed once from the environment:
 // TRAIN_SERVICE_URL, STRIPE_API_KEY and STRIPE_API_BASE end up on WorkerSettings.toolServices.
-import { readWorkerSettings } from '../../worker/settings';
+import { readWorkerSettings } from '../../worker/worker-settings';
 
 const read = (env: Record<string, string>) => readWorkerSettings(env as NodeJS.ProcessEnv).toolServices;
 

@@ -1,5 +1,5 @@
 // Tracing is on only with an OTLP endpoint (the standard variables), and OTEL_SDK_DISABLED=true wins.
-import { startTracing, tracingEnabled } from '../../client/tracing';
+import { startTracing, tracingEnabled } from '../../runtime/tracing';
 
 describe('tracingEnabled', () => {
   it('is off with no endpoint, on with either OTLP endpoint variable', () => {

@@ -5,9 +5,9 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { createLlmActivities } from '../../activities/llm/llm-activities';
 import { ScriptedModel, type ScriptedCallInfo } from '../../activities/llm/scripted-model';
-import { loadGoals } from '../../goals/registry';
+import { loadGoals } from '../../goals/goal-registry';
 import { MemoryStreamBus, type StreamChunk } from '../../stream';
-import type { PromptVerdict } from '../../workflows/types';
+import type { PromptVerdict } from '../../core/types';
 
 const REPLY = 'You have 12 days of paid time off left, and 3 days are booked for next month.';
 const script = {

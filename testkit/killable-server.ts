@@ -2,7 +2,7 @@
 // then started again on the same port and SQLite file, so only what it had persisted survives.
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { freePort, spawnDevServer } from '../../worker/dev-server';
+import { freePort, spawnDevServer } from '../worker/dev-server';
 
 export interface KillableServer {
   address: string;

@@ -1,7 +1,6 @@
 // What Conversation asks the workflow to do (an effect) and what each effect answers. One entry per kind in
 // EffectInputs and EffectResults keeps both halves checked by the compiler: perform(effect) must return the
 // result of that effect's kind, and Conversation.apply(effect, result) receives exactly that type, with no casts.
-import type { PatchId } from './versions';
 import type {
   AgentGoalInput,
   AgentSummary,
@@ -48,8 +47,8 @@ interface EffectInputs {
   run_tool: { call: ToolCall; spec: ToolSpec };
   /** For the ListAgents call, or (no call) the list a multi-goal run starts with. */
   list_agents: { call?: ToolCall };
-  /** Whether this run takes a versioned path: patched() answers, and a replayed older run says false. */
-  check_version: { patchId: PatchId; call: ToolCall };
+  /** Whether this run takes a versioned path (a PATCHES id): patched() answers, and a replayed older run says false. */
+  check_version: { patchId: string; call: ToolCall };
   resolve_goal: { goalId: string } & GoalReason;
   /** AskAgent calls of one step, each started as a child conversation; they run side by side. */
   start_delegates: { delegates: DelegateStart[] };

@@ -1,9 +1,9 @@
 // The worker's metrics: Temporal's runtime serves them for Prometheus at http://METRICS_HOST:METRICS_PORT/metrics —
-// its own worker metrics (task slots, latencies, polls, sticky cache) beside ours (workflows/metric-names.ts), which
+// its own worker metrics (task slots, latencies, polls, sticky cache) beside ours (core/metric-names.ts), which
 // workflows and activities record through its metric meter. One exporter, nothing of ours on the wire.
 import { Runtime, type TelemetryOptions } from '@temporalio/worker';
-import { METRICS } from '../workflows/metric-names';
-import type { EndpointStatus } from '../workflows/types';
+import { METRICS } from '../core/metric-names';
+import type { EndpointStatus } from '../core/types';
 
 export interface MetricsSettings {
   host: string;

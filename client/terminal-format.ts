@@ -1,6 +1,5 @@
 // How conversations read in a terminal.
 import {
-  formatUsd,
   type AgentReply,
   type CatalogSummary,
   type ChatMessage,
@@ -9,10 +8,11 @@ import {
   type DelegationNode,
   type ToolSpec,
   type Usage,
-} from '../workflows/types';
-import type { GoalFileSummary } from '../workflows/activity-types';
+} from '../core/types';
+import { formatUsd } from '../core/format';
+import type { GoalFileSummary } from '../core/activity-types';
 import type { HistoryTree } from './agent-client';
-import type { ConversationSummary } from './conversation-list';
+import type { ConversationSummary } from '../core/types';
 
 /** The reply as the CLI prints it; with the conversation id, a pending call also says how to answer it. */
 export function formatReply(reply: AgentReply | null, conversationId?: string): string {

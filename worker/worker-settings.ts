@@ -2,16 +2,16 @@
 import path from 'node:path';
 import type { LogLevel } from '@temporalio/common';
 import { z } from 'zod';
-import { DEFAULT_GOALS_FOLDER, PICKER_GOAL_ID } from '../goals/registry';
+import { DEFAULT_GOALS_FOLDER, PICKER_GOAL_ID } from '../goals/goal-registry';
 import type { LlmConfig } from '../activities/llm/model';
 import { DEFAULT_LIMITS, type Limits } from '../activities/limits';
 import type { ToolServices } from '../tools/define-tool';
 import { PROJECT_ROOT } from '../tools/project-root';
 import { DEFAULT_TRAIN_SERVICE_PORT } from '../tools/services/train-service';
-import type { Settings } from '../workflows/types';
-import { DEFAULT_DATA_DIR, DEFAULT_TASK_QUEUE } from '../client/connection';
-import { parseDuration } from '../client/duration';
-import type { MetricsSettings } from './telemetry';
+import type { Settings } from '../core/types';
+import { DEFAULT_DATA_DIR, DEFAULT_TASK_QUEUE } from '../runtime/connection';
+import { parseDuration } from '../runtime/duration';
+import type { MetricsSettings } from './worker-metrics';
 
 /** The project's folder, whether this runs from source or compiled into dist/. */
 export { PROJECT_ROOT };

@@ -3,10 +3,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { activityRunTimes, historyTimeline } from '../../bench/history-timeline';
-import { turnBreakdown } from '../../bench/turn-breakdown';
+import { activityRunTimes, historyTimeline } from './history-timeline';
+import { turnBreakdown } from './turn-breakdown';
 
-const DIR = path.join(__dirname, '..', 'histories');
+const DIR = path.join(__dirname, '..', 'test', 'histories');
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
 
 interface RawEvent {

@@ -1,6 +1,6 @@
 // A Server-Sent Events reader over fetch, as a browser's EventSource reads the stream: events with their ids, a
 // Last-Event-ID to resume from, and waits on what has arrived.
-import { waitUntil } from './conversation';
+import { waitUntil } from './wait-until';
 
 export interface SseEvent {
   event: string;

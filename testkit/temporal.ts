@@ -1,16 +1,16 @@
 // A real Temporal dev server (the CLI's start-dev) per test file, and workers wired like production.
-import type { StreamBus } from '../../stream/bus';
+import type { StreamBus } from '../stream/bus';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Runtime, DefaultLogger, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { ScriptedModel, type ScriptInput } from '../../activities/llm/scripted-model';
-import type { ResolvedModel } from '../../activities/llm/model';
-import type { MockStore } from '../../tools/define-tool';
-import type { ToolRegistry } from '../../tools/registry';
-import { createAgentWorker, WORKFLOWS_PATH, type AgentWorker } from '../../worker/create-worker';
-import { readWorkerSettings, type WorkerSettings } from '../../worker/settings';
-import { dynamicConfigFlags } from '../../worker/dev-server';
-import { DEV_SERVER_SEARCH_ATTRIBUTES } from '../../worker/search-attributes';
-import { findTemporalCli, findTestServer, MISSING_TEST_SERVER } from '../../worker/temporal-cli';
+import { ScriptedModel, type ScriptInput } from '../activities/llm/scripted-model';
+import type { ResolvedModel } from '../activities/llm/model';
+import type { MockStore } from '../tools/define-tool';
+import type { ToolRegistry } from '../tools/tool-registry';
+import { createAgentWorker, WORKFLOWS_PATH, type AgentWorker } from '../worker/create-worker';
+import { readWorkerSettings, type WorkerSettings } from '../worker/worker-settings';
+import { dynamicConfigFlags } from '../worker/dev-server';
+import { DEV_SERVER_SEARCH_ATTRIBUTES } from '../worker/register-search-attributes';
+import { findTemporalCli, findTestServer, MISSING_TEST_SERVER } from '../worker/temporal-cli';
 
 let runtimeInstalled = false;
 

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ScriptInput } from '../../activities/llm/scripted-model';
+import type { ScriptInput } from '../activities/llm/scripted-model';
 
 const ROOT = path.join(__dirname, '..', '..');
 

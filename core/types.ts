@@ -409,24 +409,13 @@ export interface Transcript {
   envelope?: DelegateEnvelope;
 }
 
-export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-
-export function addUsage(a: Usage, b: Usage): Usage {
-  const sum: Usage = {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    totalTokens: a.totalTokens + b.totalTokens,
-  };
-  if (a.costUsd !== undefined || b.costUsd !== undefined) sum.costUsd = roundUsd((a.costUsd ?? 0) + (b.costUsd ?? 0));
-  return sum;
-}
-
-/** Dollars rounded to a millionth of a cent: a call's cost and sums of many read cleanly. */
-export function roundUsd(usd: number): number {
-  return Math.round(usd * 1e8) / 1e8;
-}
-
-/** $0.0123 below a dollar (model calls cost fractions of a cent), $12.35 above. */
-export function formatUsd(usd: number): string {
-  return `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
+/** A conversation as lists show it (`agent list`, the API, the web chat). */
+export interface ConversationSummary {
+  id: string;
+  goal: string | null;
+  state: ConversationState;
+  owner: string | null;
+  /** The first prompt (memo), when the user has said something. */
+  title: string | null;
+  startedAt: string;
 }

@@ -1,6 +1,6 @@
 // `.env`: settings kept in a file instead of the shell (config/example.env is its template). Read by every entry
 // point (npm start, npm run worker, the tool worker, the agent CLI) before anything reads the environment; a variable
-// already set in the environment wins. Its values are then validated like the environment's (worker/settings.ts).
+// already set in the environment wins. Its values are then validated like the environment's (worker/worker-settings.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 

@@ -1,13 +1,13 @@
 // What activities report about themselves: model calls (tokens and cost by model and goal) and tool calls (by tool
 // and outcome), as metrics through Temporal's metric meter — so they leave the process by the runtime's own
 // exporter, beside its worker metrics, with its namespace / task queue / activity tags — and as trace spans
-// (`llm.call`, `tool.call`), children of the activity's own span when tracing is on (client/tracing.ts; without it
+// (`llm.call`, `tool.call`), children of the activity's own span when tracing is on (runtime/tracing.ts; without it
 // the OpenTelemetry API hands out no-op spans).
 import { CancelledFailure, Context } from '@temporalio/activity';
 import type { MetricMeter } from '@temporalio/common';
 import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
-import { METRICS } from '../workflows/metric-names';
-import type { ToolOutcome, Usage } from '../workflows/types';
+import { METRICS } from '../core/metric-names';
+import type { ToolOutcome, Usage } from '../core/types';
 
 const SPANS = { llmCall: 'llm.call', toolCall: 'tool.call' } as const;
 

@@ -3,12 +3,12 @@
 // reported, never served). Both are parsed by the same schema; `resolve` is the one way to look a goal up.
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { globMatch } from '../mcp/naming';
+import { globMatch, normaliseCategory } from '../core/naming';
 import { PROJECT_ROOT } from '../tools/project-root';
-import { loadModules } from '../tools/registry';
-import { FailureTypes } from '../workflows/activity-types';
-import { isBuiltinTool } from '../workflows/builtin-tools';
-import type { AgentSummary, Goal } from '../workflows/types';
+import { loadModules } from '../tools/tool-registry';
+import { FailureTypes } from '../core/activity-types';
+import { isBuiltinTool } from '../core/builtin-specs';
+import type { AgentSummary, Goal } from '../core/types';
 import { GoalFolder } from './goal-folder';
 import { goalProblems, goalSchema } from './goal-schema';
 
@@ -123,10 +123,6 @@ export function unknownGoal(id: string, known: string[]): ApplicationFailure {
     type: FailureTypes.UnknownGoal,
     nonRetryable: true,
   });
-}
-
-export function normaliseCategory(category: string): string {
-  return category.trim().toLowerCase().replace(/\s+/g, '-');
 }
 
 /** The code goals, plus the JSON goals of `folder` when given; a code goal the schema rejects stops the start. */

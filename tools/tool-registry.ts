@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { isNativeTool, toToolSpec, type NativeTool } from './define-tool';
-import type { ToolSpec } from '../workflows/types';
+import type { ToolSpec } from '../core/types';
 
 export class ToolRegistry {
   private readonly byName = new Map<string, { tool: NativeTool; spec: ToolSpec }>();

@@ -2,8 +2,8 @@
 // OTEL_EXPORTER_OTLP_HEADERS, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES; OTEL_SDK_DISABLED=true turns it off);
 // off when no endpoint is set. Every process starts it the same way (worker, tool worker, API, npm start); Temporal's
 // OpenTelemetry interceptors make the spans of client calls, workflows and activities and carry the context between
-// them in Temporal headers. A worker adds its part with worker/tracing.ts; ours are the turn
-// (workflows/turn-trace.ts), the model call and the tool call (activities/telemetry.ts).
+// them in Temporal headers. A worker adds its part with worker/worker-tracing.ts; ours are the turn
+// (workflows/turn-trace.ts), the model call and the tool call (activities/call-telemetry.ts).
 import type { Resource } from '@opentelemetry/resources';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
@@ -21,7 +21,7 @@ export const TRACING_SETTING_NAMES = [
 export interface Tracing {
   /** For Clients: StartWorkflow / update / signal spans, and the context handed to the workflow. */
   clientInterceptors: WorkflowClientInterceptor[];
-  /** Where the process's spans go; a worker sends its workflows' spans there too (worker/tracing.ts). */
+  /** Where the process's spans go; a worker sends its workflows' spans there too (worker/worker-tracing.ts). */
   spanProcessor: SpanProcessor;
   resource: Resource;
   /** Sends the spans not yet exported; call before the process exits. */

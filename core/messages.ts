@@ -1,4 +1,5 @@
-// Signals, queries and updates of AgentGoalWorkflow, declared once and shared by the workflow and the client.
+// Signals, queries and updates of AgentGoalWorkflow, declared once and shared by the workflow, the client and the
+// activities that query a conversation (the transcript). Definitions only: no workflow code runs here.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type {
   AgentReply,

@@ -1,0 +1,14 @@
+// Values as every side shows them (CLI, web chat, the agent's own messages), so they read the same everywhere.
+
+/** $0.0123 below a dollar (model calls cost fractions of a cent), $12.35 above. */
+export function formatUsd(usd: number): string {
+  return `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
+}
+
+/** A whole number of seconds in the largest unit that divides it: `2 days`, `3 h`, `15 min`, `90 s`. */
+export function formatDuration(seconds: number): string {
+  if (seconds % 86_400 === 0 && seconds > 86_400) return `${seconds / 86_400} days`;
+  if (seconds % 3_600 === 0) return `${seconds / 3_600} h`;
+  if (seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}
