@@ -2,7 +2,7 @@
 // user: Approve, Edit args (a JSON editor checked against the tool's input schema) or Reject with a reason.
 import { useId, useState } from 'react';
 import type { ConfirmDecision, ToolCall, ToolOutcome, ToolSpec } from './api';
-import { checkArgs } from './args-check';
+import { checkEditedArgs } from '../core/check-args';
 
 interface Props {
   call: ToolCall;
@@ -58,7 +58,7 @@ function Approval({ call, spec, onDecide }: Pick<Props, 'call' | 'spec' | 'onDec
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const ids = useId();
-  const checked = editing ? checkArgs(text, spec?.inputSchema) : null;
+  const checked = editing ? checkEditedArgs(text, spec?.inputSchema) : null;
 
   // Stays busy once sent: the approval event that follows replaces this card's buttons.
   async function decide(decision: ConfirmDecision) {

@@ -1,4 +1,4 @@
-import { checkArgs } from '../../core/check-args';
+import { checkArgs, checkEditedArgs } from '../../core/check-args';
 
 const schema = {
   type: 'object',
@@ -34,5 +34,32 @@ describe('checkArgs', () => {
   });
   it('rejects non-object args', () => {
     expect(checkArgs(schema, [1]).problems).toEqual(['arguments must be a JSON object']);
+  });
+});
+
+describe('checkEditedArgs (the web chat, on arguments a person edits)', () => {
+  it('takes JSON that fits the schema', () => {
+    expect(checkEditedArgs('{"email": "a@b.c", "days": 2}', schema)).toEqual({ args: { email: 'a@b.c', days: 2 } });
+  });
+  it('names the first problem in a sentence for a person, as the workflow would refuse it', () => {
+    expect(checkEditedArgs('{ "email": ', schema).error).toMatch(/^Not valid JSON: /);
+    expect(checkEditedArgs('[1]', schema).error).toBe('The arguments must be a JSON object: { "name": value, … }.');
+    expect(checkEditedArgs('{"email": "a"}', schema).error).toBe('days is required.');
+    expect(checkEditedArgs('{"email": "", "days": 1}', schema).error).toBe('email is required.');
+    expect(checkEditedArgs('{"email": "a", "days": "2"}', schema).error).toBe(
+      'days must be integer, not the string "2".',
+    );
+    expect(checkEditedArgs('{"email": "a", "days": 2, "kind": "fun"}', schema).error).toBe(
+      'kind must be one of "vacation", "sick".',
+    );
+    expect(checkEditedArgs('{"email": "a", "days": 2, "x": 1}', schema).error).toBe(
+      'x is not an argument of this tool.',
+    );
+    expect(checkEditedArgs('{"email": "a", "days": 2, "address": {"city": 7}}', schema).error).toBe(
+      'address.city must be string, not the integer 7.',
+    );
+  });
+  it('checks only that it is an object when the tool has no schema', () => {
+    expect(checkEditedArgs('{"anything": 1}', undefined)).toEqual({ args: { anything: 1 } });
   });
 });
