@@ -30,9 +30,9 @@ import {
   validatePrompt,
   vetAndPlan,
 } from './activity-stubs';
-import { Conversation, type RunVersions } from './conversation';
+import { Conversation, type RunVersions } from './decider/conversation';
 import type { DelegateAnswer, DelegateStart, DelegateStarted, Effect, EffectKind, Performers } from '../core/effects';
-import { DEFAULT_DELEGATION_LIMITS } from './delegations';
+import { DEFAULT_DELEGATION_LIMITS } from './decider/delegations';
 import { envelopeOf, envelopeOfFailure } from './envelope';
 import { failSoft, toolError } from './failures';
 import {

@@ -1,5 +1,5 @@
 // Fixtures for driving Conversation without Temporal: a goal with one tool, settings, and the loop's two verbs.
-import { Conversation, type RunVersions } from '../../workflows/conversation';
+import { Conversation, type RunVersions } from '../../workflows/decider/conversation';
 import type { Effect, EffectKind } from '../../core/effects';
 import { BUILTIN_TOOLS } from '../../core/builtin-specs';
 import type { Goal, PlanResult, Settings, ToolSpec } from '../../core/types';

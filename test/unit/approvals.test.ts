@@ -1,6 +1,6 @@
 // Who may let a tool run without asking: code (the tool's policy), the goal (tightening; a goal file's `never`
 // reaches read-only tools only), and the operator naming tools in APPROVAL_EXEMPT_TOOLS.
-import { needsApproval } from '../../workflows/approvals';
+import { needsApproval } from '../../workflows/decider/approvals';
 import { createAgentWorker } from '../../worker/create-worker';
 import { readWorkerSettings } from '../../worker/worker-settings';
 import { book, goal, settings } from '../helpers/conversation-unit';

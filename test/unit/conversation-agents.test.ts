@@ -1,6 +1,6 @@
 // Conversation decides what the builtin tools mean (ListAgents, ChangeGoal, CompleteGoal), goal switches and
 // per-turn tool refreshes: driven here effect by effect, with no Temporal.
-import { Conversation } from '../../workflows/conversation';
+import { Conversation } from '../../workflows/decider/conversation';
 import { BUILTIN_TOOLS } from '../../core/builtin-specs';
 import { PATCHES } from '../../workflows/versions';
 import type { AgentSummary, Goal, ResolvedGoal } from '../../core/types';

@@ -1,7 +1,7 @@
 // Budgets and cost without Temporal: usage sums with its cost, by goal too; a conversation past its token or cost
 // budget (the settings', or its goal's own) calls the model no more and ends saying why; a delegate past its budget
 // hands its parent an error envelope; runs from before budgets never stop.
-import { Conversation } from '../../workflows/conversation';
+import { Conversation } from '../../workflows/decider/conversation';
 import { BUILTIN_TOOLS } from '../../core/builtin-specs';
 import { type Goal, type PlanResult, type Settings, type Usage } from '../../core/types';
 import { addUsage, ZERO_USAGE } from '../../core/usage';

@@ -1,5 +1,5 @@
 // Cancelling a turn and waits that expire, decided by Conversation alone (the workflow cancels the activity).
-import { Conversation } from '../../workflows/conversation';
+import { Conversation } from '../../workflows/decider/conversation';
 import { BUILTIN_TOOLS } from '../../core/builtin-specs';
 import type { ToolSpec } from '../../core/types';
 import { begun, book, calls, goal, next, settings, text } from '../helpers/conversation-unit';

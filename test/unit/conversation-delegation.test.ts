@@ -1,7 +1,7 @@
 // Delegation decisions without Temporal: AskAgent calls start child conversations side by side, their envelopes
 // become the calls' results, approvals and questions travel up and answers down, limits refuse with a tool error,
 // and a delegate (task mode) ends its one task with an envelope.
-import { Conversation } from '../../workflows/conversation';
+import { Conversation } from '../../workflows/decider/conversation';
 import { ASK_AGENT, ASK_USER, askAgentSpec, BUILTIN_TOOLS } from '../../core/builtin-specs';
 import type { DelegateEnvelope, Goal, ToolCall } from '../../core/types';
 import { toModelMessages } from '../../activities/llm/model-messages';

@@ -1,4 +1,4 @@
-import { Conversation } from '../../workflows/conversation';
+import { Conversation } from '../../workflows/decider/conversation';
 import type { Effect } from '../../core/effects';
 import type { ToolSpec } from '../../core/types';
 import { begun, book, calls, goal, next, planThen, settings, text, usage } from '../helpers/conversation-unit';

@@ -1,6 +1,6 @@
 // SearchTools without Temporal: past TOOL_SEARCH_THRESHOLD the LLM is offered the builtins, the tools it used lately,
 // those found this turn and SearchTools; searching is deterministic and finds the right tool for users' requests.
-import { Conversation } from '../../workflows/conversation';
+import { Conversation } from '../../workflows/decider/conversation';
 import { BUILTIN_TOOLS, SEARCH_TOOLS } from '../../core/builtin-specs';
 import { ToolIndex } from '../../activities/tool-search';
 import type { ToolSpec } from '../../core/types';

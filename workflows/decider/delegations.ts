@@ -1,8 +1,8 @@
 // A conversation's AskAgent calls and the delegates running them: which calls start (within the depth and
 // parallel limits), what each delegate waits for from the user, and the answers going down. Pure, like Conversation,
 // which owns one of these and asks it; the workflow starts the children and hands their envelopes back.
-import { checkArgs } from '../core/check-args';
-import type { DelegateAnswer, DelegateStart, Effect } from '../core/effects';
+import { checkArgs } from '../../core/check-args';
+import type { DelegateAnswer, DelegateStart, Effect } from '../../core/effects';
 import type {
   AgentGoalInput,
   ConfirmDecision,
@@ -14,8 +14,8 @@ import type {
   ToolCall,
   ToolOutcome,
   ToolSpec,
-} from '../core/types';
-import { ASK_AGENT } from '../core/builtin-specs';
+} from '../../core/types';
+import { ASK_AGENT } from '../../core/builtin-specs';
 
 /** Limits for runs whose settings predate delegation (they never delegate; this keeps the types whole). */
 export const DEFAULT_DELEGATION_LIMITS: DelegationLimits = { maxDepth: 3, maxParallel: 5, timeoutSeconds: 3_600 };

@@ -13,8 +13,8 @@ import {
   LIST_AGENTS,
   SEARCH_TOOLS,
   SEARCH_TOOLS_SPEC,
-} from '../core/builtin-specs';
-import { checkArgs } from '../core/check-args';
+} from '../../core/builtin-specs';
+import { checkArgs } from '../../core/check-args';
 import { DEFAULT_DELEGATION_LIMITS, Delegations } from './delegations';
 import type {
   Appliers,
@@ -24,9 +24,9 @@ import type {
   QueuedPrompt,
   ResultOf,
   StepFailure,
-} from '../core/effects';
+} from '../../core/effects';
 import { Replies } from './replies';
-import { PATCHES } from './versions';
+import { PATCHES } from '../versions';
 import {
   type AgentGoalInput,
   type AgentSummary,
@@ -54,10 +54,10 @@ import {
   type Transcript,
   type TranscriptRef,
   type Usage,
-} from '../core/types';
-import { addUsage, ZERO_USAGE } from '../core/usage';
-import { formatDuration, formatUsd } from '../core/format';
-import { MAX_PROMPT_CHARS } from '../core/messages';
+} from '../../core/types';
+import { addUsage, ZERO_USAGE } from '../../core/usage';
+import { formatDuration, formatUsd } from '../../core/format';
+import { MAX_PROMPT_CHARS } from '../../core/messages';
 
 /** How this run was started: versioned paths it takes (patched() answers the workflow read at start). */
 export interface RunVersions {
