@@ -10,6 +10,7 @@ import { streamSSE } from 'hono/streaming';
 import type { AgentClient } from '../client/agent-client';
 import { UserError } from '../client/user-error';
 import { catalogMarkdown, catalogSnapshot } from '../client/catalog-doc';
+import { unknownGoalMessage } from '../goals/unknown-goal';
 import type { StreamBus } from '../stream/bus';
 import { LOCAL_CALLER, type Caller } from './auth';
 import { LiveFeeds, eventId, parseEventId, type FeedTiming } from './live-feed';
@@ -150,9 +151,8 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
     async (c) => {
       const input = c.req.valid('json') as z.infer<typeof S.StartBody>;
       const goalId = input.goalId ?? deps.defaultGoal;
-      const { goalIds } = await agents.agents();
-      if (!goalIds.includes(goalId))
-        return c.json({ error: `Unknown goal "${goalId}". Known goals: ${goalIds.join(', ')}.`, field: 'goalId' }, 400);
+      const unknown = unknownGoalMessage(goalId, (await agents.agents()).goalIds);
+      if (unknown) return c.json({ error: unknown, field: 'goalId' }, 400);
       const { id, greeting } = await agents.start(goalId, input.conversationId, c.get('caller').owner ?? undefined);
       return c.json({ conversationId: id, goalId, greeting }, 201);
     },

@@ -45,6 +45,7 @@ import type {
   ConversationStatus,
   DelegationNode,
 } from '../core/types';
+import { unknownGoalMessage } from '../goals/unknown-goal';
 import { temporalTarget } from '../runtime/connection';
 import { checkFilterValue, listConversations, type ConversationFilter } from './conversation-list';
 import { type ConversationSummary } from '../core/types';
@@ -242,8 +243,7 @@ export class AgentClient {
 
   /** Switches the conversation to another agent (multi-goal mode); the agent picks the request up. */
   async changeGoal(id: string, goalId: string): Promise<void> {
-    const { goalIds } = await this.agents();
-    if (!goalIds.includes(goalId)) throw new UserError(`Unknown goal "${goalId}". Known goals: ${goalIds.join(', ')}.`);
+    await this.requireGoal(goalId);
     await this.call(id, () => this.handle(id).signal(changeGoalSignal, goalId));
   }
 
@@ -323,6 +323,12 @@ export class AgentClient {
   /** The agents the worker offers (after its GOAL_CATEGORIES), every goal id it serves, and goal files it left out. */
   async agents(): Promise<AgentsDescription> {
     return this.askWorker(describeAgentsUpdate, []);
+  }
+
+  /** Fails, naming the goals there are, unless the worker serves a goal with this id (its code, its goals folder). */
+  async requireGoal(goalId: string): Promise<void> {
+    const unknown = unknownGoalMessage(goalId, (await this.agents()).goalIds);
+    if (unknown) throw new UserError(unknown);
   }
 
   /** The worker's goals folder: each goal file, whether it is disabled, and who created it (CreateAgent). */

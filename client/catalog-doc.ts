@@ -93,11 +93,12 @@ export function catalogMarkdown(snapshot: CatalogSnapshot, about: { taskQueue: s
   return `${lines.join('\n')}\n`;
 }
 
+/** The goal ids AskAgent may delegate to: the enum of its model-facing `agentId` argument. */
 function delegatesOf(tools: ToolSpec[]): string[] {
-  const agentId = (
+  const delegateArg = (
     tools.find((t) => t.name === ASK_AGENT)?.inputSchema.properties as Record<string, JsonSchema> | undefined
   )?.agentId;
-  return Array.isArray(agentId?.enum) ? agentId.enum.map(String) : [];
+  return Array.isArray(delegateArg?.enum) ? delegateArg.enum.map(String) : [];
 }
 
 function sourceOf(t: ToolSpec): string {

@@ -1,6 +1,7 @@
-// `npm run agent -- <command>`: start, chat, say, confirm, cancel, history, tree, end, agents, status.
+// `npm run agent -- <command>`: start, chat, list, say, confirm, cancel, history, tree, status, end, prune, agents,
+// goal-files, endpoints, tools.
 import { parseArgs } from 'node:util';
-import { PICKER_GOAL_ID, unknownGoal } from '../goals/goal-registry';
+import { PICKER_GOAL_ID } from '../goals/goal-registry';
 import { AgentClient } from './agent-client';
 import { DEFAULT_TASK_QUEUE } from '../runtime/connection';
 import { applyEnvFile } from '../runtime/env-file';
@@ -42,9 +43,11 @@ const USAGE = `usage: agent <command> [options]
   end <conversationId>                            end the conversation
   prune --older-than <duration> [--dry-run]       delete conversations that ended longer ago than that (90s, 24h,
                                                   7d; delegates included); --dry-run lists them
-  agents                                          the agents (goals) you can start
-  goals [disable|enable|remove <goalId>]          goal files of the worker's goals folder, with who created them
-                                                  (CreateAgent); set one aside, bring it back, or delete it
+  agents                                          the agents you can start: goal id (for --goal), name, description,
+                                                  where the goal is defined; and goal files left out, with why
+  goal-files [disable|enable|remove <goalId>]     the files of the worker's goals folder, disabled ones too, with who
+                                                  created them (CreateAgent); set one aside, bring it back, or delete it
+                                                  (\`goals\`, its old name, still works)
   endpoints                                       MCP endpoints as the worker sees them: status, tool count, last error
   tools [--goal <id>] [--markdown]                the tools a goal sees (all MCP tools without --goal); --markdown: the
                                                   whole catalog as a document (agents, tools, arguments, endpoints)
@@ -100,8 +103,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     // The worker knows which goals exist (its code, its goals folder): ask it before starting a conversation.
     const goalId = async (c: AgentClient) => {
       const wanted = values.goal ?? io.env.AGENT_GOAL ?? PICKER_GOAL_ID;
-      const { goalIds } = await c.agents();
-      if (!goalIds.includes(wanted)) throw new UserError(unknownGoal(wanted, goalIds).message);
+      await c.requireGoal(wanted);
       return wanted;
     };
 
@@ -117,12 +119,14 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         );
         return 0;
       }
-      case 'goals': {
+      // `goals` is the old name, kept for scripts: it listed goal files only, never every goal.
+      case 'goals':
+      case 'goal-files': {
         const c = await connect();
         const [action, id] = rest;
         if (action) {
           if (!['disable', 'enable', 'remove'].includes(action) || !id)
-            throw new UserError('usage: agent goals [disable|enable|remove <goalId>]');
+            throw new UserError(`usage: agent ${command} [disable|enable|remove <goalId>]`);
           const done = await c.manageGoal(action as 'disable' | 'enable' | 'remove', id);
           out(`${action === 'remove' ? 'removed' : `${action}d`} ${id} (${done.file})`, { action, ...done });
           return 0;

@@ -91,7 +91,7 @@ export function formatTree(node: DelegationNode, prefix = '', last = true, root 
   return lines.join('\n');
 }
 
-/** `agent goals`: one line per goal file; a created one says by which conversation, when and from what request. */
+/** `agent goal-files`: one line per goal file; a created one says by which conversation, when and from what request. */
 export function formatGoalFiles(files: GoalFileSummary[]): string {
   if (!files.length) return '(no goal files)';
   return files

@@ -1,6 +1,6 @@
 // Agents created on demand (CreateAgent): a goal drafted by the LLM is checked against the live catalog, shown to the
 // user in full, and once approved written atomically into the goals folder with where it came from. Also the
-// folder's housekeeping for `agent goals`: list with provenance, disable, enable, remove.
+// folder's housekeeping for `agent goal-files`: list with provenance, disable, enable, remove.
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { selectTools, type McpDiscovery } from '../mcp/catalog';

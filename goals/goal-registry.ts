@@ -2,15 +2,14 @@
 // goals from a folder that can change while the worker runs (checked when read: a bad one is left out and
 // reported, never served). Both are parsed by the same schema; `resolve` is the one way to look a goal up.
 import path from 'node:path';
-import { ApplicationFailure } from '@temporalio/common';
 import { globMatch, normaliseCategory } from '../core/naming';
 import { PROJECT_ROOT } from '../tools/project-root';
 import { loadModules } from '../tools/tool-registry';
-import { FailureTypes } from '../core/activity-types';
 import { isBuiltinTool } from '../core/builtin-specs';
 import type { AgentSummary, Goal } from '../core/types';
 import { GoalFolder } from './goal-folder';
 import { goalProblems, goalSchema } from './goal-schema';
+import { unknownGoalFailure, unknownGoalMessage } from './unknown-goal';
 
 /** Goals shipped as code, one file each. */
 export const CODE_GOALS_DIR = path.join(__dirname, 'code');
@@ -41,9 +40,10 @@ export class GoalRegistry {
 
   /** The goal with this id; otherwise the non-retryable `UnknownGoal` failure, listing the known ids. */
   resolve(id: string): Goal {
-    const goal = this.current().get(id);
-    if (!goal) throw unknownGoal(id, this.ids());
-    return goal;
+    const goals = this.current();
+    const unknown = unknownGoalMessage(id, [...goals.keys()]);
+    if (unknown) throw unknownGoalFailure(unknown);
+    return goals.get(id)!;
   }
 
   all(): Goal[] {
@@ -114,15 +114,6 @@ export class GoalRegistry {
   private unknownTools(goal: Goal): string[] {
     return goal.tools.filter((t) => !isBuiltinTool(t) && !this.toolExists(t));
   }
-}
-
-/** The one failure for a goal id nobody defines: non-retryable, so the workflow and clients hear it at once. */
-export function unknownGoal(id: string, known: string[]): ApplicationFailure {
-  return ApplicationFailure.create({
-    message: `Unknown goal "${id}". Known goals: ${known.join(', ')}.`,
-    type: FailureTypes.UnknownGoal,
-    nonRetryable: true,
-  });
 }
 
 /** The code goals, plus the JSON goals of `folder` when given; a code goal the schema rejects stops the start. */

@@ -87,6 +87,19 @@ describe('agent CLI against a real server and worker', () => {
     expect(ids).not.toContain('goal_choose_agent');
   });
 
+  it('lists the goals folder’s files as goal-files, and still under goals, its old name', async () => {
+    const files = await agent(['goal-files', '--json']);
+    expect(files.code).toBe(0);
+    expect(JSON.parse(files.out)).toContainEqual(
+      expect.objectContaining({ goalId: 'goal_travel_money', file: expect.stringMatching(/goal_travel_money\.json$/) }),
+    );
+    expect(await agent(['goals', '--json'])).toEqual(files);
+    expect((await agent(['goal-files', 'frob', 'x'])).err).toBe(
+      'error: usage: agent goal-files [disable|enable|remove <goalId>]\n',
+    );
+    expect((await agent(['goals', 'frob'])).err).toBe('error: usage: agent goals [disable|enable|remove <goalId>]\n');
+  });
+
   it('asks the worker through one describe workflow per queue, leaving no row per question in the workflow list', async () => {
     for (const args of [
       ['agents'],
