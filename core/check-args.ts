@@ -4,7 +4,7 @@
 // over the schema finds the problems; the model and the person read them in their own words.
 // It covers what LLM tool schemas use (object, required, primitive types, enum, arrays); the tool's own validator
 // (zod, or the MCP server) still has the last word when the tool runs.
-import type { JsonSchema } from './types';
+import type { JsonSchema, ToolOutcome } from './types';
 
 /** One thing wrong with the arguments, found in the object at `where` ('' for the top, `address`, `tags[0]`). */
 export type ArgProblem = { where: string } & (
@@ -156,4 +156,10 @@ function spelled(value: unknown): string {
   if (isPlainObject(value)) return 'an object';
   if (Number.isInteger(value)) return `the integer ${value}`;
   return `the ${typeof value} ${JSON.stringify(value)}`;
+}
+
+/** A call's outcome when its arguments do not fit (the LLM reads why); null when they fit. */
+export function invalidArgs(schema: JsonSchema, args: unknown): ToolOutcome | null {
+  const { problems, missing } = checkArgs(schema, args);
+  return problems.length > 0 ? { status: 'invalid_input', problems, missing } : null;
 }

@@ -26,3 +26,15 @@ export const PATCHES = {
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
+
+/** How this run was started: versioned paths it takes (patched() answers the workflow read at start). */
+export interface RunVersions {
+  /** Runs started before per-turn discovery existed never re-resolve tools between turns. */
+  refreshToolsEachTurn: boolean;
+  /** Runs started before cancelling and APPROVAL_TIMEOUT / IDLE_TIMEOUT existed wait for the user without a timer. */
+  cancelAndExpire?: boolean;
+  /** Runs started before one-model-wait validate a prompt, then plan: two model calls in a row. */
+  oneModelWait?: boolean;
+  /** Runs started before budgets existed never stop for spending. */
+  budgets?: boolean;
+}

@@ -34,3 +34,50 @@ export function confirmRefusal(pending: PendingCall | null, decision: ConfirmDec
   if (decision.approve === false && !decision.reason?.trim()) return 'a rejection needs a reason';
   return null;
 }
+
+/** This conversation's own call waiting for the user (a delegate's waits in the delegate), and the answer given. */
+export class Approvals {
+  private pending: PendingCall | null = null;
+
+  /** A call waits and the user has not answered yet. */
+  awaiting(): boolean {
+    return this.pending !== null && this.pending.decision === null;
+  }
+
+  /** A call was put to the user and has not run or been declined since (continue-as-new waits for it). */
+  open(): boolean {
+    return this.pending !== null;
+  }
+
+  /** The call put to the user, answered or not. */
+  get call(): ToolCall | null {
+    return this.pending?.call ?? null;
+  }
+
+  ask(call: ToolCall): void {
+    this.pending = { call, decision: null };
+  }
+
+  /** The call `callId` waits for the user's answer. */
+  waitsFor(callId: string): boolean {
+    return this.pending?.call.id === callId && this.pending.decision === null;
+  }
+
+  /** The user's answer to the call `callId`, once given. */
+  decisionFor(callId: string): ConfirmDecision | null {
+    return this.pending?.call.id === callId ? this.pending.decision : null;
+  }
+
+  answer(decision: ConfirmDecision): void {
+    if (this.pending) this.pending.decision = decision;
+  }
+
+  refusal(decision: ConfirmDecision, ended: boolean): string | null {
+    return confirmRefusal(this.pending, decision, ended);
+  }
+
+  /** The call ran or was declined: nothing waits any more. */
+  settled(callId: string): void {
+    if (this.pending?.call.id === callId) this.pending = null;
+  }
+}

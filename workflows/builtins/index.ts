@@ -1,0 +1,36 @@
+// Every builtin tool, by name: a new builtin is one file here and one line in each list below.
+import {
+  ASK_AGENT,
+  ASK_USER,
+  CHANGE_GOAL,
+  COMPLETE_GOAL,
+  CREATE_AGENT,
+  LIST_AGENTS,
+  SEARCH_TOOLS,
+} from '../../core/builtin-specs';
+import { askAgent } from './ask-agent';
+import { askUser } from './ask-user';
+import type { Builtin, BuiltinContext } from './builtin';
+import { changeGoal } from './change-goal';
+import { completeGoal } from './complete-goal';
+import { createAgent } from './create-agent';
+import { listAgents } from './list-agents';
+import { searchTools } from './search-tools';
+
+/** A conversation's builtins (each may keep state of its own), and how they take in their effects' results. */
+export function createBuiltins(convo: BuiltinContext) {
+  const list = listAgents(convo);
+  const search = searchTools(convo);
+  const create = createAgent(convo);
+  const ask = askAgent(convo);
+  const table: Record<string, Builtin> = {
+    [LIST_AGENTS]: list,
+    [CHANGE_GOAL]: changeGoal(),
+    [COMPLETE_GOAL]: completeGoal(convo),
+    [ASK_AGENT]: ask,
+    [ASK_USER]: askUser(convo),
+    [SEARCH_TOOLS]: search,
+    [CREATE_AGENT]: create,
+  };
+  return { table, appliers: { ...list.appliers, ...search.appliers, ...create.appliers, ...ask.appliers } };
+}

@@ -1,0 +1,102 @@
+// The conversation's messages as this run holds them, and what the decider reads back from them: the agent's latest
+// words, the user's, the task's last result. It also knows how much of it model requests have carried, so each
+// request sends only the messages that follow (a flat history: see TranscriptRef).
+import type { QueuedPrompt } from '../../core/effects';
+import type { ConversationFeed, ChatMessage, TranscriptRef } from '../../core/types';
+
+export class MessageLog {
+  readonly messages: ChatMessage[];
+  /** How many messages LLM requests of this run have carried so far; later requests send only what follows. */
+  private sentUpTo = 0;
+
+  constructor(
+    carried: ChatMessage[] = [],
+    /** The sequence number of `messages[0]` in the whole conversation (see CarriedState.firstSeq). */
+    readonly firstSeq = 0,
+  ) {
+    this.messages = [...carried];
+  }
+
+  get length(): number {
+    return this.messages.length;
+  }
+
+  push(message: ChatMessage): void {
+    this.messages.push(message);
+  }
+
+  /** A prompt as the transcript keeps it; a goal's starter prompt is marked, so views show the agent opening. */
+  user(prompt: QueuedPrompt): void {
+    this.messages.push({
+      kind: 'user',
+      text: prompt.text,
+      promptId: prompt.id,
+      ...(prompt.starter ? { starter: true as const } : {}),
+    });
+  }
+
+  say(text: string): void {
+    this.messages.push({ kind: 'agent', text, toolCalls: [] });
+  }
+
+  note(text: string): void {
+    this.messages.push({ kind: 'note', text });
+  }
+
+  /** What the agent said since the user's last message ('' when nothing yet). */
+  latestAgentText(): string {
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const m = this.messages[i]!;
+      if (m.kind === 'user') return '';
+      if (m.kind === 'agent' && m.text.trim()) return m.text;
+    }
+    return '';
+  }
+
+  /** The user's latest words (not a starter prompt). */
+  lastUserText(): string {
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const m = this.messages[i]!;
+      if (m.kind === 'user' && !m.starter) return m.text;
+    }
+    return '';
+  }
+
+  /** The result of the last successful call since the user's last message that `counts`. */
+  lastResult(counts: (tool: string) => boolean): unknown {
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const m = this.messages[i]!;
+      if (m.kind === 'user') return undefined;
+      if (m.kind === 'tool' && m.outcome.status === 'ok' && counts(m.call.tool)) return m.outcome.result;
+    }
+    return undefined;
+  }
+
+  /** The last `max` distinct tools the LLM called, but `except`. */
+  recentlyUsed(max: number, except: string): Set<string> {
+    const used = new Set<string>();
+    for (let i = this.messages.length - 1; i >= 0 && used.size < max; i--) {
+      const m = this.messages[i]!;
+      if (m.kind === 'agent') for (const c of m.toolCalls) if (used.size < max && c.tool !== except) used.add(c.tool);
+    }
+    return used;
+  }
+
+  /** The first `count` messages by reference: only those not sent in an earlier request of this run go along. */
+  ref(count = this.messages.length): TranscriptRef {
+    const from = Math.min(this.sentUpTo, count);
+    this.sentUpTo = Math.max(this.sentUpTo, count);
+    return { count, tail: this.messages.slice(from, count) };
+  }
+
+  /** Messages from sequence number `since` on, each with its sequence number (live views). */
+  since(since: number): ConversationFeed['messages'] {
+    const from = Math.max(0, since - this.firstSeq);
+    return this.messages.slice(from).map((message, i) => ({ seq: this.firstSeq + from + i, message }));
+  }
+
+  /** The sequence number the next message will have. */
+  get next(): number {
+    return this.firstSeq + this.messages.length;
+  }
+}

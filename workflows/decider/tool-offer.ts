@@ -1,0 +1,97 @@
+// The tools a conversation has and the ones the LLM is offered each step: all of them, or, past
+// TOOL_SEARCH_THRESHOLD, the builtins, the tools it used lately, those SearchTools found this turn, and SearchTools
+// (hundreds of schemas on every request cost time, money and worse picks; every tool stays callable). It also
+// decides when MCP tools are looked at again: they are live, and servers come and go between turns.
+import { SEARCH_TOOLS, SEARCH_TOOLS_SPEC } from '../../core/builtin-specs';
+import type { CatalogSummary, Goal, ResolvedGoal, ToolSpec } from '../../core/types';
+import type { MessageLog } from './message-log';
+
+export class ToolOffer {
+  tools: ToolSpec[] = [];
+  catalog: CatalogSummary | null = null;
+  /** Offer only some tools past this many (0: offer all). */
+  searchThreshold = 0;
+  /** Re-resolve MCP tools before each turn (RunVersions.refreshToolsEachTurn). */
+  refreshEachTurn = false;
+  /** The goal and tools as last resolved, before task mode adapts them. */
+  private resolved: ResolvedGoal | null = null;
+  /** SearchTools: the tools it found this turn (offered until the turn ends). */
+  private readonly foundThisTurn = new Set<string>();
+  /** The prompt whose turn last had its tools looked at. */
+  private checkedFor = 0;
+
+  /** A goal's tools as resolved; `adapt` fits them to the conversation (a delegate's differ). */
+  take(resolved: ResolvedGoal, adapt: (tools: ToolSpec[]) => ToolSpec[]): void {
+    this.resolved = resolved;
+    this.catalog = resolved.catalog ?? null;
+    this.tools = adapt(resolved.tools);
+  }
+
+  /** Whether the turn of prompt `promptId` must look at the goal's MCP tools first. */
+  needsRefresh(goal: Goal, promptId: number): boolean {
+    // Only MCP tools can change while a conversation runs; goals without them skip the look.
+    return this.refreshEachTurn && !!goal.mcp && this.checkedFor !== promptId;
+  }
+
+  /** The tools were just resolved for the turn of `promptId`: it needs no second look. */
+  checked(promptId: number): void {
+    this.checkedFor = promptId;
+  }
+
+  /**
+   * The goal's MCP tools as discovered now. The conversation keeps the version of its goal it started with (an edited
+   * or removed goal file changes it only when it switches or continues as new). Returns what changed, for the LLM.
+   */
+  refresh(result: ResolvedGoal, adapt: (tools: ToolSpec[]) => ToolSpec[]): string | null {
+    const before = new Set(this.tools.map((t) => t.name));
+    const kept = this.resolved!;
+    const tools = [...kept.tools.filter((t) => t.kind !== 'mcp'), ...result.tools.filter((t) => t.kind === 'mcp')];
+    this.take({ goal: kept.goal, tools, catalog: result.catalog }, adapt);
+    const after = new Set(this.tools.map((t) => t.name));
+    const added = [...after].filter((n) => !before.has(n));
+    const removed = [...before].filter((n) => !after.has(n));
+    if (!added.length && !removed.length) return null;
+    const parts = [
+      added.length && `new: ${added.join(', ')}`,
+      removed.length && `no longer available: ${removed.join(', ')}`,
+    ];
+    return `Tools changed since the last turn (${parts.filter(Boolean).join('; ')}).`;
+  }
+
+  newTurn(): void {
+    this.foundThisTurn.clear();
+  }
+
+  /** SearchTools found these: offered for the rest of the turn. */
+  found(names: string[]): void {
+    for (const name of names) this.foundThisTurn.add(name);
+  }
+
+  /** What the LLM is offered for its next step. */
+  offered(log: MessageLog): ToolSpec[] {
+    if (!this.searches()) return this.tools;
+    const recent = log.recentlyUsed(10, SEARCH_TOOLS);
+    const shown = (t: ToolSpec) => t.kind === 'builtin' || recent.has(t.name) || this.foundThisTurn.has(t.name);
+    return [...this.tools.filter(shown), SEARCH_TOOLS_SPEC];
+  }
+
+  /** Whether the LLM sees only some tools and finds the rest with SearchTools. */
+  searches(): boolean {
+    return this.searchThreshold > 0 && this.tools.length > this.searchThreshold;
+  }
+
+  find(name: string): ToolSpec | undefined {
+    return (
+      this.tools.find((t) => t.name === name) ??
+      (name === SEARCH_TOOLS && this.searches() ? SEARCH_TOOLS_SPEC : undefined)
+    );
+  }
+
+  /** For a call of a tool it does not have: where the LLM finds the right one. */
+  unknownTool(name: string): string {
+    const known = this.searches()
+      ? 'find tools with SearchTools'
+      : `available tools: ${this.tools.map((t) => t.name).join(', ')}`;
+    return `unknown tool "${name}"; ${known}`;
+  }
+}
