@@ -3,16 +3,13 @@
 // owns the turn (prompt queue, the step's tool calls, planning) and asks collaborators that own the rest: the
 // message log, approvals, budget, tool offer, task mode, delegations, replies, and the builtin tools (../builtins).
 // Unit tests drive this class without Temporal.
-import { invalidArgs } from '../../core/check-args';
 import { cancelledCall } from '../../core/failures';
 import { MAX_PROMPT_CHARS } from '../../core/messages';
 import type { Appliers, Effect, EffectKind, QueuedPrompt, ResultOf, StepFailure } from '../../core/effects';
 import type * as T from '../../core/types';
-import { ZERO_USAGE } from '../../core/usage';
-import type { Builtin, BuiltinContext } from '../builtins/builtin';
 import { moveGoal } from '../builtins/change-goal';
 import { createBuiltins } from '../builtins';
-import { Approvals, confirmRefusal, needsApproval } from './approvals';
+import { Approvals, confirmRefusal } from './approvals';
 import { Budget, budgetStopText } from './budget';
 import { carriedState, splitForCarry } from './carry';
 import { Delegations } from './delegations';
@@ -20,13 +17,14 @@ import { MessageLog } from './message-log';
 import { Replies } from './replies';
 import { TaskMode } from './task-mode';
 import { ToolOffer } from './tool-offer';
+import { ToolStep, type StepHost } from './tool-step';
 import { expiryOf, waitLimitOf, type WaitLimit } from './waits';
 import type { RunVersions } from '../versions';
 
 export type { RunVersions } from '../versions';
 export type { WaitLimit } from './waits';
 
-export class Conversation implements BuiltinContext {
+export class Conversation implements StepHost {
   // Set by begin(): the first activities read them, but handlers must exist before the first await.
   settings!: T.Settings;
   goal!: T.Goal;
@@ -48,11 +46,11 @@ export class Conversation implements BuiltinContext {
   readonly delegations: Delegations;
   /** The builtin tools by name; made first, as the appliers below include theirs. */
   private readonly builtins = createBuiltins(this);
+  /** The tool calls of the step being carried out. */
+  private readonly step = new ToolStep(this, this.builtins.table);
 
   private queue: QueuedPrompt[];
   private promptSeq: number;
-  /** The step's tool calls not decided yet. */
-  private calls: T.ToolCall[] = [];
   private needsPlan = false;
   private stepsThisTurn = 0;
   private activePrompt = 0;
@@ -166,10 +164,7 @@ export class Conversation implements BuiltinContext {
 
   /** A delegate finished (or failed, or was cancelled): its envelope is its AskAgent call's result. */
   applyEnvelope(callId: string, envelope: T.DelegateEnvelope): void {
-    const call = this.calls.find((c) => c.id === callId);
-    if (!call || !this.delegations.finish(callId, envelope)) return;
-    this.budget.spend(envelope.usage, String(call.args.agentId ?? this.goal.id));
-    this.record(call, { status: 'ok', result: envelope });
+    this.step.applyEnvelope(callId, envelope);
   }
 
   /** Task mode: what this delegate waits for from the user, as its parent shows it; null when it waits for nothing. */
@@ -227,7 +222,7 @@ export class Conversation implements BuiltinContext {
     if (this.pendingApproval() && this.queue.length === 0 && !this.goalChange) return 'awaiting_approval';
     if (this.hasWork()) return 'working';
     // Delegates at work: the conversation is working unless one of them asked the user something.
-    return this.delegations.running(this.calls) && !this.delegations.questionShown() ? 'working' : 'waiting_for_user';
+    return this.step.delegatesRunning() && !this.delegations.questionShown() ? 'working' : 'waiting_for_user';
   }
 
   /** Pure: whether nextEffect() would find something to do. Safe inside condition(). */
@@ -235,21 +230,14 @@ export class Conversation implements BuiltinContext {
     if (this.ended || this.cancelRequested) return true;
     if (!this.started) return false;
     if (this.followUp) return true;
-    if (this.calls.length > 0) {
-      if (this.delegations.hasWork(this.calls)) return true;
-      const own = this.calls.filter((c) => !this.delegations.has(c.id));
-      // Only delegates at work: a new message answers the question one asked, or declines the approval one awaits.
-      if (own.length === 0) return this.queue.length > 0 && this.delegations.waitShown() !== null;
-      const waiting = this.approvals.awaiting() || this.taskMode.asking();
-      return !waiting || this.queue.length > 0 || this.goalChange !== null;
-    }
+    if (this.step.calls.length > 0) return this.step.hasWork();
     return this.goalChange !== null || this.needsPlan || this.queue.length > 0;
   }
 
   /** Continue-as-new happens only between turns (no tool call, plan, approval or waiting update in flight), and
    * only after this run did some work. */
   mayContinueAsNew(): boolean {
-    const betweenTurns = this.calls.length === 0 && !this.needsPlan && !this.approvals.open() && !this.followUp;
+    const betweenTurns = this.step.calls.length === 0 && !this.needsPlan && !this.approvals.open() && !this.followUp;
     // A delegate's one task is short: it never continues as new (its parent waits on this run).
     const idle = !this.cancelRequested && !this.replies.waiting() && this.turnsThisRun > 0;
     return betweenTurns && !this.input.task && idle;
@@ -271,8 +259,8 @@ export class Conversation implements BuiltinContext {
         this.followUp = null;
         return effect;
       }
-      if (this.calls.length > 0) {
-        const effect = this.nextToolEffect();
+      if (this.step.calls.length > 0) {
+        const effect = this.step.next();
         if (effect !== undefined) return effect;
         continue;
       }
@@ -306,7 +294,7 @@ export class Conversation implements BuiltinContext {
     if (effect.kind === 'validate') this.log.user(effect.prompt);
     if (effect.kind === 'run_tool')
       this.record(effect.call, { status: 'tool_error', error: cancelledCall(effect.spec) });
-    if (effect.kind === 'start_delegates') for (const { call } of effect.delegates) this.cancelDelegate(call);
+    if (effect.kind === 'start_delegates') this.step.cancelDelegates(effect.delegates.map((d) => d.call));
     const call = 'call' in effect ? effect.call : undefined;
     const outcome = call && this.builtins.table[call.tool]?.cancelled?.(effect);
     if (call && outcome) this.record(call, outcome);
@@ -331,7 +319,7 @@ export class Conversation implements BuiltinContext {
       this.endedBy = 'idle';
       return this.pause();
     }
-    this.declineRemaining(expiry.decline);
+    this.step.decline(expiry.decline);
     this.log.say(expiry.say);
     this.endTurn('needs_input');
   }
@@ -404,10 +392,7 @@ export class Conversation implements BuiltinContext {
   // ---- what builtins may do (BuiltinContext) ----------------------------------------------------------------
 
   record(call: T.ToolCall, outcome: T.ToolOutcome): void {
-    this.log.push({ kind: 'tool', call, outcome });
-    this.calls = this.calls.filter((c) => c.id !== call.id);
-    this.approvals.settled(call.id);
-    if (this.calls.length === 0) this.needsPlan = true;
+    this.step.record(call, outcome);
   }
 
   followWith(effect: Effect): void {
@@ -432,7 +417,7 @@ export class Conversation implements BuiltinContext {
 
   finish(status: T.DelegateEnvelope['status'], summary?: string): void {
     if (this.input.task) this.taskMode.finish(status, summary, this.log, this.usage);
-    this.calls = [];
+    this.step.start([]);
     this.needsPlan = false;
     this.turnOpen = false;
     this.ended = true;
@@ -447,6 +432,30 @@ export class Conversation implements BuiltinContext {
 
   awayFromPicker(): boolean {
     return this.settings.multiGoal && this.goal.id !== this.settings.pickerGoalId;
+  }
+
+  // ---- what the step may do (StepHost) ----------------------------------------------------------------------
+
+  hasPrompt(): boolean {
+    return this.queue.length > 0;
+  }
+
+  movedOn(): boolean {
+    return this.queue.length > 0 || this.goalChange !== null;
+  }
+
+  takePrompt(): QueuedPrompt | undefined {
+    const prompt = this.queue.shift();
+    if (prompt) this.activePrompt = prompt.id;
+    return prompt;
+  }
+
+  skipPlan(): void {
+    this.needsPlan = false;
+  }
+
+  stepDone(): void {
+    this.needsPlan = true;
   }
 
   // ---- internals ------------------------------------------------------------------------------------------
@@ -498,93 +507,6 @@ export class Conversation implements BuiltinContext {
     return null;
   }
 
-  /** The next effect for the first pending call; null: wait for the user; undefined: decided here, look again. */
-  private nextToolEffect(): Effect | null | undefined {
-    const answer = this.delegations.takeAnswer();
-    if (answer) return answer;
-    for (const builtin of Object.values(this.builtins.table)) {
-      const decided = builtin.beforeCalls ? builtin.beforeCalls(this.calls) : null;
-      if (decided !== null) return decided;
-    }
-    // Delegates run on their own; the step's other calls go one by one, in order.
-    const call = this.calls.find((c) => !this.delegations.has(c.id));
-    if (!call) return this.whileDelegatesRun();
-    if (this.taskMode.asking(call.id)) return this.answerQuestion(call);
-    if (this.approvals.waitsFor(call.id)) {
-      if (this.queue.length === 0 && this.goalChange === null) return null;
-      // The user moved on instead of answering: the proposed calls are declined, with the reason.
-      this.declineRemaining('the user sent a new message instead of approving');
-      return undefined;
-    }
-    const spec = this.offer.find(call.tool);
-    if (!spec) {
-      this.record(call, { status: 'invalid_input', problems: [this.offer.unknownTool(call.tool)], missing: [] });
-      return undefined;
-    }
-    const builtin: Builtin | undefined = spec.kind === 'builtin' ? this.builtins.table[spec.name] : undefined;
-    if (builtin?.decide) return builtin.decide(call, spec);
-    return this.approvedEffect(call, spec, builtin);
-  }
-
-  /** A call that changes the world: checked, put to the user when its policy asks, then run. */
-  private approvedEffect(call: T.ToolCall, spec: T.ToolSpec, builtin: Builtin | undefined): Effect | null | undefined {
-    const decision = this.approvals.decisionFor(call.id);
-    if (decision?.approve === false) {
-      this.record(call, { status: 'rejected', reason: decision.reason });
-      return undefined;
-    }
-    if (decision?.approve && decision.args) call.args = decision.args;
-    const invalid = invalidArgs(spec.inputSchema, call.args);
-    if (invalid) {
-      this.record(call, invalid);
-      return undefined;
-    }
-    const first = decision ? undefined : builtin?.beforeApproval?.(call);
-    if (first) return first;
-    if (!decision && needsApproval(spec, this.goal, this.settings)) {
-      this.approvals.ask(call);
-      this.pause();
-      return null;
-    }
-    return builtin?.run ? builtin.run(call) : { kind: 'run_tool', call, spec };
-  }
-
-  /** Only delegates are at work: show what one waits for, or take the user's message as its answer. */
-  private whileDelegatesRun(): Effect | null | undefined {
-    const shown = this.delegations.showNext();
-    if (shown) {
-      if (shown.wait.kind === 'question') {
-        this.log.say(`${shown.wait.agentName ?? shown.delegation.agentName} asks: ${shown.wait.question}`);
-      }
-      this.pause();
-      return null;
-    }
-    if (this.queue.length === 0) return null;
-    if (this.delegations.approvalShown()) {
-      // As with this agent's own calls: a new message instead of an answer declines; the message waits its turn.
-      this.delegations.answerApproval({ approve: false, reason: 'the user sent a new message instead of approving' });
-      return undefined;
-    }
-    if (this.delegations.questionShown()) {
-      const prompt = this.queue.shift()!;
-      this.log.user(prompt);
-      this.activePrompt = prompt.id;
-      this.delegations.answerQuestion(prompt.text);
-      return undefined;
-    }
-    return null;
-  }
-
-  /** Task mode: the user's answer to this delegate's AskUser question is the call's result. */
-  private answerQuestion(call: T.ToolCall): Effect | null | undefined {
-    const prompt = this.queue.shift();
-    if (!prompt) return null;
-    this.activePrompt = prompt.id;
-    this.taskMode.answered();
-    this.record(call, { status: 'ok', result: { answer: prompt.text } });
-    return undefined;
-  }
-
   private applyVerdict(prompt: QueuedPrompt, verdict: T.PromptVerdict | StepFailure): void {
     this.log.user(prompt);
     // A failed validation call fails open: the planner still sees the prompt.
@@ -626,7 +548,7 @@ export class Conversation implements BuiltinContext {
     this.stepsThisTurn++;
     this.spend(result.usage);
     this.log.push({ kind: 'agent', text: result.text, toolCalls: result.toolCalls, usage: result.usage });
-    if (result.toolCalls.length > 0) this.calls = [...result.toolCalls];
+    if (result.toolCalls.length > 0) this.step.start(result.toolCalls);
     else this.endTurn();
   }
 
@@ -693,26 +615,9 @@ export class Conversation implements BuiltinContext {
       this.log.user(prompt);
     }
     // Delegates at work are cancelled with the turn (the workflow cancels them); their calls say so.
-    for (const call of this.calls.filter((c) => this.delegations.has(c.id))) this.cancelDelegate(call);
-    this.declineRemaining('the user cancelled the turn');
+    this.step.cancelDelegates();
+    this.step.decline('the user cancelled the turn');
     this.log.say('Stopped, as you asked. What would you like to do next?');
     this.endTurn('cancelled');
-  }
-
-  /** Declines the step's calls not yet run; delegates at work go on, and the step waits for them. */
-  private declineRemaining(reason: string): void {
-    for (const call of this.calls.filter((c) => !this.delegations.has(c.id)))
-      this.record(call, { status: 'rejected', reason });
-    this.taskMode.settled(this.calls);
-    // The new prompt starts a new turn; do not plan on the declined calls first.
-    if (this.calls.length === 0) this.needsPlan = false;
-  }
-
-  private cancelDelegate(call: T.ToolCall): void {
-    this.applyEnvelope(call.id, {
-      status: 'cancelled',
-      summary: 'Cancelled by the user before it finished.',
-      usage: ZERO_USAGE,
-    });
   }
 }
