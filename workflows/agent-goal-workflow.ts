@@ -60,6 +60,7 @@ import type { AgentGoalInput, AgentReply, Transcript } from '../core/types';
 import { AGENT_GOAL, AGENT_OWNER, AGENT_STATE, TITLE_CHARS } from './search-attributes';
 import { PATCHES, type PatchId } from './versions';
 import { TurnObserver } from './turn-observer';
+import { feed, prepareCarry, transcript } from './decider/views';
 
 export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcript> {
   const convo = new Conversation(input, workflowInfo().workflowId);
@@ -130,7 +131,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   setHandler(delegateReportSignal, (report) => convo.delegateReport(report));
   setHandler(delegationsQuery, () => convo.delegations.list());
   setHandler(historyQuery, () => convo.messages);
-  setHandler(feedQuery, (since) => convo.feed(since));
+  setHandler(feedQuery, (since) => feed(convo, since));
   setHandler(currentGoalQuery, () => convo.goal ?? null);
   setHandler(pendingToolCallQuery, () => convo.pendingApproval());
   setHandler(agentsQuery, () => convo.agents);
@@ -255,7 +256,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   }
   publish();
   await condition(allHandlersFinished);
-  return convo.transcript();
+  return transcript(convo);
 
   /** Keeps the conversation findable: goal, state and owner as search attributes, the first prompt as the title.
    * A delegate also tells its parent when it starts or stops waiting for the user. */
@@ -302,7 +303,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   /** Summarises the older messages and continues as a new run, unless something arrived meanwhile that this run
    * must answer first: a prompt update waiting for its reply, a cancel, or the end of the chat. */
   async function continueAsNewUnlessWatched(): Promise<void> {
-    const { summarize, nextRun } = convo.prepareCarry();
+    const { summarize, nextRun } = prepareCarry(convo);
     const summary = summarize
       ? await summarizeConversation(summarize, convo.settings.modelGiveUpSeconds).catch(() => convo.summary)
       : convo.summary;

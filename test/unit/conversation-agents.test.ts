@@ -5,6 +5,7 @@ import { BUILTIN_TOOLS } from '../../core/builtin-specs';
 import { PATCHES } from '../../workflows/versions';
 import type { AgentSummary, Goal, ResolvedGoal } from '../../core/types';
 import { book, calls, goal, next, planThen, settings, text } from '../helpers/conversation-unit';
+import { prepareCarry, transcript } from '../../workflows/decider/views';
 
 const multi = { ...settings, multiGoal: true };
 const builtins = [BUILTIN_TOOLS.ListAgents!, BUILTIN_TOOLS.ChangeGoal!, BUILTIN_TOOLS.CompleteGoal!];
@@ -104,7 +105,7 @@ describe('Conversation: builtin tools', () => {
     const convo = inAgent(picker);
     expect(planThen(convo, calls(['CompleteGoal', {}]))).toBeNull();
     expect(convo.ended).toBe(true);
-    expect(convo.transcript().endedBy).toBe('goal_complete');
+    expect(transcript(convo).endedBy).toBe('goal_complete');
   });
 });
 
@@ -181,7 +182,7 @@ describe('Conversation: prompts and continue-as-new', () => {
     expect(convo.settings.historyEventBudget).toBe(60);
     convo.apply(next(convo, 'plan'), text('hi'));
     convo.enqueuePrompt('later');
-    const { summarize, nextRun } = convo.prepareCarry();
+    const { summarize, nextRun } = prepareCarry(convo);
     expect(summarize).toBeNull();
     expect(nextRun('s')).toMatchObject({
       goalId: 'g',

@@ -6,6 +6,7 @@ import { BUILTIN_TOOLS } from '../../core/builtin-specs';
 import { type Goal, type PlanResult, type Settings, type Usage } from '../../core/types';
 import { addUsage, ZERO_USAGE } from '../../core/usage';
 import { book, calls, goal, next, settings } from '../helpers/conversation-unit';
+import { transcript } from '../../workflows/decider/views';
 
 const spent = (totalTokens: number, costUsd?: number): Usage => ({
   inputTokens: totalTokens - 1,
@@ -72,7 +73,7 @@ describe('budgets', () => {
     expect(convo.replies.collect(id)?.reply).toBe(
       'This conversation has used its budget: $0.0600 of its $0.0500 (CONVERSATION_COST_BUDGET). I have stopped here; start a new conversation to go on.',
     );
-    expect(convo.transcript().endedBy).toBe('budget');
+    expect(transcript(convo).endedBy).toBe('budget');
   });
 
   it("a goal's own budget wins over the settings', and says whose it is", () => {
@@ -103,9 +104,9 @@ describe('budgets', () => {
     convo.apply(next(convo, 'plan'), { ...calls(['Book', { day: 'monday' }]), usage: spent(20) });
     convo.apply(next(convo, 'run_tool'), { status: 'ok', result: { booked: true } });
     expect(convo.nextEffect()).toBeNull();
-    const transcript = convo.transcript();
-    expect(transcript.endedBy).toBe('budget');
-    expect(transcript.envelope).toMatchObject({
+    const ended = transcript(convo);
+    expect(ended.endedBy).toBe('budget');
+    expect(ended.envelope).toMatchObject({
       status: 'error',
       summary: expect.stringMatching(/^This conversation has used its budget: 20 tokens of its 10/),
       usage: spent(20),

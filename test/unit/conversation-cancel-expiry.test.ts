@@ -3,6 +3,7 @@ import { Conversation } from '../../workflows/decider/conversation';
 import { BUILTIN_TOOLS } from '../../core/builtin-specs';
 import type { ToolSpec } from '../../core/types';
 import { begun, book, calls, goal, next, settings, text } from '../helpers/conversation-unit';
+import { transcript } from '../../workflows/decider/views';
 
 const expiring = { refreshToolsEachTurn: true, cancelAndExpire: true };
 const limits = { approvalTimeoutSeconds: 86_400, idleTimeoutSeconds: 7 * 86_400 };
@@ -144,7 +145,7 @@ describe('Conversation: waits that expire', () => {
     const convo = started();
     convo.expire(convo.waitLimit()!);
     expect(convo.ended).toBe(true);
-    expect(convo.transcript()).toMatchObject({
+    expect(transcript(convo)).toMatchObject({
       endedBy: 'idle',
       messages: expect.arrayContaining([expect.objectContaining({ kind: 'note' })]),
     });

@@ -7,6 +7,7 @@ import type { DelegateEnvelope, Goal, ToolCall } from '../../core/types';
 import { toModelMessages } from '../../activities/llm/model-messages';
 import { envelopeOf, envelopeProblem } from '../../workflows/envelope';
 import { book, goal, next, settings, text, usage } from '../helpers/conversation-unit';
+import { transcript } from '../../workflows/decider/views';
 
 const delegates = [
   { goalId: 'goal_pto', agentName: 'PTO agent', description: 'time off', category: 'hr' },
@@ -285,7 +286,7 @@ describe('Conversation: task mode (the delegate side)', () => {
     convo.apply(run, { status: 'ok', result: { booked: '3rd' } });
     convo.apply(next(convo, 'plan'), text('Booked the 3rd.'));
     expect(convo.ended).toBe(true);
-    expect(convo.transcript().envelope).toEqual({
+    expect(transcript(convo).envelope).toEqual({
       status: 'ok',
       summary: 'Booked the 3rd.',
       data: { booked: '3rd' },
@@ -304,13 +305,13 @@ describe('Conversation: task mode (the delegate side)', () => {
     const limit = convo.waitLimit();
     expect(limit).toEqual({ seconds: 60, expires: 'approval' });
     convo.expire(limit!);
-    expect(convo.transcript().envelope).toEqual(
+    expect(transcript(convo).envelope).toEqual(
       expect.objectContaining({ status: 'needs_input', summary: 'I need an answer to go on: Which Monday?' }),
     );
 
     const down = child();
     down.apply(next(down, 'plan'), { failed: 'model unreachable' });
-    expect(down.transcript().envelope?.status).toBe('error');
+    expect(transcript(down).envelope?.status).toBe('error');
   });
 
   it('CompleteGoal ends the task with its summary; AskUser outside task mode is refused', () => {
@@ -321,7 +322,7 @@ describe('Conversation: task mode (the delegate side)', () => {
       usage,
     });
     expect(convo.nextEffect()).toBeNull();
-    expect(convo.transcript().envelope?.summary).toBe('Nothing to book.');
+    expect(transcript(convo).envelope?.summary).toBe('Nothing to book.');
     expect(convo.mayContinueAsNew()).toBe(false);
 
     const user = new Conversation({ goalId: goal.id });

@@ -2,6 +2,7 @@ import { Conversation } from '../../workflows/decider/conversation';
 import type { Effect } from '../../core/effects';
 import type { ToolSpec } from '../../core/types';
 import { begun, book, calls, goal, next, planThen, settings, text, usage } from '../helpers/conversation-unit';
+import { carry, feed, splitForCarry, transcript } from '../../workflows/decider/views';
 
 describe('Conversation', () => {
   it('waits for the user after a text reply and reports it', () => {
@@ -153,7 +154,7 @@ describe('Conversation', () => {
     });
     expect(convo.ended).toBe(true);
     expect(convo.replies.collect(id)).toMatchObject({ ended: true });
-    expect(convo.transcript().endedBy).toBe('goal_complete');
+    expect(transcript(convo).endedBy).toBe('goal_complete');
   });
 
   it('keeps whole turns when splitting history for continue-as-new, and carries queued prompts', () => {
@@ -163,10 +164,10 @@ describe('Conversation', () => {
     convo.apply(step as Effect<'run_tool'>, { status: 'ok', result: 1 });
     convo.apply(next(convo, 'plan'), text('booked'));
     convo.enqueuePrompt('queued');
-    const { older, recent } = convo.splitForCarry();
+    const { older, recent } = splitForCarry(convo);
     expect(recent[0]).toMatchObject({ kind: 'user', text: 'book' });
     expect(older.length + recent.length).toBe(convo.messages.length);
-    const carried = convo.carry('summary', recent);
+    const carried = carry(convo, 'summary', recent);
     expect(carried.pendingPrompts.map((p) => p.text)).toEqual(['queued']);
 
     const continued = new Conversation({ carried });
@@ -184,7 +185,7 @@ describe('Conversation', () => {
     const step = planThen(convo, calls(['Book', { day: 'monday' }]));
     convo.apply(step as Effect<'run_tool'>, { status: 'ok', result: 1 });
     convo.apply(next(convo, 'plan'), text('booked'));
-    const all = convo.feed(0);
+    const all = feed(convo, 0);
     expect(all).toMatchObject({
       goalId: 'g',
       state: 'waiting_for_user',
@@ -193,17 +194,17 @@ describe('Conversation', () => {
       owner: null,
     });
     expect(all.messages.map((m) => m.seq)).toEqual(convo.messages.map((_, i) => i));
-    expect(convo.feed(all.next - 1).messages).toEqual([all.messages.at(-1)]);
-    expect(convo.feed(all.next).messages).toEqual([]);
+    expect(feed(convo, all.next - 1).messages).toEqual([all.messages.at(-1)]);
+    expect(feed(convo, all.next).messages).toEqual([]);
 
-    const { recent } = convo.splitForCarry();
-    const continued = new Conversation({ carried: convo.carry('summary', recent) });
+    const { recent } = splitForCarry(convo);
+    const continued = new Conversation({ carried: carry(convo, 'summary', recent) });
     continued.begin(settings, { goal, tools: [book] });
-    const after = continued.feed(0);
+    const after = feed(continued, 0);
     // The summarised messages are gone; the kept ones keep their numbers.
     expect(after.first).toBe(all.next - recent.length);
     expect(after.messages).toEqual(all.messages.slice(after.first));
-    expect(continued.feed(all.next - 1).messages).toEqual([all.messages.at(-1)]);
+    expect(feed(continued, all.next - 1).messages).toEqual([all.messages.at(-1)]);
   });
 
   it('asks the validator first when prompt validation is on, and steers back on a bad prompt', () => {

@@ -1,7 +1,8 @@
 // The conversation's decisions, as a pure class: which effect comes next and how each effect's result changes the
 // state. It is the only decider; the workflow performs effects (schedules activities) and hands results back. It
-// owns the turn (prompt queue, the step's tool calls, planning) and asks collaborators that own the rest: the
-// message log, approvals, budget, tool offer, task mode, delegations, replies, and the builtin tools (../builtins).
+// sequences the conversation (prompts, turns, goal switches, cancels, waits that run out) and asks collaborators
+// that own the rest: the turn and its tool step, the message log, approvals, budget, tool offer, task mode,
+// delegations, replies, and the builtin tools (../builtins).
 // Unit tests drive this class without Temporal.
 import { cancelledCall } from '../../core/failures';
 import { MAX_PROMPT_CHARS } from '../../core/messages';
@@ -11,20 +12,21 @@ import { moveGoal } from '../builtins/change-goal';
 import { createBuiltins } from '../builtins';
 import { Approvals, confirmRefusal } from './approvals';
 import { Budget, budgetStopText } from './budget';
-import { carriedState, splitForCarry } from './carry';
 import { Delegations } from './delegations';
 import { MessageLog } from './message-log';
 import { Replies } from './replies';
 import { TaskMode } from './task-mode';
+import { Prompts } from './prompts';
 import { ToolOffer } from './tool-offer';
 import { ToolStep, type StepHost } from './tool-step';
+import { Turn, type TurnHost } from './turn';
 import { expiryOf, waitLimitOf, type WaitLimit } from './waits';
 import type { RunVersions } from '../versions';
 
 export type { RunVersions } from '../versions';
 export type { WaitLimit } from './waits';
 
-export class Conversation implements StepHost {
+export class Conversation implements StepHost, TurnHost {
   // Set by begin(): the first activities read them, but handlers must exist before the first await.
   settings!: T.Settings;
   goal!: T.Goal;
@@ -33,7 +35,6 @@ export class Conversation implements StepHost {
   summary: string;
   ended = false;
   endedBy: T.Transcript['endedBy'] = 'user';
-  turnsThisRun = 0;
   readonly runs: number;
   readonly log: MessageLog;
   /** The replies update handlers wait for. */
@@ -48,22 +49,14 @@ export class Conversation implements StepHost {
   private readonly builtins = createBuiltins(this);
   /** The tool calls of the step being carried out. */
   private readonly step = new ToolStep(this, this.builtins.table);
+  /** The turn under way (or the last one). */
+  private readonly turn = new Turn(this);
 
-  private queue: QueuedPrompt[];
-  private promptSeq: number;
-  private needsPlan = false;
-  private stepsThisTurn = 0;
-  private activePrompt = 0;
+  readonly prompts: Prompts;
   private goalChange: string | null = null;
   private waitsExpire = false;
   /** The user asked to stop the running turn; the next step stops it (after the in-flight effect returns). */
   private cancelRequested = false;
-  /** A prompt was taken up and its turn has not ended (it may be waiting for an approval). */
-  private turnOpen = false;
-  /** The user's first prompt of this run (not a starter): the conversation's title in Temporal's list. */
-  private firstPrompt: string | null = null;
-  /** Prompts are checked while the turn is planned (RunVersions.oneModelWait). */
-  private vetWhilePlanning = false;
   /** An effect that continues the one just applied (a builtin tool's second step); it comes before anything else. */
   private followUp: Effect | null = null;
 
@@ -76,8 +69,7 @@ export class Conversation implements StepHost {
     this.log = new MessageLog(carried?.messages, carried?.firstSeq);
     this.summary = carried?.summary ?? '';
     this.budget = new Budget(carried);
-    this.queue = carried ? [...carried.pendingPrompts] : [];
-    this.promptSeq = carried?.promptSeq ?? 0;
+    this.prompts = new Prompts(carried);
     this.runs = (carried?.runs ?? 0) + 1;
     this.delegations = new Delegations(workflowId, carried?.delegations ?? 0);
     this.taskMode = new TaskMode(input.task);
@@ -95,6 +87,9 @@ export class Conversation implements StepHost {
   get tools(): T.ToolSpec[] {
     return this.offer.tools;
   }
+  get turnsThisRun(): number {
+    return this.turn.countThisRun;
+  }
   get catalog(): T.CatalogSummary | null {
     return this.offer.catalog;
   }
@@ -105,17 +100,15 @@ export class Conversation implements StepHost {
     this.offer.refreshEachTurn = versions.refreshToolsEachTurn;
     this.offer.searchThreshold = settings.toolSearchThreshold ?? 0;
     this.waitsExpire = versions.cancelAndExpire ?? false;
-    this.vetWhilePlanning = versions.oneModelWait ?? false;
+    this.turn.vetWhilePlanning = versions.oneModelWait ?? false;
     this.budget.enforced = versions.budgets ?? false;
     this.takeGoal(resolved);
     this.started = true;
     // A delegate has no greeting: the parent's task is its first prompt, and it is not checked against the goal.
-    if (this.input.task) this.queue.unshift({ id: ++this.promptSeq, text: this.input.task.task });
-    else if (!this.input.carried) {
-      this.queue.unshift({ id: ++this.promptSeq, text: this.goal.starterPrompt, starter: true });
-    }
+    if (this.input.task) this.prompts.first(this.input.task.task, false);
+    else if (!this.input.carried) this.prompts.first(this.goal.starterPrompt, true);
     // The tools were resolved just now: the first turn needs no second look.
-    this.offer.checked(this.queue[0]?.id ?? 0);
+    this.offer.checked(this.prompts.peek()?.id ?? 0);
     // In multi-goal mode the planner is told which agents exist from the first turn on.
     if (settings.multiGoal && !this.input.task) this.followUp = { kind: 'list_agents' };
   }
@@ -124,8 +117,7 @@ export class Conversation implements StepHost {
 
   /** Queues a user prompt; `watch` keeps its reply for an update handler to collect. */
   enqueuePrompt(text: string, watch = false): number {
-    const id = ++this.promptSeq;
-    this.queue.push({ id, text });
+    const id = this.prompts.add(text);
     if (watch) this.replies.watch(id);
     return id;
   }
@@ -184,7 +176,7 @@ export class Conversation implements StepHost {
   cancelRefusal(): string | null {
     if (this.ended) return 'the conversation has ended';
     if (this.cancelRequested) return 'the turn is already being cancelled';
-    if (!this.turnOpen && this.queue.length === 0) return 'nothing is running: the agent is waiting for you';
+    if (!this.turn.open && this.prompts.length === 0) return 'nothing is running: the agent is waiting for you';
     return null;
   }
 
@@ -203,9 +195,7 @@ export class Conversation implements StepHost {
 
   /** What the conversation is about, for lists: its first prompt, cut to `max` characters. */
   title(max: number): string | null {
-    const text = this.firstPrompt?.replace(/\s+/g, ' ').trim();
-    if (!text) return null;
-    return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+    return this.turn.title(max);
   }
 
   pendingApproval(): T.PendingApproval | null {
@@ -219,7 +209,7 @@ export class Conversation implements StepHost {
   status(): T.ConversationState {
     if (this.ended) return 'ended';
     if (!this.started) return 'working';
-    if (this.pendingApproval() && this.queue.length === 0 && !this.goalChange) return 'awaiting_approval';
+    if (this.pendingApproval() && this.prompts.length === 0 && !this.goalChange) return 'awaiting_approval';
     if (this.hasWork()) return 'working';
     // Delegates at work: the conversation is working unless one of them asked the user something.
     return this.step.delegatesRunning() && !this.delegations.questionShown() ? 'working' : 'waiting_for_user';
@@ -231,15 +221,16 @@ export class Conversation implements StepHost {
     if (!this.started) return false;
     if (this.followUp) return true;
     if (this.step.calls.length > 0) return this.step.hasWork();
-    return this.goalChange !== null || this.needsPlan || this.queue.length > 0;
+    return this.goalChange !== null || this.turn.needsPlan || this.prompts.length > 0;
   }
 
   /** Continue-as-new happens only between turns (no tool call, plan, approval or waiting update in flight), and
    * only after this run did some work. */
   mayContinueAsNew(): boolean {
-    const betweenTurns = this.step.calls.length === 0 && !this.needsPlan && !this.approvals.open() && !this.followUp;
+    const betweenTurns =
+      this.step.calls.length === 0 && !this.turn.needsPlan && !this.approvals.open() && !this.followUp;
     // A delegate's one task is short: it never continues as new (its parent waits on this run).
-    const idle = !this.cancelRequested && !this.replies.waiting() && this.turnsThisRun > 0;
+    const idle = !this.cancelRequested && !this.replies.waiting() && this.turn.countThisRun > 0;
     return betweenTurns && !this.input.task && idle;
   }
 
@@ -269,17 +260,17 @@ export class Conversation implements StepHost {
         this.goalChange = null;
         return { kind: 'resolve_goal', goalId, why: 'switch' };
       }
-      if (this.needsPlan) {
-        const effect = this.planEffect();
+      if (this.turn.needsPlan) {
+        const effect = this.turn.plan();
         if (effect) return effect;
         continue;
       }
-      const next = this.queue[0];
+      const next = this.prompts.peek();
       if (!next) return null;
       if (this.offer.needsRefresh(this.goal, next.id)) {
         return { kind: 'resolve_goal', goalId: this.goal.id, why: 'refresh', promptId: next.id };
       }
-      const effect = this.startTurn(this.queue.shift()!);
+      const effect = this.turn.start(this.prompts.take()!);
       if (effect) return effect;
     }
   }
@@ -325,9 +316,9 @@ export class Conversation implements StepHost {
   }
 
   private readonly appliers: Appliers = {
-    validate: (effect, verdict) => this.applyVerdict(effect.prompt, verdict),
-    vet_and_plan: (_effect, verdict) => this.applyVettedPlan(verdict),
-    plan: (_effect, plan) => this.applyPlan(plan),
+    validate: (effect, verdict) => this.turn.applyVerdict(effect.prompt, verdict),
+    vet_and_plan: (_effect, verdict) => this.turn.applyVettedPlan(verdict),
+    plan: (_effect, plan) => this.turn.applyPlan(plan),
     run_tool: (effect, outcome) => this.record(effect.call, outcome),
     resolve_goal: (effect, resolved) => {
       if (effect.why === 'refresh') return this.applyToolRefresh(effect.promptId, resolved);
@@ -341,53 +332,6 @@ export class Conversation implements StepHost {
     },
     ...this.builtins.appliers,
   };
-
-  // ---- state carried over and handed back -----------------------------------------------------------------
-
-  /** Splits history for continue-as-new: older messages to summarise, recent whole turns to keep. */
-  splitForCarry(): { older: T.ChatMessage[]; recent: T.ChatMessage[] } {
-    return splitForCarry(this.messages, this.settings.recentMessagesKept);
-  }
-
-  /** What continue-as-new needs: the older messages to summarise (null when none), and the next run's input. */
-  prepareCarry(): { summarize: T.SummarizeRequest | null; nextRun(summary: string): T.AgentGoalInput } {
-    const { older, recent } = this.splitForCarry();
-    const { owner, historyEventBudget } = this.input;
-    return {
-      summarize: older.length
-        ? { goal: this.goal, previousSummary: this.summary, transcript: this.log.ref(older.length) }
-        : null,
-      nextRun: (summary) => ({ goalId: this.goal.id, owner, historyEventBudget, carried: this.carry(summary, recent) }),
-    };
-  }
-
-  carry(summary: string, recent: T.ChatMessage[]): T.CarriedState {
-    const { usage, usageByGoal } = this.budget;
-    const { firstSeq, length: held } = this.log;
-    const counters = { promptSeq: this.promptSeq, runs: this.runs, delegations: this.delegations.started };
-    return carriedState({ summary, recent, held, firstSeq, queue: this.queue, usage, usageByGoal, ...counters });
-  }
-
-  /** Messages from sequence number `since` on, and the state, for live views (feedQuery). */
-  feed(since = 0): T.ConversationFeed {
-    return {
-      goalId: this.goal?.id ?? this.input.goalId ?? '',
-      owner: this.input.owner ?? null,
-      state: this.status(),
-      first: this.log.firstSeq,
-      next: this.log.next,
-      messages: this.log.since(since),
-      pendingApproval: this.pendingApproval(),
-      usage: this.usage,
-      usageByGoal: this.usageByGoal,
-    };
-  }
-
-  transcript(): T.Transcript {
-    const { goal, endedBy, summary, messages, usage } = this;
-    const envelope = this.taskMode.envelope;
-    return { goalId: goal.id, endedBy, summary, messages, usage, ...(envelope ? { envelope } : {}) };
-  }
 
   // ---- what builtins may do (BuiltinContext) ----------------------------------------------------------------
 
@@ -408,7 +352,7 @@ export class Conversation implements StepHost {
         ? `${asked.agentName} asks: ${asked.question}`
         : this.log.latestAgentText();
     this.replies.publish({
-      promptId: this.activePrompt,
+      promptId: this.prompts.active,
       reply,
       pendingToolCall: this.pendingApproval(),
       ended: this.ended,
@@ -418,8 +362,7 @@ export class Conversation implements StepHost {
   finish(status: T.DelegateEnvelope['status'], summary?: string): void {
     if (this.input.task) this.taskMode.finish(status, summary, this.log, this.usage);
     this.step.start([]);
-    this.needsPlan = false;
-    this.turnOpen = false;
+    this.turn.close();
     this.ended = true;
     this.endedBy = 'goal_complete';
     this.pause();
@@ -437,120 +380,32 @@ export class Conversation implements StepHost {
   // ---- what the step may do (StepHost) ----------------------------------------------------------------------
 
   hasPrompt(): boolean {
-    return this.queue.length > 0;
+    return this.prompts.length > 0;
   }
 
   movedOn(): boolean {
-    return this.queue.length > 0 || this.goalChange !== null;
+    return this.prompts.length > 0 || this.goalChange !== null;
   }
 
   takePrompt(): QueuedPrompt | undefined {
-    const prompt = this.queue.shift();
-    if (prompt) this.activePrompt = prompt.id;
-    return prompt;
+    return this.prompts.take();
   }
 
   skipPlan(): void {
-    this.needsPlan = false;
+    this.turn.needsPlan = false;
   }
 
   stepDone(): void {
-    this.needsPlan = true;
+    this.turn.needsPlan = true;
+  }
+
+  // ---- what the turn may do (TurnHost) ----------------------------------------------------------------------
+
+  startStep(calls: T.ToolCall[]): void {
+    this.step.start(calls);
   }
 
   // ---- internals ------------------------------------------------------------------------------------------
-
-  /** The turn plans its next step, unless the budget is spent or the step limit reached. */
-  private planEffect(): Effect | null {
-    const spent = this.budget.overBudget(this.goal, this.settings);
-    if (spent) {
-      this.stopForBudget(spent);
-      return null;
-    }
-    if (this.stepsThisTurn >= (this.goal.settings?.maxToolSteps ?? this.settings.maxToolStepsPerTurn)) {
-      this.log.say(
-        `I have taken ${this.stepsThisTurn} steps on this request without finishing. Tell me how you would like to continue.`,
-      );
-      this.endTurn('needs_input');
-      return null;
-    }
-    return { kind: 'plan', request: this.planRequest() };
-  }
-
-  /** Takes up a prompt: the effect that checks or plans it, or null when its turn needs no model call first. */
-  private startTurn(prompt: QueuedPrompt): Effect | null {
-    if (!prompt.starter) this.firstPrompt ??= prompt.text;
-    this.turnOpen = true;
-    this.activePrompt = prompt.id;
-    const spent = this.budget.overBudget(this.goal, this.settings);
-    if (spent) {
-      this.log.user(prompt);
-      this.stopForBudget(spent);
-      return null;
-    }
-    this.stepsThisTurn = 0;
-    this.offer.newTurn();
-    this.turnsThisRun++;
-    // A delegate's task comes from its parent agent, not from a user: nothing to check.
-    const vet = this.settings.validatePrompts && !prompt.starter && !this.input.task;
-    if (vet && this.vetWhilePlanning) {
-      // The planner needs the prompt in its transcript; a refusal then follows it, as it always has.
-      this.log.user(prompt);
-      return { kind: 'vet_and_plan', prompt, request: { ...this.planRequest(), prompt: prompt.text } };
-    }
-    if (vet) {
-      const request = { goal: this.goal, transcript: this.log.ref(), prompt: prompt.text, agents: this.agents };
-      return { kind: 'validate', prompt, request };
-    }
-    this.log.user(prompt);
-    this.needsPlan = true;
-    return null;
-  }
-
-  private applyVerdict(prompt: QueuedPrompt, verdict: T.PromptVerdict | StepFailure): void {
-    this.log.user(prompt);
-    // A failed validation call fails open: the planner still sees the prompt.
-    if ('failed' in verdict || verdict.valid) {
-      this.needsPlan = true;
-      if (!('failed' in verdict)) this.spend(verdict.usage);
-      return;
-    }
-    this.spend(verdict.usage);
-    this.log.say(verdict.reply);
-    this.endTurn();
-  }
-
-  /** The verdict on a prompt already in the transcript, and the plan made meanwhile (dropped when it does not fit). */
-  private applyVettedPlan(verdict: T.PromptVerdict | StepFailure): void {
-    // Failing open, as validation always has: the turn is planned on its own.
-    if ('failed' in verdict) {
-      this.needsPlan = true;
-      return;
-    }
-    this.spend(verdict.usage);
-    if (!verdict.valid) {
-      this.log.say(verdict.reply);
-      this.endTurn();
-    } else if (verdict.plan) {
-      this.applyPlan(verdict.plan);
-    } else {
-      this.needsPlan = true;
-    }
-  }
-
-  private applyPlan(result: T.PlanResult | StepFailure): void {
-    this.needsPlan = false;
-    if ('failed' in result) {
-      this.log.say(`Sorry, I could not get an answer from the language model (${result.failed}). Please try again.`);
-      this.endTurn('error');
-      return;
-    }
-    this.stepsThisTurn++;
-    this.spend(result.usage);
-    this.log.push({ kind: 'agent', text: result.text, toolCalls: result.toolCalls, usage: result.usage });
-    if (result.toolCalls.length > 0) this.step.start(result.toolCalls);
-    else this.endTurn();
-  }
 
   private applyGoalSwitch(result: T.ResolvedGoal | StepFailure): void {
     if ('failed' in result) {
@@ -560,7 +415,7 @@ export class Conversation implements StepHost {
     }
     this.switchGoal(result, true);
     // A switch asked for by a client starts the new agent the way a new conversation starts.
-    this.queue.unshift({ id: ++this.promptSeq, text: result.goal.starterPrompt, starter: true });
+    this.prompts.first(result.goal.starterPrompt, true);
   }
 
   private applyToolRefresh(promptId: number, result: T.ResolvedGoal | StepFailure): void {
@@ -577,14 +432,9 @@ export class Conversation implements StepHost {
     this.offer.take(resolved, this.taskMode.adapt);
   }
 
-  /** Counts what a model call spent, for the goal now on. */
-  private spend(usage: T.Usage): void {
-    this.budget.spend(usage, this.goal.id);
-  }
-
   /** The budget is used (checked before each model call, when no tool call is pending): the conversation ends,
    * its transcript kept; a delegate's parent gets an error envelope saying why. */
-  private stopForBudget(spent: string): void {
+  stopForBudget(spent: string): void {
     const text = budgetStopText(spent);
     this.log.say(text);
     this.finish('error', text);
@@ -592,16 +442,10 @@ export class Conversation implements StepHost {
   }
 
   /** The turn is over; a delegate's turn is its task, so it ends with an envelope of `outcome`. */
-  private endTurn(outcome: T.DelegateEnvelope['status'] = 'ok'): void {
+  endTurn(outcome: T.DelegateEnvelope['status'] = 'ok'): void {
     if (this.input.task && !this.ended) return this.finish(outcome);
-    this.needsPlan = false;
-    this.turnOpen = false;
+    this.turn.close();
     this.pause();
-  }
-
-  private planRequest(): T.PlanRequest {
-    const { goal, summary, agents } = this;
-    return { goal, tools: this.offer.offered(this.log), transcript: this.log.ref(), summary, agents };
   }
 
   /** The user cancelled the turn: calls not yet run are declined, and the agent waits for the next prompt. */
@@ -609,11 +453,8 @@ export class Conversation implements StepHost {
     this.cancelRequested = false;
     if (this.followUp?.kind !== 'list_agents' || this.followUp.call) this.followUp = null;
     // Cancelled before its turn began (the tools were being refreshed): that prompt is dropped, and answered.
-    const prompt = this.turnOpen ? undefined : this.queue.shift();
-    if (prompt) {
-      this.activePrompt = prompt.id;
-      this.log.user(prompt);
-    }
+    const prompt = this.turn.open ? undefined : this.prompts.take();
+    if (prompt) this.log.user(prompt);
     // Delegates at work are cancelled with the turn (the workflow cancels them); their calls say so.
     this.step.cancelDelegates();
     this.step.decline('the user cancelled the turn');

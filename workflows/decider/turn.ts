@@ -1,0 +1,163 @@
+// A turn: from the moment a prompt is taken up (checked, when VALIDATE_PROMPTS asks) through the model's steps until
+// the agent needs the user again. This decides when the model is asked, with what, and what its answers start;
+// the tool calls of a step are ToolStep's, and the end of a turn is the conversation's.
+import type { Effect, QueuedPrompt, StepFailure } from '../../core/effects';
+import type * as T from '../../core/types';
+import type { Budget } from './budget';
+import type { MessageLog } from './message-log';
+import type { TaskMode } from './task-mode';
+import type { ToolOffer } from './tool-offer';
+
+/** What a turn needs of its conversation. */
+export interface TurnHost {
+  readonly settings: T.Settings;
+  readonly goal: T.Goal;
+  readonly agents: T.AgentSummary[];
+  readonly summary: string;
+  readonly log: MessageLog;
+  readonly budget: Budget;
+  readonly offer: ToolOffer;
+  readonly taskMode: TaskMode;
+  /** The model asked for these tool calls. */
+  startStep(calls: T.ToolCall[]): void;
+  /** The budget is used: the conversation stops, saying `spent`. */
+  stopForBudget(spent: string): void;
+  endTurn(outcome?: T.DelegateEnvelope['status']): void;
+}
+
+export class Turn {
+  /** The model is asked next (a prompt was taken in, or a step's calls all have outcomes). */
+  needsPlan = false;
+  /** A prompt was taken up and its turn has not ended (it may be waiting for an approval). */
+  open = false;
+  /** Prompts are checked while the turn is planned (RunVersions.oneModelWait). */
+  vetWhilePlanning = false;
+  /** Turns taken up in this run. */
+  countThisRun = 0;
+  /** The model's steps in this turn. */
+  private steps = 0;
+  /** The user's first prompt of this run (not a starter): the conversation's title in Temporal's list. */
+  private firstPrompt: string | null = null;
+
+  constructor(private readonly convo: TurnHost) {}
+
+  /** What the conversation is about, for lists: its first prompt, cut to `max` characters. */
+  title(max: number): string | null {
+    const text = this.firstPrompt?.replace(/\s+/g, ' ').trim();
+    if (!text) return null;
+    return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  }
+
+  /** Takes up a prompt: the effect that checks or plans it, or null when it needs no model call first. */
+  start(prompt: QueuedPrompt): Effect | null {
+    const { convo } = this;
+    if (!prompt.starter) this.firstPrompt ??= prompt.text;
+    this.open = true;
+    const spent = convo.budget.overBudget(convo.goal, convo.settings);
+    if (spent) {
+      convo.log.user(prompt);
+      convo.stopForBudget(spent);
+      return null;
+    }
+    this.steps = 0;
+    convo.offer.newTurn();
+    this.countThisRun++;
+    // A delegate's task comes from its parent agent, not from a user: nothing to check.
+    const vet = convo.settings.validatePrompts && !prompt.starter && !convo.taskMode.task;
+    if (vet && this.vetWhilePlanning) {
+      // The planner needs the prompt in its transcript; a refusal then follows it, as it always has.
+      convo.log.user(prompt);
+      return { kind: 'vet_and_plan', prompt, request: { ...this.planRequest(), prompt: prompt.text } };
+    }
+    if (vet) {
+      const request = { goal: convo.goal, transcript: convo.log.ref(), prompt: prompt.text, agents: convo.agents };
+      return { kind: 'validate', prompt, request };
+    }
+    convo.log.user(prompt);
+    this.needsPlan = true;
+    return null;
+  }
+
+  /** The model is asked for the next step, unless the budget is spent or the step limit reached. */
+  plan(): Effect | null {
+    const { convo } = this;
+    const spent = convo.budget.overBudget(convo.goal, convo.settings);
+    if (spent) {
+      convo.stopForBudget(spent);
+      return null;
+    }
+    if (this.steps >= (convo.goal.settings?.maxToolSteps ?? convo.settings.maxToolStepsPerTurn)) {
+      convo.log.say(
+        `I have taken ${this.steps} steps on this request without finishing. Tell me how you would like to continue.`,
+      );
+      convo.endTurn('needs_input');
+      return null;
+    }
+    return { kind: 'plan', request: this.planRequest() };
+  }
+
+  /** The prompt's check: it goes on to the planner, or the refusal is the turn's reply. */
+  applyVerdict(prompt: QueuedPrompt, verdict: T.PromptVerdict | StepFailure): void {
+    this.convo.log.user(prompt);
+    // A failed validation call fails open: the planner still sees the prompt.
+    if ('failed' in verdict || verdict.valid) {
+      this.needsPlan = true;
+      if (!('failed' in verdict)) this.spend(verdict.usage);
+      return;
+    }
+    this.spend(verdict.usage);
+    this.convo.log.say(verdict.reply);
+    this.convo.endTurn();
+  }
+
+  /** The verdict on a prompt already in the transcript, and the plan made meanwhile (dropped when it does not fit). */
+  applyVettedPlan(verdict: T.PromptVerdict | StepFailure): void {
+    // Failing open, as validation always has: the turn is planned on its own.
+    if ('failed' in verdict) {
+      this.needsPlan = true;
+      return;
+    }
+    this.spend(verdict.usage);
+    if (!verdict.valid) {
+      this.convo.log.say(verdict.reply);
+      this.convo.endTurn();
+    } else if (verdict.plan) {
+      this.applyPlan(verdict.plan);
+    } else {
+      this.needsPlan = true;
+    }
+  }
+
+  /** The model's step: its words, and tool calls to carry out, or the turn's reply. */
+  applyPlan(result: T.PlanResult | StepFailure): void {
+    this.needsPlan = false;
+    if ('failed' in result) {
+      this.convo.log.say(
+        `Sorry, I could not get an answer from the language model (${result.failed}). Please try again.`,
+      );
+      this.convo.endTurn('error');
+      return;
+    }
+    this.steps++;
+    this.spend(result.usage);
+    this.convo.log.push({ kind: 'agent', text: result.text, toolCalls: result.toolCalls, usage: result.usage });
+    if (result.toolCalls.length > 0) this.convo.startStep(result.toolCalls);
+    else this.convo.endTurn();
+  }
+
+  /** The turn is over: nothing more to plan. */
+  close(): void {
+    this.needsPlan = false;
+    this.open = false;
+  }
+
+  private planRequest(): T.PlanRequest {
+    const { goal, summary, agents, log, offer } = this.convo;
+    return { goal, tools: offer.offered(log), transcript: log.ref(), summary, agents };
+  }
+
+  /** What a model call spent counts for the goal now on. */
+  private spend(usage: T.Usage): void {
+    this.convo.budget.spend(usage, this.convo.goal.id);
+  }
+}

@@ -1,0 +1,68 @@
+// What a conversation hands on: to its next run when it continues as new (its goal, a summary of the older messages,
+// its recent whole turns and its counters, so its history stays small), to live views (the feed), and to whoever
+// waits for its end (the transcript). Read-only views of a Conversation.
+import type * as T from '../../core/types';
+import type { Conversation } from './conversation';
+
+/** Splits the messages: older ones to summarise, the recent whole turns to keep (at least `kept` messages). */
+export function splitForCarry(convo: Conversation): { older: T.ChatMessage[]; recent: T.ChatMessage[] } {
+  const { messages } = convo;
+  let start = Math.max(0, messages.length - convo.settings.recentMessagesKept);
+  // Keep whole turns: a kept tool result must keep its call, so cut just before a user message.
+  while (start > 0 && messages[start]?.kind !== 'user') start--;
+  return { older: messages.slice(0, start), recent: messages.slice(start) };
+}
+
+/** What continue-as-new needs: the older messages to summarise (null when none), and the next run's input. */
+export function prepareCarry(convo: Conversation): {
+  summarize: T.SummarizeRequest | null;
+  nextRun(summary: string): T.AgentGoalInput;
+} {
+  const { older, recent } = splitForCarry(convo);
+  const { goal, input, log } = convo;
+  return {
+    summarize: older.length ? { goal, previousSummary: convo.summary, transcript: log.ref(older.length) } : null,
+    nextRun: (summary) => ({
+      goalId: goal.id,
+      owner: input.owner,
+      historyEventBudget: input.historyEventBudget,
+      carried: carry(convo, summary, recent),
+    }),
+  };
+}
+
+/** What the next run starts from. */
+export function carry(convo: Conversation, summary: string, recent: T.ChatMessage[]): T.CarriedState {
+  return {
+    summary,
+    messages: recent,
+    ...convo.prompts.carried(),
+    usage: convo.usage,
+    usageByGoal: convo.usageByGoal,
+    runs: convo.runs,
+    delegations: convo.delegations.started,
+    firstSeq: convo.log.firstSeq + convo.log.length - recent.length,
+  };
+}
+
+/** Messages from sequence number `since` on, and the state, for live views (feedQuery). */
+export function feed(convo: Conversation, since = 0): T.ConversationFeed {
+  return {
+    goalId: convo.goal?.id ?? convo.input.goalId ?? '',
+    owner: convo.input.owner ?? null,
+    state: convo.status(),
+    first: convo.log.firstSeq,
+    next: convo.log.next,
+    messages: convo.log.since(since),
+    pendingApproval: convo.pendingApproval(),
+    usage: convo.usage,
+    usageByGoal: convo.usageByGoal,
+  };
+}
+
+/** The conversation as it ended (the workflow's result); a delegate's carries its envelope for the parent. */
+export function transcript(convo: Conversation): T.Transcript {
+  const { goal, endedBy, summary, messages, usage } = convo;
+  const envelope = convo.taskMode.envelope;
+  return { goalId: goal.id, endedBy, summary, messages, usage, ...(envelope ? { envelope } : {}) };
+}
