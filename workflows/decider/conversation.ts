@@ -6,9 +6,9 @@
 // Unit tests drive this class without Temporal.
 import { cancelledCall } from '../../core/failures';
 import { MAX_PROMPT_CHARS } from '../../core/messages';
-import type { Appliers, Effect, EffectKind, QueuedPrompt, ResultOf, StepFailure } from '../../core/effects';
+import type { Appliers, Effect, EffectKind, QueuedPrompt, ResultOf } from '../../core/effects';
 import type * as T from '../../core/types';
-import { moveGoal } from '../builtins/change-goal';
+import { moveGoal, switchByClient } from '../builtins/change-goal';
 import { createBuiltins } from '../builtins';
 import { Approvals, confirmRefusal } from './approvals';
 import { Budget, budgetStopText } from './budget';
@@ -321,9 +321,11 @@ export class Conversation implements StepHost, TurnHost {
     plan: (_effect, plan) => this.turn.applyPlan(plan),
     run_tool: (effect, outcome) => this.record(effect.call, outcome),
     resolve_goal: (effect, resolved) => {
-      if (effect.why === 'refresh') return this.applyToolRefresh(effect.promptId, resolved);
-      if (effect.why === 'switch') return this.applyGoalSwitch(resolved);
-      moveGoal(this, effect, resolved);
+      if (effect.why === 'refresh') {
+        const changed = this.offer.refreshed(effect.promptId, resolved, this.taskMode.adapt);
+        if (changed) this.log.note(changed);
+      } else if (effect.why === 'switch') switchByClient(this, resolved);
+      else moveGoal(this, effect, resolved);
     },
     // Another delegate's approval or question is still shown: the user is needed again now, so the update that sent
     // this answer returns with that wait, not when the whole step is over.
@@ -406,25 +408,6 @@ export class Conversation implements StepHost, TurnHost {
   }
 
   // ---- internals ------------------------------------------------------------------------------------------
-
-  private applyGoalSwitch(result: T.ResolvedGoal | StepFailure): void {
-    if ('failed' in result) {
-      this.log.note(`Could not switch agent: ${result.failed}`);
-      this.pause();
-      return;
-    }
-    this.switchGoal(result, true);
-    // A switch asked for by a client starts the new agent the way a new conversation starts.
-    this.prompts.first(result.goal.starterPrompt, true);
-  }
-
-  private applyToolRefresh(promptId: number, result: T.ResolvedGoal | StepFailure): void {
-    this.offer.checked(promptId);
-    // Discovery failed after retries: keep serving the tools we had.
-    if ('failed' in result) return;
-    const changed = this.offer.refresh(result, this.taskMode.adapt);
-    if (changed) this.log.note(changed);
-  }
 
   /** The goal and its tools, as task mode adapts them. */
   private takeGoal(resolved: T.ResolvedGoal): void {

@@ -38,11 +38,22 @@ export class ToolOffer {
     this.checkedFor = promptId;
   }
 
+  /** The look before the turn of `promptId` is done: what changed, or null (also when discovery failed after its
+   * retries: the conversation keeps serving the tools it had). */
+  refreshed(
+    promptId: number,
+    result: ResolvedGoal | { failed: string },
+    adapt: (tools: ToolSpec[]) => ToolSpec[],
+  ): string | null {
+    this.checked(promptId);
+    return 'failed' in result ? null : this.refresh(result, adapt);
+  }
+
   /**
    * The goal's MCP tools as discovered now. The conversation keeps the version of its goal it started with (an edited
    * or removed goal file changes it only when it switches or continues as new). Returns what changed, for the LLM.
    */
-  refresh(result: ResolvedGoal, adapt: (tools: ToolSpec[]) => ToolSpec[]): string | null {
+  private refresh(result: ResolvedGoal, adapt: (tools: ToolSpec[]) => ToolSpec[]): string | null {
     const before = new Set(this.tools.map((t) => t.name));
     const kept = this.resolved!;
     const tools = [...kept.tools.filter((t) => t.kind !== 'mcp'), ...result.tools.filter((t) => t.kind === 'mcp')];
