@@ -1,0 +1,83 @@
+// The conversation's signals, queries and updates (core/messages.ts). Handlers change state and wait; only the main
+// loop schedules activities. Conversation decides what each input means.
+import { condition, log, setHandler } from '@temporalio/workflow';
+import * as m from '../core/messages';
+import type { AgentReply } from '../core/types';
+import type { Conversation } from './decider/conversation';
+import { feed } from './decider/views';
+import type { RunVersions } from './versions';
+
+export function setHandlers(
+  convo: Conversation,
+  workflow: {
+    /** Stops the running turn and cancels what is in flight; false when refused. */
+    cancelTurn(): boolean;
+    versions(): RunVersions;
+  },
+): void {
+  /** Acts, then waits until the agent next needs the user, and answers with its reply. */
+  async function replyAfter(act: () => void): Promise<AgentReply> {
+    const before = convo.replies.pauses;
+    act();
+    await condition(() => convo.replies.pauses > before);
+    return convo.replies.last!;
+  }
+
+  setHandler(m.userPromptSignal, (text: string) => {
+    const refusal = convo.promptRefusal(text);
+    if (refusal) log.warn(`prompt signal ignored: ${refusal}`);
+    else convo.enqueuePrompt(text.trim());
+  });
+  setHandler(
+    m.promptUpdate,
+    async (text: string) => {
+      const id = convo.enqueuePrompt(text.trim(), true);
+      await condition(() => convo.replies.has(id) || convo.ended);
+      return convo.replies.collect(id) ?? convo.replies.last!;
+    },
+    { validator: (text) => rejectIf(convo.promptRefusal(text)) },
+  );
+  setHandler(m.confirmSignal, (decision) => {
+    const refusal = convo.confirm(decision);
+    if (refusal) log.warn(`confirm ignored: ${refusal}`);
+  });
+  setHandler(m.confirmUpdate, (decision) => replyAfter(() => convo.confirm(decision)), {
+    validator: (decision) => rejectIf(convo.confirmRefusal(decision), 'Cannot confirm: '),
+  });
+  setHandler(m.cancelTurnSignal, () => {
+    // A signal is recorded even by workers that had no handler for it: a run from before cancelling ignores it,
+    // so its replay does what it did. (Updates are refused by such workers, so nothing is recorded.)
+    if (!workflow.versions().cancelAndExpire)
+      log.warn('cancel ignored: this conversation started before cancelling existed; use the cancelTurnAndWait update');
+    else if (!workflow.cancelTurn()) log.warn(`cancel ignored: ${convo.cancelRefusal()}`);
+  });
+  setHandler(m.cancelTurnUpdate, () => replyAfter(workflow.cancelTurn), {
+    validator: () => rejectIf(convo.cancelRefusal(), 'Cannot cancel: '),
+  });
+  setHandler(m.endChatSignal, () => convo.endChat());
+  setHandler(m.changeGoalSignal, (goalId: string) => convo.requestGoalChange(goalId));
+  setHandler(m.delegateReportSignal, (report) => convo.delegateReport(report));
+  setHandler(m.delegationsQuery, () => convo.delegations.list());
+  setHandler(m.historyQuery, () => convo.messages);
+  setHandler(m.feedQuery, (since) => feed(convo, since));
+  setHandler(m.currentGoalQuery, () => convo.goal ?? null);
+  setHandler(m.pendingToolCallQuery, () => convo.pendingApproval());
+  setHandler(m.agentsQuery, () => convo.agents);
+  setHandler(m.toolsQuery, () => convo.tools);
+  setHandler(m.catalogQuery, () => convo.catalog);
+  setHandler(m.usageQuery, () => ({
+    total: convo.usage,
+    turns: convo.turnsThisRun,
+    runs: convo.runs,
+    byGoal: convo.usageByGoal,
+  }));
+  setHandler(m.statusQuery, () => ({
+    state: convo.status(),
+    lastReply: convo.replies.last,
+    delegations: convo.delegations.list(),
+  }));
+}
+
+function rejectIf(refusal: string | null, prefix = ''): void {
+  if (refusal) throw new Error(`${prefix}${refusal}${prefix ? '.' : ''}`);
+}

@@ -1,0 +1,112 @@
+// Performing effects: the one place activities are scheduled and delegates started. Each effect kind has exactly
+// one performer (Performers, checked by the compiler); its result goes back to Conversation.apply.
+import {
+  CancellationScope,
+  getExternalWorkflowHandle,
+  ParentClosePolicy,
+  patched,
+  startChild,
+} from '@temporalio/workflow';
+import type { DelegateAnswer, DelegateStart, DelegateStarted, Performers } from '../core/effects';
+import { confirmSignal, userPromptSignal } from '../core/messages';
+import type { AgentGoalInput, Transcript } from '../core/types';
+import {
+  checkGoalDraft,
+  createGoal,
+  listAgents,
+  planTurn,
+  resolveGoal,
+  runTool,
+  searchTools,
+  validatePrompt,
+  vetAndPlan,
+} from './activity-stubs';
+import type { Conversation } from './decider/conversation';
+import { DEFAULT_DELEGATION_LIMITS } from './decider/delegations';
+import { envelopeOf, envelopeOfFailure } from './envelope';
+import { failSoft, toolError } from './failures';
+import { PATCHES, type PatchId, type RunVersions } from './versions';
+
+/** What performing needs beyond the conversation. */
+export interface PerformContext {
+  /** The workflow a delegate runs (this one, started as a child). */
+  workflow: (input: AgentGoalInput) => Promise<Transcript>;
+  versions: () => RunVersions;
+  /** Each delegate at work, by its AskAgent call: cancelling the turn cancels them too. */
+  delegates: Map<string, CancellationScope>;
+}
+
+export function performers(convo: Conversation, ctx: PerformContext): Performers {
+  const giveUp = () => convo.settings.modelGiveUpSeconds;
+  return {
+    validate: ({ request }) => failSoft(() => validatePrompt(request, giveUp())),
+    vet_and_plan: ({ request }) => failSoft(() => vetAndPlan(request, giveUp())),
+    plan: ({ request }) => failSoft(() => planTurn(request, giveUp())),
+    run_tool: ({ call, spec }) =>
+      runTool(spec, call.args, !!ctx.versions().cancelAndExpire).catch((err) => toolError(err, spec)),
+    list_agents: () => failSoft(() => listAgents()),
+    resolve_goal: ({ goalId, why }) => failSoft(() => resolveGoal(goalId, why)),
+    check_version: async ({ patchId }) => patched(patchId),
+    start_delegates: ({ delegates }) => Promise.all(delegates.map((d) => startDelegate(convo, ctx, d))),
+    answer_delegate: ({ childId, answer }) => answerDelegate(childId, answer),
+    search_tools: ({ tools, query, limit }) =>
+      versioned(PATCHES.searchTools, () => searchTools({ tools, query, limit })),
+    check_goal_draft: ({ call }) => versioned(PATCHES.createAgent, () => checkGoalDraft(call.args.goal)),
+    create_goal: ({ call, request }) =>
+      versioned(PATCHES.createAgent, () => createGoal({ draft: call.args.goal, request, callId: call.id })),
+  };
+}
+
+/** A new command path, behind its patch; a run recorded before it says so instead of running it. */
+function versioned<T>(patchId: PatchId, run: () => Promise<T>): Promise<T | { failed: string }> {
+  if (!patched(patchId)) return Promise.resolve({ failed: 'this conversation started before this tool existed' });
+  return failSoft(run);
+}
+
+/** Starts one delegate as a child conversation and, in its own scope, hands its envelope back when it ends. */
+async function startDelegate(
+  convo: Conversation,
+  { workflow, delegates }: PerformContext,
+  { call, childId, input }: DelegateStart,
+): Promise<DelegateStarted> {
+  // Delegation adds commands (child workflows); versioned like every such change.
+  if (!patched(PATCHES.delegation)) {
+    return { callId: call.id, failed: 'this conversation started before delegation existed' };
+  }
+  const { timeoutSeconds } = convo.settings.delegation ?? DEFAULT_DELEGATION_LIMITS;
+  const scope = new CancellationScope();
+  delegates.set(call.id, scope);
+  let started: (value: DelegateStarted) => void = () => undefined;
+  const startedOrNot = new Promise<DelegateStarted>((resolve) => (started = resolve));
+  void scope
+    .run(async () => {
+      const child = await startChild(workflow, {
+        workflowId: childId,
+        args: [input],
+        // Ending the parent cancels its delegates (their tools hear the cancel), rather than killing them.
+        parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+        workflowExecutionTimeout: `${timeoutSeconds} seconds`,
+        staticSummary: `delegate: ${input.goalId}`,
+      });
+      started({ callId: call.id, started: true });
+      convo.applyEnvelope(call.id, envelopeOf(await child.result()));
+    })
+    .catch((err: unknown) => {
+      started({ callId: call.id, failed: (err as Error).message ?? String(err) });
+      convo.applyEnvelope(call.id, envelopeOfFailure(err, timeoutSeconds));
+    })
+    .finally(() => delegates.delete(call.id));
+  return startedOrNot;
+}
+
+/** The user's answer goes down to the delegate: its confirm, or its AskUser answer as a prompt. */
+async function answerDelegate(childId: string, answer: DelegateAnswer): Promise<true | { failed: string }> {
+  const child = getExternalWorkflowHandle(childId);
+  try {
+    if ('confirm' in answer) await child.signal(confirmSignal, answer.confirm);
+    else await child.signal(userPromptSignal, answer.reply);
+    return true;
+  } catch (err) {
+    return { failed: (err as Error).message };
+  }
+}
