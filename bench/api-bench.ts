@@ -2,7 +2,7 @@
 // `token` event at a client, with the stream bus in process (API and worker together, as `npm start`) and in Redis
 // (the API alone in its own process); (2) many SSE subscribers on one API process: delta latency and RSS; (3) the
 // API's overhead on a text turn against AgentClient.say. (1) and (2) use a local streaming Chat Completions server
-// with a fixed time to first token; (3) the zero-latency scripted model. Knobs: BENCH_API_* (options.ts).
+// with a fixed time to first token; (3) the zero-latency scripted model. Counts: options.ts (ApiOptions).
 import { performance } from 'node:perf_hooks';
 import { startApi } from '../api/server';
 import { DEFAULT_BODY_LIMIT, type ApiSettings } from '../api/api-settings';
@@ -11,7 +11,7 @@ import { MemoryStreamBus, RedisStreamBus } from '../stream';
 import { MISSING_REDIS, startRedis } from '../testkit/redis-server';
 import { startApiProcess } from './api-process';
 import { ownCpuMs, type ApiStack } from './api-stack';
-import type { BenchContext } from './context';
+import type { BenchContext, BenchPart } from './context';
 import type { ApiOptions } from './options';
 import { renderApiBench } from './report/api-report';
 import { roundRobin } from './round-robin';
@@ -22,11 +22,6 @@ import { PTO_GOAL, turnScript } from './scripted-answers';
 import { startStreamingModel } from './streaming-model';
 import { TimedBus } from './timed-bus';
 import { createBenchAgentWorker, createStreamingBenchAgentWorker, runWorkers } from './workers';
-
-export interface ApiBenchResult {
-  text: string;
-  json: Record<string, unknown>;
-}
 
 /** What a measurement leaves to close, run in reverse order at the end. */
 type Later = (cleanup: () => Promise<void>) => void;
@@ -39,11 +34,7 @@ const API_SETTINGS: ApiSettings = {
   corsOrigins: [],
 };
 
-export async function runApiBench(
-  ctx: BenchContext,
-  temporalAddress: string,
-  opts: ApiOptions,
-): Promise<ApiBenchResult> {
+export async function runApiBench(ctx: BenchContext, temporalAddress: string, opts: ApiOptions): Promise<BenchPart> {
   const started = performance.now();
   const cleanups: (() => Promise<void>)[] = [];
   const later: Later = (c) => cleanups.push(c);

@@ -1,11 +1,13 @@
 // The chat-turn benchmark: the floor and three agent turn shapes, interleaved turn by turn. The floor has a worker
 // of its own; the agent turns share two agent workers built as production builds them, one per VALIDATE_PROMPTS.
+// The workers stay up, idle, through the parts that follow (as they always have, so those parts' numbers compare).
 import { performance } from 'node:perf_hooks';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { agentConversations } from './agent-conversation';
-import type { BenchContext } from './context';
+import type { BenchContext, BenchPart } from './context';
 import { createFloorActivities } from './floor-activities';
 import type { TurnOptions } from './options';
+import { renderChatTurns } from './report/chat-turns-report';
 import { roundRobin } from './round-robin';
 import type { ChatTurnSpec, TurnScenario } from './scenario';
 import { floorScenario } from './scenarios/floor';
@@ -19,13 +21,32 @@ import { createBenchAgentWorker, runWorkers, type RunningWorkers } from './worke
 /** In table order; the floor comes first (the others are compared with it). */
 const AGENT_TURNS: ChatTurnSpec[] = [textTurn, validatedTextTurn, toolTurn];
 
-export interface ChatTurnWorkers {
+interface ChatTurnWorkers {
   floorQueue: string;
   agentQueue(validatePrompts: boolean): string;
   running: RunningWorkers;
 }
 
-export async function startChatTurnWorkers(
+/** `keep` is handed the workers' stop, for the end of the run. */
+export async function runChatTurns(
+  ctx: BenchContext,
+  floorBundle: WorkflowBundleWithSourceMap,
+  opts: TurnOptions,
+  keep: (stop: () => Promise<void>) => void,
+): Promise<BenchPart> {
+  const workers = await startChatTurnWorkers(ctx, floorBundle);
+  keep(workers.running.stop);
+  const scenarios = chatTurnScenarios(ctx, workers, opts);
+  try {
+    const measureMs = await measureChatTurns(ctx, scenarios, opts, workers.running.died);
+    return renderChatTurns(opts, scenarios, measureMs);
+  } catch (err) {
+    await Promise.all(scenarios.map((s) => s.sampler.abort()));
+    throw err;
+  }
+}
+
+async function startChatTurnWorkers(
   ctx: BenchContext,
   floorBundle: WorkflowBundleWithSourceMap,
 ): Promise<ChatTurnWorkers> {
@@ -48,7 +69,7 @@ export async function startChatTurnWorkers(
   };
 }
 
-export function chatTurnScenarios(ctx: BenchContext, workers: ChatTurnWorkers, opts: TurnOptions): TurnScenario[] {
+function chatTurnScenarios(ctx: BenchContext, workers: ChatTurnWorkers, opts: TurnOptions): TurnScenario[] {
   const policy = { turnsPerSession: opts.turnsPerConversation, warmupApart: false };
   const agentTurn = (spec: ChatTurnSpec): TurnScenario => ({
     name: spec.name,
@@ -63,7 +84,7 @@ export function chatTurnScenarios(ctx: BenchContext, workers: ChatTurnWorkers, o
 }
 
 /** Runs the scenarios and closes their last workflows; returns how long that took, in ms. */
-export async function measureChatTurns(
+async function measureChatTurns(
   ctx: BenchContext,
   scenarios: TurnScenario[],
   opts: TurnOptions,

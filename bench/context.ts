@@ -1,5 +1,5 @@
-// What every part of the benchmark needs from the run: the server, the agent's workflow bundle (built once), ids
-// unique to this run, and the interrupt check.
+// What every part of the benchmark needs from the run (the server, the agent's workflow bundle built once, ids unique
+// to this run, the interrupt check) and what it gives back (its tables, and its figures for the results file).
 import type { Client } from '@temporalio/client';
 import type { NativeConnection, WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Interrupts } from './interrupts';
@@ -12,4 +12,10 @@ export interface BenchContext {
   /** Makes workflow ids and task queues unique to this run. */
   runId: string;
   interrupts: Interrupts;
+}
+
+/** A part's results: printed as text, saved under the part's name in the results file. */
+export interface BenchPart {
+  text: string;
+  json: Record<string, unknown>;
 }

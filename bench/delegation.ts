@@ -2,7 +2,7 @@
 // with in-process agent workers built as production builds them (VALIDATE_PROMPTS off: only planning calls the model):
 // (a) a lead agent's plan of four delegates, each running CurrentPTO, as four AskAgent calls in one step (side by side)
 //     and as one AskAgent per step, four steps in a row (one after the other), with a model answering at once and one
-//     answering L ms later (BENCH_MODEL_LATENCY_MS); (b) CurrentPTO run by the lead itself vs by a delegate
+//     answering L ms later (DelegationOptions.latencyMs); (b) CurrentPTO run by the lead itself vs by a delegate
 //     (AskAgent → child conversation → CurrentPTO), zero-latency model. Goals live in a GOALS_DIR of the run's own.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -12,22 +12,16 @@ import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt
 import type { WorkflowHandle } from '@temporalio/client';
 import { NOTE_PREFIX } from '../activities/llm/model-messages';
 import { ScriptedModel, type ScriptedCallInfo, type ScriptInput } from '../activities/llm/scripted-model';
-import { createAgentWorker } from '../worker/create-worker';
-import { readWorkerSettings } from '../worker/worker-settings';
 import { AgentGoalWorkflow } from '../workflows';
 import { ASK_AGENT } from '../core/builtin-specs';
 import { endChatSignal, promptUpdate } from '../core/messages';
 import type { Goal } from '../core/types';
-import type { BenchContext } from './context';
+import type { BenchContext, BenchPart } from './context';
+import { delayedScripted } from './latency-model';
 import type { DelegationOptions } from './options';
 import { delegationJson, delegationText, type DelegationSeries } from './report/delegation-report';
 import { waitForGreeting } from './stats';
-import { runWorkers } from './workers';
-
-export interface DelegationResult {
-  text: string;
-  json: Record<string, unknown>;
-}
+import { createBenchAgentWorker, runWorkers } from './workers';
 
 const LEAD = 'bench_lead';
 const DESKS = [1, 2, 3, 4].map((n) => `bench_desk_${n}`);
@@ -74,27 +68,17 @@ const SCRIPT: ScriptInput = {
 /** The lead's steps for "one by one": the script's rules cannot count the steps of a turn, so these are picked here. */
 const ONE_BY_ONE = DESKS.map((d) => new ScriptedModel({ rules: [], fallback: { toolCalls: [ask(d)] } }));
 
-/** The bench script answering `latencyMs` after each call, as a remote model would; the lead's one-by-one plan from ONE_BY_ONE. */
-function benchModel(latencyMs: number): LanguageModelV3 {
-  const script = new ScriptedModel(SCRIPT);
-  const pick = (o: LanguageModelV3CallOptions) => {
-    if ((o.providerOptions?.scripted as unknown as ScriptedCallInfo | undefined)?.goalId !== LEAD) return script;
-    const turn = currentTurn(o.prompt);
-    if (!turn.said.startsWith('one by one')) return script;
-    const done = turn.after
-      .flatMap((m) => (m.role === 'tool' ? m.content : []))
-      .filter((p) => p.type === 'tool-result' && p.toolName === ASK_AGENT).length;
-    return ONE_BY_ONE[done] ?? script;
-  };
-  const wait = () => (latencyMs > 0 ? new Promise((r) => setTimeout(r, latencyMs)) : Promise.resolve());
-  return {
-    specificationVersion: 'v3',
-    provider: 'bench-delegation',
-    modelId: `latency-${latencyMs}`,
-    supportedUrls: {},
-    doGenerate: async (o) => (await wait(), pick(o).doGenerate(o)),
-    doStream: async (o) => (await wait(), pick(o).doStream(o)),
-  };
+const SCRIPTED = new ScriptedModel(SCRIPT);
+
+/** Who answers a call: the bench script, but the lead's one-by-one plan from ONE_BY_ONE. */
+function answering(o: LanguageModelV3CallOptions): LanguageModelV3 {
+  if ((o.providerOptions?.scripted as unknown as ScriptedCallInfo | undefined)?.goalId !== LEAD) return SCRIPTED;
+  const turn = currentTurn(o.prompt);
+  if (!turn.said.startsWith('one by one')) return SCRIPTED;
+  const done = turn.after
+    .flatMap((m) => (m.role === 'tool' ? m.content : []))
+    .filter((p) => p.type === 'tool-result' && p.toolName === ASK_AGENT).length;
+  return ONE_BY_ONE[done] ?? SCRIPTED;
 }
 
 /** The user's latest words (notes aside) and the messages after them: the turn's steps so far. */
@@ -155,11 +139,10 @@ class Series implements DelegationSeries {
   }
 }
 
-export async function runDelegationBench(ctx: BenchContext, opts: DelegationOptions): Promise<DelegationResult> {
+export async function runDelegationBench(ctx: BenchContext, opts: DelegationOptions): Promise<BenchPart> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-delegation-'));
   for (const g of GOALS) writeFileSync(path.join(dir, `${g.id}.json`), JSON.stringify(g));
   const latencies = [...new Set([0, opts.latencyMs])];
-  const queue = (ms: number) => `bench-delegation-${ms}-${ctx.runId}`;
   const env = {
     AGENT_GOAL: LEAD,
     GOALS_DIR: dir,
@@ -167,21 +150,9 @@ export async function runDelegationBench(ctx: BenchContext, opts: DelegationOpti
     MCP_ENDPOINTS_FILE: '/nonexistent/mcp_endpoints.json',
   };
   const agents = await Promise.all(
-    latencies.map((ms) =>
-      createAgentWorker({
-        connection: ctx.connection,
-        namespace: ctx.namespace,
-        settings: { ...readWorkerSettings(env as NodeJS.ProcessEnv), taskQueue: queue(ms) },
-        model: {
-          model: benchModel(ms),
-          provider: 'scripted',
-          modelId: `latency-${ms}`,
-          description: 'bench delegation script',
-        },
-        workflowBundle: ctx.agentBundle,
-      }),
-    ),
+    latencies.map((ms) => createBenchAgentWorker(ctx, `delegation-${ms}`, env, delayedScripted(ms, answering))),
   );
+  const queue = (ms: number) => agents[latencies.indexOf(ms)]!.worker.options.taskQueue;
   const running = runWorkers(
     ctx,
     agents.map((a) => a.worker),

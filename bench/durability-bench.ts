@@ -1,21 +1,16 @@
 // The durability benchmarks, after the others on the same server: history bytes per text turn early and late in a
 // long conversation (flat is the goal), and recovery time when a worker dies mid model call.
-import type { BenchContext } from './context';
+import type { BenchContext, BenchPart } from './context';
 import type { DurabilityOptions } from './options';
 import { historyGrowth } from './scenarios/history-growth';
 import { recoveryAfterKill } from './scenarios/recovery-after-kill';
 import { summarize, table } from './stats';
 
-export interface DurabilityBenchResult {
-  text: string;
-  json: Record<string, unknown>;
-}
-
 export async function runDurabilityBench(
   ctx: BenchContext,
   address: string,
   opts: DurabilityOptions,
-): Promise<DurabilityBenchResult> {
+): Promise<BenchPart> {
   process.stderr.write(`bench (durability): ${opts.historyTurns} text turns in one conversation\n`);
   const checkpoints = [1, 50, 100, 300].filter((t) => t <= opts.historyTurns);
   if (!checkpoints.includes(opts.historyTurns)) checkpoints.push(opts.historyTurns);
@@ -47,7 +42,7 @@ export async function runDurabilityBench(
           'Recovery: worker/main.ts processes, the model a local Chat Completions server answering in 2 s; a new worker starts at once.',
           recoveryTable,
         ]
-      : ['Recovery: skipped (BENCH_RECOVERY_RUNS=0).']),
+      : ['Recovery: skipped (--quick: no worker kills).']),
   ].join('\n');
   return {
     text,

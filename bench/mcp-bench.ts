@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { BenchContext } from './context';
+import type { BenchContext, BenchPart } from './context';
 import { FX_COMMAND } from './fx';
 import { benchMcpCalls, type McpCallResults } from './mcp-calls';
 import type { McpOptions } from './options';
@@ -13,14 +13,7 @@ import { discoveryJson, discoveryLines } from './report/mcp-discovery-report';
 import { benchDiscovery, type DiscoverySampler } from './scenarios/mcp-discovery';
 import { round } from './stats';
 
-export interface McpBenchResult {
-  /** The tables, ready to print. */
-  text: string;
-  /** For bench/results/latest.json. */
-  json: Record<string, unknown>;
-}
-
-export async function runMcpBench(ctx: BenchContext, opts: McpOptions): Promise<McpBenchResult> {
+export async function runMcpBench(ctx: BenchContext, opts: McpOptions): Promise<BenchPart> {
   const started = performance.now();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-mcp-'));
   const cleanups: (() => Promise<void>)[] = [];
@@ -43,7 +36,7 @@ function render(
   calls: McpCallResults,
   discovery: { results: DiscoverySampler[]; ms: number },
   measureMs: number,
-): McpBenchResult {
+): BenchPart {
   const text = [
     '',
     `MCP: demo server fx over stdio (${FX_COMMAND}). a, a+, a', callMcpTool() and b interleaved round-robin, ` +

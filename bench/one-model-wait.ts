@@ -4,29 +4,18 @@
 // - the activities alone: the check then the plan in a row (what runs recorded before one-model-wait still do) vs
 //   vetAndPlan, so the serial figure is measured, not remembered.
 import { performance } from 'node:perf_hooks';
-import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { createLlmActivities } from '../activities/llm/llm-activities';
 import { ScriptedModel } from '../activities/llm/scripted-model';
 import { loadGoals } from '../goals/goal-registry';
-import { createAgentWorker } from '../worker/create-worker';
-import { readWorkerSettings } from '../worker/worker-settings';
 import { AgentGoalWorkflow } from '../workflows';
 import { endChatSignal, promptUpdate } from '../core/messages';
-import type { BenchContext } from './context';
+import type { BenchContext, BenchPart } from './context';
+import { delayed, delayedScripted } from './latency-model';
+import type { OneModelWaitOptions } from './options';
 import { formatMs, round, roundSummary, summarize, waitForGreeting, type Summary } from './stats';
-
-export interface OneModelWaitOptions {
-  /** The model's latency per call (BENCH_MODEL_LATENCY_MS). */
-  latencyMs: number;
-  iterations: number;
-}
-
-export interface OneModelWaitResult {
-  text: string;
-  json: Record<string, unknown>;
-}
+import { createBenchAgentWorker } from './workers';
 
 const REPLY = 'You have plenty of paid time off left this year.';
 const SCRIPT = {
@@ -37,43 +26,15 @@ const SCRIPT = {
   ],
 };
 
-/** The scripted model, every call answered `ms` later (a stream's first part too), as a remote model would. */
-function slowModel(ms: number): LanguageModelV3 {
-  const inner = new ScriptedModel(SCRIPT);
-  const wait = () => new Promise((r) => setTimeout(r, ms));
-  return {
-    specificationVersion: 'v3',
-    provider: 'bench-latency',
-    modelId: `latency-${ms}`,
-    supportedUrls: {},
-    doGenerate: async (o) => (await wait(), inner.doGenerate(o)),
-    doStream: async (o) => (await wait(), inner.doStream(o)),
-  };
-}
-
-export async function runOneModelWaitBench(ctx: BenchContext, opts: OneModelWaitOptions): Promise<OneModelWaitResult> {
-  const model = {
-    model: slowModel(opts.latencyMs),
-    provider: 'scripted' as const,
-    modelId: 'latency',
-    description: 'fixed-latency model',
-  };
-  const queues = { on: `bench-omw-on-${ctx.runId}`, off: `bench-omw-off-${ctx.runId}` };
+export async function runOneModelWaitBench(ctx: BenchContext, opts: OneModelWaitOptions): Promise<BenchPart> {
+  const model = delayedScripted(opts.latencyMs, new ScriptedModel(SCRIPT));
   const env = { AGENT_GOAL: 'goal_hr_pto', MCP_ENDPOINTS_FILE: '/nonexistent/mcp_endpoints.json' };
   const workers = await Promise.all(
     (['on', 'off'] as const).map((v) =>
-      createAgentWorker({
-        connection: ctx.connection,
-        namespace: ctx.namespace,
-        settings: {
-          ...readWorkerSettings({ ...env, VALIDATE_PROMPTS: v === 'on' ? 'true' : 'false' } as NodeJS.ProcessEnv),
-          taskQueue: queues[v],
-        },
-        model,
-        workflowBundle: ctx.agentBundle,
-      }),
+      createBenchAgentWorker(ctx, `omw-${v}`, { ...env, VALIDATE_PROMPTS: v === 'on' ? 'true' : 'false' }, model),
     ),
   );
+  const queues = { on: workers[0].worker.options.taskQueue, off: workers[1].worker.options.taskQueue };
   const runs = workers.map((w) => w.worker.run());
   const samples: Record<'on' | 'off' | 'serial' | 'concurrent', number[]> = {
     on: [],
@@ -93,7 +54,10 @@ export async function runOneModelWaitBench(ctx: BenchContext, opts: OneModelWait
         return [v, handle] as const;
       }),
     );
-    const llm = createLlmActivities({ model: slowModel(opts.latencyMs), provider: 'scripted' });
+    const llm = createLlmActivities({
+      model: delayed(opts.latencyMs, new ScriptedModel(SCRIPT)),
+      provider: 'scripted',
+    });
     const goal = loadGoals().resolve('goal_hr_pto');
     const request = {
       goal,
@@ -136,7 +100,7 @@ export async function runOneModelWaitBench(ctx: BenchContext, opts: OneModelWait
 function report(
   opts: OneModelWaitOptions,
   samples: Record<'on' | 'off' | 'serial' | 'concurrent', number[]>,
-): OneModelWaitResult {
+): BenchPart {
   const s = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)])) as Record<
     keyof typeof samples,
     Summary

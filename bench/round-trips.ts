@@ -4,12 +4,12 @@
 // they start, as they did before. Server-side time comes from the history timeline, as in the chat-turn table.
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { agentConversations } from './agent-conversation';
-import type { BenchContext } from './context';
+import type { BenchContext, BenchPart } from './context';
 import { createFloorActivities } from './floor-activities';
 import type { RoundTripOptions } from './options';
-import { roundTripsJson, roundTripsText, type RoundTripRow } from './report/round-trips-report';
+import { roundTripsJson, roundTripsText } from './report/round-trips-report';
 import { roundRobin } from './round-robin';
-import type { ChatTurnSpec } from './scenario';
+import type { ChatTurnSpec, RoundTripConfig, RoundTripRow } from './scenario';
 import { floorScenario } from './scenarios/floor';
 import { textTurn } from './scenarios/text-turn';
 import { toolTurn } from './scenarios/tool-turn';
@@ -18,20 +18,7 @@ import { startDevServer, type BenchServer } from './server';
 import { SessionRotation } from './session-rotation';
 import { createBenchAgentWorker, runWorkers } from './workers';
 
-export interface RoundTripsResult {
-  text: string;
-  json: Record<string, unknown>;
-}
-
-/** One way of running a step; `before` is neither change, `now` is both. */
-export interface RoundTripConfig {
-  key: 'before' | 'eager' | 'now';
-  label: string;
-  eager: boolean;
-  beatAtStart: boolean;
-}
-
-export const CONFIGS: RoundTripConfig[] = [
+const CONFIGS: RoundTripConfig[] = [
   { key: 'before', label: 'eager off, beat at start', eager: false, beatAtStart: true },
   { key: 'eager', label: 'eager on, beat at start', eager: true, beatAtStart: true },
   { key: 'now', label: 'eager on, no beat at start', eager: true, beatAtStart: false },
@@ -44,7 +31,7 @@ export async function runRoundTrips(
   server: BenchServer,
   floorBundle: WorkflowBundleWithSourceMap,
   opts: RoundTripOptions,
-): Promise<RoundTripsResult> {
+): Promise<BenchPart> {
   if (server.info.mode !== 'dev-server') {
     const note = 'Round trips: skipped (TEMPORAL_ADDRESS is set; this part compares dev servers of its own).';
     return { text: `\n${note}`, json: { skipped: note } };

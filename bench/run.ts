@@ -1,150 +1,112 @@
-// `npm run bench`: client-observed latency of a chat turn on a real Temporal server and a real agent worker,
-// with a zero-latency scripted model, against a floor (an update that runs one no-op activity). What is left
-// over the floor is what the orchestrator costs: its workflow code, its activities' payloads, the AI SDK path.
-// Then the MCP benchmarks (mcp-bench.ts), the durability ones (durability-bench.ts), the HTTP API ones (api-bench.ts)
-// and the lean-worker ones (worker-bench.ts) on the same server; BENCH_ONLY=api or =worker runs one of the last two
-// alone. Round trips per step (round-trips.ts) come right after the chat turns, then one model wait, delegation
-// (delegation.ts; BENCH_ONLY=delegation runs it alone) and SearchTools (tool-search.ts); scale on one box (scale.ts)
-// last. Knobs (BENCH_*): see options.ts. `npm run bench -- --quick`: every part with small counts (about a minute),
-// for CI smoke.
+// `npm run bench -- [--quick] [part…]`: what the orchestrator costs, measured on a real Temporal server with real
+// workers. The parts (options.ts, PARTS) run one after the other on one server, in this order: the chat turns against
+// a floor (an update that runs one no-op activity: what is left over it is the orchestrator's own cost), round trips
+// per step, one model wait per turn, delegation, SearchTools, MCP, durability, the HTTP API, the lean worker, scale
+// on one box. `--quick`: every part with small counts (CI's smoke test). What each measures: bench/README.md.
 //
 // One server for everything; TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE etc.) uses that server instead of a dev server.
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Runtime, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { WORKFLOWS_PATH } from '../worker/create-worker';
-import { chatTurnScenarios, measureChatTurns, startChatTurnWorkers, type ChatTurnWorkers } from './chat-turns';
-import type { BenchContext } from './context';
-import { watchInterrupts } from './interrupts';
 import { runApiBench } from './api-bench';
+import { runChatTurns } from './chat-turns';
+import type { BenchContext, BenchPart } from './context';
 import { runDelegationBench } from './delegation';
-import { runToolSearchBench } from './tool-search';
+import { runDurabilityBench } from './durability-bench';
+import { watchInterrupts } from './interrupts';
 import { runMcpBench } from './mcp-bench';
 import { runOneModelWaitBench } from './one-model-wait';
-import {
-  readApiOptions,
-  readDelegationOptions,
-  readToolSearchOptions,
-  readDurabilityOptions,
-  readMcpOptions,
-  readMode,
-  readOneModelWaitOptions,
-  readOnly,
-  readRoundTripOptions,
-  readScaleOptions,
-  readTurnOptions,
-  readWorkerBenchOptions,
-} from './options';
-import { runDurabilityBench } from './durability-bench';
-import { chatTurnResults } from './report/chat-turns-report';
-import { onlyResultsFile, printAndSave, printAndSaveOnly, type BenchPart } from './report/run-report';
-import type { TurnScenario } from './scenario';
+import { readPlan, type Counts, type PartName } from './options';
+import { printAndSave, type PartResult } from './report/run-report';
 import { runRoundTrips } from './round-trips';
 import { runScaleBench } from './scale';
 import { startServer, type BenchServer } from './server';
-import { runWorkerBench, runWorkerBenchAlone } from './worker-bench';
+import { runToolSearchBench } from './tool-search';
+import { runWorkerBench } from './worker-bench';
 
 const FLOOR_WORKFLOW_PATH = require.resolve('./floor-workflow');
 const interrupts = watchInterrupts();
 
+/** What a part is run with. */
+interface PartRun {
+  ctx: BenchContext;
+  server: BenchServer;
+  counts: Counts;
+  floorBundle(): Promise<WorkflowBundleWithSourceMap>;
+  /** Keeps something running until the whole run ends (the chat-turn workers). */
+  keep(stop: () => Promise<void>): void;
+}
+
+const RUN: Record<PartName, (r: PartRun) => Promise<BenchPart>> = {
+  turns: async (r) => runChatTurns(r.ctx, await r.floorBundle(), r.counts.turns, r.keep),
+  'round-trips': async (r) => runRoundTrips(r.ctx, r.server, await r.floorBundle(), r.counts.roundTrips),
+  'one-model-wait': (r) => runOneModelWaitBench(r.ctx, r.counts.oneModelWait),
+  delegation: (r) => runDelegationBench(r.ctx, r.counts.delegation),
+  'tool-search': (r) => runToolSearchBench(r.ctx, r.counts.toolSearch),
+  mcp: (r) => runMcpBench(r.ctx, r.counts.mcp),
+  durability: (r) => runDurabilityBench(r.ctx, r.server.info.address, r.counts.durability),
+  api: (r) => runApiBench(r.ctx, r.server.info.address, r.counts.api),
+  // Its workers are processes of their own: it compiles the worker first (tsc, then the workflow bundle).
+  worker: (r) => runWorkerBench(r.ctx, r.server.info.address, r.counts.worker),
+  scale: (r) => runScaleBench(r.ctx, r.server, r.counts.scale),
+};
+
 async function main(): Promise<void> {
-  const { quick, env } = readMode();
-  const opts = readTurnOptions(env);
-  const mcpOpts = readMcpOptions(env);
-  const durabilityOpts = readDurabilityOptions(env);
-  const apiOpts = readApiOptions(env);
-  const workerOpts = readWorkerBenchOptions(env);
-  const roundTripOpts = readRoundTripOptions(env);
-  const scaleOpts = readScaleOptions(env);
-  const delegationOpts = readDelegationOptions(env);
-  const only = readOnly(env);
-  if (only === 'worker') return runWorkerBenchAlone(workerOpts, interrupts);
-  if (only === 'api') return partAlone(only, (ctx, server) => runApiBench(ctx, server.info.address, apiOpts));
-  if (only === 'delegation') return partAlone(only, (ctx) => runDelegationBench(ctx, delegationOpts));
-  if (only === 'toolsearch') return partAlone(only, (ctx) => runToolSearchBench(ctx, readToolSearchOptions(env)));
-  if (only === 'scale') return partAlone(only, (ctx, server) => runScaleBench(ctx, server, scaleOpts));
+  const plan = readPlan();
+  const stale = Object.keys(process.env).filter((k) => k.startsWith('BENCH_'));
+  if (stale.length)
+    process.stderr.write(`bench: ${stale.join(', ')} no longer read: parts and --quick instead (bench/README.md)\n`);
   const wallStart = performance.now();
   const loadBefore = os.loadavg();
   Runtime.install({ logger: new DefaultLogger('WARN') });
 
-  process.stderr.write('bench: starting Temporal and bundling workflow code…\n');
+  process.stderr.write(
+    `bench: ${plan.parts.join(', ')}${plan.quick ? ' (--quick)' : ''}; starting Temporal and bundling workflow code…\n`,
+  );
   const bundle = (workflowsPath: string) => bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
-  const [server, agentBundle, floorBundle] = await Promise.all([
-    startServer(),
-    bundle(WORKFLOWS_PATH),
-    bundle(FLOOR_WORKFLOW_PATH),
-  ]);
-  const runId = `${process.pid}-${Date.now().toString(36)}`;
-  const ctx: BenchContext = {
-    client: server.client,
-    connection: server.connection,
-    namespace: server.namespace,
-    agentBundle,
-    runId,
-    interrupts,
-  };
-
-  let workers: ChatTurnWorkers | undefined;
-  let scenarios: TurnScenario[] = [];
-  try {
-    workers = await startChatTurnWorkers(ctx, floorBundle);
-    const setupMs = performance.now() - wallStart;
-    interrupts.check();
-    scenarios = chatTurnScenarios(ctx, workers, opts);
-    const measureMs = await measureChatTurns(ctx, scenarios, opts, workers.running.died);
-    const facts = { opts, server, setupMs, measureMs, loadBefore, loadAfter: os.loadavg(), quick };
-    const roundTrips = await runRoundTrips(ctx, server, floorBundle, roundTripOpts);
-    const oneModelWait = await runOneModelWaitBench(ctx, readOneModelWaitOptions(env));
-    const delegation = await runDelegationBench(ctx, delegationOpts);
-    const toolSearch = await runToolSearchBench(ctx, readToolSearchOptions(env));
-    // The chat-turn workers stay up during the MCP part, as they always have, so its numbers stay comparable.
-    const mcp = await runMcpBench(ctx, mcpOpts);
-    const durability = await runDurabilityBench(ctx, server.info.address, durabilityOpts);
-    const api = await runApiBench(ctx, server.info.address, apiOpts);
-    // Not in --quick: it compiles the worker (BENCH_ONLY=worker runs it alone).
-    const worker = quick ? undefined : await runWorkerBench(ctx, server.info.address, workerOpts);
-    const scale = await runScaleBench(ctx, server, scaleOpts);
-    printAndSave(facts, chatTurnResults(scenarios), mcp, durability, api, worker, {
-      roundTrips,
-      oneModelWait,
-      delegation,
-      toolSearch,
-      scale,
-    });
-  } catch (err) {
-    await Promise.all(scenarios.map((s) => s.sampler.abort()));
-    throw err;
-  } finally {
-    await workers?.running.stop();
-    await server.teardown();
-  }
-}
-
-/** BENCH_ONLY=<part>: the server, the agent's bundle, and that part alone; its JSON goes to latest-<part>.json. */
-async function partAlone(
-  name: string,
-  run: (ctx: BenchContext, server: BenchServer) => Promise<BenchPart>,
-): Promise<void> {
-  const loadBefore = os.loadavg();
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-  process.stderr.write(`bench: starting Temporal and bundling workflow code (BENCH_ONLY=${name})…\n`);
+  let floor: Promise<WorkflowBundleWithSourceMap> | undefined;
+  const floorBundle = () => (floor ??= bundle(FLOOR_WORKFLOW_PATH));
+  const needsFloor = plan.parts.includes('turns') || plan.parts.includes('round-trips');
   const [server, agentBundle] = await Promise.all([
     startServer(),
-    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') }),
+    bundle(WORKFLOWS_PATH),
+    needsFloor ? floorBundle() : undefined,
   ]);
-  const runId = `${process.pid}-${Date.now().toString(36)}`;
+  const setupMs = performance.now() - wallStart;
   const ctx: BenchContext = {
     client: server.client,
     connection: server.connection,
     namespace: server.namespace,
     agentBundle,
-    runId,
+    runId: `${process.pid}-${Date.now().toString(36)}`,
     interrupts,
   };
+  const kept: (() => Promise<void>)[] = [];
+  const run: PartRun = { ctx, server, counts: plan.counts, floorBundle, keep: (stop) => kept.push(stop) };
+  const results: PartResult[] = [];
   try {
-    const part = await run(ctx, server);
-    printAndSaveOnly({ server, loadBefore, loadAfter: os.loadavg() }, name, part, onlyResultsFile(name));
+    for (const name of plan.parts) {
+      interrupts.check();
+      const started = performance.now();
+      const part = await RUN[name](run).catch((err: unknown) => {
+        // Ctrl-C also reaches the servers and workers, so what fails first is often a call to one: name the real cause.
+        interrupts.check();
+        throw err;
+      });
+      results.push({ name, part, ms: performance.now() - started });
+    }
+    const facts = {
+      ...plan,
+      server,
+      setupMs,
+      wallMs: performance.now() - wallStart,
+      loadBefore,
+      loadAfter: os.loadavg(),
+    };
+    printAndSave(facts, results);
   } finally {
+    for (const stop of kept.reverse()) await stop();
     await server.teardown();
   }
 }

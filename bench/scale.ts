@@ -5,26 +5,21 @@
 // throughput (turn time there is queueing: conversations / throughput); (2) `starts`
 // conversations started, each taking one turn, `startConcurrency` at a time; (3) the same load as (1) on one worker
 // process and on two serving one task queue, alternating: throughput ratio. Around each phase, the CPU time of the
-// dev server, the worker processes and this process: where the time goes. Knobs: BENCH_SCALE_* (options.ts).
-import { spawn, type ChildProcess } from 'node:child_process';
+// dev server, the worker processes and this process: where the time goes. Counts: options.ts (ScaleOptions).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentClient } from '../client/agent-client';
+import { startProcess } from '../testkit/process';
 import { ownCpuMs } from './api-stack';
-import type { BenchContext } from './context';
-import { CpuMeter, processCpuMs } from './cpu';
+import type { BenchContext, BenchPart } from './context';
+import { CpuMeter, processCpuMs } from './proc';
 import type { ScaleOptions } from './options';
 import { scaleJson, scaleText, type Phase } from './report/scale-report';
 import { PTO_GOAL, TEXT_PROMPT, TEXT_REPLY, turnScript } from './scripted-answers';
-import type { BenchServer } from './server';
-
-export interface ScaleResult {
-  text: string;
-  json: Record<string, unknown>;
-}
+import { externalServerSettings, type BenchServer } from './server';
 
 /** Worker processes serving one task queue, with a client for it. */
 interface Pool {
@@ -41,7 +36,7 @@ interface WorkerProcess {
 
 const ROOT = path.join(__dirname, '..');
 
-export async function runScaleBench(ctx: BenchContext, server: BenchServer, opts: ScaleOptions): Promise<ScaleResult> {
+export async function runScaleBench(ctx: BenchContext, server: BenchServer, opts: ScaleOptions): Promise<BenchPart> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-scale-'));
   const pools: Pool[] = [];
   try {
@@ -52,11 +47,11 @@ export async function runScaleBench(ctx: BenchContext, server: BenchServer, opts
     process.stderr.write(`bench (scale): starting ${opts.workerRounds ? 3 : 1} worker process(es)…\n`);
     const pool = async (name: string, count: number): Promise<Pool> => {
       const queue = `bench-scale-${name}-${ctx.runId}`;
-      const env = { ...workerEnv(server, queue, dir, script), BENCH_WORKFLOW_BUNDLE: bundle };
+      const env = workerEnv(server, queue, dir, script);
       const p: Pool = { queue, workers: [], agents: new AgentClient(ctx.client, queue) };
       pools.push(p);
       // All settled before going on, so that whatever started is in the pool when the finally below stops it.
-      const started = await Promise.allSettled(Array.from({ length: count }, () => spawnWorker(env)));
+      const started = await Promise.allSettled(Array.from({ length: count }, () => spawnWorker(env, bundle)));
       for (const s of started) if (s.status === 'fulfilled') p.workers.push(s.value);
       const failed = started.find((s) => s.status === 'rejected');
       if (failed) throw failed.reason;
@@ -106,29 +101,16 @@ export async function runScaleBench(ctx: BenchContext, server: BenchServer, opts
   }
 }
 
-/** A scale-worker.ts process (from source, through tsx), once it says it polls. */
-async function spawnWorker(env: Record<string, string>, readyTimeoutMs = 180_000): Promise<WorkerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--require', 'tsx/cjs', 'bench/scale-worker.ts'], {
+/** A scale-worker.ts process (from source, through tsx) running the workflow bundle in file `bundle`, once it polls. */
+async function spawnWorker(env: Record<string, string>, bundle: string): Promise<WorkerProcess> {
+  const worker = await startProcess(process.execPath, ['--require', 'tsx/cjs', 'bench/scale-worker.ts', bundle], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    ready: /worker on /,
+    what: 'a scale worker',
+    timeoutMs: 180_000,
   });
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + readyTimeoutMs;
-  while (!output.includes('worker on ') && child.exitCode === null && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 50));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
-  };
-  if (!output.includes('worker on ')) {
-    child.kill('SIGKILL');
-    throw new Error(`a scale worker did not start:\n${output}`);
-  }
-  return { pid: child.pid!, stop };
+  return { pid: worker.pid, stop: () => worker.end('SIGTERM') };
 }
 
 /** `opts.active` conversations (opened first, untimed), then each takes `opts.turns` turns back to back, all at once. */
@@ -268,13 +250,8 @@ function checkReply(reply: { reply: string }): void {
 
 /** A worker process's settings: the bench server, the zero-latency bench script, no MCP endpoints, no .env. */
 function workerEnv(server: BenchServer, queue: string, dir: string, script: string): Record<string, string> {
-  // With TEMPORAL_ADDRESS set, the bench runs on that server: its TLS and key settings go along.
-  const external =
-    server.info.mode === 'external'
-      ? Object.entries(process.env).filter((e): e is [string, string] => /^TEMPORAL_/.test(e[0]) && e[1] !== undefined)
-      : [];
   return {
-    ...Object.fromEntries(external),
+    ...externalServerSettings(),
     TEMPORAL_ADDRESS: server.info.address,
     TEMPORAL_NAMESPACE: server.namespace,
     TASK_QUEUE: queue,

@@ -1,12 +1,14 @@
 // The Temporal server the benchmarks run against: a local dev server started for the run (the Temporal CLI, in memory,
 // with the dynamic config npm start and the tests use, or another one to compare with), or, with TEMPORAL_ADDRESS set,
-// an existing one reached with the same settings as the worker (worker/connection.ts).
+// an existing one reached with the same settings as the worker (runtime/connection.ts). Not testkit/temporal.ts's
+// TestWorkflowEnvironment: the bench needs the server's pid (its CPU time), other dynamic config, and an external server.
 import { execFileSync } from 'node:child_process';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { temporalTarget } from '../runtime/connection';
 import { DEV_SERVER_DYNAMIC_CONFIG, freePort, spawnDevServer, stopChild } from '../worker/dev-server';
 import { findTemporalCli, MISSING_CLI } from '../worker/temporal-cli';
+import { untilAnswering } from '../testkit/until-answering';
 
 export interface BenchServer {
   client: Client;
@@ -27,6 +29,14 @@ export interface BenchServer {
 
 export async function startServer(): Promise<BenchServer> {
   return process.env.TEMPORAL_ADDRESS ? connectExternal() : startDevServer();
+}
+
+/** For the processes the bench starts: with TEMPORAL_ADDRESS set, that server's TLS and key settings (TEMPORAL_*). */
+export function externalServerSettings(): Record<string, string> {
+  if (!process.env.TEMPORAL_ADDRESS) return {};
+  return Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => /^TEMPORAL_/.test(e[0]) && e[1] !== undefined),
+  );
 }
 
 async function connectExternal(): Promise<BenchServer> {
@@ -55,7 +65,8 @@ export async function startDevServer(
   const { child, exited } = await spawnDevServer({ cli, port, dynamicConfig });
   const address = `127.0.0.1:${port}`;
   try {
-    const connection = await untilServing(() => NativeConnection.connect({ address }));
+    await untilAnswering(address);
+    const connection = await NativeConnection.connect({ address });
     const clientConnection = await Connection.connect({ address });
     return {
       client: new Client({ connection: clientConnection, namespace: 'default' }),
@@ -72,19 +83,6 @@ export async function startDevServer(
   } catch (err) {
     await stopChild(child, exited);
     throw err;
-  }
-}
-
-/** The port opens a moment before the frontend answers ("Frontend is not healthy yet"): retried for up to 30 s. */
-async function untilServing<T>(connect: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      return await connect();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 200));
-    }
   }
 }
 

@@ -89,12 +89,3 @@ export async function waitForGreeting(handle: WorkflowHandle, timeoutMs = 30_000
     await new Promise((r) => setTimeout(r, 10));
   }
 }
-
-/** A whole-number setting from the environment, with the variable's name in the error. */
-export function envInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number ≥ ${min}, got "${raw}"`);
-  return n;
-}

@@ -2,68 +2,28 @@
 // local Chat Completions server). (1) request bytes per LLM step with SearchTools vs with the full list
 // (TOOL_SEARCH_THRESHOLD=0), the same turn on each; (2) the right tool found for the toolbox's queries, hit rate at 1
 // and at 5, on the queries the search was tuned on and on held-out ones; (3) what searching costs the workflow.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AgentClient } from '../client/agent-client';
 import { ToolIndex } from '../activities/tool-search';
 import type { ToolSpec } from '../core/types';
-import {
-  completion,
-  isAfterTool,
-  lastUserText,
-  startFakeChatCompletions,
-  toolResults,
-  type ChatRequestBody,
-} from '../testkit/fake-chat-completions';
+import { startFakeChatCompletions } from '../testkit/fake-chat-completions';
 import { TOOLBOX_HELD_OUT_QUERIES, TOOLBOX_QUERIES, toolboxSpecs } from '../testkit/toolbox';
-import type { BenchContext } from './context';
+import { toolboxModel, writeToolboxRegistry } from '../testkit/toolbox-setup';
+import type { BenchContext, BenchPart } from './context';
+import type { ToolSearchOptions } from './options';
 import { round, roundSummary, summarize, table } from './stats';
 import { createStreamingBenchAgentWorker } from './workers';
 import { createStreamBus } from '../stream';
 
-export interface ToolSearchResult {
-  text: string;
-  json: Record<string, unknown>;
-}
-
-const ROOT = path.join(__dirname, '..');
 const REQUEST = 'schedule a meeting with the design team';
-const ARGS = { title: 'Design sync', details: 'Tuesday 10:00' };
 /** The issue's bar: a request with SearchTools at most this share of one with the full list. */
 const BYTES_TARGET = 0.1;
 
-/** Searches when offered SearchTools, calls the best match (or the tool, seeing them all), then answers. */
-function model(body: ChatRequestBody) {
-  if (isAfterTool(body)) {
-    const last = JSON.parse(toolResults(body).at(-1)!.content) as { result: { matches?: { name: string }[] } };
-    const found = last.result.matches?.[0]?.name;
-    return found ? completion({ toolCalls: [{ name: found, args: ARGS }] }) : completion({ text: 'Done.' });
-  }
-  if (lastUserText(body).startsWith('Greet the user')) return completion({ text: 'Hello.' });
-  const offered = new Set(body.tools?.map((t) => t.function.name) ?? []);
-  if (offered.has('SearchTools'))
-    return completion({ toolCalls: [{ name: 'SearchTools', args: { query: lastUserText(body) } }] });
-  return completion({ toolCalls: [{ name: 'toolbox__calendar_create_event', args: ARGS }] });
-}
-
-export async function runToolSearchBench(ctx: BenchContext, opts: { turns: number }): Promise<ToolSearchResult> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-toolbox-'));
-  const registry = path.join(dir, 'mcp_endpoints.json');
-  writeFileSync(
-    registry,
-    JSON.stringify({
-      mcpServers: {
-        toolbox: {
-          command: process.execPath,
-          args: ['--require', 'tsx/cjs', path.join(ROOT, 'testkit/toolbox-server.ts')],
-          timeoutMs: 30_000,
-        },
-      },
-    }),
-  );
-  const server = await startFakeChatCompletions(model);
+export async function runToolSearchBench(ctx: BenchContext, opts: ToolSearchOptions): Promise<BenchPart> {
+  const registry = writeToolboxRegistry(30_000);
+  const server = await startFakeChatCompletions(toolboxModel('toolbox__calendar_create_event'));
   const bus = createStreamBus();
   const env = (threshold: string) => ({
     AGENT_GOAL: 'goal_general',
@@ -96,7 +56,7 @@ export async function runToolSearchBench(ctx: BenchContext, opts: { turns: numbe
         server.reset();
         const at = performance.now();
         const reply = await agents.say(id, REQUEST);
-        if (!reply.reply.startsWith('Done.')) throw new Error(`tool search: unexpected reply ${JSON.stringify(reply)}`);
+        if (!reply.reply.startsWith('Done:')) throw new Error(`tool search: unexpected reply ${JSON.stringify(reply)}`);
         row.turnMs.push(performance.now() - at);
         row.steps.push(server.requests.length);
         for (const r of server.requests) {
@@ -114,7 +74,7 @@ export async function runToolSearchBench(ctx: BenchContext, opts: { turns: numbe
     for (const w of workers) await w.close();
     await bus.close();
     await server.close();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(path.dirname(registry), { recursive: true, force: true });
   }
 }
 
@@ -156,7 +116,7 @@ function report(
   rows: { name: string; steps: number[]; bytes: number[]; tools: number[]; turnMs: number[] }[],
   hits: ReturnType<typeof hitRates>,
   cost: ReturnType<typeof searchCost>,
-): ToolSearchResult {
+): BenchPart {
   const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
   const [search, full] = rows as [(typeof rows)[0], (typeof rows)[0]];
   const ratio = mean(search.bytes) / mean(full.bytes);

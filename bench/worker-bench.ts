@@ -3,32 +3,24 @@
 // spawn → its "worker on" line, spawn → the first poll the server sees (describeTaskQueue pollers), and its idle
 // RSS. Then the compiled worker holding N idle open conversations (each greeted, waiting for the user): RSS with
 // the cache size it ships with, with the SDK's default and with traces on, and a text turn on a conversation evicted
-// from the cache against one still in it. Knobs: BENCH_WORKER_* (options.ts); BENCH_ONLY=worker runs this part alone.
+// from the cache against one still in it. It compiles the worker first, so the compiled worker is these sources.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os, { tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { temporal } from '@temporalio/proto';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { AgentClient } from '../client/agent-client';
 import { DEFAULT_WORKFLOW_CACHE } from '../worker/worker-settings';
-import type { BenchContext } from './context';
-import type { Interrupts } from './interrupts';
+import type { BenchContext, BenchPart } from './context';
 import type { WorkerBenchOptions } from './options';
-import { onlyResultsFile, printAndSaveOnly } from './report/run-report';
 import { renderWorkerBench, type ConversationsRun, type WorkerStart } from './report/worker-report';
 import { PTO_GOAL, TEXT_PROMPT, turnScript } from './scripted-answers';
-import { startServer } from './server';
+import { externalServerSettings } from './server';
 import { timeIt } from './stats';
 import { buildCompiledWorker, spawnWorker, type WorkerMode } from './worker-process';
-
-export interface WorkerBenchResult {
-  text: string;
-  json: Record<string, unknown>;
-}
 
 /** The workers are processes of their own: of the run, this part needs the server and the run's ids only. */
 type WorkerBenchContext = Pick<BenchContext, 'client' | 'namespace' | 'runId' | 'interrupts'>;
@@ -43,13 +35,11 @@ export async function runWorkerBench(
   ctx: WorkerBenchContext,
   temporalAddress: string,
   opts: WorkerBenchOptions,
-): Promise<WorkerBenchResult> {
+): Promise<BenchPart> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-worker-'));
   try {
-    if (opts.build) {
-      process.stderr.write('bench (worker): compiling (tsc -p tsconfig.build.json, then the workflow bundle)…\n');
-      await buildCompiledWorker();
-    }
+    process.stderr.write('bench (worker): compiling (tsc -p tsconfig.build.json, then the workflow bundle)…\n');
+    await buildCompiledWorker();
     const script = path.join(dir, 'script.json');
     writeFileSync(script, JSON.stringify(turnScript));
     let seq = 0;
@@ -107,35 +97,12 @@ export async function runWorkerBench(
   }
 }
 
-/** BENCH_ONLY=worker: a server, then this part alone (no workflow bundle: the workers make or bring their own). */
-export async function runWorkerBenchAlone(opts: WorkerBenchOptions, interrupts: Interrupts): Promise<void> {
-  const loadBefore = os.loadavg();
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-  process.stderr.write('bench: starting Temporal (BENCH_ONLY=worker)…\n');
-  const server = await startServer();
-  const runId = `${process.pid}-${Date.now().toString(36)}`;
-  try {
-    const worker = await runWorkerBench(
-      { client: server.client, namespace: server.namespace, runId, interrupts },
-      server.info.address,
-      opts,
-    );
-    printAndSaveOnly({ server, loadBefore, loadAfter: os.loadavg() }, 'worker', worker, onlyResultsFile('worker'));
-  } finally {
-    await server.teardown();
-  }
-}
-
 /** The worker's settings: the bench server, the zero-latency bench script, no MCP endpoints, no .env, its own DATA_DIR. */
 function workerEnv(ctx: WorkerBenchContext, address: string, dir: string, script: string): Record<string, string> {
-  // With TEMPORAL_ADDRESS set, the bench runs on that server: its TLS and key settings go along.
-  const temporalSettings = Object.entries(process.env).filter(
-    (e): e is [string, string] => /^TEMPORAL_/.test(e[0]) && e[1] !== undefined && !!process.env.TEMPORAL_ADDRESS,
-  );
   return {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
-    ...Object.fromEntries(temporalSettings),
+    ...externalServerSettings(),
     TEMPORAL_ADDRESS: address,
     TEMPORAL_NAMESPACE: ctx.namespace,
     ENV_FILE: '/dev/null',

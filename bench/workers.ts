@@ -1,31 +1,35 @@
 // The benchmark's workers. Agent workers are built exactly as production builds them (createAgentWorker), with the
 // zero-latency scripted model, each on a task queue of its own; a worker that stops on its own (a fatal error)
-// fails the run rather than leaving an update waiting forever.
+// fails the run rather than leaving an update waiting forever. Not testkit/temporal.ts's startWorker: these read the
+// project's MCP registry as production does, some heartbeat at activity start, and many run at once, raced by `died`.
 import { Context } from '@temporalio/activity';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, Next, Worker } from '@temporalio/worker';
-import { ScriptedModel, type ScriptInput } from '../activities/llm/scripted-model';
+import type { ResolvedModel } from '../activities/llm/model';
+import type { ScriptInput } from '../activities/llm/scripted-model';
 import { SecretScrubber } from '../activities/secrets';
 import type { StreamBus } from '../stream/bus';
 import { createAgentWorker, type AgentWorker } from '../worker/create-worker';
 import { readWorkerSettings } from '../worker/worker-settings';
+import { scripted } from '../testkit/temporal';
 import type { BenchContext } from './context';
 
 /**
- * An agent worker on task queue bench-<queue>-<run id>, configured by `env` as the real worker is. `beatAtStart`: its
- * activities heartbeat as they start, as whileHeartbeating did before issue 11 (the round-trip benchmark's "before").
+ * An agent worker on task queue bench-<queue>-<run id>, configured by `env` as the real worker is, its model the
+ * scripted one on `script` (or a model of the caller's). `beatAtStart`: its activities heartbeat as they start, as
+ * whileHeartbeating did before issue 11 (the round-trip benchmark's "before").
  */
 export function createBenchAgentWorker(
   ctx: BenchContext,
   queue: string,
   env: Record<string, string>,
-  script: ScriptInput,
+  model: ScriptInput | ResolvedModel,
   opts: { beatAtStart?: boolean } = {},
 ): Promise<AgentWorker> {
   return createAgentWorker({
     connection: ctx.connection,
     namespace: ctx.namespace,
     settings: { ...readWorkerSettings(env as NodeJS.ProcessEnv), taskQueue: `bench-${queue}-${ctx.runId}` },
-    model: { model: new ScriptedModel(script), provider: 'scripted', modelId: 'bench', description: 'bench script' },
+    model: 'rules' in model ? scripted(model) : model,
     workflowBundle: ctx.agentBundle,
     ...(opts.beatAtStart ? { secrets: new BeatAtStart() } : {}),
   });

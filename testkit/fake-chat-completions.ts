@@ -3,6 +3,7 @@
 // OpenAI sends them (optionally paced, or cut off mid-reply). It records what the provider sent.
 import http, { type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The subset of a Chat Completions request the tests look at; the rest is kept as sent. */
@@ -51,8 +52,12 @@ export interface StreamedResponse {
   streamed: Record<string, unknown>;
   /** Pause between events. */
   chunkDelayMs?: number;
+  /** The first event after the role (text or a tool call) goes out this long after the request arrived, not paced. */
+  ttftMs?: number;
   /** Sends this many events, then drops the connection: a provider failing mid-reply. */
   cutAfter?: number;
+  /** Called just before each event is written (a benchmark notes when the first text went out). */
+  onWrite?: (event: Record<string, unknown>) => void;
 }
 
 export type ScriptResult = RawResponse | StreamedResponse | Record<string, unknown>;
@@ -206,6 +211,7 @@ async function sendStream(
   answer: StreamedResponse,
   includeUsage: boolean,
   hungUp: AbortSignal,
+  arrivedAt: number,
 ): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const write = (data: string) => new Promise<void>((resolve) => res.write(`data: ${data}\n\n`, () => resolve()));
@@ -215,8 +221,10 @@ async function sendStream(
       res.destroy(); // mid-reply, no [DONE]: what a crashed or overloaded provider does
       return;
     }
-    if (i > 0 && answer.chunkDelayMs) await sleep(answer.chunkDelayMs);
+    if (i === 1 && answer.ttftMs !== undefined) await sleep(Math.max(0, arrivedAt + answer.ttftMs - performance.now()));
+    else if (i > 0 && answer.chunkDelayMs) await sleep(answer.chunkDelayMs);
     if (hungUp.aborted) return;
+    answer.onWrite?.(event);
     await write(JSON.stringify(event));
   }
   await write('[DONE]');
@@ -232,6 +240,7 @@ export async function startFakeChatCompletions(
   const requests: RecordedRequest[] = [];
 
   const server = http.createServer((req, res) => {
+    const arrivedAt = performance.now();
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -272,7 +281,8 @@ export async function startFakeChatCompletions(
           if (body.stream && !isRaw(result)) {
             const includeUsage =
               (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
-            return sendStream(res, isStreamed(result) ? result : streamed(result), includeUsage, hangUp.signal);
+            const answer = isStreamed(result) ? result : streamed(result);
+            return sendStream(res, answer, includeUsage, hangUp.signal, arrivedAt);
           }
           answer = isRaw(result) ? result : { status: 200, body: isStreamed(result) ? result.streamed : result };
         }

@@ -1,12 +1,13 @@
 // A real worker process (`npm run worker`'s entry point, worker/main.ts) for fault tests: started with the settings a
 // user would give it, killed with SIGKILL like a crashed machine.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ScriptInput } from '../activities/llm/scripted-model';
+import { startProcess } from './process';
 
-const ROOT = path.join(__dirname, '..', '..');
+const ROOT = path.join(__dirname, '..');
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -18,35 +19,19 @@ export interface WorkerProcess {
 }
 
 export async function startWorkerProcess(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'worker/main.ts'], {
+  const worker = await startProcess(process.execPath, ['--require', 'tsx/cjs', 'worker/main.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'WARN', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    ready: /worker on /,
+    what: 'the worker process',
+    timeoutMs: readyTimeoutMs,
   });
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let giveUp: NodeJS.Timeout | undefined;
-  const ready = await Promise.race([
-    new Promise<boolean>((resolve) => {
-      const check = () => (output.includes('worker on ') ? resolve(true) : setTimeout(check, 50));
-      check();
-    }),
-    exited.then(() => false),
-    new Promise<boolean>((resolve) => (giveUp = setTimeout(() => resolve(false), readyTimeoutMs))),
-  ]);
-  // A pending timer would keep jest from exiting for up to a minute after the tests.
-  clearTimeout(giveUp);
-  if (!ready) {
-    child.kill('SIGKILL');
-    throw new Error(`the worker process did not start:\n${output}`);
-  }
-  const end = async (signal: NodeJS.Signals) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    await exited;
+  return {
+    child: worker.child,
+    output: worker.output,
+    kill: () => worker.end('SIGKILL'),
+    stop: () => worker.end('SIGTERM'),
   };
-  return { child, output: () => output, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
 }
 
 /**

@@ -1,12 +1,52 @@
 // The chat-turn results: client-observed latency per scenario against the floor, and where the time goes on the
 // server (p50 over timed turns of each turn's breakdown, from the history timeline).
+import type { BenchPart } from '../context';
+import type { TurnOptions } from '../options';
 import type { TurnScenario } from '../scenario';
+import { PTO_GOAL } from '../scripted-answers';
 import { round, roundSummary, summarize, table, type Summary } from '../stats';
 import { turnBreakdown, type TurnBreakdown } from '../turn-breakdown';
 
-export type ChatTurnResult = ReturnType<typeof chatTurnResult>;
+type ChatTurnResult = ReturnType<typeof chatTurnResult>;
 
-export function chatTurnResults(scenarios: TurnScenario[]): ChatTurnResult[] {
+const conversationPolicy = (opts: TurnOptions) =>
+  `a new conversation (floor: a new workflow) every ${opts.turnsPerConversation} turns, started and ended outside the timed window; ` +
+  `default history budget (4000 events)`;
+
+export function renderChatTurns(opts: TurnOptions, scenarios: TurnScenario[], measureMs: number): BenchPart {
+  const results = chatTurnResults(scenarios);
+  const continued = results.reduce((a, r) => a + r.conversationsThatContinuedAsNew, 0);
+  const text = [
+    '',
+    `Chat turns. Model: ScriptedModel (no latency). Goal ${PTO_GOAL}. Scenarios interleaved round-robin; ${opts.warmup} warm-up turns each, discarded.`,
+    `Conversations: ${conversationPolicy(opts)}.`,
+    '',
+    latencyTable(results),
+    '',
+    "Where the time goes: p50 over timed turns of per-turn sums (ms), from the server's history event timestamps.",
+    '"on server": update\'s first workflow task scheduled → update completed; "other": on server minus the four sums.',
+    breakdownTable(results),
+    '',
+    `History: max ${results.map((r) => `${r.maxHistoryLength}`).join(' / ')} events per workflow (in row order); ` +
+      `continue-as-new: ${continued} conversations. Chat turns measuring ${(measureMs / 1000).toFixed(1)} s.`,
+  ].join('\n');
+  const json = {
+    benchmark: 'chat-turn latency vs floor',
+    iterations: opts.iterations,
+    warmup: opts.warmup,
+    turnsPerConversation: opts.turnsPerConversation,
+    conversationPolicy: conversationPolicy(opts),
+    order: 'interleaved round-robin, starting scenario rotated each iteration',
+    percentileMethod: 'nearest rank',
+    model: 'ScriptedModel, zero latency',
+    goal: PTO_GOAL,
+    measureMs: round(measureMs, 1),
+    results,
+  };
+  return { text, json };
+}
+
+function chatTurnResults(scenarios: TurnScenario[]): ChatTurnResult[] {
   const floor = summarize(scenarios[0]!.sampler.samples);
   return scenarios.map((s) => chatTurnResult(s, floor));
 }
@@ -57,7 +97,7 @@ function serverTimeline(turns: TurnBreakdown[], client: Summary) {
   };
 }
 
-export function latencyTable(results: ChatTurnResult[]): string {
+function latencyTable(results: ChatTurnResult[]): string {
   const overhead = (r: ChatTurnResult) => {
     const { p50Ratio, p50Ms } = r.overheadVsFloor;
     return `${p50Ratio.toFixed(2)}× (${p50Ms >= 0 ? '+' : '−'}${Math.abs(p50Ms).toFixed(2)} ms)`;
@@ -76,7 +116,7 @@ export function latencyTable(results: ChatTurnResult[]): string {
   ]);
 }
 
-export function breakdownTable(results: ChatTurnResult[]): string {
+function breakdownTable(results: ChatTurnResult[]): string {
   const ms = (x: number | null) => (x === null ? '—' : x.toFixed(1));
   return table([
     [

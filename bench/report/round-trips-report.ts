@@ -2,17 +2,10 @@
 // goes; then, per scenario, the ratios of the server-side p50 (now against before either change, and against eager
 // dispatch alone, which is what the CLI's dev server already did before this change).
 import type { RoundTripOptions } from '../options';
-import type { RoundTripConfig } from '../round-trips';
+import type { RoundTripConfig, RoundTripRow } from '../scenario';
 import type { BenchServer } from '../server';
-import type { SessionRotation } from '../session-rotation';
 import { ratio, round, summarize, table } from '../stats';
 import { turnBreakdown, type TurnBreakdown } from '../turn-breakdown';
-
-export interface RoundTripRow {
-  scenario: string;
-  config: RoundTripConfig;
-  sampler: SessionRotation;
-}
 
 interface Measured {
   row: RoundTripRow;

@@ -76,37 +76,32 @@ type Paced = { thinkMs: number; phase: Phase };
 /** The issue's bar: 100 active conversations, p95 turn time (all overhead: the model answers at once) ≤ 200 ms. */
 const PACED_P95_TARGET_MS = 200;
 
+const HEADER = [
+  'phase',
+  'operations',
+  'wall s',
+  'throughput',
+  'p50 ms',
+  'p95 ms',
+  'max ms',
+  'server cores',
+  'worker cores',
+  'load cores',
+];
+
 export function scaleText(facts: ScaleFacts, paced: Paced[], active: Phase, starts: Phase, rounds: Round[]): string {
   const { opts } = facts;
-  const header = [
-    'phase',
-    'operations',
-    'wall s',
-    'throughput',
-    'p50 ms',
-    'p95 ms',
-    'max ms',
-    'server cores',
-    'worker cores',
-    'load cores',
-  ];
   const pacedVerdicts = paced.map(({ thinkMs, phase }) => {
     const p95 = summarize(phase.latenciesMs).p95;
     return `  ${opts.active} conversations, think ~${fixed(thinkMs / 1000)} s: p95 ${fixed(p95, 0)} ms (bar ≤ ${PACED_P95_TARGET_MS} ms: ${p95 <= PACED_P95_TARGET_MS ? 'met' : 'not met'}); ${verdict(phase, facts.cpus)}`;
   });
   const main = table([
-    header,
+    HEADER,
     ...paced.map(({ thinkMs, phase }) =>
       row(`${opts.active} conversations, a turn every ~${fixed(thinkMs / 1000)} s each, 1 worker`, 'turns', phase),
     ),
     row(`${opts.active} conversations × ${opts.turns} turns at once, 1 worker (ms: a turn)`, 'turns', active),
     row(`${opts.starts} started + 1 turn each, ${opts.startConcurrency} at a time (ms: start + turn)`, 'conv', starts),
-  ]);
-  const byWorkers = table([
-    header,
-    ...rounds.map((r, i) =>
-      row(`round ${Math.floor(i / 2) + 1}: ${r.workers} worker process${r.workers > 1 ? 'es' : ''}`, 'turns', r.phase),
-    ),
   ]);
   const startTurn = summarize(starts.turnMs ?? []);
   return [
@@ -121,6 +116,19 @@ export function scaleText(facts: ScaleFacts, paced: Paced[], active: Phase, star
     `  Active: ${verdict(active, facts.cpus)}`,
     `  Starts: ${verdict(starts, facts.cpus)}`,
     '',
+    ...(rounds.length ? workerRounds(facts, rounds) : ['1 worker process against 2: no rounds (--quick).']),
+  ].join('\n');
+}
+
+function workerRounds(facts: ScaleFacts, rounds: Round[]): string[] {
+  const { opts } = facts;
+  const byWorkers = table([
+    HEADER,
+    ...rounds.map((r, i) =>
+      row(`round ${Math.floor(i / 2) + 1}: ${r.workers} worker process${r.workers > 1 ? 'es' : ''}`, 'turns', r.phase),
+    ),
+  ]);
+  return [
     `The same load (${opts.active} conversations × ${opts.turns} turns at once) on one task queue served by 1 and by 2 worker processes, alternating:`,
     byWorkers,
     `  Throughput 2 workers / 1 worker: ${fixed(workerRatio(rounds), 2)}× (median of ${opts.workerRounds} rounds each).`,
@@ -128,7 +136,7 @@ export function scaleText(facts: ScaleFacts, paced: Paced[], active: Phase, star
       .filter((r) => r.workers === 2)
       .slice(-1)
       .map((r) => `  2 workers: ${verdict(r.phase, facts.cpus)}`),
-  ].join('\n');
+  ];
 }
 
 export function scaleJson(

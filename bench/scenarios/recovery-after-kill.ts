@@ -9,6 +9,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { AgentGoalWorkflow } from '../../workflows';
 import { userPromptSignal } from '../../core/messages';
 import { completion, lastUserText, startFakeChatCompletions } from '../../testkit/fake-chat-completions';
+import { waitUntil } from '../../testkit/wait-until';
 import { startWorkerProcess } from '../../testkit/worker-process';
 import type { BenchContext } from '../context';
 import { historyTimeline } from '../history-timeline';
@@ -54,7 +55,7 @@ export async function recoveryAfterKill(ctx: BenchContext, address: string, runs
       await waitForGreeting(handle);
       const asked = model.requests.length;
       await handle.signal(userPromptSignal, SLOW_PROMPT);
-      await until(() => model.requests.length > asked);
+      await waitUntil(async () => model.requests.length > asked);
       const killedAt = Date.now();
       await first.kill();
       const second = await startWorkerProcess(env);
@@ -76,12 +77,4 @@ async function retryStartedAt(handle: WorkflowHandle): Promise<number> {
     .at(-1);
   if (!plan?.startedAt) throw new Error('the model call has no recorded start');
   return plan.startedAt;
-}
-
-async function until(check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('the model was not called in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }

@@ -1,0 +1,93 @@
+// A process of ours (a worker, the API) started as a user starts it: its output kept, and ready once a line it prints
+// says so (the worker's "worker on …", the API's "API http://…"), not merely once it is spawned.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+
+export interface StartedProcess {
+  child: ChildProcess;
+  pid: number;
+  output(): string;
+  /** What `ready` matched in the output. */
+  ready: RegExpExecArray;
+  /** performance.now() when it was spawned, and when its output first matched `ready`. */
+  spawnedAt: number;
+  readyAt: number;
+  exited: Promise<void>;
+  /** Sends `signal` (to its whole process group when `detached`), SIGKILL after `killAfterMs` if given; waits for the exit. */
+  end(signal: NodeJS.Signals, killAfterMs?: number): Promise<void>;
+}
+
+export async function startProcess(
+  command: string,
+  args: string[],
+  opts: {
+    cwd: string;
+    env: Record<string, string>;
+    ready: RegExp;
+    /** Names it in the error when it does not start. */
+    what: string;
+    timeoutMs?: number;
+    /** A process group of its own, ended as one (npm → tsx → node, and what they spawn). */
+    detached?: boolean;
+  },
+): Promise<StartedProcess> {
+  const spawnedAt = performance.now();
+  const child = spawn(command, args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: opts.detached,
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
+  const signal = (s: NodeJS.Signals) => {
+    try {
+      if (opts.detached) process.kill(-child.pid!, s);
+      else child.kill(s);
+    } catch {
+      // already gone
+    }
+  };
+  let output = '';
+  let readyAt = NaN;
+  let onReady: (m: RegExpExecArray) => void = () => {};
+  const matched = new Promise<RegExpExecArray>((resolve) => (onReady = resolve));
+  const onData = (d: Buffer) => {
+    output += d.toString();
+    const m = Number.isNaN(readyAt) ? opts.ready.exec(output) : null;
+    if (m) {
+      readyAt = performance.now();
+      onReady(m);
+    }
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  let timer: NodeJS.Timeout | undefined;
+  const ready = await Promise.race([
+    matched,
+    exited.then(() => undefined),
+    // Cleared below: a pending timer would keep jest from exiting after the tests.
+    new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), opts.timeoutMs ?? 60_000))),
+  ]);
+  clearTimeout(timer);
+  if (!ready) {
+    signal('SIGKILL');
+    throw new Error(`${opts.what} did not start:\n${output}`);
+  }
+  return {
+    child,
+    pid: child.pid!,
+    output: () => output,
+    ready,
+    spawnedAt,
+    readyAt,
+    exited,
+    async end(s, killAfterMs) {
+      if (gone()) return;
+      signal(s);
+      const kill = killAfterMs === undefined ? undefined : setTimeout(() => signal('SIGKILL'), killAfterMs);
+      await exited;
+      clearTimeout(kill);
+    },
+  };
+}
