@@ -2,7 +2,7 @@
 // (MiniSearch: BM25 with prefix and fuzzy matching); no embeddings service is needed. A local activity over the tools
 // the conversation resolved: the same query over the same catalog gives the same answer, and the answer is recorded
 // in the history (a marker), so a replay never searches again. (In the workflow itself the library cost every cached
-// conversation memory: measured, see the README.)
+// conversation memory: measured, see bench/README.md.)
 import MiniSearch from 'minisearch';
 import type { JsonSchema, ToolMatch, ToolSpec } from '../core/types';
 

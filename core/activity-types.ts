@@ -3,20 +3,18 @@
 import type {
   AgentSummary,
   CatalogSummary,
+  ChatMessage,
+  Goal,
   GoalDraftResult,
   GoalProvenance,
-  ToolMatch,
   McpToolRef,
-  PlanRequest,
-  PlanResult,
-  PromptVerdict,
   ResolvedGoal,
   Settings,
-  SummarizeRequest,
+  ToolCall,
+  ToolMatch,
   ToolOutcome,
   ToolSpec,
-  ValidateRequest,
-  VetAndPlanRequest,
+  Usage,
 } from './types';
 
 /** Settings and goals reach the workflow through activities, so a replay sees what the original run saw. */
@@ -86,3 +84,58 @@ export const FailureTypes = {
   Misconfigured: 'Misconfigured',
   McpUnavailable: 'McpUnavailable',
 } as const;
+
+// ---- the model's requests and answers ----------------------------------------------------------------------
+
+/** The planner's answer for one LLM step. */
+export interface PlanResult {
+  text: string;
+  toolCalls: ToolCall[];
+  usage: Usage;
+}
+
+export interface PromptVerdict {
+  valid: boolean;
+  /** When invalid: what the agent says to steer the user back to the goal. */
+  reply: string;
+  usage: Usage;
+  /** From vetAndPlan, when the prompt fits: the turn's plan, made while the prompt was being checked. */
+  plan?: PlanResult;
+}
+
+/**
+ * Which messages an LLM activity reads, without the whole transcript in every activity's input (which would make
+ * history grow with the square of the conversation's length, and a few large messages exceed the payload limit):
+ * the first `count` of the workflow's messages, of which only the last ones, `tail`, are sent. The worker keeps
+ * the rest from earlier calls of the same run, or reads them with the workflow's history query.
+ */
+export interface TranscriptRef {
+  count: number;
+  tail: ChatMessage[];
+}
+
+/** The transcript, by reference (`transcript`) or in full (`messages`: runs recorded before, tests, benchmarks). */
+export type TranscriptInput =
+  { transcript: TranscriptRef; messages?: undefined } | { messages: ChatMessage[]; transcript?: undefined };
+
+export type PlanRequest = {
+  goal: Goal;
+  tools: ToolSpec[];
+  summary: string;
+  agents: AgentSummary[];
+} & TranscriptInput;
+
+export type ValidateRequest = {
+  goal: Goal;
+  prompt: string;
+  /** In multi-goal mode, a request another agent can serve fits (the agent switches to it). */
+  agents?: AgentSummary[];
+} & TranscriptInput;
+
+/** Checking a prompt and planning its turn at once (one model wait): the transcript ends with `prompt`. */
+export type VetAndPlanRequest = PlanRequest & { prompt: string };
+
+export type SummarizeRequest = {
+  goal: Goal;
+  previousSummary: string;
+} & TranscriptInput;

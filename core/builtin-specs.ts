@@ -1,4 +1,6 @@
-// Tools the workflow handles itself: they change the conversation, not the world.
+// The builtin tools' names and specs, as the LLM reads them: tools the workflow handles itself, without a tool
+// activity (workflows/builtins/ decides each). Most change only the conversation; AskAgent starts delegates and
+// CreateAgent writes a goal file after the user approves it.
 import type { AgentSummary, ToolSpec } from './types';
 
 export const LIST_AGENTS = 'ListAgents';

@@ -7,16 +7,12 @@ import type {
   ConfirmDecision,
   GoalDraftResult,
   ToolMatch,
-  PlanRequest,
-  PlanResult,
-  PromptVerdict,
   ResolvedGoal,
   ToolCall,
   ToolOutcome,
   ToolSpec,
-  ValidateRequest,
-  VetAndPlanRequest,
 } from './types';
+import type { PlanRequest, PlanResult, PromptVerdict, ValidateRequest, VetAndPlanRequest } from './activity-types';
 
 export interface QueuedPrompt {
   id: number;

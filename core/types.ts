@@ -16,7 +16,8 @@ export interface ToolSpec {
   approval: ApprovalPolicy;
   /** Changes nothing (native `readOnly`, MCP `readOnlyHint`); absent in specs recorded before it existed. */
   readOnly?: boolean;
-  /** `builtin` tools are handled by the workflow itself (ListAgents, ChangeGoal, CompleteGoal, AskAgent, AskUser). */
+  /** `builtin` tools are handled by the workflow itself (core/builtin-specs.ts: ListAgents, ChangeGoal, CompleteGoal,
+   * AskAgent, AskUser, SearchTools, CreateAgent). */
   kind: 'native' | 'builtin' | 'mcp';
   /** For MCP tools: where the tool lives and how it may be retried. */
   mcp?: McpToolRef;
@@ -253,59 +254,6 @@ export interface ResolvedGoal {
   /** Absent in histories recorded before MCP discovery existed. */
   catalog?: CatalogSummary;
 }
-
-/** The planner's answer for one LLM step. */
-export interface PlanResult {
-  text: string;
-  toolCalls: ToolCall[];
-  usage: Usage;
-}
-
-export interface PromptVerdict {
-  valid: boolean;
-  /** When invalid: what the agent says to steer the user back to the goal. */
-  reply: string;
-  usage: Usage;
-  /** From vetAndPlan, when the prompt fits: the turn's plan, made while the prompt was being checked. */
-  plan?: PlanResult;
-}
-
-/**
- * Which messages an LLM activity reads, without the whole transcript in every activity's input (which would make
- * history grow with the square of the conversation's length, and a few large messages exceed the payload limit):
- * the first `count` of the workflow's messages, of which only the last ones, `tail`, are sent. The worker keeps
- * the rest from earlier calls of the same run, or reads them with the workflow's history query.
- */
-export interface TranscriptRef {
-  count: number;
-  tail: ChatMessage[];
-}
-
-/** The transcript, by reference (`transcript`) or in full (`messages`: runs recorded before, tests, benchmarks). */
-export type TranscriptInput =
-  { transcript: TranscriptRef; messages?: undefined } | { messages: ChatMessage[]; transcript?: undefined };
-
-export type PlanRequest = {
-  goal: Goal;
-  tools: ToolSpec[];
-  summary: string;
-  agents: AgentSummary[];
-} & TranscriptInput;
-
-export type ValidateRequest = {
-  goal: Goal;
-  prompt: string;
-  /** In multi-goal mode, a request another agent can serve fits (the agent switches to it). */
-  agents?: AgentSummary[];
-} & TranscriptInput;
-
-/** Checking a prompt and planning its turn at once (one model wait): the transcript ends with `prompt`. */
-export type VetAndPlanRequest = PlanRequest & { prompt: string };
-
-export type SummarizeRequest = {
-  goal: Goal;
-  previousSummary: string;
-} & TranscriptInput;
 
 /** Where a conversation is: clients poll this instead of guessing. */
 export type ConversationState = 'waiting_for_user' | 'working' | 'awaiting_approval' | 'ended';

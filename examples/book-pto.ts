@@ -2,7 +2,7 @@
 // agent proposes, print its reply and the transcript, end the conversation. It needs a running worker (npm start, or
 // npm run worker); TEMPORAL_ADDRESS and TASK_QUEUE say where, as for the CLI.
 //   npx tsx examples/book-pto.ts
-// Outside this repository the import is `from 'temporal-agent-orchestrator/client'` (README: "Starting
+// Outside this repository the import is `from 'temporal-agent-orchestrator/client'` (docs/api.md: "Starting
 // conversations from your own code"); here it is the same entry point's source.
 import { AgentClient, DEFAULT_TASK_QUEUE, type ChatMessage } from '../client';
 

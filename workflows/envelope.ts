@@ -1,6 +1,6 @@
 // The one envelope every delegated agent hands back, checked where it is read (the parent): whatever a child returns
 // (an older worker's transcript, a failure, a cancel), the parent's LLM gets this shape. Checked by hand: a schema
-// library in the workflow bundle cost every cached conversation memory (measured; README, "Benchmarks").
+// library in the workflow bundle cost every cached conversation memory (measured: bench/README.md).
 import { ChildWorkflowFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
 import { type DelegateEnvelope, type Transcript, type Usage } from '../core/types';
 import { ZERO_USAGE } from '../core/usage';

@@ -1,7 +1,7 @@
 // Where a turn's trace span comes from. The workflow code only marks turns; the span itself is made by the tracing
 // interceptors (workflows/tracing-interceptors.ts), which exist only in the bundle a worker with tracing runs — so a
 // worker without tracing carries no OpenTelemetry code in its workflows (each cached conversation pays for what its
-// bundle holds: see the README's memory figures).
+// bundle holds: see the memory figures in bench/README.md).
 
 /** A turn being traced: what runs inside `run` (activities, child workflows) is part of it. */
 export interface TurnSpan {

@@ -13,18 +13,9 @@ import {
   type ModelMessage,
   type ToolSet,
 } from 'ai';
-import { FailureTypes } from '../../core/activity-types';
+import { FailureTypes, type PlanRequest, type PlanResult, type PromptVerdict } from '../../core/activity-types';
 import type { LlmActivities } from '../../core/activity-types';
-import {
-  type AgentSummary,
-  type ChatMessage,
-  type Goal,
-  type PlanRequest,
-  type PlanResult,
-  type PromptVerdict,
-  type ToolSpec,
-  type Usage,
-} from '../../core/types';
+import { type AgentSummary, type ChatMessage, type Goal, type ToolSpec, type Usage } from '../../core/types';
 import { ZERO_USAGE } from '../../core/usage';
 import { whileHeartbeating } from '../heartbeat';
 import { capText, DEFAULT_LIMITS } from '../limits';

@@ -3,7 +3,8 @@
 // restarted) reads the messages from the workflow itself through its history query.
 import { Context } from '@temporalio/activity';
 import { historyQuery } from '../../core/messages';
-import type { ChatMessage, TranscriptInput } from '../../core/types';
+import type { ChatMessage } from '../../core/types';
+import type { TranscriptInput } from '../../core/activity-types';
 
 /** Conversations whose messages are kept; the least recently used go first. */
 const KEPT = 500;

@@ -3,7 +3,8 @@
 // hands its parent an error envelope; runs from before budgets never stop.
 import { Conversation } from '../../workflows/decider/conversation';
 import { BUILTIN_TOOLS } from '../../core/builtin-specs';
-import { type Goal, type PlanResult, type Settings, type Usage } from '../../core/types';
+import { type Goal, type Settings, type Usage } from '../../core/types';
+import { type PlanResult } from '../../core/activity-types';
 import { addUsage, ZERO_USAGE } from '../../core/usage';
 import { book, calls, goal, next, settings } from '../helpers/conversation-unit';
 import { transcript } from '../../workflows/decider/views';

@@ -7,7 +7,7 @@ import { createLlmActivities } from '../../activities/llm/llm-activities';
 import { ScriptedModel, type ScriptedCallInfo } from '../../activities/llm/scripted-model';
 import { loadGoals } from '../../goals/goal-registry';
 import { MemoryStreamBus, type StreamChunk } from '../../stream';
-import type { PromptVerdict } from '../../core/types';
+import type { PromptVerdict } from '../../core/activity-types';
 
 const REPLY = 'You have 12 days of paid time off left, and 3 days are booked for next month.';
 const script = {

@@ -2,6 +2,7 @@
 // the agent needs the user again. This decides when the model is asked, with what, and what its answers start;
 // the tool calls of a step are ToolStep's, and the end of a turn is the conversation's.
 import type { Effect, QueuedPrompt, StepFailure } from '../../core/effects';
+import type { PlanRequest, PlanResult, PromptVerdict } from '../../core/activity-types';
 import type * as T from '../../core/types';
 import type { Budget } from './budget';
 import type { MessageLog } from './message-log';
@@ -97,7 +98,7 @@ export class Turn {
   }
 
   /** The prompt's check: it goes on to the planner, or the refusal is the turn's reply. */
-  applyVerdict(prompt: QueuedPrompt, verdict: T.PromptVerdict | StepFailure): void {
+  applyVerdict(prompt: QueuedPrompt, verdict: PromptVerdict | StepFailure): void {
     this.convo.log.user(prompt);
     // A failed validation call fails open: the planner still sees the prompt.
     if ('failed' in verdict || verdict.valid) {
@@ -111,7 +112,7 @@ export class Turn {
   }
 
   /** The verdict on a prompt already in the transcript, and the plan made meanwhile (dropped when it does not fit). */
-  applyVettedPlan(verdict: T.PromptVerdict | StepFailure): void {
+  applyVettedPlan(verdict: PromptVerdict | StepFailure): void {
     // Failing open, as validation always has: the turn is planned on its own.
     if ('failed' in verdict) {
       this.needsPlan = true;
@@ -129,7 +130,7 @@ export class Turn {
   }
 
   /** The model's step: its words, and tool calls to carry out, or the turn's reply. */
-  applyPlan(result: T.PlanResult | StepFailure): void {
+  applyPlan(result: PlanResult | StepFailure): void {
     this.needsPlan = false;
     if ('failed' in result) {
       this.convo.log.say(
@@ -151,7 +152,7 @@ export class Turn {
     this.open = false;
   }
 
-  private planRequest(): T.PlanRequest {
+  private planRequest(): PlanRequest {
     const { goal, summary, agents, log, offer } = this.convo;
     return { goal, tools: offer.offered(log), transcript: log.ref(), summary, agents };
   }

@@ -1,6 +1,7 @@
 // What a conversation hands on: to its next run when it continues as new (its goal, a summary of the older messages,
 // its recent whole turns and its counters, so its history stays small), to live views (the feed), and to whoever
 // waits for its end (the transcript). Read-only views of a Conversation.
+import type { SummarizeRequest } from '../../core/activity-types';
 import type * as T from '../../core/types';
 import type { Conversation } from './conversation';
 
@@ -15,7 +16,7 @@ export function splitForCarry(convo: Conversation): { older: T.ChatMessage[]; re
 
 /** What continue-as-new needs: the older messages to summarise (null when none), and the next run's input. */
 export function prepareCarry(convo: Conversation): {
-  summarize: T.SummarizeRequest | null;
+  summarize: SummarizeRequest | null;
   nextRun(summary: string): T.AgentGoalInput;
 } {
   const { older, recent } = splitForCarry(convo);
