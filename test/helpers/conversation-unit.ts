@@ -2,7 +2,8 @@
 import { Conversation, type RunVersions } from '../../workflows/decider/conversation';
 import type { Effect, EffectKind } from '../../core/effects';
 import { BUILTIN_TOOLS } from '../../core/builtin-specs';
-import type { Goal, PlanResult, Settings, ToolSpec } from '../../core/types';
+import type { Goal, Settings, ToolSpec } from '../../core/types';
+import type { PlanResult } from '../../core/activity-types';
 
 export const settings: Settings = {
   showConfirm: true,
