@@ -15,6 +15,7 @@ import type { AgentGoalInput, Transcript } from '../core/types';
 import { loadSettings, resolveGoal, summarizeConversation } from './activity-stubs';
 import { Conversation } from './decider/conversation';
 import { prepareCarry, transcript } from './decider/views';
+import { expire, waitLimit } from './decider/waits';
 import { setHandlers } from './handlers';
 import { Listing } from './listing';
 import { performers } from './perform';
@@ -87,11 +88,11 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   /** Waits until there is something to do; a wait for the user that outlives its limit expires (approval, idle). */
   async function waitForWork(): Promise<void> {
     const ready = () => convo.hasWork() || historyIsFull();
-    const limit = ready() ? null : convo.waitLimit();
+    const limit = ready() ? null : waitLimit(convo);
     if (!limit) return condition(ready);
     const summary = limit.expires === 'approval' ? 'approval expires' : 'idle conversation ends';
     // Work that arrived with the timer wins: the wait did not run out.
-    if (!(await condition(ready, limit.seconds * 1000, { summary })) && !ready()) convo.expire(limit);
+    if (!(await condition(ready, limit.seconds * 1000, { summary })) && !ready()) expire(convo, limit);
   }
 
   function historyIsFull(): boolean {

@@ -4,6 +4,7 @@ import { BUILTIN_TOOLS } from '../../core/builtin-specs';
 import type { ToolSpec } from '../../core/types';
 import { begun, book, calls, goal, next, settings, text } from '../helpers/conversation-unit';
 import { transcript } from '../../workflows/decider/views';
+import { expire, waitLimit } from '../../workflows/decider/waits';
 
 const expiring = { refreshToolsEachTurn: true, cancelAndExpire: true };
 const limits = { approvalTimeoutSeconds: 86_400, idleTimeoutSeconds: 7 * 86_400 };
@@ -122,13 +123,13 @@ describe('Conversation: cancelling the running turn', () => {
 describe('Conversation: waits that expire', () => {
   it('gives an approval APPROVAL_TIMEOUT, then declines it and says so', () => {
     const convo = started();
-    expect(convo.waitLimit()).toEqual({ seconds: 7 * 86_400, expires: 'idle' });
+    expect(waitLimit(convo)).toEqual({ seconds: 7 * 86_400, expires: 'idle' });
     convo.enqueuePrompt('book');
     convo.apply(next(convo, 'plan'), calls(['Book', { day: 'mon' }]));
     expect(convo.nextEffect()).toBeNull();
-    const limit = convo.waitLimit()!;
+    const limit = waitLimit(convo)!;
     expect(limit).toEqual({ seconds: 86_400, expires: 'approval' });
-    convo.expire(limit);
+    expire(convo, limit);
     expect(convo.pendingApproval()).toBeNull();
     expect(convo.replies.last?.reply).toMatch(/expired: nobody answered within 24 h/);
     expect(convo.messages).toContainEqual(
@@ -138,12 +139,12 @@ describe('Conversation: waits that expire', () => {
       }),
     );
     expect(convo.nextEffect()).toBeNull();
-    expect(convo.waitLimit()?.expires).toBe('idle');
+    expect(waitLimit(convo)?.expires).toBe('idle');
   });
 
   it('ends an idle conversation with its transcript', () => {
     const convo = started();
-    convo.expire(convo.waitLimit()!);
+    expire(convo, waitLimit(convo)!);
     expect(convo.ended).toBe(true);
     expect(transcript(convo)).toMatchObject({
       endedBy: 'idle',
@@ -153,6 +154,6 @@ describe('Conversation: waits that expire', () => {
 
   it('never expires in runs recorded before the timeouts existed', () => {
     const convo = begun(limits);
-    expect(convo.waitLimit()).toBeNull();
+    expect(waitLimit(convo)).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import { toModelMessages } from '../../activities/llm/model-messages';
 import { envelopeOf, envelopeProblem } from '../../workflows/envelope';
 import { book, goal, next, settings, text, usage } from '../helpers/conversation-unit';
 import { transcript } from '../../workflows/decider/views';
+import { expire, waitLimit } from '../../workflows/decider/waits';
 
 const delegates = [
   { goalId: 'goal_pto', agentName: 'PTO agent', description: 'time off', category: 'hr' },
@@ -132,7 +133,7 @@ describe('Conversation: delegation (parent side)', () => {
     expect(convo.pendingApproval()).toBeNull();
     expect(convo.status()).toBe('working');
     // No limit of its own on a delegate's approval: the delegate's APPROVAL_TIMEOUT decides.
-    expect(convo.waitLimit()).toBeNull();
+    expect(waitLimit(convo)).toBeNull();
   });
 
   it("relays a delegate's question, takes the user's next message as the answer and keeps it out of the model's view", () => {
@@ -302,9 +303,9 @@ describe('Conversation: task mode (the delegate side)', () => {
       usage,
     });
     expect(convo.nextEffect()).toBeNull();
-    const limit = convo.waitLimit();
+    const limit = waitLimit(convo);
     expect(limit).toEqual({ seconds: 60, expires: 'approval' });
-    convo.expire(limit!);
+    expire(convo, limit!);
     expect(transcript(convo).envelope).toEqual(
       expect.objectContaining({ status: 'needs_input', summary: 'I need an answer to go on: Which Monday?' }),
     );

@@ -1,6 +1,7 @@
 // When a tool call waits for the user, and which answers to a pending call are taken. Pure rules, shared by the
 // conversation's decisions and its update validators.
 import type { ConfirmDecision, Goal, Settings, ToolCall, ToolSpec } from '../../core/types';
+import type { Delegations } from './delegations';
 
 /** A call that waits for the user, and the user's answer once given. */
 export interface PendingCall {
@@ -68,12 +69,24 @@ export class Approvals {
     return this.pending?.call.id === callId ? this.pending.decision : null;
   }
 
-  answer(decision: ConfirmDecision): void {
+  private answer(decision: ConfirmDecision): void {
     if (this.pending) this.pending.decision = decision;
   }
 
-  refusal(decision: ConfirmDecision, ended: boolean): string | null {
-    return confirmRefusal(this.pending, decision, ended);
+  /** The user's answer: to this conversation's call, or to the delegate's call shown here (it goes down to it).
+   * Returns why it is refused, or null when it was taken. */
+  confirm(decision: ConfirmDecision, delegations: Delegations, ended: boolean): string | null {
+    const refusal = this.refusal(decision, delegations, ended);
+    if (refusal !== null) return refusal;
+    if (this.awaiting()) this.answer(decision);
+    else delegations.answerApproval(decision);
+    return null;
+  }
+
+  /** Why an answer is refused, or null: the update's validator throws it. */
+  refusal(decision: ConfirmDecision, delegations: Delegations, ended: boolean): string | null {
+    const asked = this.awaiting() ? null : delegations.approvalShown();
+    return confirmRefusal(asked ? { call: asked.approval.call, decision: null } : this.pending, decision, ended);
   }
 
   /** The call ran or was declined: nothing waits any more. */

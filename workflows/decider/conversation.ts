@@ -5,26 +5,23 @@
 // delegations, replies, and the builtin tools (../builtins).
 // Unit tests drive this class without Temporal.
 import { cancelledCall } from '../../core/failures';
-import { MAX_PROMPT_CHARS } from '../../core/messages';
 import type { Appliers, Effect, EffectKind, QueuedPrompt, ResultOf } from '../../core/effects';
 import type * as T from '../../core/types';
 import { moveGoal, switchByClient } from '../builtins/change-goal';
 import { createBuiltins } from '../builtins';
-import { Approvals, confirmRefusal } from './approvals';
+import { Approvals } from './approvals';
 import { Budget, budgetStopText } from './budget';
 import { Delegations } from './delegations';
 import { MessageLog } from './message-log';
 import { Replies } from './replies';
 import { TaskMode } from './task-mode';
-import { Prompts } from './prompts';
+import { promptRefusal, Prompts } from './prompts';
 import { ToolOffer } from './tool-offer';
 import { ToolStep, type StepHost } from './tool-step';
 import { Turn, type TurnHost } from './turn';
-import { expiryOf, waitLimitOf, type WaitLimit } from './waits';
 import type { RunVersions } from '../versions';
 
 export type { RunVersions } from '../versions';
-export type { WaitLimit } from './waits';
 
 export class Conversation implements StepHost, TurnHost {
   // Set by begin(): the first activities read them, but handlers must exist before the first await.
@@ -48,13 +45,14 @@ export class Conversation implements StepHost, TurnHost {
   /** The builtin tools by name; made first, as the appliers below include theirs. */
   private readonly builtins = createBuiltins(this);
   /** The tool calls of the step being carried out. */
-  private readonly step = new ToolStep(this, this.builtins.table);
+  readonly step = new ToolStep(this, this.builtins.table);
   /** The turn under way (or the last one). */
-  private readonly turn = new Turn(this);
+  readonly turn = new Turn(this);
 
   readonly prompts: Prompts;
   private goalChange: string | null = null;
-  private waitsExpire = false;
+  /** Waits for the user end on their own (RunVersions.cancelAndExpire; see waits.ts). */
+  expiringWaits = false;
   /** The user asked to stop the running turn; the next step stops it (after the in-flight effect returns). */
   private cancelRequested = false;
   /** An effect that continues the one just applied (a builtin tool's second step); it comes before anything else. */
@@ -99,7 +97,7 @@ export class Conversation implements StepHost, TurnHost {
     this.settings = { ...settings, historyEventBudget: this.input.historyEventBudget || settings.historyEventBudget };
     this.offer.refreshEachTurn = versions.refreshToolsEachTurn;
     this.offer.searchThreshold = settings.toolSearchThreshold ?? 0;
-    this.waitsExpire = versions.cancelAndExpire ?? false;
+    this.expiringWaits = versions.cancelAndExpire ?? false;
     this.turn.vetWhilePlanning = versions.oneModelWait ?? false;
     this.budget.enforced = versions.budgets ?? false;
     this.takeGoal(resolved);
@@ -124,29 +122,16 @@ export class Conversation implements StepHost, TurnHost {
 
   /** Why a prompt is refused (the update's validator throws it; a signal's is logged), or null. */
   promptRefusal(text: unknown): string | null {
-    if (this.ended) return 'The conversation has ended; start a new one.';
-    if (typeof text !== 'string' || !text.trim()) return 'The prompt is empty.';
-    if (text.length > MAX_PROMPT_CHARS) {
-      return `The prompt has ${text.length} characters; the limit is ${MAX_PROMPT_CHARS}.`;
-    }
-    return null;
+    return this.ended ? 'The conversation has ended; start a new one.' : promptRefusal(text);
   }
 
   /** Returns why a confirm is refused, or null when it was taken. */
   confirm(decision: T.ConfirmDecision): string | null {
-    const refusal = this.confirmRefusal(decision);
-    if (refusal !== null) return refusal;
-    if (this.approvals.awaiting()) this.approvals.answer(decision);
-    // A delegate's call: the answer goes down to it.
-    else this.delegations.answerApproval(decision);
-    return null;
+    return this.approvals.confirm(decision, this.delegations, this.ended);
   }
 
   confirmRefusal(decision: T.ConfirmDecision): string | null {
-    if (this.approvals.awaiting()) return this.approvals.refusal(decision, this.ended);
-    const asked = this.delegations.approvalShown();
-    if (asked) return confirmRefusal({ call: asked.approval.call, decision: null }, decision, this.ended);
-    return this.approvals.refusal(decision, this.ended);
+    return this.approvals.refusal(decision, this.delegations, this.ended);
   }
 
   /** A delegate started or stopped waiting for the user (its delegateReport signal). */
@@ -166,9 +151,13 @@ export class Conversation implements StepHost, TurnHost {
   }
 
   endChat(): void {
-    if (this.ended) return;
+    if (!this.ended) this.end('user');
+  }
+
+  /** The conversation ends here, its transcript kept (the user ended it, or it sat idle). */
+  end(by: 'user' | 'idle'): void {
     this.ended = true;
-    this.endedBy = 'user';
+    this.endedBy = by;
     this.pause();
   }
 
@@ -291,28 +280,6 @@ export class Conversation implements StepHost, TurnHost {
     if (call && outcome) this.record(call, outcome);
     // The agents a multi-goal run starts with are not part of any turn: list them again.
     if (effect.kind === 'list_agents' && !effect.call) this.followUp = effect;
-  }
-
-  /** How long the coming wait for the user may last before it expires; null: no limit (or an older run). */
-  waitLimit(): WaitLimit | null {
-    if (!this.waitsExpire) return null;
-    const delegateWaitShown = !this.approvals.awaiting() && this.delegations.waitShown() !== null;
-    return waitLimitOf(this.settings, this.status(), { asking: this.taskMode.asking(), delegateWaitShown });
-  }
-
-  /** A wait ran out: an unanswered approval is declined; an idle conversation ends, keeping its transcript. */
-  expire(limit: WaitLimit): void {
-    const question = this.taskMode.asking() ? this.taskMode.questionText() : null;
-    const expiry = expiryOf(limit, question, this.approvals.call?.tool);
-    if (expiry.ends) {
-      this.log.note(expiry.note);
-      this.ended = true;
-      this.endedBy = 'idle';
-      return this.pause();
-    }
-    this.step.decline(expiry.decline);
-    this.log.say(expiry.say);
-    this.endTurn('needs_input');
   }
 
   private readonly appliers: Appliers = {

@@ -1,6 +1,7 @@
 // The prompts waiting for the agent, in order, and the one it is answering now: a reply goes to whoever waits for
 // that prompt (Replies). Ids count up through the whole conversation, across continue-as-new.
 import type { QueuedPrompt } from '../../core/effects';
+import { MAX_PROMPT_CHARS } from '../../core/messages';
 import type { CarriedState } from '../../core/types';
 
 export class Prompts {
@@ -44,4 +45,12 @@ export class Prompts {
   carried(): Pick<CarriedState, 'pendingPrompts' | 'promptSeq'> {
     return { pendingPrompts: this.queue.map(({ id, text }) => ({ id, text })), promptSeq: this.seq };
   }
+}
+
+/** Why a prompt cannot be taken as it is (the update's validator throws it; a signal's is logged), or null. */
+export function promptRefusal(text: unknown): string | null {
+  if (typeof text !== 'string' || !text.trim()) return 'The prompt is empty.';
+  if (text.length > MAX_PROMPT_CHARS)
+    return `The prompt has ${text.length} characters; the limit is ${MAX_PROMPT_CHARS}.`;
+  return null;
 }
