@@ -17,7 +17,7 @@ import { runDurabilityBench } from './durability-bench';
 import { watchInterrupts } from './interrupts';
 import { runMcpBench } from './mcp-bench';
 import { runOneModelWaitBench } from './one-model-wait';
-import { readPlan, type Counts, type PartName } from './options';
+import { readPlan, USAGE, type Counts, type PartName, type Plan } from './options';
 import { printAndSave, type PartResult } from './report/run-report';
 import { runRoundTrips } from './round-trips';
 import { runScaleBench } from './scale';
@@ -53,7 +53,17 @@ const RUN: Record<PartName, (r: PartRun) => Promise<BenchPart>> = {
 };
 
 async function main(): Promise<void> {
-  const plan = readPlan();
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h'))
+    return console.log(`${USAGE}\nWhat each part measures: bench/README.md`);
+  let plan: Plan;
+  try {
+    plan = readPlan(argv);
+  } catch (err) {
+    console.error(`npm run bench: ${(err as Error).message}`);
+    process.exitCode = 2;
+    return;
+  }
   const stale = Object.keys(process.env).filter((k) => k.startsWith('BENCH_'));
   if (stale.length)
     process.stderr.write(`bench: ${stale.join(', ')} no longer read: parts and --quick instead (bench/README.md)\n`);
