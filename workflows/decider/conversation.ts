@@ -4,12 +4,12 @@
 // that own the rest: the turn and its tool step, the message log, approvals, budget, tool offer, task mode,
 // delegations, replies, and the builtin tools (../builtins).
 // Unit tests drive this class without Temporal.
-import { cancelledCall } from '../../core/failures';
 import type { Appliers, Effect, EffectKind, QueuedPrompt, ResultOf } from '../../core/effects';
 import type * as T from '../../core/types';
 import { moveGoal, switchByClient } from '../builtins/change-goal';
 import { createBuiltins } from '../builtins';
 import { Approvals } from './approvals';
+import * as cancel from './cancel';
 import { Budget, budgetStopText } from './budget';
 import { Delegations } from './delegations';
 import { MessageLog } from './message-log';
@@ -43,7 +43,7 @@ export class Conversation implements StepHost, TurnHost {
   /** This conversation's AskAgent calls and their delegates. */
   readonly delegations: Delegations;
   /** The builtin tools by name; made first, as the appliers below include theirs. */
-  private readonly builtins = createBuiltins(this);
+  readonly builtins = createBuiltins(this);
   /** The tool calls of the step being carried out. */
   readonly step = new ToolStep(this, this.builtins.table);
   /** The turn under way (or the last one). */
@@ -231,7 +231,10 @@ export class Conversation implements StepHost, TurnHost {
     for (;;) {
       if (this.ended) return null;
       if (this.cancelRequested) {
-        this.stopTurn();
+        this.cancelRequested = false;
+        // A follow-up of the cancelled turn goes; the agents list a multi-goal run starts with stays.
+        if (this.followUp?.kind !== 'list_agents' || this.followUp.call) this.followUp = null;
+        cancel.stopTurn(this);
         continue;
       }
       if (this.followUp) {
@@ -271,15 +274,7 @@ export class Conversation implements StepHost, TurnHost {
 
   /** The effect in flight was cancelled before it finished (the user cancelled the turn): record what is known. */
   applyCancelled(effect: Effect): void {
-    if (effect.kind === 'validate') this.log.user(effect.prompt);
-    if (effect.kind === 'run_tool')
-      this.record(effect.call, { status: 'tool_error', error: cancelledCall(effect.spec) });
-    if (effect.kind === 'start_delegates') this.step.cancelDelegates(effect.delegates.map((d) => d.call));
-    const call = 'call' in effect ? effect.call : undefined;
-    const outcome = call && this.builtins.table[call.tool]?.cancelled?.(effect);
-    if (call && outcome) this.record(call, outcome);
-    // The agents a multi-goal run starts with are not part of any turn: list them again.
-    if (effect.kind === 'list_agents' && !effect.call) this.followUp = effect;
+    cancel.applyCancelled(this, effect);
   }
 
   private readonly appliers: Appliers = {
@@ -396,19 +391,5 @@ export class Conversation implements StepHost, TurnHost {
     if (this.input.task && !this.ended) return this.finish(outcome);
     this.turn.close();
     this.pause();
-  }
-
-  /** The user cancelled the turn: calls not yet run are declined, and the agent waits for the next prompt. */
-  private stopTurn(): void {
-    this.cancelRequested = false;
-    if (this.followUp?.kind !== 'list_agents' || this.followUp.call) this.followUp = null;
-    // Cancelled before its turn began (the tools were being refreshed): that prompt is dropped, and answered.
-    const prompt = this.turn.open ? undefined : this.prompts.take();
-    if (prompt) this.log.user(prompt);
-    // Delegates at work are cancelled with the turn (the workflow cancels them); their calls say so.
-    this.step.cancelDelegates();
-    this.step.decline('the user cancelled the turn');
-    this.log.say('Stopped, as you asked. What would you like to do next?');
-    this.endTurn('cancelled');
   }
 }

@@ -1,0 +1,30 @@
+// A turn cancelled by the user (the cancelTurn signal or update): the workflow cancels the effect in flight and the
+// delegates at work; these record what is known of each and stop the turn, so the agent waits for the next prompt.
+import type { Effect } from '../../core/effects';
+import { cancelledCall } from '../../core/failures';
+import type { Conversation } from './conversation';
+
+/** The effect in flight was cancelled before it finished: record what is known of it. */
+export function applyCancelled(convo: Conversation, effect: Effect): void {
+  if (effect.kind === 'validate') convo.log.user(effect.prompt);
+  if (effect.kind === 'run_tool')
+    convo.record(effect.call, { status: 'tool_error', error: cancelledCall(effect.spec) });
+  if (effect.kind === 'start_delegates') convo.step.cancelDelegates(effect.delegates.map((d) => d.call));
+  const call = 'call' in effect ? effect.call : undefined;
+  const outcome = call && convo.builtins.table[call.tool]?.cancelled?.(effect);
+  if (call && outcome) convo.record(call, outcome);
+  // The agents a multi-goal run starts with are not part of any turn: list them again.
+  if (effect.kind === 'list_agents' && !effect.call) convo.followWith(effect);
+}
+
+/** Stops the turn: calls not yet run are declined, and the agent waits for the next prompt. */
+export function stopTurn(convo: Conversation): void {
+  // Cancelled before its turn began (the tools were being refreshed): that prompt is dropped, and answered.
+  const prompt = convo.turn.open ? undefined : convo.prompts.take();
+  if (prompt) convo.log.user(prompt);
+  // Delegates at work are cancelled with the turn (the workflow cancels them); their calls say so.
+  convo.step.cancelDelegates();
+  convo.step.decline('the user cancelled the turn');
+  convo.log.say('Stopped, as you asked. What would you like to do next?');
+  convo.endTurn('cancelled');
+}
