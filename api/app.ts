@@ -11,6 +11,7 @@ import type { AgentClient } from '../client/agent-client';
 import { UserError } from '../client/user-error';
 import { catalogMarkdown, catalogSnapshot } from '../client/catalog-doc';
 import { unknownGoalMessage } from '../goals/unknown-goal';
+import type { AgentReply } from '../core/types';
 import type { StreamBus } from '../stream/bus';
 import { LOCAL_CALLER, type Caller } from './auth';
 import { LiveFeeds, eventId, parseEventId, type FeedTiming } from './live-feed';
@@ -103,6 +104,26 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
     if (caller.admin) return;
     const { owner } = await agents.feed(id, Number.MAX_SAFE_INTEGER);
     if (owner !== caller.owner) throw new UserError(`No conversation with id ${id}.`, 'not_found');
+  }
+
+  /**
+   * A message or an approval for a conversation. With ?wait=false it is answered once the conversation has accepted
+   * it (validated and queued; the reply comes as events), else with the agent's reply. Live feeds look at once.
+   */
+  async function deliver(
+    id: string,
+    wait: string | undefined,
+    later: () => Promise<unknown>,
+    now: () => Promise<AgentReply>,
+  ): Promise<{ accepted: true; reply?: undefined } | { accepted?: undefined; reply: AgentReply }> {
+    if (wait === 'false') {
+      await later();
+      feeds.poke(id);
+      return { accepted: true };
+    }
+    const reply = now();
+    feeds.poke(id);
+    return { reply: await reply };
   }
 
   const json = (schema: z.ZodType, description: string) => ({
@@ -224,15 +245,13 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
       const { text } = c.req.valid('json') as z.infer<typeof S.MessageBody>;
       const { wait } = c.req.valid('query');
       await mine(c, id);
-      if (wait === 'false') {
-        // Answered once the conversation has accepted (validated and queued) the message; the reply comes as events.
-        await agents.sayLater(id, text);
-        feeds.poke(id);
-        return c.json({ accepted: true }, 202);
-      }
-      const reply = agents.say(id, text);
-      feeds.poke(id);
-      return c.json(await reply, 200);
+      const answer = await deliver(
+        id,
+        wait,
+        () => agents.sayLater(id, text),
+        () => agents.say(id, text),
+      );
+      return answer.accepted ? c.json(answer, 202) : c.json(answer.reply, 200);
     },
   );
 
@@ -253,14 +272,13 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
       const decision = c.req.valid('json') as z.infer<typeof S.ConfirmBody>;
       const { wait } = c.req.valid('query');
       await mine(c, id);
-      if (wait === 'false') {
-        await agents.confirmLater(id, decision);
-        feeds.poke(id);
-        return c.json({ accepted: true }, 202);
-      }
-      const reply = agents.confirm(id, decision);
-      feeds.poke(id);
-      return c.json(await reply, 200);
+      const answer = await deliver(
+        id,
+        wait,
+        () => agents.confirmLater(id, decision),
+        () => agents.confirm(id, decision),
+      );
+      return answer.accepted ? c.json(answer, 202) : c.json(answer.reply, 200);
     },
   );
 

@@ -1,6 +1,7 @@
 // The composition root: registries, the model and the activities wired into one Temporal worker.
 import path from 'node:path';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { LogLevel } from '@temporalio/common';
+import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { createToolDispatcher } from '../activities/tool-activities';
 import { createModel, type ResolvedModel } from '../activities/llm/model';
@@ -16,7 +17,8 @@ import { McpPool } from '../mcp/pool';
 import { RegistryFile } from '../mcp/endpoint-registry';
 import { createStreamBus, type StreamBus } from '../stream';
 import { registerSearchAttributes } from './register-search-attributes';
-import { recordEndpoints } from './worker-metrics';
+import { processLogger } from '../runtime/process-logger';
+import { recordEndpoints, telemetryOf } from './worker-metrics';
 import type { Tracing } from '../runtime/tracing';
 import { workerTracing } from './worker-tracing';
 import { PROJECT_ROOT, type WorkerSettings } from './worker-settings';
@@ -163,6 +165,19 @@ function paced(resolved: ResolvedModel, chunkDelayMs: number): ResolvedModel {
   return chunkDelayMs > 0 && resolved.model instanceof ScriptedModel
     ? { ...resolved, model: resolved.model.paced(chunkDelayMs) }
     : resolved;
+}
+
+/**
+ * Installs Temporal's Runtime for this process, before anything logs: the logger at the configured level (else
+ * `level`), with the worker's secrets blanked, and the metrics exporter. Returns the secrets, for the worker.
+ */
+export function installRuntime(settings: WorkerSettings, level: LogLevel): SecretScrubber {
+  const secrets = secretsOf(settings);
+  Runtime.install({
+    logger: processLogger(secrets, settings.logLevel ?? level),
+    telemetryOptions: telemetryOf(settings.metrics),
+  });
+  return secrets;
 }
 
 /** The secrets a worker is configured with; MCP `${env:…}` values join as endpoints resolve. */

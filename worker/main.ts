@@ -1,12 +1,10 @@
 // The worker alone, against TEMPORAL_ADDRESS (default 127.0.0.1:7233). In production compiled, with plain node:
 // `npm run build`, then `node dist/worker/main.js` (the workflow code pre-bundled by the build); in development
 // `npm run worker` runs this file from source through tsx, bundling the workflow code at start.
-import { NativeConnection, Runtime } from '@temporalio/worker';
-import { processLogger } from '../runtime/process-logger';
-import { telemetryOf } from './worker-metrics';
+import { NativeConnection } from '@temporalio/worker';
 import { temporalTarget } from '../runtime/connection';
 import { applyEnvFile } from '../runtime/env-file';
-import { createAgentWorker, secretsOf } from './create-worker';
+import { createAgentWorker, installRuntime } from './create-worker';
 import { loadFileStore } from '../tools/mock-data/file-store';
 import { demoDataFile, readWorkerSettings } from './worker-settings';
 import { prebuiltWorkflowBundle } from './workflow-bundle';
@@ -19,11 +17,7 @@ async function main(): Promise<void> {
   // Before connecting: a compiled worker with a missing or stale bundle stops here, saying to rebuild.
   const workflowBundle = prebuiltWorkflowBundle(!!tracing);
   // Installed before anything logs: no line leaves this process with a configured secret in it.
-  const secrets = secretsOf(settings);
-  Runtime.install({
-    logger: processLogger(secrets, settings.logLevel ?? 'INFO'),
-    telemetryOptions: telemetryOf(settings.metrics),
-  });
+  const secrets = installRuntime(settings, 'INFO');
   const target = temporalTarget();
   const connection = await NativeConnection.connect(target.connectionOptions);
   // The demo data survives a restart (and a crash: it is written with each tool call's idempotency record).

@@ -6,9 +6,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { NativeConnection, Runtime } from '@temporalio/worker';
-import { processLogger } from '../runtime/process-logger';
-import { telemetryOf } from './worker-metrics';
+import { NativeConnection } from '@temporalio/worker';
 import { startApi, WEB_ROOT, type RunningApi } from '../api/server';
 import { readApiSettings } from '../api/api-settings';
 import { AgentClient } from '../client/agent-client';
@@ -18,7 +16,7 @@ import { applyEnvFile } from '../runtime/env-file';
 import type { ConversationSummary } from '../core/types';
 import { UserError } from '../client/user-error';
 import { startTrainService } from '../tools/services/train-service';
-import { createAgentWorker, createToolWorker, secretsOf } from './create-worker';
+import { createAgentWorker, createToolWorker, installRuntime } from './create-worker';
 import { startTracing } from '../runtime/tracing';
 import { resetDemoData } from './demo-data';
 import { startDevServer, type DevServer } from './dev-server';
@@ -35,11 +33,7 @@ async function main(): Promise<void> {
   const apiSettings = readApiSettings();
   const chat = !process.argv.includes('--no-chat');
   // The chat shares the terminal with the worker: only its warnings and errors unless asked; never a secret.
-  const secrets = secretsOf(settings);
-  Runtime.install({
-    logger: processLogger(secrets, settings.logLevel ?? 'WARN'),
-    telemetryOptions: telemetryOf(settings.metrics),
-  });
+  const secrets = installRuntime(settings, 'WARN');
   const dataDir = settings.dataDir;
   mkdirSync(dataDir, { recursive: true });
 

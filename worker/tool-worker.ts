@@ -1,11 +1,9 @@
 // `npm run tool-worker -- <taskQueue>`: serves the native tools routed to that task queue (a separate process,
 // as the team owning those tools would run it).
-import { NativeConnection, Runtime } from '@temporalio/worker';
-import { processLogger } from '../runtime/process-logger';
-import { telemetryOf } from './worker-metrics';
+import { NativeConnection } from '@temporalio/worker';
 import { temporalTarget } from '../runtime/connection';
 import { applyEnvFile } from '../runtime/env-file';
-import { createToolWorker, secretsOf } from './create-worker';
+import { createToolWorker, installRuntime } from './create-worker';
 import { startTracing } from '../runtime/tracing';
 import { loadFileStore } from '../tools/mock-data/file-store';
 import { demoDataFile, readWorkerSettings } from './worker-settings';
@@ -15,11 +13,7 @@ async function main(): Promise<void> {
   if (!taskQueue) throw new Error('usage: npm run tool-worker -- <taskQueue>');
   applyEnvFile();
   const settings = readWorkerSettings();
-  const secrets = secretsOf(settings);
-  Runtime.install({
-    logger: processLogger(secrets, settings.logLevel ?? 'INFO'),
-    telemetryOptions: telemetryOf(settings.metrics),
-  });
+  const secrets = installRuntime(settings, 'INFO');
   const target = temporalTarget();
   const connection = await NativeConnection.connect(target.connectionOptions);
   const store = loadFileStore(demoDataFile(settings, taskQueue));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineTool, ToolError } from '../../define-tool';
-import { dataset } from '../../mock-data';
+import { defineTool } from '../../define-tool';
+import { employeeByEmail } from './employees';
 
 export default defineTool({
   name: 'CurrentPTO',
@@ -10,8 +10,7 @@ export default defineTool({
   readOnly: true,
   input: z.object({ email: z.string().describe('Employee email address') }),
   run({ email }, ctx) {
-    const employee = dataset(ctx.store, 'employees').find((e) => e.email === email.toLowerCase());
-    if (!employee) throw new ToolError(`No employee with email ${email}.`);
+    const employee = employeeByEmail(ctx.store, email);
     return {
       email: employee.email,
       name: employee.name,

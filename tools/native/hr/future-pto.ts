@@ -1,8 +1,6 @@
-import { z } from 'zod';
-import { defineTool, ToolError } from '../../define-tool';
-import { dataset } from '../../mock-data';
-import { isoDate } from '../../schemas';
+import { defineTool } from '../../define-tool';
 import { businessDaysBetween } from './dates';
+import { employeeByEmail, timeOffInput } from './employees';
 
 export default defineTool({
   name: 'FuturePTOCalc',
@@ -10,14 +8,9 @@ export default defineTool({
   category: 'hr',
   approval: 'never',
   readOnly: true,
-  input: z.object({
-    email: z.string().describe('Employee email address'),
-    startDate: isoDate.describe('First day off, YYYY-MM-DD'),
-    endDate: isoDate.describe('Last day off, YYYY-MM-DD'),
-  }),
+  input: timeOffInput,
   run({ email, startDate, endDate }, ctx) {
-    const employee = dataset(ctx.store, 'employees').find((e) => e.email === email.toLowerCase());
-    if (!employee) throw new ToolError(`No employee with email ${email}.`);
+    const employee = employeeByEmail(ctx.store, email);
     const hoursNeeded = businessDaysBetween(startDate, endDate) * 8;
     const months = Math.max(0, monthsUntil(ctx.now(), new Date(startDate)));
     const hoursAtStart = employee.ptoHoursLeft + months * employee.hoursAccruedPerMonth;

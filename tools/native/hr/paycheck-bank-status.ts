@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineTool, ToolError } from '../../define-tool';
-import { dataset } from '../../mock-data';
+import { defineTool } from '../../define-tool';
+import { employeeByEmail } from './employees';
 import { paycheckDeposits } from '../../mock-data/hr';
 import { usd } from '../../mock-data/finance';
 
@@ -14,9 +14,8 @@ export default defineTool({
   readOnly: true,
   input: z.object({ email: z.string().describe('Employee email address') }),
   run({ email }, ctx) {
-    const wanted = email.trim().toLowerCase();
-    const employee = dataset(ctx.store, 'employees').find((e) => e.email === wanted);
-    if (!employee) throw new ToolError(`No employee with email ${email}.`);
+    const employee = employeeByEmail(ctx.store, email);
+    const wanted = employee.email;
     const deposit = paycheckDeposits(ctx.store).find((d) => d.email === wanted);
     if (!deposit) {
       return {
