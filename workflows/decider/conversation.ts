@@ -1,9 +1,9 @@
 // The conversation's decisions, as a pure class: which effect comes next and how each effect's result changes the
 // state. It is the only decider; the workflow performs effects (schedules activities) and hands results back. It
-// sequences the conversation (prompts, turns, goal switches, cancels, waits that run out) and asks collaborators
-// that own the rest: the turn and its tool step, the message log, approvals, budget, tool offer, task mode,
-// delegations, replies, and the builtin tools (../builtins).
-// Unit tests drive this class without Temporal.
+// sequences the work (a cancel, a follow-up, the step's calls, a goal switch, the next plan, the next prompt) and
+// asks collaborators that own their state: the turn and its tool step, prompts, the message log, approvals, budget,
+// tool offer, task mode, delegations, replies, and the builtin tools (../builtins). Cancelling (cancel.ts), waits
+// that run out (waits.ts) and what it hands on (views.ts) are functions of it. Unit tests drive it without Temporal.
 import type { Appliers, Effect, EffectKind, QueuedPrompt, ResultOf } from '../../core/effects';
 import type * as T from '../../core/types';
 import { moveGoal, switchByClient } from '../builtins/change-goal';
