@@ -1,8 +1,9 @@
 // A lean Server-Sent Events reader for the API benchmarks: node:http (no fetch machinery between the socket and the
 // parser), each event stamped with the monotonic clock when its bytes arrived. The clock is the system's
 // (CLOCK_MONOTONIC, what process.hrtime reads), so stamps taken in different processes on one host compare.
-import { parseSseFields } from '../testkit/sse';
+// Not testkit/sse.ts's reader (fetch, wall-clock stamps, JSON-parsed data): only its block parser is shared.
 import http from 'node:http';
+import { parseSseFields } from '../testkit/sse';
 
 /** Milliseconds on the host's monotonic clock, comparable across processes on the same machine. */
 export const monoMs = (): number => Number(process.hrtime.bigint()) / 1e6;
