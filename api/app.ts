@@ -9,11 +9,12 @@ import { HTTPException } from 'hono/http-exception';
 import { streamSSE } from 'hono/streaming';
 import type { AgentClient } from '../client/agent-client';
 import { UserError } from '../client/user-error';
-import { catalogMarkdown, catalogSnapshot } from '../client/catalog-doc';
 import { unknownGoalMessage } from '../goals/unknown-goal';
 import type { AgentReply } from '../core/types';
 import type { StreamBus } from '../stream/bus';
-import { LOCAL_CALLER, type Caller } from './auth';
+import { LOCAL_CALLER, type ApiEnv } from './auth';
+import { body, errors, json } from './schemas';
+import { addWorkerRoutes } from './worker-routes';
 import { LiveFeeds, eventId, parseEventId, type FeedTiming } from './live-feed';
 import { ApiMetrics } from './metrics';
 import * as S from './schemas';
@@ -28,15 +29,13 @@ export interface ApiDeps {
   feedTiming?: FeedTiming;
 }
 
-type Env = { Variables: { caller: Caller } };
-
 /** How often an open event stream says it is alive, so proxies do not close an idle one. */
 const KEEPALIVE_MS = 15_000;
 
-export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFeeds } {
+export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: LiveFeeds } {
   const { agents, settings } = deps;
   const feeds = new LiveFeeds(agents, deps.bus, deps.feedTiming);
-  const app = new OpenAPIHono<Env>({
+  const app = new OpenAPIHono<ApiEnv>({
     defaultHook: (result, c) => {
       if (result.success) return;
       const issue = result.error.issues[0];
@@ -99,7 +98,7 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
   });
 
   /** The conversation, if the caller may see it: another owner's conversation is answered as unknown. */
-  async function mine(c: Context<Env>, id: string): Promise<void> {
+  async function mine(c: Context<ApiEnv>, id: string): Promise<void> {
     const caller = c.get('caller');
     if (caller.admin) return;
     const { owner } = await agents.feed(id, Number.MAX_SAFE_INTEGER);
@@ -125,41 +124,6 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
     feeds.poke(id);
     return { reply: await reply };
   }
-
-  const json = (schema: z.ZodType, description: string) => ({
-    content: { 'application/json': { schema } },
-    description,
-  });
-  const errors = {
-    400: json(S.ErrorBody, 'Bad input; `field` names it'),
-    401: json(S.ErrorBody, 'Missing or unknown API key'),
-    404: json(S.ErrorBody, 'Unknown conversation'),
-    409: json(S.ErrorBody, 'Refused by the conversation in its state'),
-    413: json(S.ErrorBody, 'Body too large'),
-  };
-  const body = (schema: z.ZodType) => ({ body: { content: { 'application/json': { schema } }, required: true } });
-
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/api/health',
-      summary: 'Whether the API reaches Temporal',
-      responses: { 200: json(S.Health, 'Reachable'), 503: json(S.Health, 'Temporal unreachable') },
-    }),
-    async (c) => {
-      let reachable = true;
-      try {
-        await agents.client.workflowService.getSystemInfo({});
-      } catch {
-        reachable = false;
-      }
-      const health = {
-        ok: reachable,
-        temporal: { reachable, namespace: agents.client.options.namespace, taskQueue: agents.taskQueue },
-      };
-      return c.json(health, reachable ? 200 : 503);
-    },
-  );
 
   app.openapi(
     createRoute({
@@ -374,50 +338,7 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<Env>; feeds: LiveFe
     },
   );
 
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/api/agents',
-      summary: 'The agents the worker offers',
-      responses: { 200: json(S.Anything, 'AgentsDescription'), ...errors },
-    }),
-    async (c) => c.json(await agents.agents(), 200),
-  );
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/api/endpoints',
-      summary: 'The MCP endpoints as the worker sees them',
-      responses: { 200: json(S.Anything, 'CatalogSummary'), ...errors },
-    }),
-    async (c) => c.json((await agents.catalog()).catalog, 200),
-  );
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/api/tools',
-      summary: 'The tools of a goal (all MCP tools without one)',
-      request: { query: S.ToolsQuery },
-      responses: { 200: json(z.array(S.Anything), 'ToolSpec[]'), ...errors },
-    }),
-    async (c) => c.json((await agents.catalog(c.req.valid('query').goal)).tools, 200),
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/api/catalog.md',
-      summary: 'The catalog as a Markdown document: agents, tools with their arguments, source and approval, endpoints',
-      responses: { 200: { description: 'Markdown', content: { 'text/markdown': { schema: z.string() } } }, ...errors },
-    }),
-    async (c) => {
-      const doc = catalogMarkdown(await catalogSnapshot(agents), {
-        taskQueue: agents.taskQueue,
-        generatedAt: new Date(),
-      });
-      return c.body(doc, 200, { 'content-type': 'text/markdown; charset=utf-8' });
-    },
-  );
+  addWorkerRoutes(app, agents);
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Agent orchestrator API', version: '1' } });
   return { app, feeds };

@@ -14,6 +14,9 @@ export interface Caller {
 /** The caller when the API runs without keys (bound to 127.0.0.1): this machine's user, who sees everything. */
 export const LOCAL_CALLER: Caller = { owner: null, admin: true };
 
+/** What a request carries through the API's middleware: who is calling. */
+export type ApiEnv = { Variables: { caller: Caller } };
+
 interface Key {
   digest: Buffer;
   caller: Caller;

@@ -151,3 +151,18 @@ export const Health = z
   })
   .openapi('Health');
 export const Anything = z.object({}).passthrough();
+
+// ---- route parts --------------------------------------------------------------------------------------------------
+
+export const json = (schema: z.ZodType, description: string) => ({
+  content: { 'application/json': { schema } },
+  description,
+});
+export const errors = {
+  400: json(ErrorBody, 'Bad input; `field` names it'),
+  401: json(ErrorBody, 'Missing or unknown API key'),
+  404: json(ErrorBody, 'Unknown conversation'),
+  409: json(ErrorBody, 'Refused by the conversation in its state'),
+  413: json(ErrorBody, 'Body too large'),
+};
+export const body = (schema: z.ZodType) => ({ body: { content: { 'application/json': { schema } }, required: true } });

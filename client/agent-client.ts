@@ -1,6 +1,5 @@
 // The conversation API clients use: start, say, confirm, history, end. Shared by the CLI, the chat and tests.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { UpdateDefinition } from '@temporalio/common';
 import {
   Client,
   Connection,
@@ -8,18 +7,15 @@ import {
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   WorkflowUpdateStage,
-  WithStartWorkflowOperation,
   type WorkflowHandle,
   type WorkflowUpdateHandle,
   type WorkflowClientInterceptor,
 } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
-import { AgentGoalWorkflow, DescribeWorkflow } from '../workflows';
+import { AgentGoalWorkflow } from '../workflows';
 import {
   describeAgentsUpdate,
   describeCatalogUpdate,
   describeGoalFilesUpdate,
-  describeWorkflowId,
   manageGoalUpdate,
   type CatalogDescription,
 } from '../workflows/describe-workflows';
@@ -43,6 +39,7 @@ import type {
   ConfirmDecision,
   ConversationFeed,
   ConversationStatus,
+  Delegation,
   DelegationNode,
 } from '../core/types';
 import { unknownGoalMessage } from '../goals/unknown-goal';
@@ -51,15 +48,12 @@ import { checkFilterValue, listConversations, type ConversationFilter } from './
 import { type ConversationSummary } from '../core/types';
 import { RECONNECT_QUICKLY, untilReachable, type ServerWait } from './server-outage';
 import { UserError } from './user-error';
+import { delegationTree, historyTree, type HistoryTree } from './conversation-tree';
+import { WorkerDesk } from './worker-desk';
+
+export type { HistoryTree } from './conversation-tree';
 
 /** A conversation's messages and, by AskAgent call id, the delegate that answered it with its own history. */
-export interface HistoryTree {
-  messages: ChatMessage[];
-  delegates: Map<string, HistoryTree & { agentName: string; childId: string }>;
-}
-
-/** How long a question to the worker may take (see askWorker): discovery of a slow endpoint is bounded well below. */
-const ASK_WORKER_MS = 60_000;
 
 const MODEL_CALLS = new Set(['planTurn', 'validatePrompt', 'summarizeConversation']);
 
@@ -74,6 +68,8 @@ const ACCEPTED = WorkflowUpdateStage.ACCEPTED;
 
 export class AgentClient {
   private readonly serverWait: ServerWait;
+  /** Questions for the worker itself (agents, endpoints, tools, goal files). */
+  private readonly desk: WorkerDesk;
 
   constructor(
     readonly client: Client,
@@ -81,6 +77,7 @@ export class AgentClient {
     serverWait: Partial<ServerWait> = {},
   ) {
     this.serverWait = { maxWaitMs: DEFAULT_SERVER_WAIT_MS, ...serverWait };
+    this.desk = new WorkerDesk(client, taskQueue);
   }
 
   /**
@@ -130,7 +127,7 @@ export class AgentClient {
   ): Promise<{ id: string; greeting: AgentReply | null }> {
     // An owner `agent list --owner` could not find is refused here, not discovered later.
     if (owner) checkFilterValue('owner', owner);
-    await this.requireWorker();
+    await this.desk.requireWorker();
     try {
       await this.client.workflow.start(AgentGoalWorkflow, {
         taskQueue: this.taskQueue,
@@ -186,48 +183,17 @@ export class AgentClient {
   }
 
   /** The conversation and its delegates (AskAgent), each with theirs, down the tree. */
-  async tree(id: string): Promise<DelegationNode> {
-    const { goal } = await this.details(id);
-    const { state } = await this.status(id);
-    return {
-      id,
-      goalId: goal?.id ?? '?',
-      agentName: goal?.agentName ?? '?',
-      state,
-      children: await this.delegatesOf(id),
-    };
+  tree(id: string): Promise<DelegationNode> {
+    return delegationTree(this, id);
   }
 
   /** The history with each delegate's folded under its AskAgent call (by call id), down the tree. */
-  async historyTree(id: string): Promise<HistoryTree> {
-    const messages = await this.history(id);
-    const delegations = await this.delegationsOf(id);
-    const entries = await Promise.all(
-      delegations.map(
-        async (d) =>
-          [d.callId, { agentName: d.agentName, childId: d.childId, ...(await this.historyTree(d.childId)) }] as const,
-      ),
-    );
-    return { messages, delegates: new Map(entries) };
-  }
-
-  private async delegatesOf(id: string): Promise<DelegationNode[]> {
-    const delegations = await this.delegationsOf(id);
-    return Promise.all(
-      delegations.map(async (d) => ({
-        id: d.childId,
-        goalId: d.goalId,
-        agentName: d.agentName,
-        state: d.state,
-        task: d.task,
-        envelope: d.envelope,
-        children: await this.delegatesOf(d.childId),
-      })),
-    );
+  historyTree(id: string): Promise<HistoryTree> {
+    return historyTree(this, id);
   }
 
   /** A conversation's delegations; none for one whose worker predates delegation (it has no such query). */
-  private async delegationsOf(id: string) {
+  async delegations(id: string): Promise<Delegation[]> {
     try {
       return await this.call(id, () => this.handle(id).query(delegationsQuery));
     } catch (err) {
@@ -317,12 +283,12 @@ export class AgentClient {
 
   /** What the worker sees of the MCP registry: endpoints, and the tools (of a goal, or all MCP tools). */
   async catalog(goalId?: string): Promise<CatalogDescription> {
-    return this.askWorker(describeCatalogUpdate, [{ goalId }]);
+    return this.desk.ask(describeCatalogUpdate, [{ goalId }]);
   }
 
   /** The agents the worker offers (after its GOAL_CATEGORIES), every goal id it serves, and goal files it left out. */
   async agents(): Promise<AgentsDescription> {
-    return this.askWorker(describeAgentsUpdate, []);
+    return this.desk.ask(describeAgentsUpdate, []);
   }
 
   /** Fails, naming the goals there are, unless the worker serves a goal with this id (its code, its goals folder). */
@@ -333,63 +299,12 @@ export class AgentClient {
 
   /** The worker's goals folder: each goal file, whether it is disabled, and who created it (CreateAgent). */
   async goalFiles(): Promise<GoalFileSummary[]> {
-    return this.askWorker(describeGoalFilesUpdate, []);
+    return this.desk.ask(describeGoalFilesUpdate, []);
   }
 
   /** Disables (the file is set aside), enables or removes a goal file; running conversations keep their version. */
   async manageGoal(action: 'disable' | 'enable' | 'remove', goalId: string): Promise<GoalFileSummary> {
-    return this.askWorker(manageGoalUpdate, [{ action, goalId }]);
-  }
-
-  /**
-   * Fails within seconds, before starting anything, when no worker polls the task queue: a conversation (or a
-   * describe workflow) would otherwise wait for one, silently, with nothing to show for it.
-   */
-  private async requireWorker(waitMs = 5_000): Promise<void> {
-    const deadline = Date.now() + waitMs;
-    for (;;) {
-      const { pollers } = await this.client.workflowService.describeTaskQueue({
-        namespace: this.client.options.namespace,
-        taskQueue: { name: this.taskQueue },
-        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-      });
-      if (pollers?.length) return;
-      if (Date.now() > deadline) {
-        throw new UserError(
-          `No worker is serving task queue "${this.taskQueue}": start one (npm run worker, or npm start), or set TASK_QUEUE to the one it serves.`,
-          'unavailable',
-        );
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-
-  /**
-   * Asks the worker through its task queue's describe workflow (workflows/describe-workflows.ts), started by the
-   * first question and reused by every later one, so the answer is the worker's view, not this process's, and
-   * asking leaves no row per question in the workflow list where conversations are.
-   */
-  private async askWorker<T, Args extends unknown[]>(question: UpdateDefinition<T, Args>, args: Args): Promise<T> {
-    await this.requireWorker();
-    const desk = new WithStartWorkflowOperation(DescribeWorkflow, {
-      taskQueue: this.taskQueue,
-      workflowId: describeWorkflowId(this.taskQueue),
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      staticSummary: `Answers agent agents / endpoints / tools for task queue ${this.taskQueue}; not a conversation`,
-      args: [],
-    });
-    try {
-      return await this.client.withDeadline(Date.now() + ASK_WORKER_MS, () =>
-        this.client.workflow.executeUpdateWithStart(question, { args, startWorkflowOperation: desk }),
-      );
-    } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError) {
-        // The activity's own message (e.g. the unknown goal) is two causes down.
-        const cause = err.cause as ({ cause?: Error } & Error) | undefined;
-        throw new UserError(cause?.cause?.message ?? cause?.message ?? err.message);
-      }
-      throw err;
-    }
+    return this.desk.ask(manageGoalUpdate, [{ action, goalId }]);
   }
 
   private handle(id: string): WorkflowHandle<typeof AgentGoalWorkflow> {

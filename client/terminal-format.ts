@@ -11,7 +11,7 @@ import {
 } from '../core/types';
 import { formatUsd } from '../core/format';
 import type { GoalFileSummary } from '../core/activity-types';
-import type { HistoryTree } from './agent-client';
+import type { HistoryTree } from './conversation-tree';
 import type { ConversationSummary } from '../core/types';
 
 /** The reply as the CLI prints it; with the conversation id, a pending call also says how to answer it. */

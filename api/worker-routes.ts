@@ -1,0 +1,77 @@
+// The routes that ask the worker rather than a conversation: health (does the API reach Temporal), the agents it
+// offers, the MCP endpoints and tools as it sees them, and the whole catalog as one Markdown document.
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AgentClient } from '../client/agent-client';
+import { catalogMarkdown, catalogSnapshot } from '../client/catalog-doc';
+import type { ApiEnv } from './auth';
+import * as S from './schemas';
+import { errors, json } from './schemas';
+
+export function addWorkerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient): void {
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/health',
+      summary: 'Whether the API reaches Temporal',
+      responses: { 200: json(S.Health, 'Reachable'), 503: json(S.Health, 'Temporal unreachable') },
+    }),
+    async (c) => {
+      let reachable = true;
+      try {
+        await agents.client.workflowService.getSystemInfo({});
+      } catch {
+        reachable = false;
+      }
+      const health = {
+        ok: reachable,
+        temporal: { reachable, namespace: agents.client.options.namespace, taskQueue: agents.taskQueue },
+      };
+      return c.json(health, reachable ? 200 : 503);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/agents',
+      summary: 'The agents the worker offers',
+      responses: { 200: json(S.Anything, 'AgentsDescription'), ...errors },
+    }),
+    async (c) => c.json(await agents.agents(), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/endpoints',
+      summary: 'The MCP endpoints as the worker sees them',
+      responses: { 200: json(S.Anything, 'CatalogSummary'), ...errors },
+    }),
+    async (c) => c.json((await agents.catalog()).catalog, 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/tools',
+      summary: 'The tools of a goal (all MCP tools without one)',
+      request: { query: S.ToolsQuery },
+      responses: { 200: json(z.array(S.Anything), 'ToolSpec[]'), ...errors },
+    }),
+    async (c) => c.json((await agents.catalog(c.req.valid('query').goal)).tools, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/catalog.md',
+      summary: 'The catalog as a Markdown document: agents, tools with their arguments, source and approval, endpoints',
+      responses: { 200: { description: 'Markdown', content: { 'text/markdown': { schema: z.string() } } }, ...errors },
+    }),
+    async (c) => {
+      const doc = catalogMarkdown(await catalogSnapshot(agents), {
+        taskQueue: agents.taskQueue,
+        generatedAt: new Date(),
+      });
+      return c.body(doc, 200, { 'content-type': 'text/markdown; charset=utf-8' });
+    },
+  );
+}

@@ -1,0 +1,48 @@
+// A conversation and its delegates (AskAgent), each with theirs, down the tree: what `agent tree` and `agent history`
+// show of a conversation that handed work to other agents.
+import type { ChatMessage, DelegationNode } from '../core/types';
+import type { AgentClient } from './agent-client';
+
+export interface HistoryTree {
+  messages: ChatMessage[];
+  delegates: Map<string, HistoryTree & { agentName: string; childId: string }>;
+}
+
+/** The conversation and its delegates, with their state and, once done, their envelopes. */
+export async function delegationTree(agents: AgentClient, id: string): Promise<DelegationNode> {
+  const { goal } = await agents.details(id);
+  const { state } = await agents.status(id);
+  return {
+    id,
+    goalId: goal?.id ?? '?',
+    agentName: goal?.agentName ?? '?',
+    state,
+    children: await delegatesOf(agents, id),
+  };
+}
+
+/** The history with each delegate's folded under its AskAgent call (by call id). */
+export async function historyTree(agents: AgentClient, id: string): Promise<HistoryTree> {
+  const messages = await agents.history(id);
+  const entries = await Promise.all(
+    (await agents.delegations(id)).map(
+      async (d) =>
+        [d.callId, { agentName: d.agentName, childId: d.childId, ...(await historyTree(agents, d.childId)) }] as const,
+    ),
+  );
+  return { messages, delegates: new Map(entries) };
+}
+
+async function delegatesOf(agents: AgentClient, id: string): Promise<DelegationNode[]> {
+  return Promise.all(
+    (await agents.delegations(id)).map(async (d) => ({
+      id: d.childId,
+      goalId: d.goalId,
+      agentName: d.agentName,
+      state: d.state,
+      task: d.task,
+      envelope: d.envelope,
+      children: await delegatesOf(agents, d.childId),
+    })),
+  );
+}

@@ -1,0 +1,67 @@
+// Questions for the worker rather than for a conversation (`agent agents`, `agent endpoints`, `agent tools`, goal
+// files): asked through its task queue's describe workflow (workflows/describe-workflows.ts), started by the first
+// question and reused by every later one, so the answer is the worker's view, not this process's, and asking leaves
+// no row per question in the workflow list where conversations are.
+import type { UpdateDefinition } from '@temporalio/common';
+import { type Client, WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { DescribeWorkflow } from '../workflows';
+import { describeWorkflowId } from '../workflows/describe-workflows';
+import { UserError } from './user-error';
+
+/** How long a question to the worker may take: discovery of a slow endpoint is bounded well below. */
+const ASK_WORKER_MS = 60_000;
+
+export class WorkerDesk {
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string,
+  ) {}
+
+  /**
+   * Fails within seconds, before starting anything, when no worker polls the task queue: a conversation (or a
+   * describe workflow) would otherwise wait for one, silently, with nothing to show for it.
+   */
+  async requireWorker(waitMs = 5_000): Promise<void> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const { pollers } = await this.client.workflowService.describeTaskQueue({
+        namespace: this.client.options.namespace,
+        taskQueue: { name: this.taskQueue },
+        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+      });
+      if (pollers?.length) return;
+      if (Date.now() > deadline) {
+        throw new UserError(
+          `No worker is serving task queue "${this.taskQueue}": start one (npm run worker, or npm start), or set TASK_QUEUE to the one it serves.`,
+          'unavailable',
+        );
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+
+  /** Asks the worker; its failure (an unknown goal, say) comes back as a user error. */
+  async ask<T, Args extends unknown[]>(question: UpdateDefinition<T, Args>, args: Args): Promise<T> {
+    await this.requireWorker();
+    const desk = new WithStartWorkflowOperation(DescribeWorkflow, {
+      taskQueue: this.taskQueue,
+      workflowId: describeWorkflowId(this.taskQueue),
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      staticSummary: `Answers agent agents / endpoints / tools for task queue ${this.taskQueue}; not a conversation`,
+      args: [],
+    });
+    try {
+      return await this.client.withDeadline(Date.now() + ASK_WORKER_MS, () =>
+        this.client.workflow.executeUpdateWithStart(question, { args, startWorkflowOperation: desk }),
+      );
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) {
+        // The activity's own message (e.g. the unknown goal) is two causes down.
+        const cause = err.cause as ({ cause?: Error } & Error) | undefined;
+        throw new UserError(cause?.cause?.message ?? cause?.message ?? err.message);
+      }
+      throw err;
+    }
+  }
+}
