@@ -10,7 +10,7 @@ import { streamSSE } from 'hono/streaming';
 import type { AgentClient } from '../client/agent-client';
 import { UserError } from '../client/user-error';
 import { unknownGoalMessage } from '../goals/unknown-goal';
-import type { AgentReply } from '../core/types';
+import type { AgentReply } from '../core/conversation-types';
 import type { StreamBus } from '../stream/bus';
 import { LOCAL_CALLER, type ApiEnv } from './auth';
 import { body, errors, json } from './schemas';

@@ -4,7 +4,8 @@
 // the last event it saw gets what came after, once: no gap, no duplicate.
 import type { AgentClient } from '../client/agent-client';
 import type { StreamBus, StreamChunk } from '../stream/bus';
-import type { ChatMessage, ConversationFeed, ConversationState, PendingApproval } from '../core/types';
+import type { ChatMessage } from '../core/types';
+import type { ConversationFeed, ConversationState, PendingApproval } from '../core/conversation-types';
 
 export type LiveEvent =
   | { event: 'message'; data: { seq: number; message: ChatMessage } }

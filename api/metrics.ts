@@ -5,7 +5,7 @@ import type { Context, Next } from 'hono';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AgentClient } from '../client/agent-client';
 import { listQuery } from '../client/conversation-list';
-import type { ConversationState } from '../core/types';
+import type { ConversationState } from '../core/conversation-types';
 
 const RUNNING_STATES: ConversationState[] = ['waiting_for_user', 'working', 'awaiting_approval'];
 

@@ -4,7 +4,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { AgentGoalWorkflow } from '../workflows';
 import { endChatSignal, promptUpdate, usageQuery } from '../core/messages';
-import type { AgentReply, Transcript } from '../core/types';
+import type { AgentReply, Transcript } from '../core/conversation-types';
 import { abortWorkflow, type Session, type SessionEnd } from './session-rotation';
 import { waitForGreeting } from './stats';
 

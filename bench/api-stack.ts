@@ -1,6 +1,6 @@
 // What the API benchmarks drive: an API (in this process beside its worker, as `npm start` runs them, or alone in a
 // process of its own with Redis between them) and the worker's timed stream bus; plus the few calls they make.
-import type { AgentReply } from '../core/types';
+import type { AgentReply } from '../core/conversation-types';
 import type { TimedBus } from './timed-bus';
 
 export interface ApiStack {

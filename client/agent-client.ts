@@ -33,19 +33,19 @@ import {
   statusQuery,
   usageQuery,
 } from '../core/messages';
+import type { ChatMessage } from '../core/types';
 import type {
   AgentReply,
-  ChatMessage,
   ConfirmDecision,
   ConversationFeed,
   ConversationStatus,
   Delegation,
   DelegationNode,
-} from '../core/types';
+} from '../core/conversation-types';
 import { unknownGoalMessage } from '../goals/unknown-goal';
 import { temporalTarget } from '../runtime/connection';
 import { checkFilterValue, listConversations, type ConversationFilter } from './conversation-list';
-import { type ConversationSummary } from '../core/types';
+import { type ConversationSummary } from '../core/conversation-types';
 import { RECONNECT_QUICKLY, untilReachable, type ServerWait } from './server-outage';
 import { UserError } from './user-error';
 import { delegationTree, historyTree, type HistoryTree } from './conversation-tree';

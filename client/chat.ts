@@ -3,7 +3,7 @@ import * as readline from 'node:readline/promises';
 import type { AgentClient } from './agent-client';
 import { formatHistory, formatReply } from './terminal-format';
 import type { StreamBus } from '../stream/bus';
-import type { AgentReply } from '../core/types';
+import type { AgentReply } from '../core/conversation-types';
 import { printStreamedText } from './streamed-text';
 
 export interface ChatIO {

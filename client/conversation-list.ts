@@ -1,7 +1,7 @@
 // Finding conversations: Temporal's visibility list filtered by the search attributes conversations keep
 // (workflows/search-attributes.ts), newest first. Used by `agent list` and by `npm start` to resume.
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
-import type { ConversationState, ConversationSummary } from '../core/types';
+import type { ConversationState, ConversationSummary } from '../core/conversation-types';
 import { AGENT_GOAL, AGENT_OWNER, AGENT_STATE } from '../workflows/search-attributes';
 import { UserError } from './user-error';
 

@@ -1,6 +1,7 @@
 // A conversation and its delegates (AskAgent), each with theirs, down the tree: what `agent tree` and `agent history`
 // show of a conversation that handed work to other agents.
-import type { ChatMessage, DelegationNode } from '../core/types';
+import type { ChatMessage } from '../core/types';
+import type { DelegationNode } from '../core/conversation-types';
 import type { AgentClient } from './agent-client';
 
 export interface HistoryTree {

@@ -4,7 +4,6 @@
 export { AgentClient, newConversationId } from './agent-client';
 export { DEFAULT_TASK_QUEUE } from '../runtime/connection';
 export type { ConversationFilter } from './conversation-list';
-export type { ConversationSummary } from '../core/types';
 export type { ServerWait } from './server-outage';
 export { startTracing, type Tracing } from '../runtime/tracing';
 export { UserError } from './user-error';
@@ -13,20 +12,23 @@ export * from '../core/messages';
 export type { AgentsDescription } from '../core/activity-types';
 export type { CatalogDescription } from '../workflows/describe-workflows';
 export type {
-  AgentGoalInput,
-  AgentReply,
   AgentSummary,
   CatalogSummary,
   ChatMessage,
-  ConfirmDecision,
-  ConversationState,
-  ConversationStatus,
   EndpointStatus,
   Goal,
-  PendingApproval,
   ToolCall,
   ToolOutcome,
   ToolSpec,
-  Transcript,
   Usage,
 } from '../core/types';
+export type {
+  AgentGoalInput,
+  AgentReply,
+  ConfirmDecision,
+  ConversationState,
+  ConversationStatus,
+  ConversationSummary,
+  PendingApproval,
+  Transcript,
+} from '../core/conversation-types';

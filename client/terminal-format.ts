@@ -1,18 +1,15 @@
 // How conversations read in a terminal.
+import { type CatalogSummary, type ChatMessage, type ToolSpec, type Usage } from '../core/types';
 import {
   type AgentReply,
-  type CatalogSummary,
-  type ChatMessage,
   type DelegateEnvelope,
   type Delegation,
   type DelegationNode,
-  type ToolSpec,
-  type Usage,
-} from '../core/types';
+} from '../core/conversation-types';
 import { formatUsd } from '../core/format';
 import type { GoalFileSummary } from '../core/activity-types';
 import type { HistoryTree } from './conversation-tree';
-import type { ConversationSummary } from '../core/types';
+import type { ConversationSummary } from '../core/conversation-types';
 
 /** The reply as the CLI prints it; with the conversation id, a pending call also says how to answer it. */
 export function formatReply(reply: AgentReply | null, conversationId?: string): string {

@@ -1,17 +1,8 @@
 // What Conversation asks the workflow to do (an effect) and what each effect answers. One entry per kind in
 // EffectInputs and EffectResults keeps both halves checked by the compiler: perform(effect) must return the
 // result of that effect's kind, and Conversation.apply(effect, result) receives exactly that type, with no casts.
-import type {
-  AgentGoalInput,
-  AgentSummary,
-  ConfirmDecision,
-  GoalDraftResult,
-  ToolMatch,
-  ResolvedGoal,
-  ToolCall,
-  ToolOutcome,
-  ToolSpec,
-} from './types';
+import type { AgentSummary, GoalDraftResult, ToolMatch, ResolvedGoal, ToolCall, ToolOutcome, ToolSpec } from './types';
+import type { AgentGoalInput, ConfirmDecision } from './conversation-types';
 import type { PlanRequest, PlanResult, PromptVerdict, ValidateRequest, VetAndPlanRequest } from './activity-types';
 
 export interface QueuedPrompt {

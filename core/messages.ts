@@ -1,21 +1,16 @@
 // Signals, queries and updates of AgentGoalWorkflow, declared once and shared by the workflow, the client and the
 // activities that query a conversation (the transcript). Definitions only: no workflow code runs here.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { AgentSummary, CatalogSummary, ChatMessage, Goal, ToolSpec, Usage } from './types';
 import type {
   AgentReply,
-  AgentSummary,
-  CatalogSummary,
-  ChatMessage,
   ConfirmDecision,
   ConversationFeed,
   ConversationStatus,
   DelegateReport,
   Delegation,
-  Goal,
   PendingApproval,
-  ToolSpec,
-  Usage,
-} from './types';
+} from './conversation-types';
 
 export const userPromptSignal = defineSignal<[string]>('userPrompt');
 export const confirmSignal = defineSignal<[ConfirmDecision]>('confirm');

@@ -1,19 +1,14 @@
 // The browser's side of the HTTP API (api/app.ts): requests carry the stored key, errors arrive as ApiError with
 // the server's message, a 401 tells whoever listens (the key prompt), and the live events come from one EventSource.
 import type { AgentsDescription } from '../core/activity-types';
+import type { CatalogSummary, ChatMessage, ToolCall, ToolOutcome, ToolSpec, Usage } from '../core/types';
 import type {
   AgentReply,
-  CatalogSummary,
-  ChatMessage,
   ConfirmDecision,
   ConversationState,
   PendingApproval,
-  ToolCall,
-  ToolOutcome,
-  ToolSpec,
-  Usage,
   ConversationSummary,
-} from '../core/types';
+} from '../core/conversation-types';
 
 export type {
   AgentsDescription,

@@ -13,7 +13,7 @@ import { AgentClient } from '../client/agent-client';
 import { runChat } from '../client/chat';
 import { recordEmbeddedServer, temporalTarget } from '../runtime/connection';
 import { applyEnvFile } from '../runtime/env-file';
-import type { ConversationSummary } from '../core/types';
+import type { ConversationSummary } from '../core/conversation-types';
 import { UserError } from '../client/user-error';
 import { startTrainService } from '../tools/services/train-service';
 import { createAgentWorker, createToolWorker, installRuntime } from './create-worker';

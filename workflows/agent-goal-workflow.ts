@@ -11,7 +11,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Effect, EffectKind } from '../core/effects';
-import type { AgentGoalInput, Transcript } from '../core/types';
+import type { AgentGoalInput, Transcript } from '../core/conversation-types';
 import { loadSettings, resolveGoal, summarizeConversation } from './activity-stubs';
 import { Conversation } from './decider/conversation';
 import { prepareCarry, transcript } from './decider/views';

@@ -2,7 +2,8 @@
 // (an older worker's transcript, a failure, a cancel), the parent's LLM gets this shape. Checked by hand: a schema
 // library in the workflow bundle cost every cached conversation memory (measured: bench/README.md).
 import { ChildWorkflowFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
-import { type DelegateEnvelope, type Transcript, type Usage } from '../core/types';
+import { type Usage } from '../core/types';
+import { type DelegateEnvelope, type Transcript } from '../core/conversation-types';
 import { ZERO_USAGE } from '../core/usage';
 
 const STATUSES: readonly string[] = ['ok', 'error', 'needs_input', 'cancelled'] satisfies DelegateEnvelope['status'][];

@@ -2,7 +2,7 @@
 // loop schedules activities. Conversation decides what each input means.
 import { condition, log, setHandler } from '@temporalio/workflow';
 import * as m from '../core/messages';
-import type { AgentReply } from '../core/types';
+import type { AgentReply } from '../core/conversation-types';
 import type { Conversation } from './decider/conversation';
 import { feed } from './decider/views';
 import type { RunVersions } from './versions';

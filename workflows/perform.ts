@@ -9,7 +9,7 @@ import {
 } from '@temporalio/workflow';
 import type { DelegateAnswer, DelegateStart, DelegateStarted, Performers } from '../core/effects';
 import { confirmSignal, userPromptSignal } from '../core/messages';
-import type { AgentGoalInput, Transcript } from '../core/types';
+import type { AgentGoalInput, Transcript } from '../core/conversation-types';
 import {
   checkGoalDraft,
   createGoal,

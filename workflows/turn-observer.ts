@@ -5,7 +5,7 @@
 import { metricMeter } from '@temporalio/workflow';
 import { METRICS } from '../core/metric-names';
 import { turnTracing, type TurnSpan } from './turn-trace';
-import type { ConversationState } from '../core/types';
+import type { ConversationState } from '../core/conversation-types';
 
 export class TurnObserver {
   private started: { at: number; span: TurnSpan } | null = null;

@@ -2,7 +2,8 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { AgentGoalWorkflow } from '../../workflows';
 import { confirmUpdate, historyQuery, promptUpdate, statusQuery } from '../../core/messages';
-import type { AgentGoalInput, AgentReply, ChatMessage, ConfirmDecision } from '../../core/types';
+import type { ChatMessage } from '../../core/types';
+import type { AgentGoalInput, AgentReply, ConfirmDecision } from '../../core/conversation-types';
 
 let seq = 0;
 

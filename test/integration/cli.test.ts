@@ -1,5 +1,5 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { ConversationSummary } from '../../core/types';
+import type { ConversationSummary } from '../../core/conversation-types';
 import { runCli } from '../helpers/cli';
 import { waitUntil } from '../helpers/conversation';
 import { ptoScript } from '../fixtures/scripts';

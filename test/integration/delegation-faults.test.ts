@@ -11,7 +11,7 @@ import { WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Employee } from '../../tools/mock-data';
 import { confirmUpdate, delegationsQuery, pendingToolCallQuery } from '../../core/messages';
-import type { DelegateEnvelope } from '../../core/types';
+import type { DelegateEnvelope } from '../../core/conversation-types';
 import { delegationGoalsDir, delegationScript } from '../fixtures/delegation';
 import { history, say, startConversation, toolOutcomes, waitUntil } from '../helpers/conversation';
 import { GrpcProxy } from '../../testkit/grpc-proxy';

@@ -9,7 +9,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ScriptedModel } from '../../activities/llm/scripted-model';
 import { dataset } from '../../tools/mock-data';
 import { cancelTurnUpdate, delegationsQuery, endChatSignal, usageQuery } from '../../core/messages';
-import type { DelegateEnvelope, Delegation } from '../../core/types';
+import type { DelegateEnvelope, Delegation } from '../../core/conversation-types';
 import { delegationGoalsDir, delegationScript } from '../fixtures/delegation';
 import { startApi } from '../../api/server';
 import { AgentClient } from '../../client/agent-client';

@@ -2,7 +2,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { MockStore } from '../../tools/define-tool';
 import { dataset } from '../../tools/mock-data';
 import { endChatSignal, pendingToolCallQuery, usageQuery, userPromptSignal } from '../../core/messages';
-import type { Transcript } from '../../core/types';
+import type { Transcript } from '../../core/conversation-types';
 import { ptoScript } from '../fixtures/scripts';
 import { decide, history, say, startConversation, waitForUser, waitUntil } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';

@@ -3,7 +3,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createModel } from '../../activities/llm/model';
 import { endChatSignal, usageQuery } from '../../core/messages';
-import type { DelegateEnvelope } from '../../core/types';
+import type { DelegateEnvelope } from '../../core/conversation-types';
 import { delegationGoalsDir } from '../fixtures/delegation';
 import { history, say, startConversation, toolOutcomes, waitUntil } from '../helpers/conversation';
 import {

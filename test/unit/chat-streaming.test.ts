@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import type { AgentClient } from '../../client/agent-client';
 import { runChat } from '../../client/chat';
 import { MemoryStreamBus, type StreamChunk } from '../../stream';
-import type { AgentReply } from '../../core/types';
+import type { AgentReply } from '../../core/conversation-types';
 
 const reply = (text: string): AgentReply => ({ promptId: 2, reply: text, pendingToolCall: null, ended: false });
 

@@ -3,7 +3,8 @@
 // and a delegate (task mode) ends its one task with an envelope.
 import { Conversation } from '../../workflows/decider/conversation';
 import { ASK_AGENT, ASK_USER, askAgentSpec, BUILTIN_TOOLS } from '../../core/builtin-specs';
-import type { DelegateEnvelope, Goal, ToolCall } from '../../core/types';
+import type { Goal, ToolCall } from '../../core/types';
+import type { DelegateEnvelope } from '../../core/conversation-types';
 import { toModelMessages } from '../../activities/llm/model-messages';
 import { envelopeOf, envelopeProblem } from '../../workflows/envelope';
 import { book, goal, next, settings, text, usage } from '../helpers/conversation-unit';

@@ -3,7 +3,8 @@
 import type { AgentClient } from '../../client/agent-client';
 import { LiveFeeds, type LiveEvent } from '../../api/live-feed';
 import { MemoryStreamBus } from '../../stream';
-import type { ChatMessage, ConversationFeed } from '../../core/types';
+import type { ChatMessage } from '../../core/types';
+import type { ConversationFeed } from '../../core/conversation-types';
 
 function feedOf(messages: ChatMessage[], state: ConversationFeed['state'] = 'working'): ConversationFeed {
   return {

@@ -3,17 +3,8 @@
 // activities or child workflows (AskAgent starts delegates, CreateAgent writes a goal file after approval). Each is one
 // file in this folder; index.ts lists them by tool name, and Conversation looks the tool up instead of branching.
 import type { Appliers, Effect, EffectKind } from '../../core/effects';
-import type {
-  AgentGoalInput,
-  AgentSummary,
-  DelegateEnvelope,
-  Goal,
-  ResolvedGoal,
-  Settings,
-  ToolCall,
-  ToolOutcome,
-  ToolSpec,
-} from '../../core/types';
+import type { AgentSummary, Goal, ResolvedGoal, Settings, ToolCall, ToolOutcome, ToolSpec } from '../../core/types';
+import type { AgentGoalInput, DelegateEnvelope } from '../../core/conversation-types';
 import type { Delegations } from '../decider/delegations';
 import type { MessageLog } from '../decider/message-log';
 import type { TaskMode } from '../decider/task-mode';

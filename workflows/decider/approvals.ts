@@ -1,6 +1,7 @@
 // When a tool call waits for the user, and which answers to a pending call are taken. Pure rules, shared by the
 // conversation's decisions and its update validators.
-import type { ConfirmDecision, Goal, Settings, ToolCall, ToolSpec } from '../../core/types';
+import type { Goal, Settings, ToolCall, ToolSpec } from '../../core/types';
+import type { ConfirmDecision } from '../../core/conversation-types';
 import type { Delegations } from './delegations';
 
 /** A call that waits for the user, and the user's answer once given. */

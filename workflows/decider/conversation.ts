@@ -6,6 +6,7 @@
 // that run out (waits.ts) and what it hands on (views.ts) are functions of it. Unit tests drive it without Temporal.
 import type { Appliers, Effect, EffectKind, QueuedPrompt, ResultOf } from '../../core/effects';
 import type * as T from '../../core/types';
+import type * as C from '../../core/conversation-types';
 import { moveGoal, switchByClient } from '../builtins/change-goal';
 import { createBuiltins } from '../builtins';
 import { Approvals } from './approvals';
@@ -31,7 +32,7 @@ export class Conversation implements StepHost, TurnHost {
   started = false;
   summary: string;
   ended = false;
-  endedBy: T.Transcript['endedBy'] = 'user';
+  endedBy: C.Transcript['endedBy'] = 'user';
   readonly runs: number;
   readonly log: MessageLog;
   /** The replies update handlers wait for. */
@@ -60,7 +61,7 @@ export class Conversation implements StepHost, TurnHost {
 
   /** `workflowId` names the delegates this conversation starts (`<workflowId>/<n>-<goal>`). */
   constructor(
-    readonly input: Partial<T.AgentGoalInput> = {},
+    readonly input: Partial<C.AgentGoalInput> = {},
     workflowId = 'conversation',
   ) {
     const carried = input.carried;
@@ -126,26 +127,26 @@ export class Conversation implements StepHost, TurnHost {
   }
 
   /** Returns why a confirm is refused, or null when it was taken. */
-  confirm(decision: T.ConfirmDecision): string | null {
+  confirm(decision: C.ConfirmDecision): string | null {
     return this.approvals.confirm(decision, this.delegations, this.ended);
   }
 
-  confirmRefusal(decision: T.ConfirmDecision): string | null {
+  confirmRefusal(decision: C.ConfirmDecision): string | null {
     return this.approvals.refusal(decision, this.delegations, this.ended);
   }
 
   /** A delegate started or stopped waiting for the user (its delegateReport signal). */
-  delegateReport(report: T.DelegateReport): void {
+  delegateReport(report: C.DelegateReport): void {
     if (!this.ended) this.delegations.report(report);
   }
 
   /** A delegate finished (or failed, or was cancelled): its envelope is its AskAgent call's result. */
-  applyEnvelope(callId: string, envelope: T.DelegateEnvelope): void {
+  applyEnvelope(callId: string, envelope: C.DelegateEnvelope): void {
     this.step.applyEnvelope(callId, envelope);
   }
 
   /** Task mode: what this delegate waits for from the user, as its parent shows it; null when it waits for nothing. */
-  delegateWait(): T.DelegateWait | null {
+  delegateWait(): C.DelegateWait | null {
     if (this.ended) return null;
     return this.taskMode.wait(this.pendingApproval(), this.delegations.questionShown());
   }
@@ -187,7 +188,7 @@ export class Conversation implements StepHost, TurnHost {
     return this.turn.title(max);
   }
 
-  pendingApproval(): T.PendingApproval | null {
+  pendingApproval(): C.PendingApproval | null {
     const call = this.approvals.call;
     if (!this.approvals.awaiting() || !call) return this.delegations.approvalShown()?.approval ?? null;
     const spec = this.offer.find(call.tool);
@@ -195,7 +196,7 @@ export class Conversation implements StepHost, TurnHost {
     return { call, tool: call.tool, description };
   }
 
-  status(): T.ConversationState {
+  status(): C.ConversationState {
     if (this.ended) return 'ended';
     if (!this.started) return 'working';
     if (this.pendingApproval() && this.prompts.length === 0 && !this.goalChange) return 'awaiting_approval';
@@ -323,7 +324,7 @@ export class Conversation implements StepHost, TurnHost {
     });
   }
 
-  finish(status: T.DelegateEnvelope['status'], summary?: string): void {
+  finish(status: C.DelegateEnvelope['status'], summary?: string): void {
     if (this.input.task) this.taskMode.finish(status, summary, this.log, this.usage);
     this.step.start([]);
     this.turn.close();
@@ -387,7 +388,7 @@ export class Conversation implements StepHost, TurnHost {
   }
 
   /** The turn is over; a delegate's turn is its task, so it ends with an envelope of `outcome`. */
-  endTurn(outcome: T.DelegateEnvelope['status'] = 'ok'): void {
+  endTurn(outcome: C.DelegateEnvelope['status'] = 'ok'): void {
     if (this.input.task && !this.ended) return this.finish(outcome);
     this.turn.close();
     this.pause();

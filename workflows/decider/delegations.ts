@@ -3,6 +3,7 @@
 // which owns one of these and asks it; the workflow starts the children and hands their envelopes back.
 import { checkArgs } from '../../core/check-args';
 import type { DelegateAnswer, DelegateStart, Effect } from '../../core/effects';
+import type { DelegationLimits, ToolCall, ToolOutcome, ToolSpec } from '../../core/types';
 import type {
   AgentGoalInput,
   ConfirmDecision,
@@ -10,11 +11,7 @@ import type {
   DelegateReport,
   DelegateWait,
   Delegation,
-  DelegationLimits,
-  ToolCall,
-  ToolOutcome,
-  ToolSpec,
-} from '../../core/types';
+} from '../../core/conversation-types';
 import { ASK_AGENT } from '../../core/builtin-specs';
 
 /** Limits for runs whose settings predate delegation (they never delegate; this keeps the types whole). */

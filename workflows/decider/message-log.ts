@@ -2,7 +2,8 @@
 // words, the user's, the task's last result. It also knows how much of it model requests have carried, so each
 // request sends only the messages that follow (a flat history: see TranscriptRef).
 import type { QueuedPrompt } from '../../core/effects';
-import type { ConversationFeed, ChatMessage } from '../../core/types';
+import type { ChatMessage } from '../../core/types';
+import type { ConversationFeed } from '../../core/conversation-types';
 import type { TranscriptRef } from '../../core/activity-types';
 
 export class MessageLog {

@@ -2,7 +2,7 @@
 // that prompt (Replies). Ids count up through the whole conversation, across continue-as-new.
 import type { QueuedPrompt } from '../../core/effects';
 import { MAX_PROMPT_CHARS } from '../../core/messages';
-import type { CarriedState } from '../../core/types';
+import type { CarriedState } from '../../core/conversation-types';
 
 export class Prompts {
   private readonly queue: QueuedPrompt[];

@@ -1,6 +1,6 @@
 // The agent's replies, as update handlers wait for them: a watched prompt gets the reply the agent gives when it
 // next needs the user after that prompt; the end of the conversation answers every prompt still waiting.
-import type { AgentReply } from '../../core/types';
+import type { AgentReply } from '../../core/conversation-types';
 
 export class Replies {
   /** How many times the agent stopped to wait for the user; confirm updates wait for it to move. */

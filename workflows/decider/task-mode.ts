@@ -2,15 +2,8 @@
 // the user through AskUser (the question travels up through its parent) instead of switching or listing agents; it
 // ends with one envelope for its parent. A user's own conversation has no task, and every answer here is "no".
 import { ASK_USER, BUILTIN_TOOLS, CHANGE_GOAL, LIST_AGENTS, isBuiltinTool } from '../../core/builtin-specs';
-import type {
-  DelegateEnvelope,
-  DelegateTask,
-  DelegateWait,
-  PendingApproval,
-  ToolCall,
-  ToolSpec,
-  Usage,
-} from '../../core/types';
+import type { ToolCall, ToolSpec, Usage } from '../../core/types';
+import type { DelegateEnvelope, DelegateTask, DelegateWait, PendingApproval } from '../../core/conversation-types';
 import type { MessageLog } from './message-log';
 
 export class TaskMode {

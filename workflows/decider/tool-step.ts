@@ -3,7 +3,8 @@
 // when its policy asks, and run. The step is over when every call has an outcome; the turn then plans again.
 import { invalidArgs } from '../../core/check-args';
 import type { Effect, QueuedPrompt } from '../../core/effects';
-import type { DelegateEnvelope, ToolCall, ToolOutcome, ToolSpec } from '../../core/types';
+import type { ToolCall, ToolOutcome, ToolSpec } from '../../core/types';
+import type { DelegateEnvelope } from '../../core/conversation-types';
 import { ZERO_USAGE } from '../../core/usage';
 import type { Builtin, BuiltinContext, Decision } from '../builtins/builtin';
 import { needsApproval, type Approvals } from './approvals';

@@ -4,6 +4,7 @@
 import type { Effect, QueuedPrompt, StepFailure } from '../../core/effects';
 import type { PlanRequest, PlanResult, PromptVerdict } from '../../core/activity-types';
 import type * as T from '../../core/types';
+import type * as C from '../../core/conversation-types';
 import type { Budget } from './budget';
 import type { MessageLog } from './message-log';
 import type { TaskMode } from './task-mode';
@@ -23,7 +24,7 @@ export interface TurnHost {
   startStep(calls: T.ToolCall[]): void;
   /** The budget is used: the conversation stops, saying `spent`. */
   stopForBudget(spent: string): void;
-  endTurn(outcome?: T.DelegateEnvelope['status']): void;
+  endTurn(outcome?: C.DelegateEnvelope['status']): void;
 }
 
 export class Turn {

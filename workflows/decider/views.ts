@@ -3,6 +3,7 @@
 // waits for its end (the transcript). Read-only views of a Conversation.
 import type { SummarizeRequest } from '../../core/activity-types';
 import type * as T from '../../core/types';
+import type * as C from '../../core/conversation-types';
 import type { Conversation } from './conversation';
 
 /** Splits the messages: older ones to summarise, the recent whole turns to keep (at least `kept` messages). */
@@ -17,7 +18,7 @@ export function splitForCarry(convo: Conversation): { older: T.ChatMessage[]; re
 /** What continue-as-new needs: the older messages to summarise (null when none), and the next run's input. */
 export function prepareCarry(convo: Conversation): {
   summarize: SummarizeRequest | null;
-  nextRun(summary: string): T.AgentGoalInput;
+  nextRun(summary: string): C.AgentGoalInput;
 } {
   const { older, recent } = splitForCarry(convo);
   const { goal, input, log } = convo;
@@ -33,7 +34,7 @@ export function prepareCarry(convo: Conversation): {
 }
 
 /** What the next run starts from. */
-export function carry(convo: Conversation, summary: string, recent: T.ChatMessage[]): T.CarriedState {
+export function carry(convo: Conversation, summary: string, recent: T.ChatMessage[]): C.CarriedState {
   return {
     summary,
     messages: recent,
@@ -47,7 +48,7 @@ export function carry(convo: Conversation, summary: string, recent: T.ChatMessag
 }
 
 /** Messages from sequence number `since` on, and the state, for live views (feedQuery). */
-export function feed(convo: Conversation, since = 0): T.ConversationFeed {
+export function feed(convo: Conversation, since = 0): C.ConversationFeed {
   return {
     goalId: convo.goal?.id ?? convo.input.goalId ?? '',
     owner: convo.input.owner ?? null,
@@ -62,7 +63,7 @@ export function feed(convo: Conversation, since = 0): T.ConversationFeed {
 }
 
 /** The conversation as it ended (the workflow's result); a delegate's carries its envelope for the parent. */
-export function transcript(convo: Conversation): T.Transcript {
+export function transcript(convo: Conversation): C.Transcript {
   const { goal, endedBy, summary, messages, usage } = convo;
   const envelope = convo.taskMode.envelope;
   return { goalId: goal.id, endedBy, summary, messages, usage, ...(envelope ? { envelope } : {}) };

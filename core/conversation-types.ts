@@ -1,0 +1,161 @@
+// A conversation as the rest of the product sees it: the workflow's input and result, what it carries into its next
+// run, its state and replies, the approval it waits for, and the delegates it hands tasks to (AskAgent).
+import type { ChatMessage, ToolCall, Usage } from './types';
+
+/** What every delegated agent hands back (AskAgent's result): one shape, so outputs chain. */
+export interface DelegateEnvelope {
+  /** `needs_input`: it stopped for want of an answer or an approval nobody gave (the summary says what it needs). */
+  status: 'ok' | 'error' | 'needs_input' | 'cancelled';
+  summary: string;
+  data?: unknown;
+  usage: Usage;
+}
+
+/** A conversation run as a delegate (task mode): no greeting, the parent's task as its first prompt. */
+export interface DelegateTask {
+  task: string;
+  /** The parent conversation's workflow id, and its AskAgent call: where questions and approvals go. */
+  parentId: string;
+  callId: string;
+  /** 1 for a user's conversation's delegate, 2 for its delegate's, … */
+  depth: number;
+}
+
+/** What a delegate is waiting for from the user, as its parent shows it (DelegateReport). */
+export type DelegateWait =
+  | { kind: 'approval'; approval: PendingApproval }
+  /** `agentName`: who asks, when it is not the delegate itself (a question passed up from deeper down). */
+  | { kind: 'question'; question: string; callId: string; agentName?: string };
+
+/** A delegate tells its parent when it starts or stops waiting for the user (the delegateReport signal). */
+export interface DelegateReport {
+  /** The parent's AskAgent call this delegate answers. */
+  callId: string;
+  agentName?: string;
+  waiting: DelegateWait | null;
+}
+
+/** One AskAgent call of a conversation, as the tree view shows it. */
+export interface Delegation {
+  callId: string;
+  /** The delegate's workflow id: `<parent id>/<n>-<goal id>`. */
+  childId: string;
+  goalId: string;
+  agentName: string;
+  task: string;
+  state: 'running' | 'awaiting_approval' | 'asking' | 'done';
+  envelope?: DelegateEnvelope;
+}
+
+/** Where a conversation is: clients poll this instead of guessing. */
+export type ConversationState = 'waiting_for_user' | 'working' | 'awaiting_approval' | 'ended';
+
+/** What the status query answers. */
+export interface ConversationStatus {
+  state: ConversationState;
+  lastReply: AgentReply | null;
+  /** This run's AskAgent calls and their delegates' state (absent from runs before delegation). */
+  delegations?: Delegation[];
+}
+
+/** A conversation and the delegates under it, as `agent tree` shows them. */
+export interface DelegationNode {
+  id: string;
+  goalId: string;
+  agentName: string;
+  /** The conversation's own state for the root; a delegate's state as its parent sees it. */
+  state: ConversationState | Delegation['state'];
+  task?: string;
+  envelope?: DelegateEnvelope;
+  children: DelegationNode[];
+}
+
+/**
+ * What a live view of the conversation needs in one query (the HTTP API's events and page): messages from `since`
+ * on, each with its sequence number in the whole conversation (stable across continue-as-new), and the state.
+ */
+export interface ConversationFeed {
+  goalId: string;
+  /** Who the conversation is for (AgentGoalInput.owner), when the starter said. */
+  owner: string | null;
+  state: ConversationState;
+  /** Sequence number of the oldest message still held: earlier ones live on only in the summary. */
+  first: number;
+  /** Sequence number the next message will get. */
+  next: number;
+  messages: { seq: number; message: ChatMessage }[];
+  pendingApproval: PendingApproval | null;
+  usage: Usage;
+  /** What each goal's agent spent (costs from the worker's price table); absent from workers before cost tracking. */
+  usageByGoal?: Record<string, Usage>;
+}
+
+/** The agent's state when it next needs the user: the answer to a `prompt` or `confirm` update. */
+export interface AgentReply {
+  promptId: number;
+  /** The agent's latest words, or '' when it only proposes a tool call. */
+  reply: string;
+  pendingToolCall: PendingApproval | null;
+  ended: boolean;
+}
+
+export interface PendingApproval {
+  call: ToolCall;
+  tool: string;
+  description: string;
+  /** Set when the call is a delegate's: the user answers it here, and the answer goes down to that agent. */
+  delegate?: { agentName: string; childId: string };
+}
+
+export type ConfirmDecision =
+  | { approve: true; args?: Record<string, unknown>; callId?: string }
+  | { approve: false; reason: string; callId?: string };
+
+/** What one run carries into the next on continue-as-new. */
+export interface CarriedState {
+  summary: string;
+  messages: ChatMessage[];
+  pendingPrompts: { id: number; text: string }[];
+  usage: Usage;
+  promptSeq: number;
+  runs: number;
+  /** The sequence number of `messages[0]` in the whole conversation (earlier runs' older messages were summarised). */
+  firstSeq?: number;
+  /** Delegates started so far (child ids stay unique across runs); absent in runs from before delegation. */
+  delegations?: number;
+  /** Usage by goal so far; absent in runs from before cost tracking. */
+  usageByGoal?: Record<string, Usage>;
+}
+
+export interface AgentGoalInput {
+  goalId: string;
+  /** Who the conversation is for (a user id of the caller's choosing): searchable as AgentOwner. */
+  owner?: string;
+  /** Overrides the settings' history budget; tests use a low one to force continue-as-new. */
+  historyEventBudget?: number;
+  carried?: CarriedState;
+  /** Set when this conversation is another agent's delegate (AskAgent). */
+  task?: DelegateTask;
+}
+
+export interface Transcript {
+  goalId: string;
+  /** `idle`: nobody wrote for IDLE_TIMEOUT. */
+  endedBy: 'user' | 'goal_complete' | 'idle' | 'budget';
+  summary: string;
+  messages: ChatMessage[];
+  usage: Usage;
+  /** A delegate's answer to its parent (task mode). */
+  envelope?: DelegateEnvelope;
+}
+
+/** A conversation as lists show it (`agent list`, the API, the web chat). */
+export interface ConversationSummary {
+  id: string;
+  goal: string | null;
+  state: ConversationState;
+  owner: string | null;
+  /** The first prompt (memo), when the user has said something. */
+  title: string | null;
+  startedAt: string;
+}
