@@ -1,7 +1,7 @@
 // A real Temporal dev server (the CLI's start-dev) per test file, and workers wired like production.
 import type { StreamBus } from '../stream/bus';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, Runtime, DefaultLogger, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, Runtime, DefaultLogger, type WorkflowBundleOption } from '@temporalio/worker';
 import { ScriptedModel, type ScriptInput } from '../activities/llm/scripted-model';
 import type { ResolvedModel } from '../activities/llm/model';
 import type { MockStore } from '../tools/define-tool';
@@ -43,9 +43,13 @@ export async function startTemporal(): Promise<TestWorkflowEnvironment> {
   });
 }
 
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
+let bundle: Promise<WorkflowBundleOption> | undefined;
+/** The workflow code as Jest's global set-up bundled it for the whole run, else bundled now (once per file). */
+export function workflowBundle(): Promise<WorkflowBundleOption> {
+  const prebuilt = process.env.TEST_WORKFLOW_BUNDLE;
+  bundle ??= prebuilt
+    ? Promise.resolve({ codePath: prebuilt })
+    : bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
   return bundle;
 }
 

@@ -1,0 +1,17 @@
+// Jest's global set-up: the workflow code bundled once for the whole run, not once per test file in every jest
+// worker (a few seconds of webpack each). Tests find it through TEST_WORKFLOW_BUNDLE (testkit/temporal.ts).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { WORKFLOWS_PATH } from '../worker/create-worker';
+
+export default async function globalSetup(): Promise<void> {
+  if (process.env.TEST_WORKFLOW_BUNDLE) return;
+  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
+  const dir = path.join(os.tmpdir(), `agent-tests-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'workflow-bundle.js');
+  writeFileSync(file, code);
+  process.env.TEST_WORKFLOW_BUNDLE = file;
+}
