@@ -1,5 +1,6 @@
 // Jest's global set-up: the workflow code bundled once for the whole run, not once per test file in every jest
-// worker (a few seconds of webpack each). Tests find it through TEST_WORKFLOW_BUNDLE (testkit/temporal.ts).
+// worker (a few seconds of webpack each). Tests find it through TEST_WORKFLOW_BUNDLE (testkit/temporal.ts); the
+// global tear-down removes it. A bundle named in TEST_WORKFLOW_BUNDLE already is used as it is.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
