@@ -10,6 +10,7 @@ import type { StreamBus } from '../../stream/bus';
 import { ptoScript } from '../fixtures/scripts';
 import { openEvents, type SseEvent } from '../../testkit/sse';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
+import { waitUntil } from '../../testkit/wait-until';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef0';
@@ -246,10 +247,13 @@ describe('HTTP API', () => {
     const events = await openEvents(`${keyed.url}/api/conversations/${id}/events?key=${ALICE}`);
     await events.next((e) => e.event === 'state');
     events.close();
-    await new Promise((r) => setTimeout(r, 1_500)); // the list reads the server's visibility store, a moment behind
-    expect((await call('GET', '/api/conversations', undefined, BOB, keyed)).body).not.toContainEqual(
-      expect.objectContaining({ id }),
-    );
+    // The list reads the server's visibility store, a moment behind: once Alice's lists it, Bob's would too.
+    const listed = async (key: string) =>
+      ((await call('GET', '/api/conversations', undefined, key, keyed)).body as { id: string }[]).some(
+        (c) => c.id === id,
+      );
+    await waitUntil(() => listed(ALICE));
+    expect(await listed(BOB)).toBe(false);
     expect((await call('GET', '/api/conversations', undefined, ALICE, keyed)).body).toContainEqual(
       expect.objectContaining({ id, owner: 'alice' }),
     );
