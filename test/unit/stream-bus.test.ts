@@ -1,5 +1,6 @@
-// The stream bus, in memory and over a real Redis (Debian's redis-server on a free port): order, the partial text a
-// late subscriber gets first, discard, several subscribers, unsubscribe, and a Redis that is down.
+// The stream bus, in memory and over a real Redis (testkit/redis-server.ts: a redis-server or Valkey on a free port):
+// order, the partial text a late subscriber gets first, discard, several subscribers, unsubscribe, and a Redis that
+// is down.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { MemoryStreamBus, RedisStreamBus, type StreamBus, type StreamChunk } from '../../stream';
