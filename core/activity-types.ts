@@ -54,6 +54,12 @@ export interface AgentsDescription {
   problems: string[];
 }
 
+/** Model-written code, run in the worker's sandbox (activities/sandbox/). */
+export interface CodeActivities {
+  /** Runs `code` (a function body of `input`); its JSON answer, or the code's error with its line, as the outcome. */
+  runCode(request: { code: string; input?: unknown }): Promise<ToolOutcome>;
+}
+
 export interface LlmActivities {
   validatePrompt(input: ValidateRequest): Promise<PromptVerdict>;
   planTurn(input: PlanRequest): Promise<PlanResult>;

@@ -14,6 +14,8 @@ export const ASK_USER = 'AskUser';
 export const CREATE_AGENT = 'CreateAgent';
 /** Finds tools by what they do, when a goal has more than TOOL_SEARCH_THRESHOLD: the LLM then sees only some. */
 export const SEARCH_TOOLS = 'SearchTools';
+/** Runs a short pure script in the sandbox for a one-off computation; offered to goals that list it. */
+export const RUN_CODE = 'RunCode';
 
 /** SearchTools' spec: the arguments and the one-line promise the LLM reads. */
 export const SEARCH_TOOLS_SPEC: ToolSpec = {
@@ -73,6 +75,26 @@ export const BUILTIN_TOOLS: Record<string, ToolSpec> = {
   [ASK_AGENT]: askAgentSpec([]),
   [SEARCH_TOOLS]: SEARCH_TOOLS_SPEC,
   [CREATE_AGENT]: createAgentSpec(''),
+  [RUN_CODE]: {
+    name: RUN_CODE,
+    description:
+      'Compute something exactly with a short JavaScript function body (sums, date arithmetic without Date, parsing ' +
+      'a pasted table, counting): `input` holds the data you pass; `return` a JSON value. It runs in a sandbox with ' +
+      'no network, files, clock, randomness or tools, and stops after 1 s of CPU. The user sees the code and the result.',
+    category: 'agents',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        code: { type: 'string', minLength: 1, description: 'The body of function (input) { … }: end with return' },
+        input: { description: 'The data the code works on (any JSON value)' },
+      },
+      required: ['code'],
+      additionalProperties: false,
+    },
+    approval: 'never',
+    readOnly: true,
+    kind: 'builtin',
+  },
   [ASK_USER]: {
     name: ASK_USER,
     description:

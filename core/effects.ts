@@ -47,6 +47,8 @@ interface EffectInputs {
   check_goal_draft: { call: ToolCall };
   /** CreateAgent, approved: the goal written, with the request that asked for it. */
   create_goal: { call: ToolCall; request: string };
+  /** RunCode: the script run in the sandbox, its answer (or why not) the call's outcome. */
+  run_code: { call: ToolCall };
 }
 
 export interface DelegateStart {
@@ -74,6 +76,7 @@ export interface EffectResults {
   search_tools: ToolMatch[] | StepFailure;
   check_goal_draft: { problems: string[] } | StepFailure;
   create_goal: GoalDraftResult | StepFailure;
+  run_code: ToolOutcome;
 }
 
 export type EffectKind = keyof EffectInputs;

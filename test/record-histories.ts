@@ -19,6 +19,7 @@ import { TRAIN_TOOLS_QUEUE } from '../tools/native/trains/task-queue';
 import { startTrainService } from '../tools/services/train-service';
 import { createToolWorker } from '../worker/create-worker';
 import { delegationGoalsDir, delegationScript } from './fixtures/delegation';
+import { calculator, runCodeScript } from './fixtures/run-code';
 import { trainsScript } from './fixtures/goal-scripts-sports-trains';
 import { FX_STDIO, mcpScript, pickerScript, ptoScript } from './fixtures/scripts';
 import { loadScript } from '../activities/llm/scripted-model';
@@ -418,6 +419,25 @@ async function main(): Promise<void> {
       await handle.result();
       await save('budget-stop', handle);
       await thrifty.stop();
+    }
+    if (wanted('run-code')) {
+      // RunCode (the 'run-code' patch): a script computed in the sandbox, then one the sandbox stops.
+      const goals = mkdtempSync(path.join(tmpdir(), 'replay-run-code-'));
+      writeFileSync(path.join(goals, 'calculator.json'), JSON.stringify(calculator));
+      const settings = testSettings({ AGENT_GOAL: 'goal_calculator', VALIDATE_PROMPTS: 'false', GOALS_DIR: goals });
+      const coder = await startWorker(env, { script: runCodeScript, settings });
+      const { handle } = await startConversation(
+        env.client,
+        settings.taskQueue,
+        { goalId: 'goal_calculator' },
+        'replay-run-code',
+      );
+      await say(handle, 'count the links in: https://a.com/x https://b.org');
+      await say(handle, 'loop');
+      await handle.signal(endChatSignal);
+      await handle.result();
+      await save('run-code', handle);
+      await coder.stop();
     }
   } finally {
     await env.teardown();

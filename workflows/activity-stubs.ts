@@ -9,6 +9,7 @@ import {
 } from '@temporalio/workflow';
 import {
   FailureTypes,
+  type CodeActivities,
   type GoalActivities,
   type LlmActivities,
   type McpActivities,
@@ -96,6 +97,15 @@ const mcp = proxyActivities<McpActivities>({
 });
 
 export const { describeCatalog } = mcp;
+
+/**
+ * RunCode: the sandbox stops a script after 1 s of CPU, so an attempt that takes 30 s lost its worker; pure code is
+ * safe to run again elsewhere.
+ */
+export const { runCode } = proxyActivities<CodeActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});
 
 /**
  * A call's options: the endpoint's timeout bounds each attempt, three attempts' worth bounds the whole. A tool that

@@ -16,6 +16,7 @@ import {
   listAgents,
   planTurn,
   resolveGoal,
+  runCode,
   runTool,
   searchTools,
   validatePrompt,
@@ -54,6 +55,12 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
     check_goal_draft: ({ call }) => versioned(PATCHES.createAgent, () => checkGoalDraft(call.args.goal)),
     create_goal: ({ call, request }) =>
       versioned(PATCHES.createAgent, () => createGoal({ draft: call.args.goal, request, callId: call.id })),
+    run_code: async ({ call }) => {
+      const outcome = await versioned(PATCHES.runCode, () =>
+        runCode({ code: String(call.args.code), input: call.args.input }),
+      );
+      return 'failed' in outcome ? { status: 'tool_error', error: outcome.failed } : outcome;
+    },
   };
 }
 

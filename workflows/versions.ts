@@ -23,6 +23,8 @@ export const PATCHES = {
   createAgent: 'create-agent',
   /** A conversation that reached its token or cost budget ends instead of calling the model again. */
   budgets: 'budgets',
+  /** RunCode runs a script in the worker's sandbox through an activity. */
+  runCode: 'run-code',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

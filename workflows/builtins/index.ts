@@ -6,6 +6,7 @@ import {
   COMPLETE_GOAL,
   CREATE_AGENT,
   LIST_AGENTS,
+  RUN_CODE,
   SEARCH_TOOLS,
 } from '../../core/builtin-specs';
 import { askAgent } from './ask-agent';
@@ -15,6 +16,7 @@ import { changeGoal } from './change-goal';
 import { completeGoal } from './complete-goal';
 import { createAgent } from './create-agent';
 import { listAgents } from './list-agents';
+import { runCode } from './run-code';
 import { searchTools } from './search-tools';
 
 /** A conversation's builtins (each may keep state of its own), and how they take in their effects' results. */
@@ -23,6 +25,7 @@ export function createBuiltins(convo: BuiltinContext) {
   const search = searchTools(convo);
   const create = createAgent(convo);
   const ask = askAgent(convo);
+  const code = runCode(convo);
   const table: Record<string, Builtin> = {
     [LIST_AGENTS]: list,
     [CHANGE_GOAL]: changeGoal(),
@@ -31,6 +34,10 @@ export function createBuiltins(convo: BuiltinContext) {
     [ASK_USER]: askUser(convo),
     [SEARCH_TOOLS]: search,
     [CREATE_AGENT]: create,
+    [RUN_CODE]: code,
   };
-  return { table, appliers: { ...list.appliers, ...search.appliers, ...create.appliers, ...ask.appliers } };
+  return {
+    table,
+    appliers: { ...list.appliers, ...search.appliers, ...create.appliers, ...ask.appliers, ...code.appliers },
+  };
 }
