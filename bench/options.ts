@@ -10,6 +10,7 @@ export const PARTS = [
   'one-model-wait',
   'delegation',
   'tool-search',
+  'sandbox',
   'mcp',
   'durability',
   'api',
@@ -141,12 +142,19 @@ export interface ScaleOptions {
   workerRounds: number;
 }
 
+/** The sandbox for model-written code. */
+export interface SandboxOptions {
+  /** Timed calls, each in the sandbox and natively. */
+  calls: number;
+}
+
 export interface Counts {
   turns: TurnOptions;
   roundTrips: RoundTripOptions;
   oneModelWait: OneModelWaitOptions;
   delegation: DelegationOptions;
   toolSearch: ToolSearchOptions;
+  sandbox: SandboxOptions;
   mcp: McpOptions;
   durability: DurabilityOptions;
   api: ApiOptions;
@@ -161,6 +169,7 @@ export const FULL: Counts = {
   oneModelWait: { latencyMs: 300, iterations: 20 },
   delegation: { latencyMs: 300, iterations: 8, overheadIterations: 30, warmup: 1, turnsPerConversation: 50 },
   toolSearch: { turns: 5 },
+  sandbox: { calls: 1_000 },
   mcp: {
     calls: 100,
     spawnCalls: 100,
@@ -216,6 +225,7 @@ export const QUICK: Counts = {
   oneModelWait: { latencyMs: 100, iterations: 3 },
   delegation: { latencyMs: 100, iterations: 1, overheadIterations: 3, warmup: 0, turnsPerConversation: 50 },
   toolSearch: { turns: 1 },
+  sandbox: { calls: 20 },
   mcp: {
     calls: 5,
     spawnCalls: 2,

@@ -23,6 +23,7 @@ import { runRoundTrips } from './round-trips';
 import { runScaleBench } from './scale';
 import { startServer, type BenchServer } from './server';
 import { runToolSearchBench } from './tool-search';
+import { runSandboxBench } from './sandbox-bench';
 import { runWorkerBench } from './worker-bench';
 
 const FLOOR_WORKFLOW_PATH = require.resolve('./floor-workflow');
@@ -44,6 +45,7 @@ const RUN: Record<PartName, (r: PartRun) => Promise<BenchPart>> = {
   'one-model-wait': (r) => runOneModelWaitBench(r.ctx, r.counts.oneModelWait),
   delegation: (r) => runDelegationBench(r.ctx, r.counts.delegation),
   'tool-search': (r) => runToolSearchBench(r.ctx, r.counts.toolSearch),
+  sandbox: (r) => runSandboxBench(r.ctx, r.counts.sandbox),
   mcp: (r) => runMcpBench(r.ctx, r.counts.mcp),
   durability: (r) => runDurabilityBench(r.ctx, r.server.info.address, r.counts.durability),
   api: (r) => runApiBench(r.ctx, r.server.info.address, r.counts.api),

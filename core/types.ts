@@ -17,7 +17,7 @@ export interface ToolSpec {
   /** Changes nothing (native `readOnly`, MCP `readOnlyHint`); absent in specs recorded before it existed. */
   readOnly?: boolean;
   /** `builtin` tools are handled by the workflow itself (core/builtin-specs.ts: ListAgents, ChangeGoal, CompleteGoal,
-   * AskAgent, AskUser, SearchTools, CreateAgent). */
+   * AskAgent, AskUser, SearchTools, CreateAgent, RunCode). */
   kind: 'native' | 'builtin' | 'mcp';
   /** For MCP tools: where the tool lives and how it may be retried. */
   mcp?: McpToolRef;
