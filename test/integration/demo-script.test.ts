@@ -100,9 +100,10 @@ describe('the offline demo script, as the README tells it', () => {
     await say(handle, 'I need the orchestrator');
     expect(await goal()).toBe('goal_orchestrator');
     const reply = await say(handle, 'how much PTO does ada@example.com have, and where is order ORD-1001?');
-    expect(reply.reply).toMatch(
-      /^Here is what the agents found\. Ada Lovelace, you have 104 hours .* UPS says: In transit/,
-    );
+    // The two delegates run side by side: their answers come in the order they finish, which a busy machine decides.
+    expect(reply.reply).toMatch(/^Here is what the agents found\. /);
+    expect(reply.reply).toMatch(/Ada Lovelace, you have 104 hours/);
+    expect(reply.reply).toMatch(/UPS says: In transit/);
     expect(await steps(handle, 'AskAgent')).toEqual([
       ['AskAgent', 'ok'],
       ['AskAgent', 'ok'],

@@ -327,14 +327,18 @@ describe('the openai-compatible provider over HTTP', () => {
   });
 
   it('a provider slower than the per-call timeout is retryable LlmUnavailable', async () => {
-    server.setScript(() => new Promise((resolve) => setTimeout(() => resolve(completion({ text: 'too late' })), 500)));
+    // The provider answers only once the call has given up, however busy the machine (a timer of its own could fire
+    // in the same moment as the call's on a loaded machine, and answer first).
+    let answer = () => {};
+    server.setScript(() => new Promise((resolve) => (answer = () => resolve(completion({ text: 'too late' })))));
     const m = createModel({ model: 'openai-compatible:test-model', baseUrl: server.baseUrl, key: KEY });
     const impatient = createLlmActivities({ model: m.model, provider: m.provider, timeoutMs: 100 });
     const err = await plan(hi, impatient).catch((e: unknown) => e);
+    answer();
     expect(err).toBeInstanceOf(ApplicationFailure);
     expect((err as ApplicationFailure).type).toBe(FailureTypes.LlmUnavailable);
     expect((err as ApplicationFailure).nonRetryable).toBe(false);
-    await new Promise((r) => setTimeout(r, 450)); // let the fake answer into the closed socket before the next test
+    await new Promise((r) => setTimeout(r, 50)); // let the fake answer into the closed socket before the next test
   });
 
   it('a local server needs no key: no Authorization header is sent', async () => {
