@@ -53,7 +53,9 @@ describe('ScriptedModel streaming', () => {
   });
 
   it('paces its chunks, and an abort ends the pause at once', async () => {
-    const slow = model.paced(300);
+    // Long pauses, so "cut short" (one pause) and "waited out" (two) stay far apart on a busy machine.
+    const PAUSE_MS = 1_000;
+    const slow = model.paced(PAUSE_MS);
     const abort = new AbortController();
     const began = Date.now();
     const stream = streamText({ model: slow, prompt: 'my balance', providerOptions: plan, abortSignal: abort.signal });
@@ -70,8 +72,8 @@ describe('ScriptedModel streaming', () => {
       expect((err as Error).name).toBe('AbortError');
     }
     expect(seen).toHaveLength(2);
-    expect(Date.now() - began).toBeGreaterThanOrEqual(290); // one pause, between the first and second chunk
-    expect(Date.now() - began).toBeLessThan(600); // the second pause was cut short
+    expect(Date.now() - began).toBeGreaterThanOrEqual(PAUSE_MS - 10); // one pause, between the first and second chunk
+    expect(Date.now() - began).toBeLessThan(2 * PAUSE_MS); // the second pause was cut short
   });
 });
 
