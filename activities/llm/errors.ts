@@ -55,7 +55,7 @@ export function toLlmFailure(err: unknown, provider: string, timeoutMs?: number)
   return ApplicationFailure.retryable(`Calling ${provider} failed: ${message}`, FailureTypes.LlmUnavailable);
 }
 
-/** The per-call AbortSignal.timeout fired: a TimeoutError, possibly wrapped by the SDK or the fetch layer. */
+/** The per-call timeout fired (llm-activities.ts callTimeout): a TimeoutError, possibly wrapped by the SDK or fetch. */
 function isTimeout(err: unknown): boolean {
   // Not `instanceof Error`: fetch's DOMException may come from another realm.
   for (

@@ -104,6 +104,7 @@ export function createLlmActivities({
   ): Promise<T> {
     const chosen = modelFor(goal);
     const observed: LlmCall = { model: chosen.name, goal: goal.id, task };
+    const timeout = callTimeout(timeoutMs);
     try {
       return await observeLlmCall(observed, () =>
         whileHeartbeating((cancelled) =>
@@ -113,7 +114,7 @@ export function createLlmActivities({
               temperature: goal.settings?.temperature,
               ...request,
               maxRetries: 0, // Temporal retries the activity; two retry loops would multiply.
-              abortSignal: AbortSignal.any([AbortSignal.timeout(timeoutMs), cancelled, ...(stop ? [stop] : [])]),
+              abortSignal: AbortSignal.any([timeout.signal, cancelled, ...(stop ? [stop] : [])]),
               providerOptions: { scripted: { task, goalId: goal.id } satisfies ScriptedCallInfo as never },
             },
             observed,
@@ -123,6 +124,8 @@ export function createLlmActivities({
     } catch (err) {
       if (err instanceof CancelledFailure) throw err; // the user stopped the turn: not the model's fault
       throw finalWhenOutOfTime(toLlmFailure(err, chosen.provider, timeoutMs), timeoutMs);
+    } finally {
+      timeout.clear();
     }
   }
 
@@ -266,6 +269,20 @@ type CallSettings = Request & {
  * (MODEL_GIVE_UP): the user then reads this cause, not Temporal's "not enough time to schedule next retry".
  */
 const RETRY_MARGIN_MS = 2_000;
+
+/**
+ * MODEL_TIMEOUT for one call, held until the call ends. Not AbortSignal.timeout: its timer holds the signal weakly and
+ * AbortSignal.any holds its sources weakly, so a timeout signal referenced by nothing else can be collected before it
+ * fires, and a provider that never answers is then waited for until the activity's own timeout (a test saw it hang).
+ */
+function callTimeout(ms: number): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    ms,
+  );
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
 
 function finalWhenOutOfTime(failure: ApplicationFailure, timeoutMs: number): ApplicationFailure {
   let info;
