@@ -1,15 +1,15 @@
 // SearchTools: past TOOL_SEARCH_THRESHOLD the LLM sees only some tools (ToolOffer) and finds the rest by what they
 // do; what it finds is offered for the rest of the turn. The ranking runs as a local activity.
-import { checkArgs } from '../../core/check-args';
+import { invalidArgs } from '../../core/check-args';
 import type { ToolCall, ToolSpec } from '../../core/types';
-import { invalid, type BuiltinContext, type BuiltinWith } from './builtin';
+import type { BuiltinContext, BuiltinWith } from './builtin';
 
 export function searchTools(convo: BuiltinContext): BuiltinWith<'search_tools'> {
   return {
     decide: (call: ToolCall, spec: ToolSpec) => {
-      const check = checkArgs(spec.inputSchema, call.args);
-      if (check.problems.length > 0) {
-        convo.record(call, invalid(check.problems, check.missing));
+      const invalid = invalidArgs(spec.inputSchema, call.args);
+      if (invalid) {
+        convo.record(call, invalid);
         return undefined;
       }
       const limit = typeof call.args.limit === 'number' ? call.args.limit : undefined;
