@@ -7,6 +7,7 @@ import type { GoalRegistry } from '../goals/goal-registry';
 import { resolveGoal } from '../goals/resolve';
 import type { McpDiscovery } from '../mcp/catalog';
 import type { ToolRegistry } from '../tools/tool-registry';
+import type { MadeTools } from '../tools/made/made-tools';
 import { FailureTypes, type GoalActivities } from '../core/activity-types';
 import type { Settings } from '../core/types';
 
@@ -18,9 +19,20 @@ export interface GoalDeps {
   discovery?: McpDiscovery;
   /** Where CreateAgent writes goals (GOALS_DIR); absent, creating agents is refused. */
   goalsFolder?: string;
+  /** Made tools (TOOLS_DIR), attached to `tools`: looked at again before goals are resolved or drafts checked. */
+  made?: MadeTools;
 }
 
-export function createGoalActivities({ settings, goals, tools, discovery, goalsFolder }: GoalDeps): GoalActivities {
+export function createGoalActivities({
+  settings,
+  goals,
+  tools,
+  discovery,
+  goalsFolder,
+  made,
+}: GoalDeps): GoalActivities {
+  // A tool made (or dropped in the folder) since the last look is known before a goal or a draft names it.
+  const fresh = async () => made?.refresh();
   const drafts = goalsFolder
     ? new GoalDrafts(goals, goalsFolder, (name) => tools.spec(name) !== undefined, discovery)
     : null;
@@ -37,11 +49,13 @@ export function createGoalActivities({ settings, goals, tools, discovery, goalsF
 
     async checkGoalDraft(draft) {
       if (!drafts) throw noFolder();
+      await fresh();
       return { problems: (await drafts.check(draft)).problems };
     },
 
     async createGoal({ draft, request, callId }) {
       if (!drafts) throw noFolder();
+      await fresh();
       const createdBy = Context.current().info.workflowExecution?.workflowId ?? 'unknown';
       return drafts.create(draft, { createdBy, callId, createdAt: new Date().toISOString(), request });
     },
@@ -64,10 +78,12 @@ export function createGoalActivities({ settings, goals, tools, discovery, goalsF
     },
 
     async listAgents() {
+      await fresh();
       return goals.agents(settings.goalCategories);
     },
 
     async describeAgents() {
+      await fresh();
       const ids = goals.ids();
       return {
         agents: goals.agents(settings.goalCategories),
@@ -78,6 +94,7 @@ export function createGoalActivities({ settings, goals, tools, discovery, goalsF
     },
 
     async resolveGoal(goalId) {
+      await fresh();
       return resolveGoal(goalId, { settings, goals, tools, discovery });
     },
   };

@@ -4,7 +4,7 @@ import { createGoalActivities, type GoalDeps } from './goal-activities';
 import type { Limits } from './limits';
 import { createLlmActivities, type LlmDeps } from './llm/llm-activities';
 import { createMcpActivities, type McpDeps } from './mcp-activities';
-import { createCodeActivities } from './sandbox/code-activities';
+import { createCodeActivities, type CodeDeps } from './sandbox/code-activities';
 import { createToolDispatcher } from './tool-activities';
 
 export interface ActivityDeps extends GoalDeps {
@@ -12,6 +12,7 @@ export interface ActivityDeps extends GoalDeps {
   toolContext: ToolContext;
   mcp: McpDeps;
   limits?: Limits;
+  code?: CodeDeps;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -19,7 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createGoalActivities(deps),
     ...createLlmActivities({ ...deps.llm, maxReplyChars: deps.limits?.maxReplyChars }),
     ...createMcpActivities(deps.mcp, deps.limits),
-    ...createCodeActivities(),
+    ...createCodeActivities({ made: deps.made, ...deps.code }),
     // The catch-all: any activity type not named above is a native tool.
     default: createToolDispatcher(deps.tools, deps.toolContext, deps.limits),
   };

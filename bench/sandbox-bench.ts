@@ -2,7 +2,7 @@
 // run natively, the first call (the WebAssembly module loaded and compiled) apart from the rest, and whether the
 // worker's memory stays flat over many calls (each call has a fresh runtime, disposed after).
 import { performance } from 'node:perf_hooks';
-import { runSandboxed } from '../activities/sandbox/sandbox';
+import { runSandboxed } from '../tools/made/sandbox';
 import type { BenchContext, BenchPart } from './context';
 import type { SandboxOptions } from './options';
 import { round, summarize, table } from './stats';

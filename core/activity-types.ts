@@ -16,6 +16,7 @@ import type {
   ToolSpec,
   Usage,
 } from './types';
+import type { MadeToolSummary, ToolDraftCheck } from './made-tools';
 
 /** Settings and goals reach the workflow through activities, so a replay sees what the original run saw. */
 export interface GoalActivities {
@@ -54,10 +55,23 @@ export interface AgentsDescription {
   problems: string[];
 }
 
-/** Model-written code, run in the worker's sandbox (activities/sandbox/). */
+/** Model-written code, run in the worker's sandbox (tools/made/), and the made tools' registry. */
 export interface CodeActivities {
   /** Runs `code` (a function body of `input`); its JSON answer, or the code's error with its line, as the outcome. */
   runCode(request: { code: string; input?: unknown }): Promise<ToolOutcome>;
+  /** CreateTool, before the user sees the draft: why it cannot be a tool (none: it can), and its examples' runs. */
+  checkToolDraft(draft: unknown): Promise<ToolDraftCheck>;
+  /** CreateTool, once approved: checks again and writes the tool's next version; the spec conversations call. */
+  createTool(input: {
+    draft: unknown;
+    request: string;
+    callId: string;
+  }): Promise<{ spec: ToolSpec; file: string } | { problems: string[] }>;
+  /** A made tool's call: version `version` of `name`, run in the sandbox. */
+  runMadeTool(input: { name: string; version: number; args: Record<string, unknown> }): Promise<ToolOutcome>;
+  /** `agent tools --made`: every made tool file, broken and disabled ones too, with usage when asked. */
+  describeMadeTools(input: { usage?: boolean }): Promise<MadeToolSummary[]>;
+  manageMadeTool(input: { action: 'disable' | 'enable' | 'remove'; name: string }): Promise<MadeToolSummary[]>;
 }
 
 export interface LlmActivities {

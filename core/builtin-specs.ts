@@ -1,6 +1,6 @@
 // The builtin tools' names and specs, as the LLM reads them: tools the workflow handles itself, without a tool
-// activity (workflows/builtins/ decides each). Most change only the conversation; AskAgent starts delegates and
-// CreateAgent writes a goal file after the user approves it.
+// activity (workflows/builtins/ decides each). Most change only the conversation; AskAgent starts delegates,
+// CreateAgent writes a goal file and CreateTool a tool file after the user approves them.
 import type { AgentSummary, ToolSpec } from './types';
 
 export const LIST_AGENTS = 'ListAgents';
@@ -12,6 +12,8 @@ export const ASK_AGENT = 'AskAgent';
 export const ASK_USER = 'AskUser';
 /** Drafts a new agent (a goal) from the live catalog; the user approves the full definition before it is written. */
 export const CREATE_AGENT = 'CreateAgent';
+/** Drafts a new tool (a pure function run in the sandbox); checked on its examples, approved, then usable at once. */
+export const CREATE_TOOL = 'CreateTool';
 /** Finds tools by what they do, when a goal has more than TOOL_SEARCH_THRESHOLD: the LLM then sees only some. */
 export const SEARCH_TOOLS = 'SearchTools';
 /** Runs a short pure script in the sandbox for a one-off computation; offered to goals that list it. */
@@ -75,6 +77,7 @@ export const BUILTIN_TOOLS: Record<string, ToolSpec> = {
   [ASK_AGENT]: askAgentSpec([]),
   [SEARCH_TOOLS]: SEARCH_TOOLS_SPEC,
   [CREATE_AGENT]: createAgentSpec(''),
+  [CREATE_TOOL]: createToolSpec(),
   [RUN_CODE]: {
     name: RUN_CODE,
     description:
@@ -156,6 +159,46 @@ export function createAgentSpec(catalog: string): ToolSpec {
         },
       },
       required: ['goal'],
+      additionalProperties: false,
+    },
+    approval: 'always',
+    kind: 'builtin',
+  };
+}
+
+/** CreateTool: what a made tool is and what the draft needs; it always waits for the user. */
+export function createToolSpec(): ToolSpec {
+  const schema = { type: 'object', description: 'A JSON Schema' };
+  return {
+    name: CREATE_TOOL,
+    description:
+      'Create a new tool when no tool can compute what the user needs (extract URLs, convert units, score with a ' +
+      'given formula): a pure JavaScript function body of `input` (an object matching inputSchema) that returns a ' +
+      'JSON value. It runs in a sandbox: no network, files, clock (Date), randomness, modules or other tools; ' +
+      'built-ins are frozen; 1 s of CPU. Give at least 3 examples with the exact output expected: the worker runs ' +
+      'each (twice) before the user sees the draft, and tells you what failed. Once the user approves, the tool is ' +
+      'yours to call at once, and CreateAgent can give it to new agents.',
+    category: 'agents',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: 'snake_case or PascalCase, 3-64 letters, digits and _, unused' },
+        description: { type: 'string', description: 'What it does, for the agents that will call it' },
+        inputSchema: { ...schema, description: 'JSON Schema of its input: type "object" with properties' },
+        outputSchema: { ...schema, description: 'JSON Schema of its answer (optional)' },
+        code: { type: 'string', description: 'The body of function (input) { … }: end with return' },
+        examples: {
+          type: 'array',
+          minItems: 3,
+          items: {
+            type: 'object',
+            properties: { input: { type: 'object' }, output: { description: 'The exact answer expected' } },
+            required: ['input', 'output'],
+          },
+        },
+        update: { type: 'boolean', description: 'true to make the next version of a made tool of this name' },
+      },
+      required: ['name', 'description', 'inputSchema', 'code', 'examples'],
       additionalProperties: false,
     },
     approval: 'always',

@@ -3,6 +3,7 @@
 // result of that effect's kind, and Conversation.apply(effect, result) receives exactly that type, with no casts.
 import type { AgentSummary, GoalDraftResult, ToolMatch, ResolvedGoal, ToolCall, ToolOutcome, ToolSpec } from './types';
 import type { AgentGoalInput, ConfirmDecision } from './conversation-types';
+import type { ToolDraftCheck } from './made-tools';
 import type { PlanRequest, PlanResult, PromptVerdict, ValidateRequest, VetAndPlanRequest } from './activity-types';
 
 export interface QueuedPrompt {
@@ -47,6 +48,10 @@ interface EffectInputs {
   check_goal_draft: { call: ToolCall };
   /** CreateAgent, approved: the goal written, with the request that asked for it. */
   create_goal: { call: ToolCall; request: string };
+  /** CreateTool: the draft checked (its examples run in the sandbox) before the user is shown it. */
+  check_tool_draft: { call: ToolCall };
+  /** CreateTool, approved: the tool's next version written, with the request that asked for it. */
+  create_tool: { call: ToolCall; request: string };
   /** RunCode: the script run in the sandbox, its answer (or why not) the call's outcome. */
   run_code: { call: ToolCall };
 }
@@ -77,6 +82,9 @@ export interface EffectResults {
   check_goal_draft: { problems: string[] } | StepFailure;
   create_goal: GoalDraftResult | StepFailure;
   run_code: ToolOutcome;
+  check_tool_draft: ToolDraftCheck | StepFailure;
+  /** The new tool's spec when it was written. */
+  create_tool: { spec: ToolSpec; file: string } | { problems: string[] } | StepFailure;
 }
 
 export type EffectKind = keyof EffectInputs;

@@ -17,8 +17,11 @@ export interface ToolSpec {
   /** Changes nothing (native `readOnly`, MCP `readOnlyHint`); absent in specs recorded before it existed. */
   readOnly?: boolean;
   /** `builtin` tools are handled by the workflow itself (core/builtin-specs.ts: ListAgents, ChangeGoal, CompleteGoal,
-   * AskAgent, AskUser, SearchTools, CreateAgent, RunCode). */
-  kind: 'native' | 'builtin' | 'mcp';
+   * AskAgent, AskUser, SearchTools, CreateAgent, CreateTool, RunCode); `made` tools are pure functions CreateTool
+   * made, run in the worker's sandbox. */
+  kind: 'native' | 'builtin' | 'mcp' | 'made';
+  /** For made tools: the version of the tool this spec is (a conversation keeps the version it was given). */
+  made?: { version: number };
   /** For MCP tools: where the tool lives and how it may be retried. */
   mcp?: McpToolRef;
   /** For native tools served by another worker: the task queue their activities go to. */

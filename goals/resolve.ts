@@ -10,6 +10,7 @@ import {
   CHANGE_GOAL,
   COMPLETE_GOAL,
   CREATE_AGENT,
+  CREATE_TOOL,
   createAgentSpec,
   LIST_AGENTS,
 } from '../core/builtin-specs';
@@ -60,6 +61,8 @@ function toolSpecs(goal: Goal, { settings, goals, tools, discovery }: ResolveGoa
   if (settings.multiGoal) names.push(LIST_AGENTS, CHANGE_GOAL);
   // A goal with delegates can hand tasks to them; the tool's schema lists who they are now.
   if (goal.delegates) names.push(ASK_AGENT);
+  // Where agents are made, tools can be made too: a new agent may need a computation no tool has.
+  if (names.includes(CREATE_AGENT)) names.push(CREATE_TOOL);
   const builder = names.includes(CREATE_AGENT) ? createAgentSpec(buildingBlocks(goals, tools, discovery)) : null;
   return [...new Set(names)].map((name): ToolSpec => {
     const spec =
@@ -84,6 +87,7 @@ function toolSpecs(goal: Goal, { settings, goals, tools, discovery }: ResolveGoa
 function buildingBlocks(goals: GoalRegistry, tools: ToolRegistry, discovery: McpDiscovery | undefined): string {
   const catalog = discovery?.peek() ?? null;
   const native = tools.names().map((n) => `${n} (${tools.spec(n)!.category})`);
+  const made = tools.madeNames();
   const servers = !catalog
     ? ['(being discovered: see agent endpoints)']
     : catalog.endpoints
@@ -92,6 +96,7 @@ function buildingBlocks(goals: GoalRegistry, tools: ToolRegistry, discovery: Mcp
   const agents = goals.agents().map((a) => `${a.goalId} (${a.category})`);
   return [
     `Native tools: ${native.join(', ')}.`,
+    `Made tools (CreateTool; list them in tools like native ones): ${made.join(', ') || 'none yet'}.`,
     `MCP servers: ${servers.join(', ') || 'none'}.`,
     `Agents: ${agents.join(', ')}.`,
   ].join('\n');

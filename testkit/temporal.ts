@@ -1,4 +1,6 @@
 // A real Temporal dev server (the CLI's start-dev) per test file, and workers wired like production.
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { StreamBus } from '../stream/bus';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Runtime, DefaultLogger, type WorkflowBundleOption } from '@temporalio/worker';
@@ -64,6 +66,8 @@ export function testSettings(env: Record<string, string> = {}): WorkerSettings {
   const config = readWorkerSettings({
     AGENT_GOAL: 'goal_hr_pto',
     MCP_ENDPOINTS_FILE: '/nonexistent/mcp_endpoints.json',
+    // Made tools go to a folder of this test process, never the project's config/tools.
+    TOOLS_DIR: path.join(tmpdir(), `made-tools-${process.pid}`),
     ...env,
   } as NodeJS.ProcessEnv);
   return { ...config, taskQueue: `test-${process.pid}-${++queueSeq}` };

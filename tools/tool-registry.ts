@@ -1,11 +1,19 @@
-// Native tools are found by scanning tools/native/: adding a tool is adding a file, and nothing else.
+// Native tools are found by scanning tools/native/: adding a tool is adding a file, and nothing else. Made tools
+// (tools/made/: CreateTool's, from the tools folder) join by name once attached: goals list both kinds alike.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { isNativeTool, toToolSpec, type NativeTool } from './define-tool';
 import type { ToolSpec } from '../core/types';
 
+/** The made tools as the registry needs them (tools/made/made-tools.ts). */
+export interface MadeToolSource {
+  spec(name: string): ToolSpec | undefined;
+  names(): string[];
+}
+
 export class ToolRegistry {
   private readonly byName = new Map<string, { tool: NativeTool; spec: ToolSpec }>();
+  private made: MadeToolSource | undefined;
 
   constructor(tools: NativeTool[]) {
     for (const tool of tools) {
@@ -14,12 +22,23 @@ export class ToolRegistry {
     }
   }
 
+  /** Made tools are looked up after native ones (their names never collide: CreateTool refuses a taken name). */
+  attachMade(made: MadeToolSource): void {
+    this.made = made;
+  }
+
+  /** A native tool's definition (made tools have none here: they run in the sandbox). */
   get(name: string): NativeTool | undefined {
     return this.byName.get(name)?.tool;
   }
 
+  /** The spec of a native tool, or of a made tool's current version. */
   spec(name: string): ToolSpec | undefined {
-    return this.byName.get(name)?.spec;
+    return this.byName.get(name)?.spec ?? this.made?.spec(name);
+  }
+
+  madeNames(): string[] {
+    return this.made?.names() ?? [];
   }
 
   all(): NativeTool[] {

@@ -12,6 +12,8 @@ import { SecretScrubber } from '../activities/secrets';
 import { loadGoals, type GoalRegistry } from '../goals/goal-registry';
 import { MockStore, type ToolServices } from '../tools/define-tool';
 import { loadNativeTools, ToolRegistry } from '../tools/tool-registry';
+import { MadeTools } from '../tools/made/made-tools';
+import { isBuiltinTool } from '../core/builtin-specs';
 import { McpDiscovery } from '../mcp/catalog';
 import { McpPool } from '../mcp/pool';
 import { RegistryFile } from '../mcp/endpoint-registry';
@@ -49,6 +51,8 @@ export interface AgentWorker {
   model: ResolvedModel;
   goals: GoalRegistry;
   tools: ToolRegistry;
+  /** The made tools of TOOLS_DIR, attached to `tools`. */
+  made: MadeTools;
   store: MockStore;
   discovery: McpDiscovery;
   secrets: SecretScrubber;
@@ -64,9 +68,21 @@ const HEARTBEAT_THROTTLE = '2 seconds';
 
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<AgentWorker> {
   const tools = opts.tools ?? loadNativeTools();
+  const made = new MadeTools({
+    ...opts.settings.madeTools,
+    reserved: (name) =>
+      isBuiltinTool(name)
+        ? `the name ${name} is a builtin tool's`
+        : tools.get(name)
+          ? `the name ${name} is taken by a native tool`
+          : null,
+  });
+  await made.refresh();
+  tools.attachMade(made);
   // Refuses to start on a code goal naming a tool that does not exist, rather than fail mid-conversation.
   const goals =
-    opts.goals ?? loadGoals({ folder: opts.settings.goalsFolder, toolExists: (name) => tools.get(name) !== undefined });
+    opts.goals ??
+    loadGoals({ folder: opts.settings.goalsFolder, toolExists: (name) => tools.spec(name) !== undefined });
   try {
     goals.resolve(opts.settings.defaultGoalId);
   } catch (err) {
@@ -117,6 +133,8 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
       tools,
       discovery,
       goalsFolder: opts.settings.goalsFolder,
+      made,
+      code: { limits: opts.settings.madeTools.limits, modelName: `${model.provider}:${model.modelId}` },
       mcp: { discovery, pool },
       llm: {
         model: model.model,
@@ -137,7 +155,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     await pool.closeAll();
     if (ownBus) await streamBus.close(); // a bus handed in belongs to its giver (the API may still use it)
   };
-  return { worker, model, goals, tools, store, discovery, secrets, streamBus, close };
+  return { worker, model, goals, tools, made, store, discovery, secrets, streamBus, close };
 }
 
 /** The worker's interceptors (secrets scrubbed from what activities return) and, when tracing, its spans and their

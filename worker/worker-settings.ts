@@ -6,6 +6,8 @@ import { DEFAULT_GOALS_FOLDER, PICKER_GOAL_ID } from '../goals/goal-registry';
 import type { LlmConfig } from '../activities/llm/model';
 import { DEFAULT_LIMITS, type Limits } from '../activities/limits';
 import type { ToolServices } from '../tools/define-tool';
+import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from '../tools/made/sandbox';
+import { DEFAULT_TOOL_CODE_BUDGET, type ToolCodeBudget } from '../tools/made/tool-draft';
 import { PROJECT_ROOT } from '../tools/project-root';
 import { DEFAULT_TRAIN_SERVICE_PORT } from '../tools/services/train-service';
 import type { Settings } from '../core/types';
@@ -16,6 +18,8 @@ import type { MetricsSettings } from './worker-metrics';
 /** The project's folder, whether this runs from source or compiled into dist/. */
 export { PROJECT_ROOT };
 export const DEFAULT_MCP_ENDPOINTS_FILE = path.join(PROJECT_ROOT, 'config', 'mcp_endpoints.json');
+/** Where CreateTool keeps made tools (TOOLS_DIR): one file per version, re-read when it changes. */
+export const DEFAULT_TOOLS_FOLDER = path.join(PROJECT_ROOT, 'config', 'tools');
 
 export interface WorkflowCacheSettings {
   /** Conversations kept in memory between turns; an evicted one is replayed from its history on its next turn. */
@@ -132,6 +136,11 @@ const envSchema = z.object({
   MCP_ENDPOINTS_FILE: z.string().optional(),
   MCP_MAX_STDIO_PROCESSES: count('MCP_MAX_STDIO_PROCESSES', 16, 1),
   GOALS_DIR: z.string().optional(),
+  TOOLS_DIR: z.string().optional(),
+  SANDBOX_TIMEOUT_MS: count('SANDBOX_TIMEOUT_MS', DEFAULT_SANDBOX_LIMITS.timeoutMs, 10),
+  SANDBOX_MEMORY_MB: count('SANDBOX_MEMORY_MB', DEFAULT_SANDBOX_LIMITS.memoryBytes / 1024 / 1024, 4),
+  TOOL_CODE_MAX_LINES: count('TOOL_CODE_MAX_LINES', DEFAULT_TOOL_CODE_BUDGET.maxLines, 1),
+  TOOL_CODE_MAX_BYTES: count('TOOL_CODE_MAX_BYTES', DEFAULT_TOOL_CODE_BUDGET.maxBytes, 64),
   DATA_DIR: z.string().optional(),
   TEMPORAL_PORT: count('TEMPORAL_PORT', 7233, 1),
   TEMPORAL_UI_PORT: count('TEMPORAL_UI_PORT', 8233, 1),
@@ -191,6 +200,9 @@ export interface WorkerSettings {
   mcpMaxStdioProcesses: number;
   /** JSON goals, re-read when the folder changes, so new agents need no restart. */
   goalsFolder: string;
+  /** Made tools (TOOLS_DIR) and the sandbox they and RunCode run in (SANDBOX_TIMEOUT_MS, SANDBOX_MEMORY_MB), with
+   * the size budget of a made tool's code (TOOL_CODE_MAX_LINES, TOOL_CODE_MAX_BYTES). */
+  madeTools: { folder: string; limits: SandboxLimits; budget: ToolCodeBudget };
   /** The outside services native tools call, handed to them on the tool context. */
   toolServices: ToolServices;
   /** Where `npm start` and `npm run worker` keep their state: the dev server's database and the demo data. */
@@ -272,6 +284,15 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     mcpEndpointsFile: path.resolve(e.MCP_ENDPOINTS_FILE ?? DEFAULT_MCP_ENDPOINTS_FILE),
     mcpMaxStdioProcesses: e.MCP_MAX_STDIO_PROCESSES,
     goalsFolder: path.resolve(e.GOALS_DIR ?? DEFAULT_GOALS_FOLDER),
+    madeTools: {
+      folder: path.resolve(e.TOOLS_DIR ?? DEFAULT_TOOLS_FOLDER),
+      limits: {
+        ...DEFAULT_SANDBOX_LIMITS,
+        timeoutMs: e.SANDBOX_TIMEOUT_MS,
+        memoryBytes: e.SANDBOX_MEMORY_MB * 1024 * 1024,
+      },
+      budget: { maxLines: e.TOOL_CODE_MAX_LINES, maxBytes: e.TOOL_CODE_MAX_BYTES },
+    },
     dataDir: path.resolve(e.DATA_DIR ?? DEFAULT_DATA_DIR),
     devServer: { port: e.TEMPORAL_PORT, uiPort: e.TEMPORAL_UI_PORT },
     logLevel: e.LOG_LEVEL,

@@ -99,13 +99,28 @@ const mcp = proxyActivities<McpActivities>({
 export const { describeCatalog } = mcp;
 
 /**
- * RunCode: the sandbox stops a script after 1 s of CPU, so an attempt that takes 30 s lost its worker; pure code is
- * safe to run again elsewhere.
+ * RunCode and made tools: the sandbox stops a call after its CPU limit, so an attempt that takes 30 s lost its
+ * worker; pure code is safe to run again elsewhere. A draft check runs every example twice: still seconds at most.
  */
-export const { runCode } = proxyActivities<CodeActivities>({
+const code = proxyActivities<CodeActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+  retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.Misconfigured] },
 });
+
+export const { runCode, checkToolDraft, createTool, describeMadeTools, manageMadeTool } = code;
+
+/** A made tool's call, named in the Temporal UI by the tool and its version. */
+export function runMadeTool(spec: ToolSpec, args: Record<string, unknown>): Promise<ToolOutcome> {
+  const version = spec.made?.version ?? 0;
+  return code.runMadeTool.executeWithOptions(
+    {
+      startToCloseTimeout: '30 seconds',
+      retry: { initialInterval: '1 second', maximumAttempts: 3 },
+      summary: `${spec.name} v${version} (made tool)`,
+    },
+    [{ name: spec.name, version, args }],
+  );
+}
 
 /**
  * A call's options: the endpoint's timeout bounds each attempt, three attempts' worth bounds the whole. A tool that

@@ -12,11 +12,14 @@ import { confirmSignal, userPromptSignal } from '../core/messages';
 import type { AgentGoalInput, Transcript } from '../core/conversation-types';
 import {
   checkGoalDraft,
+  checkToolDraft,
   createGoal,
+  createTool,
   listAgents,
   planTurn,
   resolveGoal,
   runCode,
+  runMadeTool,
   runTool,
   searchTools,
   validatePrompt,
@@ -43,8 +46,13 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
     validate: ({ request }) => failSoft(() => validatePrompt(request, giveUp())),
     vet_and_plan: ({ request }) => failSoft(() => vetAndPlan(request, giveUp())),
     plan: ({ request }) => failSoft(() => planTurn(request, giveUp())),
-    run_tool: ({ call, spec }) =>
-      runTool(spec, call.args, !!ctx.versions().cancelAndExpire).catch((err) => toolError(err, spec)),
+    run_tool: async ({ call, spec }) => {
+      if (spec.kind === 'made') {
+        const outcome = await versioned(PATCHES.createTool, () => runMadeTool(spec, call.args));
+        return 'failed' in outcome ? { status: 'tool_error', error: outcome.failed } : outcome;
+      }
+      return runTool(spec, call.args, !!ctx.versions().cancelAndExpire).catch((err) => toolError(err, spec));
+    },
     list_agents: () => failSoft(() => listAgents()),
     resolve_goal: ({ goalId, why }) => failSoft(() => resolveGoal(goalId, why)),
     check_version: async ({ patchId }) => patched(patchId),
@@ -55,6 +63,9 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
     check_goal_draft: ({ call }) => versioned(PATCHES.createAgent, () => checkGoalDraft(call.args.goal)),
     create_goal: ({ call, request }) =>
       versioned(PATCHES.createAgent, () => createGoal({ draft: call.args.goal, request, callId: call.id })),
+    check_tool_draft: ({ call }) => versioned(PATCHES.createTool, () => checkToolDraft(call.args)),
+    create_tool: ({ call, request }) =>
+      versioned(PATCHES.createTool, () => createTool({ draft: call.args, request, callId: call.id })),
     run_code: async ({ call }) => {
       const outcome = await versioned(PATCHES.runCode, () =>
         runCode({ code: String(call.args.code), input: call.args.input }),

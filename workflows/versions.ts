@@ -25,6 +25,8 @@ export const PATCHES = {
   budgets: 'budgets',
   /** RunCode runs a script in the worker's sandbox through an activity. */
   runCode: 'run-code',
+  /** CreateTool checks and writes made tools through activities, and made tools run as the runMadeTool activity. */
+  createTool: 'create-tool',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

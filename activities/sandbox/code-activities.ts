@@ -1,15 +1,73 @@
-// The sandbox as activities: RunCode's one-off scripts. What the code returns is the call's result; what it does
-// wrong (a throw, an endless loop, too much memory or output) is a tool error the model reads, with the line.
-import type { CodeActivities } from '../../core/activity-types';
-import { DEFAULT_SANDBOX_LIMITS, runSandboxed, type SandboxLimits } from './sandbox';
+// The sandbox as activities: RunCode's one-off scripts, and the made tools (CreateTool's draft check and write, their
+// calls, and the registry's housekeeping). What code returns is the call's result; what it does wrong (a throw, an
+// endless loop, too much memory or output) is a tool error the model reads, with the line.
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { FailureTypes, type CodeActivities } from '../../core/activity-types';
+import type { MadeTools } from '../../tools/made/made-tools';
+import { DEFAULT_SANDBOX_LIMITS, runSandboxed, type SandboxLimits } from '../../tools/made/sandbox';
+import { observeToolCall } from '../call-telemetry';
 
-export function createCodeActivities(limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS): CodeActivities {
+export interface CodeDeps {
+  limits?: SandboxLimits;
+  /** The made tools' registry (TOOLS_DIR); absent, CreateTool is refused. */
+  made?: MadeTools;
+  /** The model that drafts tools (`provider:model`), for their provenance. */
+  modelName?: string;
+}
+
+export function createCodeActivities({
+  limits = DEFAULT_SANDBOX_LIMITS,
+  made,
+  modelName,
+}: CodeDeps = {}): CodeActivities {
+  const registry = () => {
+    if (made) return made;
+    throw ApplicationFailure.nonRetryable(
+      'This worker has no tools folder (TOOLS_DIR) for made tools.',
+      FailureTypes.Misconfigured,
+    );
+  };
   return {
     async runCode({ code, input }) {
       const result = await runSandboxed(code, input, limits);
       return result.ok
         ? { status: 'ok', result: { output: result.output, ms: result.ms } }
         : { status: 'tool_error', error: result.error };
+    },
+
+    async checkToolDraft(draft) {
+      const { problems, runs } = await registry().check(draft);
+      return { problems, runs };
+    },
+
+    async createTool({ draft, request, callId }) {
+      const tools = registry();
+      const createdBy = Context.current().info.workflowExecution?.workflowId ?? 'unknown';
+      const provenance = { createdBy, callId, createdAt: new Date().toISOString(), request, model: modelName };
+      const created = await tools.create(draft, provenance);
+      if ('problems' in created) return created;
+      // Exactly the version this call wrote (a newer one may have arrived since).
+      const spec = tools.specAt(created.name, created.version);
+      if (!spec) return { problems: [`${created.name} v${created.version} was written but fails its check`] };
+      return { spec, file: created.file };
+    },
+
+    async runMadeTool({ name, version, args }) {
+      return observeToolCall(name, undefined, () => registry().run(name, version, args));
+    },
+
+    async describeMadeTools({ usage }) {
+      const tools = registry();
+      await tools.refresh();
+      return tools.list(usage);
+    },
+
+    async manageMadeTool({ action, name }) {
+      try {
+        return await registry().manage(action, name);
+      } catch (err) {
+        throw ApplicationFailure.nonRetryable((err as Error).message, FailureTypes.UnknownTool);
+      }
     },
   };
 }

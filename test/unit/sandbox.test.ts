@@ -1,6 +1,6 @@
 // The sandbox for model-written code: JSON in and out, and every hostile thing a draft may try stopped with a clear
 // reason while the worker goes on (each run below is followed by a good one in the same process).
-import { DEFAULT_SANDBOX_LIMITS, runSandboxed } from '../../activities/sandbox/sandbox';
+import { DEFAULT_SANDBOX_LIMITS, runSandboxed, runSeries } from '../../tools/made/sandbox';
 
 const run = (code: string, input: unknown = {}) => runSandboxed(code, input);
 
@@ -16,9 +16,9 @@ describe('runSandboxed', () => {
   });
 
   it('gives the same answer for the same input, run after run (a fresh runtime each time)', async () => {
-    const code = 'globalThis.count = (globalThis.count ?? 0) + 1; return { n: input.n * 2, count: globalThis.count };';
-    expect(await run(code, { n: 21 })).toMatchObject({ ok: true, output: { n: 42, count: 1 } });
-    expect(await run(code, { n: 21 })).toMatchObject({ ok: true, output: { n: 42, count: 1 } });
+    const code = 'const seen = []; seen.push(input.n); return { n: input.n * 2, seen: seen.length };';
+    expect(await run(code, { n: 21 })).toMatchObject({ ok: true, output: { n: 42, seen: 1 } });
+    expect(await run(code, { n: 21 })).toMatchObject({ ok: true, output: { n: 42, seen: 1 } });
   });
 
   it.each([
@@ -56,14 +56,32 @@ describe('runSandboxed', () => {
     expect(result).toMatchObject({ ok: false, error: 'Error: no 3 (line 3)', line: 3 });
   });
 
-  it('keeps what the code does to its input and globals inside: prototype pollution reaches nothing outside', async () => {
-    const code = "Object.prototype.polluted = true; input.__proto__.x = 1; globalThis.JSON = null; return 'done';";
-    expect(await run(code, JSON.parse('{"__proto__": {"a": 1}}'))).toMatchObject({ ok: true, output: 'done' });
+  it.each([
+    ['prototype pollution', 'Object.prototype.polluted = true; return 1;'],
+    ["pollution through the input's __proto__", 'input.__proto__.x = 1; return 1;'],
+    ['replacing a built-in', 'globalThis.JSON = null; return 1;'],
+    ['state left on the global object', 'globalThis.count = (globalThis.count ?? 0) + 1; return globalThis.count;'],
+    ['a patched prototype method', 'Array.prototype.map = () => []; return [1].map((x) => x);'],
+  ])('refuses %s: built-ins and globals are frozen', async (_what, code) => {
+    const result = await run(code, {});
+    expect(result).toMatchObject({ ok: false, line: 1 });
+    if (!result.ok) expect(result.error).toMatch(/frozen/);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(await run('return [typeof JSON, ({}).polluted ?? null];')).toMatchObject({
+    expect(await run('return [typeof JSON, ({}).polluted ?? null, [1].map((x) => x + 1)];')).toMatchObject({
       ok: true,
-      output: ['object', null],
+      output: ['object', null, [2]],
     });
+  });
+
+  it('reads a "__proto__" key of the input as data, not as a prototype', async () => {
+    const input = JSON.parse('{"__proto__": {"isAdmin": true}}');
+    const result = await run('input.__proto__.x = 1; return [({}).isAdmin ?? null, input.__proto__];', input);
+    expect(result).toMatchObject({ ok: true, output: [null, { isAdmin: true, x: 1 }] });
+  });
+
+  it('runs a series in one context, each call with its own deadline', async () => {
+    const results = await runSeries('return input * 2;', [1, 2, 3], DEFAULT_SANDBOX_LIMITS);
+    expect(results.map((r) => r.ok && r.output)).toEqual([2, 4, 6]);
   });
 
   it('has limits a setting can change', async () => {

@@ -1,6 +1,6 @@
 // A builtin tool as the decider runs it: the workflow handles these itself, without a tool activity. Some change only
 // the conversation (ListAgents, ChangeGoal, CompleteGoal, SearchTools, AskUser); some reach out through their own
-// activities or child workflows (AskAgent starts delegates, CreateAgent writes a goal file after approval). Each is one
+// activities or child workflows (AskAgent starts delegates, CreateAgent and CreateTool write files after approval). Each is one
 // file in this folder; index.ts lists them by tool name, and Conversation looks the tool up instead of branching.
 import type { Appliers, Effect, EffectKind } from '../../core/effects';
 import type { AgentSummary, Goal, ResolvedGoal, Settings, ToolCall, ToolOutcome, ToolSpec } from '../../core/types';
@@ -26,7 +26,7 @@ export interface Builtin {
   /** Approved (or needing no approval): the effect that does it. */
   run?(call: ToolCall): Effect;
   /** What the user is shown when asked to approve; the spec's description is written for the LLM. */
-  approvalText?: string;
+  approvalText?: string | ((call: ToolCall) => string);
   /** Its call's outcome when `effect` was cancelled in flight; undefined: the cancelled turn declines the call. */
   cancelled?(effect: Effect): ToolOutcome | undefined;
 }

@@ -5,6 +5,7 @@ import {
   CHANGE_GOAL,
   COMPLETE_GOAL,
   CREATE_AGENT,
+  CREATE_TOOL,
   LIST_AGENTS,
   RUN_CODE,
   SEARCH_TOOLS,
@@ -15,6 +16,7 @@ import type { Builtin, BuiltinContext } from './builtin';
 import { changeGoal } from './change-goal';
 import { completeGoal } from './complete-goal';
 import { createAgent } from './create-agent';
+import { createTool } from './create-tool';
 import { listAgents } from './list-agents';
 import { runCode } from './run-code';
 import { searchTools } from './search-tools';
@@ -26,6 +28,7 @@ export function createBuiltins(convo: BuiltinContext) {
   const create = createAgent(convo);
   const ask = askAgent(convo);
   const code = runCode(convo);
+  const made = createTool(convo);
   const table: Record<string, Builtin> = {
     [LIST_AGENTS]: list,
     [CHANGE_GOAL]: changeGoal(),
@@ -35,9 +38,17 @@ export function createBuiltins(convo: BuiltinContext) {
     [SEARCH_TOOLS]: search,
     [CREATE_AGENT]: create,
     [RUN_CODE]: code,
+    [CREATE_TOOL]: made,
   };
   return {
     table,
-    appliers: { ...list.appliers, ...search.appliers, ...create.appliers, ...ask.appliers, ...code.appliers },
+    appliers: {
+      ...list.appliers,
+      ...search.appliers,
+      ...create.appliers,
+      ...ask.appliers,
+      ...code.appliers,
+      ...made.appliers,
+    },
   };
 }

@@ -192,7 +192,8 @@ export class Conversation implements StepHost, TurnHost {
     const call = this.approvals.call;
     if (!this.approvals.awaiting() || !call) return this.delegations.approvalShown()?.approval ?? null;
     const spec = this.offer.find(call.tool);
-    const description = (spec && this.builtins.table[spec.name]?.approvalText) ?? spec?.description ?? '';
+    const text = spec && this.builtins.table[spec.name]?.approvalText;
+    const description = (typeof text === 'function' ? text(call) : text) ?? spec?.description ?? '';
     return { call, tool: call.tool, description };
   }
 

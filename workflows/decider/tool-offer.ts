@@ -27,6 +27,12 @@ export class ToolOffer {
     this.tools = adapt(resolved.tools);
   }
 
+  /** A tool made in this conversation (CreateTool): its tools from now on, this version (it replaces an older one). */
+  extend(spec: ToolSpec, adapt: (tools: ToolSpec[]) => ToolSpec[]): void {
+    const kept = this.resolved!;
+    this.take({ ...kept, tools: [...kept.tools.filter((t) => t.name !== spec.name), spec] }, adapt);
+  }
+
   /** Whether the turn of prompt `promptId` must look at the goal's MCP tools first. */
   needsRefresh(goal: Goal, promptId: number): boolean {
     // Only MCP tools can change while a conversation runs; goals without them skip the look.
