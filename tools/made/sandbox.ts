@@ -90,8 +90,14 @@ export async function runSandboxed(
 /**
  * Runs `code` on each input in turn in one runtime and context (each call with its own CPU deadline): what one call
  * leaves behind is there for the next, so a draft's purity check sees hidden state that a fresh context would hide.
+ * `stopAtFailure`: the first failure ends the series (an endless loop costs one deadline, not one per input).
  */
-export async function runSeries(code: string, inputs: unknown[], limits: SandboxLimits): Promise<SandboxResult[]> {
+export async function runSeries(
+  code: string,
+  inputs: unknown[],
+  limits: SandboxLimits,
+  stopAtFailure = false,
+): Promise<SandboxResult[]> {
   const runtime = (await module()).newRuntime();
   try {
     runtime.setMemoryLimit(limits.memoryBytes);
@@ -109,7 +115,9 @@ export async function runSeries(code: string, inputs: unknown[], limits: Sandbox
       const results: SandboxResult[] = [];
       for (const input of inputs) {
         runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + limits.timeoutMs));
-        results.push(evalOnce(context, code, input, limits));
+        const result = evalOnce(context, code, input, limits);
+        results.push(result);
+        if (stopAtFailure && !result.ok) break;
       }
       return results;
     } finally {

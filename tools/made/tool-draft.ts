@@ -115,15 +115,21 @@ export async function checkToolDraft(
   return problems.length ? { problems, runs: runs.first } : { draft: tool, problems, runs: runs.first };
 }
 
-/** Every example twice in a row, in one context: the first runs as the user is shown them, and the second. */
+/**
+ * Every example twice in a row, in one context, until one fails: the first runs as the user is shown them, and the
+ * second. Examples after a failure are not run (a loop that never ends costs one deadline).
+ */
 async function runExamples(tool: ToolDraft, limits: SandboxLimits) {
-  const results = await runSeries(
-    tool.code,
-    tool.examples.flatMap((e) => [e.input, e.input]),
-    limits,
-  );
-  const twice = tool.examples.map((e, i) => ({ example: e, first: results[2 * i]!, second: results[2 * i + 1]! }));
-  const first: ExampleRun[] = twice.map(({ example, first: r }) => ({
+  const inputs = tool.examples.flatMap((e) => [e.input, e.input]);
+  const results = await runSeries(tool.code, inputs, limits, true);
+  const notRun: SandboxRun = { ok: false, error: 'not run: an earlier example failed', ms: 0 };
+  const all = tool.examples.map((e, i) => ({
+    example: e,
+    first: results[2 * i] ?? notRun,
+    second: results[2 * i + 1] ?? notRun,
+  }));
+  const twice = all.filter((t) => t.first !== notRun);
+  const first: ExampleRun[] = all.map(({ example, first: r }) => ({
     input: example.input,
     expected: example.output,
     ...(r.ok ? { output: r.output } : { error: r.error }),
