@@ -1,7 +1,7 @@
 // Agents created on demand (CreateAgent): a goal drafted by the LLM is checked against the live catalog, shown to the
 // user in full, and once approved written atomically into the goals folder with where it came from. Also the
 // folder's housekeeping for `agent goal-files`: list with provenance, disable, enable, remove.
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { selectTools, type McpDiscovery } from '../mcp/catalog';
 import { isBuiltinTool } from '../core/builtin-specs';
@@ -69,6 +69,7 @@ export class GoalDrafts {
     const { goal, problems } = await this.check(draft);
     if (!goal) return { problems };
     const file = this.fileOf(goal.id);
+    mkdirSync(this.folder, { recursive: true }); // a GOALS_DIR that does not exist yet is made, not an error
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, `${JSON.stringify({ ...goal, provenance }, null, 2)}\n`);
     renameSync(tmp, file);

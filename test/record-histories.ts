@@ -20,6 +20,7 @@ import { startTrainService } from '../tools/services/train-service';
 import { createToolWorker } from '../worker/create-worker';
 import { delegationGoalsDir, delegationScript } from './fixtures/delegation';
 import { calculator, runCodeScript } from './fixtures/run-code';
+import { madeToolScript, SAMPLE_TEXT } from './fixtures/made-tools';
 import { trainsScript } from './fixtures/goal-scripts-sports-trains';
 import { FX_STDIO, mcpScript, pickerScript, ptoScript } from './fixtures/scripts';
 import { loadScript } from '../activities/llm/scripted-model';
@@ -438,6 +439,42 @@ async function main(): Promise<void> {
       await handle.result();
       await save('run-code', handle);
       await coder.stop();
+    }
+    if (wanted('create-tool')) {
+      // CreateTool (the 'create-tool' patch): a draft checked, approved, written and called (runMadeTool), then an
+      // agent made with it; and that agent's own conversation calling it.
+      const dir = mkdtempSync(path.join(tmpdir(), 'replay-create-tool-'));
+      const settings = testSettings({
+        AGENT_GOAL: 'goal_agent_builder',
+        VALIDATE_PROMPTS: 'false',
+        TOOLS_DIR: path.join(dir, 'tools'),
+        GOALS_DIR: path.join(dir, 'goals'),
+      });
+      const maker = await startWorker(env, { script: madeToolScript, settings });
+      const { handle } = await startConversation(
+        env.client,
+        settings.taskQueue,
+        { goalId: 'goal_agent_builder' },
+        'replay-create-tool',
+      );
+      await say(handle, 'I need to extract the URLs from texts and count the domains');
+      await decide(handle, { approve: true });
+      await say(handle, 'now make an agent that uses it');
+      await decide(handle, { approve: true });
+      await handle.signal(endChatSignal);
+      await handle.result();
+      await save('create-tool', handle);
+      const user = await startConversation(
+        env.client,
+        settings.taskQueue,
+        { goalId: 'goal_url_extractor' },
+        'replay-made-tool-call',
+      );
+      await say(user.handle, `what are the links in: ${SAMPLE_TEXT}`);
+      await user.handle.signal(endChatSignal);
+      await user.handle.result();
+      await save('made-tool-call', user.handle);
+      await maker.stop();
     }
   } finally {
     await env.teardown();

@@ -137,7 +137,10 @@ const envSchema = z.object({
   MCP_MAX_STDIO_PROCESSES: count('MCP_MAX_STDIO_PROCESSES', 16, 1),
   GOALS_DIR: z.string().optional(),
   TOOLS_DIR: z.string().optional(),
-  SANDBOX_TIMEOUT_MS: count('SANDBOX_TIMEOUT_MS', DEFAULT_SANDBOX_LIMITS.timeoutMs, 10),
+  // A call holds its worker's event loop this long: well under the 10 s heartbeat timeout of the draft check.
+  SANDBOX_TIMEOUT_MS: count('SANDBOX_TIMEOUT_MS', DEFAULT_SANDBOX_LIMITS.timeoutMs, 10).refine((ms) => ms <= 5_000, {
+    message: 'SANDBOX_TIMEOUT_MS must be at most 5000: a call holds its worker that long',
+  }),
   SANDBOX_MEMORY_MB: count('SANDBOX_MEMORY_MB', DEFAULT_SANDBOX_LIMITS.memoryBytes / 1024 / 1024, 4),
   TOOL_CODE_MAX_LINES: count('TOOL_CODE_MAX_LINES', DEFAULT_TOOL_CODE_BUDGET.maxLines, 1),
   TOOL_CODE_MAX_BYTES: count('TOOL_CODE_MAX_BYTES', DEFAULT_TOOL_CODE_BUDGET.maxBytes, 64),

@@ -99,27 +99,27 @@ const mcp = proxyActivities<McpActivities>({
 export const { describeCatalog } = mcp;
 
 /**
- * RunCode and made tools: the sandbox stops a call after its CPU limit, so an attempt that takes 30 s lost its
- * worker; pure code is safe to run again elsewhere. A draft check runs every example twice: still seconds at most.
+ * RunCode and made tools: the sandbox stops a call after its CPU limit (SANDBOX_TIMEOUT_MS, at most 5 s), so an
+ * attempt that takes 30 s lost its worker; pure code is safe to run again elsewhere. A draft check (every example
+ * twice) and CreateTool's write heartbeat between runs: a worker that dies there is noticed within 10 s, and the
+ * retried write finds its own file.
  */
-const code = proxyActivities<CodeActivities>({
+const CODE_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.Misconfigured] },
-});
+};
+const code = proxyActivities<CodeActivities>(CODE_OPTIONS);
+const drafts = proxyActivities<CodeActivities>({ ...CODE_OPTIONS, heartbeatTimeout: '10 seconds' });
 
-export const { runCode, checkToolDraft, createTool, describeMadeTools, manageMadeTool } = code;
+export const { runCode, describeMadeTools, manageMadeTool } = code;
+export const { checkToolDraft, createTool } = drafts;
 
 /** A made tool's call, named in the Temporal UI by the tool and its version. */
 export function runMadeTool(spec: ToolSpec, args: Record<string, unknown>): Promise<ToolOutcome> {
   const version = spec.made?.version ?? 0;
-  return code.runMadeTool.executeWithOptions(
-    {
-      startToCloseTimeout: '30 seconds',
-      retry: { initialInterval: '1 second', maximumAttempts: 3 },
-      summary: `${spec.name} v${version} (made tool)`,
-    },
-    [{ name: spec.name, version, args }],
-  );
+  return code.runMadeTool.executeWithOptions({ ...CODE_OPTIONS, summary: `${spec.name} v${version} (made tool)` }, [
+    { name: spec.name, version, args },
+  ]);
 }
 
 /**

@@ -6,6 +6,7 @@ import { FailureTypes, type CodeActivities } from '../../core/activity-types';
 import type { MadeTools } from '../../tools/made/made-tools';
 import { DEFAULT_SANDBOX_LIMITS, runSandboxed, type SandboxLimits } from '../../tools/made/sandbox';
 import { observeToolCall } from '../call-telemetry';
+import { whileHeartbeating } from '../heartbeat';
 
 export interface CodeDeps {
   limits?: SandboxLimits;
@@ -36,7 +37,7 @@ export function createCodeActivities({
     },
 
     async checkToolDraft(draft) {
-      const { problems, runs } = await registry().check(draft);
+      const { problems, runs } = await whileHeartbeating(() => registry().check(draft));
       return { problems, runs };
     },
 
@@ -44,7 +45,7 @@ export function createCodeActivities({
       const tools = registry();
       const createdBy = Context.current().info.workflowExecution?.workflowId ?? 'unknown';
       const provenance = { createdBy, callId, createdAt: new Date().toISOString(), request, model: modelName };
-      const created = await tools.create(draft, provenance);
+      const created = await whileHeartbeating(() => tools.create(draft, provenance));
       if ('problems' in created) return created;
       // Exactly the version this call wrote (a newer one may have arrived since).
       const spec = tools.specAt(created.name, created.version);
