@@ -1,6 +1,6 @@
 // A conversation as the rest of the product sees it: the workflow's input and result, what it carries into its next
 // run, its state and replies, the approval it waits for, and the delegates it hands tasks to (AskAgent).
-import type { ChatMessage, ToolCall, Usage } from './types';
+import type { ChatMessage, ToolCall, ToolSpec, Usage } from './types';
 
 /** What every delegated agent hands back (AskAgent's result): one shape, so outputs chain. */
 export interface DelegateEnvelope {
@@ -125,6 +125,14 @@ export interface CarriedState {
   delegations?: number;
   /** Usage by goal so far; absent in runs from before cost tracking. */
   usageByGoal?: Record<string, Usage>;
+  /** Tools this conversation made (CreateTool); absent in runs from before made tools. */
+  madeTools?: MadeHere[];
+}
+
+/** A tool made in a conversation, and the goal whose agent made it (and keeps it). */
+export interface MadeHere {
+  goalId: string;
+  spec: ToolSpec;
 }
 
 export interface AgentGoalInput {

@@ -71,6 +71,7 @@ export class Conversation implements StepHost, TurnHost {
     this.prompts = new Prompts(carried);
     this.runs = (carried?.runs ?? 0) + 1;
     this.delegations = new Delegations(workflowId, carried?.delegations ?? 0);
+    this.offer.madeHere = carried?.madeTools ?? [];
     this.taskMode = new TaskMode(input.task);
   }
 

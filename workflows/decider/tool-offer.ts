@@ -4,6 +4,7 @@
 // decides when MCP tools are looked at again: they are live, and servers come and go between turns.
 import { SEARCH_TOOLS, SEARCH_TOOLS_SPEC } from '../../core/builtin-specs';
 import type { CatalogSummary, Goal, ResolvedGoal, ToolSpec } from '../../core/types';
+import type { MadeHere } from '../../core/conversation-types';
 import type { MessageLog } from './message-log';
 
 export class ToolOffer {
@@ -15,6 +16,9 @@ export class ToolOffer {
   refreshEachTurn = false;
   /** The goal and tools as last resolved, before task mode adapts them. */
   private resolved: ResolvedGoal | null = null;
+  /** Tools made in this conversation (CreateTool), with the goal they were made under: its agent keeps them through
+   * refreshes, switches away and back, and continue-as-new (CarriedState.madeTools). */
+  madeHere: MadeHere[] = [];
   /** SearchTools: the tools it found this turn (offered until the turn ends). */
   private readonly foundThisTurn = new Set<string>();
   /** The prompt whose turn last had its tools looked at. */
@@ -24,13 +28,20 @@ export class ToolOffer {
   take(resolved: ResolvedGoal, adapt: (tools: ToolSpec[]) => ToolSpec[]): void {
     this.resolved = resolved;
     this.catalog = resolved.catalog ?? null;
-    this.tools = adapt(resolved.tools);
+    const listed = new Set(resolved.tools.map((t) => t.name));
+    const made = this.madeHere.filter((m) => m.goalId === resolved.goal.id && !listed.has(m.spec.name));
+    this.tools = adapt([...resolved.tools, ...made.map((m) => m.spec)]);
   }
 
-  /** A tool made in this conversation (CreateTool): its tools from now on, this version (it replaces an older one). */
+  /** A tool made in this conversation (CreateTool): the agent's from now on, this version (it replaces an older one). */
   extend(spec: ToolSpec, adapt: (tools: ToolSpec[]) => ToolSpec[]): void {
     const kept = this.resolved!;
-    this.take({ ...kept, tools: [...kept.tools.filter((t) => t.name !== spec.name), spec] }, adapt);
+    const goalId = kept.goal.id;
+    this.madeHere = [
+      ...this.madeHere.filter((m) => m.goalId !== goalId || m.spec.name !== spec.name),
+      { goalId, spec },
+    ];
+    this.take({ ...kept, tools: kept.tools.filter((t) => t.name !== spec.name) }, adapt);
   }
 
   /** Whether the turn of prompt `promptId` must look at the goal's MCP tools first. */

@@ -44,6 +44,7 @@ export function carry(convo: Conversation, summary: string, recent: T.ChatMessag
     runs: convo.runs,
     delegations: convo.delegations.started,
     firstSeq: convo.log.firstSeq + convo.log.length - recent.length,
+    ...(convo.offer.madeHere.length ? { madeTools: convo.offer.madeHere } : {}),
   };
 }
 
