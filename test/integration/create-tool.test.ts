@@ -95,6 +95,17 @@ describe('CreateTool: a tool made, checked, approved and used in the same conver
     expect(worker.made.list(true)[0]).toMatchObject({ name: 'extract_urls', usage: { calls: 2, errors: 0 } });
   });
 
+  it('refuses a draft that never stops, with the reason, and the worker goes on', async () => {
+    const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, {
+      goalId: 'goal_agent_builder',
+    });
+    const reply = await say(handle, 'a tool that never stops');
+    expect(reply.pendingToolCall).toBeNull();
+    expect(reply.reply).toMatch(/That tool cannot be made: .*example 1: stopped after 1000 ms of CPU time/);
+    expect(readdirSync(toolsDir).filter((f) => f.startsWith('spin'))).toEqual([]);
+    expect((await say(handle, 'a tool that never stops')).reply).toMatch(/stopped after 1000 ms/);
+  });
+
   it('refuses a draft whose name a made tool has, before the user is asked', async () => {
     const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, {
       goalId: 'goal_agent_builder',
@@ -156,5 +167,28 @@ describe('CreateTool over HTTP: a failing draft goes back to the model with the 
 
     await decide(handle, { approve: false, reason: 'not now' });
     expect(readdirSync(toolsDir)).toEqual([]);
+  });
+
+  it('writes the draft as the user edited it, checked again; an edit that breaks it writes nothing', async () => {
+    const queue = worker.worker.options.taskQueue;
+    const first = await startConversation(env.client, queue, { goalId: 'goal_agent_builder' });
+    expect((await say(first.handle, 'a tool to extract URLs')).pendingToolCall?.tool).toBe('CreateTool');
+    const broken = { ...EXTRACT_URLS_DRAFT, code: 'return 1;' };
+    await decide(first.handle, { approve: true, args: broken });
+    expect(toolOutcomes(await history(first.handle), 'CreateTool').at(-1)).toMatchObject({
+      outcome: {
+        status: 'invalid_input',
+        problems: expect.arrayContaining([expect.stringMatching(/^example 1: expected .*, got 1$/)]),
+      },
+    });
+    expect(readdirSync(toolsDir)).toEqual([]);
+
+    const second = await startConversation(env.client, queue, { goalId: 'goal_agent_builder' });
+    await say(second.handle, 'a tool to extract URLs');
+    await decide(second.handle, { approve: true, args: { ...EXTRACT_URLS_DRAFT, name: 'links_by_domain' } });
+    expect(toolOutcomes(await history(second.handle), 'CreateTool').at(-1)).toMatchObject({
+      outcome: { status: 'ok', result: { created: 'links_by_domain', version: 1 } },
+    });
+    expect(readdirSync(toolsDir)).toEqual(['links_by_domain.v1.json']);
   });
 });
