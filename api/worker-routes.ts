@@ -1,5 +1,6 @@
 // The routes that ask the worker rather than a conversation: health (does the API reach Temporal), the agents it
-// offers, the MCP endpoints and tools as it sees them, and the whole catalog as one Markdown document.
+// offers, the MCP endpoints and tools as it sees them, the whole catalog as one Markdown document, and the made tools
+// of its tools folder (listed, disabled, enabled, removed).
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AgentClient } from '../client/agent-client';
 import { catalogMarkdown, catalogSnapshot } from '../client/catalog-doc';
@@ -57,6 +58,34 @@ export function addWorkerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient): 
       responses: { 200: json(z.array(S.Anything), 'ToolSpec[]'), ...errors },
     }),
     async (c) => c.json((await agents.catalog(c.req.valid('query').goal)).tools, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/made-tools',
+      summary: 'The made tools (CreateTool): every version, disabled and broken ones too, with code and provenance',
+      request: { query: S.MadeToolsQuery },
+      responses: { 200: json(z.array(S.MadeTool), 'MadeTool[]'), ...errors },
+    }),
+    async (c) => c.json(await agents.madeTools({ usage: c.req.valid('query').usage === 'true' }), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/made-tools/{name}/{action}',
+      summary: 'Disable, enable or remove every version of a made tool',
+      request: { params: S.MadeToolAction },
+      responses: {
+        200: json(S.MadeToolManaged, 'The versions left'),
+        ...errors,
+        404: json(S.ErrorBody, 'No made tool of that name'),
+      },
+    }),
+    async (c) => {
+      const { name, action } = c.req.valid('param');
+      return c.json({ name, action, versions: await agents.manageMadeTool(action, name) }, 200);
+    },
   );
 
   app.openapi(

@@ -16,10 +16,13 @@ import {
   describeAgentsUpdate,
   describeCatalogUpdate,
   describeGoalFilesUpdate,
+  describeMadeToolsUpdate,
   manageGoalUpdate,
+  manageMadeToolUpdate,
   type CatalogDescription,
 } from '../workflows/describe-workflows';
 import type { AgentsDescription, GoalFileSummary } from '../core/activity-types';
+import type { MadeToolSummary } from '../core/made-tools';
 import {
   cancelTurnUpdate,
   changeGoalSignal,
@@ -305,6 +308,18 @@ export class AgentClient {
   /** Disables (the file is set aside), enables or removes a goal file; running conversations keep their version. */
   async manageGoal(action: 'disable' | 'enable' | 'remove', goalId: string): Promise<GoalFileSummary> {
     return this.desk.ask(manageGoalUpdate, [{ action, goalId }]);
+  }
+
+  /** The worker's made tools (CreateTool, TOOLS_DIR): every version, disabled and broken ones too; with `usage`,
+   * each one's calls, errors, times and last use. */
+  async madeTools({ usage = false }: { usage?: boolean } = {}): Promise<MadeToolSummary[]> {
+    return this.desk.ask(describeMadeToolsUpdate, [{ usage }]);
+  }
+
+  /** Disables (calls get an error saying so), enables or removes every version of a made tool; answers the versions
+   * left (none after remove). An unknown name is a `not_found` user error. */
+  async manageMadeTool(action: 'disable' | 'enable' | 'remove', name: string): Promise<MadeToolSummary[]> {
+    return this.desk.ask(manageMadeToolUpdate, [{ action, name }]);
   }
 
   private handle(id: string): WorkflowHandle<typeof AgentGoalWorkflow> {

@@ -1,5 +1,5 @@
 // `npm run agent -- <command>`: start, chat, list, say, confirm, cancel, history, tree, status, end, prune, agents,
-// goal-files, endpoints, tools.
+// goal-files, endpoints, tools (client/tools-command.ts, made tools included).
 import { parseArgs } from 'node:util';
 import { PICKER_GOAL_ID } from '../goals/goal-registry';
 import { AgentClient } from './agent-client';
@@ -7,7 +7,6 @@ import { DEFAULT_TASK_QUEUE } from '../runtime/connection';
 import { applyEnvFile } from '../runtime/env-file';
 import { startTracing } from '../runtime/tracing';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
-import { catalogMarkdown, catalogSnapshot } from './catalog-doc';
 import { parseAge, pruneConversations } from './prune';
 import { createStreamBus } from '../stream';
 import { runChat, type ChatIO } from './chat';
@@ -19,9 +18,9 @@ import {
   formatHistory,
   formatReply,
   formatSpend,
-  formatTools,
   formatTree,
 } from './terminal-format';
+import { toolsCommand } from './tools-command';
 import type { ConversationFilter } from './conversation-list';
 import { UserError } from './user-error';
 
@@ -49,8 +48,15 @@ const USAGE = `usage: agent <command> [options]
                                                   created them (CreateAgent); set one aside, bring it back, or delete it
                                                   (\`goals\`, its old name, still works)
   endpoints                                       MCP endpoints as the worker sees them: status, tool count, last error
-  tools [--goal <id>] [--markdown]                the tools a goal sees (all MCP tools without --goal); --markdown: the
-                                                  whole catalog as a document (agents, tools, arguments, endpoints)
+  tools [--goal <id>] [--markdown]                the tools a goal sees (all MCP and made tools without --goal);
+                                                  --markdown: the whole catalog as a document (agents, tools, arguments,
+                                                  endpoints)
+  tools --made [--code] [--stats]                 the made tools' files (CreateTool): version, current, disabled or
+                                                  broken (why), description, who made them; --code: the code too
+  tools --stats                                   per made tool: calls, errors, p50/p95 time, last use
+  tools disable|enable|remove <name>              set a made tool aside (every version), bring it back, or delete it
+  tools prune --unused-for <duration>             propose the made tools unused for that long (30d), with the command
+                                                  that removes each; removes nothing
 options: --json (machine-readable output), --help
 env: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE, TASK_QUEUE, AGENT_GOAL`;
 
@@ -77,6 +83,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         state: { type: 'string' },
         json: { type: 'boolean', default: false },
         markdown: { type: 'boolean', default: false },
+        made: { type: 'boolean', default: false },
+        stats: { type: 'boolean', default: false },
+        code: { type: 'boolean', default: false },
+        'unused-for': { type: 'string' },
         'older-than': { type: 'string' },
         'dry-run': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
@@ -141,16 +151,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         return 0;
       }
       case 'tools': {
-        if (values.markdown) {
-          const c = await connect();
-          io.output.write(
-            catalogMarkdown(await catalogSnapshot(c), { taskQueue: c.taskQueue, generatedAt: new Date() }),
-          );
-          return 0;
-        }
-        // An unknown goal comes back from the worker as its one UnknownGoal message.
-        const { catalog, tools } = await (await connect()).catalog(values.goal);
-        out(formatTools(tools, catalog), { catalog, tools });
+        const opts = { ...values, unusedFor: values['unused-for'] };
+        await toolsCommand(rest, opts, connect, out, (text) => io.output.write(text));
         return 0;
       }
       case 'list': {

@@ -11,6 +11,7 @@ export { AgentGoalWorkflow } from '../workflows';
 export * from '../core/messages';
 export type { AgentsDescription } from '../core/activity-types';
 export type { CatalogDescription } from '../workflows/describe-workflows';
+export type { MadeToolSummary, MadeToolUsage, ToolExample, ToolProvenance } from '../core/made-tools';
 export type {
   AgentSummary,
   CatalogSummary,

@@ -8,6 +8,8 @@ import {
 } from '../core/conversation-types';
 import { formatUsd } from '../core/format';
 import type { GoalFileSummary } from '../core/activity-types';
+import type { MadeToolSummary } from '../core/made-tools';
+import { madeMark, madeToolLines } from './made-tools-format';
 import type { HistoryTree } from './conversation-tree';
 import type { ConversationSummary } from '../core/conversation-types';
 
@@ -122,12 +124,19 @@ export function formatEndpoints(catalog: CatalogSummary): string {
   return lines.join('\n');
 }
 
-export function formatTools(tools: ToolSpec[], catalog: CatalogSummary): string {
+/**
+ * `agent tools`: one line per tool, where it comes from and its approval policy. `made`: the worker's made tools,
+ * listed after the others (without a goal), or why the worker could not list them.
+ */
+export function formatTools(tools: ToolSpec[], catalog: CatalogSummary, made?: MadeToolSummary[] | string): string {
   const lines = tools.map((t) => {
-    const where = t.mcp ? `mcp ${t.mcp.server}/${t.mcp.tool}` : t.kind;
+    const where = t.mcp ? `mcp ${t.mcp.server}/${t.mcp.tool}` : t.kind === 'made' ? madeMark(t.made?.version) : t.kind;
     return `${t.name.padEnd(32)} ${where.padEnd(28)} approval: ${t.approval.padEnd(7)} ${t.description}`;
   });
-  if (lines.length === 0) lines.push('(no tools)');
+  const offered = typeof made === 'object' ? made.filter((t) => t.current).length : 0;
+  if (lines.length + offered === 0) lines.push('(no tools)');
+  if (typeof made === 'string') lines.push(`made tools: ${made}`);
+  else if (made) lines.push(...madeToolLines(made));
   const down = catalog.endpoints.filter((e) => e.status === 'unavailable').map((e) => e.name);
   if (down.length) lines.push(`unavailable endpoints (their tools are missing above): ${down.join(', ')}`);
   if (catalog.registryError) lines.push(`registry error: ${catalog.registryError}`);

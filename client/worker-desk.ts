@@ -3,11 +3,17 @@
 // question and reused by every later one, so the answer is the worker's view, not this process's, and asking leaves
 // no row per question in the workflow list where conversations are.
 import type { UpdateDefinition } from '@temporalio/common';
-import { type Client, WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
+import {
+  ApplicationFailure,
+  type Client,
+  WithStartWorkflowOperation,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { DescribeWorkflow } from '../workflows';
 import { describeWorkflowId } from '../workflows/describe-workflows';
-import { UserError } from './user-error';
+import { FailureTypes } from '../core/activity-types';
+import { UserError, type UserErrorKind } from './user-error';
 
 /** How long a question to the worker may take: discovery of a slow endpoint is bounded well below. */
 const ASK_WORKER_MS = 60_000;
@@ -41,7 +47,7 @@ export class WorkerDesk {
     }
   }
 
-  /** Asks the worker; its failure (an unknown goal, say) comes back as a user error. */
+  /** Asks the worker; its failure (an unknown goal or made tool, say) comes back as a user error. */
   async ask<T, Args extends unknown[]>(question: UpdateDefinition<T, Args>, args: Args): Promise<T> {
     await this.requireWorker();
     const desk = new WithStartWorkflowOperation(DescribeWorkflow, {
@@ -59,9 +65,17 @@ export class WorkerDesk {
       if (err instanceof WorkflowUpdateFailedError) {
         // The activity's own message (e.g. the unknown goal) is two causes down.
         const cause = err.cause as ({ cause?: Error } & Error) | undefined;
-        throw new UserError(cause?.cause?.message ?? cause?.message ?? err.message);
+        throw new UserError(cause?.cause?.message ?? cause?.message ?? err.message, kindOf(cause?.cause));
       }
       throw err;
     }
   }
+}
+
+/**
+ * A made tool named in the path of a request is not found (404 from the API); an unknown goal stays `invalid`, as
+ * the goal is a field of the request (400 naming it).
+ */
+function kindOf(failure: Error | undefined): UserErrorKind {
+  return failure instanceof ApplicationFailure && failure.type === FailureTypes.UnknownTool ? 'not_found' : 'invalid';
 }

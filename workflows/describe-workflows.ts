@@ -1,8 +1,8 @@
 // One long-lived workflow per task queue through which clients ask the worker what it sees (`agent agents`,
-// `agent endpoints`, `agent tools`, the goal check of `npm start`): the answer is the worker's view (its goals
-// folder, GOAL_CATEGORIES, secrets, network and last discovery), not the client's. Clients reach it with
-// update-with-start, so it is started on first use and every later question reuses it: asking leaves no row
-// behind in the workflow list, where a workflow per question would leave one each.
+// `agent endpoints`, `agent tools`, its goal files and made tools, the goal check of `npm start`): the answer is the
+// worker's view (its goals and tools folders, GOAL_CATEGORIES, secrets, network and last discovery), not the
+// client's. Clients reach it with update-with-start, so it is started on first use and every later question reuses
+// it: asking leaves no row behind in the workflow list, where a workflow per question would leave one each.
 import {
   allHandlersFinished,
   condition,
@@ -12,7 +12,16 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AgentsDescription, GoalFileSummary } from '../core/activity-types';
-import { describeAgents, describeCatalog, describeGoalFiles, manageGoal, resolveGoal } from './activity-stubs';
+import type { MadeToolSummary } from '../core/made-tools';
+import {
+  describeAgents,
+  describeCatalog,
+  describeGoalFiles,
+  describeMadeTools,
+  manageGoal,
+  manageMadeTool,
+  resolveGoal,
+} from './activity-stubs';
 import type { CatalogSummary, ToolSpec } from '../core/types';
 
 export interface CatalogDescription {
@@ -31,6 +40,15 @@ export const manageGoalUpdate = defineUpdate<
   GoalFileSummary,
   [{ action: 'disable' | 'enable' | 'remove'; goalId: string }]
 >('manageGoal');
+
+/** The tools folder's made tools, every version, disabled and broken ones too, with usage when asked (`agent tools`). */
+export const describeMadeToolsUpdate = defineUpdate<MadeToolSummary[], [{ usage?: boolean }]>('describeMadeTools');
+/** Disables, enables or removes every version of a made tool (`agent tools disable|enable|remove <name>`): the
+ * versions left come back (none after remove). */
+export const manageMadeToolUpdate = defineUpdate<
+  MadeToolSummary[],
+  [{ action: 'disable' | 'enable' | 'remove'; name: string }]
+>('manageMadeTool');
 
 /** The describe workflow of a task queue: one id per queue, so update-with-start finds the running one. */
 export function describeWorkflowId(taskQueue: string): string {
@@ -63,6 +81,14 @@ export async function DescribeWorkflow(): Promise<never> {
   setHandler(manageGoalUpdate, async (input) => {
     asked++;
     return manageGoal(input);
+  });
+  setHandler(describeMadeToolsUpdate, async (input) => {
+    asked++;
+    return describeMadeTools(input);
+  });
+  setHandler(manageMadeToolUpdate, async (input) => {
+    asked++;
+    return manageMadeTool(input);
   });
   // Nothing to do between questions: the run waits (no timer, no history) until its history should be renewed.
   await condition(() => asked >= QUESTIONS_PER_RUN || workflowInfo().continueAsNewSuggested);

@@ -1,0 +1,68 @@
+// `agent tools prune --unused-for <duration>`: which made tools nobody has used for that long. It only proposes:
+// a made tool may be in a goal file or a running conversation the worker cannot see from here, so removing one is
+// left to the user, one `agent tools remove <name>` at a time.
+import type { MadeToolSummary } from '../core/made-tools';
+import { madeToolState, shortTime, type MadeToolState } from './made-tools-format';
+
+export interface UnusedMadeTool {
+  name: string;
+  /** The newest version of the name. */
+  version: number;
+  state: MadeToolState;
+  lastUsed: string | null;
+  /** When its newest version was made (CreateTool's provenance); null for a file put there by hand. */
+  madeAt: string | null;
+  /** The command that removes it, every version. */
+  command: string;
+}
+
+export interface PruneProposal {
+  /** Tools unused (or, never used, made) before this time. */
+  before: string;
+  unused: UnusedMadeTool[];
+  /** Never used, with no record of when they were made: how long they have been idle is not known. */
+  unknownAge: string[];
+}
+
+/**
+ * Per name, the last use, or the making of its newest version when it was never used, against now − `seconds`.
+ * `made` must carry usage (`madeTools({ usage: true })`): a tool without is taken as never used.
+ */
+export function unusedMadeTools(made: MadeToolSummary[], seconds: number, now = new Date()): PruneProposal {
+  const before = new Date(now.getTime() - seconds * 1000).toISOString();
+  const names = [...new Set(made.map((t) => t.name))];
+  const unused: UnusedMadeTool[] = [];
+  const unknownAge: string[] = [];
+  for (const name of names) {
+    const versions = made.filter((t) => t.name === name);
+    const newest = versions.reduce((a, b) => (b.version > a.version ? b : a));
+    const lastUsed = versions.find((t) => t.usage?.lastUsed)?.usage?.lastUsed ?? null;
+    const madeAt = newest.provenance?.createdAt ?? null;
+    const idleSince = lastUsed ?? madeAt;
+    if (!idleSince) unknownAge.push(name);
+    else if (Date.parse(idleSince) < Date.parse(before))
+      unused.push({
+        name,
+        version: newest.version,
+        state: madeToolState(newest),
+        lastUsed,
+        madeAt,
+        command: `agent tools remove ${name}`,
+      });
+  }
+  return { before, unused, unknownAge };
+}
+
+export function formatPruneProposal(proposal: PruneProposal, unusedFor: string): string {
+  const lines = proposal.unused.length
+    ? [`${proposal.unused.length} made tool(s) unused for ${unusedFor}; nothing was removed. To remove one, run:`]
+    : [`No made tool has been unused for ${unusedFor}.`];
+  for (const t of proposal.unused) {
+    const idle = t.lastUsed ? `last used ${shortTime(t.lastUsed)}` : `never used, made ${shortTime(t.madeAt)}`;
+    const state = t.state === 'current' ? '' : `, ${t.state}`;
+    lines.push(`  ${t.command.padEnd(44)} # v${t.version}${state}, ${idle}`);
+  }
+  if (proposal.unknownAge.length)
+    lines.push(`Never used, made at a time no file records: ${proposal.unknownAge.join(', ')}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,93 @@
+// `agent tools` in all its forms: the tools a goal sees, or every MCP tool and made tool; the catalog as Markdown;
+// the made tools' files (--made, --code), their usage (--stats); disable|enable|remove <name>; and prune, which
+// only proposes. Arguments are checked before anything connects, so a typo costs no round trip to the worker.
+import type { MadeToolSummary } from '../core/made-tools';
+import type { AgentClient } from './agent-client';
+import { catalogMarkdown, catalogSnapshot } from './catalog-doc';
+import { formatMadeToolStats, formatMadeTools, madeToolStats } from './made-tools-format';
+import { formatPruneProposal, unusedMadeTools } from './made-tools-prune';
+import { parseAge } from './prune';
+import { formatTools } from './terminal-format';
+import { UserError } from './user-error';
+
+export const TOOLS_USAGE =
+  'usage: agent tools [--goal <id>] [--markdown] [--made [--code]] [--stats] | ' +
+  'agent tools disable|enable|remove <name> | agent tools prune --unused-for <duration>';
+
+const ACTIONS = ['disable', 'enable', 'remove'] as const;
+type Action = (typeof ACTIONS)[number];
+
+export interface ToolsOptions {
+  goal?: string;
+  markdown?: boolean;
+  made?: boolean;
+  stats?: boolean;
+  code?: boolean;
+  unusedFor?: string;
+}
+
+/** Prints a human answer, or `data` as JSON with --json. */
+export type Out = (human: string, data: unknown) => void;
+
+export async function toolsCommand(
+  rest: string[],
+  opts: ToolsOptions,
+  connect: () => Promise<AgentClient>,
+  out: Out,
+  write: (text: string) => void,
+): Promise<void> {
+  const [sub, name, ...extra] = rest;
+  if (sub && (ACTIONS as readonly string[]).includes(sub)) {
+    if (!name || extra.length) throw new UserError(TOOLS_USAGE);
+    const action = sub as Action;
+    // An unknown name comes back as the worker's own sentence (naming its tools folder).
+    const versions = await (await connect()).manageMadeTool(action, name);
+    const done = action === 'remove' ? 'removed' : `${action}d`;
+    out(`${done} ${name} (${versions.length ? versions.map((v) => `v${v.version}`).join(', ') : 'every version'})`, {
+      action,
+      name,
+      versions,
+    });
+    return;
+  }
+  if (sub === 'prune') {
+    if (name || !opts.unusedFor) throw new UserError(`prune needs --unused-for <duration>. ${TOOLS_USAGE}`);
+    const seconds = parseAge(opts.unusedFor, '--unused-for');
+    const proposal = unusedMadeTools(await (await connect()).madeTools({ usage: true }), seconds);
+    out(formatPruneProposal(proposal, opts.unusedFor), { unusedFor: opts.unusedFor, ...proposal });
+    return;
+  }
+  if (sub) throw new UserError(TOOLS_USAGE);
+
+  const c = await connect();
+  if (opts.markdown) {
+    write(catalogMarkdown(await catalogSnapshot(c), { taskQueue: c.taskQueue, generatedAt: new Date() }));
+    return;
+  }
+  if (opts.made || opts.code) {
+    const made = await c.madeTools({ usage: opts.stats });
+    out(formatMadeTools(made, { code: opts.code }), made);
+    return;
+  }
+  if (opts.stats) {
+    const stats = madeToolStats(await c.madeTools({ usage: true }));
+    out(formatMadeToolStats(stats), stats);
+    return;
+  }
+  // An unknown goal comes back from the worker as its one UnknownGoal message.
+  const { catalog, tools } = await c.catalog(opts.goal);
+  // A goal's list has its made tools already; without one, the made tools join the MCP tools.
+  if (opts.goal) return out(formatTools(tools, catalog), { catalog, tools });
+  const made = await madeOrWhyNot(c);
+  out(formatTools(tools, catalog, made), { catalog, tools, made: Array.isArray(made) ? made : [] });
+}
+
+/** A worker that cannot list made tools (no tools folder) still lists its MCP tools, saying why the others are not. */
+async function madeOrWhyNot(c: AgentClient): Promise<MadeToolSummary[] | string> {
+  try {
+    return await c.madeTools();
+  } catch (err) {
+    if (err instanceof UserError) return err.message;
+    throw err;
+  }
+}

@@ -1,0 +1,140 @@
+// How made tools read in the terminal and what `agent tools prune` proposes, from summaries as the worker lists them.
+import type { MadeToolSummary, MadeToolUsage } from '../../core/made-tools';
+import {
+  formatMadeToolStats,
+  formatMadeTools,
+  madeToolLines,
+  madeToolState,
+  madeToolStats,
+} from '../../client/made-tools-format';
+import { formatPruneProposal, unusedMadeTools } from '../../client/made-tools-prune';
+import { formatTools } from '../../client/terminal-format';
+
+const NOW = new Date('2026-06-30T00:00:00.000Z');
+const unused: MadeToolUsage = { calls: 0, errors: 0, p50Ms: null, p95Ms: null, lastUsed: null };
+
+const tool = (t: Partial<MadeToolSummary> & { name: string; version: number }): MadeToolSummary => ({
+  file: `/tools/${t.name}.v${t.version}.json`,
+  disabled: false,
+  current: false,
+  description: `What ${t.name} does.`,
+  code: 'return 1;',
+  ...t,
+});
+
+const provenance = (createdAt: string) => ({
+  createdBy: 'agent-1',
+  callId: 'c1',
+  createdAt,
+  request: 'make it',
+  model: 'openai:gpt',
+});
+
+// As the worker lists them: by name, newest version first.
+const made: MadeToolSummary[] = [
+  tool({ name: 'alpha', version: 2, current: true, provenance: provenance('2026-06-01T10:00:00.000Z') }),
+  tool({ name: 'alpha', version: 1, provenance: provenance('2026-01-01T10:00:00.000Z') }),
+  tool({ name: 'beta', version: 1, disabled: true, provenance: provenance('2026-02-01T08:30:00.000Z') }),
+  tool({ name: 'gamma', version: 3, problems: ['examples: at least 3'], description: undefined, code: undefined }),
+  tool({ name: 'gamma', version: 2, current: true }),
+];
+
+describe('made tools in the terminal', () => {
+  it('tells current, older, disabled and broken files apart', () => {
+    expect(made.map((t) => `${t.name} v${t.version} ${madeToolState(t)}`)).toEqual([
+      'alpha v2 current',
+      'alpha v1 older',
+      'beta v1 disabled',
+      'gamma v3 broken',
+      'gamma v2 current',
+    ]);
+  });
+
+  it('lists the versions on offer among the other tools, and names the names with none', () => {
+    expect(madeToolLines(made)).toEqual([
+      `${'alpha'.padEnd(32)} ${'[made v2]'.padEnd(28)} approval: never   What alpha does.`,
+      `${'gamma'.padEnd(32)} ${'[made v2]'.padEnd(28)} approval: never   What gamma does.`,
+      'made tools not offered: beta v1 (disabled) (agent tools --made says why)',
+    ]);
+    const catalog = { endpoints: [], registryError: null } as never;
+    expect(formatTools([], catalog, 'This worker has no tools folder (TOOLS_DIR) for made tools.')).toBe(
+      '(no tools)\nmade tools: This worker has no tools folder (TOOLS_DIR) for made tools.',
+    );
+  });
+
+  it('shows each file with its state, problems, provenance and usage; the code when asked', () => {
+    const text = formatMadeTools(
+      [
+        {
+          ...made[0]!,
+          usage: { ...unused, calls: 4, errors: 1, p50Ms: 2, p95Ms: 9, lastUsed: '2026-06-29T12:00:00.000Z' },
+        },
+        made[3]!,
+      ],
+      { code: true },
+    );
+    expect(text.split('\n')).toEqual([
+      'alpha v2  current  What alpha does.',
+      '  made by agent-1 at 2026-06-01 10:00 (model openai:gpt): "make it"',
+      '  used: 4 call(s), 1 error(s), p50 2 ms, p95 9 ms, last 2026-06-29 12:00',
+      '  file: /tools/alpha.v2.json',
+      '  code:',
+      '    │ return 1;',
+      'gamma v3  broken',
+      '  problem: examples: at least 3',
+      '  file: /tools/gamma.v3.json',
+    ]);
+    expect(formatMadeTools([])).toBe('(no made tools)');
+  });
+
+  it('counts usage per name, under the version on offer', () => {
+    const withUsage = made.map((t) => ({ ...t, usage: t.name === 'alpha' ? { ...unused, calls: 2 } : unused }));
+    const stats = madeToolStats(withUsage);
+    expect(stats.map((s) => [s.name, s.version, s.state, s.calls])).toEqual([
+      ['alpha', 2, 'current', 2],
+      ['beta', 1, 'disabled', 0],
+      ['gamma', 2, 'current', 0],
+    ]);
+    expect(formatMadeToolStats(stats).split('\n')[2]).toBe(
+      `${'beta v1 (disabled)'.padEnd(32)}      0      0        —        —  never`,
+    );
+  });
+});
+
+describe('agent tools prune', () => {
+  const withUsage = made.map((t) => ({
+    ...t,
+    usage: t.name === 'alpha' ? { ...unused, calls: 1, lastUsed: '2026-03-01T00:00:00.000Z' } : unused,
+  }));
+
+  it('proposes the names whose last use, or making when never used, is older than the duration', () => {
+    const proposal = unusedMadeTools(withUsage, 30 * 86_400, NOW);
+    expect(proposal.before).toBe('2026-05-31T00:00:00.000Z');
+    expect(proposal.unused).toEqual([
+      {
+        name: 'alpha',
+        version: 2,
+        state: 'current',
+        lastUsed: '2026-03-01T00:00:00.000Z',
+        madeAt: '2026-06-01T10:00:00.000Z',
+        command: 'agent tools remove alpha',
+      },
+      expect.objectContaining({ name: 'beta', state: 'disabled', lastUsed: null, madeAt: '2026-02-01T08:30:00.000Z' }),
+    ]);
+    expect(proposal.unknownAge).toEqual(['gamma']);
+    expect(formatPruneProposal(proposal, '30d').split('\n')).toEqual([
+      '2 made tool(s) unused for 30d; nothing was removed. To remove one, run:',
+      `  ${'agent tools remove alpha'.padEnd(44)} # v2, last used 2026-03-01 00:00`,
+      `  ${'agent tools remove beta'.padEnd(44)} # v1, disabled, never used, made 2026-02-01 08:30`,
+      'Never used, made at a time no file records: gamma',
+    ]);
+  });
+
+  it('proposes nothing when every tool was used or made since', () => {
+    const proposal = unusedMadeTools(withUsage, 365 * 86_400, NOW);
+    expect(proposal.unused).toEqual([]);
+    expect(formatPruneProposal(proposal, '365d')).toBe(
+      'No made tool has been unused for 365d.\nNever used, made at a time no file records: gamma',
+    );
+  });
+});
