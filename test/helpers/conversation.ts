@@ -55,3 +55,20 @@ export function resultOf<T>(messages: ChatMessage[], tool: string, n = 0): T {
   if (outcome?.status !== 'ok') throw new Error(`${tool} #${n} did not succeed: ${JSON.stringify(outcome)}`);
   return outcome.result as T;
 }
+
+/** The attempt number of each start of `activityType`'s activities, in order: [2] proves a kill forced one retry. */
+export async function startedAttempts(handle: WorkflowHandle, activityType: string): Promise<number[]> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  const scheduled = new Set(
+    events
+      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activityType)
+      .map((e) => String(e.eventId)),
+  );
+  return events
+    .filter(
+      (e) =>
+        e.activityTaskStartedEventAttributes &&
+        scheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId)),
+    )
+    .map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 0);
+}

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { confirmSignal } from '../../core/messages';
 import { FX_STDIO } from '../fixtures/scripts';
-import { say, startConversation, waitForUser } from '../helpers/conversation';
+import { say, startConversation, waitForUser, startedAttempts } from '../helpers/conversation';
 import { GrpcProxy } from '../../testkit/grpc-proxy';
 import { startTemporal } from '../../testkit/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
@@ -75,19 +75,6 @@ describe('CreateAgent: the worker dies after writing the goal, before Temporal h
     expect(readdirSync(goalsDir)).toEqual(['goal_fx_balances.json']);
     expect(readFileSync(file, 'utf8')).toBe(written); // the retry found its own file and wrote nothing
     // The kill forced a second attempt of createGoal.
-    const events = (await handle.fetchHistory()).events ?? [];
-    const scheduled = new Set(
-      events
-        .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'createGoal')
-        .map((e) => String(e.eventId)),
-    );
-    const attempts = events
-      .filter(
-        (e) =>
-          e.activityTaskStartedEventAttributes &&
-          scheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId)),
-      )
-      .map((e) => e.activityTaskStartedEventAttributes!.attempt);
-    expect(attempts).toEqual([2]);
+    expect(await startedAttempts(handle, 'createGoal')).toEqual([2]);
   }, 120_000);
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { confirmSignal } from '../../core/messages';
 import { madeToolScript } from '../fixtures/made-tools';
-import { history, say, startConversation, toolOutcomes, waitForUser } from '../helpers/conversation';
+import { history, say, startConversation, toolOutcomes, waitForUser, startedAttempts } from '../helpers/conversation';
 import { GrpcProxy } from '../../testkit/grpc-proxy';
 import { startTemporal } from '../../testkit/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
@@ -76,19 +76,6 @@ describe('CreateTool: the worker dies after writing the tool, before Temporal he
       { outcome: { status: 'ok', result: { created: 'extract_urls', version: 1 } } },
     ]);
     // The kill forced a second attempt of createTool.
-    const events = (await handle.fetchHistory()).events ?? [];
-    const scheduled = new Set(
-      events
-        .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'createTool')
-        .map((e) => String(e.eventId)),
-    );
-    const attempts = events
-      .filter(
-        (e) =>
-          e.activityTaskStartedEventAttributes &&
-          scheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId)),
-      )
-      .map((e) => e.activityTaskStartedEventAttributes!.attempt);
-    expect(attempts).toEqual([2]);
+    expect(await startedAttempts(handle, 'createTool')).toEqual([2]);
   }, 120_000);
 });

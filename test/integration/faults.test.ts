@@ -16,7 +16,16 @@ import { serveMcpOverHttp, type HttpMcpServer } from '../../mcp/servers/serve';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 import type { Employee } from '../../tools/mock-data';
 import { cancelTurnUpdate, confirmSignal } from '../../core/messages';
-import { decide, history, say, startConversation, toolOutcomes, waitForUser, waitUntil } from '../helpers/conversation';
+import {
+  decide,
+  history,
+  say,
+  startConversation,
+  toolOutcomes,
+  waitForUser,
+  waitUntil,
+  startedAttempts,
+} from '../helpers/conversation';
 import { GrpcProxy } from '../../testkit/grpc-proxy';
 import { startTemporal } from '../../testkit/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
@@ -138,18 +147,7 @@ describe('faults: worker processes killed at the worst moments', () => {
 
   /** How many attempts Temporal started for the tool's activity: 2 proves the kill forced a retry. */
   async function attempts(handle: WorkflowHandle, activityType: string): Promise<number> {
-    const events = (await handle.fetchHistory()).events ?? [];
-    const scheduled = new Set(
-      events
-        .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activityType)
-        .map((e) => String(e.eventId)),
-    );
-    const started = events.filter(
-      (e) =>
-        e.activityTaskStartedEventAttributes &&
-        scheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId)),
-    );
-    return Math.max(0, ...started.map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 0));
+    return Math.max(0, ...(await startedAttempts(handle, activityType)));
   }
 
   async function proposeBooking(email: string, start: string, end: string) {

@@ -20,6 +20,7 @@ const goal = (id: string, tools: ToolSpec[]): ResolvedGoal => ({
     agentFriendlyDescription: '',
     description: '',
     starterPrompt: '',
+    exampleConversation: '',
     tools: [],
   },
   tools,
