@@ -1,17 +1,21 @@
 // The shell: header, the key prompt, and the page the URL names — #/ (start or pick a conversation),
-// #/c/<id> (a conversation; a reload resumes it), #/endpoints.
+// #/c/<id> (a conversation; a reload resumes it), #/endpoints, #/made-tools.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, apiKey, messageOf, onUnauthorized, type AgentsDescription, type ConversationState } from './api';
 import { Chat } from './Chat';
 import { ConversationList } from './ConversationList';
 import { Endpoints } from './Endpoints';
+import { MadeTools } from './MadeTools';
 import { Picker } from './Picker';
 
-type Route = { page: 'home' } | { page: 'chat'; id: string } | { page: 'endpoints' };
+type Route = { page: 'home' } | { page: 'chat'; id: string } | { page: 'endpoints' } | { page: 'made-tools' };
+
+const PAGE_TITLES: Partial<Record<Route['page'], string>> = { endpoints: 'Endpoints', 'made-tools': 'Made tools' };
 
 function routeOf(hash: string): Route {
   const chat = /^#\/c\/(.+)$/.exec(hash);
   if (chat) return { page: 'chat', id: decodeURIComponent(chat[1]!) };
+  if (hash === '#/made-tools') return { page: 'made-tools' };
   return hash === '#/endpoints' ? { page: 'endpoints' } : { page: 'home' };
 }
 
@@ -42,9 +46,7 @@ export function App() {
   const currentAgent = route.page === 'chat' && status ? agentName(status.goalId) : null;
 
   useEffect(() => {
-    document.title = [currentAgent, route.page === 'endpoints' ? 'Endpoints' : null, 'Agent orchestrator']
-      .filter(Boolean)
-      .join(' · ');
+    document.title = [currentAgent, PAGE_TITLES[route.page], 'Agent orchestrator'].filter(Boolean).join(' · ');
   }, [currentAgent, route.page]);
   // A new page takes the focus and starts at its top, as a page load would (the chat puts the focus in its text
   // box itself); otherwise a phone that was scrolled down a conversation opens the picker half-way down its list.
@@ -83,6 +85,13 @@ export function App() {
           >
             Endpoints
           </a>
+          <a
+            href="#/made-tools"
+            data-testid="made-tools-link"
+            aria-current={route.page === 'made-tools' ? 'page' : undefined}
+          >
+            Made tools
+          </a>
         </nav>
       </header>
       {needKey && (
@@ -108,6 +117,8 @@ export function App() {
             <Chat key={route.id} id={route.id} agentName={agentName} onStatus={setStatus} />
           ) : route.page === 'endpoints' ? (
             <Endpoints />
+          ) : route.page === 'made-tools' ? (
+            <MadeTools />
           ) : (
             <Picker agents={agents} loadError={agentsError} onRetry={loadAgents} />
           )}

@@ -1,6 +1,7 @@
 // The browser's side of the HTTP API (api/app.ts): requests carry the stored key, errors arrive as ApiError with
 // the server's message, a 401 tells whoever listens (the key prompt), and the live events come from one EventSource.
 import type { AgentsDescription } from '../core/activity-types';
+import type { MadeToolSummary } from '../core/made-tools';
 import type { CatalogSummary, ChatMessage, ToolCall, ToolOutcome, ToolSpec, Usage } from '../core/types';
 import type {
   AgentReply,
@@ -18,6 +19,7 @@ export type {
   ConfirmDecision,
   ConversationState,
   ConversationSummary,
+  MadeToolSummary,
   PendingApproval,
   ToolCall,
   ToolOutcome,
@@ -141,6 +143,8 @@ export const api = {
   /** No goal: every MCP tool. */
   tools: (goalId?: string) =>
     request<ToolSpec[]>('GET', goalId ? `/tools?goal=${encodeURIComponent(goalId)}` : '/tools'),
+  /** Every version of every made tool, with its code, provenance and usage. */
+  madeTools: () => request<MadeToolSummary[]>('GET', '/made-tools?usage=true'),
 };
 
 export interface EventHandlers {

@@ -1,10 +1,13 @@
 // Made tools as their users see them, on a real dev server and worker with files put straight into its tools folder
 // (TOOLS_DIR): `agent tools` lists them beside the MCP tools and in a goal's tools, `--made` shows every file with
 // its state and provenance (and the code), `--stats` their usage, `disable|enable|remove` act on every version,
-// `prune` only proposes, and the HTTP API lists and manages them the same way.
+// `prune` only proposes, the HTTP API lists and manages them the same way, and the web chat's Made tools page shows
+// them with their code folded away.
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ApiKeys } from '../../api/auth';
 import { startApi, type RunningApi } from '../../api/server';
@@ -13,6 +16,8 @@ import type { MadeToolSummary, ToolManifest } from '../../core/made-tools';
 import { createStreamBus } from '../../stream';
 import type { StreamBus } from '../../stream/bus';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
+import { PROJECT_ROOT } from '../../worker/worker-settings';
+import { launchBrowser, openPage } from '../helpers/browser';
 import { runCli } from '../helpers/cli';
 
 const wordCount: ToolManifest = {
@@ -95,7 +100,15 @@ describe('made tools in the CLI and the HTTP API', () => {
   const goalsDir = mkdtempSync(path.join(tmpdir(), 'made-tools-goals-'));
   const put = (m: object, file: string) => writeFileSync(path.join(toolsDir, file), JSON.stringify(m, null, 2));
 
+  const webRoot = path.join(mkdtempSync(path.join(tmpdir(), 'made-tools-web-')), 'web');
+  let built: Promise<unknown>;
+  let web: Promise<RunningApi> | undefined;
+
   beforeAll(async () => {
+    // The chat is built into a folder of this run's own, so another test building dist/web cannot empty it under us.
+    built = promisify(execFile)('npm', ['run', '-s', 'build:web', '--', '--outDir', webRoot, '--logLevel', 'warn'], {
+      cwd: PROJECT_ROOT,
+    });
     put(wordCount, 'word_count.v1.json');
     put(shout(1), 'shout.v1.json');
     put(shout(2), 'shout.v2.json');
@@ -117,11 +130,15 @@ describe('made tools in the CLI and the HTTP API', () => {
     const base = { agents: new AgentClient(env.client, settings.taskQueue), bus, defaultGoal: 'goal_hr_pto' };
     const api = { port: 0, host: '127.0.0.1', bodyLimitBytes: 64 * 1024, corsOrigins: [] };
     open = await startApi({ ...base, settings: { ...api, keys: null } });
+    // The web chat's API starts once the chat is built (it serves the page only if there is one).
+    web = built.then(() => startApi({ ...base, webRoot, settings: { ...api, keys: null } }));
+    web.catch(() => undefined); // a failed build is the web test's failure, said when it awaits this
     keyed = await startApi({ ...base, settings: { ...api, keys: new ApiKeys([`alice=${'a'.repeat(20)}`], []) } });
   });
   afterAll(async () => {
     await open?.close();
     await keyed?.close();
+    await (await web?.catch(() => undefined))?.close();
     await worker?.stop();
     await bus?.close();
     await env?.teardown();
@@ -343,5 +360,35 @@ describe('made tools in the CLI and the HTTP API', () => {
     expect(await call('POST', '/api/made-tools/shout/disable', keyed)).toMatchObject({ status: 401 });
     expect((await call('GET', '/api/made-tools', keyed, 'a'.repeat(20))).status).toBe(200);
     expect(existsSync(path.join(toolsDir, 'shout.v2.json'))).toBe(true);
+  });
+
+  it('shows every made tool on the web chat’s Made tools page, its code folded away', async () => {
+    const chat = await web!;
+    expect(chat.web).toBe(true);
+    const browser = await launchBrowser();
+    try {
+      const { page, pageErrors, close } = await openPage(browser);
+      await page.goto(`${chat.url}/`);
+      await page.getByTestId('made-tools-link').click();
+      await page.waitForURL(/#\/made-tools$/);
+      const row = (name: string, version: number) =>
+        page.locator(`[data-testid="made-tool-row"][data-tool="${name}"][data-version="${version}"]`);
+      await row('word_count', 1).waitFor();
+      expect(await row('word_count', 1).getAttribute('data-state')).toBe('current');
+      expect(await row('shout', 1).getAttribute('data-state')).toBe('older');
+      expect(await row('word_count', 1).textContent()).toMatch(
+        /count the words of my essay.*3 call\(s\), 1 error\(s\)/,
+      );
+      const code = row('word_count', 1).getByTestId('made-tool-code');
+      expect(await code.isVisible()).toBe(false);
+      await row('word_count', 1).getByText('Code').click();
+      expect(await code.isVisible()).toBe(true);
+      expect(await code.textContent()).toBe(wordCount.code);
+      expect(await page.title()).toBe('Made tools · Agent orchestrator');
+      expect(pageErrors).toEqual([]);
+      await close();
+    } finally {
+      await browser.close();
+    }
   });
 });
