@@ -2,6 +2,7 @@
 // offers, the MCP endpoints and tools as it sees them, the whole catalog as one Markdown document, and the made tools
 // of its tools folder (listed, disabled, enabled, removed).
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { HTTPException } from 'hono/http-exception';
 import type { AgentClient } from '../client/agent-client';
 import { catalogMarkdown, catalogSnapshot } from '../client/catalog-doc';
 import type { ApiEnv } from './auth';
@@ -74,15 +75,21 @@ export function addWorkerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient): 
     createRoute({
       method: 'post',
       path: '/api/made-tools/{name}/{action}',
-      summary: 'Disable, enable or remove every version of a made tool',
+      summary: 'Disable, enable or remove every version of a made tool (an admin key, when API keys are set)',
       request: { params: S.MadeToolAction },
       responses: {
         200: json(S.MadeToolManaged, 'The versions left'),
         ...errors,
+        403: json(S.ErrorBody, 'Not an admin key'),
         404: json(S.ErrorBody, 'No made tool of that name'),
       },
     }),
     async (c) => {
+      // Made tools are the worker's, shared by every user's agents: one user's key must not take them from the rest.
+      if (!c.get('caller').admin)
+        throw new HTTPException(403, {
+          message: 'Only an admin key (API_ADMIN_KEYS) may disable, enable or remove made tools.',
+        });
       const { name, action } = c.req.valid('param');
       return c.json({ name, action, versions: await agents.manageMadeTool(action, name) }, 200);
     },

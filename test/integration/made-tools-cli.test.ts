@@ -133,7 +133,10 @@ describe('made tools in the CLI and the HTTP API', () => {
     // The web chat's API starts once the chat is built (it serves the page only if there is one).
     web = built.then(() => startApi({ ...base, webRoot, settings: { ...api, keys: null } }));
     web.catch(() => undefined); // a failed build is the web test's failure, said when it awaits this
-    keyed = await startApi({ ...base, settings: { ...api, keys: new ApiKeys([`alice=${'a'.repeat(20)}`], []) } });
+    keyed = await startApi({
+      ...base,
+      settings: { ...api, keys: new ApiKeys([`alice=${'a'.repeat(20)}`], [`ops=${'o'.repeat(20)}`]) },
+    });
   });
   afterAll(async () => {
     await open?.close();
@@ -350,7 +353,7 @@ describe('made tools in the CLI and the HTTP API', () => {
     expect(await call('GET', '/api/made-tools?usage=maybe')).toMatchObject({ status: 400, body: { field: 'usage' } });
   });
 
-  it('puts the routes in the OpenAPI document and behind the API keys', async () => {
+  it('puts the routes in the OpenAPI document and behind the API keys (changes need an admin key)', async () => {
     const { body: doc } = await call('GET', '/api/openapi.json');
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining(['/api/made-tools', '/api/made-tools/{name}/{action}']),
@@ -359,7 +362,13 @@ describe('made tools in the CLI and the HTTP API', () => {
     expect(await call('GET', '/api/made-tools', keyed)).toMatchObject({ status: 401 });
     expect(await call('POST', '/api/made-tools/shout/disable', keyed)).toMatchObject({ status: 401 });
     expect((await call('GET', '/api/made-tools', keyed, 'a'.repeat(20))).status).toBe(200);
+    // Made tools are the worker's, shared by every user: only an admin key changes them.
+    expect(await call('POST', '/api/made-tools/shout/remove', keyed, 'a'.repeat(20))).toMatchObject({
+      status: 403,
+      body: { error: expect.stringMatching(/admin key/) },
+    });
     expect(existsSync(path.join(toolsDir, 'shout.v2.json'))).toBe(true);
+    expect((await call('POST', '/api/made-tools/shout/enable', keyed, 'o'.repeat(20))).status).toBe(200);
   });
 
   it('shows every made tool on the web chat’s Made tools page, its code folded away', async () => {
