@@ -1,4 +1,5 @@
 // A real Temporal dev server (the CLI's start-dev) per test file, and workers wired like production.
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { StreamBus } from '../stream/bus';
@@ -66,8 +67,8 @@ export function testSettings(env: Record<string, string> = {}): WorkerSettings {
   const config = readWorkerSettings({
     AGENT_GOAL: 'goal_hr_pto',
     MCP_ENDPOINTS_FILE: '/nonexistent/mcp_endpoints.json',
-    // Made tools go to a folder of this test process, never the project's config/tools.
-    TOOLS_DIR: path.join(tmpdir(), `made-tools-${process.pid}`),
+    // Made tools go to a folder of this worker's own, never the project's config/tools.
+    TOOLS_DIR: mkdtempSync(path.join(tmpdir(), 'made-tools-')),
     ...env,
   } as NodeJS.ProcessEnv);
   return { ...config, taskQueue: `test-${process.pid}-${++queueSeq}` };

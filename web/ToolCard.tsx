@@ -7,7 +7,8 @@ import { checkEditedArgs } from '../core/check-args';
 interface Props {
   call: ToolCall;
   spec: ToolSpec | undefined;
-  /** The description the approval carries, when the tool list has none. */
+  /** What the approval says to the user (the worker's words for them, e.g. how a made tool's examples ran); it comes
+   * before the tool's description, which is written for the model. */
   description?: string;
   /** The agent this conversation delegated to, when the call waiting here is that agent's. */
   delegate?: string;
@@ -20,7 +21,10 @@ interface Props {
 export function ToolCard({ call, spec, description, delegate, result, pending, onDecide }: Props) {
   const args = result?.call.args ?? call.args;
   const edited = result !== undefined && JSON.stringify(result.call.args) !== JSON.stringify(call.args);
-  const about = spec?.description || description;
+  const about = description || spec?.description;
+  // Code (RunCode, CreateTool) reads as code, not as one JSON string full of \n.
+  const code = typeof args.code === 'string' ? args.code : null;
+  const rest = code === null ? args : Object.fromEntries(Object.entries(args).filter(([k]) => k !== 'code'));
   return (
     <article
       className="tool-card"
@@ -37,8 +41,13 @@ export function ToolCard({ call, spec, description, delegate, result, pending, o
         </span>
       </header>
       {about && <p className="tool-about">{about}</p>}
+      {code !== null && (
+        <pre className="tool-code" aria-label="Code">
+          {code}
+        </pre>
+      )}
       <pre className="tool-args" aria-label={edited ? 'Arguments, as edited' : 'Arguments'}>
-        {JSON.stringify(args, null, 2)}
+        {JSON.stringify(rest, null, 2)}
       </pre>
       {edited && <p className="tool-about">Run with the arguments as you edited them.</p>}
       {result && (

@@ -18,6 +18,7 @@ import type { StreamBus } from '../../stream/bus';
 import { PROJECT_ROOT } from '../../worker/worker-settings';
 import { delegationGoalsDir, delegationScript } from '../fixtures/delegation';
 import { ptoScript } from '../fixtures/scripts';
+import { EXTRACT_URLS_DRAFT, madeToolScript } from '../fixtures/made-tools';
 import {
   focused,
   launchBrowser,
@@ -49,6 +50,8 @@ const script: ScriptInput = {
   rules: [
     { user: 'how does accrual work', reply: { text: ACCRUAL } },
     { user: 'explain the PTO policy', reply: { text: POLICY } },
+    // Scoped to the agent builder's goal: first, so the PTO script's greeting does not answer for it.
+    ...madeToolScript.rules,
     ...ptoScript.rules,
   ],
 };
@@ -152,11 +155,11 @@ describe('web chat in a browser', () => {
     expect(errors).toEqual([]);
   });
 
-  async function startConversation(id: string): Promise<void> {
+  async function startConversation(id: string, goalId = 'goal_hr_pto'): Promise<void> {
     const res = await fetch(`${api.url}/api/conversations`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ goalId: 'goal_hr_pto', conversationId: id }),
+      body: JSON.stringify({ goalId, conversationId: id }),
     });
     expect(res.status).toBe(201);
   }
@@ -246,6 +249,24 @@ describe('web chat in a browser', () => {
     expect(await card.locator('.tool-status').textContent()).toBe('done');
     await expect(card.getByTestId('approve').count()).resolves.toBe(0);
     await p.locator('[data-testid="state"][data-state="waiting_for_user"]').waitFor();
+  });
+
+  it("shows a made tool's draft with its code and how each example ran, and the tool runs once approved", async () => {
+    await startConversation('web-create-tool', 'goal_agent_builder');
+    const p = await page();
+    await p.goto(`${api.url}/#/c/web-create-tool`);
+    await agentSaid(p, 'What should I build?').waitFor();
+    await say(p, 'I need to extract the URLs from texts and count the domains');
+    const card = p.locator('[data-testid="tool-card"][data-tool="CreateTool"]');
+    await card.getByTestId('approve').waitFor();
+    const about = await card.locator('.tool-about').textContent();
+    expect(about).toMatch(/^Save this tool to the tools folder/);
+    expect(about).toContain(
+      '2. {"text":"see https://a.com/x"} → {"count":1,"urls":["https://a.com/x"],"domains":{"a.com":1}} ✓',
+    );
+    expect(await card.getByLabel('Code').textContent()).toBe(EXTRACT_URLS_DRAFT.code);
+    await card.getByTestId('approve').click();
+    await agentSaid(p, /^extract_urls works: 3 URLs in the sample/).waitFor();
   });
 
   it('checks edited arguments before approving, and runs the call with them', async () => {
