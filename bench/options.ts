@@ -11,6 +11,7 @@ export const PARTS = [
   'delegation',
   'tool-search',
   'sandbox',
+  'made-tools',
   'mcp',
   'durability',
   'api',
@@ -148,6 +149,16 @@ export interface SandboxOptions {
   calls: number;
 }
 
+/** Made tools (issue 23): calls through the registry, draft checks, and many calls for memory. */
+export interface MadeToolsOptions {
+  /** Timed calls, each through MadeTools.run, the bare sandbox and natively. */
+  calls: number;
+  /** Timed draft checks after the first. */
+  checks: number;
+  /** Calls of the made tool alone, memory read before and after. */
+  memoryCalls: number;
+}
+
 export interface Counts {
   turns: TurnOptions;
   roundTrips: RoundTripOptions;
@@ -155,6 +166,7 @@ export interface Counts {
   delegation: DelegationOptions;
   toolSearch: ToolSearchOptions;
   sandbox: SandboxOptions;
+  madeTools: MadeToolsOptions;
   mcp: McpOptions;
   durability: DurabilityOptions;
   api: ApiOptions;
@@ -170,6 +182,7 @@ export const FULL: Counts = {
   delegation: { latencyMs: 300, iterations: 8, overheadIterations: 30, warmup: 1, turnsPerConversation: 50 },
   toolSearch: { turns: 5 },
   sandbox: { calls: 1_000 },
+  madeTools: { calls: 1_000, checks: 100, memoryCalls: 1_000 },
   mcp: {
     calls: 100,
     spawnCalls: 100,
@@ -226,6 +239,7 @@ export const QUICK: Counts = {
   delegation: { latencyMs: 100, iterations: 1, overheadIterations: 3, warmup: 0, turnsPerConversation: 50 },
   toolSearch: { turns: 1 },
   sandbox: { calls: 20 },
+  madeTools: { calls: 20, checks: 5, memoryCalls: 100 },
   mcp: {
     calls: 5,
     spawnCalls: 2,

@@ -1,6 +1,7 @@
-// The sandbox for model-written code (RunCode, and made tools to come): what one call costs against the same function
-// run natively, the first call (the WebAssembly module loaded and compiled) apart from the rest, and whether the
-// worker's memory stays flat over many calls (each call has a fresh runtime, disposed after).
+// The sandbox for model-written code (RunCode; made tools through their registry are made-tools-bench.ts's): what one
+// call costs against the same function run natively, the first call (the WebAssembly module loaded and compiled) apart
+// from the rest, and whether the worker's memory stays flat over many calls (each call has a fresh runtime, disposed
+// after).
 import { performance } from 'node:perf_hooks';
 import { runSandboxed } from '../tools/made/sandbox';
 import type { BenchContext, BenchPart } from './context';
