@@ -21,8 +21,14 @@ export function formatReply(reply: AgentReply | null, conversationId?: string): 
   if (reply.pendingToolCall) {
     const { call, description, delegate } = reply.pendingToolCall;
     const who = delegate ? `${delegate.agentName} (delegate ${delegate.childId})` : 'agent';
-    lines.push(`${who} wants to run ${call.tool}${description ? ` (${description})` : ''}`);
-    lines.push(`  args: ${JSON.stringify(call.args)}`);
+    // A one-line description goes in brackets; a longer one (a made tool's example runs) below, line by line.
+    const [first, ...more] = description.split('\n');
+    lines.push(`${who} wants to run ${call.tool}${first ? ` (${first})` : ''}`);
+    lines.push(...more.map((line) => `  ${line}`));
+    // Code (RunCode, CreateTool) is printed as code, not as one JSON string full of \n.
+    const { code, ...rest } = call.args;
+    if (typeof code === 'string') lines.push('  code:', ...code.split('\n').map((line) => `    ${line}`));
+    lines.push(`  args: ${JSON.stringify(typeof code === 'string' ? rest : call.args)}`);
     lines.push(`  call id: ${call.id}`);
     if (conversationId)
       lines.push(

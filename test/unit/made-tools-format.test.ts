@@ -8,7 +8,7 @@ import {
   madeToolStats,
 } from '../../client/made-tools-format';
 import { formatPruneProposal, unusedMadeTools } from '../../client/made-tools-prune';
-import { formatTools } from '../../client/terminal-format';
+import { formatReply, formatTools } from '../../client/terminal-format';
 
 const NOW = new Date('2026-06-30T00:00:00.000Z');
 const unused: MadeToolUsage = { calls: 0, errors: 0, p50Ms: null, p95Ms: null, lastUsed: null };
@@ -136,5 +136,32 @@ describe('agent tools prune', () => {
     expect(formatPruneProposal(proposal, '365d')).toBe(
       'No made tool has been unused for 365d.\nNever used, made at a time no file records: gamma',
     );
+  });
+});
+
+describe('formatReply with a CreateTool approval', () => {
+  it('prints the example runs line by line and the code as code', () => {
+    const text = formatReply(
+      {
+        promptId: 1,
+        reply: '',
+        ended: false,
+        pendingToolCall: {
+          tool: 'CreateTool',
+          description: 'Save this tool.\nIts examples:\n1. {"n":1} → 2 ✓ (0 ms)',
+          call: { id: 'c1', tool: 'CreateTool', args: { name: 'double', code: 'const n = input.n;\nreturn n * 2;' } },
+        },
+      },
+      'conv-1',
+    );
+    expect(text.split('\n').slice(0, 7)).toEqual([
+      'agent wants to run CreateTool (Save this tool.)',
+      '  Its examples:',
+      '  1. {"n":1} → 2 ✓ (0 ms)',
+      '  code:',
+      '    const n = input.n;',
+      '    return n * 2;',
+      '  args: {"name":"double"}',
+    ]);
   });
 });
