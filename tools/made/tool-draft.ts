@@ -49,12 +49,34 @@ export function draftProblems(error: z.ZodError): string[] {
 
 const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
 
+/**
+ * Compiled schemas by their text. Ajv keeps every schema it compiles, keyed by the object, for its life: without this,
+ * each draft check (fresh objects every time) kept about 20 KB for good (bench: made-tools). The least recently used
+ * go past this many, and Ajv forgets them too.
+ */
+const compiled = new Map<string, ValidateFunction>();
+const MAX_COMPILED = 256;
+
 /** A JSON Schema compiled, or why it cannot be. */
 export function compileSchema(schema: unknown, what: string): ValidateFunction | string {
   if (!ajv.validateSchema(schema as object))
     return `${what} is not a valid JSON Schema: ${ajv.errorsText(ajv.errors, { dataVar: what })}`;
+  const key = canonical(schema);
+  const known = compiled.get(key);
+  if (known) {
+    compiled.delete(key);
+    compiled.set(key, known);
+    return known;
+  }
   try {
-    return ajv.compile(schema as object);
+    const validate = ajv.compile(schema as object);
+    compiled.set(key, validate);
+    if (compiled.size > MAX_COMPILED) {
+      const [oldest, old] = compiled.entries().next().value!;
+      compiled.delete(oldest);
+      ajv.removeSchema(old.schema as object);
+    }
+    return validate;
   } catch (err) {
     return `${what} is not a valid JSON Schema: ${(err as Error).message}`;
   }
