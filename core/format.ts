@@ -12,3 +12,9 @@ export function formatDuration(seconds: number): string {
   if (seconds % 60 === 0) return `${seconds / 60} min`;
   return `${seconds} s`;
 }
+
+/** A JSON value on one line, cut to `max` characters with an ellipsis (example runs, reasons a draft failed). */
+export function shortJson(value: unknown, max: number): string {
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

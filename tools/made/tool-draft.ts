@@ -5,6 +5,7 @@
 // the same the second time (purity).
 import Ajv, { type ValidateFunction } from 'ajv';
 import { z } from 'zod';
+import { shortJson } from '../../core/format';
 import type { ExampleRun, ToolDraft, ToolDraftCheck } from '../../core/made-tools';
 import { runSeries, type SandboxLimits } from './sandbox';
 
@@ -95,10 +96,7 @@ export function canonical(value: unknown): string {
   );
 }
 
-const short = (value: unknown) => {
-  const text = JSON.stringify(value) ?? 'undefined';
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-};
+const short = (value: unknown) => shortJson(value, 200);
 
 /**
  * Checks a draft; `nameProblem` says why its name cannot be used (taken by a native, builtin, MCP or made tool) or

@@ -2,6 +2,7 @@
 // a free name, the size budget, every example run twice in its sandbox), so the user is only asked about drafts that
 // work, and is shown how each example ran beside the code; a failing draft goes back to the LLM with the reasons.
 // Once approved an activity writes the tool's next version, and this conversation can call it at once.
+import { shortJson } from '../../core/format';
 import type { ExampleRun } from '../../core/made-tools';
 import type { ToolCall } from '../../core/types';
 import { invalid, type BuiltinContext, type BuiltinWith } from './builtin';
@@ -52,10 +53,7 @@ export function createTool(convo: BuiltinContext): BuiltinWith<'check_tool_draft
   };
 }
 
-const short = (value: unknown) => {
-  const text = JSON.stringify(value) ?? 'undefined';
-  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
-};
+const short = (value: unknown) => shortJson(value, 120);
 
 function exampleLine(run: ExampleRun, i: number): string {
   const answer = run.error ?? short(run.output);
