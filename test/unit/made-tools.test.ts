@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ToolDraft, ToolProvenance } from '../../core/made-tools';
+import { ToolIndexCache } from '../../activities/tool-search';
 import { MadeTools } from '../../tools/made/made-tools';
 import { DEFAULT_SANDBOX_LIMITS } from '../../tools/made/sandbox';
 import { DEFAULT_TOOL_CODE_BUDGET } from '../../tools/made/tool-draft';
@@ -208,5 +209,22 @@ describe('the made tools folder', () => {
     expect(usage).toMatchObject({ calls: 5, errors: 0 });
     expect(usage.p50Ms).toEqual(expect.any(Number));
     expect(Date.parse(usage.lastUsed!)).toBeGreaterThan(Date.now() - 60_000);
+  });
+});
+
+describe('made tools among other tools', () => {
+  it('are found by SearchTools like any tool, by what they do', async () => {
+    const tools = registry();
+    await tools.create(EXTRACT_URLS, provenance('call-1'));
+    const made = tools.spec('extract_urls')!;
+    const other = (name: string, description: string) => ({ ...made, name, description, kind: 'native' as const });
+    const catalog = [
+      other('BookPTO', 'Book paid time off between two dates'),
+      other('TrackPackage', 'Where a parcel is, by its tracking number'),
+      made,
+      other('ConvertCurrency', 'Convert an amount between currencies'),
+    ];
+    const [best] = new ToolIndexCache().search(catalog, 'find the links in a text', 3);
+    expect(best).toMatchObject({ name: 'extract_urls', inputSchema: EXTRACT_URLS.inputSchema });
   });
 });
