@@ -9,6 +9,8 @@ import tseslint from 'typescript-eslint';
 export const LAYERS = [
   ['core'],
   ['tools'],
+  ['endpoints'],
+  ['apis'],
   ['mcp'],
   ['goals', 'stream'],
   ['activities'],

@@ -1,4 +1,8 @@
-// MCP on the activity side: calls over the worker's session pool, and catalog descriptions for clients.
+// Endpoints on the activity side: MCP calls over the worker's session pool, HTTP API calls (apis/), and catalog
+// descriptions for clients.
+import { ApplicationFailure } from '@temporalio/activity';
+import { callApi, RetryableHttpError } from '../apis/http-call';
+import { idempotencyKey } from '../tools/idempotency';
 import type { McpDiscovery } from '../mcp/catalog';
 import { callMcpTool } from '../mcp/call';
 import { whileHeartbeating } from './heartbeat';
@@ -21,6 +25,23 @@ export function createMcpActivities({ discovery, pool }: McpDeps, limits: Limits
           limits.maxToolResultChars,
         ),
       ),
+    callHttpTool: ({ name, ref, args }) =>
+      observeToolCall(ref.operation, ref.api, async () => {
+        // The catalog the turn saw: a call never waits on a discovery.
+        const call = (await discovery.current()).operations.get(name);
+        if (!call || call.operation.id !== ref.operation)
+          return { status: 'tool_error', error: `The HTTP API "${ref.api}" no longer offers "${ref.operation}".` };
+        try {
+          const outcome = await whileHeartbeating((signal) =>
+            callApi(call, args, { idempotencyKey: idempotencyKey(name), signal }),
+          );
+          return capOutcome(outcome, limits.maxToolResultChars);
+        } catch (err) {
+          // Worth another attempt (an idempotent call's 5xx or timeout): Temporal retries with backoff.
+          if (err instanceof RetryableHttpError) throw ApplicationFailure.retryable(err.message, 'HttpRetryable');
+          throw err;
+        }
+      }),
     async describeCatalog() {
       const { version, endpoints, registryError, tools } = await discovery.catalog();
       return { catalog: { version, endpoints, registryError }, tools };

@@ -7,6 +7,7 @@ import type {
   Goal,
   GoalDraftResult,
   GoalProvenance,
+  HttpToolRef,
   McpToolRef,
   ResolvedGoal,
   Settings,
@@ -85,6 +86,8 @@ export interface LlmActivities {
 export interface McpActivities {
   /** Calls an MCP tool over the worker's pooled session; tool failures come back as outcomes. */
   callMcpTool(input: { name: string; ref: McpToolRef; args: Record<string, unknown> }): Promise<ToolOutcome>;
+  /** Calls an HTTP API operation (`httpApis`); 4xx answers and non-idempotent failures come back as outcomes. */
+  callHttpTool(input: { name: string; ref: HttpToolRef; args: Record<string, unknown> }): Promise<ToolOutcome>;
   /** The registry's endpoints and every MCP tool (for clients: `agent endpoints`, `agent tools`). */
   describeCatalog(): Promise<{ catalog: CatalogSummary; tools: ToolSpec[] }>;
 }

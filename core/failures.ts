@@ -15,8 +15,12 @@ export function mayHaveRun(server: string, tool: string, why: string): ToolOutco
  * before it heard of the cancel. */
 export function cancelledCall(spec: ToolSpec): string {
   if (spec.readOnly) return 'Cancelled by the user before it finished.';
-  if (spec.mcp) {
-    return `Cancelled by the user while ${spec.mcp.server}/${spec.mcp.tool} ran; it may or may not have acted. Check before trying again.`;
-  }
+  const remote = spec.mcp
+    ? `${spec.mcp.server}/${spec.mcp.tool}`
+    : spec.http
+      ? `${spec.http.api}/${spec.http.operation}`
+      : null;
+  if (remote)
+    return `Cancelled by the user while ${remote} ran; it may or may not have acted. Check before trying again.`;
   return 'Cancelled by the user before it finished; it did not complete.';
 }

@@ -19,11 +19,13 @@ export interface ToolSpec {
   /** `builtin` tools are handled by the workflow itself (core/builtin-specs.ts: ListAgents, ChangeGoal, CompleteGoal,
    * AskAgent, AskUser, SearchTools, CreateAgent, CreateTool, RunCode); `made` tools are pure functions CreateTool
    * made, run in the worker's sandbox. */
-  kind: 'native' | 'builtin' | 'mcp' | 'made';
+  kind: 'native' | 'builtin' | 'mcp' | 'made' | 'http';
   /** For made tools: the version of the tool this spec is (a conversation keeps the version it was given). */
   made?: { version: number };
   /** For MCP tools: where the tool lives and how it may be retried. */
   mcp?: McpToolRef;
+  /** For HTTP API tools (an operation of an `httpApis` entry): where it lives and how it may be retried. */
+  http?: HttpToolRef;
   /** For native tools served by another worker: the task queue their activities go to. */
   taskQueue?: string;
 }
@@ -32,6 +34,16 @@ export interface McpToolRef {
   server: string;
   tool: string;
   /** From the MCP annotations: a call that is not idempotent is never silently re-run after it may have started. */
+  idempotent: boolean;
+  timeoutMs: number;
+}
+
+export interface HttpToolRef {
+  api: string;
+  /** The operationId (or `METHOD /path`); `call` for a single-endpoint entry. */
+  operation: string;
+  method: string;
+  /** GET, HEAD, OPTIONS, PUT, DELETE: a retry does nothing more. POST and PATCH get one attempt once sent. */
   idempotent: boolean;
   timeoutMs: number;
 }
@@ -51,7 +63,8 @@ export interface EndpointStatus {
   name: string;
   status: 'ok' | 'unavailable' | 'disabled';
   toolCount: number;
-  transport: 'stdio' | 'http' | 'sse';
+  /** `openapi`: an HTTP API by its document; `endpoint`: an HTTP API of one endpoint (`httpApis` entries). */
+  transport: 'stdio' | 'http' | 'sse' | 'openapi' | 'endpoint';
   categories: string[];
   description?: string;
   error?: string;

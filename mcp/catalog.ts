@@ -6,7 +6,9 @@ import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogSummary, EndpointStatus, McpSelection, ToolSpec } from '../core/types';
 import { normaliseCategory, globMatch } from '../core/naming';
-import { mcpToolName } from './naming';
+import { mcpToolName } from '../endpoints/tool-names';
+import { apiToolSpec, type ApiCall, type ApiCatalog, type ListedApi } from '../apis/api-catalog';
+import type { ApiEntry } from '../apis/api-entry';
 import type { McpPool } from './pool';
 import {
   isStdio,
@@ -20,6 +22,8 @@ export interface McpCatalog extends CatalogSummary {
   tools: ToolSpec[];
   /** Full MCP tool definitions by LLM name, for argument validation and calls. */
   definitions: Map<string, { endpoint: ResolvedEndpoint; tool: Tool }>;
+  /** HTTP API operations by LLM name, with what calling them takes (apis/). */
+  operations: Map<string, ApiCall>;
 }
 
 export interface DiscoveryOptions {
@@ -36,6 +40,8 @@ export interface DiscoveryOptions {
   onSecrets?: (values: string[]) => void;
   /** Told each endpoint's status after every discovery (the worker's health metrics). */
   onDiscovered?: (endpoints: EndpointStatus[]) => void;
+  /** Loads the registry's HTTP APIs (`httpApis`); absent, they are listed as unavailable. */
+  apis?: ApiCatalog;
 }
 
 /** An endpoint that failed: its failure stands in for it until a background retry succeeds. */
@@ -80,21 +86,29 @@ export class McpDiscovery {
     const fresh = c && !this.invalidated && c.registryHash === registry.hash && age < (this.opts.ttlMs ?? 60_000);
     if (fresh) return { ...c.catalog, registryError: error };
     // Concurrent turns share one discovery.
-    this.inFlight ??= this.discover(registry.endpoints, registry.hash, error).finally(() => (this.inFlight = null));
+    this.inFlight ??= this.discover(registry.endpoints, registry.apis, registry.hash, error).finally(
+      () => (this.inFlight = null),
+    );
     return this.inFlight;
   }
 
   private async discover(
     endpoints: Record<string, EndpointEntry>,
+    apis: Record<string, ApiEntry>,
     registryHash: string,
     registryError: string | null,
   ): Promise<McpCatalog> {
     this.invalidated = false;
     const started = Date.now();
     const names = Object.keys(endpoints).sort();
-    const listed = await Promise.all(
-      names.map((name) => this.knownBad(name, endpoints[name]!) ?? this.listAndRemember(name, endpoints[name]!)),
-    );
+    const apiNames = Object.keys(apis).sort();
+    const [listed, apiListed] = await Promise.all([
+      Promise.all(
+        names.map((name) => this.knownBad(name, endpoints[name]!) ?? this.listAndRemember(name, endpoints[name]!)),
+      ),
+      Promise.all(apiNames.map((name) => this.listApi(name, apis[name]!))),
+    ]);
+    // Named in a fixed order (servers, then APIs, each by name), so a collision's suffix is the same every time.
     const taken = new Set<string>();
     const tools: ToolSpec[] = [];
     const definitions: McpCatalog['definitions'] = new Map();
@@ -105,17 +119,36 @@ export class McpDiscovery {
         definitions.set(spec.name, { endpoint: endpoint!, tool });
       }
     }
-    const endpointStatuses = listed.map((l) => l.status);
+    const operations: McpCatalog['operations'] = new Map();
+    for (const { status, calls } of apiListed) {
+      for (const call of calls) {
+        const spec = apiToolSpec(status.name, apis[status.name]!, call.operation, taken);
+        tools.push(spec);
+        operations.set(spec.name, call);
+      }
+    }
+    const endpointStatuses = [...listed, ...apiListed].map((l) => l.status);
     const catalog: McpCatalog = {
       version: versionOf(tools, endpointStatuses),
       endpoints: endpointStatuses,
       registryError,
       tools,
       definitions,
+      operations,
     };
     this.cached = { catalog, registryHash, at: started };
     this.opts.onDiscovered?.(endpointStatuses);
     return catalog;
+  }
+
+  private async listApi(name: string, entry: ApiEntry): Promise<ListedApi> {
+    if (this.opts.apis) return this.opts.apis.list(name, entry);
+    const status: EndpointStatus = {
+      ...{ name, toolCount: 0, categories: entry.categories, transport: 'openapi' },
+      status: 'unavailable',
+      error: 'this worker does not load HTTP APIs',
+    };
+    return { status, calls: [] };
   }
 
   /** The standing failure of an endpoint known bad with this same definition: never waited on. */
@@ -243,12 +276,14 @@ export function selectTools(catalog: McpCatalog, selection: McpSelection | undef
   const categories = new Set((selection.categories ?? []).map(normaliseCategory));
   const byServer = new Map(catalog.endpoints.map((e) => [e.name, e]));
   return catalog.tools.filter((t) => {
-    const ref = t.mcp!;
-    const endpoint = byServer.get(ref.server);
+    // An MCP server's tool or an HTTP API's operation: one selector for both kinds of endpoint.
+    const server = t.mcp?.server ?? t.http!.api;
+    const tool = t.mcp?.tool ?? t.http!.operation;
+    const endpoint = byServer.get(server);
     return (
-      (selection.servers ?? []).some((g) => globMatch(g, ref.server)) ||
+      (selection.servers ?? []).some((g) => globMatch(g, server)) ||
       (endpoint?.categories ?? []).some((c) => categories.has(normaliseCategory(c))) ||
-      (selection.tools ?? []).some((g) => globMatch(g, `${ref.server}/${ref.tool}`))
+      (selection.tools ?? []).some((g) => globMatch(g, `${server}/${tool}`))
     );
   });
 }

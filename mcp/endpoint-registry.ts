@@ -1,10 +1,12 @@
-// The MCP endpoint registry (config/mcp_endpoints.json): the `mcpServers` shape Claude Desktop and Cursor write,
-// plus our extension fields. Parsed with zod; errors name the server and the field. Secrets stay `${env:NAME}`
+// The endpoint registry (config/mcp_endpoints.json): the `mcpServers` shape Claude Desktop and Cursor write, plus our
+// extension fields, and `httpApis` (HTTP APIs whose operations become tools: apis/). Parsed with zod; errors name the server and the field. Secrets stay `${env:NAME}`
 // references until resolveEndpoint() runs, inside the worker, just before connecting.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseApiEntry, type ApiEntry } from '../apis/api-entry';
+import { envResolver } from '../endpoints/env-refs';
 
 const approval = z.enum(['always', 'never', 'destructive']);
 
@@ -38,7 +40,13 @@ const remoteEntry = z
   })
   .strict();
 
-export const registrySchema = z.object({ mcpServers: z.record(z.string(), z.unknown()) }).strict();
+export const registrySchema = z
+  .object({
+    mcpServers: z.record(z.string(), z.unknown()),
+    /** HTTP APIs whose operations become tools (apis/api-entry.ts); names share one space with the MCP servers. */
+    httpApis: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
 
 export type StdioEntry = z.infer<typeof stdioEntry>;
 export type RemoteEntry = z.infer<typeof remoteEntry>;
@@ -46,6 +54,7 @@ export type EndpointEntry = StdioEntry | RemoteEntry;
 
 export interface Registry {
   endpoints: Record<string, EndpointEntry>;
+  apis: Record<string, ApiEntry>;
   /** Content hash of the file: changes when the registry does. */
   hash: string;
 }
@@ -66,7 +75,9 @@ export function parseRegistry(text: string): Registry {
   }
   const top = registrySchema.safeParse(raw);
   if (!top.success)
-    throw new Error(`expected { "mcpServers": { … } }: ${top.error.issues.map((i) => i.message).join('; ')}`);
+    throw new Error(
+      `expected { "mcpServers": { … }, "httpApis"?: { … } }: ${top.error.issues.map((i) => i.message).join('; ')}`,
+    );
   const endpoints: Record<string, EndpointEntry> = {};
   const problems: string[] = [];
   for (const [name, value] of Object.entries(top.data.mcpServers)) {
@@ -85,8 +96,19 @@ export function parseRegistry(text: string): Registry {
     }
     endpoints[name] = parsed.data;
   }
+  const apis: Record<string, ApiEntry> = {};
+  for (const [name, value] of Object.entries(top.data.httpApis ?? {})) {
+    if (!SERVER_NAME.test(name)) problems.push(`API "${name}": the name must be letters, digits, - or _ (at most 48)`);
+    else if (name in endpoints || top.data.mcpServers[name] !== undefined)
+      problems.push(`API "${name}": an MCP server has this name; endpoint names are shared`);
+    else {
+      const parsed = parseApiEntry(value);
+      if ('problems' in parsed) problems.push(...parsed.problems.map((p) => `API "${name}": ${p}`));
+      else apis[name] = parsed.entry;
+    }
+  }
   if (problems.length > 0) throw new Error(problems.join('; '));
-  return { endpoints, hash: createHash('sha256').update(text).digest('hex').slice(0, 16) };
+  return { endpoints, apis, hash: createHash('sha256').update(text).digest('hex').slice(0, 16) };
 }
 
 /** Reads the registry file when it changed (stat first, so an unchanged file costs one stat), keeping the last good
@@ -96,7 +118,7 @@ const MAX_REGISTRY_BYTES = 1024 * 1024;
 
 export class RegistryFile {
   private lastStamp = '';
-  private good: Registry = { endpoints: {}, hash: 'none' };
+  private good: Registry = { endpoints: {}, apis: {}, hash: 'none' };
   private error: string | null = null;
 
   constructor(readonly file: string) {}
@@ -131,8 +153,6 @@ export class RegistryFile {
 
 // ---- secrets: resolved in the worker, at connection time -------------------------------------------------
 
-const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
 export interface ResolvedEndpoint {
   name: string;
   entry: EndpointEntry;
@@ -145,19 +165,7 @@ export interface ResolvedEndpoint {
 }
 
 export function resolveEndpoint(name: string, entry: EndpointEntry, env: NodeJS.ProcessEnv): ResolvedEndpoint {
-  const secrets: string[] = [];
-  const missing = new Set<string>();
-  const sub = (s: string) =>
-    s.replace(ENV_REF, (_, variable: string) => {
-      const value = env[variable];
-      if (value === undefined) {
-        missing.add(variable);
-        return '';
-      }
-      if (value) secrets.push(value);
-      return value;
-    });
-  const subRecord = (r: Record<string, string>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, sub(v)]));
+  const { sub, subRecord, secrets, check } = envResolver(env);
   const resolved: EndpointEntry = isStdio(entry)
     ? {
         ...entry,
@@ -167,9 +175,7 @@ export function resolveEndpoint(name: string, entry: EndpointEntry, env: NodeJS.
         cwd: entry.cwd && sub(entry.cwd),
       }
     : { ...entry, url: sub(entry.url), headers: subRecord(entry.headers) };
-  if (missing.size > 0) {
-    throw new Error(`needs the environment variable(s) ${[...missing].join(', ')}, which the worker does not have`);
-  }
+  check();
   const key = createHash('sha256')
     .update(JSON.stringify([name, resolved]))
     .digest('hex')

@@ -15,6 +15,7 @@ import { loadNativeTools, ToolRegistry } from '../tools/tool-registry';
 import { MadeTools } from '../tools/made/made-tools';
 import { isBuiltinTool } from '../core/builtin-specs';
 import { McpDiscovery } from '../mcp/catalog';
+import { ApiCatalog } from '../apis/api-catalog';
 import { McpPool } from '../mcp/pool';
 import { RegistryFile } from '../mcp/endpoint-registry';
 import { createStreamBus, type StreamBus } from '../stream';
@@ -111,6 +112,11 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     pool,
     onSecrets: (values) => secrets.add(...values),
     onDiscovered: recordEndpoints,
+    apis: new ApiCatalog({
+      baseDir: PROJECT_ROOT,
+      maxDocumentBytes: opts.settings.openapiMaxBytes,
+      onSecrets: (values) => secrets.add(...values),
+    }),
   });
   const searchAttributes = await registerSearchAttributes(opts.connection, opts.namespace ?? 'default', (message) =>
     console.warn(`warning: ${message}`),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { LogLevel } from '@temporalio/common';
 import { z } from 'zod';
 import { DEFAULT_GOALS_FOLDER, PICKER_GOAL_ID } from '../goals/goal-registry';
+import { DEFAULT_MAX_DOCUMENT_BYTES } from '../apis/api-document';
 import type { LlmConfig } from '../activities/llm/model';
 import { DEFAULT_LIMITS, type Limits } from '../activities/limits';
 import type { ToolServices } from '../tools/define-tool';
@@ -135,6 +136,7 @@ const envSchema = z.object({
   METRICS_HOST: z.string().default('127.0.0.1'),
   MCP_ENDPOINTS_FILE: z.string().optional(),
   MCP_MAX_STDIO_PROCESSES: count('MCP_MAX_STDIO_PROCESSES', 16, 1),
+  OPENAPI_MAX_MB: count('OPENAPI_MAX_MB', DEFAULT_MAX_DOCUMENT_BYTES / 1024 / 1024, 1),
   GOALS_DIR: z.string().optional(),
   TOOLS_DIR: z.string().optional(),
   // A call holds its worker's event loop this long: well under the 10 s heartbeat timeout of the draft check.
@@ -201,6 +203,8 @@ export interface WorkerSettings {
   mcpEndpointsFile: string;
   /** Resident stdio MCP server processes at most; the least recently used idle one is closed to make room. */
   mcpMaxStdioProcesses: number;
+  /** The largest OpenAPI document an `httpApis` entry may name (OPENAPI_MAX_MB), in bytes. */
+  openapiMaxBytes: number;
   /** JSON goals, re-read when the folder changes, so new agents need no restart. */
   goalsFolder: string;
   /** Made tools (TOOLS_DIR) and the sandbox they and RunCode run in (SANDBOX_TIMEOUT_MS, SANDBOX_MEMORY_MB), with
@@ -286,6 +290,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     llm: { model: e.LLM_MODEL, key: e.LLM_KEY, baseUrl: e.LLM_BASE_URL, timeoutSeconds: e.MODEL_TIMEOUT },
     mcpEndpointsFile: path.resolve(e.MCP_ENDPOINTS_FILE ?? DEFAULT_MCP_ENDPOINTS_FILE),
     mcpMaxStdioProcesses: e.MCP_MAX_STDIO_PROCESSES,
+    openapiMaxBytes: e.OPENAPI_MAX_MB * 1024 * 1024,
     goalsFolder: path.resolve(e.GOALS_DIR ?? DEFAULT_GOALS_FOLDER),
     madeTools: {
       folder: path.resolve(e.TOOLS_DIR ?? DEFAULT_TOOLS_FOLDER),

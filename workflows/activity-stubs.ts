@@ -123,8 +123,8 @@ export function runMadeTool(spec: ToolSpec, args: Record<string, unknown>): Prom
 }
 
 /**
- * A call's options: the endpoint's timeout bounds each attempt, three attempts' worth bounds the whole. A tool that
- * is not idempotent gets one attempt: once sent, a retry (after a worker crash, say) could act twice, so a lost
+ * A call's options (MCP and HTTP API tools): the endpoint's timeout bounds each attempt, three attempts' worth bounds
+ * the whole. A tool that is not idempotent gets one attempt: once sent, a retry (after a worker crash, say) could act twice, so a lost
  * call is reported as "may have run" instead (workflows/failures.ts). Idempotent and read-only tools retry.
  */
 function mcpCallOptions(ref: McpToolRef): ActivityOptions {
@@ -159,6 +159,11 @@ export function runTool(
     return mcp.callMcpTool.executeWithOptions({ ...mcpCallOptions(spec.mcp), cancellationType }, [
       { name: spec.name, ref: spec.mcp, args },
     ]);
+  if (spec.http)
+    return mcp.callHttpTool.executeWithOptions(
+      { ...mcpCallOptions({ ...spec.http, server: spec.http.api, tool: spec.http.operation }), cancellationType },
+      [{ name: spec.name, ref: spec.http, args }],
+    );
   // A tool owned by another worker: same activity type, its own task queue, and a bounded wait for that worker,
   // so if nobody serves the queue the LLM hears so in 30 s, not 3 minutes.
   const routed = spec.taskQueue ? { taskQueue: spec.taskQueue, scheduleToStartTimeout: '30 seconds' } : {};

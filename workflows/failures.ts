@@ -22,13 +22,14 @@ export async function failSoft<T>(run: () => Promise<T>): Promise<T | StepFailur
 }
 
 /**
- * A tool activity that failed for good. A non-idempotent MCP call was given one attempt: it may have run. A native
+ * A tool activity that failed for good. A non-idempotent MCP or HTTP API call was given one attempt: it may have run. A native
  * tool that changes state and timed out (its worker died, say, while the call was being cancelled, so no retry
  * asked the effect ledger) may have committed before its worker went quiet.
  */
 export function toolError(err: unknown, spec: ToolSpec): ToolOutcome {
   if (isCancelled(err)) throw err;
   if (spec.mcp && !spec.mcp.idempotent) return mayHaveRun(spec.mcp.server, spec.mcp.tool, reason(err));
+  if (spec.http && !spec.http.idempotent) return mayHaveRun(spec.http.api, spec.http.operation, reason(err));
   if (!spec.mcp && !spec.readOnly && timedOut(err)) {
     return {
       status: 'tool_error',

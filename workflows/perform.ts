@@ -47,6 +47,8 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
     vet_and_plan: ({ request }) => failSoft(() => vetAndPlan(request, giveUp())),
     plan: ({ request }) => failSoft(() => planTurn(request, giveUp())),
     run_tool: async ({ call, spec }) => {
+      if (spec.kind === 'http' && !patched(PATCHES.httpApis))
+        return { status: 'tool_error', error: 'this conversation started before HTTP API tools existed' };
       if (spec.kind === 'made') {
         const outcome = await versioned(PATCHES.createTool, () => runMadeTool(spec, call.args));
         return 'failed' in outcome ? { status: 'tool_error', error: outcome.failed } : outcome;

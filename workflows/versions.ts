@@ -27,6 +27,8 @@ export const PATCHES = {
   runCode: 'run-code',
   /** CreateTool checks and writes made tools through activities, and made tools run as the runMadeTool activity. */
   createTool: 'create-tool',
+  /** HTTP API operations (`httpApis`) run as the callHttpTool activity. */
+  httpApis: 'http-apis',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

@@ -42,6 +42,7 @@ const CATALOG: McpCatalog = {
   registryError: null,
   tools: [mcpTool('rates', true), mcpTool('book_trade', false)],
   definitions: new Map(),
+  operations: new Map(),
 };
 // Only what resolveGoal asks of discovery: the catalog now, or as last seen.
 const discovery = { catalog: async () => CATALOG, peek: () => CATALOG } as unknown as McpDiscovery;

@@ -1,4 +1,4 @@
-import { mcpToolName } from '../../mcp/naming';
+import { mcpToolName } from '../../endpoints/tool-names';
 import { globMatch } from '../../core/naming';
 import { parseRegistry, resolveEndpoint } from '../../mcp/endpoint-registry';
 

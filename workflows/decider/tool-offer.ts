@@ -73,7 +73,8 @@ export class ToolOffer {
   private refresh(result: ResolvedGoal, adapt: (tools: ToolSpec[]) => ToolSpec[]): string | null {
     const before = new Set(this.tools.map((t) => t.name));
     const kept = this.resolved!;
-    const tools = [...kept.tools.filter((t) => t.kind !== 'mcp'), ...result.tools.filter((t) => t.kind === 'mcp')];
+    const live = (t: ToolSpec) => t.kind === 'mcp' || t.kind === 'http';
+    const tools = [...kept.tools.filter((t) => !live(t)), ...result.tools.filter(live)];
     this.take({ goal: kept.goal, tools, catalog: result.catalog }, adapt);
     const after = new Set(this.tools.map((t) => t.name));
     const added = [...after].filter((n) => !before.has(n));

@@ -1,4 +1,4 @@
-// LLM-safe tool names for MCP tools: `<server>__<tool>`, sanitised to what every provider accepts
+// LLM-safe names for the tools of an endpoint (an MCP server's tools, an HTTP API's operations): `<endpoint>__<tool>`, sanitised to what every provider accepts
 // (^[a-zA-Z0-9_-]{1,64}$), with a deterministic hash suffix when truncation or a collision would merge two tools.
 import { createHash } from 'node:crypto';
 

@@ -1,0 +1,161 @@
+// HTTP APIs of the registry, as the catalog lists them: each entry's document loaded (again when its text changes),
+// its operations made tools, its secrets resolved in the worker. A document that breaks or cannot be fetched keeps
+// the last good one serving, and says why; an API never loaded is unavailable, with the reason.
+import { createHash } from 'node:crypto';
+import type { EndpointStatus, ToolSpec } from '../core/types';
+import { envResolver } from '../endpoints/env-refs';
+import { mcpToolName } from '../endpoints/tool-names';
+import { isDocumentApi, type ApiEntry } from './api-entry';
+import { baseUrlOf, fetchDocument, parseDocument } from './api-document';
+import { operationsOf, type ApiOperation, type HttpMethod } from './operations';
+
+/** Everything a call needs, kept in the worker: the resolved entry (secrets in it) never reaches the workflow. */
+export interface ApiCall {
+  api: string;
+  baseUrl: string;
+  operation: ApiOperation;
+  headers: Record<string, string>;
+  auth?: ApiEntry['auth'];
+  timeoutMs: number;
+}
+
+export interface ListedApi {
+  status: EndpointStatus;
+  /** Each operation with what calling it takes; named as tools by the catalog (apiToolSpec), in a fixed order. */
+  calls: ApiCall[];
+}
+
+export interface ApiCatalogOptions {
+  baseDir: string;
+  maxDocumentBytes: number;
+  env?: NodeJS.ProcessEnv;
+  onSecrets?: (values: string[]) => void;
+}
+
+interface Good {
+  hash: string;
+  operations: ApiOperation[];
+  baseUrl: string;
+  at: string;
+}
+
+export class ApiCatalog {
+  private readonly lastGood = new Map<string, Good>();
+
+  constructor(private readonly opts: ApiCatalogOptions) {}
+
+  async list(name: string, entry: ApiEntry): Promise<ListedApi> {
+    const status: EndpointStatus = {
+      name,
+      status: 'ok',
+      toolCount: 0,
+      transport: isDocumentApi(entry) ? 'openapi' : 'endpoint',
+      categories: entry.categories,
+      description: entry.description,
+    };
+    if (!entry.enabled) return { status: { ...status, status: 'disabled' }, calls: [] };
+    let problem: string | undefined;
+    let good: Good | undefined;
+    let resolved: Pick<ApiCall, 'headers' | 'auth'> | undefined;
+    try {
+      const env = envResolver(this.opts.env ?? process.env);
+      resolved = {
+        headers: env.subRecord(entry.headers),
+        ...(entry.auth ? { auth: JSON.parse(env.sub(JSON.stringify(entry.auth))) as ApiEntry['auth'] } : {}),
+      };
+      const location = env.sub(isDocumentApi(entry) ? entry.openapi : entry.url);
+      const baseUrl = isDocumentApi(entry) && entry.baseUrl ? env.sub(entry.baseUrl) : undefined;
+      env.check();
+      this.opts.onSecrets?.(env.secrets);
+      good = isDocumentApi(entry) ? await this.load(name, entry, location, baseUrl) : single(entry, location);
+    } catch (err) {
+      problem = (err as Error).message;
+      good = this.lastGood.get(name);
+    }
+    if (!good || !resolved)
+      return { status: { ...status, status: 'unavailable', error: problem ?? 'not loaded' }, calls: [] };
+    const calls = good.operations.map((operation): ApiCall => ({
+      api: name,
+      baseUrl: good.baseUrl,
+      operation,
+      ...resolved,
+      timeoutMs: entry.timeoutMs,
+    }));
+    const error = problem ? `${problem} (still serving the document loaded at ${good.at})` : undefined;
+    return { status: { ...status, toolCount: calls.length, ...(error ? { error } : {}) }, calls };
+  }
+
+  /** The document's operations: parsed again only when its text changed. */
+  private async load(
+    name: string,
+    entry: Extract<ApiEntry, { openapi: string }>,
+    location: string,
+    baseUrl: string | undefined,
+  ): Promise<Good> {
+    const { text, source } = await fetchDocument(location, {
+      baseDir: this.opts.baseDir,
+      maxBytes: this.opts.maxDocumentBytes,
+      timeoutMs: entry.timeoutMs,
+    });
+    const hash = createHash('sha256')
+      .update(text)
+      .update(JSON.stringify([entry.includeOperations, entry.excludeOperations, baseUrl]))
+      .digest('hex');
+    const known = this.lastGood.get(name);
+    if (known?.hash === hash) return known;
+    const { doc } = await parseDocument(text, source);
+    const operations = operationsOf(doc, entry.includeOperations, entry.excludeOperations);
+    const good = { hash, operations, baseUrl: baseUrlOf(doc, source, baseUrl), at: new Date().toISOString() };
+    this.lastGood.set(name, good);
+    return good;
+  }
+}
+
+/** A single-endpoint entry as one operation: GET-like methods send the arguments as the query, the rest as the body. */
+function single(entry: Extract<ApiEntry, { url: string }>, url: string): Good {
+  const method = entry.method.toLowerCase() as HttpMethod;
+  const readOnly = ['get', 'head', 'options'].includes(method);
+  const operation: ApiOperation = {
+    id: 'call',
+    method,
+    path: '',
+    parameters: [],
+    ...(readOnly
+      ? { argsAre: 'query' as const }
+      : { body: { contentType: 'application/json', required: true }, argsAre: 'body' as const }),
+    readOnly,
+    idempotent: readOnly || method === 'put' || method === 'delete',
+    description: `${entry.description} (${entry.method} ${url})`,
+    inputSchema: entry.inputSchema,
+  };
+  return { hash: '', operations: [operation], baseUrl: url, at: new Date().toISOString() };
+}
+
+/** An operation as the workflow and the model see it: reads run without asking, writes wait for approval (unless the
+ * entry says `requireApproval: "never"`, or `"always"` for every call). */
+export function apiToolSpec(api: string, entry: ApiEntry, op: ApiOperation, taken: Set<string>): ToolSpec {
+  const approval =
+    entry.requireApproval === 'always'
+      ? 'always'
+      : entry.requireApproval === 'never'
+        ? 'never'
+        : op.readOnly
+          ? 'never'
+          : 'always';
+  return {
+    name: mcpToolName(api, op.id, taken),
+    description: `${op.description} (HTTP API "${api}")`,
+    category: entry.categories[0] ?? 'http',
+    inputSchema: op.inputSchema,
+    approval,
+    kind: 'http',
+    readOnly: op.readOnly,
+    http: {
+      api,
+      operation: op.id,
+      method: op.method.toUpperCase(),
+      idempotent: op.idempotent,
+      timeoutMs: entry.timeoutMs,
+    },
+  };
+}
