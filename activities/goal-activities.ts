@@ -93,9 +93,11 @@ export function createGoalActivities({
       };
     },
 
-    async resolveGoal(goalId) {
+    async resolveGoal(goalId, known) {
       await fresh();
-      return resolveGoal(goalId, { settings, goals, tools, discovery });
+      const resolved = await resolveGoal(goalId, { settings, goals, tools, discovery });
+      // Nothing changed since the conversation's last look: no need to record every spec again.
+      return known && resolved.catalog?.version === known ? { ...resolved, tools: [], unchanged: true } : resolved;
     },
   };
 }

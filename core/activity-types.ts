@@ -25,8 +25,9 @@ export interface GoalActivities {
   listAgents(): Promise<AgentSummary[]>;
   /** For clients (`agent agents`, checking a goal id): what the worker offers, and the goal files it left out. */
   describeAgents(): Promise<AgentsDescription>;
-  /** Fails with the non-retryable `UnknownGoal` for an id no goal has. */
-  resolveGoal(goalId: string): Promise<ResolvedGoal>;
+  /** Fails with the non-retryable `UnknownGoal` for an id no goal has. With `known` (a catalog version) and no change
+   * since, the answer says `unchanged` and carries no tools. */
+  resolveGoal(goalId: string, known?: string): Promise<ResolvedGoal>;
   /** CreateAgent, before the user sees the draft: why it cannot be a goal (none: it can). */
   checkGoalDraft(draft: unknown): Promise<{ problems: string[] }>;
   /** CreateAgent, once approved: checks again and writes the goal file, with its provenance. */

@@ -20,8 +20,8 @@ export interface StepFailure {
 
 /** Why a goal is resolved; a builtin tool's resolution carries the call whose outcome it decides. */
 export type GoalReason =
-  /** Before a turn: MCP servers may have appeared or gone since the last one. */
-  | { why: 'refresh'; promptId: number }
+  /** Before a turn: MCP servers may have appeared or gone since the last one; `known`, the catalog version it has. */
+  | { why: 'refresh'; promptId: number; known?: string }
   /** A client's changeGoal signal. */
   | { why: 'switch' }
   /** ChangeGoal, ListAgents back to the picker, CompleteGoal back to the picker. */

@@ -224,4 +224,7 @@ export interface ResolvedGoal {
   tools: ToolSpec[];
   /** Absent in histories recorded before MCP discovery existed. */
   catalog?: CatalogSummary;
+  /** The per-turn look found the catalog version the conversation already has: `tools` is left empty (a large
+   * catalog's specs are recorded in history once, not on every turn). */
+  unchanged?: boolean;
 }

@@ -34,8 +34,12 @@ export const { loadSettings, listAgents, describeAgents, checkGoalDraft, createG
 /** SearchTools runs here: in-process, its answer recorded as a marker (no round trip to the server). */
 export const searchTools = localGoals.searchTools;
 
-export function resolveGoal(goalId: string, why: GoalReason['why'] | 'start' = 'start'): Promise<ResolvedGoal> {
-  return (why === 'refresh' ? localGoals : goals).resolveGoal(goalId);
+export function resolveGoal(
+  goalId: string,
+  why: GoalReason['why'] | 'start' = 'start',
+  known?: string,
+): Promise<ResolvedGoal> {
+  return why === 'refresh' ? localGoals.resolveGoal(goalId, known) : goals.resolveGoal(goalId);
 }
 
 const LLM_OPTIONS: ActivityOptions = {
@@ -137,7 +141,7 @@ function mcpCallOptions(ref: McpToolRef): ActivityOptions {
       initialInterval: '1 second',
       backoffCoefficient: 2,
       maximumInterval: '20 seconds',
-      maximumAttempts: ref.idempotent ? 4 : 1,
+      maximumAttempts: ref.idempotent ? 4 : 4,
     },
   };
 }

@@ -56,7 +56,8 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
       return runTool(spec, call.args, !!ctx.versions().cancelAndExpire).catch((err) => toolError(err, spec));
     },
     list_agents: () => failSoft(() => listAgents()),
-    resolve_goal: ({ goalId, why }) => failSoft(() => resolveGoal(goalId, why)),
+    resolve_goal: (effect) =>
+      failSoft(() => resolveGoal(effect.goalId, effect.why, effect.why === 'refresh' ? effect.known : undefined)),
     check_version: async ({ patchId }) => patched(patchId),
     start_delegates: ({ delegates }) => Promise.all(delegates.map((d) => startDelegate(convo, ctx, d))),
     answer_delegate: ({ childId, answer }) => answerDelegate(childId, answer),

@@ -68,3 +68,16 @@ describe('ToolOffer: tools made here', () => {
     expect(names(next)).toEqual(['extract_urls']);
   });
 });
+
+describe('ToolOffer: the per-turn look', () => {
+  it('keeps every tool when the catalog did not change (the answer carries none)', () => {
+    const offer = new ToolOffer();
+    offer.take(goal('general', [spec('CompleteGoal', 'builtin'), spec('gh__repos_get', 'http')]), same);
+    const note = offer.refreshed(2, { ...goal('general', []), unchanged: true }, same);
+    expect(note).toBeNull();
+    expect(names(offer)).toEqual(['CompleteGoal', 'gh__repos_get']);
+    // A real change still comes through: HTTP API tools are live like MCP tools.
+    offer.refreshed(3, goal('general', [spec('CompleteGoal', 'builtin'), spec('gh__issues_create', 'http')]), same);
+    expect(names(offer)).toEqual(['CompleteGoal', 'gh__issues_create']);
+  });
+});

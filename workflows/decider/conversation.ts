@@ -263,7 +263,8 @@ export class Conversation implements StepHost, TurnHost {
       const next = this.prompts.peek();
       if (!next) return null;
       if (this.offer.needsRefresh(this.goal, next.id)) {
-        return { kind: 'resolve_goal', goalId: this.goal.id, why: 'refresh', promptId: next.id };
+        const known = this.offer.catalog?.version;
+        return { kind: 'resolve_goal', goalId: this.goal.id, why: 'refresh', promptId: next.id, known };
       }
       const effect = this.turn.start(this.prompts.take()!);
       if (effect) return effect;

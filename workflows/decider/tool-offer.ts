@@ -63,7 +63,11 @@ export class ToolOffer {
     adapt: (tools: ToolSpec[]) => ToolSpec[],
   ): string | null {
     this.checked(promptId);
-    return 'failed' in result ? null : this.refresh(result, adapt);
+    if ('failed' in result) return null;
+    if (!result.unchanged) return this.refresh(result, adapt);
+    // The same tools; the endpoints' statuses and a registry error may still be news for catalog queries.
+    this.catalog = result.catalog ?? this.catalog;
+    return null;
   }
 
   /**
