@@ -137,7 +137,7 @@ const KEEP = new Set([
   'nullable',
   'description',
 ]);
-const MAX_DEPTH = 5;
+const MAX_DEPTH = 4;
 
 /** The schema with what a model needs: structure and types everywhere, descriptions near the top only. */
 export function compact(schema: unknown, depth: number, seen = new Set<unknown>()): unknown {
@@ -150,7 +150,7 @@ export function compact(schema: unknown, depth: number, seen = new Set<unknown>(
     for (const [key, value] of Object.entries(schema as Json)) {
       if (!KEEP.has(key)) continue;
       if (key === 'description') {
-        if (depth <= 1 && typeof value === 'string' && value.trim()) out.description = trim(value.trim(), 160);
+        if (depth <= 1 && typeof value === 'string' && value.trim()) out.description = trim(value.trim(), 100);
       } else if (key === 'properties' && value && typeof value === 'object') {
         out.properties = Object.fromEntries(
           Object.entries(value as Json).map(([name, s]) => [name, compact(s, depth + 1, seen)]),
