@@ -85,8 +85,8 @@ export class ToolOffer {
     const removed = [...before].filter((n) => !after.has(n));
     if (!added.length && !removed.length) return null;
     const parts = [
-      added.length && `new: ${added.join(', ')}`,
-      removed.length && `no longer available: ${removed.join(', ')}`,
+      added.length && `new: ${listed(added)}`,
+      removed.length && `no longer available: ${listed(removed)}`,
     ];
     return `Tools changed since the last turn (${parts.filter(Boolean).join('; ')}).`;
   }
@@ -127,4 +127,9 @@ export class ToolOffer {
       : `available tools: ${this.tools.map((t) => t.name).join(', ')}`;
     return `unknown tool "${name}"; ${known}`;
   }
+}
+
+/** Names for the LLM's note, at most 20 of them: an API of 1,000 operations appearing is one line, not a page. */
+function listed(names: string[]): string {
+  return names.length <= 20 ? names.join(', ') : `${names.slice(0, 20).join(', ')} and ${names.length - 20} more`;
 }
