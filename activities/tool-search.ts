@@ -41,7 +41,7 @@ export class ToolIndex {
         id,
         name: t.name,
         description: t.description,
-        server: t.mcp?.server ?? '',
+        server: t.mcp?.server ?? t.http?.api ?? '',
         category: t.category,
         args: argumentText(t.inputSchema),
       })),
@@ -51,20 +51,32 @@ export class ToolIndex {
   /** The best `limit` tools for `query`, best first; equal scores in catalog order, so the answer is stable. */
   find(query: string, limit = DEFAULT_MATCHES): ToolMatch[] {
     const n = Math.max(1, Math.min(MAX_MATCHES, Math.floor(limit)));
-    return this.search
+    // A query that is a tool's own name (`repos/get`, `fx__convert`, an operationId) finds that tool first: words
+    // alone rank a long name sharing them (`repos_get-repo-rule-suite`) above it.
+    const named = nameKey(query);
+    const exact = this.tools.findIndex(
+      (t) => nameKey(t.name) === named || nameKey(t.name.split('__').pop()!) === named,
+    );
+    const ranked = this.search
       .search(expand(query))
       .sort((a, b) => b.score - a.score || (a.id as number) - (b.id as number))
-      .slice(0, n)
-      .map((r) => {
-        const t = this.tools[r.id as number]!;
-        return {
-          name: t.name,
-          description: t.description,
-          ...(t.mcp ? { server: t.mcp.server } : {}),
-          inputSchema: t.inputSchema,
-        };
-      });
+      .map((r) => r.id as number)
+      .filter((id) => id !== exact);
+    return [...(exact >= 0 ? [exact] : []), ...ranked].slice(0, n).map((id) => {
+      const t = this.tools[id]!;
+      return {
+        name: t.name,
+        description: t.description,
+        ...(t.mcp || t.http ? { server: t.mcp?.server ?? t.http!.api } : {}),
+        inputSchema: t.inputSchema,
+      };
+    });
   }
+}
+
+/** A name with its separators (`/`, `-`, `_`, `.`, spaces) made one, in lower case: `repos/get` ~ `repos_get`. */
+function nameKey(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '_');
 }
 
 /**
