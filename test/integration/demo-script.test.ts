@@ -25,6 +25,11 @@ const ENTRY: [input: string, goalId: string, reply: RegExp][] = [
   ['I need travel money', 'goal_travel_money', /^You're with Travel money now\./],
   ['I need the orchestrator', 'goal_orchestrator', /^You're with the Orchestrator now\./],
   ['I need a new agent', 'goal_agent_builder', /^You're with the Agent builder now\./],
+  [
+    'trains over the HTTP API',
+    'goal_trains_http',
+    /^You're with the trains agent that uses the train service's HTTP API/,
+  ],
 ];
 
 describe('the offline demo script, as the README tells it', () => {
