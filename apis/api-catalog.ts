@@ -59,13 +59,13 @@ export class ApiCatalog {
     let resolved: Pick<ApiCall, 'headers' | 'auth'> | undefined;
     try {
       const env = envResolver(this.opts.env ?? process.env);
-      resolved = {
-        headers: env.subRecord(entry.headers),
-        ...(entry.auth ? { auth: JSON.parse(env.sub(JSON.stringify(entry.auth))) as ApiEntry['auth'] } : {}),
-      };
+      const headers = env.subRecord(entry.headers);
+      const auth = entry.auth ? (JSON.parse(env.sub(JSON.stringify(entry.auth))) as ApiEntry['auth']) : undefined;
       const location = env.sub(isDocumentApi(entry) ? entry.openapi : entry.url);
       const baseUrl = isDocumentApi(entry) && entry.baseUrl ? env.sub(entry.baseUrl) : undefined;
       env.check();
+      // Only once every secret is there: a last good document is never served with a blank credential.
+      resolved = { headers, ...(auth ? { auth } : {}) };
       this.opts.onSecrets?.(env.secrets);
       good = isDocumentApi(entry) ? await this.load(name, entry, location, baseUrl) : single(entry, location);
     } catch (err) {

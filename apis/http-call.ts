@@ -110,12 +110,10 @@ function buildRequest(call: ApiCall, args: Record<string, unknown>): Built {
     headers['content-type'] = op.body.contentType;
     body = JSON.stringify(body);
   } else body = undefined;
-  const qs = query.toString();
-  return {
-    url: `${call.baseUrl}${path}${qs ? `?${qs}` : ''}`,
-    headers,
-    ...(body !== undefined ? { body: body as string } : {}),
-  };
+  // Appended to what the URL already asks (a single endpoint's `?format=json`), never a second `?`.
+  const url = new URL(`${call.baseUrl}${path}`);
+  for (const [k, v] of query) url.searchParams.append(k, v);
+  return { url: url.toString(), headers, ...(body !== undefined ? { body: body as string } : {}) };
 }
 
 function parseBody(text: string, contentType: string | null): unknown {

@@ -271,6 +271,9 @@ describe('apiToolSpec', () => {
     expect(first.description).toBe('repos/get (GET /x) (HTTP API "github")');
     const ref = { api: 'github', operation: 'repos/get', method: 'GET', idempotent: true, timeoutMs: 30_000 };
     expect(first.http).toEqual(ref);
+    // A third of the same name gets a name of its own too.
+    const third = apiToolSpec('github', entry, op('repos.get', 'get'), taken);
+    expect(new Set([first.name, second.name, third.name]).size).toBe(3);
   });
 
   it.each([
@@ -421,6 +424,17 @@ describe('callApi against a local server', () => {
     await callApi(note!, { text: 'hi' }, key);
     expect(seen[1]).toMatchObject({ method: 'POST', url: '/notes', body: '{"text":"hi"}' });
     expect(seen[1]!.headers).toMatchObject({ authorization: 'Bearer tok', 'idempotency-key': 'key-123' });
+  });
+
+  it('adds arguments to a URL that already has a query, and never serves a last good API with a blank secret', async () => {
+    const apis = new ApiCatalog({ baseDir: os.tmpdir(), maxDocumentBytes: 1024 * 1024, env: { T: 'tok' } });
+    const search = entryOf({ url: `${base}/search?format=json`, method: 'GET', description: 'Search' });
+    await callApi((await apis.list('search', search)).calls[0]!, { q: 'x' }, key);
+    expect(seen[0]).toMatchObject({ url: '/search?format=json&q=x' });
+    const keyed = (ref: string) => entryOf({ openapi: FIXTURE, baseUrl: base, auth: { bearer: ref } });
+    expect((await apis.list('notes', keyed('${env:T}'))).status.status).toBe('ok');
+    const missing = await apis.list('notes', keyed('${env:MISSING}'));
+    expect(missing).toMatchObject({ status: { status: 'unavailable', error: expect.stringMatching(/MISSING/) } });
   });
 });
 
