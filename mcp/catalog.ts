@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogSummary, EndpointStatus, McpSelection, ToolSpec } from '../core/types';
 import { normaliseCategory, globMatch } from '../core/naming';
-import { mcpToolName } from '../endpoints/tool-names';
+import { mcpToolSpec } from './mcp-tool-spec';
 import { apiToolSpec, type ApiCall, type ApiCatalog, type ListedApi } from '../apis/api-catalog';
 import type { ApiEntry } from '../apis/api-entry';
 import type { McpPool } from './pool';
@@ -114,7 +114,7 @@ export class McpDiscovery {
     const definitions: McpCatalog['definitions'] = new Map();
     for (const { status, endpoint, tools: found } of listed) {
       for (const tool of found) {
-        const spec = toToolSpec(status.name, endpoints[status.name]!, tool, taken);
+        const spec = mcpToolSpec(status.name, endpoints[status.name]!, tool, taken);
         tools.push(spec);
         definitions.set(spec.name, { endpoint: endpoint!, tool });
       }
@@ -240,34 +240,6 @@ export class McpDiscovery {
       release();
     }
   }
-}
-
-function toToolSpec(server: string, entry: EndpointEntry, tool: Tool, taken: Set<string>): ToolSpec {
-  const a = tool.annotations ?? {};
-  const readOnly = a.readOnlyHint === true;
-  // MCP's defaults: a tool is destructive and not idempotent unless it says otherwise.
-  const destructive = !readOnly && a.destructiveHint !== false;
-  const idempotent = readOnly || a.idempotentHint === true;
-  const approval: ToolSpec['approval'] =
-    entry.requireApproval === 'always'
-      ? 'always'
-      : entry.requireApproval === 'never'
-        ? 'never'
-        : entry.requireApproval === 'destructive'
-          ? destructive
-            ? 'always'
-            : 'never'
-          : 'default';
-  return {
-    name: mcpToolName(server, tool.name, taken),
-    description: `${tool.description ?? tool.title ?? tool.name} (MCP server "${server}")`,
-    category: entry.categories[0] ?? 'mcp',
-    inputSchema: (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
-    approval,
-    kind: 'mcp',
-    readOnly,
-    mcp: { server, tool: tool.name, idempotent, timeoutMs: entry.timeoutMs },
-  };
 }
 
 /** The catalog's tools a goal selects: by endpoint name (or `*`), endpoint category, or `<server>/<tool>` glob. */
