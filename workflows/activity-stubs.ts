@@ -141,7 +141,7 @@ function mcpCallOptions(ref: McpToolRef): ActivityOptions {
       initialInterval: '1 second',
       backoffCoefficient: 2,
       maximumInterval: '20 seconds',
-      maximumAttempts: ref.idempotent ? 4 : 4,
+      maximumAttempts: ref.idempotent ? 4 : 1,
     },
   };
 }
