@@ -15,7 +15,7 @@ import { recordEmbeddedServer, temporalTarget } from '../runtime/connection';
 import { applyEnvFile } from '../runtime/env-file';
 import type { ConversationSummary } from '../core/conversation-types';
 import { UserError } from '../client/user-error';
-import { startTrainService } from '../tools/services/train-service';
+import { DEFAULT_TRAIN_SERVICE_PORT, startTrainService } from '../tools/services/train-service';
 import { createAgentWorker, createToolWorker, installRuntime } from './create-worker';
 import { startTracing } from '../runtime/tracing';
 import { resetDemoData } from './demo-data';
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const startTrainTools = process.env.START_TRAIN_TOOLS !== 'false';
   // Our own service (unless TRAIN_SERVICE_URL names one) starts before the workers, so its URL reaches the tools
   // through the settings they are built with.
-  const trains = startTrainTools && !process.env.TRAIN_SERVICE_URL ? await startTrainService({ port: 0 }) : undefined;
+  const trains = startTrainTools && !process.env.TRAIN_SERVICE_URL ? await startOwnTrainService() : undefined;
   if (trains) settings = { ...settings, toolServices: { ...settings.toolServices, trainServiceUrl: trains.url } };
 
   // The API shares the worker's bus: the text being written goes from the model call to the browser in-process
@@ -248,3 +248,19 @@ main().catch((err) => {
   console.error(`error: ${(err as Error).message}`);
   process.exit(1);
 });
+
+/**
+ * The demo train service on its usual port, where the registry's `trains` HTTP API entry (config/mcp_endpoints.json)
+ * finds it; on another when that one is taken (the native train tools follow either way, the HTTP API entry does not).
+ */
+async function startOwnTrainService() {
+  try {
+    return await startTrainService({ port: DEFAULT_TRAIN_SERVICE_PORT });
+  } catch {
+    const trains = await startTrainService({ port: 0 });
+    console.warn(
+      `warning: port ${DEFAULT_TRAIN_SERVICE_PORT} is taken: the train service is on ${trains.url}, so the "trains" HTTP API (config/mcp_endpoints.json) cannot reach it`,
+    );
+    return trains;
+  }
+}
