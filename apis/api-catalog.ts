@@ -39,8 +39,16 @@ interface Good {
   at: string;
 }
 
+/** A document URL that failed is tried again after this, doubling per failure up to five minutes: no turn waits on a
+ * hanging document URL more than once in a while. */
+const RETRY_FIRST_MS = 5_000;
+const RETRY_MAX_MS = 5 * 60_000;
+/** A document fetch gives up after this (or the entry's timeout, if shorter): discovery runs before a turn. */
+const FETCH_TIMEOUT_MS = 15_000;
+
 export class ApiCatalog {
   private readonly lastGood = new Map<string, Good>();
+  private readonly failing = new Map<string, { key: string; error: string; failures: number; retryAt: number }>();
 
   constructor(private readonly opts: ApiCatalogOptions) {}
 
@@ -85,8 +93,32 @@ export class ApiCatalog {
     return { status: { ...status, toolCount: calls.length, ...(error ? { error } : {}) }, calls };
   }
 
-  /** The document's operations: parsed again only when its text changed. */
+  /** The document's operations: parsed again only when its text changed; after a failure, not tried again before its
+   * backoff is over (the same failure stands in meanwhile). */
   private async load(
+    name: string,
+    entry: Extract<ApiEntry, { openapi: string }>,
+    location: string,
+    baseUrl: string | undefined,
+  ): Promise<Good> {
+    const key = JSON.stringify([location, entry.includeOperations, entry.excludeOperations, baseUrl]);
+    const failed = this.failing.get(name);
+    // Only a document over the network waits out its backoff: a file is read again at once (it may be fixed now).
+    const remote = /^https?:\/\//i.test(location);
+    if (remote && failed?.key === key && Date.now() < failed.retryAt) throw new Error(failed.error);
+    try {
+      const good = await this.fetchAndParse(name, entry, location, baseUrl);
+      this.failing.delete(name);
+      return good;
+    } catch (err) {
+      const failures = (failed?.key === key ? failed.failures : 0) + 1;
+      const retryAt = Date.now() + Math.min(RETRY_FIRST_MS * 2 ** (failures - 1), RETRY_MAX_MS);
+      this.failing.set(name, { key, error: (err as Error).message, failures, retryAt });
+      throw err;
+    }
+  }
+
+  private async fetchAndParse(
     name: string,
     entry: Extract<ApiEntry, { openapi: string }>,
     location: string,
@@ -95,7 +127,7 @@ export class ApiCatalog {
     const { text, source } = await fetchDocument(location, {
       baseDir: this.opts.baseDir,
       maxBytes: this.opts.maxDocumentBytes,
-      timeoutMs: entry.timeoutMs,
+      timeoutMs: Math.min(entry.timeoutMs, FETCH_TIMEOUT_MS),
     });
     const hash = createHash('sha256')
       .update(text)

@@ -162,10 +162,13 @@ describe('ApiCatalog.list', () => {
   let catalog: ApiCatalog;
   let docServer: Server;
   let docUrl: string;
+  const docRequests: string[] = [];
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'http-apis-'));
     catalog = new ApiCatalog({ baseDir: dir, maxDocumentBytes: 16 * 1024 * 1024, env: {} });
     docServer = createServer((req, res) => {
+      docRequests.push(req.url!);
+      if (req.url === '/hang.json') return; // never answers
       if (req.url === '/shop.json')
         return void res.setHeader('content-type', 'application/json').end(JSON.stringify(SHOP));
       res.statusCode = req.url === '/html' ? 200 : 404;
@@ -174,6 +177,7 @@ describe('ApiCatalog.list', () => {
     docUrl = await listen(docServer);
   });
   afterAll(async () => {
+    docServer.closeAllConnections();
     await new Promise((resolve) => docServer.close(resolve));
     await rm(dir, { recursive: true, force: true });
   });
@@ -240,6 +244,18 @@ describe('ApiCatalog.list', () => {
       unavailable('needs the environment variable(s) SHOP_TOKEN, which the worker does not have'),
     );
     expect(await error({ openapi: 'shop.json', enabled: false })).toMatchObject({ status: 'disabled', toolCount: 0 });
+  });
+
+  it('does not wait on a hanging document URL again until its backoff is over', async () => {
+    const hanging = entryOf({ openapi: `${docUrl}/hang.json`, timeoutMs: 200 });
+    const first = await catalog.list('hang', hanging);
+    expect(first.status).toMatchObject({
+      status: 'unavailable',
+      error: expect.stringMatching(/200 ms|abort|timeout/i),
+    });
+    expect((await catalog.list('hang', hanging)).status).toMatchObject({ status: 'unavailable' });
+    // The second look answered from the standing failure: the server saw one request.
+    expect(docRequests.filter((u) => u === '/hang.json')).toHaveLength(1);
   });
 
   it('keeps serving the last good document when it breaks, and says why', async () => {
