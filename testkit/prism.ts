@@ -1,29 +1,18 @@
 // A mock HTTP API generated from an OpenAPI document by Prism (@stoplight/prism-cli), as a child process on a free
 // port: the real third-party server the HTTP API tests call over real HTTP. Stopped by its pid.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../tools/project-root';
+import { freePort } from '../worker/dev-server';
 
 export interface MockApi {
   url: string;
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** Starts `prism mock` on `document` and waits until it answers (a 13 MB document takes several seconds). */
 export async function startPrism(document: string, timeoutMs = 60_000): Promise<MockApi> {
-  const port = await freePort();
+  const port = await freePort(0);
   const bin = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'prism');
   const child: ChildProcess = spawn(bin, ['mock', '-h', '127.0.0.1', '-p', String(port), document], {
     stdio: ['ignore', 'pipe', 'pipe'],
