@@ -13,6 +13,7 @@ export const PARTS = [
   'sandbox',
   'made-tools',
   'mcp',
+  'http-apis',
   'durability',
   'api',
   'worker',
@@ -76,6 +77,18 @@ export interface McpOptions {
   warmRelistsPerPool: number;
   /** The hung endpoint's timeoutMs in a+'s registry (none: the registry's default). */
   hungTimeoutMs?: number;
+}
+
+/** HTTP APIs as tools (issue 24): a ~1,000-operation document loaded, an HTTP tool turn vs a native one, request bytes. */
+export interface HttpApisOptions {
+  /** ApiCatalog.list on GitHub's document, each on a new catalog. */
+  coldLoads: number;
+  /** Then on the last one, the text unchanged. */
+  warmLoads: number;
+  /** Timed turns each, HTTP tool and native tool, interleaved. */
+  turns: number;
+  warmup: number;
+  turnsPerConversation: number;
 }
 
 /** The durability benchmarks. */
@@ -168,6 +181,7 @@ export interface Counts {
   sandbox: SandboxOptions;
   madeTools: MadeToolsOptions;
   mcp: McpOptions;
+  httpApis: HttpApisOptions;
   durability: DurabilityOptions;
   api: ApiOptions;
   worker: WorkerBenchOptions;
@@ -194,6 +208,7 @@ export const FULL: Counts = {
     warmHitsPerPool: 200,
     warmRelistsPerPool: 20,
   },
+  httpApis: { coldLoads: 5, warmLoads: 20, turns: 30, warmup: 3, turnsPerConversation: 50 },
   durability: { historyTurns: 300, recoveryRuns: 3 },
   api: {
     firstTokenTurns: 30,
@@ -252,6 +267,7 @@ export const QUICK: Counts = {
     warmRelistsPerPool: 5,
     hungTimeoutMs: 1000,
   },
+  httpApis: { coldLoads: 1, warmLoads: 3, turns: 5, warmup: 1, turnsPerConversation: 50 },
   durability: { historyTurns: 5, recoveryRuns: 0 },
   api: {
     firstTokenTurns: 3,
