@@ -1,4 +1,4 @@
-// The MCP endpoints as the worker sees them (GET /api/endpoints), with each one's tools (GET /api/tools).
+// The endpoints (MCP servers and HTTP APIs) as the worker sees them (GET /api/endpoints), with each one's tools (GET /api/tools).
 import { useEffect, useState } from 'react';
 import { api, messageOf, type CatalogSummary, type ToolSpec } from './api';
 
@@ -24,7 +24,11 @@ export function Endpoints() {
     };
   }, [round]);
 
-  const toolsOf = (server: string) => tools.filter((t) => t.mcp?.server === server).map((t) => t.mcp?.tool ?? t.name);
+  // An MCP server's tools by the names it gives them; an HTTP API's by operationId.
+  const toolsOf = (server: string) =>
+    tools
+      .filter((t) => (t.mcp?.server ?? t.http?.api) === server)
+      .map((t) => t.mcp?.tool ?? t.http?.operation ?? t.name);
 
   return (
     <section className="endpoints" aria-labelledby="endpoints-title">

@@ -99,6 +99,7 @@ describe('web chat in a browser', () => {
             enabled: false,
           },
         },
+        httpApis: { pets: { openapi: path.join(__dirname, '..', 'fixtures', 'openapi', 'petstore.json') } },
       }),
     );
     [env, browser] = await Promise.all([startTemporal(), launchBrowser()]);
@@ -441,7 +442,7 @@ describe('web chat in a browser', () => {
     expect(await scrollWidth(p)).toBeLessThanOrEqual(phone.width);
   });
 
-  it('shows the MCP endpoints with their status', async () => {
+  it('shows the endpoints, MCP servers and HTTP APIs, with their status', async () => {
     const p = await page();
     await p.goto(api.url);
     await p.getByTestId('endpoints-link').click();
@@ -454,6 +455,11 @@ describe('web chat in a browser', () => {
     // Each endpoint's tools, by the names its server gives them.
     await row('fx')
       .getByText(/\bconvert\b/)
+      .waitFor();
+    // An HTTP API's operations, by operationId.
+    expect(await row('pets').getAttribute('data-status')).toBe('ok');
+    await row('pets')
+      .getByText(/\bshowPetById\b/)
       .waitFor();
     await screenshot(p, 'endpoints');
   });
