@@ -156,7 +156,7 @@ function single(entry: Extract<ApiEntry, { url: string }>, url: string): Good {
       ? { argsAre: 'query' as const }
       : { body: { contentType: 'application/json', required: true }, argsAre: 'body' as const }),
     readOnly,
-    idempotent: readOnly || method === 'put' || method === 'delete',
+    idempotent: readOnly,
     description: `${entry.description} (${entry.method} ${url})`,
     inputSchema: entry.inputSchema,
   };

@@ -8,8 +8,6 @@ import { globMatch } from '../core/naming';
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 const READ_ONLY = new Set<string>(['get', 'head', 'options']);
-/** Methods HTTP defines as idempotent: a retry with the same request does nothing more. */
-const IDEMPOTENT = new Set<string>(['get', 'head', 'options', 'put', 'delete']);
 
 export interface ApiParameter {
   name: string;
@@ -84,7 +82,9 @@ function operation(id: string, method: HttpMethod, path: string, params: Json[],
     parameters,
     ...(body ? { body: { contentType: body.contentType, required: body.required } } : {}),
     readOnly: READ_ONLY.has(method),
-    idempotent: IDEMPOTENT.has(method),
+    // Only reads are sent again: HTTP calls PUT and DELETE idempotent, but an API need not honour it, and a write
+    // that may have acted is the user's to check (its Idempotency-Key lets a server that honours it deduplicate).
+    idempotent: READ_ONLY.has(method),
     description: trim(`${summary?.trim() ?? id} (${method.toUpperCase()} ${path})`, 300),
     inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}) },
   };

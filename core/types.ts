@@ -43,7 +43,7 @@ export interface HttpToolRef {
   /** The operationId (or `METHOD /path`); `call` for a single-endpoint entry. */
   operation: string;
   method: string;
-  /** GET, HEAD, OPTIONS, PUT, DELETE: a retry does nothing more. POST and PATCH get one attempt once sent. */
+  /** GET, HEAD, OPTIONS: retried. Every other method gets one attempt once the request may have been sent. */
   idempotent: boolean;
   timeoutMs: number;
 }

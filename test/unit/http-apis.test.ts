@@ -111,7 +111,7 @@ describe('operationsOf', () => {
     expect(show!.inputSchema.required).toEqual(['petId']);
     // read-only / idempotent
     expect(ops.map((o) => `${o.readOnly}/${o.idempotent}`).join(' ')).toBe(
-      'true/true false/false true/true false/true',
+      'true/true false/false true/true false/false',
     );
     expect(del!.body).toBeUndefined();
     expect(baseUrlOf(doc, FIXTURE)).toBe('http://127.0.0.1:4010');
