@@ -3,13 +3,10 @@
 // dereferenced by swagger-parser, its operations made) and warm (the same text: hashed and the last parse reused), and
 // the size of the tool specs it makes. (2) A durable turn calling an HTTP tool (the petstore document's listPets,
 // served by a local node:http server answering at once, so no mock server's own latency counts) against the same
-// turn shape with a native tool (CurrentPTO on goal_hr_pto, as the `mcp` part's a'), interleaved on one real worker.
+// turn shape with a native tool (CurrentPTO on goal_hr_pto, as the `mcp` part's), interleaved on one real worker (http-api-turns.ts).
 // (3) The tools a plan request carries for a goal selecting all of GitHub's operations: with SearchTools (past
 // TOOL_SEARCH_THRESHOLD: the builtins, SearchTools and the tools a search found) against every spec, computed from the
 // specs (no model).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ApiCatalog, apiToolSpec } from '../apis/api-catalog';
@@ -17,79 +14,20 @@ import { DEFAULT_MAX_DOCUMENT_BYTES, fetchDocument, parseDocument } from '../api
 import { documentApiEntry } from '../apis/api-entry';
 import { operationsOf } from '../apis/operations';
 import { ToolIndex } from '../activities/tool-search';
-import type { ScriptInput } from '../activities/llm/scripted-model';
 import { BUILTIN_TOOLS, COMPLETE_GOAL, SEARCH_TOOLS_SPEC } from '../core/builtin-specs';
 import type { ToolSpec } from '../core/types';
 import { PROJECT_ROOT } from '../worker/worker-settings';
-import { agentConversations } from './agent-conversation';
 import type { BenchContext, BenchPart } from './context';
-import { activityRunTimes } from './history-timeline';
 import type { HttpApisOptions } from './options';
-import { roundRobin } from './round-robin';
-import { nativeToolTurn, type McpTurnSpec } from './scenarios/mcp-tool-turn';
-import { mcpScript } from './scripted-answers';
-import { SessionRotation } from './session-rotation';
-import { formatMs, p50Of, ratio, round, roundSummary, summarize, table, type Summary } from './stats';
-import { createBenchAgentWorker, runWorkers } from './workers';
+import { formatMs, p50Of, ratio, round, roundSummary, summarize, table } from './stats';
+import { benchTurns, httpTurn, nativeTurn, type TurnResults } from './http-api-turns';
 
 const GITHUB = path.join(PROJECT_ROOT, 'node_modules', '@octokit', 'openapi', 'generated', 'api.github.com.json');
-const PETSTORE = path.join(PROJECT_ROOT, 'test', 'fixtures', 'openapi', 'petstore.json');
-const HTTP_GOAL = 'goal_bench_pets';
-const HTTP_PROMPT = 'bench: list the pets';
-const PETS = [
-  { id: 1, name: 'Rex' },
-  { id: 2, name: 'Tom' },
-];
-const HTTP_REPLY = `HTTP 200: ${PETS.map((p) => p.name).join(', ')}.`;
 /** SearchTools' queries for the request-bytes measure: what a user of GitHub's API asks for. */
 const QUERIES = ['get a repository', 'create an issue', 'list pull requests of a repository'];
 /** The default TOOL_SEARCH_THRESHOLD: past this many tools the LLM is offered SearchTools instead. */
 const THRESHOLD = 30;
 const MATCHES = 5;
-
-/** The goal the HTTP turn runs: a JSON goal selecting the `pets` API, as a user would write it. */
-const goal = {
-  id: HTTP_GOAL,
-  category: 'bench',
-  agentName: 'Pets (HTTP API)',
-  agentFriendlyDescription: 'Lists the pets through the petstore HTTP API.',
-  description: 'List the pets with pets__listPets.',
-  starterPrompt: 'Greet the user.',
-  tools: [],
-  mcp: { servers: ['pets'] },
-};
-
-/** The MCP part's script (the greeting, CurrentPTO) and the HTTP tool's call and answer. */
-const script: ScriptInput = {
-  rules: [
-    { user: '^bench: list the pets', reply: { toolCalls: [{ tool: 'pets__listPets', args: { limit: 2 } }] } },
-    {
-      afterTool: 'pets__listPets',
-      outcome: 'ok',
-      reply: { text: 'HTTP {{result.status}}: {{result.body[].name}}.' },
-    },
-    ...mcpScript.rules,
-  ],
-};
-
-const httpTurn: McpTurnSpec = {
-  key: 'http',
-  name: 'HTTP tool turn',
-  slug: 'http-turn',
-  description: `promptUpdate on ${HTTP_GOAL} (a JSON goal selecting the petstore API); the model calls pets__listPets (GET /pets on a local node:http server), then answers: resolveGoal (catalog cache hit), planTurn, callHttpTool, planTurn.`,
-  goalId: HTTP_GOAL,
-  prompt: HTTP_PROMPT,
-  reply: HTTP_REPLY,
-  tool: 'pets__listPets',
-};
-
-const nativeTurn: McpTurnSpec = {
-  ...nativeToolTurn,
-  key: 'native',
-  name: 'native tool turn',
-  slug: 'http-native',
-  description: `promptUpdate on ${nativeToolTurn.goalId}, same worker: the model calls CurrentPTO, then answers: planTurn, CurrentPTO, planTurn.`,
-};
 
 export async function runHttpApisBench(ctx: BenchContext, opts: HttpApisOptions): Promise<BenchPart> {
   const load = await benchDocumentLoad(ctx, opts);
@@ -208,91 +146,6 @@ function requestBytes(specs: ToolSpec[]): OfferResults {
 }
 
 // ---- (2) the HTTP tool turn against the native one ----
-
-interface TurnResults {
-  http: Summary;
-  native: Summary;
-  httpSamples: number[];
-  nativeSamples: number[];
-  requestsServed: number;
-  turnsSent: number;
-  activityMs: Record<string, Record<string, number[]>>;
-  conversations: Record<string, number>;
-}
-
-async function benchTurns(ctx: BenchContext, opts: HttpApisOptions): Promise<TurnResults> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-http-apis-'));
-  let served = 0;
-  const pets: Server = createServer((req, res) => {
-    if (req.method === 'GET' && req.url?.startsWith('/pets')) {
-      served++;
-      res.setHeader('content-type', 'application/json').end(JSON.stringify(PETS));
-    } else res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"not found"}');
-  });
-  await new Promise<void>((resolve) => pets.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(pets.address() as { port: number }).port}`;
-  const registry = path.join(dir, 'mcp_endpoints.json');
-  writeFileSync(registry, JSON.stringify({ mcpServers: {}, httpApis: { pets: { openapi: PETSTORE, baseUrl } } }));
-  const goalsDir = mkdtempSync(path.join(dir, 'goals-'));
-  writeFileSync(path.join(goalsDir, `${HTTP_GOAL}.json`), JSON.stringify(goal, null, 2));
-  let stop: (() => Promise<void>) | undefined;
-  const samplers: SessionRotation[] = [];
-  try {
-    const agent = await createBenchAgentWorker(
-      ctx,
-      'http-apis',
-      { AGENT_GOAL: HTTP_GOAL, VALIDATE_PROMPTS: 'false', GOALS_DIR: goalsDir, MCP_ENDPOINTS_FILE: registry },
-      script,
-    );
-    const worker = runWorkers(ctx, [agent.worker], [agent.close], 'the HTTP API bench worker');
-    stop = worker.stop;
-    const policy = { turnsPerSession: opts.turnsPerConversation, warmupApart: true };
-    const queue = agent.worker.options.taskQueue;
-    for (const spec of [httpTurn, nativeTurn])
-      samplers.push(new SessionRotation(policy, agentConversations(ctx.client, queue, ctx.runId, spec)));
-    process.stderr.write(
-      `bench (HTTP APIs): ${opts.warmup} warm-up + ${opts.turns} timed turns each, HTTP tool and native tool interleaved\n`,
-    );
-    const measure = async () => {
-      await roundRobin(samplers, {
-        warmup: opts.warmup,
-        iterations: opts.turns,
-        interrupts: ctx.interrupts,
-        progress: { unit: 'turns per way', every: 10 },
-      });
-      for (const s of samplers) await s.finish();
-    };
-    try {
-      await Promise.race([measure(), worker.died]);
-    } catch (err) {
-      await Promise.all(samplers.map((s) => s.abort()));
-      throw err;
-    }
-    const turnsSent = opts.warmup + opts.turns;
-    // Every HTTP turn must have reached the server once: a turn answered another way is no measure of a call.
-    if (served !== turnsSent) throw new Error(`the pets server saw ${served} requests for ${turnsSent} HTTP turns`);
-    const [h, n] = samplers as [SessionRotation, SessionRotation];
-    return {
-      http: summarize(h.samples),
-      native: summarize(n.samples),
-      httpSamples: h.samples,
-      nativeSamples: n.samples,
-      requestsServed: served,
-      turnsSent,
-      activityMs: {
-        http: activityRunTimes(h.closed.flatMap((c) => c.timedTurns)),
-        native: activityRunTimes(n.closed.flatMap((c) => c.timedTurns)),
-      },
-      conversations: { http: h.opened, native: n.opened },
-    };
-  } finally {
-    await stop?.();
-    await new Promise((resolve) => pets.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-// ---- the report ----
 
 function report(opts: HttpApisOptions, load: LoadResults, offer: OfferResults, turns: TurnResults): BenchPart {
   const MB = 1024 * 1024;
