@@ -1,7 +1,7 @@
 // `npm run record-histories`: runs representative conversations on a real dev server and saves their event
 // histories to test/histories/. The replay test replays them against the current workflow code, so a change
 // that would break running conversations fails CI. Re-record only when behaviour changes on purpose.
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
@@ -16,7 +16,7 @@ import {
   userPromptSignal,
 } from '../core/messages';
 import { TRAIN_TOOLS_QUEUE } from '../tools/native/trains/task-queue';
-import { startTrainService } from '../tools/services/train-service';
+import { searchJourneys, startTrainService } from '../tools/services/train-service';
 import { createToolWorker } from '../worker/create-worker';
 import { delegationGoalsDir, delegationScript } from './fixtures/delegation';
 import { calculator, runCodeScript } from './fixtures/run-code';
@@ -475,6 +475,39 @@ async function main(): Promise<void> {
       await user.handle.result();
       await save('made-tool-call', user.handle);
       await maker.stop();
+    }
+    if (wanted('http-api-call')) {
+      // HTTP API tools (the 'http-apis' patch): the shipped trains API over the demo train service, a GET that runs at
+      // once and a POST after approval, each a callHttpTool activity.
+      const trains = await startTrainService({ port: 0 });
+      const root = path.join(__dirname, '..');
+      const shipped = JSON.parse(readFileSync(path.join(root, 'config', 'mcp_endpoints.json'), 'utf8'));
+      const registry = path.join(mkdtempSync(path.join(tmpdir(), 'replay-http-api-')), 'mcp.json');
+      const entry = { ...shipped.httpApis.trains, baseUrl: trains.url };
+      writeFileSync(registry, JSON.stringify({ mcpServers: {}, httpApis: { trains: entry } }));
+      const settings = testSettings({
+        AGENT_GOAL: 'goal_trains_http',
+        VALIDATE_PROMPTS: 'false',
+        MCP_ENDPOINTS_FILE: registry,
+      });
+      const script = loadScript(path.join(root, 'config', 'scripted-model.json'));
+      const caller = await startWorker(env, { script, settings });
+      const { handle } = await startConversation(
+        env.client,
+        settings.taskQueue,
+        { goalId: 'goal_trains_http' },
+        'replay-http-api-call',
+      );
+      const query = { from: 'London', to: 'Liverpool', date: '2027-01-23', arriveBy: '16:00' };
+      await say(handle, 'trains from London to Liverpool on 2027-01-23 by 16:00');
+      const journey = searchJourneys(new URLSearchParams(query)).journeys[0]!;
+      await say(handle, `book ${journey.id} for ada@example.com`);
+      await decide(handle, { approve: true });
+      await handle.signal(endChatSignal);
+      await handle.result();
+      await save('http-api-call', handle);
+      await caller.stop();
+      await trains.close();
     }
   } finally {
     await env.teardown();
