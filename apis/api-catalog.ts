@@ -156,7 +156,6 @@ function single(entry: Extract<ApiEntry, { url: string }>, url: string): Good {
       ? { argsAre: 'query' as const }
       : { body: { contentType: 'application/json', required: true }, argsAre: 'body' as const }),
     readOnly,
-    idempotent: readOnly,
     description: `${entry.description} (${entry.method} ${url})`,
     inputSchema: entry.inputSchema,
   };
@@ -186,7 +185,9 @@ export function apiToolSpec(api: string, entry: ApiEntry, op: ApiOperation, take
       api,
       operation: op.id,
       method: op.method.toUpperCase(),
-      idempotent: op.idempotent,
+      // Only reads are sent again: HTTP calls PUT and DELETE idempotent, but an API need not honour it, and a write
+      // that may have acted is the user's to check (its Idempotency-Key lets a server that honours it deduplicate).
+      idempotent: op.readOnly,
       timeoutMs: entry.timeoutMs,
     },
   };

@@ -26,8 +26,8 @@ export interface ApiOperation {
   body?: { contentType: string; required: boolean };
   /** A single-endpoint entry's arguments are the whole query or body, not named parameters and `body`. */
   argsAre?: 'query' | 'body';
+  /** GET, HEAD, OPTIONS: changes nothing, runs without asking, and is the only kind retried. */
   readOnly: boolean;
-  idempotent: boolean;
   description: string;
   inputSchema: JsonSchema;
 }
@@ -82,9 +82,6 @@ function operation(id: string, method: HttpMethod, path: string, params: Json[],
     parameters,
     ...(body ? { body: { contentType: body.contentType, required: body.required } } : {}),
     readOnly: READ_ONLY.has(method),
-    // Only reads are sent again: HTTP calls PUT and DELETE idempotent, but an API need not honour it, and a write
-    // that may have acted is the user's to check (its Idempotency-Key lets a server that honours it deduplicate).
-    idempotent: READ_ONLY.has(method),
     description: trim(`${summary?.trim() ?? id} (${method.toUpperCase()} ${path})`, 300),
     inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}) },
   };
