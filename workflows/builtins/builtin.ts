@@ -2,6 +2,7 @@
 // the conversation (ListAgents, ChangeGoal, CompleteGoal, SearchTools, AskUser); some reach out through their own
 // activities or child workflows (AskAgent starts delegates, CreateAgent and CreateTool write files after approval). Each is one
 // file in this folder; index.ts lists them by tool name, and Conversation looks the tool up instead of branching.
+import { invalidArgs } from '../../core/check-args';
 import type { Appliers, Effect, EffectKind } from '../../core/effects';
 import type { AgentSummary, Goal, ResolvedGoal, Settings, ToolCall, ToolOutcome, ToolSpec } from '../../core/types';
 import type { AgentGoalInput, DelegateEnvelope } from '../../core/conversation-types';
@@ -62,4 +63,11 @@ export interface BuiltinContext {
 
 export function invalid(problems: string[], missing: string[] = []): ToolOutcome {
   return { status: 'invalid_input', problems, missing };
+}
+
+/** Whether the call's arguments fit its spec; when not, the problems are its outcome, recorded here. */
+export function argsFit(convo: BuiltinContext, call: ToolCall, spec: ToolSpec): boolean {
+  const problems = invalidArgs(spec.inputSchema, call.args);
+  if (problems) convo.record(call, problems);
+  return !problems;
 }

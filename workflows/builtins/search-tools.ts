@@ -1,17 +1,12 @@
 // SearchTools: past TOOL_SEARCH_THRESHOLD the LLM sees only some tools (ToolOffer) and finds the rest by what they
 // do; what it finds is offered for the rest of the turn. The ranking runs as a local activity.
-import { invalidArgs } from '../../core/check-args';
 import type { ToolCall, ToolSpec } from '../../core/types';
-import type { BuiltinContext, BuiltinWith } from './builtin';
+import { argsFit, type BuiltinContext, type BuiltinWith } from './builtin';
 
 export function searchTools(convo: BuiltinContext): BuiltinWith<'search_tools'> {
   return {
     decide: (call: ToolCall, spec: ToolSpec) => {
-      const invalid = invalidArgs(spec.inputSchema, call.args);
-      if (invalid) {
-        convo.record(call, invalid);
-        return undefined;
-      }
+      if (!argsFit(convo, call, spec)) return undefined;
       const limit = typeof call.args.limit === 'number' ? call.args.limit : undefined;
       const tools = convo.offer.tools.filter((t) => t.kind !== 'builtin');
       return { kind: 'search_tools', call, query: String(call.args.query), limit, tools };
