@@ -1,28 +1,13 @@
 // The endpoints (MCP servers and HTTP APIs) as the worker sees them (GET /api/endpoints), with each one's tools (GET /api/tools).
-import { useEffect, useState } from 'react';
-import { api, messageOf, type CatalogSummary, type ToolSpec } from './api';
+import { useState } from 'react';
+import { api } from './api';
+import { useLoaded } from './use-loaded';
 
 export function Endpoints() {
-  const [catalog, setCatalog] = useState<CatalogSummary | null>(null);
-  const [tools, setTools] = useState<ToolSpec[]>([]);
-  const [error, setError] = useState<string | null>(null);
   const [round, setRound] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    setError(null);
-    api.endpoints().then(
-      (c) => live && setCatalog(c),
-      (err) => live && setError(messageOf(err)),
-    );
-    api.tools().then(
-      (t) => live && setTools(t),
-      () => {},
-    );
-    return () => {
-      live = false;
-    };
-  }, [round]);
+  const { value: catalog, error } = useLoaded(api.endpoints, round);
+  // The tools only name what each endpoint offers: without them the page still shows the endpoints.
+  const tools = useLoaded(api.tools, round).value ?? [];
 
   // An MCP server's tools by the names it gives them; an HTTP API's by operationId.
   const toolsOf = (server: string) =>

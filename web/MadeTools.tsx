@@ -1,7 +1,8 @@
 // The made tools as the worker sees them (GET /api/made-tools?usage=true): every version, its state, who made it and
 // how much it is used, its code folded away. Managing them stays with `agent tools disable|enable|remove`.
-import { useEffect, useState } from 'react';
-import { api, messageOf, type MadeToolSummary } from './api';
+import { useState } from 'react';
+import { api, type MadeToolSummary } from './api';
+import { useLoaded } from './use-loaded';
 
 function stateOf(t: MadeToolSummary): string {
   if (t.problems) return 'broken';
@@ -12,21 +13,8 @@ function stateOf(t: MadeToolSummary): string {
 const when = (iso: string | null | undefined) => (iso ? iso.slice(0, 16).replace('T', ' ') : 'never');
 
 export function MadeTools() {
-  const [tools, setTools] = useState<MadeToolSummary[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [round, setRound] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    setError(null);
-    api.madeTools().then(
-      (t) => live && setTools(t),
-      (err) => live && setError(messageOf(err)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [round]);
+  const { value: tools, error } = useLoaded(api.madeTools, round);
 
   return (
     <section className="made-tools" aria-labelledby="made-tools-title">
