@@ -104,6 +104,9 @@ function delegatesOf(tools: ToolSpec[]): string[] {
 function sourceOf(t: ToolSpec): string {
   if (t.mcp)
     return `MCP server \`${t.mcp.server}\`, tool \`${t.mcp.tool}\`${t.mcp.idempotent ? '' : ' (not idempotent: never re-sent once it may have run)'}`;
+  if (t.http)
+    return `HTTP API \`${t.http.api}\`, operation \`${t.http.operation}\` (${t.http.method})${t.http.idempotent ? '' : ' (a write: never re-sent once it may have run)'}`;
+  if (t.made) return `made tool, version ${t.made.version} (a pure function run in the sandbox)`;
   if (t.kind === 'builtin') return 'builtin (the workflow handles it)';
   return `native${t.taskQueue ? ` (runs on task queue \`${t.taskQueue}\`)` : ''}`;
 }

@@ -136,7 +136,13 @@ export function formatEndpoints(catalog: CatalogSummary): string {
  */
 export function formatTools(tools: ToolSpec[], catalog: CatalogSummary, made?: MadeToolSummary[] | string): string {
   const lines = tools.map((t) => {
-    const where = t.mcp ? `mcp ${t.mcp.server}/${t.mcp.tool}` : t.kind === 'made' ? madeMark(t.made?.version) : t.kind;
+    const where = t.mcp
+      ? `mcp ${t.mcp.server}/${t.mcp.tool}`
+      : t.http
+        ? `http ${t.http.api} ${t.http.method} ${t.http.operation}`
+        : t.kind === 'made'
+          ? madeMark(t.made?.version)
+          : t.kind;
     return `${t.name.padEnd(32)} ${where.padEnd(28)} approval: ${t.approval.padEnd(7)} ${t.description}`;
   });
   const offered = typeof made === 'object' ? made.filter((t) => t.current).length : 0;

@@ -1,5 +1,7 @@
 // How made tools read in the terminal and what `agent tools prune` proposes, from summaries as the worker lists them.
 import type { MadeToolSummary, MadeToolUsage } from '../../core/made-tools';
+import type { ToolSpec } from '../../core/types';
+import { catalogMarkdown } from '../../client/catalog-doc';
 import {
   formatMadeToolStats,
   formatMadeTools,
@@ -163,5 +165,36 @@ describe('formatReply with a CreateTool approval', () => {
       '    return n * 2;',
       '  args: {"name":"double"}',
     ]);
+  });
+});
+
+describe('where a tool lives, in agent tools and the Markdown catalog', () => {
+  const base = { description: 'd', category: 'c', inputSchema: { type: 'object' }, approval: 'always' } as const;
+  const http: ToolSpec = {
+    ...base,
+    name: 'pets__createPet',
+    kind: 'http',
+    http: { api: 'pets', operation: 'createPet', method: 'POST', idempotent: false, timeoutMs: 30_000 },
+  };
+  const madeTool: ToolSpec = { ...base, name: 'count_words', kind: 'made', approval: 'never', made: { version: 3 } };
+  const catalog = { version: 'v', endpoints: [], registryError: null };
+
+  it('names an HTTP API operation by API, method and operationId, and a made tool by its version', () => {
+    const lines = formatTools([http, madeTool], catalog).split('\n');
+    expect(lines[0]).toMatch(/^pets__createPet +http pets POST createPet +approval: always/);
+    expect(lines[1]).toMatch(/^count_words +\[made v3\] +approval: never/);
+    const doc = catalogMarkdown(
+      {
+        agents: { agents: [], goalIds: [], sources: {}, problems: [] },
+        toolsByGoal: {},
+        mcpTools: [http, madeTool],
+        catalog,
+      },
+      { taskQueue: 'q', generatedAt: NOW },
+    );
+    expect(doc).toContain(
+      'HTTP API `pets`, operation `createPet` (POST) (a write: never re-sent once it may have run)',
+    );
+    expect(doc).toContain('made tool, version 3 (a pure function run in the sandbox)');
   });
 });
