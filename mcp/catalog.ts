@@ -1,7 +1,9 @@
 // Discovery: lists the tools of every enabled endpoint in parallel (per-endpoint timeout, pagination) and builds
 // a catalog snapshot with a version hash. One failing endpoint is marked unavailable; the others still serve, and no
 // turn waits on it again: it is retried in the background with backoff, and rejoins the catalog when it answers.
-// Cheap when nothing changed: one stat of the registry file, and the cached catalog.
+// Cheap when nothing changed: one stat of the registry file, and the cached catalog. The registry's HTTP APIs
+// (`httpApis`, apis/) join the same catalog: their operations are tools beside the MCP servers' (one name space, one
+// selector, one version), loaded by the ApiCatalog, which keeps a broken document's last good one.
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogSummary, EndpointStatus, McpSelection, ToolSpec } from '../core/types';
