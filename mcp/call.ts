@@ -3,6 +3,7 @@
 // failures are retried by Temporal, except for a call that may already have started a non-idempotent tool.
 import { ApplicationFailure } from '@temporalio/activity';
 import { McpError, ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { outcomeOf } from './tool-result';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { idempotencyKey } from '../tools/idempotency';
 import { FailureTypes } from '../core/activity-types';
@@ -110,19 +111,4 @@ function validatorFor(key: string, schema: unknown) {
     validators.set(key, v);
   }
   return v;
-}
-
-function outcomeOf(result: CallToolResult): ToolOutcome {
-  const text = (result.content ?? [])
-    .map((c) =>
-      c.type === 'text' ? c.text : c.type === 'resource' && 'text' in c.resource ? c.resource.text : `[${c.type}]`,
-    )
-    .join('\n');
-  if (result.isError) return { status: 'tool_error', error: text || 'the tool reported an error' };
-  if (result.structuredContent) return { status: 'ok', result: result.structuredContent };
-  try {
-    return { status: 'ok', result: JSON.parse(text) as unknown };
-  } catch {
-    return { status: 'ok', result: text };
-  }
 }
