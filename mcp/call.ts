@@ -10,6 +10,7 @@ import { FailureTypes } from '../core/activity-types';
 import { mayHaveRun } from '../core/failures';
 import type { McpToolRef, ToolOutcome } from '../core/types';
 import type { McpDiscovery } from './catalog';
+import { CallDeadline, NO_HOST, type CallHost } from './call-host';
 import type { Lease, McpPool } from './pool';
 import type { ResolvedEndpoint } from './endpoint-registry';
 
@@ -23,14 +24,20 @@ export interface McpCallInput {
   name: string;
   ref: McpToolRef;
   args: Record<string, unknown>;
+  /** Whose conversation calls (AgentGoalInput.owner): endpoints that sign in per user use this owner's tokens. */
+  owner?: string;
 }
 
-/** `signal` aborts the call when the user cancels the turn: the SDK then sends the server `notifications/cancelled`. */
+/**
+ * `signal` aborts the call when the user cancels the turn: the SDK then sends the server `notifications/cancelled`.
+ * `host` answers what the server asks during the call (the user, our model) and hears its logs and progress.
+ */
 export async function callMcpTool(
   discovery: McpDiscovery,
   pool: McpPool,
   input: McpCallInput,
   signal?: AbortSignal,
+  host: CallHost = NO_HOST,
 ): Promise<ToolOutcome> {
   const { ref, args } = input;
   // The catalog the turn saw: a call never waits on a discovery.
@@ -50,22 +57,28 @@ export async function callMcpTool(
   const check = validate(args);
   if (!check.valid) return { status: 'invalid_input', problems: [check.errorMessage], missing: [] };
 
-  const lease = await connect(pool, endpoint, ref);
+  const deadline = new CallDeadline(ref.timeoutMs);
+  const lease = await connect(pool, endpoint, ref, deadline.around(host));
   if ('status' in lease) return lease;
+  deadline.restart(); // the time limit is the call's, from when it has a session
   try {
     // A server that supports it can de-duplicate with the key: it is the same on every attempt of this call.
     const params = { name: tool.name, arguments: args, _meta: { idempotencyKey: idempotencyKey('mcp') } };
     const result = (await lease.client.callTool(params, undefined, {
-      timeout: ref.timeoutMs,
-      signal,
+      // Our deadline, not the SDK's: it stops while the user is asked something (see CallDeadline).
+      timeout: 2 ** 31 - 1,
+      signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
+      onprogress: (progress) => host.progress(progress),
     })) as CallToolResult;
     return outcomeOf(result);
   } catch (err) {
     // Aborted by the cancel (the SDK wraps it in an McpError): the activity reports it as cancelled.
     if (signal?.aborted) throw signal.reason;
-    const message = (err as Error).message;
+    const message = deadline.expired ? `no answer within ${ref.timeoutMs} ms` : (err as Error).message;
     // The server answered with a JSON-RPC error (bad params, unknown tool): that is the tool saying no.
-    if (err instanceof McpError && err.code !== ErrorCode.RequestTimeout && err.code !== ErrorCode.ConnectionClosed) {
+    const transportFailure =
+      err instanceof McpError && [ErrorCode.RequestTimeout, ErrorCode.ConnectionClosed].includes(err.code);
+    if (err instanceof McpError && !transportFailure && !deadline.expired) {
       return { status: 'tool_error', error: `MCP error ${err.code}: ${message}` };
     }
     lease.discard();
@@ -78,6 +91,7 @@ export async function callMcpTool(
     // It may have started: re-running a destructive or non-idempotent tool could do the thing twice.
     return mayHaveRun(ref.server, ref.tool, message);
   } finally {
+    deadline.clear();
     lease.release();
   }
 }
@@ -86,10 +100,15 @@ export async function callMcpTool(
  * Connecting sends nothing to the tool, so it is always safe to retry: through Temporal for idempotent tools, and
  * here for the others, which get a single activity attempt (a retry could re-send the call itself).
  */
-async function connect(pool: McpPool, endpoint: ResolvedEndpoint, ref: McpToolRef): Promise<Lease | ToolOutcome> {
+async function connect(
+  pool: McpPool,
+  endpoint: ResolvedEndpoint,
+  ref: McpToolRef,
+  host: CallHost,
+): Promise<Lease | ToolOutcome> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await pool.acquire(endpoint, ref.timeoutMs);
+      return await pool.acquire(endpoint, ref.timeoutMs, host);
     } catch (err) {
       const failure = `MCP server "${ref.server}": ${(err as Error).message}`;
       if (ref.idempotent) throw ApplicationFailure.retryable(failure, FailureTypes.McpUnavailable);

@@ -1,13 +1,16 @@
-// A worker-wide pool of MCP client sessions: one per endpoint definition, connected lazily, reconnected after a
-// failure, evicted when idle, closed on worker shutdown. Sessions survive across turns and conversations, so a
-// tool call costs one request, not a process spawn and a handshake. A stdio session is a resident server process,
-// so their number is capped: the least recently used idle one makes room (it respawns when next needed), and a
-// session in use is never closed under its user.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+// A worker-wide pool of MCP client sessions, connected lazily, reconnected after a failure, evicted when idle, closed
+// on worker shutdown. Sessions survive across turns and conversations, so a tool call costs one request, not a
+// process spawn and a handshake. A tool call holds its session alone: what the server asks during the call
+// (elicitation, sampling, log messages) can only be the call's, so it goes to the call's host (call-host.ts); calls
+// that overlap on one endpoint open more sessions of it (up to `maxSessionsPerEndpoint`, then they wait), while
+// listings share any. A stdio session is a resident server process, so their number is capped: the least recently
+// used idle one makes room (it respawns when next needed), and a session in use is never closed under its user.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { clientWithHost, type CallHost } from './call-host';
 import { isStdio, type ResolvedEndpoint } from './endpoint-registry';
 
 export interface PoolOptions {
@@ -16,6 +19,8 @@ export interface PoolOptions {
   idleMs?: number;
   /** Resident stdio server processes (MCP_MAX_STDIO_PROCESSES), exceeded only while all are in use; absent, no cap. */
   maxStdioProcesses?: number;
+  /** Sessions one endpoint may have at once, i.e. its calls in flight on this worker; more calls wait. Default 8. */
+  maxSessionsPerEndpoint?: number;
   /** Called when a server says its tool list changed. */
   onToolsChanged?: (endpoint: string) => void;
   clientInfo?: { name: string; version: string };
@@ -26,7 +31,7 @@ export interface Lease {
   client: Client;
   release(): void;
   /** The session failed under this use: no later use gets it, and it closes once its last user releases it (a
-   * call that timed out must not kill the other calls on the session, nor a newer session of the endpoint). */
+   * call that timed out must not kill the other users of the session, nor a newer session of the endpoint). */
   discard(): void;
 }
 
@@ -39,13 +44,18 @@ interface Session {
   lastUsed: number;
   /** Leases not yet released. */
   inUse: number;
+  /** The call holding the session (its server requests go to this host); null when no call holds it. */
+  host: CallHost | null;
   /** Discarded: closes when the last lease is released. */
   retired: boolean;
   stderr: string;
 }
 
 export class McpPool {
-  private readonly sessions = new Map<string, Session>();
+  /** Each endpoint's sessions, all of its current definition. */
+  private readonly sessions = new Map<string, Session[]>();
+  /** Calls waiting for one of the endpoint's sessions to be free. */
+  private readonly waiting = new Map<string, (() => void)[]>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly opts: PoolOptions) {
@@ -53,20 +63,23 @@ export class McpPool {
     this.timer.unref();
   }
 
-  /** The endpoint's session, connected and held until released; a changed definition replaces the old session. */
-  async acquire(endpoint: ResolvedEndpoint, connectTimeoutMs: number): Promise<Lease> {
-    const existing = this.sessions.get(endpoint.name);
-    const session = existing?.key === endpoint.key ? existing : this.start(endpoint, connectTimeoutMs);
+  /**
+   * A connected session of the endpoint, held until released; a changed definition replaces the old sessions. With
+   * a `host` (a tool call) the session is the call's alone until released; without (a listing) it may be shared.
+   */
+  async acquire(endpoint: ResolvedEndpoint, connectTimeoutMs: number, host?: CallHost): Promise<Lease> {
+    const session = host ? await this.free(endpoint, connectTimeoutMs) : this.any(endpoint, connectTimeoutMs);
     session.inUse++;
     session.lastUsed = Date.now();
+    if (host) session.host = host;
     let released = false;
     const release = () => {
-      if (!released) this.release(session);
+      if (!released) this.release(endpoint.name, session, !!host);
       released = true;
     };
     const discard = () => {
       session.retired = true;
-      if (this.sessions.get(endpoint.name) === session) this.sessions.delete(endpoint.name);
+      this.forget(endpoint.name, session);
     };
     try {
       return { client: await session.connected, release, discard };
@@ -76,12 +89,11 @@ export class McpPool {
     }
   }
 
-  /** Forgets a session after a transport failure, so the next call reconnects. */
+  /** Forgets an endpoint's sessions after a transport failure, so the next use reconnects. */
   async drop(name: string): Promise<void> {
-    const session = this.sessions.get(name);
-    if (!session) return;
+    const sessions = this.sessions.get(name) ?? [];
     this.sessions.delete(name);
-    await session.client.close().catch(() => undefined);
+    await Promise.all(sessions.map((s) => s.client.close().catch(() => undefined)));
   }
 
   async closeAll(): Promise<void> {
@@ -89,21 +101,65 @@ export class McpPool {
     await Promise.all([...this.sessions.keys()].map((name) => this.drop(name)));
   }
 
-  /** A session in place of the endpoint's old one (none, broken, or another definition), making room under the cap. */
+  /** The endpoint's live sessions of this definition; others (an edited entry) are dropped. */
+  private current(endpoint: ResolvedEndpoint): Session[] {
+    const sessions = this.sessions.get(endpoint.name) ?? [];
+    if (sessions.some((s) => s.key !== endpoint.key)) {
+      void this.drop(endpoint.name);
+      return [];
+    }
+    return sessions;
+  }
+
+  /** For a listing: the least busy session, or a new one. */
+  private any(endpoint: ResolvedEndpoint, connectTimeoutMs: number): Session {
+    const sessions = this.current(endpoint);
+    return [...sessions].sort((a, b) => a.inUse - b.inUse)[0] ?? this.start(endpoint, connectTimeoutMs);
+  }
+
+  /** For a call: a session no call holds (a new one if there is room), else the next one released. */
+  private async free(endpoint: ResolvedEndpoint, connectTimeoutMs: number): Promise<Session> {
+    for (;;) {
+      const sessions = this.current(endpoint);
+      const idle = sessions.filter((s) => !s.host).sort((a, b) => a.inUse - b.inUse)[0];
+      if (idle) return idle;
+      if (sessions.length < (this.opts.maxSessionsPerEndpoint ?? 8)) return this.start(endpoint, connectTimeoutMs);
+      await new Promise<void>((wake) =>
+        this.waiting.set(endpoint.name, [...(this.waiting.get(endpoint.name) ?? []), wake]),
+      );
+    }
+  }
+
+  /** A new session of the endpoint, beside its others, making room under the cap. */
   private start(endpoint: ResolvedEndpoint, connectTimeoutMs: number): Session {
-    const replaced = this.drop(endpoint.name);
     const room = isStdio(endpoint.resolved) ? this.evictOverCap(1) : Promise.resolve();
-    const session = this.open(endpoint, connectTimeoutMs, Promise.all([replaced, room]));
-    this.sessions.set(endpoint.name, session);
+    const session = this.open(endpoint, connectTimeoutMs, room);
+    this.sessions.set(endpoint.name, [...(this.sessions.get(endpoint.name) ?? []), session]);
     return session;
   }
 
-  private release(session: Session): void {
+  private release(name: string, session: Session, heldByCall: boolean): void {
     session.inUse--;
     session.lastUsed = Date.now();
+    if (heldByCall) {
+      session.host = null;
+      this.waiting.get(name)?.shift()?.();
+    }
     if (session.retired && session.inUse === 0) void session.client.close().catch(() => undefined);
     // Over the cap because every session was in use: this one finishing may make room.
     void this.evictOverCap(0);
+  }
+
+  private forget(name: string, session: Session): void {
+    const rest = (this.sessions.get(name) ?? []).filter((s) => s !== session);
+    if (rest.length) this.sessions.set(name, rest);
+    else this.sessions.delete(name);
+    // A call waiting for a session may now open one.
+    this.waiting.get(name)?.shift()?.();
+  }
+
+  private owned(name: string, session: Session): boolean {
+    return (this.sessions.get(name) ?? []).includes(session);
   }
 
   /** Connects once `room` has resolved: the processes making room for this one have exited. */
@@ -111,14 +167,16 @@ export class McpPool {
     const session: Session = {
       key: endpoint.key,
       stdio: isStdio(endpoint.resolved),
-      client: this.newClient(endpoint.name),
+      client: undefined as never,
       connected: undefined as never,
       lastUsed: Date.now(),
       inUse: 0,
+      host: null,
       retired: false,
       stderr: '',
     };
-    const owned = () => this.sessions.get(endpoint.name) === session;
+    session.client = this.newClient(endpoint.name, session);
+    const owned = () => this.owned(endpoint.name, session);
     session.connected = (async () => {
       await room;
       // Dropped while waiting (a discovery timeout, shutdown): a process spawned now would belong to nobody.
@@ -131,7 +189,7 @@ export class McpPool {
         const status = err instanceof StreamableHTTPError ? (err.code ?? 0) : 0;
         if (isStdio(entry) || entry.type || status < 400 || status >= 500) throw this.failure(endpoint, session, err);
         await session.client.close().catch(() => undefined);
-        session.client = this.newClient(endpoint.name);
+        session.client = this.newClient(endpoint.name, session);
         try {
           await this.connect(
             session,
@@ -143,22 +201,23 @@ export class McpPool {
         }
       }
       session.client.onclose = () => {
-        if (owned()) this.sessions.delete(endpoint.name);
+        if (owned()) this.forget(endpoint.name, session);
       };
       return session.client;
     })();
     session.connected.catch(async () => {
-      if (owned()) this.sessions.delete(endpoint.name);
+      if (owned()) this.forget(endpoint.name, session);
       await session.client.close().catch(() => undefined);
     });
     return session;
   }
 
-  private newClient(name: string): Client {
-    return new Client(this.opts.clientInfo ?? { name: 'temporal-agent-orchestrator', version: '0.1.0' }, {
-      // tools/list_changed only invalidates the catalog; discovery re-lists (and paginates) itself.
-      listChanged: { tools: { onChanged: () => this.opts.onToolsChanged?.(name), autoRefresh: false, debounceMs: 0 } },
-    });
+  private newClient(name: string, session: Session): Client {
+    return clientWithHost(
+      this.opts.clientInfo ?? { name: 'temporal-agent-orchestrator', version: '0.1.0' },
+      () => session.host,
+      () => this.opts.onToolsChanged?.(name),
+    );
   }
 
   private async connect(session: Session, transport: Transport, timeoutMs: number): Promise<void> {
@@ -203,9 +262,16 @@ export class McpPool {
 
   private evictIdle(): void {
     const idleMs = this.opts.idleMs ?? 300_000;
-    for (const [name, session] of this.sessions) {
-      if (session.inUse === 0 && Date.now() - session.lastUsed > idleMs) void this.drop(name);
+    for (const [name, sessions] of this.sessions) {
+      for (const session of sessions) {
+        if (session.inUse === 0 && Date.now() - session.lastUsed > idleMs) this.close(name, session);
+      }
     }
+  }
+
+  private close(name: string, session: Session): Promise<unknown> {
+    this.forget(name, session);
+    return session.client.close().catch(() => undefined);
   }
 
   /**
@@ -213,10 +279,12 @@ export class McpPool {
    * processes have exited. Sessions in use are spared, so the cap may stay exceeded until they are released.
    */
   private evictOverCap(incoming: number): Promise<unknown> {
-    const stdio = [...this.sessions].filter(([, s]) => s.stdio);
+    const stdio = [...this.sessions].flatMap(([name, sessions]) =>
+      sessions.filter((s) => s.stdio).map((s) => [name, s] as const),
+    );
     const excess = stdio.length + incoming - (this.opts.maxStdioProcesses ?? Infinity);
     if (excess <= 0) return Promise.resolve();
     const idle = stdio.filter(([, s]) => s.inUse === 0).sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
-    return Promise.all(idle.slice(0, excess).map(([name]) => this.drop(name)));
+    return Promise.all(idle.slice(0, excess).map(([name, s]) => this.close(name, s)));
   }
 }
