@@ -18,6 +18,8 @@ const common = {
   excludeTools: z.array(z.string()).default([]),
   timeoutMs: z.number().int().positive().max(600_000).default(30_000),
   requireApproval: approval.optional(),
+  /** When the server asks our model for a completion (sampling): ask the user first (default), allow, or deny. */
+  sampling: z.enum(['ask', 'allow', 'deny']).default('ask'),
 };
 
 const stdioEntry = z
@@ -31,11 +33,23 @@ const stdioEntry = z
   })
   .strict();
 
+/** OAuth 2.1 for a remote server (mcp/oauth/): without `clientId` the client registers itself (dynamic registration);
+ * `clientSecret` is best a `${env:…}` reference, resolved in the process that presents it. */
+const oauthAuth = z
+  .object({
+    type: z.literal('oauth'),
+    clientId: z.string().min(1).optional(),
+    clientSecret: z.string().min(1).optional(),
+    scopes: z.array(z.string().min(1)).optional(),
+  })
+  .strict();
+
 const remoteEntry = z
   .object({
     type: z.enum(['http', 'streamable-http', 'sse']).optional(),
     url: z.string().min(1),
     headers: z.record(z.string(), z.string()).default({}),
+    auth: oauthAuth.optional(),
     ...common,
   })
   .strict();
@@ -50,6 +64,7 @@ export const registrySchema = z
 
 export type StdioEntry = z.infer<typeof stdioEntry>;
 export type RemoteEntry = z.infer<typeof remoteEntry>;
+export type OAuthEntry = z.infer<typeof oauthAuth>;
 export type EndpointEntry = StdioEntry | RemoteEntry;
 
 export interface Registry {
@@ -63,6 +78,11 @@ export const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,47}$/;
 
 export function isStdio(entry: EndpointEntry): entry is StdioEntry {
   return 'command' in entry;
+}
+
+/** The entry's OAuth settings, when it is a remote server that needs OAuth. */
+export function oauthOf(entry: EndpointEntry): OAuthEntry | undefined {
+  return isStdio(entry) ? undefined : entry.auth;
 }
 
 /** Parses registry text; throws one error listing every problem as `server "x": field: message`. */
@@ -174,11 +194,24 @@ export function resolveEndpoint(name: string, entry: EndpointEntry, env: NodeJS.
         env: subRecord(entry.env),
         cwd: entry.cwd && sub(entry.cwd),
       }
-    : { ...entry, url: sub(entry.url), headers: subRecord(entry.headers) };
+    : {
+        ...entry,
+        url: sub(entry.url),
+        headers: subRecord(entry.headers),
+        ...(entry.auth ? { auth: resolveAuth(entry.auth, sub) } : {}),
+      };
   check();
   const key = createHash('sha256')
     .update(JSON.stringify([name, resolved]))
     .digest('hex')
     .slice(0, 16);
   return { name, entry, resolved, secrets, key };
+}
+
+function resolveAuth(auth: OAuthEntry, sub: (s: string) => string): OAuthEntry {
+  return {
+    ...auth,
+    ...(auth.clientId ? { clientId: sub(auth.clientId) } : {}),
+    ...(auth.clientSecret ? { clientSecret: sub(auth.clientSecret) } : {}),
+  };
 }
