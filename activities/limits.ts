@@ -1,6 +1,7 @@
 // Caps on what activities hand back, so no single reply or tool result can exceed Temporal's payload limit
 // (2 MiB, counted on the next activity's input too) and wedge a conversation. What is cut says so, visibly.
 import type { ToolOutcome } from '../core/types';
+import { capContent } from '../core/tool-content';
 
 export interface Limits {
   /** MAX_REPLY_CHARS: the longest reply text kept from the model. */
@@ -22,9 +23,12 @@ export function capOutcome(outcome: ToolOutcome, max: number): ToolOutcome {
   if (outcome.status === 'tool_error')
     return { ...outcome, error: capText(outcome.error, max, 'the error', 'MAX_TOOL_RESULT_CHARS') };
   if (outcome.status !== 'ok') return outcome;
+  // Content parts (an MCP tool's images, resources) keep their text within the same cap; media is capped at the source.
+  const content = outcome.content ? { content: capContent(outcome.content, max) } : {};
   const json = JSON.stringify(outcome.result) ?? '';
-  if (json.length <= max) return outcome;
+  if (json.length <= max) return { ...outcome, ...content };
   return {
+    ...content,
     status: 'ok',
     result: {
       truncated: true,

@@ -155,10 +155,55 @@ export interface ToolCall {
 
 /** What came of a tool call, handed to the LLM as JSON. A tool saying no is an observation, not a failure. */
 export type ToolOutcome =
-  | { status: 'ok'; result: unknown }
+  | {
+      status: 'ok';
+      result: unknown;
+      /** What an MCP tool answered beyond text (images, audio, resources, annotations), in its order, text included;
+       * absent when it was text alone (and in histories from before). `result` keeps the text for older readers. */
+      content?: ToolContent[];
+      /** With `content`: `result` is the tool's structured content (MCP `structuredContent`, checked against its
+       * outputSchema), and `content` the parts beside it; without, `result` is the parts' text. */
+      structured?: true;
+    }
   | { status: 'invalid_input'; problems: string[]; missing: string[] }
   | { status: 'tool_error'; error: string }
   | { status: 'rejected'; reason: string };
+
+/** Who a piece of content is for, and how much it matters (MCP annotations). */
+export interface ContentAnnotations {
+  audience?: ('user' | 'assistant')[];
+  /** 0 (least) to 1 (most important). */
+  priority?: number;
+  lastModified?: string;
+}
+
+/**
+ * One part of a tool's answer as the conversation keeps it (from MCP content blocks). Media carries its bytes
+ * (base64) only when small enough for history (core/tool-content.ts): a larger one keeps its type and size alone,
+ * and is described to the model and the user instead of shown.
+ */
+export type ToolContent =
+  | { type: 'text'; text: string; annotations?: ContentAnnotations }
+  | { type: 'image' | 'audio'; mimeType: string; bytes: number; data?: string; annotations?: ContentAnnotations }
+  | {
+      type: 'resource_link';
+      uri: string;
+      name: string;
+      title?: string;
+      description?: string;
+      mimeType?: string;
+      annotations?: ContentAnnotations;
+    }
+  | {
+      /** An embedded resource: its text, or its bytes (base64) when binary and small enough. */
+      type: 'resource';
+      uri: string;
+      mimeType?: string;
+      text?: string;
+      data?: string;
+      bytes?: number;
+      annotations?: ContentAnnotations;
+    };
 
 export interface Usage {
   inputTokens: number;

@@ -22,7 +22,7 @@ import { capText, DEFAULT_LIMITS } from '../limits';
 import { toLlmFailure } from './errors';
 import { TranscriptCache } from './transcripts';
 import { createModel, type LlmConfig, type ResolvedModel } from './model';
-import { toModelMessages } from './model-messages';
+import { takesMediaInToolResults, toModelMessages } from './model-messages';
 import { renderPlanSystemPrompt, renderSummaryPrompt, renderValidateSystemPrompt } from './prompts';
 import type { LlmTask, ScriptedCallInfo } from './scripted-model';
 import { replyStream, type ReplyStream, type StreamBus } from '../../stream';
@@ -146,7 +146,7 @@ export function createLlmActivities({
     try {
       const request = {
         system: renderPlanSystemPrompt({ goal, tools, summary, agents }),
-        messages: toModelMessages(messages),
+        messages: toModelMessages(messages, { media: takesMediaInToolResults(modelFor(goal).model) }),
         tools: toToolSet(tools),
       };
       const result = await guarded(

@@ -1,6 +1,7 @@
 // Structured conversation → the AI SDK's provider-neutral messages (native tool calling).
-import type { ModelMessage } from 'ai';
+import type { LanguageModel, ModelMessage } from 'ai';
 import type { ChatMessage } from '../../core/types';
+import { toolResultOutput } from './tool-result-output';
 
 /** Notes (goal switches, system events) travel as user text with this prefix; providers reject mid-chat system turns. */
 export const NOTE_PREFIX = '[note] ';
@@ -10,8 +11,24 @@ export const NOTE_PREFIX = '[note] ';
  * running (a delegate's question relayed to the user, and the user's answer) belong to those calls: once their
  * results are in (a delegate's envelope says what came of it), the model sees the results alone.
  */
-export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
-  return inCallOrder(messages).map(toModelMessage);
+export function toModelMessages(messages: ChatMessage[], { media = false }: ModelMessageOptions = {}): ModelMessage[] {
+  return inCallOrder(messages).map((m) => toModelMessage(m, media));
+}
+
+export interface ModelMessageOptions {
+  /** The provider takes images in tool results (takesMediaInToolResults); without, media is described in words. */
+  media?: boolean;
+}
+
+/**
+ * Whether a model's provider sends images in a tool result on the wire. Checked in the providers' code (AI SDK v6):
+ * OpenAI's Responses API (`input_image`), Anthropic (`image` blocks) and Google (inline data) do; Chat Completions
+ * (`@ai-sdk/openai`'s chat models and `@ai-sdk/openai-compatible`) turn a tool result's content into one JSON
+ * string, base64 and all, so those get text with the image described instead.
+ */
+export function takesMediaInToolResults(model: LanguageModel): boolean {
+  const provider = typeof model === 'string' ? model : model.provider;
+  return /^(openai\.responses|anthropic|google)/.test(provider);
 }
 
 function inCallOrder(messages: ChatMessage[]): ChatMessage[] {
@@ -33,7 +50,7 @@ function inCallOrder(messages: ChatMessage[]): ChatMessage[] {
   return [...ordered, ...held];
 }
 
-function toModelMessage(m: ChatMessage): ModelMessage {
+function toModelMessage(m: ChatMessage, media: boolean): ModelMessage {
   switch (m.kind) {
     case 'user':
       return { role: 'user', content: m.text };
@@ -60,7 +77,7 @@ function toModelMessage(m: ChatMessage): ModelMessage {
             type: 'tool-result',
             toolCallId: m.call.id,
             toolName: m.call.tool,
-            output: { type: 'json', value: JSON.parse(JSON.stringify(m.outcome)) },
+            output: toolResultOutput(m.outcome, media),
           },
         ],
       };
