@@ -61,8 +61,11 @@ export interface McpSelection {
 /** What discovery saw of one endpoint, for clients and the LLM's benefit. */
 export interface EndpointStatus {
   name: string;
-  status: 'ok' | 'unavailable' | 'disabled';
+  /** `needs_connecting`: an OAuth endpoint nobody (or, in an owner's view, this owner) has connected yet. */
+  status: 'ok' | 'unavailable' | 'disabled' | 'needs_connecting';
   toolCount: number;
+  /** `oauth`: each owner connects it once (`agent endpoints connect`, Connect in the web chat). */
+  auth?: 'oauth';
   /** `openapi`: an HTTP API by its document; `endpoint`: an HTTP API of one endpoint (`httpApis` entries). */
   transport: 'stdio' | 'http' | 'sse' | 'openapi' | 'endpoint';
   categories: string[];

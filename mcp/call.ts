@@ -13,6 +13,7 @@ import type { McpDiscovery } from './catalog';
 import { CallDeadline, NO_HOST, type CallHost } from './call-host';
 import type { Lease, McpPool } from './pool';
 import type { ResolvedEndpoint } from './endpoint-registry';
+import { NeedsConnecting, needsConnectingMessage } from './oauth/provider';
 
 const validator = new AjvJsonSchemaValidator();
 /** Connection attempts for a call that gets a single activity attempt (not idempotent). */
@@ -45,6 +46,8 @@ export async function callMcpTool(
   const found = catalog.definitions.get(input.name);
   if (!found || found.tool.name !== ref.tool || found.endpoint.name !== ref.server) {
     const endpoint = catalog.endpoints.find((e) => e.name === ref.server);
+    if (endpoint?.status === 'needs_connecting')
+      return { status: 'tool_error', error: needsConnectingMessage(ref.server) };
     const why = !endpoint
       ? 'is no longer in the registry'
       : endpoint.status !== 'ok'
@@ -58,7 +61,7 @@ export async function callMcpTool(
   if (!check.valid) return { status: 'invalid_input', problems: [check.errorMessage], missing: [] };
 
   const deadline = new CallDeadline(ref.timeoutMs);
-  const lease = await connect(pool, endpoint, ref, deadline.around(host));
+  const lease = await connect(pool, endpoint, ref, deadline.around(host), input.owner);
   if ('status' in lease) return lease;
   deadline.restart(); // the time limit is the call's, from when it has a session
   try {
@@ -74,6 +77,11 @@ export async function callMcpTool(
   } catch (err) {
     // Aborted by the cancel (the SDK wraps it in an McpError): the activity reports it as cancelled.
     if (signal?.aborted) throw signal.reason;
+    // The owner's grant was refused (revoked, expired beyond refresh): the server turned the call away unread.
+    if (err instanceof NeedsConnecting) {
+      lease.discard();
+      return { status: 'tool_error', error: err.message };
+    }
     const message = deadline.expired ? `no answer within ${ref.timeoutMs} ms` : (err as Error).message;
     // The server answered with a JSON-RPC error (bad params, unknown tool): that is the tool saying no.
     const transportFailure =
@@ -105,11 +113,14 @@ async function connect(
   endpoint: ResolvedEndpoint,
   ref: McpToolRef,
   host: CallHost,
+  owner: string | undefined,
 ): Promise<Lease | ToolOutcome> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await pool.acquire(endpoint, ref.timeoutMs, host);
+      return await pool.acquire(endpoint, ref.timeoutMs, host, owner);
     } catch (err) {
+      // Not connected by this owner: nothing was sent, and retrying will not connect it.
+      if (err instanceof NeedsConnecting) return { status: 'tool_error', error: err.message };
       const failure = `MCP server "${ref.server}": ${(err as Error).message}`;
       if (ref.idempotent) throw ApplicationFailure.retryable(failure, FailureTypes.McpUnavailable);
       if (attempt >= CONNECT_ATTEMPTS)

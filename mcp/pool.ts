@@ -11,7 +11,10 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { clientWithHost, type CallHost } from './call-host';
-import { isStdio, type ResolvedEndpoint } from './endpoint-registry';
+import { isStdio, oauthOf, type ResolvedEndpoint } from './endpoint-registry';
+import type { OAuthAccess } from './oauth/oauth-access';
+import { NeedsConnecting } from './oauth/provider';
+import { DEFAULT_OWNER } from './oauth/oauth-settings';
 
 export interface PoolOptions {
   /** Working directory for stdio servers whose entry has no `cwd` (the project root). */
@@ -24,6 +27,8 @@ export interface PoolOptions {
   /** Called when a server says its tool list changed. */
   onToolsChanged?: (endpoint: string) => void;
   clientInfo?: { name: string; version: string };
+  /** Remote endpoints that need OAuth (mcp/oauth/): their sessions are per owner, each presenting its owner's token. */
+  oauth?: OAuthAccess;
 }
 
 /** A session held for one use (a call, a tool listing): neither evicted nor idled out until released. */
@@ -51,6 +56,9 @@ interface Session {
   stderr: string;
 }
 
+/** Between an OAuth endpoint's name and the owner in a session slot: a character no endpoint name has. */
+const OWNER_SEP = '\u0000';
+
 export class McpPool {
   /** Each endpoint's sessions, all of its current definition. */
   private readonly sessions = new Map<string, Session[]>();
@@ -67,7 +75,8 @@ export class McpPool {
    * A connected session of the endpoint, held until released; a changed definition replaces the old sessions. With
    * a `host` (a tool call) the session is the call's alone until released; without (a listing) it may be shared.
    */
-  async acquire(endpoint: ResolvedEndpoint, connectTimeoutMs: number, host?: CallHost): Promise<Lease> {
+  async acquire(endpoint: ResolvedEndpoint, connectTimeoutMs: number, host?: CallHost, owner?: string): Promise<Lease> {
+    endpoint = this.slotOf(endpoint, owner ?? DEFAULT_OWNER);
     const session = host ? await this.free(endpoint, connectTimeoutMs) : this.any(endpoint, connectTimeoutMs);
     session.inUse++;
     session.lastUsed = Date.now();
@@ -89,11 +98,26 @@ export class McpPool {
     }
   }
 
-  /** Forgets an endpoint's sessions after a transport failure, so the next use reconnects. */
+  /** Forgets an endpoint's sessions (every owner's) after a transport failure, so the next use reconnects. */
   async drop(name: string): Promise<void> {
-    const sessions = this.sessions.get(name) ?? [];
-    this.sessions.delete(name);
+    const slots = [...this.sessions.keys()].filter((slot) => slot === name || slot.startsWith(`${name}${OWNER_SEP}`));
+    const sessions = slots.flatMap((slot) => this.sessions.get(slot) ?? []);
+    for (const slot of slots) this.sessions.delete(slot);
     await Promise.all(sessions.map((s) => s.client.close().catch(() => undefined)));
+  }
+
+  /**
+   * An OAuth endpoint's sessions are kept apart per owner (under `name`, owner): each presents its owner's token.
+   * An owner with no grant is refused here, before anything is sent (NeedsConnecting).
+   */
+  private slotOf(
+    endpoint: ResolvedEndpoint,
+    owner: string,
+  ): ResolvedEndpoint & { owner?: string; endpointName?: string } {
+    if (!oauthOf(endpoint.resolved)) return endpoint;
+    if (!this.opts.oauth) throw new NeedsConnecting(endpoint.name, 'this worker does not keep OAuth tokens');
+    this.opts.oauth.check(endpoint.name, owner);
+    return { ...endpoint, name: `${endpoint.name}${OWNER_SEP}${owner}`, owner, endpointName: endpoint.name };
   }
 
   async closeAll(): Promise<void> {
@@ -235,6 +259,7 @@ export class McpPool {
   }
 
   private failure(endpoint: ResolvedEndpoint, session: Session, err: unknown): Error {
+    if (err instanceof NeedsConnecting) return err; // the user's to fix, said as it is
     const stderr = session.stderr.trim().split('\n').slice(-3).join(' | ');
     return new Error(`cannot connect: ${(err as Error).message}${stderr ? ` (stderr: ${stderr})` : ''}`);
   }
@@ -255,9 +280,14 @@ export class McpPool {
     }
     const url = new URL(entry.url);
     const requestInit = { headers: entry.headers };
+    const { owner, endpointName } = endpoint as ReturnType<McpPool['slotOf']>;
+    const authProvider =
+      entry.auth && owner && endpointName
+        ? this.opts.oauth?.provider(endpointName, owner, entry.url, entry.auth)
+        : undefined;
     return entry.type === 'sse'
-      ? new SSEClientTransport(url, { requestInit })
-      : new StreamableHTTPClientTransport(url, { requestInit });
+      ? new SSEClientTransport(url, { requestInit, authProvider })
+      : new StreamableHTTPClientTransport(url, { requestInit, authProvider });
   }
 
   private evictIdle(): void {

@@ -14,8 +14,12 @@ import type { Grant, TokenStore } from './token-store';
 
 /** An OAuth endpoint this owner has not connected (or whose grant the server refused): the user must connect it. */
 export class NeedsConnecting extends Error {
-  constructor(readonly endpoint: string) {
-    super(needsConnectingMessage(endpoint));
+  constructor(
+    readonly endpoint: string,
+    /** Why no owner can connect at all (no token key), instead of the usual advice. */
+    reason?: string,
+  ) {
+    super(reason ? `The MCP server "${endpoint}" cannot be used: ${reason}.` : needsConnectingMessage(endpoint));
   }
 }
 

@@ -1,0 +1,44 @@
+// The worker's way to OAuth endpoints: a provider per (endpoint, owner) for the pool's sessions, the check that an
+// owner is connected before anything is sent, and the owner whose grant discovery lists tools with. The catalog is
+// worker-wide while tokens are per owner, so discovery borrows one owner's grant: the configured one
+// (MCP_OAUTH_DISCOVERY_OWNER) when connected, else the default owner (`npm start`'s user), else whoever connected
+// most recently. Listing tools reveals only their names and schemas, which every owner sees anyway.
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthEntry } from '../endpoint-registry';
+import { DEFAULT_OWNER, type OAuthStore } from './oauth-settings';
+import { GrantProvider, NeedsConnecting } from './provider';
+
+export class OAuthAccess {
+  constructor(
+    private readonly tokens: OAuthStore,
+    private readonly discoveryOwnerSetting?: string,
+  ) {}
+
+  /** Throws NeedsConnecting unless the owner holds a grant (or, with no store, says MCP_TOKEN_KEY is missing). */
+  check(endpoint: string, owner: string): void {
+    if (!this.tokens.store) throw new NeedsConnecting(endpoint, this.tokens.error);
+    if (!this.tokens.store.hasGrant(endpoint, owner)) throw new NeedsConnecting(endpoint);
+  }
+
+  /** What the transport presents for this owner; refreshes write back to the shared store. */
+  provider(endpoint: string, owner: string, serverUrl: string, auth: OAuthEntry): OAuthClientProvider {
+    this.check(endpoint, owner);
+    return new GrantProvider(this.tokens.store!, endpoint, owner, serverUrl, auth);
+  }
+
+  /** The owner whose grant lists the endpoint's tools, or why there is none. */
+  discoveryOwner(endpoint: string): { owner: string } | { why: string } {
+    if (!this.tokens.store) return { why: this.tokens.error };
+    const store = this.tokens.store;
+    for (const preferred of [this.discoveryOwnerSetting, DEFAULT_OWNER]) {
+      if (preferred && store.hasGrant(endpoint, preferred)) return { owner: preferred };
+    }
+    const newest = store.grantOwners(endpoint)[0];
+    return newest ? { owner: newest } : { why: 'nobody has connected it yet' };
+  }
+
+  /** Changes when an owner connects or a grant is dropped: the catalog lists OAuth endpoints again then. */
+  stamp(): string {
+    return this.tokens.store?.stamp() ?? 'no store';
+  }
+}
