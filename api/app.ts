@@ -13,8 +13,10 @@ import { unknownGoalMessage } from '../goals/unknown-goal';
 import type { AgentReply } from '../core/conversation-types';
 import type { StreamBus } from '../stream/bus';
 import { LOCAL_CALLER, type ApiEnv } from './auth';
+import { visibleFeed } from './conversation-access';
 import { body, errors, json } from './schemas';
 import { addWorkerRoutes } from './worker-routes';
+import { mountMcpServer } from './mcp-server/mount';
 import { LiveFeeds, eventId, parseEventId, type FeedTiming } from './live-feed';
 import { ApiMetrics } from './metrics';
 import * as S from './schemas';
@@ -99,10 +101,7 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: Liv
 
   /** The conversation, if the caller may see it: another owner's conversation is answered as unknown. */
   async function mine(c: Context<ApiEnv>, id: string): Promise<void> {
-    const caller = c.get('caller');
-    if (caller.admin) return;
-    const { owner } = await agents.feed(id, Number.MAX_SAFE_INTEGER);
-    if (owner !== caller.owner) throw new UserError(`No conversation with id ${id}.`, 'not_found');
+    if (!c.get('caller').admin) await visibleFeed(agents, c.get('caller'), id);
   }
 
   /**
@@ -339,6 +338,13 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: Liv
   );
 
   addWorkerRoutes(app, agents);
+  // Our agents as an MCP server (api/mcp-server/): the same keys and owners as the routes above.
+  mountMcpServer(app, {
+    agents,
+    keys: settings.keys,
+    defaultGoal: deps.defaultGoal,
+    maxBodyBytes: settings.bodyLimitBytes,
+  });
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Agent orchestrator API', version: '1' } });
   return { app, feeds };

@@ -1,0 +1,150 @@
+// The MCP server one session gets: our agents as tools, for one caller. Every tool goes through the AgentClient the
+// REST routes use, so a conversation started here is a durable conversation like any other (the CLI, the web chat and
+// the REST API see it, owned by the key's owner), and the owner rule is the REST routes' own (conversation-access).
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { AgentClient } from '../../client/agent-client';
+import type { AgentReply } from '../../core/conversation-types';
+import { MAX_PROMPT_CHARS } from '../../core/messages';
+import type { Caller } from '../auth';
+import { visibleFeed } from '../conversation-access';
+import { settleApprovals } from './approval-elicitation';
+import { addReadingTools } from './reading-tools';
+import { answer, conversationId, guarded, turnOf, turnShape, turnText, type Extra } from './shapes';
+
+export interface AgentsServerDeps {
+  agents: AgentClient;
+  caller: Caller;
+  defaultGoal: string;
+}
+
+const INSTRUCTIONS =
+  'Durable AI agents. list_agents names them; start_conversation starts one (optionally with a first message) and ' +
+  'answers its reply; send_message continues. A reply with a pendingApproval waits for approve_call (optionally with ' +
+  'edited args) or reject_call (with a reason) before the agent acts. Conversations outlive this session: keep the ' +
+  'conversationId, and get_status / get_history read one later. end_conversation ends it.';
+
+export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
+  const { agents, caller } = deps;
+  const server = new McpServer(
+    { name: 'temporal-agent-orchestrator', version: '1.0.0' },
+    { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
+  );
+
+  /** The turn answered: approvals asked about through elicitation first, when the client can. */
+  async function turn(id: string, reply: AgentReply, extra: Extra, extraFields: Record<string, unknown> = {}) {
+    const settled = await settleApprovals(agents, id, reply, {
+      server,
+      requestId: extra.requestId,
+      signal: extra.signal,
+    });
+    const result = { ...turnOf(id, settled.reply, settled.decided), ...extraFields };
+    return answer(result, turnText(result, settled.reply));
+  }
+
+  server.registerTool(
+    'start_conversation',
+    {
+      title: 'Start a conversation',
+      description:
+        'Start a durable conversation with an agent (goalId from list_agents), optionally with a first message. ' +
+        "Answers the conversation id, the agent's greeting and its reply to the message.",
+      inputSchema: {
+        goalId: z.string().min(1).max(200).optional().describe(`The agent's goal id; default ${deps.defaultGoal}`),
+        message: z.string().trim().min(1).max(MAX_PROMPT_CHARS).optional().describe('The first message'),
+        conversationId: z
+          .string()
+          .regex(/^[\w.@:+-]{1,200}$/)
+          .optional()
+          .describe('Your id for it; new by default'),
+      },
+      outputSchema: { ...turnShape, goalId: z.string(), greeting: z.string() },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    guarded(async ({ goalId = deps.defaultGoal, message, conversationId: wanted }, extra) => {
+      await agents.requireGoal(goalId);
+      const { id, greeting } = await agents.start(goalId, wanted, caller.owner ?? undefined);
+      const reply = message ? await agents.say(id, message) : greeting;
+      return turn(id, reply ?? { promptId: 0, reply: '', pendingToolCall: null, ended: false }, extra, {
+        goalId,
+        greeting: greeting?.reply ?? '',
+      });
+    }),
+  );
+
+  server.registerTool(
+    'send_message',
+    {
+      title: 'Send a message',
+      description:
+        "Send the user's message to a conversation; answers the agent's reply once it next needs the user, " +
+        'with any tool call waiting for approval.',
+      inputSchema: { conversationId, text: z.string().trim().min(1).max(MAX_PROMPT_CHARS) },
+      outputSchema: turnShape,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    guarded(async ({ conversationId: id, text }, extra) => {
+      await visibleFeed(agents, caller, id);
+      return turn(id, await agents.say(id, text), extra);
+    }),
+  );
+
+  server.registerTool(
+    'approve_call',
+    {
+      title: 'Approve the pending tool call',
+      description:
+        'Approve the tool call the conversation waits on, optionally with edited args; it runs, and the agent ' +
+        'answers. callId (from pendingApproval) makes sure a newer call is never approved by mistake.',
+      inputSchema: {
+        conversationId,
+        callId: z.string().optional().describe('The pending call id; refused when another call waits'),
+        args: z.record(z.string(), z.unknown()).optional().describe('Run it with these args instead'),
+      },
+      outputSchema: turnShape,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    },
+    guarded(async ({ conversationId: id, callId, args }, extra) => {
+      await visibleFeed(agents, caller, id);
+      return turn(id, await agents.confirm(id, { approve: true, ...(args ? { args } : {}), callId }), extra);
+    }),
+  );
+
+  server.registerTool(
+    'reject_call',
+    {
+      title: 'Reject the pending tool call',
+      description: 'Reject the tool call the conversation waits on; the reason is told to the agent, which answers.',
+      inputSchema: {
+        conversationId,
+        reason: z.string().trim().min(1).max(2_000),
+        callId: z.string().optional().describe('The pending call id; refused when another call waits'),
+      },
+      outputSchema: turnShape,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    guarded(async ({ conversationId: id, reason, callId }, extra) => {
+      await visibleFeed(agents, caller, id);
+      return turn(id, await agents.confirm(id, { approve: false, reason, callId }), extra);
+    }),
+  );
+
+  server.registerTool(
+    'end_conversation',
+    {
+      title: 'End a conversation',
+      description: 'End the conversation; it keeps its history, and its id may be used again.',
+      inputSchema: { conversationId },
+      outputSchema: { conversationId: z.string(), ended: z.boolean() },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    guarded(async ({ conversationId: id }) => {
+      await visibleFeed(agents, caller, id);
+      await agents.end(id);
+      return answer({ conversationId: id, ended: true }, `conversation ${id} ended`);
+    }),
+  );
+
+  addReadingTools(server, deps);
+  return server;
+}

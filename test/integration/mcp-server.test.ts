@@ -1,0 +1,248 @@
+// Our agents as an MCP server (/mcp on the API), against a real dev server and worker: driven by the official MCP
+// Inspector CLI (a client we did not write) through a BookPTO that needs approval, by an SDK client that answers the
+// approval through elicitation, and refused without a valid key or for another owner's conversation.
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { ApiKeys } from '../../api/auth';
+import type { Turn } from '../../api/mcp-server/shapes';
+import { startApi, type RunningApi } from '../../api/server';
+import { AgentClient } from '../../client/agent-client';
+import { createStreamBus } from '../../stream';
+import type { StreamBus } from '../../stream/bus';
+import { ptoScript } from '../fixtures/scripts';
+import { inspect } from '../../testkit/mcp-inspector';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
+
+const ALICE = 'alice-key-0123456789abcdef';
+const BOB = 'bob-key-0123456789abcdef0';
+
+describe('the MCP server at /mcp', () => {
+  let env: TestWorkflowEnvironment;
+  let worker: Awaited<ReturnType<typeof startWorker>>;
+  let bus: StreamBus;
+  let api: RunningApi;
+  let url: string;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    env = await startTemporal();
+    bus = createStreamBus();
+    const settings = testSettings({ VALIDATE_PROMPTS: 'false' });
+    worker = await startWorker(env, { script: ptoScript, settings, streamBus: bus });
+    api = await startApi({
+      agents: new AgentClient(env.client, settings.taskQueue),
+      bus,
+      defaultGoal: 'goal_hr_pto',
+      settings: {
+        port: 0,
+        host: '127.0.0.1',
+        keys: new ApiKeys([`alice=${ALICE}`, `bob=${BOB}`], []),
+        bodyLimitBytes: 64 * 1024,
+        corsOrigins: [],
+      },
+    });
+    url = `${api.url}/mcp`;
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    await api?.close();
+    await worker?.stop();
+    await bus?.close();
+    await env?.teardown();
+  });
+
+  /** An SDK client with `key`; with `elicit`, it declares elicitation and answers each question with it. */
+  async function connect(key: string, elicit?: (message: string) => ElicitResult): Promise<Client> {
+    const client = new Client({ name: 'test', version: '1.0.0' }, elicit ? { capabilities: { elicitation: {} } } : {});
+    if (elicit) client.setRequestHandler(ElicitRequestSchema, (req) => elicit(req.params.message));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+    );
+    clients.push(client);
+    return client;
+  }
+  const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult & { structuredContent: Turn };
+  const asAlice = { Authorization: `Bearer ${ALICE}` };
+
+  it('is driven by the MCP Inspector CLI: lists its tools, starts a conversation, approves a pending BookPTO', async () => {
+    const listed = await inspect(url, { method: 'tools/list', headers: asAlice });
+    expect(listed.code).toBe(0);
+    const tools = listed.json!.tools as { name: string; inputSchema: object; outputSchema?: object }[];
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      [
+        'approve_call',
+        'end_conversation',
+        'get_history',
+        'get_status',
+        'list_agents',
+        'list_conversations',
+        'reject_call',
+        'send_message',
+        'start_conversation',
+      ].sort(),
+    );
+    expect(tools.every((t) => t.inputSchema && t.outputSchema)).toBe(true);
+
+    const agents = await inspect(url, { method: 'tools/call', tool: 'list_agents', headers: asAlice });
+    expect(agents.json!.structuredContent).toMatchObject({
+      agents: expect.arrayContaining([expect.objectContaining({ goalId: 'goal_hr_pto' })]),
+    });
+
+    const started = await inspect(url, {
+      method: 'tools/call',
+      tool: 'start_conversation',
+      args: { goalId: 'goal_hr_pto', message: 'book 2026-12-21 to 2026-12-22 for ada@example.com' },
+      headers: asAlice,
+    });
+    expect(started.code).toBe(0);
+    const proposal = started.json!.structuredContent as Turn;
+    expect(proposal).toMatchObject({
+      greeting: expect.stringMatching(/work email/),
+      reply: 'Booking that now.',
+      pendingApproval: { tool: 'BookPTO', args: { email: 'ada@example.com', startDate: '2026-12-21' } },
+      ended: false,
+    });
+    // The text says the same for a client that reads only text.
+    expect((started.json!.content as { text: string }[])[0]!.text).toMatch(/wants to run BookPTO[\s\S]*approve_call/);
+
+    const id = proposal.conversationId as string;
+    const booked = await inspect(url, {
+      method: 'tools/call',
+      tool: 'approve_call',
+      args: { conversationId: id, callId: proposal.pendingApproval!.callId },
+      headers: asAlice,
+    });
+    expect(booked.json!.structuredContent).toMatchObject({
+      conversationId: id,
+      reply: expect.stringMatching(/^Booked 2026-12-21 to 2026-12-22/),
+      pendingApproval: null,
+    });
+
+    const status = await inspect(url, {
+      method: 'tools/call',
+      tool: 'get_status',
+      args: { conversationId: id },
+      headers: asAlice,
+    });
+    expect(status.json!.structuredContent).toMatchObject({ state: 'waiting_for_user', goalId: 'goal_hr_pto' });
+    const history = await inspect(url, {
+      method: 'tools/call',
+      tool: 'get_history',
+      args: { conversationId: id },
+      headers: asAlice,
+    });
+    const { messages } = history.json!.structuredContent as { messages: { message: { kind: string } }[] };
+    expect(messages).toContainEqual(
+      expect.objectContaining({
+        message: expect.objectContaining({ kind: 'tool', outcome: expect.objectContaining({ status: 'ok' }) }),
+      }),
+    );
+
+    // A durable conversation like any other: the REST API shows it, owned by the key's owner.
+    const rest = await fetch(`${api.url}/api/conversations/${id}`, { headers: asAlice });
+    expect(await rest.json()).toMatchObject({ id, owner: 'alice', state: 'waiting_for_user' });
+  });
+
+  it('asks for a pending approval through elicitation when the client can, and answers the reply after it', async () => {
+    const asked: string[] = [];
+    let answer: ElicitResult = { action: 'accept', content: { approve: true } };
+    const client = await connect(ALICE, (message) => {
+      asked.push(message);
+      return answer;
+    });
+    const started = await call(client, 'start_conversation', { goalId: 'goal_hr_pto' });
+    const id = started.structuredContent.conversationId as string;
+    expect(started.structuredContent.reply).toMatch(/work email/);
+
+    const booked = await call(client, 'send_message', {
+      conversationId: id,
+      text: 'book 2026-12-28 to 2026-12-29 for ada@example.com',
+    });
+    expect(asked).toEqual([expect.stringMatching(/wants to run BookPTO .*"startDate":"2026-12-28"/)]);
+    expect(booked.structuredContent).toMatchObject({
+      reply: expect.stringMatching(/^Booked 2026-12-28 to 2026-12-29/),
+      pendingApproval: null,
+      decided: [{ tool: 'BookPTO', approved: true }],
+    });
+
+    answer = { action: 'accept', content: { approve: false, reason: 'not this week' } };
+    const rejected = await call(client, 'send_message', {
+      conversationId: id,
+      text: 'book 2027-01-04 to 2027-01-05 for ada@example.com',
+    });
+    expect(rejected.structuredContent).toMatchObject({
+      reply: 'OK, I did not book it (not this week).',
+      decided: [{ tool: 'BookPTO', approved: false, reason: 'not this week' }],
+    });
+
+    // Declining the form leaves the call pending, for approve_call / reject_call.
+    answer = { action: 'decline' };
+    const left = await call(client, 'send_message', {
+      conversationId: id,
+      text: 'book 2027-01-11 to 2027-01-12 for ada@example.com',
+    });
+    expect(left.structuredContent).toMatchObject({ pendingApproval: { tool: 'BookPTO' } });
+    expect(left.structuredContent.decided).toBeUndefined();
+    const edited = await call(client, 'approve_call', {
+      conversationId: id,
+      callId: left.structuredContent.pendingApproval!.callId,
+      args: { email: 'ada@example.com', startDate: '2027-01-18', endDate: '2027-01-18' },
+    });
+    expect(edited.structuredContent.reply).toMatch(/^Booked 2027-01-18 to 2027-01-18/);
+    await call(client, 'end_conversation', { conversationId: id });
+    expect((await call(client, 'get_status', { conversationId: id })).structuredContent.state).toBe('ended');
+  });
+
+  it('refuses a missing or unknown key, and another owner’s conversation', async () => {
+    const init = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    };
+    expect((await fetch(url, init)).status).toBe(401);
+    const wrong = await fetch(url, {
+      ...init,
+      headers: { ...init.headers, authorization: 'Bearer not-a-key-0123456789' },
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    const inspector = await inspect(url, { method: 'tools/list' });
+    expect(inspector.code).not.toBe(0);
+    expect(inspector.stdout + inspector.stderr).toMatch(/auth_required|401/);
+
+    const alice = await connect(ALICE);
+    const started = await call(alice, 'start_conversation', {
+      goalId: 'goal_hr_pto',
+      message: 'book 2027-02-01 to 2027-02-01 for ada@example.com',
+    });
+    const id = started.structuredContent.conversationId as string;
+    const bob = await connect(BOB);
+    for (const [tool, args] of [
+      ['get_history', {}],
+      ['get_status', {}],
+      ['send_message', { text: 'hello' }],
+      ['approve_call', {}],
+      ['end_conversation', {}],
+    ] as const) {
+      const refused = await call(bob, tool, { conversationId: id, ...args });
+      expect(refused).toMatchObject({ isError: true, content: [{ text: `No conversation with id ${id}.` }] });
+    }
+    expect((await call(bob, 'list_conversations', {})).structuredContent.conversations).toEqual([]);
+    // Nor can Bob's key ride on Alice's session.
+    const aliceSession = (alice.transport as StreamableHTTPClientTransport).sessionId!;
+    const riding = await fetch(url, {
+      ...init,
+      headers: { ...init.headers, authorization: `Bearer ${BOB}`, 'mcp-session-id': aliceSession },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(riding.status).toBe(404);
+    // Still pending: nothing Bob did reached it.
+    expect((await call(alice, 'get_status', { conversationId: id })).structuredContent).toMatchObject({
+      state: 'awaiting_approval',
+      pendingApproval: { tool: 'BookPTO' },
+    });
+  });
+});
