@@ -12,8 +12,11 @@ import { mcpToolSpec } from './mcp-tool-spec';
 import { apiToolSpec, type ApiCall, type ApiCatalog, type ListedApi } from '../apis/api-catalog';
 import type { ApiEntry } from '../apis/api-entry';
 import type { McpPool } from './pool';
+import type { OAuthAccess } from './oauth/oauth-access';
+import { NeedsConnecting } from './oauth/provider';
 import {
   isStdio,
+  oauthOf,
   resolveEndpoint,
   type EndpointEntry,
   type RegistryFile,
@@ -44,6 +47,8 @@ export interface DiscoveryOptions {
   onDiscovered?: (endpoints: EndpointStatus[]) => void;
   /** Loads the registry's HTTP APIs (`httpApis`); absent, they are listed as unavailable. */
   apis?: ApiCatalog;
+  /** OAuth endpoints (mcp/oauth/): discovery lists their tools with one connected owner's grant. */
+  oauth?: OAuthAccess;
 }
 
 /** An endpoint that failed: its failure stands in for it until a background retry succeeds. */
@@ -57,10 +62,13 @@ interface KnownBad {
 const MAX_RETRY_MS = 5 * 60_000;
 
 export class McpDiscovery {
-  private cached: { catalog: McpCatalog; registryHash: string; at: number } | null = null;
+  private cached: { catalog: McpCatalog; registryHash: string; at: number; oauthStamp: string } | null = null;
   private inFlight: Promise<McpCatalog> | null = null;
   private invalidated = false;
   private readonly bad = new Map<string, KnownBad>();
+  /** An OAuth endpoint's tools as last listed: still offered when nobody is connected any more, so a call says how
+   * to connect rather than the tools vanishing. */
+  private readonly lastListed = new Map<string, { entryHash: string; endpoint: ResolvedEndpoint; tools: Tool[] }>();
 
   constructor(private readonly opts: DiscoveryOptions) {}
 
@@ -85,10 +93,17 @@ export class McpDiscovery {
     this.retryDue(registry.endpoints);
     const c = this.cached;
     const age = c ? Date.now() - c.at : Infinity;
-    const fresh = c && !this.invalidated && c.registryHash === registry.hash && age < (this.opts.ttlMs ?? 60_000);
+    // An owner connecting (or a grant refused) changes the stamp: OAuth endpoints are listed again with it.
+    const oauthStamp = this.opts.oauth?.stamp() ?? '';
+    const fresh =
+      c &&
+      !this.invalidated &&
+      c.registryHash === registry.hash &&
+      c.oauthStamp === oauthStamp &&
+      age < (this.opts.ttlMs ?? 60_000);
     if (fresh) return { ...c.catalog, registryError: error };
     // Concurrent turns share one discovery.
-    this.inFlight ??= this.discover(registry.endpoints, registry.apis, registry.hash, error).finally(
+    this.inFlight ??= this.discover(registry.endpoints, registry.apis, registry.hash, error, oauthStamp).finally(
       () => (this.inFlight = null),
     );
     return this.inFlight;
@@ -99,6 +114,7 @@ export class McpDiscovery {
     apis: Record<string, ApiEntry>,
     registryHash: string,
     registryError: string | null,
+    oauthStamp: string,
   ): Promise<McpCatalog> {
     this.invalidated = false;
     const started = Date.now();
@@ -138,7 +154,7 @@ export class McpDiscovery {
       definitions,
       operations,
     };
-    this.cached = { catalog, registryHash, at: started };
+    this.cached = { catalog, registryHash, at: started, oauthStamp };
     this.opts.onDiscovered?.(endpointStatuses);
     return catalog;
   }
@@ -201,15 +217,22 @@ export class McpDiscovery {
       transport: isStdio(entry) ? 'stdio' : entry.type === 'sse' ? 'sse' : 'http',
       categories: entry.categories,
       description: entry.description,
+      ...(oauthOf(entry) ? { auth: 'oauth' as const } : {}),
     };
     if (!entry.enabled) return { status: { ...status, status: 'disabled' }, tools: [] };
     let endpoint: ResolvedEndpoint | undefined;
+    let owner: string | undefined;
     try {
       endpoint = resolveEndpoint(name, entry, this.opts.env ?? process.env);
       this.opts.onSecrets?.(endpoint.secrets);
+      if (oauthOf(entry)) {
+        const who = this.opts.oauth?.discoveryOwner(name) ?? { why: 'this worker does not keep OAuth tokens' };
+        if ('why' in who) return this.notConnected(name, entry, status, endpoint, who.why);
+        owner = who.owner;
+      }
       const timeoutMs = Math.min(entry.timeoutMs, this.opts.discoveryTimeoutMs ?? 15_000);
       const tools = await withTimeout(
-        this.listAll(endpoint, timeoutMs),
+        this.listAll(endpoint, timeoutMs, owner),
         timeoutMs,
         `listing tools took over ${timeoutMs} ms`,
       );
@@ -217,8 +240,12 @@ export class McpDiscovery {
         (t) =>
           entry.includeTools.some((g) => globMatch(g, t.name)) && !entry.excludeTools.some((g) => globMatch(g, t.name)),
       );
+      if (owner) this.lastListed.set(name, { entryHash: hashOf(entry), endpoint, tools: selected });
       return { status: { ...status, toolCount: selected.length }, endpoint, tools: selected };
     } catch (err) {
+      // The grant discovery borrowed was refused meanwhile (it is gone now): the endpoint needs connecting.
+      if (err instanceof NeedsConnecting && endpoint)
+        return this.notConnected(name, entry, status, endpoint, err.message);
       // A hung or broken session must not serve the next call either.
       await this.opts.pool.drop(name);
       const message = (err as Error).message;
@@ -226,8 +253,22 @@ export class McpDiscovery {
     }
   }
 
-  private async listAll(endpoint: ResolvedEndpoint, timeoutMs: number): Promise<Tool[]> {
-    const { client, release } = await this.opts.pool.acquire(endpoint, timeoutMs);
+  /** An OAuth endpoint no owner can list with: its last listed tools, if any, each call of which says to connect. */
+  private notConnected(
+    name: string,
+    entry: EndpointEntry,
+    status: EndpointStatus,
+    endpoint: ResolvedEndpoint,
+    why: string,
+  ): { status: EndpointStatus; endpoint?: ResolvedEndpoint; tools: Tool[] } {
+    const last = this.lastListed.get(name);
+    const tools = last?.entryHash === hashOf(entry) ? last.tools : [];
+    const needs = { ...status, status: 'needs_connecting' as const, toolCount: tools.length, error: why };
+    return { status: needs, endpoint: last?.endpoint ?? endpoint, tools };
+  }
+
+  private async listAll(endpoint: ResolvedEndpoint, timeoutMs: number, owner?: string): Promise<Tool[]> {
+    const { client, release } = await this.opts.pool.acquire(endpoint, timeoutMs, undefined, owner);
     try {
       const tools: Tool[] = [];
       let cursor: string | undefined;

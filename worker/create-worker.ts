@@ -18,6 +18,8 @@ import { McpDiscovery } from '../mcp/catalog';
 import { ApiCatalog } from '../apis/api-catalog';
 import { McpPool } from '../mcp/pool';
 import { RegistryFile } from '../mcp/endpoint-registry';
+import { OAuthAccess } from '../mcp/oauth/oauth-access';
+import { openTokenStore } from '../mcp/oauth/oauth-settings';
 import { createStreamBus, type StreamBus } from '../stream';
 import { registerSearchAttributes } from './register-search-attributes';
 import { processLogger } from '../runtime/process-logger';
@@ -102,7 +104,14 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
   const prices = loadPrices(opts.settings.pricesFile);
   const store = opts.store ?? new MockStore();
   const secrets = opts.secrets ?? secretsOf(opts.settings);
+  // OAuth tokens come from the store the API writes when a user connects; each one joins the scrubbed secrets.
+  const oauth = new OAuthAccess(
+    openTokenStore(opts.settings.dataDir, opts.settings.mcpOAuth.tokenKey),
+    opts.settings.mcpOAuth.discoveryOwner,
+    (values) => secrets.add(...values),
+  );
   const pool = new McpPool({
+    oauth,
     baseDir: PROJECT_ROOT,
     maxStdioProcesses: opts.settings.mcpMaxStdioProcesses,
     onToolsChanged: () => discovery.invalidate(),
@@ -110,6 +119,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
   const discovery: McpDiscovery = new McpDiscovery({
     registry: new RegistryFile(opts.settings.mcpEndpointsFile),
     pool,
+    oauth,
     onSecrets: (values) => secrets.add(...values),
     onDiscovered: recordEndpoints,
     apis: new ApiCatalog({

@@ -15,6 +15,7 @@ import type { Settings } from '../core/types';
 import { DEFAULT_DATA_DIR, DEFAULT_TASK_QUEUE } from '../runtime/connection';
 import { parseDuration } from '../runtime/duration';
 import type { MetricsSettings } from './worker-metrics';
+import { parseTokenKey } from '../mcp/oauth/oauth-settings';
 
 /** The project's folder, whether this runs from source or compiled into dist/. */
 export { PROJECT_ROOT };
@@ -136,6 +137,19 @@ const envSchema = z.object({
   METRICS_HOST: z.string().default('127.0.0.1'),
   MCP_ENDPOINTS_FILE: z.string().optional(),
   MCP_MAX_STDIO_PROCESSES: count('MCP_MAX_STDIO_PROCESSES', 16, 1),
+  // The key of the OAuth token store (mcp/oauth/), shared with the API: checked here so a bad one stops the start.
+  MCP_TOKEN_KEY: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      if (!v) return;
+      try {
+        parseTokenKey(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    }),
+  MCP_OAUTH_DISCOVERY_OWNER: z.string().optional(),
   OPENAPI_MAX_MB: count('OPENAPI_MAX_MB', DEFAULT_MAX_DOCUMENT_BYTES / 1024 / 1024, 1),
   GOALS_DIR: z.string().optional(),
   TOOLS_DIR: z.string().optional(),
@@ -203,6 +217,9 @@ export interface WorkerSettings {
   mcpEndpointsFile: string;
   /** Resident stdio MCP server processes at most; the least recently used idle one is closed to make room. */
   mcpMaxStdioProcesses: number;
+  /** OAuth for remote MCP servers: the token store's key (MCP_TOKEN_KEY; the store is DATA_DIR/mcp-oauth) and the
+   * owner whose grant lists an endpoint's tools when connected (MCP_OAUTH_DISCOVERY_OWNER). */
+  mcpOAuth: { tokenKey?: string; discoveryOwner?: string };
   /** The largest OpenAPI document an `httpApis` entry may name (OPENAPI_MAX_MB), in bytes. */
   openapiMaxBytes: number;
   /** JSON goals, re-read when the folder changes, so new agents need no restart. */
@@ -290,6 +307,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     llm: { model: e.LLM_MODEL, key: e.LLM_KEY, baseUrl: e.LLM_BASE_URL, timeoutSeconds: e.MODEL_TIMEOUT },
     mcpEndpointsFile: path.resolve(e.MCP_ENDPOINTS_FILE ?? DEFAULT_MCP_ENDPOINTS_FILE),
     mcpMaxStdioProcesses: e.MCP_MAX_STDIO_PROCESSES,
+    mcpOAuth: { tokenKey: e.MCP_TOKEN_KEY, discoveryOwner: e.MCP_OAUTH_DISCOVERY_OWNER },
     openapiMaxBytes: e.OPENAPI_MAX_MB * 1024 * 1024,
     goalsFolder: path.resolve(e.GOALS_DIR ?? DEFAULT_GOALS_FOLDER),
     madeTools: {

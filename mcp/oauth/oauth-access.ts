@@ -12,6 +12,8 @@ export class OAuthAccess {
   constructor(
     private readonly tokens: OAuthStore,
     private readonly discoveryOwnerSetting?: string,
+    /** Told each token handed to a transport, so the worker scrubs it from anything it hands out. */
+    private readonly onSecrets?: (values: string[]) => void,
   ) {}
 
   /** Throws NeedsConnecting unless the owner holds a grant (or, with no store, says MCP_TOKEN_KEY is missing). */
@@ -23,7 +25,7 @@ export class OAuthAccess {
   /** What the transport presents for this owner; refreshes write back to the shared store. */
   provider(endpoint: string, owner: string, serverUrl: string, auth: OAuthEntry): OAuthClientProvider {
     this.check(endpoint, owner);
-    return new GrantProvider(this.tokens.store!, endpoint, owner, serverUrl, auth);
+    return new GrantProvider(this.tokens.store!, endpoint, owner, serverUrl, auth, this.onSecrets);
   }
 
   /** The owner whose grant lists the endpoint's tools, or why there is none. */

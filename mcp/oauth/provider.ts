@@ -62,6 +62,7 @@ export class GrantProvider implements OAuthClientProvider {
     private readonly owner: string,
     private readonly serverUrl: string,
     private readonly auth: OAuthEntry,
+    private readonly onSecrets?: (values: string[]) => void,
   ) {}
 
   /** The grant, read afresh each time: another process (a connect, another worker's refresh) may have replaced it. */
@@ -97,13 +98,16 @@ export class GrantProvider implements OAuthClientProvider {
   }
 
   tokens(): OAuthTokens | undefined {
-    return this.grant()?.tokens;
+    const tokens = this.grant()?.tokens;
+    if (tokens) this.onSecrets?.([tokens.access_token, tokens.refresh_token ?? '']);
+    return tokens;
   }
 
   /** A refresh: written back at once, so the next request (in any process) presents the new access token. */
   saveTokens(tokens: OAuthTokens): void {
     const old = this.grant()?.tokens;
     // A server that does not rotate refresh tokens omits it from the answer: the old one stays good.
+    this.onSecrets?.([tokens.access_token, tokens.refresh_token ?? '']);
     this.update({ tokens: { ...tokens, refresh_token: tokens.refresh_token ?? old?.refresh_token } });
   }
 
