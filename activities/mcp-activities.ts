@@ -10,6 +10,8 @@ import { capOutcome, DEFAULT_LIMITS, type Limits } from './limits';
 import type { McpPool } from '../mcp/pool';
 import type { McpActivities } from '../core/activity-types';
 import { observeToolCall } from './call-telemetry';
+import { EndpointFeaturesReader } from '../mcp/endpoint-features';
+import { capContent } from '../core/tool-content';
 
 export interface McpDeps {
   discovery: McpDiscovery;
@@ -17,6 +19,7 @@ export interface McpDeps {
 }
 
 export function createMcpActivities({ discovery, pool }: McpDeps, limits: Limits = DEFAULT_LIMITS): McpActivities {
+  const features = new EndpointFeaturesReader(discovery, pool);
   return {
     callMcpTool: (input) =>
       observeToolCall(input.ref.tool, input.ref.server, async () =>
@@ -42,6 +45,12 @@ export function createMcpActivities({ discovery, pool }: McpDeps, limits: Limits
           throw err;
         }
       }),
+    describeEndpointFeatures: ({ endpoint }) => features.describe(endpoint),
+    readResource: async (ref) => {
+      const read = await features.read(ref);
+      return { ...read, contents: capContent(read.contents, limits.maxToolResultChars) as typeof read.contents };
+    },
+    getPrompt: (ref) => features.prompt(ref),
     async describeCatalog() {
       const { version, endpoints, registryError, tools } = await discovery.catalog();
       return { catalog: { version, endpoints, registryError }, tools };

@@ -137,7 +137,9 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: Liv
       const goalId = input.goalId ?? deps.defaultGoal;
       const unknown = unknownGoalMessage(goalId, (await agents.agents()).goalIds);
       if (unknown) return c.json({ error: unknown, field: 'goalId' }, 400);
-      const { id, greeting } = await agents.start(goalId, input.conversationId, c.get('caller').owner ?? undefined);
+      const { id, greeting } = await agents.start(goalId, input.conversationId, c.get('caller').owner ?? undefined, {
+        prompt: input.prompt,
+      });
       return c.json({ conversationId: id, goalId, greeting }, 201);
     },
   );
@@ -205,9 +207,11 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: Liv
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      const { text } = c.req.valid('json') as z.infer<typeof S.MessageBody>;
+      const { text: words, resource } = c.req.valid('json') as z.infer<typeof S.MessageBody>;
       const { wait } = c.req.valid('query');
       await mine(c, id);
+      // An attached resource is read by the worker; its content follows the user's words.
+      const text = resource ? await agents.withResource(words, resource) : words;
       const answer = await deliver(
         id,
         wait,

@@ -15,6 +15,28 @@ export const ConversationIdParam = z.object({
     .openapi({ param: { name: 'id', in: 'path' }, example: 'agent-1a2b3c4d' }),
 });
 
+/** An MCP endpoint's resource (`agent endpoints <name>` lists them). */
+export const ResourceRefBody = z
+  .object({
+    endpoint: z.string().regex(WORD).openapi({ example: 'everything' }),
+    uri: z.string().min(1).max(2_000).openapi({ example: 'demo://resource/static/document/architecture.md' }),
+  })
+  .strict()
+  .openapi('ResourceRef');
+
+/** An MCP endpoint's prompt and its arguments (strings, as MCP has them). */
+export const PromptRefBody = z
+  .object({
+    endpoint: z.string().regex(WORD).openapi({ example: 'everything' }),
+    name: z.string().min(1).max(200).openapi({ example: 'args-prompt' }),
+    args: z
+      .record(z.string(), z.string())
+      .optional()
+      .openapi({ example: { city: 'Chicago' } }),
+  })
+  .strict()
+  .openapi('PromptRef');
+
 export const StartBody = z
   .object({
     goalId: z
@@ -27,14 +49,33 @@ export const StartBody = z
       .regex(WORD)
       .optional()
       .openapi({ description: 'Your id for the conversation; a new one when left out' }),
+    prompt: PromptRefBody.optional().openapi({
+      description: "An MCP server's prompt opens the conversation instead of the goal's starter: its messages first",
+    }),
   })
   .strict()
   .openapi('StartConversation');
 
 export const MessageBody = z
-  .object({ text: z.string().trim().min(1).max(MAX_PROMPT_CHARS) })
+  .object({
+    text: z.string().trim().min(1).max(MAX_PROMPT_CHARS),
+    resource: ResourceRefBody.optional().openapi({
+      description: 'An MCP resource to attach: the worker reads it, and its content follows the text',
+    }),
+  })
   .strict()
   .openapi('UserMessage');
+
+export const EndpointParam = z.object({
+  name: z
+    .string()
+    .regex(WORD)
+    .openapi({ param: { name: 'name', in: 'path' }, example: 'everything' }),
+});
+
+export const ResourceQuery = z.object({
+  uri: z.string().min(1).max(2_000).openapi({ example: 'demo://resource/static/document/architecture.md' }),
+});
 
 export const WaitQuery = z.object({
   wait: z

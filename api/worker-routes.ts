@@ -1,5 +1,5 @@
 // The routes that ask the worker rather than a conversation: health (does the API reach Temporal), the agents it
-// offers, the MCP endpoints and tools as it sees them, the whole catalog as one Markdown document, and the made tools
+// offers, the MCP endpoints and tools as it sees them (an endpoint's resources and prompts, a resource read), the whole catalog as one Markdown document, and the made tools
 // of its tools folder (listed, disabled, enabled, removed).
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
@@ -49,6 +49,43 @@ export function addWorkerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient): 
       responses: { 200: json(S.Anything, 'CatalogSummary'), ...errors },
     }),
     async (c) => c.json((await agents.catalog()).catalog, 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/endpoints/{name}/resources',
+      summary: "An MCP endpoint's resources and resource templates",
+      request: { params: S.EndpointParam },
+      responses: { 200: json(S.Anything, '{ resources, templates, unsupported }'), ...errors },
+    }),
+    async (c) => {
+      const { resources, templates, unsupported } = await agents.endpointFeatures(c.req.valid('param').name);
+      return c.json({ resources, templates, unsupported }, 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/endpoints/{name}/prompts',
+      summary: "An MCP endpoint's prompts, with their arguments",
+      request: { params: S.EndpointParam },
+      responses: { 200: json(S.Anything, '{ prompts, unsupported }'), ...errors },
+    }),
+    async (c) => {
+      const { prompts, unsupported } = await agents.endpointFeatures(c.req.valid('param').name);
+      return c.json({ prompts, unsupported }, 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/endpoints/{name}/resource',
+      summary: 'A resource of an MCP endpoint, read by the worker (text, or binary content by type and size)',
+      request: { params: S.EndpointParam, query: S.ResourceQuery },
+      responses: { 200: json(S.Anything, 'ResourceRead'), ...errors },
+    }),
+    async (c) =>
+      c.json(await agents.readResource({ endpoint: c.req.valid('param').name, uri: c.req.valid('query').uri }), 200),
   );
   app.openapi(
     createRoute({

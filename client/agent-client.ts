@@ -17,12 +17,24 @@ import {
   describeCatalogUpdate,
   describeGoalFilesUpdate,
   describeMadeToolsUpdate,
+  describeEndpointFeaturesUpdate,
+  getPromptUpdate,
+  readResourceUpdate,
   manageGoalUpdate,
   manageMadeToolUpdate,
   type CatalogDescription,
 } from '../workflows/describe-workflows';
 import type { AgentsDescription, GoalFileSummary } from '../core/activity-types';
 import type { MadeToolSummary } from '../core/made-tools';
+import {
+  openingState,
+  withAttachment,
+  type EndpointFeatures,
+  type PromptOpening,
+  type PromptRef,
+  type ResourceRead,
+  type ResourceRef,
+} from '../core/mcp-features';
 import {
   cancelTurnUpdate,
   changeGoalSignal,
@@ -122,20 +134,25 @@ export class AgentClient {
     await this.client.connection.close();
   }
 
-  /** Starts a conversation and waits for the agent's greeting. */
+  /**
+   * Starts a conversation and waits for the agent's greeting. With `prompt`, an MCP server's prompt opens it instead
+   * of the goal's starter: its messages come first, and the agent answers its last user message.
+   */
   async start(
     goalId: string,
     conversationId = newConversationId(),
     owner?: string,
+    { prompt }: { prompt?: PromptRef } = {},
   ): Promise<{ id: string; greeting: AgentReply | null }> {
     // An owner `agent list --owner` could not find is refused here, not discovered later.
     if (owner) checkFilterValue('owner', owner);
     await this.desk.requireWorker();
+    const carried = prompt ? openingState(await this.getPrompt(prompt)) : undefined;
     try {
       await this.client.workflow.start(AgentGoalWorkflow, {
         taskQueue: this.taskQueue,
         workflowId: conversationId,
-        args: [{ goalId, ...(owner ? { owner } : {}) }],
+        args: [{ goalId, ...(owner ? { owner } : {}), ...(carried ? { carried } : {}) }],
       });
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError)
@@ -287,6 +304,31 @@ export class AgentClient {
   /** What the worker sees of the MCP registry: endpoints, and the tools (of a goal, or all MCP tools). */
   async catalog(goalId?: string): Promise<CatalogDescription> {
     return this.desk.ask(describeCatalogUpdate, [{ goalId }]);
+  }
+
+  /** An MCP endpoint's resources, resource templates and prompts, as the worker sees them. */
+  async endpointFeatures(endpoint: string): Promise<EndpointFeatures> {
+    return this.desk.ask(describeEndpointFeaturesUpdate, [{ endpoint }]);
+  }
+
+  /** A resource read by the worker (text within MAX_TOOL_RESULT_CHARS; binary content by type and size). */
+  async readResource(ref: ResourceRef): Promise<ResourceRead> {
+    return this.desk.ask(readResourceUpdate, [ref]);
+  }
+
+  /** A server prompt's messages with these arguments (what `start` with `prompt` opens with). */
+  async getPrompt(ref: PromptRef): Promise<PromptOpening> {
+    return this.desk.ask(getPromptUpdate, [ref]);
+  }
+
+  /** The user's words with a resource attached (read in the worker): what `say` sends for a message with one. */
+  async withResource(text: string, ref: ResourceRef): Promise<string> {
+    const read = await this.readResource(ref);
+    try {
+      return withAttachment(text, read);
+    } catch (err) {
+      throw new UserError((err as Error).message, 'invalid');
+    }
   }
 
   /** The agents the worker offers (after its GOAL_CATEGORIES), every goal id it serves, and goal files it left out. */

@@ -21,18 +21,23 @@ import {
   formatTree,
 } from './terminal-format';
 import { toolsCommand } from './tools-command';
+import { formatEndpointFeatures, promptRef } from './endpoint-features-format';
 import type { ConversationFilter } from './conversation-list';
 import { UserError } from './user-error';
 
 const USAGE = `usage: agent <command> [options]
   start [--goal <id>] [--id <conversationId>] [--owner <userId>]
                                                   start a conversation; prints its id and the greeting
+  start --prompt <endpoint>/<prompt> [--arg k=v]... [--goal <id>]
+                                                  start one opened by an MCP server's prompt (its messages first)
   chat [<conversationId>] [--goal <id>] [--owner <userId>]
                                                   interactive chat (resumes the id if it is running)
   list [--goal <id>] [--state <state>] [--owner <userId>]
                                                   conversations, newest first (state: waiting_for_user, working,
                                                   awaiting_approval, running = any of those, ended)
   say <conversationId> <text...>                  one turn; prints the agent's reply
+  say <conversationId> --resource <endpoint> <uri> <text...>
+                                                  the same, with an MCP resource attached (read by the worker)
   confirm <conversationId> [--reject <reason>] [--args <json>]
                                                   approve (optionally with edited args) or reject the pending tool call
   cancel <conversationId>                         stop the running turn (model call or tool); the agent waits for you
@@ -48,6 +53,7 @@ const USAGE = `usage: agent <command> [options]
                                                   created them (CreateAgent); set one aside, bring it back, or delete it
                                                   (\`goals\`, its old name, still works)
   endpoints                                       MCP endpoints as the worker sees them: status, tool count, last error
+  endpoints <name>                                an MCP endpoint's resources, resource templates and prompts
   tools [--goal <id>] [--markdown]                the tools a goal sees (all MCP and made tools without --goal);
                                                   --markdown: the whole catalog as a document (agents, tools, arguments,
                                                   endpoints)
@@ -89,6 +95,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         'unused-for': { type: 'string' },
         'older-than': { type: 'string' },
         'dry-run': { type: 'boolean', default: false },
+        prompt: { type: 'string' },
+        arg: { type: 'string', multiple: true },
+        resource: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -146,6 +155,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         return 0;
       }
       case 'endpoints': {
+        if (rest[0]) {
+          const features = await (await connect()).endpointFeatures(rest[0]);
+          out(formatEndpointFeatures(features), features);
+          return 0;
+        }
         const { catalog } = await (await connect()).catalog();
         out(formatEndpoints(catalog), catalog);
         return 0;
@@ -165,7 +179,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       case 'start': {
         const c = await connect();
         const goal = await goalId(c);
-        const { id, greeting } = await c.start(goal, values.id, values.owner);
+        const prompt = values.prompt ? promptRef(values.prompt, values.arg) : undefined;
+        const { id, greeting } = await c.start(goal, values.id, values.owner, { prompt });
         out(`conversation ${id} (goal ${goal})\n${formatReply(greeting, id)}`, { id, goalId: goal, reply: greeting });
         return 0;
       }
@@ -188,9 +203,14 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       }
       case 'say': {
         const id = needId();
-        const text = rest.slice(1).join(' ');
+        const uri = values.resource ? rest[1] : undefined;
+        const text = rest.slice(uri ? 2 : 1).join(' ');
+        if (values.resource && !uri)
+          throw new UserError('say --resource needs the URI: agent say <id> --resource <endpoint> <uri> <text...>');
         if (!text.trim()) throw new UserError('say needs the text to send: agent say <conversationId> <text...>');
-        const reply = await (await connect()).say(id, text);
+        const c = await connect();
+        const sent = uri ? await c.withResource(text, { endpoint: values.resource!, uri }) : text;
+        const reply = await c.say(id, sent);
         out(formatReply(reply, id), reply);
         return 0;
       }

@@ -73,9 +73,11 @@ export class WorkerDesk {
 }
 
 /**
- * A made tool named in the path of a request is not found (404 from the API); an unknown goal stays `invalid`, as
+ * A made tool or an MCP endpoint (or its resource, its prompt) named in the path of a request is not found (404
+ * from the API); an unknown goal stays `invalid`, as
  * the goal is a field of the request (400 naming it).
  */
 function kindOf(failure: Error | undefined): UserErrorKind {
-  return failure instanceof ApplicationFailure && failure.type === FailureTypes.UnknownTool ? 'not_found' : 'invalid';
+  const named = [FailureTypes.UnknownTool, FailureTypes.UnknownEndpoint] as (string | undefined | null)[];
+  return failure instanceof ApplicationFailure && named.includes(failure.type) ? 'not_found' : 'invalid';
 }

@@ -18,6 +18,7 @@ import type {
   Usage,
 } from './types';
 import type { MadeToolSummary, ToolDraftCheck } from './made-tools';
+import type { EndpointFeatures, PromptOpening, PromptRef, ResourceRead, ResourceRef } from './mcp-features';
 
 /** Settings and goals reach the workflow through activities, so a replay sees what the original run saw. */
 export interface GoalActivities {
@@ -91,6 +92,12 @@ export interface McpActivities {
   callHttpTool(input: { name: string; ref: HttpToolRef; args: Record<string, unknown> }): Promise<ToolOutcome>;
   /** The registry's endpoints and every MCP tool (for clients: `agent endpoints`, `agent tools`). */
   describeCatalog(): Promise<{ catalog: CatalogSummary; tools: ToolSpec[] }>;
+  /** An endpoint's resources, resource templates and prompts (`agent endpoints <name>`, the API). */
+  describeEndpointFeatures(input: { endpoint: string }): Promise<EndpointFeatures>;
+  /** Reads a resource for a client to attach to a message; within the tool result cap. */
+  readResource(input: ResourceRef): Promise<ResourceRead>;
+  /** A server prompt's messages, for a client to open a conversation with. */
+  getPrompt(input: PromptRef): Promise<PromptOpening>;
 }
 
 /** Native tools run as activities whose type is the tool's name; the worker's catch-all `default` runs them. */
@@ -107,6 +114,8 @@ export const FailureTypes = {
   UnknownTool: 'UnknownTool',
   Misconfigured: 'Misconfigured',
   McpUnavailable: 'McpUnavailable',
+  /** A resource or prompt asked of an endpoint the registry lacks, or that cannot serve (not retried). */
+  UnknownEndpoint: 'UnknownEndpoint',
 } as const;
 
 // ---- the model's requests and answers ----------------------------------------------------------------------

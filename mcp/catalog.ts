@@ -29,6 +29,8 @@ export interface McpCatalog extends CatalogSummary {
   definitions: Map<string, { endpoint: ResolvedEndpoint; tool: Tool }>;
   /** HTTP API operations by LLM name, with what calling them takes (apis/). */
   operations: Map<string, ApiCall>;
+  /** Each MCP endpoint that answered, resolved: what reading its resources and prompts connects to. */
+  resolved?: Map<string, ResolvedEndpoint>;
 }
 
 export interface DiscoveryOptions {
@@ -130,7 +132,9 @@ export class McpDiscovery {
     const taken = new Set<string>();
     const tools: ToolSpec[] = [];
     const definitions: McpCatalog['definitions'] = new Map();
+    const resolved: McpCatalog['resolved'] = new Map();
     for (const { status, endpoint, tools: found } of listed) {
+      if (endpoint && status.status === 'ok') resolved.set(status.name, endpoint);
       for (const tool of found) {
         const spec = mcpToolSpec(status.name, endpoints[status.name]!, tool, taken);
         tools.push(spec);
@@ -153,6 +157,7 @@ export class McpDiscovery {
       tools,
       definitions,
       operations,
+      resolved,
     };
     this.cached = { catalog, registryHash, at: started, oauthStamp };
     this.opts.onDiscovered?.(endpointStatuses);

@@ -83,49 +83,52 @@ function jsonOrText(text: string): unknown {
 
 /** Blocks as content parts, media bytes kept until `budget` is spent. */
 function partsOf(blocks: Block[], budget: number): ToolContent[] {
-  let left = budget;
+  const left = { left: budget };
+  return blocks.map((b) => partOf(b, left));
+}
+
+/** One block as a content part; media keeps its bytes while `budget.left` covers them (and spends them). */
+export function partOf(b: Block, budget: { left: number }): ToolContent {
   const keep = (data: string): { data?: string; bytes: number } => {
     const bytes = base64Bytes(data);
-    if (bytes > left) return { bytes };
-    left -= bytes;
+    if (bytes > budget.left) return { bytes };
+    budget.left -= bytes;
     return { data, bytes };
   };
-  return blocks.map((b): ToolContent => {
-    const annotations = annotationsOf(b.annotations);
-    const noted = annotations ? { annotations } : {};
-    switch (b.type) {
-      case 'text':
-        return { type: 'text', text: b.text, ...noted };
-      case 'image':
-      case 'audio':
-        return { type: b.type, mimeType: b.mimeType, ...keep(b.data), ...noted };
-      case 'resource_link':
+  const annotations = annotationsOf(b.annotations);
+  const noted = annotations ? { annotations } : {};
+  switch (b.type) {
+    case 'text':
+      return { type: 'text', text: b.text, ...noted };
+    case 'image':
+    case 'audio':
+      return { type: b.type, mimeType: b.mimeType, ...keep(b.data), ...noted };
+    case 'resource_link':
+      return {
+        type: 'resource_link',
+        uri: b.uri,
+        name: b.name,
+        ...(b.title ? { title: b.title } : {}),
+        ...(b.description ? { description: b.description } : {}),
+        ...(b.mimeType ? { mimeType: b.mimeType } : {}),
+        ...noted,
+      };
+    case 'resource': {
+      const r = b.resource;
+      const mime = r.mimeType ? { mimeType: r.mimeType } : {};
+      if ('text' in r) return { type: 'resource', uri: r.uri, ...mime, text: r.text, ...noted };
+      // A blob of text (some servers send text as base64) is read as text: the model and the user can use it.
+      if (isTextual(r.mimeType))
         return {
-          type: 'resource_link',
-          uri: b.uri,
-          name: b.name,
-          ...(b.title ? { title: b.title } : {}),
-          ...(b.description ? { description: b.description } : {}),
-          ...(b.mimeType ? { mimeType: b.mimeType } : {}),
+          type: 'resource',
+          uri: r.uri,
+          ...mime,
+          text: Buffer.from(r.blob, 'base64').toString('utf8'),
           ...noted,
         };
-      case 'resource': {
-        const r = b.resource;
-        const mime = r.mimeType ? { mimeType: r.mimeType } : {};
-        if ('text' in r) return { type: 'resource', uri: r.uri, ...mime, text: r.text, ...noted };
-        // A blob of text (some servers send text as base64) is read as text: the model and the user can use it.
-        if (isTextual(r.mimeType))
-          return {
-            type: 'resource',
-            uri: r.uri,
-            ...mime,
-            text: Buffer.from(r.blob, 'base64').toString('utf8'),
-            ...noted,
-          };
-        return { type: 'resource', uri: r.uri, ...mime, ...keep(r.blob), ...noted };
-      }
+      return { type: 'resource', uri: r.uri, ...mime, ...keep(r.blob), ...noted };
     }
-  });
+  }
 }
 
 export function isTextual(mimeType: string | undefined): boolean {

@@ -102,6 +102,13 @@ const mcp = proxyActivities<McpActivities>({
 
 export const { describeCatalog } = mcp;
 
+/** An endpoint's resources and prompts, for clients: a server's no (unknown URI, prompt) is final, a lost session
+ * is tried once more. */
+export const { describeEndpointFeatures, readResource, getPrompt } = proxyActivities<McpActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumAttempts: 2, nonRetryableErrorTypes: [FailureTypes.UnknownEndpoint] },
+});
+
 /**
  * RunCode and made tools: the sandbox stops a call after its CPU limit (SANDBOX_TIMEOUT_MS, at most 5 s), so an
  * attempt that takes 30 s lost its worker; pure code is safe to run again elsewhere. A draft check (every example

@@ -18,10 +18,14 @@ import {
   describeCatalog,
   describeGoalFiles,
   describeMadeTools,
+  describeEndpointFeatures,
+  getPrompt,
   manageGoal,
   manageMadeTool,
+  readResource,
   resolveGoal,
 } from './activity-stubs';
+import type { EndpointFeatures, PromptOpening, PromptRef, ResourceRead, ResourceRef } from '../core/mcp-features';
 import type { CatalogSummary, ToolSpec } from '../core/types';
 
 export interface CatalogDescription {
@@ -49,6 +53,15 @@ export const manageMadeToolUpdate = defineUpdate<
   MadeToolSummary[],
   [{ action: 'disable' | 'enable' | 'remove'; name: string }]
 >('manageMadeTool');
+
+/** An MCP endpoint's resources, resource templates and prompts (`agent endpoints <name>`, the API). */
+export const describeEndpointFeaturesUpdate = defineUpdate<EndpointFeatures, [{ endpoint: string }]>(
+  'describeEndpointFeatures',
+);
+/** Reads a resource in the worker, for a client to attach to a message (`agent say --resource`). */
+export const readResourceUpdate = defineUpdate<ResourceRead, [ResourceRef]>('readResource');
+/** A server prompt's messages, for a client to open a conversation with (`agent start --prompt`). */
+export const getPromptUpdate = defineUpdate<PromptOpening, [PromptRef]>('getPrompt');
 
 /** The describe workflow of a task queue: one id per queue, so update-with-start finds the running one. */
 export function describeWorkflowId(taskQueue: string): string {
@@ -89,6 +102,18 @@ export async function DescribeWorkflow(): Promise<never> {
   setHandler(manageMadeToolUpdate, async (input) => {
     asked++;
     return manageMadeTool(input);
+  });
+  setHandler(describeEndpointFeaturesUpdate, async (input) => {
+    asked++;
+    return describeEndpointFeatures(input);
+  });
+  setHandler(readResourceUpdate, async (input) => {
+    asked++;
+    return readResource(input);
+  });
+  setHandler(getPromptUpdate, async (input) => {
+    asked++;
+    return getPrompt(input);
   });
   // Nothing to do between questions: the run waits (no timer, no history) until its history should be renewed.
   await condition(() => asked >= QUESTIONS_PER_RUN || workflowInfo().continueAsNewSuggested);
