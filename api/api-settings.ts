@@ -1,6 +1,12 @@
 // The HTTP API's settings, read once at the process edge: where it listens, who may call it, how much it accepts.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { ApiKeys } from './auth';
+import { RegistryFile } from '../mcp/endpoint-registry';
+import { OAuthEndpoints } from '../mcp/oauth/oauth-endpoints';
+import { openTokenStore, type OAuthStore } from '../mcp/oauth/oauth-settings';
+import { DEFAULT_DATA_DIR } from '../runtime/connection';
+import { PROJECT_ROOT } from '../tools/project-root';
 
 export const DEFAULT_API_PORT = 8080;
 /** Every variable the API process reads (beside the Temporal connection's): the compose files must pass them all. */
@@ -14,6 +20,11 @@ export const API_SETTING_NAMES: readonly string[] = [
   'REDIS_URL',
   'TASK_QUEUE',
   'AGENT_GOAL',
+  // OAuth for remote MCP servers: the API connects owners, so it shares the worker's registry and token store.
+  'MCP_ENDPOINTS_FILE',
+  'DATA_DIR',
+  'MCP_TOKEN_KEY',
+  'API_PUBLIC_URL',
 ];
 /** Largest request body accepted (API_BODY_LIMIT): a prompt is at most 16,000 characters, approval args less. */
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
@@ -26,6 +37,16 @@ export interface ApiSettings {
   bodyLimitBytes: number;
   /** Origins allowed to call from a browser on another origin (CORS_ORIGINS); none by default. */
   corsOrigins: string[];
+  /** Connecting owners to OAuth endpoints (api/oauth-routes.ts); absent, those routes say it is not set up. */
+  oauth?: ApiOAuth;
+}
+
+/** What the API needs to connect an owner to an OAuth endpoint: the worker's registry and token store. */
+export interface ApiOAuth {
+  endpoints: OAuthEndpoints;
+  tokens: OAuthStore;
+  /** The API's address as browsers reach it (API_PUBLIC_URL), for the callback; absent, the request's own origin. */
+  publicUrl?: string;
 }
 
 export function readApiSettings(env: NodeJS.ProcessEnv = process.env): ApiSettings {
@@ -45,6 +66,20 @@ export function readApiSettings(env: NodeJS.ProcessEnv = process.env): ApiSettin
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    oauth: readOAuth(env),
+  };
+}
+
+/** The same registry file and token store as the worker's (MCP_ENDPOINTS_FILE, DATA_DIR, MCP_TOKEN_KEY). */
+function readOAuth(env: NodeJS.ProcessEnv): ApiOAuth {
+  const file = path.resolve(env.MCP_ENDPOINTS_FILE || path.join(PROJECT_ROOT, 'config', 'mcp_endpoints.json'));
+  const publicUrl = env.API_PUBLIC_URL?.replace(/\/+$/, '') || undefined;
+  if (publicUrl && !/^https?:\/\/[^/]+/.test(publicUrl))
+    throw new Error(`API_PUBLIC_URL must be an http(s) URL such as https://agents.example.com, got "${publicUrl}"`);
+  return {
+    endpoints: new OAuthEndpoints(new RegistryFile(file), env),
+    tokens: openTokenStore(path.resolve(env.DATA_DIR || DEFAULT_DATA_DIR), env.MCP_TOKEN_KEY),
+    ...(publicUrl ? { publicUrl } : {}),
   };
 }
 

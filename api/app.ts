@@ -16,6 +16,7 @@ import { LOCAL_CALLER, type ApiEnv } from './auth';
 import { visibleFeed } from './conversation-access';
 import { body, errors, json } from './schemas';
 import { addWorkerRoutes } from './worker-routes';
+import { addOAuthRoutes, OAUTH_CALLBACK_PATH } from './oauth-routes';
 import { mountMcpServer } from './mcp-server/mount';
 import { LiveFeeds, eventId, parseEventId, type FeedTiming } from './live-feed';
 import { ApiMetrics } from './metrics';
@@ -25,7 +26,7 @@ import type { ApiSettings } from './api-settings';
 export interface ApiDeps {
   agents: AgentClient;
   bus: StreamBus;
-  settings: Pick<ApiSettings, 'keys' | 'bodyLimitBytes' | 'corsOrigins'>;
+  settings: Pick<ApiSettings, 'keys' | 'bodyLimitBytes' | 'corsOrigins' | 'oauth'>;
   /** The goal a conversation starts with when the request names none (the worker's AGENT_GOAL). */
   defaultGoal: string;
   feedTiming?: FeedTiming;
@@ -80,7 +81,8 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: Liv
     }),
   );
   app.use('/api/*', async (c, next) => {
-    if (c.req.path === '/api/health' || c.req.path === '/api/openapi.json') return next();
+    // The OAuth callback is reached from the authorization server, without a key: its single-use state is the proof.
+    if (['/api/health', '/api/openapi.json', OAUTH_CALLBACK_PATH].includes(c.req.path)) return next();
     if (!settings.keys) {
       c.set('caller', LOCAL_CALLER);
       return next();
@@ -341,6 +343,7 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: Liv
     },
   );
 
+  addOAuthRoutes(app, settings.oauth); // first: it shows the worker routes' endpoint list as the caller has it
   addWorkerRoutes(app, agents);
   // Our agents as an MCP server (api/mcp-server/): the same keys and owners as the routes above.
   mountMcpServer(app, {

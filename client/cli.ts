@@ -21,6 +21,7 @@ import {
   formatTree,
 } from './terminal-format';
 import { toolsCommand } from './tools-command';
+import { catalogForOwner, connectEndpoint } from './endpoint-connect';
 import { formatEndpointFeatures, promptRef } from './endpoint-features-format';
 import type { ConversationFilter } from './conversation-list';
 import { UserError } from './user-error';
@@ -52,7 +53,10 @@ const USAGE = `usage: agent <command> [options]
   goal-files [disable|enable|remove <goalId>]     the files of the worker's goals folder, disabled ones too, with who
                                                   created them (CreateAgent); set one aside, bring it back, or delete it
                                                   (\`goals\`, its old name, still works)
-  endpoints                                       MCP endpoints as the worker sees them: status, tool count, last error
+  endpoints [--owner <userId>]                    MCP endpoints as the worker sees them: status, tool count, last error
+                                                  (an OAuth endpoint the owner has not connected: needs connecting)
+  endpoints connect <name> [--owner <userId>]     connect an MCP server that needs OAuth: prints the link, waits until
+                                                  the browser comes back (needs the worker's DATA_DIR and MCP_TOKEN_KEY)
   endpoints <name>                                an MCP endpoint's resources, resource templates and prompts
   tools [--goal <id>] [--markdown]                the tools a goal sees (all MCP and made tools without --goal);
                                                   --markdown: the whole catalog as a document (agents, tools, arguments,
@@ -155,12 +159,18 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         return 0;
       }
       case 'endpoints': {
+        if (rest[0] === 'connect') {
+          if (!rest[1]) throw new UserError(`endpoints connect needs an endpoint name. ${USAGE.split('\n')[0]}`);
+          const done = await connectEndpoint(rest[1], values.owner, io.env, (line) => io.error.write(`${line}\n`));
+          out(`connected ${done.endpoint} for ${done.owner}`, done);
+          return 0;
+        }
         if (rest[0]) {
           const features = await (await connect()).endpointFeatures(rest[0]);
           out(formatEndpointFeatures(features), features);
           return 0;
         }
-        const { catalog } = await (await connect()).catalog();
+        const catalog = catalogForOwner((await (await connect()).catalog()).catalog, values.owner, io.env);
         out(formatEndpoints(catalog), catalog);
         return 0;
       }

@@ -122,7 +122,7 @@ export function formatDelegations(delegations: Delegation[]): string {
 export function formatEndpoints(catalog: CatalogSummary): string {
   const lines = catalog.endpoints.map(
     (e) =>
-      `${e.name.padEnd(16)} ${e.status.padEnd(12)} ${e.transport.padEnd(6)} ${String(e.toolCount).padStart(3)} tools` +
+      `${e.name.padEnd(16)} ${e.status.replace('_', ' ').padEnd(16)} ${e.transport.padEnd(6)} ${String(e.toolCount).padStart(3)} tools` +
       `${e.categories.length ? `  [${e.categories.join(', ')}]` : ''}${e.error ? `  error: ${e.error}` : ''}`,
   );
   if (lines.length === 0) lines.push('(no MCP endpoints in the registry)');
