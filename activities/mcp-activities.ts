@@ -12,22 +12,34 @@ import type { McpActivities } from '../core/activity-types';
 import { observeToolCall } from './call-telemetry';
 import { EndpointFeaturesReader } from '../mcp/endpoint-features';
 import { capContent } from '../core/tool-content';
+import { conversationHost, type ToolQuestionDeps } from './tool-questions';
 
 export interface McpDeps {
   discovery: McpDiscovery;
   pool: McpPool;
+  /** What answers a server's questions and sampling requests during a call (tool-questions.ts). */
+  questions?: ToolQuestionDeps;
 }
 
-export function createMcpActivities({ discovery, pool }: McpDeps, limits: Limits = DEFAULT_LIMITS): McpActivities {
+export function createMcpActivities(
+  { discovery, pool, questions = {} }: McpDeps,
+  limits: Limits = DEFAULT_LIMITS,
+): McpActivities {
   const features = new EndpointFeaturesReader(discovery, pool);
   return {
     callMcpTool: (input) =>
-      observeToolCall(input.ref.tool, input.ref.server, async () =>
-        capOutcome(
-          await whileHeartbeating((signal) => callMcpTool(discovery, pool, input, signal)),
-          limits.maxToolResultChars,
-        ),
-      ),
+      observeToolCall(input.ref.tool, input.ref.server, async () => {
+        const endpoint = (await discovery.current()).definitions.get(input.name)?.endpoint;
+        const host = conversationHost(questions, {
+          tool: input.name,
+          server: input.ref.server,
+          sampling: endpoint?.entry.sampling ?? 'ask',
+          goalId: input.goalId,
+        });
+        const outcome = await whileHeartbeating((signal) => callMcpTool(discovery, pool, input, signal, host));
+        const spent = host.spent();
+        return { ...capOutcome(outcome, limits.maxToolResultChars), ...(spent ? { spent } : {}) };
+      }),
     callHttpTool: ({ name, ref, args }) =>
       observeToolCall(ref.operation, ref.api, async () => {
         // The catalog the turn saw: a call never waits on a discovery.

@@ -38,6 +38,7 @@ import {
 import {
   cancelTurnUpdate,
   changeGoalSignal,
+  answerQuestionUpdate,
   confirmUpdate,
   currentGoalQuery,
   delegationsQuery,
@@ -49,6 +50,7 @@ import {
   usageQuery,
 } from '../core/messages';
 import type { ChatMessage } from '../core/types';
+import type { AnsweredQuestion } from '../core/tool-questions';
 import type {
   AgentReply,
   ConfirmDecision,
@@ -188,6 +190,14 @@ export class AgentClient {
     return this.sendUpdate(id, (updateId) =>
       this.handle(id).startUpdate(confirmUpdate, { args: [decision], updateId, waitForStage: ACCEPTED }),
     ).accepted;
+  }
+
+  /** Answers the question a running tool asks (`reply.question`: an MCP server's form, URL or sampling request):
+   * accept (with the form's content), decline or cancel; returns the agent's reply once it next needs the user. */
+  async answer(id: string, answered: AnsweredQuestion): Promise<AgentReply> {
+    return this.update(id, (updateId) =>
+      this.handle(id).startUpdate(answerQuestionUpdate, { args: [answered], updateId, waitForStage: ACCEPTED }),
+    );
   }
 
   /** Stops the running turn (the model call or tool in flight is cancelled); the reply says it stopped. */

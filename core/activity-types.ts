@@ -86,8 +86,9 @@ export interface LlmActivities {
 }
 
 export interface McpActivities {
-  /** Calls an MCP tool over the worker's pooled session; tool failures come back as outcomes. */
-  callMcpTool(input: { name: string; ref: McpToolRef; args: Record<string, unknown> }): Promise<ToolOutcome>;
+  /** Calls an MCP tool over the worker's pooled session; tool failures come back as outcomes. What the server asks
+   * during the call goes to the conversation (core/tool-questions.ts); `spent`: what its sampling cost. */
+  callMcpTool(input: McpCallRequest): Promise<ToolOutcome & { spent?: Usage }>;
   /** Calls an HTTP API operation (`httpApis`); 4xx answers and non-idempotent failures come back as outcomes. */
   callHttpTool(input: { name: string; ref: HttpToolRef; args: Record<string, unknown> }): Promise<ToolOutcome>;
   /** The registry's endpoints and every MCP tool (for clients: `agent endpoints`, `agent tools`). */
@@ -98,6 +99,17 @@ export interface McpActivities {
   readResource(input: ResourceRef): Promise<ResourceRead>;
   /** A server prompt's messages, for a client to open a conversation with. */
   getPrompt(input: PromptRef): Promise<PromptOpening>;
+}
+
+export interface McpCallRequest {
+  /** `<server>__<tool>`. */
+  name: string;
+  ref: McpToolRef;
+  args: Record<string, unknown>;
+  /** Whose conversation calls (AgentGoalInput.owner); absent in calls scheduled before owners reached tools. */
+  owner?: string;
+  /** The calling conversation's goal. */
+  goalId?: string;
 }
 
 /** Native tools run as activities whose type is the tool's name; the worker's catch-all `default` runs them. */

@@ -1,6 +1,7 @@
 // A conversation as the rest of the product sees it: the workflow's input and result, what it carries into its next
 // run, its state and replies, the approval it waits for, and the delegates it hands tasks to (AskAgent).
 import type { ChatMessage, ToolCall, ToolSpec, Usage } from './types';
+import type { ToolQuestion } from './tool-questions';
 
 /** What every delegated agent hands back (AskAgent's result): one shape, so outputs chain. */
 export interface DelegateEnvelope {
@@ -85,6 +86,8 @@ export interface ConversationFeed {
   next: number;
   messages: { seq: number; message: ChatMessage }[];
   pendingApproval: PendingApproval | null;
+  /** The question a running tool asks the user (elicitation, sampling approval); absent from older workers. */
+  question?: ToolQuestion | null;
   usage: Usage;
   /** What each goal's agent spent (costs from the worker's price table); absent from workers before cost tracking. */
   usageByGoal?: Record<string, Usage>;
@@ -96,6 +99,8 @@ export interface AgentReply {
   /** The agent's latest words, or '' when it only proposes a tool call. */
   reply: string;
   pendingToolCall: PendingApproval | null;
+  /** A running tool's question for the user: answer it with the answerQuestion update. Absent from older workers. */
+  question?: ToolQuestion | null;
   ended: boolean;
 }
 

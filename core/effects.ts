@@ -1,7 +1,16 @@
 // What Conversation asks the workflow to do (an effect) and what each effect answers. One entry per kind in
 // EffectInputs and EffectResults keeps both halves checked by the compiler: perform(effect) must return the
 // result of that effect's kind, and Conversation.apply(effect, result) receives exactly that type, with no casts.
-import type { AgentSummary, GoalDraftResult, ToolMatch, ResolvedGoal, ToolCall, ToolOutcome, ToolSpec } from './types';
+import type {
+  AgentSummary,
+  GoalDraftResult,
+  ToolMatch,
+  ResolvedGoal,
+  ToolCall,
+  ToolOutcome,
+  ToolSpec,
+  Usage,
+} from './types';
 import type { AgentGoalInput, ConfirmDecision } from './conversation-types';
 import type { ToolDraftCheck } from './made-tools';
 import type { PlanRequest, PlanResult, PromptVerdict, ValidateRequest, VetAndPlanRequest } from './activity-types';
@@ -71,7 +80,8 @@ export interface EffectResults {
   validate: PromptVerdict | StepFailure;
   vet_and_plan: PromptVerdict | StepFailure;
   plan: PlanResult | StepFailure;
-  run_tool: ToolOutcome;
+  /** `spent`: what the tool's use of our model cost (an MCP server's sampling), counted in the conversation's usage. */
+  run_tool: ToolOutcome & { spent?: Usage };
   list_agents: AgentSummary[] | StepFailure;
   check_version: boolean;
   resolve_goal: ResolvedGoal | StepFailure;

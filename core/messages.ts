@@ -11,6 +11,7 @@ import type {
   Delegation,
   PendingApproval,
 } from './conversation-types';
+import type { AnsweredQuestion, QuestionAnswer, ToolQuestion } from './tool-questions';
 
 export const userPromptSignal = defineSignal<[string]>('userPrompt');
 export const confirmSignal = defineSignal<[ConfirmDecision]>('confirm');
@@ -28,6 +29,11 @@ export const promptUpdate = defineUpdate<AgentReply, [string]>('prompt');
 export const confirmUpdate = defineUpdate<AgentReply, [ConfirmDecision]>('confirmAndWait');
 /** Stops the running turn and returns the agent's reply once it has stopped; refused when nothing is running. */
 export const cancelTurnUpdate = defineUpdate<AgentReply, []>('cancelTurnAndWait');
+/** Answers the question a tool is asking and returns the agent's reply once it next needs the user. */
+export const answerQuestionUpdate = defineUpdate<AgentReply, [AnsweredQuestion]>('answerQuestion');
+/** From a tool call's activity: asks the user (update id = question id) and returns the answer once given, or a
+ * decline when nobody answered in time, or a cancel when the call ended first. */
+export const toolQuestionUpdate = defineUpdate<QuestionAnswer, [ToolQuestion]>('toolQuestion');
 
 export const historyQuery = defineQuery<ChatMessage[]>('history');
 export const currentGoalQuery = defineQuery<Goal | null>('currentGoal');

@@ -250,6 +250,9 @@ export interface Settings {
   approvalTimeoutSeconds?: number;
   /** A conversation waiting this long for the user ends, keeping its transcript (IDLE_TIMEOUT); absent in older runs. */
   idleTimeoutSeconds?: number;
+  /** A tool's question (MCP elicitation, a sampling approval) nobody answers within this is declined
+   * (TOOL_QUESTION_TIMEOUT); absent in older runs. */
+  toolQuestionTimeoutSeconds?: number;
   /** More tools than this and the LLM is offered SearchTools instead of them all (TOOL_SEARCH_THRESHOLD; 0 or absent: never). */
   toolSearchThreshold?: number;
   /** Delegation limits (DELEGATE_MAX_DEPTH, DELEGATE_MAX_PARALLEL, DELEGATE_TIMEOUT); absent in older runs. */

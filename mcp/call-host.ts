@@ -26,8 +26,9 @@ export interface CallHost {
   progress(progress: Progress): void;
 }
 
-/** What our client tells servers it can do: forms and URLs for the user, and our model. */
-export const CLIENT_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {} };
+/** What our client tells servers it can do: forms (filling in the schema's defaults the user left out, as SEP-1034
+ * asks) and URLs for the user, and our model. */
+export const CLIENT_CAPABILITIES = { elicitation: { form: { applyDefaults: true }, url: {} }, sampling: {} };
 
 /** A client whose server requests go to whichever call holds its session now (`host()`). */
 export function clientWithHost(

@@ -6,7 +6,7 @@ import { McpError, ErrorCode, type CallToolResult } from '@modelcontextprotocol/
 import { outcomeOf } from './tool-result';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { idempotencyKey } from '../tools/idempotency';
-import { FailureTypes } from '../core/activity-types';
+import { FailureTypes, type McpCallRequest } from '../core/activity-types';
 import { mayHaveRun } from '../core/failures';
 import type { McpToolRef, ToolOutcome } from '../core/types';
 import type { McpDiscovery } from './catalog';
@@ -20,14 +20,8 @@ const validator = new AjvJsonSchemaValidator();
 const CONNECT_ATTEMPTS = 3;
 const validators = new Map<string, ReturnType<typeof validator.getValidator>>();
 
-export interface McpCallInput {
-  /** The LLM-facing name, `<server>__<tool>`. */
-  name: string;
-  ref: McpToolRef;
-  args: Record<string, unknown>;
-  /** Whose conversation calls (AgentGoalInput.owner): endpoints that sign in per user use this owner's tokens. */
-  owner?: string;
-}
+/** A call as the workflow asks for it (core/activity-types.ts). */
+export type McpCallInput = McpCallRequest;
 
 /**
  * `signal` aborts the call when the user cancels the turn: the SDK then sends the server `notifications/cancelled`.

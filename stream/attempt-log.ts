@@ -14,6 +14,8 @@ export class AttemptLog {
   /** Records a chunk; false when it belongs to an attempt that already ended, and should be dropped. */
   add(chunk: StreamChunk): boolean {
     if (this.ended.includes(chunk.attempt)) return false;
+    // A tool's progress is shown as it comes and never replayed: it is no reply being written.
+    if (chunk.kind === 'progress') return true;
     if (chunk.kind === 'delta') {
       if (this.current?.attempt !== chunk.attempt) this.current = { attempt: chunk.attempt, text: '' };
       if (this.current.text.length < MAX_PARTIAL_CHARS)

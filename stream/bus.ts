@@ -5,7 +5,22 @@
 export type StreamChunk =
   | { kind: 'delta'; attempt: string; text: string } // text delta of the reply being written
   | { kind: 'discard'; attempt: string } // this attempt's partial text is void (it failed; a retry follows)
-  | { kind: 'done'; attempt: string }; // the attempt finished; its complete message enters history
+  | { kind: 'done'; attempt: string } // the attempt finished; its complete message enters history
+  | ToolProgressChunk;
+
+/** A running tool's progress or log message (MCP `notifications/progress`, `notifications/message`): shown live, never
+ * kept in history. `attempt` is the tool call activity's attempt (`${runId}/${activityId}/${attempt}`). */
+export interface ToolProgressChunk {
+  kind: 'progress';
+  attempt: string;
+  /** The tool as the model knows it (`<server>__<tool>`). */
+  tool: string;
+  progress?: number;
+  total?: number;
+  message?: string;
+  /** For log messages: the server's level (`info`, `warning`, …). */
+  level?: string;
+}
 
 export interface StreamBus {
   /** Fire-and-forget: never throws, never slows the model call (errors are logged once). */

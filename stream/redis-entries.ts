@@ -9,7 +9,9 @@ export const keyOf = (conversationId: string): string => KEY_PREFIX + conversati
 
 export function fieldsOf(chunk: StreamChunk): string[] {
   const fields = ['kind', chunk.kind, 'attempt', chunk.attempt];
-  return chunk.kind === 'delta' ? [...fields, 'text', chunk.text] : fields;
+  if (chunk.kind === 'delta') return [...fields, 'text', chunk.text];
+  if (chunk.kind === 'progress') return [...fields, 'progress', JSON.stringify(chunk)];
+  return fields;
 }
 
 /** The chunk an entry holds; undefined for an entry this version does not understand (skipped, not fatal). */
@@ -19,6 +21,13 @@ export function chunkOf(fields: string[]): StreamChunk | undefined {
   if (!f.attempt) return undefined;
   if (f.kind === 'delta') return { kind: 'delta', attempt: f.attempt, text: f.text ?? '' };
   if (f.kind === 'done' || f.kind === 'discard') return { kind: f.kind, attempt: f.attempt };
+  if (f.kind === 'progress' && f.progress) {
+    try {
+      return { ...(JSON.parse(f.progress) as StreamChunk), kind: 'progress', attempt: f.attempt } as StreamChunk;
+    } catch {
+      return undefined;
+    }
+  }
   return undefined;
 }
 

@@ -1,12 +1,14 @@
 // The composition root: registries, the model and the activities wired into one Temporal worker.
 import path from 'node:path';
 import type { LogLevel } from '@temporalio/common';
+import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { createToolDispatcher } from '../activities/tool-activities';
 import { createModel, type ResolvedModel } from '../activities/llm/model';
 import { ScriptedModel } from '../activities/llm/scripted-model';
 import { loadPrices } from '../activities/llm/prices';
+import { createSampler } from '../activities/llm/sampling';
 import type { Limits } from '../activities/limits';
 import { SecretScrubber } from '../activities/secrets';
 import { loadGoals, type GoalRegistry } from '../goals/goal-registry';
@@ -151,7 +153,21 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
       goalsFolder: opts.settings.goalsFolder,
       made,
       code: { limits: opts.settings.madeTools.limits, modelName: `${model.provider}:${model.modelId}` },
-      mcp: { discovery, pool },
+      mcp: {
+        discovery,
+        pool,
+        questions: {
+          // A tool call's activity asks its own conversation (an update) when its MCP server asks the user.
+          temporal: new Client({ connection: opts.connection, namespace: opts.namespace ?? 'default' }),
+          sampler: createSampler({
+            model: model.model,
+            modelName: `${model.provider}:${model.modelId}`,
+            prices,
+            timeoutMs: (opts.settings.llm.timeoutSeconds ?? 60) * 1000,
+          }),
+          bus: streamBus,
+        },
+      },
       llm: {
         model: model.model,
         provider: model.provider,

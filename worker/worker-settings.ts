@@ -126,6 +126,7 @@ const envSchema = z.object({
   APPROVAL_EXEMPT_TOOLS: z.string().default(''),
   APPROVAL_TIMEOUT: duration('APPROVAL_TIMEOUT', 86_400, 1),
   IDLE_TIMEOUT: duration('IDLE_TIMEOUT', 7 * 86_400, 1),
+  TOOL_QUESTION_TIMEOUT: duration('TOOL_QUESTION_TIMEOUT', 600, 1),
   TOOL_SEARCH_THRESHOLD: count('TOOL_SEARCH_THRESHOLD', 30, 0),
   DELEGATE_MAX_DEPTH: count('DELEGATE_MAX_DEPTH', 3, 1),
   DELEGATE_MAX_PARALLEL: count('DELEGATE_MAX_PARALLEL', 5, 1),
@@ -296,6 +297,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
       approvalExemptTools: list(e.APPROVAL_EXEMPT_TOOLS),
       approvalTimeoutSeconds: e.APPROVAL_TIMEOUT,
       idleTimeoutSeconds: e.IDLE_TIMEOUT,
+      toolQuestionTimeoutSeconds: e.TOOL_QUESTION_TIMEOUT,
       toolSearchThreshold: e.TOOL_SEARCH_THRESHOLD,
       delegation: {
         maxDepth: e.DELEGATE_MAX_DEPTH,

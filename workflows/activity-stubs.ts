@@ -17,7 +17,7 @@ import {
 } from '../core/activity-types';
 import type { GoalReason } from '../core/effects';
 import { MODEL_RETRY } from '../core/model-retry';
-import type { McpToolRef, ResolvedGoal, ToolOutcome, ToolSpec } from '../core/types';
+import type { McpToolRef, ResolvedGoal, ToolOutcome, ToolSpec, Usage } from '../core/types';
 
 const goalRetry = {
   maximumAttempts: 3,
@@ -137,12 +137,15 @@ export function runMadeTool(spec: ToolSpec, args: Record<string, unknown>): Prom
  * A call's options (MCP and HTTP API tools): the endpoint's timeout bounds each attempt, three attempts' worth bounds
  * the whole. A tool that is not idempotent gets one attempt: once sent, a retry (after a worker crash, say) could act twice, so a lost
  * call is reported as "may have run" instead (workflows/failures.ts). Idempotent and read-only tools retry.
+ * `askMs`: how long the call may wait for the user besides (an MCP server's questions, TOOL_QUESTION_TIMEOUT each,
+ * for up to three); the 10 s heartbeat still notices a dead worker at once.
  */
-function mcpCallOptions(ref: McpToolRef): ActivityOptions {
+function mcpCallOptions(ref: McpToolRef, askMs = 0): ActivityOptions {
+  const attemptMs = ref.timeoutMs + 5_000 + askMs;
   return {
     summary: `${ref.server}/${ref.tool}`,
-    startToCloseTimeout: ref.timeoutMs + 5_000,
-    scheduleToCloseTimeout: 3 * (ref.timeoutMs + 5_000) + 30_000,
+    startToCloseTimeout: attemptMs,
+    scheduleToCloseTimeout: 3 * attemptMs + 30_000,
     heartbeatTimeout: '10 seconds',
     retry: {
       initialInterval: '1 second',
@@ -151,6 +154,14 @@ function mcpCallOptions(ref: McpToolRef): ActivityOptions {
       maximumAttempts: ref.idempotent ? 4 : 1,
     },
   };
+}
+
+/** Who calls a tool: its conversation's owner and goal, and how long a question of the tool's may wait. */
+export interface ToolCaller {
+  owner?: string;
+  goalId?: string;
+  /** TOOL_QUESTION_TIMEOUT. */
+  questionSeconds?: number;
 }
 
 /**
@@ -162,14 +173,18 @@ export function runTool(
   spec: ToolSpec,
   args: Record<string, unknown>,
   waitWhenCancelled: boolean,
-): Promise<ToolOutcome> {
+  caller: ToolCaller = {},
+): Promise<ToolOutcome & { spent?: Usage }> {
   const cancellationType = waitWhenCancelled
     ? ActivityCancellationType.WAIT_CANCELLATION_COMPLETED
     : ActivityCancellationType.TRY_CANCEL;
-  if (spec.mcp)
-    return mcp.callMcpTool.executeWithOptions({ ...mcpCallOptions(spec.mcp), cancellationType }, [
-      { name: spec.name, ref: spec.mcp, args },
+  if (spec.mcp) {
+    const askMs = 3 * 1000 * (caller.questionSeconds ?? 0);
+    const { owner, goalId } = caller;
+    return mcp.callMcpTool.executeWithOptions({ ...mcpCallOptions(spec.mcp, askMs), cancellationType }, [
+      { name: spec.name, ref: spec.mcp, args, ...(owner ? { owner } : {}), ...(goalId ? { goalId } : {}) },
     ]);
+  }
   if (spec.http)
     return mcp.callHttpTool.executeWithOptions(
       { ...mcpCallOptions({ ...spec.http, server: spec.http.api, tool: spec.http.operation }), cancellationType },

@@ -61,6 +61,8 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   async function step(effect: Effect): Promise<void> {
     const scope = new CancellationScope();
     inFlight = scope;
+    // A tool call's activity may ask the user (toolQuestion); whatever it still asks when the call ends is withdrawn.
+    if (effect.kind === 'run_tool') convo.questions.during(effect.call);
     try {
       await scope.run(() => performAndApply(effect));
     } catch (err) {
@@ -68,6 +70,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
       convo.applyCancelled(effect);
     } finally {
       inFlight = null;
+      if (effect.kind === 'run_tool') convo.questions.callEnded();
     }
   }
 

@@ -44,6 +44,23 @@ export function setHandlers(
   setHandler(m.confirmUpdate, (decision) => replyAfter(() => convo.confirm(decision)), {
     validator: (decision) => rejectIf(convo.confirmRefusal(decision), 'Cannot confirm: '),
   });
+  setHandler(m.answerQuestionUpdate, (input) => replyAfter(() => convo.answerQuestion(input)), {
+    validator: (input) => rejectIf(convo.questions.answerRefusal(input, convo.ended), 'Cannot answer: '),
+  });
+  // A running tool's activity asks; its update id is the question's id, so a retried call asking the same again joins
+  // this update (or gets its answer, once given) instead of asking twice.
+  setHandler(
+    m.toolQuestionUpdate,
+    async (question) => {
+      convo.askUser(question);
+      const seconds = convo.settings.toolQuestionTimeoutSeconds ?? DEFAULT_QUESTION_SECONDS;
+      const answered = await condition(() => convo.questions.answerOf(question.id) !== null, seconds * 1000);
+      const answer = convo.questions.settle(question.id, !answered);
+      if (!answered) convo.log.note(`Nobody answered ${question.tool}'s question within ${seconds} s: declined.`);
+      return answer;
+    },
+    { validator: (question) => rejectIf(convo.questions.askRefusal(question, convo.ended)) },
+  );
   setHandler(m.cancelTurnSignal, () => {
     // A signal is recorded even by workers that had no handler for it: a run from before cancelling ignores it,
     // so its replay does what it did. (Updates are refused by such workers, so nothing is recorded.)
@@ -77,6 +94,9 @@ export function setHandlers(
     delegations: convo.delegations.list(),
   }));
 }
+
+/** TOOL_QUESTION_TIMEOUT's default, for runs whose settings predate it. */
+const DEFAULT_QUESTION_SECONDS = 600;
 
 function rejectIf(refusal: string | null, prefix = ''): void {
   if (refusal) throw new Error(`${prefix}${refusal}${prefix ? '.' : ''}`);

@@ -53,7 +53,12 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
         const outcome = await versioned(PATCHES.createTool, () => runMadeTool(spec, call.args));
         return 'failed' in outcome ? { status: 'tool_error', error: outcome.failed } : outcome;
       }
-      return runTool(spec, call.args, !!ctx.versions().cancelAndExpire).catch((err) => toolError(err, spec));
+      const caller = {
+        owner: convo.input.owner,
+        goalId: convo.goal.id,
+        questionSeconds: convo.settings.toolQuestionTimeoutSeconds,
+      };
+      return runTool(spec, call.args, !!ctx.versions().cancelAndExpire, caller).catch((err) => toolError(err, spec));
     },
     list_agents: () => failSoft(() => listAgents()),
     resolve_goal: (effect) =>

@@ -22,7 +22,8 @@ import { CHANGE_GOAL } from '../../core/builtin-specs';
 import { NOTE_PREFIX } from './model-messages';
 import { fillDeep, fillTemplate, type TemplateScope } from './script-template';
 
-export type LlmTask = 'plan' | 'validate' | 'summarize';
+/** `sample`: an MCP server asked for a completion (sampling) during a tool call. */
+export type LlmTask = 'plan' | 'validate' | 'summarize' | 'sample';
 
 const replySchema = z.object({
   text: z.string().optional(),
@@ -32,7 +33,7 @@ const replySchema = z.object({
 });
 
 const ruleSchema = z.object({
-  task: z.enum(['plan', 'validate', 'summarize']).default('plan'),
+  task: z.enum(['plan', 'validate', 'summarize', 'sample']).default('plan'),
   /** Only in conversations whose current goal has this id (or one of these ids). */
   goal: z.union([z.string(), z.array(z.string())]).optional(),
   /** Case-insensitive regex on the latest user message; groups are available as {{1}}, {{2}}… */
@@ -225,6 +226,7 @@ export class ScriptedModel implements LanguageModelV3 {
   private defaultReply(task: LlmTask, view: PromptView): Reply {
     if (task === 'validate') return { json: { valid: true } };
     if (task === 'summarize') return { text: `Earlier, the user said: ${view.userTexts.join(' | ').slice(0, 1500)}` };
+    if (task === 'sample') return { text: `(scripted sample) ${view.lastUser.slice(0, 500)}` };
     return this.script.fallback ?? { text: "I'm the offline scripted model and have no scripted answer for that." };
   }
 }

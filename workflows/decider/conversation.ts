@@ -7,6 +7,7 @@
 import type { Appliers, Effect, EffectKind, QueuedPrompt, ResultOf } from '../../core/effects';
 import type * as T from '../../core/types';
 import type * as C from '../../core/conversation-types';
+import type { AnsweredQuestion, ToolQuestion } from '../../core/tool-questions';
 import { moveGoal, switchByClient } from '../builtins/change-goal';
 import { createBuiltins } from '../builtins';
 import { Approvals } from './approvals';
@@ -14,6 +15,7 @@ import * as cancel from './cancel';
 import { Budget, budgetStopText } from './budget';
 import { Delegations } from './delegations';
 import { MessageLog } from './message-log';
+import { Questions } from './questions';
 import { Replies } from './replies';
 import { TaskMode } from './task-mode';
 import { promptRefusal, Prompts } from './prompts';
@@ -38,6 +40,8 @@ export class Conversation implements StepHost, TurnHost {
   /** The replies update handlers wait for. */
   readonly replies = new Replies();
   readonly approvals = new Approvals();
+  /** What running tools ask the user (MCP elicitation, sampling approvals). */
+  readonly questions = new Questions();
   readonly budget: Budget;
   readonly offer = new ToolOffer();
   readonly taskMode: TaskMode;
@@ -136,6 +140,16 @@ export class Conversation implements StepHost, TurnHost {
     return this.approvals.refusal(decision, this.delegations, this.ended);
   }
 
+  /** A running tool asks the user something: the agent now needs the user, so clients waiting for a reply get it. */
+  askUser(question: ToolQuestion): void {
+    this.questions.ask(question);
+    this.pause();
+  }
+
+  answerQuestion(input: AnsweredQuestion): void {
+    this.questions.answer(input);
+  }
+
   /** A delegate started or stopped waiting for the user (its delegateReport signal). */
   delegateReport(report: C.DelegateReport): void {
     if (!this.ended) this.delegations.report(report);
@@ -202,6 +216,7 @@ export class Conversation implements StepHost, TurnHost {
     if (this.ended) return 'ended';
     if (!this.started) return 'working';
     if (this.pendingApproval() && this.prompts.length === 0 && !this.goalChange) return 'awaiting_approval';
+    if (this.questions.shown()) return 'waiting_for_user';
     if (this.hasWork()) return 'working';
     // Delegates at work: the conversation is working unless one of them asked the user something.
     return this.step.delegatesRunning() && !this.delegations.questionShown() ? 'working' : 'waiting_for_user';
@@ -285,7 +300,10 @@ export class Conversation implements StepHost, TurnHost {
     validate: (effect, verdict) => this.turn.applyVerdict(effect.prompt, verdict),
     vet_and_plan: (_effect, verdict) => this.turn.applyVettedPlan(verdict),
     plan: (_effect, plan) => this.turn.applyPlan(plan),
-    run_tool: (effect, outcome) => this.record(effect.call, outcome),
+    run_tool: (effect, { spent, ...outcome }) => {
+      if (spent) this.budget.spend(spent, this.goal.id);
+      this.record(effect.call, outcome as T.ToolOutcome);
+    },
     resolve_goal: (effect, resolved) => {
       if (effect.why === 'refresh') {
         const changed = this.offer.refreshed(effect.promptId, resolved, this.taskMode.adapt);
@@ -315,14 +333,17 @@ export class Conversation implements StepHost, TurnHost {
   pause(): void {
     // A delegate's question still open is what the user must answer, whatever was said since.
     const asked = this.approvals.awaiting() ? null : this.delegations.questionShown();
-    const reply =
-      asked && !this.delegations.approvalShown()
+    const question = this.ended ? null : this.questions.shown();
+    const reply = question
+      ? `${question.tool} asks: ${question.message}`
+      : asked && !this.delegations.approvalShown()
         ? `${asked.agentName} asks: ${asked.question}`
         : this.log.latestAgentText();
     this.replies.publish({
       promptId: this.prompts.active,
       reply,
       pendingToolCall: this.pendingApproval(),
+      ...(question ? { question } : {}),
       ended: this.ended,
     });
   }
