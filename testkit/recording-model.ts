@@ -1,0 +1,39 @@
+// The scripted model, remembering every prompt the AI SDK handed it: what the model received, after the worker's
+// conversion of the conversation (tool results included), for tests to read.
+import type { LanguageModelV3CallOptions, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { ScriptedModel, type ScriptInput } from '../activities/llm/scripted-model';
+import type { ResolvedModel } from '../activities/llm/model';
+
+type ToolResultPart = Extract<
+  Extract<LanguageModelV3Prompt[number], { role: 'tool' }>['content'][number],
+  { type: 'tool-result' }
+>;
+
+export class RecordingModel extends ScriptedModel {
+  readonly prompts: LanguageModelV3Prompt[] = [];
+
+  override async doGenerate(options: LanguageModelV3CallOptions) {
+    this.prompts.push(options.prompt);
+    return super.doGenerate(options);
+  }
+
+  override async doStream(options: LanguageModelV3CallOptions) {
+    this.prompts.push(options.prompt);
+    return super.doStream(options);
+  }
+
+  /** Every tool result the model was shown for `tool`, one per call. */
+  toolResults(tool: string): ToolResultPart[] {
+    const byCall = new Map<string, ToolResultPart>();
+    for (const prompt of this.prompts)
+      for (const m of prompt)
+        if (m.role === 'tool')
+          for (const part of m.content)
+            if (part.type === 'tool-result' && part.toolName === tool) byCall.set(part.toolCallId, part);
+    return [...byCall.values()];
+  }
+}
+
+export function recording(script: ScriptInput): ResolvedModel & { model: RecordingModel } {
+  return { model: new RecordingModel(script), provider: 'scripted', modelId: 'recording', description: 'recording' };
+}
