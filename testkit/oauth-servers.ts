@@ -22,13 +22,15 @@ interface Stats {
   grants: Record<string, number>;
   refused: number;
   calls: { tool: string; subject: string }[];
+  /** Every access and refresh token handed out: what must appear in no history, log or trace. */
+  issued: string[];
 }
 
 async function main(): Promise<void> {
   const ttl = Number(process.env.OAUTH_TOKEN_TTL_S ?? 3600);
   const { OAuth2Server } = await import('oauth2-mock-server');
   const { createRemoteJWKSet, jwtVerify } = await import('jose');
-  const stats: Stats = { grants: {}, refused: 0, calls: [] };
+  const stats: Stats = { grants: {}, refused: 0, calls: [], issued: [] };
   /** Tokens issued before this (epoch s) are refused: access tokens by the MCP server, refresh tokens here. */
   let revokedBefore = 0;
   const refreshIssued = new Map<string, number>();
@@ -65,6 +67,8 @@ async function main(): Promise<void> {
       }
       stats.grants[grant] = (stats.grants[grant] ?? 0) + 1;
       response.body.expires_in = ttl;
+      for (const key of ['access_token', 'refresh_token', 'id_token'])
+        if (typeof response.body[key] === 'string') stats.issued.push(response.body[key]);
       if (typeof response.body.refresh_token === 'string')
         refreshIssued.set(response.body.refresh_token, Date.now() / 1000);
     },
@@ -134,6 +138,8 @@ async function serveMcp(req: IncomingMessage, res: ServerResponse, stats: Stats)
   await server.connect(transport);
   await transport.handleRequest(req as never, res);
 }
+
+export type { Stats as OAuthStats };
 
 export interface OAuthServers {
   issuer: string;
