@@ -170,7 +170,7 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: Liv
     createRoute({
       method: 'get',
       path: '/api/conversations/{id}',
-      summary: 'State, goal, messages, pending approval, usage',
+      summary: 'State, goal, messages, pending approval, open question, usage',
       request: { params: S.ConversationIdParam },
       responses: { 200: json(S.Conversation, 'The conversation'), ...errors },
     }),
@@ -186,6 +186,7 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: Liv
           state: feed.state,
           messages: feed.messages,
           pendingApproval: feed.pendingApproval,
+          question: feed.question ?? null,
           usage: feed.usage,
           usageByGoal: feed.usageByGoal ?? {},
         },
@@ -254,6 +255,24 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: Liv
   app.openapi(
     createRoute({
       method: 'post',
+      path: '/api/conversations/{id}/answer',
+      summary: "Answer the question a running tool asks (accept with the form's content, decline, cancel)",
+      request: { params: S.ConversationIdParam, ...body(S.AnswerBody) },
+      responses: { 200: json(S.AgentReply, 'The reply'), ...errors },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { questionId, ...answer } = c.req.valid('json') as z.infer<typeof S.AnswerBody>;
+      await mine(c, id);
+      const reply = agents.answer(id, { ...(questionId ? { questionId } : {}), answer });
+      feeds.poke(id);
+      return c.json(await reply, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
       path: '/api/conversations/{id}/cancel',
       summary: 'Stop the running turn',
       request: { params: S.ConversationIdParam },
@@ -307,7 +326,8 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: Liv
     createRoute({
       method: 'get',
       path: '/api/conversations/{id}/events',
-      summary: 'Server-Sent Events: token, discard, message, approval, state, error; Last-Event-ID resumes',
+      summary:
+        'Server-Sent Events: token, discard, message, approval, question, tool_progress, state, error; Last-Event-ID resumes',
       request: { params: S.ConversationIdParam, query: S.EventsQuery },
       responses: {
         200: { content: { 'text/event-stream': { schema: z.string() } }, description: 'The event stream' },

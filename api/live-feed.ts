@@ -1,17 +1,23 @@
 // Live views of conversations, for the events stream (SSE): durable messages, state and approvals come from the
 // workflow (the `feed` query, polled by one watch per conversation however many views it has), the text being
-// written comes from the stream bus. Each view keeps its own position, so a view that reconnects with the id of
+// written and a running tool's progress come from the stream bus. Each view keeps its own position, so a view that reconnects with the id of
 // the last event it saw gets what came after, once: no gap, no duplicate.
 import type { AgentClient } from '../client/agent-client';
-import type { StreamBus, StreamChunk } from '../stream/bus';
+import type { StreamBus, StreamChunk, ToolProgressChunk } from '../stream/bus';
 import type { ChatMessage } from '../core/types';
 import type { ConversationFeed, ConversationState, PendingApproval } from '../core/conversation-types';
+import type { ToolQuestion } from '../core/tool-questions';
+
+/** A running tool's progress or log line, as the events carry it (the bus's chunk without its kind). */
+export type ToolProgress = Omit<ToolProgressChunk, 'kind'>;
 
 export type LiveEvent =
   | { event: 'message'; data: { seq: number; message: ChatMessage } }
   | { event: 'token'; data: { attempt: string; offset: number; text: string } }
   | { event: 'discard'; data: { attempt: string } }
   | { event: 'approval'; data: { pending: PendingApproval | null } }
+  | { event: 'question'; data: { question: ToolQuestion | null } }
+  | { event: 'tool_progress'; data: ToolProgress }
   | { event: 'state'; data: { state: ConversationState; goalId: string } }
   | { event: 'error'; data: { message: string } };
 
@@ -90,6 +96,10 @@ class Watch {
   private goalId: string;
   private approval: string;
   private pending: PendingApproval | null;
+  /** The question a running tool asks (compared as JSON, like the approval), and the latest progress of a tool. */
+  private questionJson: string;
+  private question: ToolQuestion | null;
+  private progress: ToolProgress | null = null;
   /** The attempt whose text is being written, and the text so far. */
   private partial: { attempt: string; text: string } | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -113,6 +123,8 @@ class Watch {
     this.goalId = feed.goalId;
     this.pending = feed.pendingApproval;
     this.approval = JSON.stringify(feed.pendingApproval);
+    this.question = feed.question ?? null;
+    this.questionJson = JSON.stringify(this.question);
     this.unsubscribe = bus.subscribe(id, (chunk) => this.onChunk(chunk));
     this.lookSoon(this.delay());
   }
@@ -124,6 +136,8 @@ class Watch {
     view.position.next = Math.max(view.position.next, feed.next);
     this.deliver(view, { event: 'state', data: { state: this.state, goalId: this.goalId } });
     this.deliver(view, { event: 'approval', data: { pending: this.pending } });
+    this.deliver(view, { event: 'question', data: { question: this.question } });
+    if (this.progress) this.deliver(view, { event: 'tool_progress', data: this.progress });
     if (this.partial) this.sendText(view, this.partial.attempt, this.partial.text);
     this.views.add(view);
     if (this.state === 'ended') this.endView(view);
@@ -189,6 +203,8 @@ class Watch {
       this.state = feed.state;
       this.goalId = feed.goalId;
       if (this.state !== 'working') this.partial = null;
+      // Progress is of the tool running now: a view that opens after the turn has none to see.
+      if (this.state !== 'working' && this.state !== 'waiting_for_user') this.progress = null;
       this.broadcast({ event: 'state', data: { state: feed.state, goalId: feed.goalId } });
     }
     const approval = JSON.stringify(feed.pendingApproval);
@@ -197,11 +213,23 @@ class Watch {
       this.pending = feed.pendingApproval;
       this.broadcast({ event: 'approval', data: { pending: feed.pendingApproval } });
     }
+    const question = JSON.stringify(feed.question ?? null);
+    if (question !== this.questionJson) {
+      this.questionJson = question;
+      this.question = feed.question ?? null;
+      this.broadcast({ event: 'question', data: { question: this.question } });
+    }
+    // A tool's result ends its progress.
+    if (feed.messages.some((m) => m.message.kind === 'tool')) this.progress = null;
     if (this.state === 'ended') for (const v of [...this.views]) this.endView(v);
   }
 
   private onChunk(chunk: StreamChunk): void {
-    if (chunk.kind === 'delta') {
+    if (chunk.kind === 'progress') {
+      const { kind: _kind, ...progress } = chunk;
+      this.progress = progress;
+      this.broadcast({ event: 'tool_progress', data: progress });
+    } else if (chunk.kind === 'delta') {
       const partial = this.partial?.attempt === chunk.attempt ? this.partial : { attempt: chunk.attempt, text: '' };
       partial.text += chunk.text;
       this.partial = partial;

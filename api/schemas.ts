@@ -99,6 +99,25 @@ export const ConfirmBody = z
   ])
   .openapi('ConfirmDecision');
 
+/** The answer to a running tool's question (core/tool-questions.ts: AnsweredQuestion, flattened for HTTP). */
+export const AnswerBody = z
+  .discriminatedUnion('action', [
+    z
+      .object({
+        questionId: z.string().optional(),
+        action: z.literal('accept'),
+        content: z
+          .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
+          .optional()
+          .openapi({ description: "form: the fields' values, checked against the question's schema" }),
+      })
+      .strict(),
+    z.object({ questionId: z.string().optional(), action: z.enum(['decline', 'cancel']) }).strict(),
+  ])
+  .openapi('AnswerQuestion', {
+    description: 'accept (a form with its content; a URL visited; sampling approved), decline or cancel',
+  });
+
 export const GoalBody = z
   .object({ goalId: z.string().regex(WORD) })
   .strict()
@@ -147,8 +166,50 @@ const PendingApproval = z
     delegate: z.object({ agentName: z.string(), childId: z.string() }).optional(),
   })
   .openapi('PendingApproval');
+// A running tool's question (core/tool-questions.ts: ToolQuestion): answered with POST …/answer.
+const QuestionField = z
+  .object({ type: z.enum(['string', 'number', 'integer', 'boolean', 'array']) })
+  .passthrough()
+  .openapi('QuestionField', {
+    description:
+      'title?, description?, default?, enum?, enumNames?, oneOf? [{const, title}], items? {enum | anyOf}, format?, minimum?, maximum?, minLength?, maxLength?, minItems?, maxItems?',
+  });
+export const ToolQuestion = z
+  .object({
+    id: z.string().openapi({ description: 'Send it back as questionId: an answer to an older question is refused' }),
+    tool: z.string().openapi({ description: 'The tool asking (<server>__<tool>)' }),
+    server: z.string(),
+    kind: z.enum(['form', 'url', 'sampling']),
+    message: z.string(),
+    schema: z
+      .object({
+        type: z.literal('object'),
+        properties: z.record(z.string(), QuestionField),
+        required: z.array(z.string()).optional(),
+      })
+      .optional()
+      .openapi({ description: 'form: the fields to fill' }),
+    url: z
+      .string()
+      .optional()
+      .openapi({ description: 'url: the page to visit; the answer says whether the user went' }),
+    sampling: z
+      .object({ prompt: z.string(), systemPrompt: z.string().optional(), maxTokens: z.number() })
+      .optional()
+      .openapi({ description: 'sampling: what the server wants our model to answer, for the user to approve' }),
+    callId: z.string().optional().openapi({ description: 'The tool call asking' }),
+  })
+  .openapi('ToolQuestion');
 export const AgentReply = z
-  .object({ promptId: z.number(), reply: z.string(), pendingToolCall: PendingApproval.nullable(), ended: z.boolean() })
+  .object({
+    promptId: z.number(),
+    reply: z.string(),
+    pendingToolCall: PendingApproval.nullable(),
+    question: ToolQuestion.nullable()
+      .optional()
+      .openapi({ description: 'A running tool asks the user: answer it with POST /api/conversations/{id}/answer' }),
+    ended: z.boolean(),
+  })
   .openapi('AgentReply');
 const State = z.enum(['waiting_for_user', 'working', 'awaiting_approval', 'ended']).openapi('ConversationState');
 const ChatMessage = z
@@ -169,6 +230,7 @@ export const Conversation = z
     state: State,
     messages: z.array(z.object({ seq: z.number(), message: ChatMessage })),
     pendingApproval: PendingApproval.nullable(),
+    question: ToolQuestion.nullable().openapi({ description: 'The question a running tool asks the user, if any' }),
     usage: Usage,
     usageByGoal: z
       .record(z.string(), Usage)
