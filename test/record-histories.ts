@@ -9,12 +9,16 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { AgentClient } from '../client/agent-client';
 import { describeWorkflowId } from '../workflows/describe-workflows';
 import {
+  answerQuestionUpdate,
   cancelTurnUpdate,
   changeGoalSignal,
   delegationsQuery,
   endChatSignal,
+  statusQuery,
   userPromptSignal,
 } from '../core/messages';
+import type { AnsweredQuestion } from '../core/tool-questions';
+import { ASKING, questionsScript } from './fixtures/tool-questions';
 import { TRAIN_TOOLS_QUEUE } from '../tools/native/trains/task-queue';
 import { searchJourneys, startTrainService } from '../tools/services/train-service';
 import { createToolWorker } from '../worker/create-worker';
@@ -508,6 +512,37 @@ async function main(): Promise<void> {
       await save('http-api-call', handle);
       await caller.stop();
       await trains.close();
+    }
+    if (wanted('tool-questions')) {
+      // An MCP server asking during its calls (toolQuestion updates from the activity, each with its timer): a form
+      // answered, a sampling request approved, and a form nobody answered within TOOL_QUESTION_TIMEOUT.
+      const dir = mkdtempSync(path.join(tmpdir(), 'replay-tool-questions-'));
+      const registry = path.join(dir, 'mcp.json');
+      writeFileSync(registry, JSON.stringify({ mcpServers: { asking: ASKING(path.join(dir, 'asking.log')) } }));
+      const settings = testSettings({
+        AGENT_GOAL: 'goal_general',
+        VALIDATE_PROMPTS: 'false',
+        MCP_ENDPOINTS_FILE: registry,
+        TOOL_QUESTION_TIMEOUT: '2s',
+      });
+      const asking = await startWorker(env, { script: questionsScript, settings });
+      const { handle } = await startConversation(
+        env.client,
+        settings.taskQueue,
+        { goalId: 'goal_general' },
+        'replay-tool-questions',
+      );
+      const answer = (answered: AnsweredQuestion) => handle.executeUpdate(answerQuestionUpdate, { args: [answered] });
+      await say(handle, 'greet me');
+      await answer({ answer: { action: 'accept', content: { name: 'Ada' } } });
+      await say(handle, 'poem about rain');
+      await answer({ answer: { action: 'accept' } });
+      const unanswered = await say(handle, 'greet me');
+      await waitUntil(async () => (await handle.query(statusQuery)).lastReply?.reply !== unanswered.reply);
+      await handle.signal(endChatSignal);
+      await handle.result();
+      await save('tool-questions', handle);
+      await asking.stop();
     }
   } finally {
     await env.teardown();
