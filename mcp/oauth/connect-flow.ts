@@ -4,7 +4,13 @@
 // verifier kept server-side and store the grant). Every protocol step is the MCP SDK's auth(); this file only says
 // where its state lives. The state parameter is random, bound to owner and endpoint, and good for one callback.
 import { randomBytes } from 'node:crypto';
-import { auth, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import {
+  auth,
+  extractWWWAuthenticateParams,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+} from '@modelcontextprotocol/sdk/client/auth.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -100,7 +106,8 @@ export async function beginConnect(
   const state = randomBytes(24).toString('base64url');
   const provider = new FlowProvider(store, target, redirectUri, state);
   provider.client = target.auth.clientId ? undefined : store.readClient(target.endpoint, redirectUri);
-  const result = await auth(provider, { serverUrl: target.serverUrl, fetchFn });
+  const { resourceMetadataUrl, scope } = await challenge(target.serverUrl, fetchFn);
+  const result = await auth(provider, { serverUrl: target.serverUrl, resourceMetadataUrl, scope, fetchFn });
   if (result !== 'REDIRECT' || !provider.authorizationUrl) {
     throw new ConnectError(`the authorization server of "${target.endpoint}" did not ask for a user's consent`);
   }
@@ -115,6 +122,40 @@ export async function beginConnect(
     expiresAt: Date.now() + PENDING_MS,
   });
   return { authorizationUrl: provider.authorizationUrl.href, state };
+}
+
+/**
+ * What the server says when asked without a token, as a client's first request would be: its 401 may point at
+ * protected-resource metadata somewhere other than the well-known path, and name the scope it wants (the SDK's
+ * transport reads the same header). A server that does not answer 401 leaves discovery to the well-known paths.
+ */
+async function challenge(
+  serverUrl: string,
+  fetchFn: FetchLike = fetch,
+): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: {
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'temporal-agent-orchestrator', version: '0.1.0' },
+    },
+  };
+  try {
+    const res = await fetchFn(serverUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(initialize),
+    });
+    await res.body?.cancel();
+    if (res.status !== 401) return {};
+    const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(res);
+    return { resourceMetadataUrl, scope };
+  } catch {
+    return {};
+  }
 }
 
 /**
