@@ -7,6 +7,7 @@ import type { ChatMessage, ToolContent } from './types';
 import { MAX_PROMPT_CHARS } from './messages';
 import { describePart } from './tool-content';
 import { ZERO_USAGE } from './usage';
+import { ATTACHMENT_MARK } from './attachment';
 
 export interface ResourceSummary {
   uri: string;
@@ -78,18 +79,6 @@ export function withAttachment(text: string, read: ResourceRead): string {
     throw new Error(`The message is too long to attach a resource to (at most ${MAX_PROMPT_CHARS} characters).`);
   if (body.length <= room) return head + body;
   return `${head}${body.slice(0, room)}\n[… cut: the resource was ${body.length.toLocaleString('en-US')} characters; the first ${room.toLocaleString('en-US')} are attached.]`;
-}
-
-export const ATTACHMENT_MARK = '[attached resource ';
-
-/** A message's own words and its attachment, if it has one (for views that show them apart). */
-export function splitAttachment(text: string): { text: string; attachment?: { title: string; body: string } } {
-  const at = text.indexOf(`\n\n${ATTACHMENT_MARK}`);
-  if (at < 0) return { text };
-  const rest = text.slice(at + 2);
-  const end = rest.indexOf(']\n');
-  if (end < 0) return { text };
-  return { text: text.slice(0, at), attachment: { title: rest.slice(1, end), body: rest.slice(end + 2) } };
 }
 
 /**

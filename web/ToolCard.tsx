@@ -1,8 +1,10 @@
-// One tool call: the tool, what it does, its arguments, and its result folded away. While the call waits for the
-// user: Approve, Edit args (a JSON editor checked against the tool's input schema) or Reject with a reason.
+// One tool call: the tool, what it does, its arguments, what it answered beyond JSON (images, resources: shown), and
+// its result folded away. While the call waits for the user: Approve, Edit args (a JSON editor checked against the
+// tool's input schema) or Reject with a reason.
 import { useId, useState } from 'react';
 import type { ConfirmDecision, ToolCall, ToolOutcome, ToolSpec } from './api';
 import { checkEditedArgs } from '../core/check-args';
+import { ResultFields, ToolContentView } from './ToolContentView';
 
 interface Props {
   call: ToolCall;
@@ -50,6 +52,12 @@ export function ToolCard({ call, spec, description, delegate, result, pending, o
         {JSON.stringify(rest, null, 2)}
       </pre>
       {edited && <p className="tool-about">Run with the arguments as you edited them.</p>}
+      {result?.outcome.status === 'ok' && result.outcome.content && (
+        <ToolContentView parts={result.outcome.content} server={spec?.mcp?.server ?? serverOf(call.tool)} />
+      )}
+      {result?.outcome.status === 'ok' && (spec?.kind === 'mcp' || result.outcome.structured) && (
+        <ResultFields result={result.outcome.result} />
+      )}
       {result && (
         <details className="tool-result">
           <summary>Result</summary>
@@ -176,4 +184,10 @@ function outcomeBody(o: ToolOutcome): unknown {
     case 'rejected':
       return { reason: o.reason };
   }
+}
+
+/** The MCP server in a tool's name (`<server>__<tool>`), for when its spec has not loaded (or is gone). */
+function serverOf(tool: string): string | undefined {
+  const at = tool.indexOf('__');
+  return at > 0 ? tool.slice(0, at) : undefined;
 }

@@ -4,6 +4,7 @@ import { Fragment, type ReactNode } from 'react';
 import type { ConfirmDecision, PendingApproval, SeqMessage, ToolCall, ToolSpec } from './api';
 import { isStarter } from './chat-state';
 import { ToolCard } from './ToolCard';
+import { splitAttachment } from '../core/attachment';
 
 interface Props {
   messages: SeqMessage[];
@@ -36,12 +37,7 @@ export function Transcript({ messages, pending, tools, onDecide }: Props) {
     switch (m.kind) {
       case 'user':
         if (isStarter(item)) return null;
-        return (
-          <div key={seq} className="msg user">
-            <span className="sr-only">You: </span>
-            <span data-testid="message-user">{m.text}</span>
-          </div>
-        );
+        return <UserMessage key={seq} text={m.text} />;
       case 'agent':
         return (
           <Fragment key={seq}>
@@ -70,6 +66,23 @@ export function Transcript({ messages, pending, tools, onDecide }: Props) {
     <div className="log" role="log" aria-label="Messages">
       {items}
       {orphan}
+    </div>
+  );
+}
+
+/** The user's words, and a resource attached to them (agent say --resource) folded away under its name. */
+function UserMessage({ text }: { text: string }) {
+  const { text: words, attachment } = splitAttachment(text);
+  return (
+    <div className="msg user">
+      <span className="sr-only">You: </span>
+      <span data-testid="message-user">{words}</span>
+      {attachment && (
+        <details className="attachment" data-testid="attachment">
+          <summary>{attachment.title}</summary>
+          <pre>{attachment.body}</pre>
+        </details>
+      )}
     </div>
   );
 }
