@@ -117,7 +117,7 @@ export function addOAuthRoutes(app: OpenAPIHono<ApiEnv>, oauth: ApiOAuth | undef
           { state: q.state, code: q.code, error: q.error, errorDescription: q.error_description },
           (name) => oauth.endpoints.target(name),
         );
-        return page(c, 200, `Connected ${endpoint}`, 'You can close this tab and go back to the chat.');
+        return page(c, 200, `Connected ${endpoint}`, 'Its tools now work in your conversations.');
       } catch (err) {
         if (!(err instanceof ConnectError || err instanceof TargetError)) console.error(err);
         return page(c, 400, 'Not connected', (err as Error).message);
@@ -130,7 +130,8 @@ export function addOAuthRoutes(app: OpenAPIHono<ApiEnv>, oauth: ApiOAuth | undef
 function page(c: Context<ApiEnv>, status: 200 | 400, title: string, text: string) {
   const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
   return c.html(
-    `<!doctype html><meta charset="utf-8"><title>${escape(title)}</title><h1>${escape(title)}</h1><p>${escape(text)}</p>`,
+    `<!doctype html><meta charset="utf-8"><title>${escape(title)}</title><h1>${escape(title)}</h1><p>${escape(text)}</p>` +
+      '<p><a href="/">Back to the chat</a></p>',
     status,
   );
 }

@@ -1,13 +1,35 @@
 // The endpoints (MCP servers and HTTP APIs) as the worker sees them (GET /api/endpoints), with each one's tools (GET /api/tools).
+// An MCP server that needs OAuth and that this user has not connected says so, with a Connect button: it goes to the
+// server's authorization server, which returns to the API's callback, which says when it is done.
 import { useState } from 'react';
-import { api } from './api';
+import { api, messageOf } from './api';
 import { useLoaded } from './use-loaded';
+
+/** Off to the authorization server: this page is left, and the callback page links back. */
+function ConnectButton({ endpoint, onError }: { endpoint: string; onError: (message: string) => void }) {
+  const [busy, setBusy] = useState(false);
+  const connect = async () => {
+    setBusy(true);
+    try {
+      window.location.assign((await api.connect(endpoint)).authorizationUrl);
+    } catch (err) {
+      onError(messageOf(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <button type="button" className="small" disabled={busy} onClick={() => void connect()}>
+      {busy ? 'Connecting…' : 'Connect'}
+    </button>
+  );
+}
 
 export function Endpoints() {
   const [round, setRound] = useState(0);
   const { value: catalog, error } = useLoaded(api.endpoints, round);
   // The tools only name what each endpoint offers: without them the page still shows the endpoints.
   const tools = useLoaded(api.tools, round).value ?? [];
+  const [connectError, setConnectError] = useState<string | null>(null);
 
   // An MCP server's tools by the names it gives them; an HTTP API's by operationId.
   const toolsOf = (server: string) =>
@@ -26,6 +48,11 @@ export function Endpoints() {
       {error && (
         <p className="error" role="alert">
           {error}
+        </p>
+      )}
+      {connectError && (
+        <p className="error" role="alert">
+          {connectError}
         </p>
       )}
       {catalog?.registryError && (
@@ -59,7 +86,11 @@ export function Endpoints() {
                     {e.description && <span className="small block">{e.description}</span>}
                   </th>
                   <td data-label="Status">
-                    <span className={`badge status-${e.status}`}>{e.status}</span>
+                    <span className={`badge status-${e.status}`}>{e.status.replace('_', ' ')}</span>
+                    {e.auth === 'oauth' && <span className="muted small block">OAuth</span>}
+                    {e.status === 'needs_connecting' && e.auth === 'oauth' && (
+                      <ConnectButton endpoint={e.name} onError={setConnectError} />
+                    )}
                   </td>
                   <td data-label="Tools">
                     {e.toolCount}

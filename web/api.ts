@@ -140,6 +140,9 @@ export const api = {
     request<unknown>('POST', conv(id, '/confirm?wait=false'), decision),
   cancel: (id: string) => request<AgentReply>('POST', conv(id, '/cancel')),
   endpoints: () => request<CatalogSummary>('GET', '/endpoints'),
+  /** Where to send the user to connect an MCP server that needs OAuth (their owner: the stored key's). */
+  connect: (endpoint: string) =>
+    request<{ authorizationUrl: string }>('GET', `/endpoints/${encodeURIComponent(endpoint)}/connect?redirect=false`),
   /** No goal: every MCP tool. */
   tools: (goalId?: string) =>
     request<ToolSpec[]>('GET', goalId ? `/tools?goal=${encodeURIComponent(goalId)}` : '/tools'),
