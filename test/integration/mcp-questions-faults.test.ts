@@ -3,14 +3,15 @@
 // with the same question id: answered meanwhile, it gets that answer at once — the user is asked once, the server
 // ran twice. A tool that is not idempotent gets no retry (it may have run): the call ends as "may have run" and
 // its question is withdrawn, so nobody is left answering a question no call waits for. Real dev server, real worker
-// processes, a real stdio MCP server (test/fixtures/mcp/asking-server.ts).
+// processes, real MCP servers: ours over stdio (test/fixtures/mcp/asking-server.ts), server-everything over HTTP.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowHandle } from '@temporalio/client';
 import { answerQuestionUpdate, feedQuery, statusQuery } from '../../core/messages';
-import { ASKING, questionsScript } from '../fixtures/tool-questions';
+import { ASKING, EVERYTHING_HTTP, questionsScript } from '../fixtures/tool-questions';
+import { startEverythingHttp } from '../../testkit/everything-server';
 import { say, startConversation, startedAttempts } from '../helpers/conversation';
 import { startTemporal } from '../../testkit/temporal';
 import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
@@ -19,9 +20,11 @@ describe('a worker dies while a tool asks the user', () => {
   let env: TestWorkflowEnvironment;
   let workerEnv: Record<string, string>;
   let log: string;
+  let everythingHttp: Awaited<ReturnType<typeof startEverythingHttp>>;
   const running: WorkerProcess[] = [];
 
   beforeAll(async () => {
+    everythingHttp = await startEverythingHttp();
     env = await startTemporal();
     const taskQueue = `mcp-questions-faults-${process.pid}`;
     log = path.join(mkdtempSync(path.join(tmpdir(), 'asking-log-')), 'asking.log');
@@ -29,13 +32,14 @@ describe('a worker dies while a tool asks the user', () => {
       address: env.address,
       taskQueue,
       script: questionsScript,
-      mcpServers: { asking: ASKING(log) },
+      mcpServers: { asking: ASKING(log), everything_http: EVERYTHING_HTTP(everythingHttp.url) },
     });
     workerEnv = { ...settings, TOOL_SEARCH_THRESHOLD: '0' };
   });
   afterAll(async () => {
     for (const w of running) await w.kill();
     await env?.teardown();
+    await everythingHttp?.end();
   });
 
   const worker = async () => {
@@ -57,10 +61,14 @@ describe('a worker dies while a tool asks the user', () => {
     const queue = workerEnv.TASK_QUEUE!;
     const retried = (await startConversation(env.client, queue, { goalId: 'goal_general' })).handle;
     const lost = (await startConversation(env.client, queue, { goalId: 'goal_general' })).handle;
+    const lostHttp = (await startConversation(env.client, queue, { goalId: 'goal_general' })).handle;
     const asked = await say(retried, 'greet me');
     const askedOnce = await say(lost, 'greet once');
+    // server-everything over Streamable HTTP: a server that outlives the worker, its tool not idempotent.
+    const askedHttp = await say(lostHttp, 'fill the web form');
     expect(asked.question?.tool).toBe('asking__greet');
     expect(askedOnce.question?.tool).toBe('asking__greet_once');
+    expect(askedHttp.question?.tool).toBe('everything_http__trigger-elicitation-request');
 
     await first.kill();
     // Answered while no worker runs: the answer is recorded in the conversation, waiting for the call.
@@ -80,6 +88,11 @@ describe('a worker dies while a tool asks the user', () => {
     expect(await startedAttempts(lost, 'callMcpTool')).toEqual([1]);
     expect(runs('greet_once')).toBe(1);
     expect((await lost.query(feedQuery, 0)).question).toBeNull();
+
+    expect(await until(lostHttp, (s) => !s.lastReply?.question)).toMatch(
+      /everything_http\/trigger-elicitation-request was sent, then lost .*may or may not have run/,
+    );
+    expect((await lostHttp.query(feedQuery, 0)).question).toBeNull();
   });
 });
 

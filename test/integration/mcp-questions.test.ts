@@ -10,7 +10,8 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { answerQuestionUpdate, endChatSignal, feedQuery, statusQuery, usageQuery } from '../../core/messages';
 import type { AnsweredQuestion } from '../../core/tool-questions';
 import type { ToolProgressChunk } from '../../stream/bus';
-import { ASKING, EVERYTHING, questionsScript } from '../fixtures/tool-questions';
+import { ASKING, EVERYTHING, EVERYTHING_HTTP, questionsScript } from '../fixtures/tool-questions';
+import { startEverythingHttp } from '../../testkit/everything-server';
 import { history, rejection, say, startConversation } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
@@ -20,12 +21,18 @@ const answer = (handle: WorkflowHandle, answered: AnsweredQuestion) =>
 describe('MCP servers asking during a tool call', () => {
   let env: TestWorkflowEnvironment;
   let worker: Awaited<ReturnType<typeof startWorker>>;
+  let everythingHttp: Awaited<ReturnType<typeof startEverythingHttp>>;
   const dir = mkdtempSync(path.join(tmpdir(), 'mcp-questions-'));
   const log = path.join(dir, 'asking.log');
 
   function settings(extra: Record<string, string> = {}) {
     const registry = path.join(dir, `mcp-${Object.keys(extra).length}.json`);
-    writeFileSync(registry, JSON.stringify({ mcpServers: { asking: ASKING(log), everything: EVERYTHING } }));
+    const servers = {
+      asking: ASKING(log),
+      everything: EVERYTHING,
+      everything_http: EVERYTHING_HTTP(everythingHttp.url),
+    };
+    writeFileSync(registry, JSON.stringify({ mcpServers: servers }));
     return testSettings({
       AGENT_GOAL: 'goal_general',
       VALIDATE_PROMPTS: 'false',
@@ -37,12 +44,14 @@ describe('MCP servers asking during a tool call', () => {
   const start = (w = worker) => startConversation(env.client, w.worker.options.taskQueue, { goalId: 'goal_general' });
 
   beforeAll(async () => {
+    everythingHttp = await startEverythingHttp();
     env = await startTemporal();
     worker = await startWorker(env, { script: questionsScript, settings: settings() });
   });
   afterAll(async () => {
     await worker?.stop();
     await env?.teardown();
+    await everythingHttp?.end();
   });
 
   it('asks the user a form, refuses an answer that does not fit, and sends the accepted one back', async () => {
@@ -125,6 +134,21 @@ describe('MCP servers asking during a tool call', () => {
     expect(progress.length).toBeGreaterThanOrEqual(3);
     expect(progress.at(-1)).toMatchObject({ tool: 'everything__trigger-long-running-operation', total: 4 });
     expect((await history(handle)).filter((m) => m.kind === 'tool')).toHaveLength(3);
+    await handle.signal(endChatSignal);
+  });
+
+  it("carries the same over Streamable HTTP: the questions come on the call's stream", async () => {
+    const { handle } = await start();
+    const asked = await say(handle, 'fill the web form');
+    expect(asked.question).toMatchObject({ kind: 'form', server: 'everything_http' });
+    const filled = await answer(handle, { answer: { action: 'accept', content: { name: 'Grace Hopper' } } });
+    expect(filled.reply).toMatch(/- Name: Grace Hopper/);
+
+    const sampling = await say(handle, 'sample over http a haiku');
+    expect(sampling.question).toMatchObject({ kind: 'sampling', server: 'everything_http' });
+    expect((await answer(handle, { answer: { action: 'accept' } })).reply).toMatch(
+      /"text": "\(scripted sample\) .*a haiku"/,
+    );
     await handle.signal(endChatSignal);
   });
 
