@@ -67,7 +67,7 @@ export async function callMcpTool(
       signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
       onprogress: (progress) => host.progress(progress),
     })) as CallToolResult;
-    return outcomeOf(result);
+    return outcomeOf(result, tool); // the definition: its outputSchema checks the structured content
   } catch (err) {
     // Aborted by the cancel (the SDK wraps it in an McpError): the activity reports it as cancelled.
     if (signal?.aborted) throw signal.reason;
