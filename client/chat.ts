@@ -1,10 +1,14 @@
-// The interactive chat: the agent's words, proposed tool calls with their args, approve / edit / reject.
+// The interactive chat: the agent's words, proposed tool calls with their args, approve / edit / reject, and the
+// questions running tools ask (a form, a URL, a sampling request), with their progress as they run.
 import * as readline from 'node:readline/promises';
 import type { AgentClient } from './agent-client';
 import { formatHistory, formatReply } from './terminal-format';
 import type { StreamBus } from '../stream/bus';
 import type { AgentReply } from '../core/conversation-types';
 import { printStreamedText } from './streamed-text';
+import { printToolProgress } from './tool-progress';
+import { askQuestion } from './question-prompt';
+import { UserError } from './user-error';
 
 export interface ChatIO {
   input: NodeJS.ReadableStream;
@@ -32,7 +36,11 @@ export async function runChat(client: AgentClient, id: string, first: AgentReply
   /** Sends, printing the reply's text as it is written when a stream is at hand; then shows the reply. */
   const exchange = async (send: () => Promise<AgentReply>): Promise<AgentReply> => {
     const streaming = io.stream && !io.json ? printStreamedText(io.stream, id, (t) => io.output.write(t)) : null;
-    const answer = await whileWaiting(client, id, print, send).finally(() => streaming?.stop());
+    const progress = io.stream && !io.json ? printToolProgress(io.stream, id, (t) => io.output.write(t)) : null;
+    const answer = await whileWaiting(client, id, print, send).finally(() => {
+      streaming?.stop();
+      progress?.();
+    });
     show(answer, streaming ? streaming.stop() : null);
     return answer;
   };
@@ -47,6 +55,20 @@ export async function runChat(client: AgentClient, id: string, first: AgentReply
   if (reply) show(reply);
   try {
     while (!reply?.ended) {
+      if (reply?.question) {
+        const answered = await askQuestion(reply.question, ask, print);
+        if (!answered) return;
+        try {
+          reply = await exchange(() => client.answer(id, answered));
+        } catch (err) {
+          if (!(err instanceof UserError) || err.kind !== 'refused') throw err;
+          // Refused (the question went, or a newer one came): say why, and ask what is open now, if anything.
+          print(err.message);
+          const open = (await client.feed(id, Number.MAX_SAFE_INTEGER)).question ?? null;
+          reply = { ...reply, question: open };
+        }
+        continue;
+      }
       if (reply?.pendingToolCall) {
         const answer = await ask('approve? [y]es / [e]dit args / [n]o with a reason: ');
         if (answer === null) return;

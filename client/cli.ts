@@ -1,4 +1,4 @@
-// `npm run agent -- <command>`: start, chat, list, say, confirm, cancel, history, tree, status, end, prune, agents,
+// `npm run agent -- <command>`: start, chat, list, say, confirm, answer, cancel, history, tree, status, end, prune, agents,
 // goal-files, endpoints, tools (client/tools-command.ts, made tools included).
 import { parseArgs } from 'node:util';
 import { PICKER_GOAL_ID } from '../goals/goal-registry';
@@ -25,6 +25,8 @@ import { catalogForOwner, connectEndpoint } from './endpoint-connect';
 import { formatEndpointFeatures, promptRef } from './endpoint-features-format';
 import type { ConversationFilter } from './conversation-list';
 import { UserError } from './user-error';
+import { formatQuestion } from './question-format';
+import { answerFrom, bareAccept } from './answer-command';
 
 const USAGE = `usage: agent <command> [options]
   start [--goal <id>] [--id <conversationId>] [--owner <userId>]
@@ -41,6 +43,10 @@ const USAGE = `usage: agent <command> [options]
                                                   the same, with an MCP resource attached (read by the worker)
   confirm <conversationId> [--reject <reason>] [--args <json>]
                                                   approve (optionally with edited args) or reject the pending tool call
+  answer <conversationId> --accept [name=value]... | --decline | --cancel [--question <id>]
+                                                  answer the question a running tool asks (a form: one --accept per
+                                                  field, lists comma-separated; a URL: --accept when you went; a
+                                                  sampling request: --accept lets our model answer)
   cancel <conversationId>                         stop the running turn (model call or tool); the agent waits for you
   history <conversationId>                        the conversation so far (delegates' work folded under AskAgent)
   tree <conversationId>                           the conversation's delegates (AskAgent), theirs, and each one's state
@@ -82,7 +88,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   let client: AgentClient | undefined;
   try {
     const { values, positionals } = parseArgs({
-      args: argv,
+      args: bareAccept(argv),
       allowPositionals: true,
       options: {
         goal: { type: 'string' },
@@ -102,6 +108,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         prompt: { type: 'string' },
         arg: { type: 'string', multiple: true },
         resource: { type: 'string' },
+        accept: { type: 'string', multiple: true },
+        decline: { type: 'boolean', default: false },
+        cancel: { type: 'boolean', default: false },
+        question: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -166,7 +176,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
           return 0;
         }
         if (rest[0]) {
-          const features = await (await connect()).endpointFeatures(rest[0]);
+          const features = await (await connect()).endpointFeatures(rest[0], values.owner);
           out(formatEndpointFeatures(features), features);
           return 0;
         }
@@ -198,7 +208,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         const c = await connect();
         const requested = rest[0] ?? values.id;
         // Workers in other processes publish the reply being written to Redis: with REDIS_URL, it prints as it comes.
-        const stream = io.env.REDIS_URL ? createStreamBus(io.env.REDIS_URL) : undefined;
+        const own = !io.stream && io.env.REDIS_URL ? createStreamBus(io.env.REDIS_URL) : undefined;
+        const stream = io.stream ?? own;
         try {
           if (requested && (await c.isRunning(requested))) {
             await runChat(c, requested, (await c.status(requested)).lastReply, { ...io, json: values.json, stream });
@@ -207,7 +218,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
             await runChat(c, id, greeting, { ...io, json: values.json, stream });
           }
         } finally {
-          await stream?.close();
+          await own?.close();
         }
         return 0;
       }
@@ -219,7 +230,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
           throw new UserError('say --resource needs the URI: agent say <id> --resource <endpoint> <uri> <text...>');
         if (!text.trim()) throw new UserError('say needs the text to send: agent say <conversationId> <text...>');
         const c = await connect();
-        const sent = uri ? await c.withResource(text, { endpoint: values.resource!, uri }) : text;
+        const ref = { endpoint: values.resource!, uri: uri!, ...(values.owner ? { owner: values.owner } : {}) };
+        const sent = uri ? await c.withResource(text, ref) : text;
         const reply = await c.say(id, sent);
         out(formatReply(reply, id), reply);
         return 0;
@@ -227,6 +239,14 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       case 'confirm': {
         const id = needId();
         const reply = await (await connect()).confirm(id, decisionFrom(values.reject, values.args));
+        out(formatReply(reply, id), reply);
+        return 0;
+      }
+      case 'answer': {
+        const id = needId();
+        const c = await connect();
+        const answered = await answerFrom(c, id, values);
+        const reply = await c.answer(id, answered);
         out(formatReply(reply, id), reply);
         return 0;
       }
@@ -263,7 +283,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
             (retrying
               ? `\nthe model is not answering (${retrying.lastFailure}); retrying, attempt ${retrying.attempt}`
               : '') +
-            (status.delegations?.length ? `\n${formatDelegations(status.delegations)}` : ''),
+            (status.delegations?.length ? `\n${formatDelegations(status.delegations)}` : '') +
+            (status.lastReply?.question
+              ? `\n${status.lastReply.reply}\n${formatQuestion(status.lastReply.question, id)}`
+              : ''),
           { id, ...status, goal: goal?.id, usage, retrying },
         );
         return 0;

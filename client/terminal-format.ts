@@ -12,6 +12,7 @@ import type { MadeToolSummary } from '../core/made-tools';
 import { madeMark, madeToolLines } from './made-tools-format';
 import type { HistoryTree } from './conversation-tree';
 import type { ConversationSummary } from '../core/conversation-types';
+import { formatQuestion } from './question-format';
 
 /** The reply as the CLI prints it; with the conversation id, a pending call also says how to answer it. */
 export function formatReply(reply: AgentReply | null, conversationId?: string): string {
@@ -35,6 +36,8 @@ export function formatReply(reply: AgentReply | null, conversationId?: string): 
         `  answer: agent confirm ${conversationId} (approve) · --args '<json>' (approve edited) · --reject '<reason>'`,
       );
   }
+  // A running tool's question: its details under the reply's "<tool> asks: …".
+  if (reply.question) lines.push(formatQuestion(reply.question, conversationId));
   if (reply.ended) lines.push('(conversation ended)');
   return lines.join('\n');
 }
