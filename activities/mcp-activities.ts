@@ -57,7 +57,7 @@ export function createMcpActivities(
           throw err;
         }
       }),
-    describeEndpointFeatures: ({ endpoint }) => features.describe(endpoint),
+    describeEndpointFeatures: ({ endpoint, owner }) => features.describe(endpoint, owner),
     readResource: async (ref) => {
       const read = await features.read(ref);
       return { ...read, contents: capContent(read.contents, limits.maxToolResultChars) as typeof read.contents };

@@ -214,7 +214,8 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: Liv
       const { wait } = c.req.valid('query');
       await mine(c, id);
       // An attached resource is read by the worker; its content follows the user's words.
-      const text = resource ? await agents.withResource(words, resource) : words;
+      const owner = c.get('caller').owner ?? undefined;
+      const text = resource ? await agents.withResource(words, { ...resource, owner }) : words;
       const answer = await deliver(
         id,
         wait,

@@ -59,7 +59,11 @@ export function addWorkerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient): 
       responses: { 200: json(S.Anything, '{ resources, templates, unsupported }'), ...errors },
     }),
     async (c) => {
-      const { resources, templates, unsupported } = await agents.endpointFeatures(c.req.valid('param').name);
+      const { name } = c.req.valid('param');
+      const { resources, templates, unsupported } = await agents.endpointFeatures(
+        name,
+        c.get('caller').owner ?? undefined,
+      );
       return c.json({ resources, templates, unsupported }, 200);
     },
   );
@@ -72,7 +76,8 @@ export function addWorkerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient): 
       responses: { 200: json(S.Anything, '{ prompts, unsupported }'), ...errors },
     }),
     async (c) => {
-      const { prompts, unsupported } = await agents.endpointFeatures(c.req.valid('param').name);
+      const { name } = c.req.valid('param');
+      const { prompts, unsupported } = await agents.endpointFeatures(name, c.get('caller').owner ?? undefined);
       return c.json({ prompts, unsupported }, 200);
     },
   );
@@ -85,7 +90,14 @@ export function addWorkerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient): 
       responses: { 200: json(S.Anything, 'ResourceRead'), ...errors },
     }),
     async (c) =>
-      c.json(await agents.readResource({ endpoint: c.req.valid('param').name, uri: c.req.valid('query').uri }), 200),
+      c.json(
+        await agents.readResource({
+          endpoint: c.req.valid('param').name,
+          uri: c.req.valid('query').uri,
+          owner: c.get('caller').owner ?? undefined,
+        }),
+        200,
+      ),
   );
   app.openapi(
     createRoute({

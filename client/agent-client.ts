@@ -149,7 +149,7 @@ export class AgentClient {
     // An owner `agent list --owner` could not find is refused here, not discovered later.
     if (owner) checkFilterValue('owner', owner);
     await this.desk.requireWorker();
-    const carried = prompt ? openingState(await this.getPrompt(prompt)) : undefined;
+    const carried = prompt ? openingState(await this.getPrompt({ owner, ...prompt })) : undefined;
     try {
       await this.client.workflow.start(AgentGoalWorkflow, {
         taskQueue: this.taskQueue,
@@ -317,8 +317,8 @@ export class AgentClient {
   }
 
   /** An MCP endpoint's resources, resource templates and prompts, as the worker sees them. */
-  async endpointFeatures(endpoint: string): Promise<EndpointFeatures> {
-    return this.desk.ask(describeEndpointFeaturesUpdate, [{ endpoint }]);
+  async endpointFeatures(endpoint: string, owner?: string): Promise<EndpointFeatures> {
+    return this.desk.ask(describeEndpointFeaturesUpdate, [{ endpoint, ...(owner ? { owner } : {}) }]);
   }
 
   /** A resource read by the worker (text within MAX_TOOL_RESULT_CHARS; binary content by type and size). */

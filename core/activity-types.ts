@@ -94,7 +94,7 @@ export interface McpActivities {
   /** The registry's endpoints and every MCP tool (for clients: `agent endpoints`, `agent tools`). */
   describeCatalog(): Promise<{ catalog: CatalogSummary; tools: ToolSpec[] }>;
   /** An endpoint's resources, resource templates and prompts (`agent endpoints <name>`, the API). */
-  describeEndpointFeatures(input: { endpoint: string }): Promise<EndpointFeatures>;
+  describeEndpointFeatures(input: { endpoint: string; owner?: string }): Promise<EndpointFeatures>;
   /** Reads a resource for a client to attach to a message; within the tool result cap. */
   readResource(input: ResourceRef): Promise<ResourceRead>;
   /** A server prompt's messages, for a client to open a conversation with. */

@@ -47,6 +47,8 @@ export interface EndpointFeatures {
 export interface ResourceRef {
   endpoint: string;
   uri: string;
+  /** Whose session reads it: an OAuth endpoint's tokens are per owner (absent: the worker's own). */
+  owner?: string;
 }
 
 /** A resource as read in the worker: each of its contents as an embedded-resource part. */
@@ -59,6 +61,8 @@ export interface PromptRef {
   endpoint: string;
   name: string;
   args?: Record<string, string>;
+  /** Whose session gets it (see ResourceRef.owner). */
+  owner?: string;
 }
 
 /** A prompt's messages, in words, consecutive ones of a role joined. */

@@ -20,8 +20,8 @@ export class EndpointFeaturesReader {
     private readonly pool: McpPool,
   ) {}
 
-  async describe(name: string): Promise<EndpointFeatures> {
-    return this.withClient(name, async (client, timeout) => {
+  async describe(name: string, owner?: string): Promise<EndpointFeatures> {
+    return this.withClient(name, owner, async (client, timeout) => {
       const caps = client.getServerCapabilities() ?? {};
       const features: EndpointFeatures = { endpoint: name, resources: [], templates: [], prompts: [], unsupported: [] };
       if (caps.resources) {
@@ -71,8 +71,8 @@ export class EndpointFeaturesReader {
     });
   }
 
-  async read({ endpoint, uri }: ResourceRef): Promise<ResourceRead> {
-    return this.withClient(endpoint, async (client, timeout) => {
+  async read({ endpoint, uri, owner }: ResourceRef): Promise<ResourceRead> {
+    return this.withClient(endpoint, owner, async (client, timeout) => {
       const { contents } = await client.readResource({ uri }, { timeout });
       const budget = { left: MEDIA_BYTES_KEPT };
       const parts = contents.map((resource) => partOf({ type: 'resource', resource }, budget));
@@ -80,8 +80,8 @@ export class EndpointFeaturesReader {
     });
   }
 
-  async prompt({ endpoint, name, args = {} }: PromptRef): Promise<PromptOpening> {
-    return this.withClient(endpoint, async (client, timeout) => {
+  async prompt({ endpoint, name, args = {}, owner }: PromptRef): Promise<PromptOpening> {
+    return this.withClient(endpoint, owner, async (client, timeout) => {
       const got = await client.getPrompt({ name, arguments: args }, { timeout });
       const messages: PromptOpening['messages'] = [];
       for (const m of got.messages) {
@@ -95,7 +95,11 @@ export class EndpointFeaturesReader {
   }
 
   /** The endpoint's pooled session for one use; an unknown or failing endpoint is a clear, final failure. */
-  private async withClient<T>(name: string, use: (client: Client, timeoutMs: number) => Promise<T>): Promise<T> {
+  private async withClient<T>(
+    name: string,
+    owner: string | undefined,
+    use: (client: Client, timeoutMs: number) => Promise<T>,
+  ): Promise<T> {
     const catalog = await this.discovery.catalog();
     const endpoint = catalog.resolved?.get(name);
     if (!endpoint) {
@@ -108,7 +112,7 @@ export class EndpointFeaturesReader {
       throw ApplicationFailure.nonRetryable(why, FailureTypes.UnknownEndpoint);
     }
     const timeoutMs = endpoint.entry.timeoutMs;
-    const lease = await this.pool.acquire(endpoint, timeoutMs);
+    const lease = await this.pool.acquire(endpoint, timeoutMs, undefined, owner);
     try {
       return await use(lease.client, timeoutMs);
     } catch (err) {

@@ -55,7 +55,7 @@ export const manageMadeToolUpdate = defineUpdate<
 >('manageMadeTool');
 
 /** An MCP endpoint's resources, resource templates and prompts (`agent endpoints <name>`, the API). */
-export const describeEndpointFeaturesUpdate = defineUpdate<EndpointFeatures, [{ endpoint: string }]>(
+export const describeEndpointFeaturesUpdate = defineUpdate<EndpointFeatures, [{ endpoint: string; owner?: string }]>(
   'describeEndpointFeatures',
 );
 /** Reads a resource in the worker, for a client to attach to a message (`agent say --resource`). */
