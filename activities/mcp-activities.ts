@@ -35,6 +35,7 @@ export function createMcpActivities(
           server: input.ref.server,
           sampling: endpoint?.entry.sampling ?? 'ask',
           goalId: input.goalId,
+          overBudget: input.overBudget,
         });
         const outcome = await whileHeartbeating((signal) => callMcpTool(discovery, pool, input, signal, host));
         const spent = host.spent();

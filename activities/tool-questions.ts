@@ -48,6 +48,8 @@ export interface CallFacts {
   sampling: 'ask' | 'allow' | 'deny';
   /** The conversation's goal, for the model call's metrics and trace. */
   goalId?: string;
+  /** The conversation's budget is used (what was spent): sampling is refused, saying so. */
+  overBudget?: string;
 }
 
 export function conversationHost(deps: ToolQuestionDeps, call: CallFacts): ConversationHost {
@@ -92,6 +94,8 @@ export function conversationHost(deps: ToolQuestionDeps, call: CallFacts): Conve
     async sample(params: CreateMessageRequest['params'], signal) {
       if (call.sampling === 'deny' || !deps.sampler)
         throw new McpError(ErrorCode.InvalidRequest, `sampling is not allowed for ${call.server}`);
+      if (call.overBudget)
+        throw new McpError(ErrorCode.InvalidRequest, `the conversation has used its budget: ${call.overBudget}`);
       const messages = params.messages.map((m) => ({
         role: m.role,
         text: (Array.isArray(m.content) ? m.content : [m.content])

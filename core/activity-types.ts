@@ -110,6 +110,8 @@ export interface McpCallRequest {
   owner?: string;
   /** The calling conversation's goal. */
   goalId?: string;
+  /** Set when the conversation's budget is used (what was spent, against what): the server's sampling is refused. */
+  overBudget?: string;
 }
 
 /** Native tools run as activities whose type is the tool's name; the worker's catch-all `default` runs them. */

@@ -162,6 +162,8 @@ export interface ToolCaller {
   goalId?: string;
   /** TOOL_QUESTION_TIMEOUT. */
   questionSeconds?: number;
+  /** The conversation's budget is used: the tool may not use our model (sampling). */
+  overBudget?: string;
 }
 
 /**
@@ -180,9 +182,16 @@ export function runTool(
     : ActivityCancellationType.TRY_CANCEL;
   if (spec.mcp) {
     const askMs = 3 * 1000 * (caller.questionSeconds ?? 0);
-    const { owner, goalId } = caller;
+    const { owner, goalId, overBudget } = caller;
     return mcp.callMcpTool.executeWithOptions({ ...mcpCallOptions(spec.mcp, askMs), cancellationType }, [
-      { name: spec.name, ref: spec.mcp, args, ...(owner ? { owner } : {}), ...(goalId ? { goalId } : {}) },
+      {
+        name: spec.name,
+        ref: spec.mcp,
+        args,
+        ...(owner ? { owner } : {}),
+        ...(goalId ? { goalId } : {}),
+        ...(overBudget ? { overBudget } : {}),
+      },
     ]);
   }
   if (spec.http)

@@ -57,6 +57,7 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
         owner: convo.input.owner,
         goalId: convo.goal.id,
         questionSeconds: convo.settings.toolQuestionTimeoutSeconds,
+        overBudget: convo.budget.overBudget(convo.goal, convo.settings) ?? undefined,
       };
       return runTool(spec, call.args, !!ctx.versions().cancelAndExpire, caller).catch((err) => toolError(err, spec));
     },
