@@ -109,7 +109,7 @@ describe('web chat: MCP content in a browser', () => {
       resource: { endpoint: 'ev', uri: 'demo://resource/dynamic/text/5' },
     });
 
-    page = await openPage(browser);
+    page = await openPage(browser, { width: 1100, height: 1400 });
     const p = page.page;
     await p.goto(`${api.url}/#/c/${id}`);
     const card = (tool: string) => p.locator(`[data-testid="tool-card"][data-tool="ev__${tool}"]`);
