@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowHandle } from '@temporalio/client';
-import { answerQuestionUpdate, endChatSignal, feedQuery, statusQuery, usageQuery } from '../../core/messages';
+import {
+  answerQuestionUpdate,
+  cancelTurnUpdate,
+  endChatSignal,
+  feedQuery,
+  statusQuery,
+  usageQuery,
+} from '../../core/messages';
 import type { AnsweredQuestion } from '../../core/tool-questions';
 import type { ToolProgressChunk } from '../../stream/bus';
 import { ASKING, EVERYTHING, EVERYTHING_HTTP, questionsScript } from '../fixtures/tool-questions';
@@ -148,6 +155,22 @@ describe('MCP servers asking during a tool call', () => {
     expect(sampling.question).toMatchObject({ kind: 'sampling', server: 'everything_http' });
     expect((await answer(handle, { answer: { action: 'accept' } })).reply).toMatch(
       /"text": "\(scripted sample\) .*a haiku"/,
+    );
+    await handle.signal(endChatSignal);
+  });
+
+  it('withdraws the question when the user cancels the turn instead of answering', async () => {
+    const { handle } = await start();
+    const asked = await say(handle, 'greet me');
+    expect(asked.question?.kind).toBe('form');
+    const stopped = await handle.executeUpdate(cancelTurnUpdate);
+    expect(stopped.question).toBeUndefined();
+    expect((await handle.query(feedQuery, 0)).question).toBeNull();
+    expect(await rejection(answer(handle, { answer: { action: 'decline' } }))).toMatch(/no tool is asking/);
+    // The conversation goes on.
+    await say(handle, 'greet me');
+    expect((await answer(handle, { answer: { action: 'accept', content: { name: 'Bo' } } })).reply).toBe(
+      'Hello, Dr Bo!',
     );
     await handle.signal(endChatSignal);
   });
