@@ -18,6 +18,7 @@ import { body, errors, json } from './schemas';
 import { addWorkerRoutes } from './worker-routes';
 import { addOAuthRoutes, OAUTH_CALLBACK_PATH } from './oauth-routes';
 import { mountMcpServer } from './mcp-server/mount';
+import type { McpSessions } from './mcp-server/sessions';
 import { LiveFeeds, eventId, parseEventId, type FeedTiming } from './live-feed';
 import { ApiMetrics } from './metrics';
 import * as S from './schemas';
@@ -35,7 +36,7 @@ export interface ApiDeps {
 /** How often an open event stream says it is alive, so proxies do not close an idle one. */
 const KEEPALIVE_MS = 15_000;
 
-export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: LiveFeeds } {
+export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: LiveFeeds; mcp: McpSessions } {
   const { agents, settings } = deps;
   const feeds = new LiveFeeds(agents, deps.bus, deps.feedTiming);
   const app = new OpenAPIHono<ApiEnv>({
@@ -367,7 +368,7 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: Liv
   addOAuthRoutes(app, settings.oauth); // first: it shows the worker routes' endpoint list as the caller has it
   addWorkerRoutes(app, agents);
   // Our agents as an MCP server (api/mcp-server/): the same keys and owners as the routes above.
-  mountMcpServer(app, {
+  const mcp = mountMcpServer(app, {
     agents,
     keys: settings.keys,
     defaultGoal: deps.defaultGoal,
@@ -375,7 +376,7 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: Liv
   });
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Agent orchestrator API', version: '1' } });
-  return { app, feeds };
+  return { app, feeds, mcp };
 }
 
 const STATUS = { invalid: 400, not_found: 404, refused: 409, unavailable: 503 } as const;
