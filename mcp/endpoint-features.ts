@@ -3,7 +3,7 @@
 // Each answer is for a client, never for history as it is: readers cap what they keep.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError, type ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { FailureTypes } from '../core/activity-types';
 import type { EndpointFeatures, PromptOpening, PromptRef, ResourceRead, ResourceRef } from '../core/mcp-features';
 import { describePart, MEDIA_BYTES_KEPT } from '../core/tool-content';
@@ -73,6 +73,7 @@ export class EndpointFeaturesReader {
 
   async read({ endpoint, uri, owner }: ResourceRef): Promise<ResourceRead> {
     return this.withClient(endpoint, owner, async (client, timeout) => {
+      offers(client, endpoint, 'resources');
       const { contents } = await client.readResource({ uri }, { timeout });
       const budget = { left: MEDIA_BYTES_KEPT };
       const parts = contents.map((resource) => partOf({ type: 'resource', resource }, budget));
@@ -82,6 +83,7 @@ export class EndpointFeaturesReader {
 
   async prompt({ endpoint, name, args = {}, owner }: PromptRef): Promise<PromptOpening> {
     return this.withClient(endpoint, owner, async (client, timeout) => {
+      offers(client, endpoint, 'prompts');
       const got = await client.getPrompt({ name, arguments: args }, { timeout });
       const messages: PromptOpening['messages'] = [];
       for (const m of got.messages) {
@@ -116,8 +118,11 @@ export class EndpointFeaturesReader {
     try {
       return await use(lease.client, timeoutMs);
     } catch (err) {
-      // The server's own no (an unknown URI or prompt, a bad argument): final, in its words.
-      if (err instanceof McpError)
+      if (err instanceof ApplicationFailure) throw err;
+      // The server's own no (an unknown URI or prompt, a bad argument): final, in its words. A timeout or a lost
+      // connection is the session's fault: it is not used again, and the activity retries.
+      const lost = err instanceof McpError && [ErrorCode.RequestTimeout, ErrorCode.ConnectionClosed].includes(err.code);
+      if (err instanceof McpError && !lost)
         throw ApplicationFailure.nonRetryable(`${name}: ${err.message}`, FailureTypes.UnknownEndpoint);
       lease.discard();
       throw err;
@@ -125,6 +130,15 @@ export class EndpointFeaturesReader {
       lease.release();
     }
   }
+}
+
+/** A server without the capability is asked nothing (the SDK would throw a plain error, as if the session broke). */
+function offers(client: Client, endpoint: string, what: 'resources' | 'prompts'): void {
+  if (!client.getServerCapabilities()?.[what])
+    throw ApplicationFailure.nonRetryable(
+      `The MCP server "${endpoint}" offers no ${what}.`,
+      FailureTypes.UnknownEndpoint,
+    );
 }
 
 /** Every page of a list, up to MAX_PAGES. */

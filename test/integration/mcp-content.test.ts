@@ -78,7 +78,13 @@ describe('server-everything through conversations: content, resources and prompt
     [env, http] = await Promise.all([startTemporal(), startEverythingHttp()]);
     writeFileSync(
       registry,
-      JSON.stringify({ mcpServers: { ev: everythingStdio(), evh: { url: http.url, requireApproval: 'destructive' } } }),
+      JSON.stringify({
+        mcpServers: {
+          ev: everythingStdio(),
+          evh: { url: http.url, requireApproval: 'destructive' },
+          fx: { command: process.execPath, args: ['--require', 'tsx/cjs', 'mcp/servers/fx.ts'] },
+        },
+      }),
     );
     const settings = testSettings({
       AGENT_GOAL: 'goal_general',
@@ -218,7 +224,13 @@ describe('server-everything through conversations: content, resources and prompt
     expect(listed.out).toMatch(/^ {2}ev\/args-prompt city \[state\] — A prompt with two arguments/m);
     expect(await cli(['endpoints', 'nope'])).toMatchObject({
       code: 1,
-      err: expect.stringMatching(/No MCP server "nope" in the registry \(endpoints: ev, evh\)/),
+      err: expect.stringMatching(/No MCP server "nope" in the registry \(endpoints: ev, evh, fx\)/),
+    });
+    // A server with tools alone (our fx demo) says so, and is asked for nothing else.
+    expect((await cli(['endpoints', 'fx'])).out).toMatch(/^resources:\n {2}\(fx offers no resources\)$/m);
+    expect(await call('POST', '/api/conversations', { prompt: { endpoint: 'fx', name: 'rates' } })).toEqual({
+      status: 404,
+      body: { error: 'The MCP server "fx" offers no prompts.' },
     });
 
     const resources = await call('GET', '/api/endpoints/evh/resources');
