@@ -281,13 +281,12 @@ export class McpPool {
     const url = new URL(entry.url);
     const requestInit = { headers: entry.headers };
     const { owner, endpointName } = endpoint as ReturnType<McpPool['slotOf']>;
-    const authProvider =
-      entry.auth && owner && endpointName
-        ? this.opts.oauth?.provider(endpointName, owner, entry.url, entry.auth)
-        : undefined;
+    const oauth = entry.auth && owner && endpointName && this.opts.oauth;
+    const authProvider = oauth ? oauth.provider(endpointName, owner, entry.url, entry.auth!) : undefined;
+    const fetch = oauth ? oauth.fetchFor(endpointName, owner, url.href) : undefined;
     return entry.type === 'sse'
-      ? new SSEClientTransport(url, { requestInit, authProvider })
-      : new StreamableHTTPClientTransport(url, { requestInit, authProvider });
+      ? new SSEClientTransport(url, { requestInit, authProvider, fetch })
+      : new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch });
   }
 
   private evictIdle(): void {

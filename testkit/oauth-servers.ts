@@ -34,6 +34,9 @@ async function main(): Promise<void> {
   /** Tokens issued before this (epoch s) are refused: access tokens by the MCP server, refresh tokens here. */
   let revokedBefore = 0;
   const refreshIssued = new Map<string, number>();
+  // The scope the user consented to, from the authorization request to the code, then to the refresh token.
+  const codeScopes = new Map<string, string>();
+  const refreshScopes = new Map<string, string>();
 
   const as = new OAuth2Server();
   await as.issuer.keys.generate('RS256');
@@ -49,12 +52,23 @@ async function main(): Promise<void> {
   const issuer = `http://127.0.0.1:${(asHttp.address() as AddressInfo).port}`;
   as.issuer.url = issuer;
 
-  as.service.on('beforeTokenSigning', (token: { payload: Record<string, unknown> }) => {
-    const now = Math.floor(Date.now() / 1000);
-    token.payload.iat = now;
-    token.payload.iat_ms = Date.now();
-    token.payload.exp = now + ttl;
+  as.service.on('beforeAuthorizeRedirect', (redirect: { url: URL }, req: { query: Record<string, string> }) => {
+    const code = redirect.url.searchParams.get('code');
+    if (code) codeScopes.set(code, req.query.scope ?? '');
   });
+  const grantedScope = (body: Record<string, string>) =>
+    body.code ? codeScopes.get(body.code) : refreshScopes.get(body.refresh_token ?? '');
+  as.service.on(
+    'beforeTokenSigning',
+    (token: { payload: Record<string, unknown> }, req: { body: Record<string, string> }) => {
+      const scope = grantedScope(req.body);
+      if (scope !== undefined && token.payload.scope !== undefined) token.payload.scope = scope;
+      const now = Math.floor(Date.now() / 1000);
+      token.payload.iat = now;
+      token.payload.iat_ms = Date.now();
+      token.payload.exp = now + ttl;
+    },
+  );
   as.service.on(
     'beforeResponse',
     (response: { body: Record<string, unknown>; statusCode: number }, req: { body: Record<string, string> }) => {
@@ -67,6 +81,10 @@ async function main(): Promise<void> {
       }
       stats.grants[grant] = (stats.grants[grant] ?? 0) + 1;
       response.body.expires_in = ttl;
+      const scope = grantedScope(req.body);
+      if (scope !== undefined) response.body.scope = scope;
+      if (typeof response.body.refresh_token === 'string' && scope !== undefined)
+        refreshScopes.set(response.body.refresh_token, scope);
       for (const key of ['access_token', 'refresh_token', 'id_token'])
         if (typeof response.body[key] === 'string') stats.issued.push(response.body[key]);
       if (typeof response.body.refresh_token === 'string')
@@ -110,16 +128,35 @@ async function main(): Promise<void> {
       json: (body: unknown) => res.setHeader('content-type', 'application/json').end(JSON.stringify(body)),
     });
     const middleware = requireBearerAuth({ verifier, resourceMetadataUrl: `${mcpBase}${metadataPath}` });
-    void middleware(req as never, expressLike as never, () => void serveMcp(req, res, stats));
+    void middleware(
+      req as never,
+      expressLike as never,
+      () => void serveMcp(req, res, stats, `${mcpBase}${metadataPath}`),
+    );
   });
   await new Promise<void>((r) => mcpHttp.listen(0, '127.0.0.1', r));
   mcpBase = `http://127.0.0.1:${(mcpHttp.address() as AddressInfo).port}`;
   console.log(`oauth servers ready ${JSON.stringify({ issuer, mcpUrl: `${mcpBase}/mcp` })}`);
 }
 
-/** A stateless MCP server per request, whose tool says who called (the token's subject). */
-async function serveMcp(req: IncomingMessage, res: ServerResponse, stats: Stats): Promise<void> {
-  const subject = String((req as { auth?: AuthInfo }).auth?.extra?.subject ?? 'nobody');
+/** A tool the user must allow beyond reading (its scope): without it the server answers 403 insufficient_scope. */
+const WRITE_SCOPE = 'notes:write';
+
+/** A stateless MCP server per request, whose tools say who called (the token's subject). */
+async function serveMcp(req: IncomingMessage, res: ServerResponse, stats: Stats, metadataUrl: string): Promise<void> {
+  const auth = (req as { auth?: AuthInfo }).auth;
+  const subject = String(auth?.extra?.subject ?? 'nobody');
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') as {
+    method?: string;
+    params?: { name?: string };
+  };
+  if (body?.method === 'tools/call' && body.params?.name === 'write_note' && !auth?.scopes.includes(WRITE_SCOPE)) {
+    const challenge = `Bearer error="insufficient_scope", scope="notes ${WRITE_SCOPE}", resource_metadata="${metadataUrl}"`;
+    res.writeHead(403, { 'www-authenticate': challenge, 'content-type': 'application/json' });
+    return void res.end(JSON.stringify({ error: 'insufficient_scope' }));
+  }
   const server = new McpServer({ name: 'notes', version: '1.0.0' });
   server.registerTool(
     'lookup',
@@ -133,10 +170,18 @@ async function serveMcp(req: IncomingMessage, res: ServerResponse, stats: Stats)
       return { content: [{ type: 'text', text: `Notes on ${topic}, read for ${subject}.` }] };
     },
   );
+  server.registerTool(
+    'write_note',
+    { description: 'Add to the team notes (needs the notes:write scope).', inputSchema: { text: z.string() } },
+    async ({ text }) => {
+      stats.calls.push({ tool: 'write_note', subject });
+      return { content: [{ type: 'text', text: `Noted "${text}" for ${subject}.` }] };
+    },
+  );
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   res.on('close', () => void transport.close().then(() => server.close()));
   await server.connect(transport);
-  await transport.handleRequest(req as never, res);
+  await transport.handleRequest(req as never, res, body);
 }
 
 export type { Stats as OAuthStats };

@@ -106,7 +106,10 @@ export async function beginConnect(
   const state = randomBytes(24).toString('base64url');
   const provider = new FlowProvider(store, target, redirectUri, state);
   provider.client = target.auth.clientId ? undefined : store.readClient(target.endpoint, redirectUri);
-  const { resourceMetadataUrl, scope } = await challenge(target.serverUrl, fetchFn);
+  const { resourceMetadataUrl, scope: asked } = await challenge(target.serverUrl, fetchFn);
+  // Connecting again after the server asked for more (insufficient_scope): ask for that too.
+  const wanted = store.hasGrant(target.endpoint, owner) ? grantWants(store, target.endpoint, owner) : undefined;
+  const scope = union(asked, wanted);
   const result = await auth(provider, { serverUrl: target.serverUrl, resourceMetadataUrl, scope, fetchFn });
   if (result !== 'REDIRECT' || !provider.authorizationUrl) {
     throw new ConnectError(`the authorization server of "${target.endpoint}" did not ask for a user's consent`);
@@ -122,6 +125,21 @@ export async function beginConnect(
     expiresAt: Date.now() + PENDING_MS,
   });
   return { authorizationUrl: provider.authorizationUrl.href, state };
+}
+
+/** The scope the owner's grant was refused for, if any; an unreadable grant (another key) wants nothing. */
+function grantWants(store: TokenStore, endpoint: string, owner: string): string | undefined {
+  try {
+    return store.readGrant(endpoint, owner)?.wantedScope;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Scopes of both, once each; undefined when neither has any (the SDK then picks from the metadata). */
+function union(...scopes: (string | undefined)[]): string | undefined {
+  const all = [...new Set(scopes.flatMap((s) => s?.split(' ') ?? []).filter(Boolean))];
+  return all.length ? all.join(' ') : undefined;
 }
 
 /**

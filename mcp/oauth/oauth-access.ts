@@ -3,7 +3,8 @@
 // worker-wide while tokens are per owner, so discovery borrows one owner's grant: the configured one
 // (MCP_OAUTH_DISCOVERY_OWNER) when connected, else the default owner (`npm start`'s user), else whoever connected
 // most recently. Listing tools reveals only their names and schemas, which every owner sees anyway.
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { OAuthEntry } from '../endpoint-registry';
 import { DEFAULT_OWNER, type OAuthStore } from './oauth-settings';
 import { GrantProvider, NeedsConnecting } from './provider';
@@ -26,6 +27,23 @@ export class OAuthAccess {
   provider(endpoint: string, owner: string, serverUrl: string, auth: OAuthEntry): OAuthClientProvider {
     this.check(endpoint, owner);
     return new GrantProvider(this.tokens.store!, endpoint, owner, serverUrl, auth, this.onSecrets);
+  }
+
+  /**
+   * The transport's fetch for this owner's session: a `403 insufficient_scope` from the server (a tool that needs
+   * more than the user allowed) is the user's to grant, so the call stops there with NeedsConnecting, and the scope
+   * asked for is kept with the grant for the next connect. (The SDK would refresh the same scope and fail again.)
+   */
+  fetchFor(endpoint: string, owner: string, serverUrl: string): FetchLike {
+    return async (input, init) => {
+      const res = await fetch(input, init);
+      if (res.status !== 403 || String(input) !== serverUrl) return res;
+      const { error, scope } = extractWWWAuthenticateParams(res);
+      if (error !== 'insufficient_scope') return res;
+      const grant = this.tokens.store?.readGrant(endpoint, owner);
+      if (grant && scope) this.tokens.store!.saveGrant({ ...grant, wantedScope: scope });
+      throw new NeedsConnecting(endpoint, undefined, scope ?? 'a wider scope');
+    };
   }
 
   /** The owner whose grant lists the endpoint's tools, or why there is none. */

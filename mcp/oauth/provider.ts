@@ -18,14 +18,21 @@ export class NeedsConnecting extends Error {
     readonly endpoint: string,
     /** Why no owner can connect at all (no token key), instead of the usual advice. */
     reason?: string,
+    /** The scope the server asked for beyond the grant's: the user connects again to give it. */
+    moreScope?: string,
   ) {
-    super(reason ? `The MCP server "${endpoint}" cannot be used: ${reason}.` : needsConnectingMessage(endpoint));
+    super(
+      reason ? `The MCP server "${endpoint}" cannot be used: ${reason}.` : needsConnectingMessage(endpoint, moreScope),
+    );
   }
 }
 
 /** What the model (and so the user) is told: the two ways to connect. */
-export function needsConnectingMessage(endpoint: string): string {
-  return `The MCP server "${endpoint}" needs connecting: run \`agent endpoints connect ${endpoint}\` or use Connect in the web chat, then ask again.`;
+export function needsConnectingMessage(endpoint: string, moreScope?: string): string {
+  const how = `run \`agent endpoints connect ${endpoint}\` or use Connect in the web chat, then ask again`;
+  return moreScope
+    ? `The MCP server "${endpoint}" needs connecting again to allow more (${moreScope}): ${how}.`
+    : `The MCP server "${endpoint}" needs connecting: ${how}.`;
 }
 
 /** The client we present to authorization servers: public (PKCE) unless the entry names a secret. */

@@ -21,6 +21,8 @@ export interface Grant {
   client: OAuthClientInformationMixed;
   redirectUri: string;
   discovery?: OAuthDiscoveryState;
+  /** A scope the server asked for beyond the grant's (403 insufficient_scope): connecting again asks for it too. */
+  wantedScope?: string;
   /** ISO time of the last save: a connect or a refresh. */
   savedAt: string;
 }

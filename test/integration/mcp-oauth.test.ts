@@ -2,8 +2,8 @@
 // sharing one encrypted token store, a real authorization server (oauth2-mock-server) in front of an MCP server that
 // checks its JWTs, and the scripted model. An owner connects through the API (the browser's part played by fetch
 // following the redirects), through the CLI's loopback link too; a call uses that owner's token; another owner is
-// told to connect; an expired token is refreshed in the worker; a revoked one sends the owner back to "needs
-// connecting". No token appears in any history payload, log line or trace.
+// told to connect; an expired token is refreshed in the worker; a tool needing more scope asks the owner to connect
+// again, and then works; a revoked grant sends the owner back to "needs connecting". No token appears in any history payload, log line or trace.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -27,6 +27,9 @@ const script: ScriptInput = {
     { user: 'notes on (\\w+)', reply: { toolCalls: [{ tool: 'notes__lookup', args: { topic: '{{1}}' } }] } },
     { afterTool: 'notes__lookup', outcome: 'ok', reply: { text: '{{result}}' } },
     { afterTool: 'notes__lookup', reply: { text: 'No notes: {{outcome.error}}' } },
+    { user: 'write note (.+)', reply: { toolCalls: [{ tool: 'notes__write_note', args: { text: '{{1}}' } }] } },
+    { afterTool: 'notes__write_note', outcome: 'ok', reply: { text: '{{result}}' } },
+    { afterTool: 'notes__write_note', reply: { text: 'Not written: {{outcome.error}}' } },
   ],
 };
 
@@ -97,22 +100,31 @@ describe('MCP servers behind OAuth', () => {
     return (await call('POST', `/api/conversations/${id}/messages`, key, { text })).body.reply as string;
   };
 
+  /** Connects the key's owner through the API; the browser's part: the authorization server consents at once and
+   * redirects to the API's callback. Returns the authorization URL and the callback URL. */
+  const connectThroughApi = async (key: string) => {
+    const connecting = await call('GET', '/api/endpoints/notes/connect', key);
+    expect(connecting.status).toBe(200);
+    const authorizationUrl = new URL(connecting.body.authorizationUrl as string);
+    const consent = await fetch(authorizationUrl, { redirect: 'manual' });
+    const callback = consent.headers.get('location')!;
+    const back = await fetch(callback);
+    expect({ status: back.status, page: await back.text() }).toEqual({
+      status: 200,
+      page: expect.stringContaining('Connected notes'),
+    });
+    return { authorizationUrl, callback };
+  };
+
   it('connects an owner through the API, calls with their token, and tells another owner to connect', async () => {
     expect(await notesStatus(ADA)).toBe('needs_connecting');
 
-    const connecting = await call('GET', '/api/endpoints/notes/connect', ADA);
-    expect(connecting.status).toBe(200);
-    const authorizationUrl = new URL(connecting.body.authorizationUrl as string);
+    const { authorizationUrl, callback } = await connectThroughApi(ADA);
     expect(authorizationUrl.origin).toBe(servers.issuer);
     expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorizationUrl.searchParams.get('resource')).toBe(servers.mcpUrl);
-    // The browser's part: the authorization server consents at once and redirects to the API's callback.
-    const consent = await fetch(authorizationUrl, { redirect: 'manual' });
-    const callback = consent.headers.get('location')!;
+    expect(authorizationUrl.searchParams.get('scope')).toBe('notes');
     expect(callback).toMatch(new RegExp(`^${apiUrl}/api/oauth/callback\\?code=`));
-    const back = await fetch(callback);
-    expect(back.status).toBe(200);
-    expect(await back.text()).toContain('Connected notes');
     // The state is good once.
     expect((await fetch(callback)).status).toBe(400);
 
@@ -131,6 +143,16 @@ describe('MCP servers behind OAuth', () => {
     await waitUntil(async () => Date.now() > expired, 10_000);
     expect(await ask(ADA, 'notes on currents')).toBe('Notes on currents, read for johndoe.');
     expect((await servers.stats()).grants.refresh_token ?? 0).toBeGreaterThan(before);
+  });
+
+  it('asks the owner to connect again when a tool needs more than they allowed, then calls it', async () => {
+    expect(await ask(ADA, 'write note buy rope')).toBe(
+      'Not written: The MCP server "notes" needs connecting again to allow more (notes notes:write): run `agent endpoints connect notes` or use Connect in the web chat, then ask again.',
+    );
+    const { authorizationUrl } = await connectThroughApi(ADA);
+    expect(authorizationUrl.searchParams.get('scope')).toBe('notes notes:write');
+    expect(await ask(ADA, 'write note buy rope')).toBe('Noted "buy rope" for johndoe.');
+    expect(await ask(ADA, 'notes on tides')).toBe('Notes on tides, read for johndoe.');
   });
 
   it('connects from the CLI: it prints the link and waits until the browser comes back', async () => {
@@ -160,8 +182,8 @@ describe('MCP servers behind OAuth', () => {
       expect(await cli(args, { input: new PassThrough(), output: o, error: new PassThrough(), env: cliEnv })).toBe(0);
       return text;
     };
-    expect(await list('grace')).toMatch(/^notes +ok +http +1 tools/m);
-    expect(await list('carol')).toMatch(/^notes +needs connecting +http +1 tools/m);
+    expect(await list('grace')).toMatch(/^notes +ok +http +2 tools/m);
+    expect(await list('carol')).toMatch(/^notes +needs connecting +http +2 tools/m);
   });
 
   it('sends an owner whose grant was revoked back to connecting', async () => {
