@@ -13,6 +13,7 @@ import { madeMark, madeToolLines } from './made-tools-format';
 import type { HistoryTree } from './conversation-tree';
 import type { ConversationSummary } from '../core/conversation-types';
 import { formatQuestion } from './question-format';
+import { outcomeInWords } from '../core/tool-content';
 
 /** The reply as the CLI prints it; with the conversation id, a pending call also says how to answer it. */
 export function formatReply(reply: AgentReply | null, conversationId?: string): string {
@@ -79,7 +80,7 @@ export function formatHistory(messages: ChatMessage[], delegates?: HistoryTree['
             .filter(Boolean)
             .join('\n');
         case 'tool':
-          return `  ← ${m.call.tool}: ${JSON.stringify(m.outcome)}`;
+          return `  ← ${m.call.tool}: ${JSON.stringify(outcomeInWords(m.outcome))}`;
         case 'note':
           return `  (${m.text})`;
       }

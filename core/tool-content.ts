@@ -1,7 +1,7 @@
 // What a tool answered beyond JSON (images, audio, resources, annotations), in words: for providers that take no
 // media in tool results, for the transcript's text views, and for media too large to keep in history. Pure, so the
 // worker, the clients and the web chat describe a part the same way.
-import type { ToolContent } from './types';
+import type { ToolContent, ToolOutcome } from './types';
 
 /**
  * Media bytes one tool outcome may keep in history (all its images, audio and binary resources together): more and
@@ -44,6 +44,12 @@ export function describePart(part: ToolContent): string {
 /** The whole answer as text, parts on their own lines. */
 export function contentAsText(parts: ToolContent[]): string {
   return parts.map(describePart).join('\n');
+}
+
+/** An outcome for text (summaries, the terminal's history): its parts in words, never their bytes. */
+export function outcomeInWords(outcome: ToolOutcome): unknown {
+  if (outcome.status !== 'ok' || !outcome.content) return outcome;
+  return { ...outcome, content: contentAsText(outcome.content) };
 }
 
 /** Meant for the user alone (annotations.audience): the model need not see its bytes. */

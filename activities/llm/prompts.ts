@@ -1,6 +1,7 @@
 // Prompts are rendered here, in activities, from structured state by small pure functions; the workflow keeps
 // structured messages only. Snapshot-tested in test/unit/prompts.test.ts.
 import type { AgentSummary, ChatMessage, Goal, ToolSpec } from '../../core/types';
+import { outcomeInWords } from '../../core/tool-content';
 
 export function renderPlanSystemPrompt(input: {
   goal: Goal;
@@ -98,7 +99,7 @@ export function renderLine(m: ChatMessage): string {
     case 'agent':
       return `agent: ${m.text}${m.toolCalls.map((c) => ` [calls ${c.tool} ${JSON.stringify(c.args)}]`).join('')}`;
     case 'tool':
-      return `tool ${m.call.tool}: ${JSON.stringify(m.outcome)}`;
+      return `tool ${m.call.tool}: ${JSON.stringify(outcomeInWords(m.outcome))}`;
     case 'note':
       return `note: ${m.text}`;
   }

@@ -8,6 +8,8 @@ import { generateText } from 'ai';
 import { takesMediaInToolResults, toModelMessages } from '../../activities/llm/model-messages';
 import type { ChatMessage } from '../../core/types';
 import { ScriptedModel } from '../../activities/llm/scripted-model';
+import { renderLine } from '../../activities/llm/prompts';
+import { formatHistory } from '../../client/terminal-format';
 
 const PNG = Buffer.from('pretend png bytes').toString('base64');
 const call = { id: 'call_1', tool: 'everything__get-tiny-image', args: {} };
@@ -149,5 +151,12 @@ describe('tool results with content parts, per provider', () => {
         },
       ],
     });
+  });
+
+  it('puts the parts in words, never their bytes, in summaries and the terminal history', () => {
+    const line = renderLine(transcript[2]!);
+    expect(line).toContain('[image, image/png, 17 bytes]');
+    expect(line).not.toContain(PNG);
+    expect(formatHistory(transcript)).not.toContain(PNG);
   });
 });
