@@ -5,10 +5,11 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { AgentClient } from '../../client/agent-client';
 import type { AgentReply } from '../../core/conversation-types';
+import type { QuestionAnswer } from '../../core/tool-questions';
 import { MAX_PROMPT_CHARS } from '../../core/messages';
 import type { Caller } from '../auth';
 import { visibleFeed } from '../conversation-access';
-import { settleApprovals } from './approval-elicitation';
+import { settleByAsking } from './elicitation';
 import { addReadingTools } from './reading-tools';
 import { answer, conversationId, guarded, turnOf, turnShape, turnText, type Extra } from './shapes';
 
@@ -21,7 +22,8 @@ export interface AgentsServerDeps {
 const INSTRUCTIONS =
   'Durable AI agents. list_agents names them; start_conversation starts one (optionally with a first message) and ' +
   'answers its reply; send_message continues. A reply with a pendingApproval waits for approve_call (optionally with ' +
-  'edited args) or reject_call (with a reason) before the agent acts. Conversations outlive this session: keep the ' +
+  'edited args) or reject_call (with a reason) before the agent acts; a reply with a question (a tool asking) waits ' +
+  'for answer_question. Conversations outlive this session: keep the ' +
   'conversationId, and get_status / get_history read one later. end_conversation ends it.';
 
 export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
@@ -31,14 +33,14 @@ export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
     { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
   );
 
-  /** The turn answered: approvals asked about through elicitation first, when the client can. */
+  /** The turn answered: what it waits on asked through elicitation first, when the client can. */
   async function turn(id: string, reply: AgentReply, extra: Extra, extraFields: Record<string, unknown> = {}) {
-    const settled = await settleApprovals(agents, id, reply, {
+    const settled = await settleByAsking(agents, id, reply, {
       server,
       requestId: extra.requestId,
       signal: extra.signal,
     });
-    const result = { ...turnOf(id, settled.reply, settled.decided), ...extraFields };
+    const result = { ...turnOf(id, settled.reply, settled), ...extraFields };
     return answer(result, turnText(result, settled.reply));
   }
 
@@ -126,6 +128,32 @@ export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
     guarded(async ({ conversationId: id, reason, callId }, extra) => {
       await visibleFeed(agents, caller, id);
       return turn(id, await agents.confirm(id, { approve: false, reason, callId }), extra);
+    }),
+  );
+
+  server.registerTool(
+    'answer_question',
+    {
+      title: "Answer a tool's question",
+      description:
+        'Answer the question a running tool asks (question in a reply): accept (a form with its fields in ' +
+        'content; a link as visited; a request for the model as allowed), decline or cancel. Answers the next turn.',
+      inputSchema: {
+        conversationId,
+        questionId: z.string().optional().describe('The question id; refused when another question is open'),
+        action: z.enum(['accept', 'decline', 'cancel']),
+        content: z
+          .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
+          .optional()
+          .describe("accept: the form's fields, checked against its schema"),
+      },
+      outputSchema: turnShape,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    guarded(async ({ conversationId: id, questionId, action, content }, extra) => {
+      await visibleFeed(agents, caller, id);
+      const answer: QuestionAnswer = action === 'accept' ? { action, ...(content ? { content } : {}) } : { action };
+      return turn(id, await agents.answer(id, { ...(questionId ? { questionId } : {}), answer }), extra);
     }),
   );
 

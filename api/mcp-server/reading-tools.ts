@@ -6,7 +6,7 @@ import { formatConversations, formatHistory, formatReply } from '../../client/te
 import type { ChatMessage } from '../../core/types';
 import { visibleFeed } from '../conversation-access';
 import type { AgentsServerDeps } from './agents-server';
-import { answer, approvalOf, approvalShape, conversationId, guarded } from './shapes';
+import { answer, approvalOf, approvalShape, conversationId, guarded, questionOf, questionShape } from './shapes';
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const STATE = z.enum(['waiting_for_user', 'working', 'awaiting_approval', 'ended']);
@@ -72,13 +72,15 @@ export function addReadingTools(server: McpServer, { agents, caller }: AgentsSer
     'get_status',
     {
       title: 'Conversation status',
-      description: "A conversation's state, agent, pending approval, last reply and token usage.",
+      description:
+        "A conversation's state, agent, pending approval, a running tool's question, last reply and token usage.",
       inputSchema: { conversationId },
       outputSchema: {
         conversationId: z.string(),
         goalId: z.string(),
         state: STATE,
         pendingApproval: approvalShape.nullable(),
+        question: questionShape.optional(),
         lastReply: z.string().nullable(),
         usage: z.object({ totalTokens: z.number(), costUsd: z.number().optional() }),
       },
@@ -92,6 +94,7 @@ export function addReadingTools(server: McpServer, { agents, caller }: AgentsSer
         goalId: feed.goalId,
         state: feed.state,
         pendingApproval: approvalOf(feed.pendingApproval),
+        ...(feed.question ? { question: questionOf(feed.question) } : {}),
         lastReply: lastReply?.reply ?? null,
         usage: {
           totalTokens: feed.usage.totalTokens,

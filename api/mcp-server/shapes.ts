@@ -5,6 +5,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { UserError } from '../../client/user-error';
 import type { AgentReply, PendingApproval } from '../../core/conversation-types';
+import type { ToolQuestion } from '../../core/tool-questions';
 import { formatReply } from '../../client/terminal-format';
 
 export const conversationId = z.string().min(1).max(200).describe('The conversation id start_conversation answered');
@@ -24,7 +25,23 @@ export const decisionShape = z.object({
   reason: z.string().optional(),
 });
 
-/** An agent's turn: what start_conversation, send_message and the approval tools answer. */
+export const questionShape = z.object({
+  questionId: z.string().describe('Pass it to answer_question, so a newer question is never answered by mistake'),
+  tool: z.string(),
+  kind: z.enum(['form', 'url', 'sampling']),
+  message: z.string(),
+  schema: z.record(z.string(), z.unknown()).optional().describe('form: the fields to fill in, as JSON Schema'),
+  url: z.string().optional().describe('url: the page the user is asked to open'),
+  samplingPrompt: z.string().optional().describe("sampling: what the tool wants the agent's model to answer"),
+});
+
+export const answeredShape = z.object({
+  questionId: z.string(),
+  tool: z.string(),
+  action: z.enum(['accept', 'decline', 'cancel']),
+});
+
+/** An agent's turn: what start_conversation, send_message, the approval tools and answer_question answer. */
 export const turnShape = {
   conversationId: z.string(),
   reply: z.string().describe("The agent's words ('' when it only proposes a tool call)"),
@@ -36,6 +53,15 @@ export const turnShape = {
     .array(decisionShape)
     .optional()
     .describe('Approvals the user answered through elicitation during this call, in order'),
+  question: questionShape
+    .optional()
+    .describe(
+      "A question a running tool asks the user (an MCP server's form, link or request for the model): answer it with answer_question",
+    ),
+  answered: z
+    .array(answeredShape)
+    .optional()
+    .describe("Tools' questions the user answered through elicitation during this call, in order"),
 };
 
 export interface Turn {
@@ -45,6 +71,8 @@ export interface Turn {
   pendingApproval: z.infer<typeof approvalShape> | null;
   ended: boolean;
   decided?: z.infer<typeof decisionShape>[];
+  question?: z.infer<typeof questionShape>;
+  answered?: z.infer<typeof answeredShape>[];
 }
 
 export function approvalOf(pending: PendingApproval | null): Turn['pendingApproval'] {
@@ -58,13 +86,27 @@ export function approvalOf(pending: PendingApproval | null): Turn['pendingApprov
   };
 }
 
-export function turnOf(id: string, reply: AgentReply | null, decided: Turn['decided'] = []): Turn {
+export function questionOf(q: ToolQuestion): NonNullable<Turn['question']> {
+  return {
+    questionId: q.id,
+    tool: q.tool,
+    kind: q.kind,
+    message: q.message,
+    ...(q.schema ? { schema: { ...q.schema } } : {}),
+    ...(q.url ? { url: q.url } : {}),
+    ...(q.sampling ? { samplingPrompt: q.sampling.prompt } : {}),
+  };
+}
+
+export function turnOf(id: string, reply: AgentReply | null, settled: Pick<Turn, 'decided' | 'answered'> = {}): Turn {
   return {
     conversationId: id,
     reply: reply?.reply ?? '',
     pendingApproval: approvalOf(reply?.pendingToolCall ?? null),
     ended: reply?.ended ?? false,
-    ...(decided.length ? { decided } : {}),
+    ...(settled.decided?.length ? { decided: settled.decided } : {}),
+    ...(reply?.question ? { question: questionOf(reply.question) } : {}),
+    ...(settled.answered?.length ? { answered: settled.answered } : {}),
   };
 }
 
@@ -73,11 +115,17 @@ export function turnText(turn: Turn, reply: AgentReply | null): string {
   const lines = (turn.decided ?? []).map(
     (d) => `(${d.approved ? 'approved' : `rejected${d.reason ? `: ${d.reason}` : ''}`} ${d.tool} ${d.callId})`,
   );
+  lines.push(...(turn.answered ?? []).map((a) => `(${a.tool}'s question: ${a.action})`));
   lines.push(`conversation ${turn.conversationId}`, formatReply(reply));
   if (turn.pendingApproval)
     lines.push(
       `Decide it: approve_call {conversationId: "${turn.conversationId}", callId: "${turn.pendingApproval.callId}"} ` +
         `(args to run it with edited args) or reject_call with a reason.`,
+    );
+  if (turn.question)
+    lines.push(
+      `Answer it: answer_question {conversationId: "${turn.conversationId}", questionId: "${turn.question.questionId}", ` +
+        `action: "accept" | "decline" | "cancel"${turn.question.schema ? ', content: {…the fields…}' : ''}}.`,
     );
   return lines.join('\n');
 }

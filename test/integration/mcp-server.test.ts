@@ -1,6 +1,9 @@
 // Our agents as an MCP server (/mcp on the API), against a real dev server and worker: driven by the official MCP
 // Inspector CLI (a client we did not write) through a BookPTO that needs approval, by an SDK client that answers the
 // approval through elicitation, and refused without a valid key or for another owner's conversation.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -11,12 +14,24 @@ import { startApi, type RunningApi } from '../../api/server';
 import { AgentClient } from '../../client/agent-client';
 import { createStreamBus } from '../../stream';
 import type { StreamBus } from '../../stream/bus';
+import type { ScriptInput } from '../../activities/llm/scripted-model';
 import { ptoScript } from '../fixtures/scripts';
+import { ASKING } from '../fixtures/tool-questions';
 import { inspect } from '../../testkit/mcp-inspector';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef0';
+
+/** The PTO agent, and the general agent calling a tool that asks the user's name mid-call (the asking server). */
+const script: ScriptInput = {
+  ...ptoScript,
+  rules: [
+    ...ptoScript.rules,
+    { user: 'greet me', reply: { toolCalls: [{ tool: 'asking__greet', args: {} }] } },
+    { afterTool: 'asking__greet', reply: { text: '{{result}}{{outcome.error}}' } },
+  ],
+};
 
 describe('the MCP server at /mcp', () => {
   let env: TestWorkflowEnvironment;
@@ -29,8 +44,11 @@ describe('the MCP server at /mcp', () => {
   beforeAll(async () => {
     env = await startTemporal();
     bus = createStreamBus();
-    const settings = testSettings({ VALIDATE_PROMPTS: 'false' });
-    worker = await startWorker(env, { script: ptoScript, settings, streamBus: bus });
+    const dir = mkdtempSync(path.join(tmpdir(), 'mcp-server-'));
+    const registry = path.join(dir, 'mcp.json');
+    writeFileSync(registry, JSON.stringify({ mcpServers: { asking: ASKING(path.join(dir, 'asking.log')) } }));
+    const settings = testSettings({ VALIDATE_PROMPTS: 'false', MCP_ENDPOINTS_FILE: registry });
+    worker = await startWorker(env, { script, settings, streamBus: bus });
     api = await startApi({
       agents: new AgentClient(env.client, settings.taskQueue),
       bus,
@@ -73,6 +91,7 @@ describe('the MCP server at /mcp', () => {
     const tools = listed.json!.tools as { name: string; inputSchema: object; outputSchema?: object }[];
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
+        'answer_question',
         'approve_call',
         'end_conversation',
         'get_history',
@@ -194,6 +213,42 @@ describe('the MCP server at /mcp', () => {
     expect(edited.structuredContent.reply).toMatch(/^Booked 2027-01-18 to 2027-01-18/);
     await call(client, 'end_conversation', { conversationId: id });
     expect((await call(client, 'get_status', { conversationId: id })).structuredContent.state).toBe('ended');
+  });
+
+  it("passes a running tool's question on through elicitation, or answers it with answer_question", async () => {
+    const asking = await connect(ALICE, (message) =>
+      /asking__greet asks: What is your name\?/.test(message)
+        ? { action: 'accept', content: { name: 'Ada' } }
+        : { action: 'decline' },
+    );
+    const greeted = await call(asking, 'start_conversation', { goalId: 'goal_general', message: 'greet me' });
+    expect(greeted.structuredContent).toMatchObject({
+      reply: 'Hello, Dr Ada!',
+      answered: [{ tool: 'asking__greet', action: 'accept' }],
+    });
+    expect(greeted.structuredContent.question).toBeUndefined();
+
+    // A client that cannot ask gets the question, the form's schema with it, and answers it itself.
+    const plain = await connect(ALICE);
+    const started = await call(plain, 'start_conversation', { goalId: 'goal_general', message: 'greet me' });
+    const question = started.structuredContent.question!;
+    expect(question).toMatchObject({
+      tool: 'asking__greet',
+      kind: 'form',
+      message: 'What is your name?',
+      schema: { properties: { name: { type: 'string' } }, required: ['name'] },
+    });
+    const id = started.structuredContent.conversationId;
+    expect((await call(plain, 'get_status', { conversationId: id })).structuredContent).toMatchObject({
+      question: { questionId: question.questionId },
+    });
+    const answered = await call(plain, 'answer_question', {
+      conversationId: id,
+      questionId: question.questionId,
+      action: 'accept',
+      content: { name: 'Grace', title: 'Ms' },
+    });
+    expect(answered.structuredContent).toMatchObject({ reply: 'Hello, Ms Grace!' });
   });
 
   it('refuses a missing or unknown key, and another owner’s conversation', async () => {
