@@ -11,14 +11,28 @@ export { AgentGoalWorkflow } from '../workflows';
 export * from '../core/messages';
 export type { AgentsDescription } from '../core/activity-types';
 export type { CatalogDescription } from '../workflows/describe-workflows';
+export type {
+  EndpointFeatures,
+  PromptOpening,
+  PromptRef,
+  PromptSummary,
+  ResourceRead,
+  ResourceRef,
+  ResourceSummary,
+  ResourceTemplateSummary,
+} from '../core/mcp-features';
+export { openingState, withAttachment } from '../core/mcp-features';
+export { splitAttachment } from '../core/attachment';
 export type { MadeToolSummary, MadeToolUsage, ToolExample, ToolProvenance } from '../core/made-tools';
 export type {
   AgentSummary,
   CatalogSummary,
   ChatMessage,
+  ContentAnnotations,
   EndpointStatus,
   Goal,
   ToolCall,
+  ToolContent,
   ToolOutcome,
   ToolSpec,
   Usage,
