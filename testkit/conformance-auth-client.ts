@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     path.join(mkdtempSync(path.join(tmpdir(), 'conformance-')), 'mcp-oauth'),
     randomBytes(32),
   );
-  const pool = new McpPool({ baseDir: process.cwd(), oauth: new OAuthAccess({ store }) });
+  const pool = new McpPool({ baseDir: process.cwd(), oauth: new OAuthAccess({ folder: store.folder, store }) });
   try {
     await connect(store, target);
     for (let attempt = 1; ; attempt++) {

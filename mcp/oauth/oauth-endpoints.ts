@@ -6,6 +6,7 @@ import type { EndpointStatus } from '../../core/types';
 import { oauthOf, resolveEndpoint, type RegistryFile } from '../endpoint-registry';
 import type { OAuthTarget } from './connect-flow';
 import type { OAuthStore } from './oauth-settings';
+import { TokenStore } from './token-store';
 
 /** Why an endpoint cannot be connected: `not_found` (no such entry), `invalid` (not an OAuth endpoint, a variable
  * missing). */
@@ -60,8 +61,8 @@ export function endpointsForOwner(
   return endpoints.map((e): EndpointStatus => {
     if (!oauth.has(e.name) || e.status === 'disabled') return e;
     const marked = { ...e, auth: 'oauth' as const };
-    if (!tokens.store) return { ...marked, status: 'needs_connecting', toolCount: 0, error: tokens.error };
-    if (tokens.store.hasGrant(e.name, owner)) return marked;
-    return { ...marked, status: 'needs_connecting', error: undefined };
+    // Without the key here (the CLI), a grant the worker can read is still seen: its file is there.
+    if (TokenStore.grantExists(tokens.folder, e.name, owner)) return marked;
+    return { ...marked, status: 'needs_connecting', error: tokens.store ? undefined : tokens.error };
   });
 }

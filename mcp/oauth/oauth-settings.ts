@@ -12,8 +12,11 @@ export function ownerOrDefault(owner: string | null | undefined): string {
   return owner || DEFAULT_OWNER;
 }
 
-/** The store, or why there is none (said to whoever tries to connect or call an OAuth endpoint). */
-export type OAuthStore = { store: TokenStore; error?: undefined } | { store?: undefined; error: string };
+/** The store, or why there is none (said to whoever tries to connect or call an OAuth endpoint); its folder either way,
+ * where a grant's presence can be seen without the key. */
+export type OAuthStore = { folder: string } & (
+  { store: TokenStore; error?: undefined } | { store?: undefined; error: string }
+);
 
 export const NO_KEY =
   'MCP_TOKEN_KEY is not set, so OAuth tokens cannot be kept: set it to 32 random bytes (openssl rand -base64 32) in the worker and the API';
@@ -37,6 +40,7 @@ export function parseTokenKey(value: string): Buffer {
 
 /** The store of this data dir, or the reason there is none. A malformed key throws (a configuration error). */
 export function openTokenStore(dataDir: string, keyValue: string | undefined): OAuthStore {
-  if (!keyValue?.trim()) return { error: NO_KEY };
-  return { store: new TokenStore(tokenFolder(dataDir), parseTokenKey(keyValue)) };
+  const folder = tokenFolder(dataDir);
+  if (!keyValue?.trim()) return { folder, error: NO_KEY };
+  return { folder, store: new TokenStore(folder, parseTokenKey(keyValue)) };
 }

@@ -61,7 +61,12 @@ export class TokenStore {
 
   /** Whether the owner holds a grant, without decrypting it (the key is not needed to say "needs connecting"). */
   hasGrant(endpoint: string, owner: string): boolean {
-    return existsSync(path.join(this.folder, this.grantPath(endpoint, owner)));
+    return TokenStore.grantExists(this.folder, endpoint, owner);
+  }
+
+  /** The same, for a process without the key (the CLI listing endpoints for a worker that has it). */
+  static grantExists(folder: string, endpoint: string, owner: string): boolean {
+    return existsSync(path.join(folder, grantPath(endpoint, owner)));
   }
 
   saveGrant(grant: Grant, isNew = false): void {
@@ -147,7 +152,7 @@ export class TokenStore {
   // ---- the files ------------------------------------------------------------------------------------------------
 
   private grantPath(endpoint: string, owner: string): string {
-    return path.join('grants', safe(endpoint), `${digest(owner)}.json`);
+    return grantPath(endpoint, owner);
   }
 
   private clientPath(endpoint: string, redirectUri: string): string {
@@ -203,6 +208,10 @@ export class TokenStore {
     mkdirSync(this.folder, { recursive: true, mode: 0o700 });
     writeFileSync(path.join(this.folder, 'connections.stamp'), new Date().toISOString(), { mode: 0o600 });
   }
+}
+
+function grantPath(endpoint: string, owner: string): string {
+  return path.join('grants', safe(endpoint), `${digest(owner)}.json`);
 }
 
 /** The path with forward slashes, so a store moved between systems still opens. */

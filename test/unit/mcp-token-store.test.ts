@@ -141,7 +141,7 @@ describe('MCP_TOKEN_KEY', () => {
   });
 
   it('without it there is no store, and the reason says what to set', () => {
-    expect(openTokenStore('/tmp', undefined)).toEqual({ error: NO_KEY });
+    expect(openTokenStore('/tmp', undefined)).toEqual({ folder: '/tmp/mcp-oauth', error: NO_KEY });
     expect(NO_KEY).toMatch(/MCP_TOKEN_KEY is not set/);
   });
 });
