@@ -1,5 +1,5 @@
-// One conversation: its messages, the reply being written (streamed), tool calls and approvals, and the box to
-// write in. It loads the conversation, then follows its events from the next message on; a reload does the same,
+// One conversation: its messages, the reply being written (streamed), tool calls and approvals, a running tool's
+// question and progress, and the box to write in. It loads the conversation, then follows its events from the next message on; a reload does the same,
 // so a turn in progress resumes with its partial text.
 import { useEffect, useReducer, useRef, useState, type FormEvent } from 'react';
 import {
@@ -9,11 +9,14 @@ import {
   openEvents,
   type ConfirmDecision,
   type ConversationState,
+  type QuestionAnswer,
   type ToolSpec,
   type Usage,
 } from './api';
 import { EMPTY, isStarter, nextSeq, reduce } from './chat-state';
 import { Transcript } from './Transcript';
+import { QuestionForm } from './QuestionForm';
+import { ToolProgressLine } from './ToolProgressLine';
 import { formatUsd } from '../core/format';
 
 interface Props {
@@ -111,7 +114,7 @@ export function Chat({ id, agentName, onStatus }: Props) {
   useEffect(() => {
     const nearBottom = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 240;
     if (nearBottom) endRef.current?.scrollIntoView({ block: 'end' });
-  }, [s.messages.length, s.partial?.text, s.pending, s.state]);
+  }, [s.messages.length, s.partial?.text, s.pending, s.state, s.question]);
 
   async function send(e?: FormEvent) {
     e?.preventDefault();
@@ -144,6 +147,16 @@ export function Chat({ id, agentName, onStatus }: Props) {
     setError(null);
     try {
       await api.confirm(id, decision);
+    } catch (err) {
+      setError(messageOf(err));
+      throw err;
+    }
+  }
+
+  async function answerQuestion(questionId: string, answer: QuestionAnswer) {
+    setError(null);
+    try {
+      await api.answer(id, questionId, answer);
     } catch (err) {
       setError(messageOf(err));
       throw err;
@@ -191,6 +204,15 @@ export function Chat({ id, agentName, onStatus }: Props) {
         </p>
       )}
       <Transcript messages={s.messages} pending={s.pending} tools={tools} onDecide={decide} />
+      {/* Under the tool card of the call running now: its progress, and what it asks the user. */}
+      {s.progress && (s.state === 'working' || s.question) && <ToolProgressLine progress={s.progress} />}
+      {s.question && !ended && (
+        <QuestionForm
+          key={s.question.id}
+          question={s.question}
+          onAnswer={(answer) => answerQuestion(s.question!.id, answer)}
+        />
+      )}
       {/* Outside the log: screen readers hear the finished message, not every token. */}
       {s.partial?.text && (
         <div className="msg agent streaming" data-testid="streaming" aria-busy="true">

@@ -2,7 +2,9 @@
 // the server's message, a 401 tells whoever listens (the key prompt), and the live events come from one EventSource.
 import type { AgentsDescription } from '../core/activity-types';
 import type { MadeToolSummary } from '../core/made-tools';
+import type { EndpointFeatures, PromptRef } from '../core/mcp-features';
 import type { CatalogSummary, ChatMessage, ToolCall, ToolOutcome, ToolSpec, Usage } from '../core/types';
+import type { QuestionAnswer, QuestionField, ToolQuestion } from '../core/tool-questions';
 import type {
   AgentReply,
   ConfirmDecision,
@@ -21,8 +23,11 @@ export type {
   ConversationSummary,
   MadeToolSummary,
   PendingApproval,
+  QuestionAnswer,
+  QuestionField,
   ToolCall,
   ToolOutcome,
+  ToolQuestion,
   ToolSpec,
   Usage,
 };
@@ -40,6 +45,8 @@ export interface Conversation {
   state: ConversationState;
   messages: SeqMessage[];
   pendingApproval: PendingApproval | null;
+  /** The question a running tool asks the user (absent from APIs before tool questions). */
+  question?: ToolQuestion | null;
   usage: Usage;
   title?: string | null;
 }
@@ -56,8 +63,20 @@ export type LiveEvent =
   | { event: 'token'; data: { attempt: string; offset: number; text: string } }
   | { event: 'discard'; data: { attempt: string } }
   | { event: 'approval'; data: { pending: PendingApproval | null } }
+  | { event: 'question'; data: { question: ToolQuestion | null } }
+  | { event: 'tool_progress'; data: ToolProgress }
   | { event: 'state'; data: { state: ConversationState; goalId: string } }
   | { event: 'error'; data: { message: string } };
+
+/** A running tool's progress or log message (the `tool_progress` event): live only, never in history. */
+export interface ToolProgress {
+  attempt: string;
+  tool: string;
+  progress?: number;
+  total?: number;
+  message?: string;
+  level?: string;
+}
 
 export class ApiError extends Error {
   constructor(
@@ -138,6 +157,9 @@ export const api = {
   say: (id: string, text: string) => request<unknown>('POST', conv(id, '/messages?wait=false'), { text }),
   confirm: (id: string, decision: ConfirmDecision) =>
     request<unknown>('POST', conv(id, '/confirm?wait=false'), decision),
+  /** Waits for the agent's next reply; the events show the question go meanwhile. */
+  answer: (id: string, questionId: string, answer: QuestionAnswer) =>
+    request<AgentReply>('POST', conv(id, '/answer'), { questionId, ...answer }),
   cancel: (id: string) => request<AgentReply>('POST', conv(id, '/cancel')),
   endpoints: () => request<CatalogSummary>('GET', '/endpoints'),
   /** Where to send the user to connect an MCP server that needs OAuth (their owner: the stored key's). */
@@ -148,7 +170,17 @@ export const api = {
     request<ToolSpec[]>('GET', goalId ? `/tools?goal=${encodeURIComponent(goalId)}` : '/tools'),
   /** Every version of every made tool, with its code, provenance and usage. */
   madeTools: () => request<MadeToolSummary[]>('GET', '/made-tools?usage=true'),
+  /** An MCP endpoint's resources and resource templates, and its prompts (what the server does not offer: `unsupported`). */
+  endpointResources: (name: string) =>
+    request<Pick<EndpointFeatures, 'resources' | 'templates' | 'unsupported'>>('GET', `${endpoint(name)}/resources`),
+  endpointPrompts: (name: string) =>
+    request<Pick<EndpointFeatures, 'prompts' | 'unsupported'>>('GET', `${endpoint(name)}/prompts`),
+  /** A conversation opened by an MCP server's prompt (its messages first) instead of the goal's starter. */
+  startWithPrompt: (prompt: PromptRef, goalId?: string) =>
+    request<Started>('POST', '/conversations', { ...(goalId ? { goalId } : {}), prompt }),
 };
+
+const endpoint = (name: string) => `/endpoints/${encodeURIComponent(name)}`;
 
 export interface EventHandlers {
   onEvent(e: LiveEvent): void;
@@ -158,7 +190,7 @@ export interface EventHandlers {
   onClosed(): void;
 }
 
-const NAMES = ['message', 'token', 'discard', 'approval', 'state'] as const;
+const NAMES = ['message', 'token', 'discard', 'approval', 'question', 'tool_progress', 'state'] as const;
 
 /**
  * Follows a conversation's events from message `since` on. The browser reconnects by itself after a network

@@ -1,12 +1,25 @@
 // What the chat view knows of one conversation, and how the API's answers and live events change it (a pure
 // reducer). Messages are kept by sequence number, so a message seen twice (a reload, a reconnect) shows once.
-import type { Conversation, ConversationState, LiveEvent, PendingApproval, SeqMessage, Usage } from './api';
+import type {
+  Conversation,
+  ConversationState,
+  LiveEvent,
+  PendingApproval,
+  SeqMessage,
+  ToolProgress,
+  ToolQuestion,
+  Usage,
+} from './api';
 
 export interface ChatState {
   goalId: string | null;
   state: ConversationState | null;
   messages: SeqMessage[];
   pending: PendingApproval | null;
+  /** The question a running tool asks the user. */
+  question: ToolQuestion | null;
+  /** The latest progress of the tool running now; gone with its result. */
+  progress: ToolProgress | null;
   usage: Usage | null;
   /** Text of the reply being written, per model attempt; the agent's durable message replaces it. */
   partial: { attempt: string; text: string } | null;
@@ -22,6 +35,8 @@ export const EMPTY: ChatState = {
   state: null,
   messages: [],
   pending: null,
+  question: null,
+  progress: null,
   usage: null,
   partial: null,
   problem: null,
@@ -38,6 +53,7 @@ export function reduce(s: ChatState, a: ChatAction): ChatState {
         state: c.state,
         messages: merge(s.messages, c.messages),
         pending: c.pendingApproval,
+        question: c.question ?? null,
         usage: c.usage,
         partial: null,
       };
@@ -56,6 +72,7 @@ function onEvent(s: ChatState, e: LiveEvent): ChatState {
         ...s,
         messages: merge(s.messages, [e.data]),
         partial: e.data.message.kind === 'agent' ? null : s.partial,
+        progress: e.data.message.kind === 'tool' ? null : s.progress,
         problem: null,
       };
     case 'token': {
@@ -66,12 +83,18 @@ function onEvent(s: ChatState, e: LiveEvent): ChatState {
       return s.partial?.attempt === e.data.attempt ? { ...s, partial: null } : s;
     case 'approval':
       return { ...s, pending: e.data.pending };
+    case 'question':
+      return { ...s, question: e.data.question };
+    case 'tool_progress':
+      return { ...s, progress: e.data };
     case 'state':
       return {
         ...s,
         state: e.data.state,
         goalId: e.data.goalId,
         partial: e.data.state === 'working' ? s.partial : null,
+        // Kept while the user answers the tool's question (its state is waiting_for_user); the tool's result clears it.
+        progress: e.data.state === 'ended' ? null : s.progress,
         problem: null,
       };
     case 'error':

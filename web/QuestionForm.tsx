@@ -1,0 +1,198 @@
+// A running tool's question (an MCP server's elicitation or sampling request), answered in the page: a form
+// generated from the requested schema with Accept / Decline / Cancel, a link with "I did it" / Decline, or the prompt
+// a server wants our model to answer with Approve / Decline. The form's content is checked by the checker the
+// workflow runs (core/check-args.ts) before it is sent, so a mistake is shown here, next to its field.
+import { useId, useState, type FormEvent } from 'react';
+import type { QuestionAnswer, ToolQuestion } from './api';
+import { checkArgs } from '../core/check-args';
+import type { JsonSchema } from '../core/types';
+import { QuestionFieldInput, initialValue, toContent, boundsProblems, type RawValue } from './QuestionFieldInput';
+
+interface Props {
+  question: ToolQuestion;
+  onAnswer(answer: QuestionAnswer): Promise<void>;
+}
+
+export function QuestionForm({ question, onAnswer }: Props) {
+  const [busy, setBusy] = useState(false);
+  const ids = useId();
+
+  // Stays busy once sent: the question event that follows takes this form away.
+  async function answer(a: QuestionAnswer) {
+    setBusy(true);
+    try {
+      await onAnswer(a);
+    } catch {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section
+      className="question"
+      data-testid="question"
+      data-kind={question.kind}
+      aria-labelledby={`${ids}-title`}
+      role="group"
+    >
+      <header className="tool-head">
+        <span className="tool-name">{question.tool}</span>
+        <span className="tool-status">{KIND_LABEL[question.kind]}</span>
+      </header>
+      <p id={`${ids}-title`} className="question-message" data-testid="question-message">
+        {question.message}
+      </p>
+      {question.kind === 'form' && <Form question={question} busy={busy} onAnswer={answer} />}
+      {question.kind === 'url' && (
+        <>
+          <p className="question-link">
+            <a href={question.url} target="_blank" rel="noopener noreferrer" data-testid="question-url">
+              {question.url}
+            </a>
+          </p>
+          <div className="actions">
+            <button
+              type="button"
+              className="primary"
+              data-testid="question-accept"
+              disabled={busy}
+              onClick={() => void answer({ action: 'accept' })}
+            >
+              I did it
+            </button>
+            <button
+              type="button"
+              data-testid="question-decline"
+              disabled={busy}
+              onClick={() => void answer({ action: 'decline' })}
+            >
+              Decline
+            </button>
+          </div>
+        </>
+      )}
+      {question.kind === 'sampling' && question.sampling && (
+        <>
+          <p className="tool-about">
+            {question.server} asks our model to answer this (at most {question.sampling.maxTokens} tokens, counted in
+            this conversation&apos;s usage):
+          </p>
+          {question.sampling.systemPrompt && (
+            <pre className="tool-args" aria-label="System prompt">
+              {question.sampling.systemPrompt}
+            </pre>
+          )}
+          <pre className="tool-args" aria-label="Prompt" data-testid="question-prompt">
+            {question.sampling.prompt}
+          </pre>
+          <div className="actions">
+            <button
+              type="button"
+              className="primary"
+              data-testid="question-accept"
+              disabled={busy}
+              onClick={() => void answer({ action: 'accept' })}
+            >
+              Approve
+            </button>
+            <button
+              type="button"
+              data-testid="question-decline"
+              disabled={busy}
+              onClick={() => void answer({ action: 'decline' })}
+            >
+              Decline
+            </button>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+const KIND_LABEL = { form: 'asks you', url: 'asks you to open a page', sampling: 'asks to use the model' } as const;
+
+function Form({
+  question,
+  busy,
+  onAnswer,
+}: {
+  question: ToolQuestion;
+  busy: boolean;
+  onAnswer(a: QuestionAnswer): Promise<void>;
+}) {
+  const schema = question.schema ?? { type: 'object' as const, properties: {} };
+  const required = new Set(schema.required ?? []);
+  const fields = Object.entries(schema.properties);
+  const [values, setValues] = useState<Record<string, RawValue>>(() =>
+    Object.fromEntries(fields.map(([name, field]) => [name, initialValue(field)])),
+  );
+  const [problems, setProblems] = useState<string[]>([]);
+  const ids = useId();
+
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    // The browser checks what its inputs know (e-mail, URL, bounds); then the schema, as the workflow will.
+    if (!e.currentTarget.reportValidity()) return;
+    const content = toContent(schema, values);
+    const checked = checkArgs(schema as unknown as JsonSchema, content);
+    const found = [
+      ...(checked.missing.length
+        ? [`Required: ${checked.missing.map((n) => schema.properties[n]?.title ?? n).join(', ')}.`]
+        : []),
+      ...checked.problems.filter((p) => !p.startsWith('missing required')),
+      ...boundsProblems(schema, content),
+    ];
+    setProblems(found);
+    if (!found.length) void onAnswer({ action: 'accept', content });
+  }
+
+  return (
+    <form className="question-form" onSubmit={submit} aria-describedby={`${ids}-problems`}>
+      {fields.map(([name, field]) => (
+        <QuestionFieldInput
+          key={name}
+          name={name}
+          field={field}
+          required={required.has(name)}
+          value={values[name]!}
+          disabled={busy}
+          onChange={(v) => {
+            setValues((old) => ({ ...old, [name]: v }));
+            setProblems([]);
+          }}
+        />
+      ))}
+      {problems.length > 0 && (
+        <ul id={`${ids}-problems`} className="field-error" role="alert" data-testid="question-error">
+          {problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      )}
+      <p className="tool-about">* required</p>
+      <div className="actions">
+        <button type="submit" className="primary" data-testid="question-accept" disabled={busy}>
+          Accept
+        </button>
+        <button
+          type="button"
+          data-testid="question-decline"
+          disabled={busy}
+          onClick={() => void onAnswer({ action: 'decline' })}
+        >
+          Decline
+        </button>
+        <button
+          type="button"
+          className="danger"
+          data-testid="question-cancel"
+          disabled={busy}
+          onClick={() => void onAnswer({ action: 'cancel' })}
+        >
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
