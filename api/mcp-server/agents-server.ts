@@ -17,6 +17,8 @@ export interface AgentsServerDeps {
   agents: AgentClient;
   caller: Caller;
   defaultGoal: string;
+  /** Told each time a tool sends a conversation something, so live views (the web chat's events) look at once. */
+  touched?: (id: string) => void;
 }
 
 const INSTRUCTIONS =
@@ -28,6 +30,11 @@ const INSTRUCTIONS =
 
 export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
   const { agents, caller } = deps;
+  /** The update sent, live views told, its reply awaited. */
+  const sent = <T>(id: string, update: Promise<T>): Promise<T> => {
+    deps.touched?.(id);
+    return update;
+  };
   const server = new McpServer(
     { name: 'temporal-agent-orchestrator', version: '1.0.0' },
     { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
@@ -66,7 +73,7 @@ export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
     guarded(async ({ goalId = deps.defaultGoal, message, conversationId: wanted }, extra) => {
       await agents.requireGoal(goalId);
       const { id, greeting } = await agents.start(goalId, wanted, caller.owner ?? undefined);
-      const reply = message ? await agents.say(id, message) : greeting;
+      const reply = message ? await sent(id, agents.say(id, message)) : greeting;
       return turn(id, reply ?? { promptId: 0, reply: '', pendingToolCall: null, ended: false }, extra, {
         goalId,
         greeting: greeting?.reply ?? '',
@@ -87,7 +94,7 @@ export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
     },
     guarded(async ({ conversationId: id, text }, extra) => {
       await visibleFeed(agents, caller, id);
-      return turn(id, await agents.say(id, text), extra);
+      return turn(id, await sent(id, agents.say(id, text)), extra);
     }),
   );
 
@@ -108,7 +115,7 @@ export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
     },
     guarded(async ({ conversationId: id, callId, args }, extra) => {
       await visibleFeed(agents, caller, id);
-      return turn(id, await agents.confirm(id, { approve: true, ...(args ? { args } : {}), callId }), extra);
+      return turn(id, await sent(id, agents.confirm(id, { approve: true, ...(args ? { args } : {}), callId })), extra);
     }),
   );
 
@@ -127,7 +134,7 @@ export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
     },
     guarded(async ({ conversationId: id, reason, callId }, extra) => {
       await visibleFeed(agents, caller, id);
-      return turn(id, await agents.confirm(id, { approve: false, reason, callId }), extra);
+      return turn(id, await sent(id, agents.confirm(id, { approve: false, reason, callId })), extra);
     }),
   );
 
@@ -153,7 +160,7 @@ export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
     guarded(async ({ conversationId: id, questionId, action, content }, extra) => {
       await visibleFeed(agents, caller, id);
       const answer: QuestionAnswer = action === 'accept' ? { action, ...(content ? { content } : {}) } : { action };
-      return turn(id, await agents.answer(id, { ...(questionId ? { questionId } : {}), answer }), extra);
+      return turn(id, await sent(id, agents.answer(id, { ...(questionId ? { questionId } : {}), answer })), extra);
     }),
   );
 
@@ -168,7 +175,7 @@ export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
     },
     guarded(async ({ conversationId: id }) => {
       await visibleFeed(agents, caller, id);
-      await agents.end(id);
+      await sent(id, agents.end(id));
       return answer({ conversationId: id, ended: true }, `conversation ${id} ended`);
     }),
   );

@@ -30,6 +30,8 @@ export interface AskContext {
   server: McpServer;
   requestId: string | number;
   signal: AbortSignal;
+  /** Told when an answer is sent to the conversation (live views look at once). */
+  touched?: (id: string) => void;
 }
 
 export interface Settled {
@@ -51,7 +53,9 @@ export async function settleByAsking(
     if (pending) {
       const decision = await askApproval(pending, ask);
       if (!decision) break;
-      settled.reply = await agents.confirm(id, decision);
+      const reply = agents.confirm(id, decision);
+      ask.touched?.(id);
+      settled.reply = await reply;
       settled.decided.push({
         callId: pending.call.id,
         tool: pending.call.tool,
@@ -61,7 +65,9 @@ export async function settleByAsking(
     } else if (question) {
       const answer = await passOn(question, ask);
       if (!answer) break;
-      settled.reply = await agents.answer(id, { questionId: question.id, answer });
+      const reply = agents.answer(id, { questionId: question.id, answer });
+      ask.touched?.(id);
+      settled.reply = await reply;
       settled.answered.push({ questionId: question.id, tool: question.tool, action: answer.action });
     } else break;
   }

@@ -16,6 +16,8 @@ export interface McpMountDeps {
   /** The goal start_conversation uses when it names none (the worker's AGENT_GOAL). */
   defaultGoal: string;
   maxBodyBytes: number;
+  /** Told each time a tool sends a conversation something (the API's live feeds look at once). */
+  touched?: (id: string) => void;
 }
 
 /** Half an hour: a client that comes back later gets a 404 for its session and opens a new one, as the spec says. */
@@ -25,7 +27,8 @@ const MAX_SESSIONS = 1_000;
 export function mountMcpServer(app: Hono<ApiEnv>, deps: McpMountDeps): McpSessions {
   const sessions = new McpSessions(
     { idleMs: IDLE_MS, maxSessions: MAX_SESSIONS, maxBodyBytes: deps.maxBodyBytes },
-    (caller) => createAgentsMcpServer({ agents: deps.agents, caller, defaultGoal: deps.defaultGoal }),
+    (caller) =>
+      createAgentsMcpServer({ agents: deps.agents, caller, defaultGoal: deps.defaultGoal, touched: deps.touched }),
   );
 
   app.all(MCP_PATH, async (c) => {
