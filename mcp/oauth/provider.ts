@@ -63,6 +63,9 @@ export function configuredClient(
 
 /** One owner's grant for one endpoint, as the SDK's transport and auth() use it in the worker. */
 export class GrantProvider implements OAuthClientProvider {
+  /** The refresh token last handed to the SDK: a refusal of it does not condemn a newer one saved meanwhile. */
+  private presentedRefresh: string | undefined;
+
   constructor(
     private readonly store: TokenStore,
     private readonly endpoint: string,
@@ -107,6 +110,7 @@ export class GrantProvider implements OAuthClientProvider {
   tokens(): OAuthTokens | undefined {
     const tokens = this.grant()?.tokens;
     if (tokens) this.onSecrets?.([tokens.access_token, tokens.refresh_token ?? '']);
+    this.presentedRefresh = tokens?.refresh_token;
     return tokens;
   }
 
@@ -142,7 +146,12 @@ export class GrantProvider implements OAuthClientProvider {
   /** The server refused the grant (a refresh answered invalid_grant, the client unknown): forget it, so the owner
    * shows as needing to connect again rather than failing the same way on every call. */
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
-    if (scope === 'all' || scope === 'tokens' || scope === 'client') this.store.deleteGrant(this.endpoint, this.owner);
-    else if (scope === 'discovery' && this.grant()) this.update({ discovery: undefined });
+    if (scope === 'all' || scope === 'tokens' || scope === 'client') {
+      // Two sessions (or workers) refreshing at once: the server rotated the token for the other, which saved it.
+      // The SDK tries again with the stored tokens then, which are good; only a refusal of the latest is final.
+      const latest = this.grant()?.tokens.refresh_token;
+      if (scope === 'tokens' && latest && latest !== this.presentedRefresh) return;
+      this.store.deleteGrant(this.endpoint, this.owner);
+    } else if (scope === 'discovery' && this.grant()) this.update({ discovery: undefined });
   }
 }

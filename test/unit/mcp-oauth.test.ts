@@ -69,7 +69,9 @@ describe('GrantProvider', () => {
   it('forgets the grant when the server refuses it, so the owner is back to connecting', () => {
     const store = freshStore();
     store.saveGrant(grant('ada'), true);
-    new GrantProvider(store, 'docs', 'ada', SERVER, AUTH).invalidateCredentials('tokens');
+    const provider = new GrantProvider(store, 'docs', 'ada', SERVER, AUTH);
+    provider.tokens(); // the SDK reads the tokens, presents the refresh token, and is refused
+    provider.invalidateCredentials('tokens');
     expect(store.hasGrant('docs', 'ada')).toBe(false);
   });
 
@@ -172,5 +174,24 @@ describe('the registry auth field', () => {
     expect(() => parseRegistry(JSON.stringify({ mcpServers: { docs: wrong } }))).toThrow(/server "docs": auth/);
     const stdio = { command: 'x', auth: { type: 'oauth' } };
     expect(() => parseRegistry(JSON.stringify({ mcpServers: { local: stdio } }))).toThrow(/server "local"/);
+  });
+});
+
+describe('two refreshes at once', () => {
+  it('keeps the grant when the refused refresh token is older than the one another session saved', () => {
+    const store = freshStore();
+    store.saveGrant(grant('ada'), true);
+    const slow = new GrantProvider(store, 'docs', 'ada', SERVER, AUTH);
+    const fast = new GrantProvider(store, 'docs', 'ada', SERVER, AUTH);
+    expect(slow.tokens()?.refresh_token).toBe('r-ada');
+    expect(fast.tokens()?.refresh_token).toBe('r-ada');
+    // The fast one's refresh rotated the token; the server then refuses the slow one's (the old one).
+    fast.saveTokens({ access_token: 'a-2', refresh_token: 'r-2', token_type: 'Bearer' });
+    slow.invalidateCredentials('tokens');
+    expect(store.readGrant('docs', 'ada')?.tokens.refresh_token).toBe('r-2');
+    // Its retry presents the newest, and a refusal of that one is final.
+    expect(slow.tokens()?.refresh_token).toBe('r-2');
+    slow.invalidateCredentials('tokens');
+    expect(store.hasGrant('docs', 'ada')).toBe(false);
   });
 });
