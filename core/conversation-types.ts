@@ -26,7 +26,9 @@ export interface DelegateTask {
 export type DelegateWait =
   | { kind: 'approval'; approval: PendingApproval }
   /** `agentName`: who asks, when it is not the delegate itself (a question passed up from deeper down). */
-  | { kind: 'question'; question: string; callId: string; agentName?: string };
+  | { kind: 'question'; question: string; callId: string; agentName?: string }
+  /** One of its tools asks the user (an MCP server's elicitation or sampling request; core/tool-questions.ts). */
+  | { kind: 'tool_question'; question: ToolQuestion };
 
 /** A delegate tells its parent when it starts or stops waiting for the user (the delegateReport signal). */
 export interface DelegateReport {

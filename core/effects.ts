@@ -13,6 +13,7 @@ import type {
 } from './types';
 import type { AgentGoalInput, ConfirmDecision } from './conversation-types';
 import type { ToolDraftCheck } from './made-tools';
+import type { AnsweredQuestion } from './tool-questions';
 import type { PlanRequest, PlanResult, PromptVerdict, ValidateRequest, VetAndPlanRequest } from './activity-types';
 
 export interface QueuedPrompt {
@@ -71,7 +72,7 @@ export interface DelegateStart {
   input: AgentGoalInput;
 }
 
-export type DelegateAnswer = { confirm: ConfirmDecision } | { reply: string };
+export type DelegateAnswer = { confirm: ConfirmDecision } | { reply: string } | { question: AnsweredQuestion };
 
 /** Per call: started, or why not. */
 export type DelegateStarted = { callId: string } & ({ started: true } | StepFailure);

@@ -20,6 +20,9 @@ export const changeGoalSignal = defineSignal<[string]>('changeGoal');
 /** Stops the running turn: the model call or tool in flight is cancelled and the agent waits for the next prompt. */
 export const cancelTurnSignal = defineSignal('cancelTurn');
 
+/** A parent passes its user's answer down to the delegate whose tool asks (or whose own delegate's does). */
+export const answerToolQuestionSignal = defineSignal<[AnsweredQuestion]>('answerToolQuestion');
+
 /** A delegate tells its parent what it waits for from the user (an approval, a question), or that it waits no more. */
 export const delegateReportSignal = defineSignal<[DelegateReport]>('delegateReport');
 

@@ -22,6 +22,8 @@ export interface ToolQuestion {
   sampling?: { prompt: string; systemPrompt?: string; maxTokens: number };
   /** The tool call asking, set by the conversation. */
   callId?: string;
+  /** Set when a delegate's tool asks: the user answers it here, and the answer goes down to that agent. */
+  delegate?: { agentName: string; childId: string };
 }
 
 export interface QuestionSchema {

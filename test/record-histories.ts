@@ -1,7 +1,7 @@
 // `npm run record-histories`: runs representative conversations on a real dev server and saves their event
 // histories to test/histories/. The replay test replays them against the current workflow code, so a change
 // that would break running conversations fails CI. Re-record only when behaviour changes on purpose.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
@@ -18,7 +18,7 @@ import {
   userPromptSignal,
 } from '../core/messages';
 import type { AnsweredQuestion } from '../core/tool-questions';
-import { ASKING, questionsScript } from './fixtures/tool-questions';
+import { ASKING, QUESTION_GOALS, questionsScript } from './fixtures/tool-questions';
 import { TRAIN_TOOLS_QUEUE } from '../tools/native/trains/task-queue';
 import { searchJourneys, startTrainService } from '../tools/services/train-service';
 import { createToolWorker } from '../worker/create-worker';
@@ -543,6 +543,39 @@ async function main(): Promise<void> {
       await handle.result();
       await save('tool-questions', handle);
       await asking.stop();
+    }
+    if (wanted('tool-question-delegation')) {
+      // A delegate's tool asks: the question goes up to the parent (delegateReport from the update handler), the
+      // user's answer down to the delegate (answerToolQuestion signal).
+      const dir = mkdtempSync(path.join(tmpdir(), 'replay-tool-question-delegation-'));
+      const registry = path.join(dir, 'mcp.json');
+      writeFileSync(registry, JSON.stringify({ mcpServers: { asking: ASKING(path.join(dir, 'asking.log')) } }));
+      const goals = path.join(dir, 'goals');
+      mkdirSync(goals);
+      for (const goal of QUESTION_GOALS) writeFileSync(path.join(goals, `${goal.id}.json`), JSON.stringify(goal));
+      const settings = testSettings({
+        AGENT_GOAL: 'goal_question_boss',
+        GOALS_DIR: goals,
+        VALIDATE_PROMPTS: 'false',
+        MCP_ENDPOINTS_FILE: registry,
+      });
+      const boss = await startWorker(env, { script: questionsScript, settings });
+      const { handle } = await startConversation(
+        env.client,
+        settings.taskQueue,
+        { goalId: 'goal_question_boss' },
+        'replay-tool-question-delegation',
+      );
+      await say(handle, 'have me greeted');
+      await handle.executeUpdate(answerQuestionUpdate, {
+        args: [{ answer: { action: 'accept', content: { name: 'Ada' } } }],
+      });
+      const [greeter] = await handle.query(delegationsQuery);
+      await handle.signal(endChatSignal);
+      await handle.result();
+      await save('tool-question-delegation', handle);
+      await save('tool-question-delegation-child', env.client.workflow.getHandle(greeter!.childId));
+      await boss.stop();
     }
   } finally {
     await env.teardown();

@@ -40,7 +40,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     }
     return taken;
   }
-  setHandlers(convo, { cancelTurn, versions: () => versions });
+  setHandlers(convo, { cancelTurn, versions: () => versions, reportWait: () => listing.reportWait() });
 
   // ---- start: settings and goal come from activities, so a replay sees what the original run saw ----------
   const settings = await loadSettings();

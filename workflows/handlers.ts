@@ -13,6 +13,8 @@ export function setHandlers(
     /** Stops the running turn and cancels what is in flight; false when refused. */
     cancelTurn(): boolean;
     versions(): RunVersions;
+    /** A delegate tells its parent what it now waits for from the user (nothing for a user's own conversation). */
+    reportWait(): void;
   },
 ): void {
   /** Acts, then waits until the agent next needs the user, and answers with its reply. */
@@ -45,7 +47,12 @@ export function setHandlers(
     validator: (decision) => rejectIf(convo.confirmRefusal(decision), 'Cannot confirm: '),
   });
   setHandler(m.answerQuestionUpdate, (input) => replyAfter(() => convo.answerQuestion(input)), {
-    validator: (input) => rejectIf(convo.questions.answerRefusal(input, convo.ended), 'Cannot answer: '),
+    validator: (input) => rejectIf(convo.questionRefusal(input), 'Cannot answer: '),
+  });
+  setHandler(m.answerToolQuestionSignal, (input) => {
+    const refusal = convo.questionRefusal(input);
+    if (refusal) log.warn(`answer ignored: ${refusal}`);
+    else convo.answerQuestion(input);
   });
   // A running tool's activity asks; its update id is the question's id, so a retried call asking the same again joins
   // this update (or gets its answer, once given) instead of asking twice.
@@ -53,9 +60,12 @@ export function setHandlers(
     m.toolQuestionUpdate,
     async (question) => {
       convo.askUser(question);
+      // The main loop waits on the tool call: a delegate tells its parent from here.
+      workflow.reportWait();
       const seconds = convo.settings.toolQuestionTimeoutSeconds ?? DEFAULT_QUESTION_SECONDS;
       const answered = await condition(() => convo.questions.answerOf(question.id) !== null, seconds * 1000);
       const answer = convo.questions.settle(question.id, !answered);
+      workflow.reportWait();
       if (!answered) convo.log.note(`Nobody answered ${question.tool}'s question within ${seconds} s: declined.`);
       return answer;
     },

@@ -34,6 +34,12 @@ export class Listing {
     if (title && title !== listed.title) upsertMemo({ title: (listed.title = title) });
   }
 
+  /** A delegate's wait, told to its parent now (from a handler, while the main loop waits on a tool call). */
+  reportWait(): void {
+    const { task } = this.convo.input;
+    if (task) this.reportToParent(task.parentId, task.callId);
+  }
+
   private reportToParent(parentId: string, callId: string): void {
     const waiting = this.convo.delegateWait();
     const key = JSON.stringify(waiting);

@@ -8,7 +8,7 @@ import {
   startChild,
 } from '@temporalio/workflow';
 import type { DelegateAnswer, DelegateStart, DelegateStarted, Performers } from '../core/effects';
-import { confirmSignal, userPromptSignal } from '../core/messages';
+import { answerToolQuestionSignal, confirmSignal, userPromptSignal } from '../core/messages';
 import type { AgentGoalInput, Transcript } from '../core/conversation-types';
 import {
   checkGoalDraft,
@@ -131,6 +131,7 @@ async function answerDelegate(childId: string, answer: DelegateAnswer): Promise<
   const child = getExternalWorkflowHandle(childId);
   try {
     if ('confirm' in answer) await child.signal(confirmSignal, answer.confirm);
+    else if ('question' in answer) await child.signal(answerToolQuestionSignal, answer.question);
     else await child.signal(userPromptSignal, answer.reply);
     return true;
   } catch (err) {

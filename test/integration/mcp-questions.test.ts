@@ -17,7 +17,7 @@ import {
 } from '../../core/messages';
 import type { AnsweredQuestion } from '../../core/tool-questions';
 import type { ToolProgressChunk } from '../../stream/bus';
-import { ASKING, EVERYTHING, EVERYTHING_HTTP, questionsScript } from '../fixtures/tool-questions';
+import { ASKING, EVERYTHING, EVERYTHING_HTTP, QUESTION_GOALS, questionsScript } from '../fixtures/tool-questions';
 import { startEverythingHttp } from '../../testkit/everything-server';
 import { history, rejection, say, startConversation } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
@@ -173,6 +173,36 @@ describe('MCP servers asking during a tool call', () => {
       'Hello, Dr Bo!',
     );
     await handle.signal(endChatSignal);
+  });
+
+  it("passes a delegate's tool question up to the user, and the answer down to the delegate", async () => {
+    const goals = mkdtempSync(path.join(tmpdir(), 'question-goals-'));
+    for (const goal of QUESTION_GOALS) writeFileSync(path.join(goals, `${goal.id}.json`), JSON.stringify(goal));
+    const boss = await startWorker(env, {
+      script: questionsScript,
+      settings: settings({ GOALS_DIR: goals, AGENT_GOAL: 'goal_question_boss' }),
+    });
+    try {
+      const { handle } = await startConversation(env.client, boss.worker.options.taskQueue, {
+        goalId: 'goal_question_boss',
+      });
+      const asked = await say(handle, 'have me greeted');
+      expect(asked.reply).toBe('Greeter: asking__greet asks: What is your name?');
+      expect(asked.question).toMatchObject({ kind: 'form', delegate: { agentName: 'Greeter' } });
+      expect((await handle.query(statusQuery)).state).toBe('waiting_for_user');
+      expect(await rejection(answer(handle, { answer: { action: 'accept', content: { title: 'Dr' } } }))).toMatch(
+        /does not fit: .*name/,
+      );
+      const done = await answer(handle, {
+        questionId: asked.question!.id,
+        answer: { action: 'accept', content: { name: 'Ada', title: 'Ms' } },
+      });
+      expect(done.reply).toBe('The greeter says: Hello, Ms Ada!');
+      expect((await handle.query(feedQuery, 0)).question).toBeNull();
+      await handle.signal(endChatSignal);
+    } finally {
+      await boss.stop();
+    }
   });
 
   it('declines a question nobody answers within TOOL_QUESTION_TIMEOUT, and says so', async () => {

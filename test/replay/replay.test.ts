@@ -13,7 +13,10 @@ const DIR = path.join(__dirname, '..', 'histories');
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
 /** Histories whose commands name the workflow's own id (a delegate's id is `<parent id>/<n>-<goal>`) replay under the
  * id they were recorded with; the others under their file name. */
-const RECORDED_IDS: Record<string, string> = { 'delegation.json': 'replay-delegation' };
+const RECORDED_IDS: Record<string, string> = {
+  'delegation.json': 'replay-delegation',
+  'tool-question-delegation.json': 'replay-tool-question-delegation',
+};
 
 describe('replay of recorded histories', () => {
   it('has recorded histories to replay', () => {

@@ -146,8 +146,20 @@ export class Conversation implements StepHost, TurnHost {
     this.pause();
   }
 
+  /** The question the user is asked now: a running tool's own, else one a delegate's tool asks. */
+  openQuestion(): ToolQuestion | null {
+    return this.questions.shown() ?? this.delegations.toolQuestionShown();
+  }
+
+  questionRefusal(input: AnsweredQuestion): string | null {
+    return this.questions.answerRefusal(input, this.ended, this.openQuestion());
+  }
+
+  /** The user's answer: to this conversation's running tool, or down to the delegate whose tool asks. */
   answerQuestion(input: AnsweredQuestion): void {
-    this.questions.answer(input);
+    if (this.questionRefusal(input)) return;
+    if (this.questions.shown()) this.questions.answer(input);
+    else this.delegations.answerToolQuestion(input);
   }
 
   /** A delegate started or stopped waiting for the user (its delegateReport signal). */
@@ -163,7 +175,8 @@ export class Conversation implements StepHost, TurnHost {
   /** Task mode: what this delegate waits for from the user, as its parent shows it; null when it waits for nothing. */
   delegateWait(): C.DelegateWait | null {
     if (this.ended) return null;
-    return this.taskMode.wait(this.pendingApproval(), this.delegations.questionShown());
+    const asked = this.questions.shown() ?? this.delegations.toolQuestionShown();
+    return this.taskMode.wait(this.pendingApproval(), this.delegations.questionShown(), asked);
   }
 
   endChat(): void {
@@ -216,7 +229,7 @@ export class Conversation implements StepHost, TurnHost {
     if (this.ended) return 'ended';
     if (!this.started) return 'working';
     if (this.pendingApproval() && this.prompts.length === 0 && !this.goalChange) return 'awaiting_approval';
-    if (this.questions.shown()) return 'waiting_for_user';
+    if (this.openQuestion()) return 'waiting_for_user';
     if (this.hasWork()) return 'working';
     // Delegates at work: the conversation is working unless one of them asked the user something.
     return this.step.delegatesRunning() && !this.delegations.questionShown() ? 'working' : 'waiting_for_user';
@@ -333,9 +346,9 @@ export class Conversation implements StepHost, TurnHost {
   pause(): void {
     // A delegate's question still open is what the user must answer, whatever was said since.
     const asked = this.approvals.awaiting() ? null : this.delegations.questionShown();
-    const question = this.ended ? null : this.questions.shown();
+    const question = this.ended ? null : this.openQuestion();
     const reply = question
-      ? `${question.tool} asks: ${question.message}`
+      ? `${question.delegate ? `${question.delegate.agentName}: ` : ''}${question.tool} asks: ${question.message}`
       : asked && !this.delegations.approvalShown()
         ? `${asked.agentName} asks: ${asked.question}`
         : this.log.latestAgentText();

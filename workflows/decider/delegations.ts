@@ -13,6 +13,7 @@ import type {
   Delegation,
 } from '../../core/conversation-types';
 import { ASK_AGENT } from '../../core/builtin-specs';
+import type { AnsweredQuestion, ToolQuestion } from '../../core/tool-questions';
 
 /** Limits for runs whose settings predate delegation (they never delegate; this keeps the types whole). */
 export const DEFAULT_DELEGATION_LIMITS: DelegationLimits = { maxDepth: 3, maxParallel: 5, timeoutSeconds: 3_600 };
@@ -148,7 +149,22 @@ export class Delegations {
 
   /** The delegate wait shown to the user and not answered yet (approvals before questions, oldest first). */
   waitShown(): DelegateWait | null {
-    return this.approvalShown() ?? this.questionShown();
+    const asked = this.toolQuestionShown();
+    return this.approvalShown() ?? this.questionShown() ?? (asked ? { kind: 'tool_question', question: asked } : null);
+  }
+
+  /** A delegate's tool's question shown to the user, naming the delegate its answer goes down to. */
+  toolQuestionShown(): ToolQuestion | null {
+    const d = this.shownWith('tool_question');
+    if (!d) return null;
+    const { question } = d.wait as DelegateWait & { kind: 'tool_question' };
+    return { ...question, delegate: question.delegate ?? { agentName: d.agentName, childId: d.childId } };
+  }
+
+  /** The user's answer to the delegate's tool's question shown: it goes down to that delegate. */
+  answerToolQuestion(answered: AnsweredQuestion): void {
+    const d = this.shownWith('tool_question');
+    if (d) this.send(d, { question: answered });
   }
 
   approvalShown(): (DelegateWait & { kind: 'approval' }) | null {

@@ -59,10 +59,9 @@ export class Questions {
     return answer ?? (timedOut ? { action: 'decline' } : { action: 'cancel' });
   }
 
-  /** Why an answer is refused (the answerQuestion update's validator), or null. */
-  answerRefusal(input: AnsweredQuestion, ended: boolean): string | null {
+  /** Why an answer to `open` (this conversation's own question by default, or a delegate's) is refused, or null. */
+  answerRefusal(input: AnsweredQuestion, ended: boolean, open = this.shown()): string | null {
     if (ended) return 'the conversation has ended';
-    const open = this.shown();
     if (!open) return 'no tool is asking anything';
     if (input?.questionId && input.questionId !== open.id)
       return `that question is no longer open (the tool now asks: ${open.message})`;

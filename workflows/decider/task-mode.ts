@@ -4,6 +4,7 @@
 import { ASK_USER, BUILTIN_TOOLS, CHANGE_GOAL, LIST_AGENTS, isBuiltinTool } from '../../core/builtin-specs';
 import type { ToolCall, ToolSpec, Usage } from '../../core/types';
 import type { DelegateEnvelope, DelegateTask, DelegateWait, PendingApproval } from '../../core/conversation-types';
+import type { ToolQuestion } from '../../core/tool-questions';
 import type { MessageLog } from './message-log';
 
 export class TaskMode {
@@ -43,9 +44,15 @@ export class TaskMode {
     this.question = null;
   }
 
-  /** What this delegate waits for from the user, as its parent shows it; null when it waits for nothing. */
-  wait(ownApproval: PendingApproval | null, below: DelegateWait | null): DelegateWait | null {
+  /** What this delegate waits for from the user, as its parent shows it; null when it waits for nothing. `asked`: a
+   * question one of its tools asks (or one its own delegate's tool asks, passed on up). */
+  wait(
+    ownApproval: PendingApproval | null,
+    below: DelegateWait | null,
+    asked: ToolQuestion | null = null,
+  ): DelegateWait | null {
     if (this.question) return { kind: 'question', question: this.questionText(), callId: this.question.id };
+    if (asked) return { kind: 'tool_question', question: asked };
     // Its own approval, or what one of its own delegates waits for, passed on up.
     return ownApproval ? { kind: 'approval', approval: ownApproval } : below;
   }
