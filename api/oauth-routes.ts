@@ -43,7 +43,9 @@ export function addOAuthRoutes(app: OpenAPIHono<ApiEnv>, oauth: ApiOAuth | undef
     const catalog = (await c.res.json()) as CatalogSummary;
     const owner = ownerOrDefault(c.get('caller').owner);
     const endpoints = endpointsForOwner(catalog.endpoints, oauth.endpoints.names(), oauth.tokens, owner);
-    c.res = new Response(JSON.stringify({ ...catalog, endpoints }), c.res);
+    const headers = new Headers(c.res.headers);
+    headers.delete('content-length'); // the body changed
+    c.res = new Response(JSON.stringify({ ...catalog, endpoints }), { status: 200, headers });
   });
 
   app.openapi(
