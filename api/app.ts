@@ -374,6 +374,7 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: Liv
     defaultGoal: deps.defaultGoal,
     maxBodyBytes: settings.bodyLimitBytes,
     touched: (id) => feeds.poke(id),
+    bus: deps.bus,
   });
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Agent orchestrator API', version: '1' } });

@@ -9,7 +9,9 @@ import type { QuestionAnswer } from '../../core/tool-questions';
 import { MAX_PROMPT_CHARS } from '../../core/messages';
 import type { Caller } from '../auth';
 import { visibleFeed } from '../conversation-access';
+import type { StreamBus } from '../../stream/bus';
 import { settleByAsking } from './elicitation';
+import { reportProgress } from './progress';
 import { addReadingTools } from './reading-tools';
 import { answer, conversationId, guarded, turnOf, turnShape, turnText, type Extra } from './shapes';
 
@@ -19,6 +21,8 @@ export interface AgentsServerDeps {
   defaultGoal: string;
   /** Told each time a tool sends a conversation something, so live views (the web chat's events) look at once. */
   touched?: (id: string) => void;
+  /** The reply as it is written, for progress notifications (the API's stream bus). */
+  bus?: StreamBus;
 }
 
 const INSTRUCTIONS =
@@ -30,25 +34,27 @@ const INSTRUCTIONS =
 
 export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
   const { agents, caller } = deps;
-  /** The update sent, live views told, its reply awaited. */
-  const sent = <T>(id: string, update: Promise<T>): Promise<T> => {
-    deps.touched?.(id);
-    return update;
-  };
   const server = new McpServer(
     { name: 'temporal-agent-orchestrator', version: '1.0.0' },
     { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
   );
 
-  /** The turn answered: what it waits on asked through elicitation first, when the client can. */
-  async function turn(id: string, reply: AgentReply, extra: Extra, extraFields: Record<string, unknown> = {}) {
-    const settled = await settleByAsking(agents, id, reply, {
-      server,
-      requestId: extra.requestId,
-      signal: extra.signal,
-    });
-    const result = { ...turnOf(id, settled.reply, settled), ...extraFields };
-    return answer(result, turnText(result, settled.reply));
+  /**
+   * Sends the conversation something (live views told at once) and answers the agent's turn: progress reported to the
+   * client while the agent works, then what the turn waits on asked through elicitation, when the client can.
+   */
+  async function respond(id: string, extra: Extra, send: () => Promise<AgentReply>, fields: object = {}) {
+    const stop = reportProgress(deps.bus, id, extra);
+    try {
+      const update = send();
+      deps.touched?.(id);
+      const ask = { server, requestId: extra.requestId, signal: extra.signal, touched: deps.touched };
+      const settled = await settleByAsking(agents, id, await update, ask);
+      const result = { ...turnOf(id, settled.reply, settled), ...fields };
+      return answer(result, turnText(result, settled.reply));
+    } finally {
+      stop();
+    }
   }
 
   server.registerTool(
@@ -73,11 +79,9 @@ export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
     guarded(async ({ goalId = deps.defaultGoal, message, conversationId: wanted }, extra) => {
       await agents.requireGoal(goalId);
       const { id, greeting } = await agents.start(goalId, wanted, caller.owner ?? undefined);
-      const reply = message ? await sent(id, agents.say(id, message)) : greeting;
-      return turn(id, reply ?? { promptId: 0, reply: '', pendingToolCall: null, ended: false }, extra, {
-        goalId,
-        greeting: greeting?.reply ?? '',
-      });
+      const fields = { goalId, greeting: greeting?.reply ?? '' };
+      const quiet: AgentReply = { promptId: 0, reply: '', pendingToolCall: null, ended: false };
+      return respond(id, extra, async () => (message ? agents.say(id, message) : (greeting ?? quiet)), fields);
     }),
   );
 
@@ -94,7 +98,7 @@ export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
     },
     guarded(async ({ conversationId: id, text }, extra) => {
       await visibleFeed(agents, caller, id);
-      return turn(id, await sent(id, agents.say(id, text)), extra);
+      return respond(id, extra, () => agents.say(id, text));
     }),
   );
 
@@ -115,7 +119,7 @@ export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
     },
     guarded(async ({ conversationId: id, callId, args }, extra) => {
       await visibleFeed(agents, caller, id);
-      return turn(id, await sent(id, agents.confirm(id, { approve: true, ...(args ? { args } : {}), callId })), extra);
+      return respond(id, extra, () => agents.confirm(id, { approve: true, ...(args ? { args } : {}), callId }));
     }),
   );
 
@@ -134,7 +138,7 @@ export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
     },
     guarded(async ({ conversationId: id, reason, callId }, extra) => {
       await visibleFeed(agents, caller, id);
-      return turn(id, await sent(id, agents.confirm(id, { approve: false, reason, callId })), extra);
+      return respond(id, extra, () => agents.confirm(id, { approve: false, reason, callId }));
     }),
   );
 
@@ -160,7 +164,7 @@ export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
     guarded(async ({ conversationId: id, questionId, action, content }, extra) => {
       await visibleFeed(agents, caller, id);
       const answer: QuestionAnswer = action === 'accept' ? { action, ...(content ? { content } : {}) } : { action };
-      return turn(id, await sent(id, agents.answer(id, { ...(questionId ? { questionId } : {}), answer })), extra);
+      return respond(id, extra, () => agents.answer(id, { ...(questionId ? { questionId } : {}), answer }));
     }),
   );
 
@@ -175,7 +179,9 @@ export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
     },
     guarded(async ({ conversationId: id }) => {
       await visibleFeed(agents, caller, id);
-      await sent(id, agents.end(id));
+      const ended = agents.end(id);
+      deps.touched?.(id);
+      await ended;
       return answer({ conversationId: id, ended: true }, `conversation ${id} ended`);
     }),
   );

@@ -6,6 +6,7 @@ import type { AgentClient } from '../../client/agent-client';
 import { LOCAL_CALLER, type ApiKeys, type ApiEnv, type Caller } from '../auth';
 import { createAgentsMcpServer } from './agents-server';
 import { McpSessions } from './sessions';
+import type { StreamBus } from '../../stream/bus';
 import { rebindingRefusal } from './rebinding';
 
 export const MCP_PATH = '/mcp';
@@ -18,6 +19,8 @@ export interface McpMountDeps {
   maxBodyBytes: number;
   /** Told each time a tool sends a conversation something (the API's live feeds look at once). */
   touched?: (id: string) => void;
+  /** The reply as it is written, passed on as progress to clients that ask for it. */
+  bus?: StreamBus;
 }
 
 /** Half an hour: a client that comes back later gets a 404 for its session and opens a new one, as the spec says. */
@@ -27,8 +30,7 @@ const MAX_SESSIONS = 1_000;
 export function mountMcpServer(app: Hono<ApiEnv>, deps: McpMountDeps): McpSessions {
   const sessions = new McpSessions(
     { idleMs: IDLE_MS, maxSessions: MAX_SESSIONS, maxBodyBytes: deps.maxBodyBytes },
-    (caller) =>
-      createAgentsMcpServer({ agents: deps.agents, caller, defaultGoal: deps.defaultGoal, touched: deps.touched }),
+    (caller) => createAgentsMcpServer({ ...deps, caller }),
   );
 
   app.all(MCP_PATH, async (c) => {

@@ -47,7 +47,12 @@ describe('the MCP server at /mcp', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'mcp-server-'));
     const registry = path.join(dir, 'mcp.json');
     writeFileSync(registry, JSON.stringify({ mcpServers: { asking: ASKING(path.join(dir, 'asking.log')) } }));
-    const settings = testSettings({ VALIDATE_PROMPTS: 'false', MCP_ENDPOINTS_FILE: registry });
+    // Words arrive 20 ms apart, so the reply is seen being written (progress) before it is complete.
+    const settings = testSettings({
+      VALIDATE_PROMPTS: 'false',
+      MCP_ENDPOINTS_FILE: registry,
+      SCRIPTED_STREAM_DELAY_MS: '20',
+    });
     worker = await startWorker(env, { script, settings, streamBus: bus });
     api = await startApi({
       agents: new AgentClient(env.client, settings.taskQueue),
@@ -213,6 +218,22 @@ describe('the MCP server at /mcp', () => {
     expect(edited.structuredContent.reply).toMatch(/^Booked 2027-01-18 to 2027-01-18/);
     await call(client, 'end_conversation', { conversationId: id });
     expect((await call(client, 'get_status', { conversationId: id })).structuredContent.state).toBe('ended');
+  });
+
+  it('tells a client that asks for progress the reply as it is being written', async () => {
+    const client = await connect(ALICE);
+    const id = (await call(client, 'start_conversation', { goalId: 'goal_hr_pto' })).structuredContent.conversationId;
+    const seen: string[] = [];
+    const result = (await client.callTool(
+      { name: 'send_message', arguments: { conversationId: id, text: 'balance for ada@example.com' } },
+      undefined,
+      { onprogress: (p) => void seen.push(p.message ?? '') },
+    )) as CallToolResult & { structuredContent: Turn };
+    const { reply } = result.structuredContent;
+    expect(reply).toMatch(/^You have \d+ hours of PTO left\.$/);
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen.filter((text) => !reply.startsWith(text))).toEqual([]);
+    expect(seen.at(-1)).toBe(reply);
   });
 
   it("passes a running tool's question on through elicitation, or answers it with answer_question", async () => {
