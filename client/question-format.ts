@@ -32,12 +32,14 @@ export function fieldLine(name: string, field: QuestionField, required: boolean)
 
 /** The field's type and what it takes: choices (with their labels), format, bounds, default. */
 export function fieldFacts(field: QuestionField): string[] {
-  const facts: string[] = [field.type === 'array' ? 'any of' : field.type];
-  const options = choices(field);
-  if (options.length)
-    facts.push(
-      `${field.type === 'array' ? '' : 'one of '}${options.map((o) => (o.title && o.title !== o.value ? `${o.value} (${o.title})` : o.value)).join(' | ')}`.trim(),
-    );
+  const options = choices(field)
+    .map((o) => (o.title && o.title !== o.value ? `${o.value} (${o.title})` : o.value))
+    .join(' | ');
+  // Several choices read as "any of …" (comma-separated when typed); one choice as its type and "one of …".
+  const facts: string[] =
+    field.type === 'array'
+      ? [options ? `any of ${options}` : 'list, comma-separated']
+      : [field.type, ...(options ? [`one of ${options}`] : [])];
   if (field.format) facts.push(field.format);
   if (field.minimum !== undefined || field.maximum !== undefined)
     facts.push(`${field.minimum ?? '…'} to ${field.maximum ?? '…'}`);
