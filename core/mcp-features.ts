@@ -91,7 +91,10 @@ export function withAttachment(text: string, read: ResourceRead): string {
  * conversation then waits for the user). The goal's starter prompt is not used.
  */
 export function openingState(opening: PromptOpening): CarriedState {
-  const messages: ChatMessage[] = [];
+  // Said first, so every view knows where the opening came from (and none takes its first message for a starter).
+  const messages: ChatMessage[] = [
+    { kind: 'note', text: `Opened with the prompt "${opening.name}" of the MCP server "${opening.endpoint}".` },
+  ];
   let promptSeq = 0;
   for (const m of opening.messages) {
     if (m.role === 'user')

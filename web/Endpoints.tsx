@@ -1,9 +1,11 @@
-// The endpoints (MCP servers and HTTP APIs) as the worker sees them (GET /api/endpoints), with each one's tools (GET /api/tools).
+// The endpoints (MCP servers and HTTP APIs) as the worker sees them (GET /api/endpoints), with each one's tools (GET /api/tools),
+// and an MCP server's resources and prompts (a prompt can start a conversation).
 // An MCP server that needs OAuth and that this user has not connected says so, with a Connect button: it goes to the
 // server's authorization server, which returns to the API's callback, which says when it is done.
 import { useState } from 'react';
 import { api, messageOf } from './api';
 import { useLoaded } from './use-loaded';
+import { EndpointFeaturesPanel } from './EndpointFeatures';
 
 /** Off to the authorization server: this page is left, and the callback page links back. */
 function ConnectButton({ endpoint, onError }: { endpoint: string; onError: (message: string) => void }) {
@@ -84,6 +86,9 @@ export function Endpoints() {
                       {e.categories.length > 0 && ` · ${e.categories.join(', ')}`}
                     </span>
                     {e.description && <span className="small block">{e.description}</span>}
+                    {e.status === 'ok' && ['stdio', 'http', 'sse'].includes(e.transport) && (
+                      <EndpointFeaturesPanel name={e.name} />
+                    )}
                   </th>
                   <td data-label="Status">
                     <span className={`badge status-${e.status}`}>{e.status.replace('_', ' ')}</span>

@@ -319,7 +319,10 @@ describe('server-everything through conversations: content, resources and prompt
     const { id, reply } = JSON.parse(started.out) as { id: string; reply: { reply: string } };
     expect(reply.reply).toBe('Noted.');
     const messages = await agents.history(id);
-    expect(messages[0]).toEqual({ kind: 'user', text: "What's weather in Chicago, IL?", promptId: 1 });
+    expect(messages.slice(0, 2)).toEqual([
+      { kind: 'note', text: 'Opened with the prompt "args-prompt" of the MCP server "ev".' },
+      { kind: 'user', text: "What's weather in Chicago, IL?", promptId: 1 },
+    ]);
     expect(messages.some((m) => m.kind === 'user' && m.starter)).toBe(false);
 
     const viaApi = await call('POST', '/api/conversations', {
@@ -328,7 +331,7 @@ describe('server-everything through conversations: content, resources and prompt
     });
     expect(viaApi.status).toBe(201);
     const opened = await agents.history(viaApi.body.conversationId as string);
-    expect(opened[0]).toMatchObject({
+    expect(opened[1]).toMatchObject({
       kind: 'user',
       text: expect.stringMatching(
         /^This prompt includes the Text resource with id: 2\. Please analyze the following resource:\n\n\[resource <demo:\/\/resource\/dynamic\/text\/2> \(text\/plain\)\]\nResource 2: /,

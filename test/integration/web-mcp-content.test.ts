@@ -157,4 +157,29 @@ describe('web chat: MCP content in a browser', () => {
     await screenshot(p, 'mcp-content');
     expect(page.pageErrors).toEqual([]);
   });
+
+  it("lists an endpoint's resources and prompts, and starts a conversation with a prompt", async () => {
+    const opened = await openPage(browser);
+    const p = opened.page;
+    try {
+      await p.goto(`${api.url}/#/endpoints`);
+      const row = p.locator('[data-testid="endpoints-row"][data-endpoint="ev"]');
+      await row.getByText('Resources and prompts').click();
+      await row
+        .getByTestId('endpoint-resources')
+        .getByText('demo://resource/static/document/architecture.md')
+        .waitFor();
+      await row.getByTestId('endpoint-resources').getByText('demo://resource/dynamic/text/{resourceId}').waitFor();
+      const prompt = row.locator('[data-testid="endpoint-prompt"][data-prompt="args-prompt"]');
+      await prompt.locator('input[data-arg="city"]').fill('Chicago');
+      await prompt.getByTestId('start-with-prompt').click();
+      await p.waitForURL(/#\/c\/.+/);
+      // The prompt's message opens the conversation, shown as the user's words; the agent answers it.
+      await p.getByTestId('message-user').filter({ hasText: "What's weather in Chicago?" }).waitFor();
+      await p.getByTestId('message-agent').filter({ hasText: 'Noted.' }).waitFor();
+      expect(opened.pageErrors).toEqual([]);
+    } finally {
+      await opened.close();
+    }
+  });
 });

@@ -54,6 +54,7 @@ describe('a prompt opening a conversation', () => {
     expect(state).toMatchObject({
       summary: '',
       messages: [
+        { kind: 'note', text: 'Opened with the prompt "chat" of the MCP server "ev".' },
         { kind: 'user', text: 'I plan a trip.', promptId: 1 },
         { kind: 'agent', text: 'Where to?', toolCalls: [] },
       ],
@@ -66,7 +67,7 @@ describe('a prompt opening a conversation', () => {
   it('waits for the user when the prompt ends with the assistant’s words', () => {
     const state = openingState({ endpoint: 'ev', name: 'hello', messages: [{ role: 'assistant', text: 'Hi!' }] });
     expect(state.pendingPrompts).toEqual([]);
-    expect(state.messages).toEqual([{ kind: 'agent', text: 'Hi!', toolCalls: [] }]);
+    expect(state.messages.at(-1)).toEqual({ kind: 'agent', text: 'Hi!', toolCalls: [] });
   });
 });
 
