@@ -198,6 +198,10 @@ export const ToolQuestion = z
       .optional()
       .openapi({ description: 'sampling: what the server wants our model to answer, for the user to approve' }),
     callId: z.string().optional().openapi({ description: 'The tool call asking' }),
+    delegate: z
+      .object({ agentName: z.string(), childId: z.string() })
+      .optional()
+      .openapi({ description: "Set when a delegate's tool asks: answered here, it goes down to that agent" }),
   })
   .openapi('ToolQuestion');
 export const AgentReply = z

@@ -6,6 +6,8 @@ import type { QuestionField, ToolQuestion } from '../core/tool-questions';
 /** The question's details, below the reply's "<tool> asks: <message>"; with the id, the `agent answer` line too. */
 export function formatQuestion(question: ToolQuestion, conversationId?: string): string {
   const lines: string[] = [];
+  if (question.delegate)
+    lines.push(`  asked by ${question.delegate.agentName} (delegate ${question.delegate.childId})`);
   if (question.kind === 'form') {
     const required = new Set(question.schema?.required ?? []);
     for (const [name, field] of Object.entries(question.schema?.properties ?? {}))

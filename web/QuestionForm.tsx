@@ -37,6 +37,7 @@ export function QuestionForm({ question, onAnswer }: Props) {
     >
       <header className="tool-head">
         <span className="tool-name">{question.tool}</span>
+        {question.delegate && <span className="tool-delegate">asked by {question.delegate.agentName}</span>}
         <span className="tool-status">{KIND_LABEL[question.kind]}</span>
       </header>
       <p id={`${ids}-title`} className="question-message" data-testid="question-message">

@@ -2,14 +2,14 @@
 // sampling prompt) with how to answer it, `agent answer` answers it, and the interactive chat asks it — field by
 // field with defaults, y/n for a link or a sampling request — and prints a running tool's progress lines. Real
 // servers: our asking fixture and server-everything, a real dev server and worker.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { main } from '../../client/cli';
 import { runCli } from '../helpers/cli';
-import { ASKING, EVERYTHING, questionsScript } from '../fixtures/tool-questions';
+import { ASKING, EVERYTHING, QUESTION_GOALS, questionsScript } from '../fixtures/tool-questions';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 describe('agent CLI: tools that ask', () => {
@@ -25,7 +25,11 @@ describe('agent CLI: tools that ask', () => {
       registry,
       JSON.stringify({ mcpServers: { asking: ASKING(path.join(dir, 'asking.log')), everything: EVERYTHING } }),
     );
+    const goals = path.join(dir, 'goals');
+    mkdirSync(goals);
+    for (const goal of QUESTION_GOALS) writeFileSync(path.join(goals, `${goal.id}.json`), JSON.stringify(goal));
     const settings = testSettings({
+      GOALS_DIR: goals,
       AGENT_GOAL: 'goal_general',
       VALIDATE_PROMPTS: 'false',
       TOOL_SEARCH_THRESHOLD: '0',
@@ -86,6 +90,16 @@ describe('agent CLI: tools that ask', () => {
     expect(poem.out).toMatch(/ {4}user: A poem about rain/);
     expect((await agent(['answer', 'cli-ask', '--decline', '--json'])).out).toMatch(/declined the sampling request/);
     await agent(['end', 'cli-ask']);
+  });
+
+  it("shows a delegate's tool question as asked by that agent, and sends the answer down to it", async () => {
+    expect((await agent(['start', '--id', 'cli-ask-boss', '--goal', 'goal_question_boss'])).code).toBe(0);
+    const asked = await agent(['say', 'cli-ask-boss', 'have me greeted']);
+    expect(asked.out).toContain('agent> Greeter: asking__greet asks: What is your name?');
+    expect(asked.out).toMatch(/\n {2}asked by Greeter \(delegate cli-ask-boss\/[^)]+\)\n/);
+    const done = await agent(['answer', 'cli-ask-boss', '--accept', 'name=Ada']);
+    expect(done.out).toBe('agent> The greeter says: Hello, Dr Ada!\n');
+    await agent(['end', 'cli-ask-boss']);
   });
 
   it('asks the form field by field in the chat (Enter keeps the default), and a link and a sampling request by y/n', async () => {

@@ -3,7 +3,7 @@
 // sampling request answered with their buttons on a phone-width screen; server-everything's richer form (choices,
 // several choices, formats, defaults); and a long-running tool's progress shown live.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,7 +14,7 @@ import { AgentClient } from '../../client/agent-client';
 import { createStreamBus } from '../../stream';
 import type { StreamBus } from '../../stream/bus';
 import { PROJECT_ROOT } from '../../worker/worker-settings';
-import { ASKING, EVERYTHING, questionsScript } from '../fixtures/tool-questions';
+import { ASKING, EVERYTHING, QUESTION_GOALS, questionsScript } from '../fixtures/tool-questions';
 import { launchBrowser, openPage, screenshot, scrollWidth, type OpenedPage } from '../helpers/browser';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
@@ -40,6 +40,10 @@ describe('web chat: tools that ask', () => {
       registry,
       JSON.stringify({ mcpServers: { asking: ASKING(path.join(work, 'asking.log')), everything: EVERYTHING } }),
     );
+    // A boss whose delegate's tool asks (goal_question_boss → goal_greeter), beside the general agent.
+    const goals = path.join(work, 'goals');
+    mkdirSync(goals);
+    for (const goal of QUESTION_GOALS) writeFileSync(path.join(goals, `${goal.id}.json`), JSON.stringify(goal));
     [env, browser] = await Promise.all([startTemporal(), launchBrowser()]);
     bus = createStreamBus();
     const settings = testSettings({
@@ -47,6 +51,7 @@ describe('web chat: tools that ask', () => {
       VALIDATE_PROMPTS: 'false',
       TOOL_SEARCH_THRESHOLD: '0',
       MCP_ENDPOINTS_FILE: registry,
+      GOALS_DIR: goals,
     });
     worker = await startWorker(env, { script: questionsScript, settings, streamBus: bus });
     await built;
@@ -78,11 +83,11 @@ describe('web chat: tools that ask', () => {
   });
 
   /** A new conversation with the general agent, opened in a fresh page once its greeting shows. */
-  async function openChat(id: string, size?: { width: number; height: number }): Promise<Page> {
+  async function openChat(id: string, size?: { width: number; height: number }, goalId?: string): Promise<Page> {
     const res = await fetch(`${api.url}/api/conversations`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ conversationId: id }),
+      body: JSON.stringify({ conversationId: id, goalId }),
     });
     expect(res.status).toBe(201);
     const o = await openPage(browser, size);
@@ -122,6 +127,18 @@ describe('web chat: tools that ask', () => {
     await screenshot(p, 'tool-question-form');
     await question.getByTestId('question-accept').click();
     await agentSaid(p, 'Hello, Ms Ada!').waitFor();
+    await question.waitFor({ state: 'detached' });
+  });
+
+  it("shows a delegate's tool question on its parent's page, asked by that agent; the answer goes down to it", async () => {
+    const p = await openChat('web-ask-delegate', undefined, 'goal_question_boss');
+    await say(p, 'have me greeted');
+    const question = p.locator('[data-testid="question"][data-kind="form"]');
+    await question.waitFor();
+    expect(await question.locator('.tool-delegate').textContent()).toBe('asked by Greeter');
+    await field(p, 'name').locator('input').fill('Ada');
+    await question.getByTestId('question-accept').click();
+    await agentSaid(p, 'The greeter says: Hello, Dr Ada!').waitFor();
     await question.waitFor({ state: 'detached' });
   });
 
