@@ -7,6 +7,9 @@ import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Caller } from '../auth';
+import { SessionEventLog } from './event-log';
+
+const RETRY_MS = 1_000;
 
 export interface McpSession {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -53,6 +56,9 @@ export class McpSessions {
       onsessioninitialized: (id) => void this.open.set(id, session),
       onsessionclosed: (id) => void this.open.delete(id),
       maxRequestBodySize: this.limits.maxBodyBytes,
+      // Resumable streams: a client that loses its connection mid-turn reconnects for the rest, after a second.
+      eventStore: new SessionEventLog(),
+      retryInterval: RETRY_MS,
     });
     await server.connect(session.transport);
     const response = await session.transport.handleRequest(request);

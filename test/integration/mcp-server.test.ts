@@ -7,7 +7,12 @@ import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+  type CallToolResult,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ApiKeys } from '../../api/auth';
 import type { Turn } from '../../api/mcp-server/shapes';
 import { startApi, type RunningApi } from '../../api/server';
@@ -18,6 +23,8 @@ import type { ScriptInput } from '../../activities/llm/scripted-model';
 import { ptoScript } from '../fixtures/scripts';
 import { ASKING } from '../fixtures/tool-questions';
 import { inspect } from '../../testkit/mcp-inspector';
+import { openEvents, parseSseFields, type SseStream } from '../../testkit/sse';
+import { waitUntil } from '../../testkit/wait-until';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 const ALICE = 'alice-key-0123456789abcdef';
@@ -234,6 +241,45 @@ describe('the MCP server at /mcp', () => {
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(seen.filter((text) => !reply.startsWith(text))).toEqual([]);
     expect(seen.at(-1)).toBe(reply);
+  });
+
+  it('lets a client whose connection dropped mid-turn resume the stream and get the reply', async () => {
+    const client = await connect(ALICE);
+    const id = (await call(client, 'start_conversation', { goalId: 'goal_hr_pto' })).structuredContent.conversationId;
+    const headers = {
+      authorization: `Bearer ${ALICE}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': (client.transport as StreamableHTTPClientTransport).sessionId!,
+      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+    };
+    const message = { name: 'send_message', arguments: { conversationId: id, text: 'balance for ada@example.com' } };
+    const dropped = new AbortController();
+    const res = await fetch(url, {
+      method: 'POST',
+      headers,
+      signal: dropped.signal,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/call', params: message }),
+    });
+    // The stream's first event (its priming event) gives the cursor; then the connection drops.
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!/\n\n/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
+    const cursor = parseSseFields(text.slice(0, text.indexOf('\n\n')))?.id ?? /^id: (\S+)/m.exec(text)?.[1];
+    dropped.abort();
+    expect(cursor).toEqual(expect.any(String));
+
+    // As a client does after the stream's retry interval: the server may not have seen the drop at once (409 then).
+    let resumed: SseStream | undefined;
+    await waitUntil(
+      async () => !!(resumed = await openEvents(url, { lastEventId: cursor, headers }).catch(() => undefined)),
+      10_000,
+    );
+    resumed = resumed!;
+    const answer = await resumed.next((e) => (e.data as { id?: number }).id === 99);
+    resumed.close();
+    const result = (answer.data as { result: { structuredContent: Turn } }).result;
+    expect(result.structuredContent.reply).toMatch(/^You have \d+ hours of PTO left\.$/);
   });
 
   it("passes a running tool's question on through elicitation, or answers it with answer_question", async () => {
