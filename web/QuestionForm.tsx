@@ -75,8 +75,8 @@ export function QuestionForm({ question, onAnswer }: Props) {
       {question.kind === 'sampling' && question.sampling && (
         <>
           <p className="tool-about">
-            {question.server} asks our model to answer this (at most {question.sampling.maxTokens} tokens, counted in
-            this conversation&apos;s usage):
+            What our model would answer (at most {question.sampling.maxTokens} tokens, counted in this
+            conversation&apos;s usage):
           </p>
           {question.sampling.systemPrompt && (
             <pre className="tool-args" aria-label="System prompt">

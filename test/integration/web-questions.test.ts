@@ -157,6 +157,8 @@ describe('web chat: tools that ask', () => {
     const sampling = p.locator('[data-testid="question"][data-kind="sampling"]');
     await sampling.waitFor();
     expect(await sampling.getByTestId('question-prompt').textContent()).toMatch(/A poem about rain/);
+    await p.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
+    await screenshot(p, 'phone-tool-question');
     expect(await scrollWidth(p)).toBeLessThanOrEqual(phone.width);
     await sampling.getByTestId('question-decline').click();
     await agentSaid(p, /declined the sampling request/).waitFor();
