@@ -50,7 +50,8 @@ const USAGE = `usage: agent <command> [options]
   cancel <conversationId>                         stop the running turn (model call or tool); the agent waits for you
   history <conversationId>                        the conversation so far (delegates' work folded under AskAgent)
   tree <conversationId>                           the conversation's delegates (AskAgent), theirs, and each one's state
-  status <conversationId>                         whether the agent waits for you, works, or has ended
+  status <conversationId>                         whether the agent waits for you (a tool's open question shown),
+                                                  works, or has ended
   end <conversationId>                            end the conversation
   prune --older-than <duration> [--dry-run]       delete conversations that ended longer ago than that (90s, 24h,
                                                   7d; delegates included); --dry-run lists them
