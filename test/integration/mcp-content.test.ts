@@ -16,6 +16,7 @@ import {
   toolResults,
 } from '../../testkit/fake-chat-completions';
 import { startWorker, testSettings } from '../../testkit/temporal';
+import { startFakeAnthropic, type AnthropicRequest } from '../../testkit/fake-anthropic';
 
 /** What the user says, the tool it makes the model call, and with what. */
 const ASKS = [
@@ -151,6 +152,46 @@ describe('server-everything through conversations: what its tools answer', () =>
         content: expect.stringMatching(/^Here's the image you requested:\n\[image, image\/png, [\d.]+ KB\]\n/),
       });
       expect(fake.requests.at(-1)!.rawBody).not.toContain('iVBORw0KGgo');
+    } finally {
+      await wired.stop();
+      await fake.close();
+    }
+  });
+
+  it('sends the image itself, as an image block, to a provider that takes media (Anthropic, on the wire)', async () => {
+    const blocks = (body: AnthropicRequest) => {
+      const last = body.messages.at(-1)!;
+      return typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
+    };
+    const fake = await startFakeAnthropic((body) => {
+      if (blocks(body).some((b) => b.type === 'tool_result')) return { text: 'Seen.' };
+      if (JSON.stringify(blocks(body)).includes('show me the image'))
+        return { toolCalls: [{ name: 'ev__get-tiny-image', input: {} }] };
+      return { text: 'Hello.' };
+    });
+    const settings = testSettings({
+      AGENT_GOAL: 'goal_general',
+      VALIDATE_PROMPTS: 'false',
+      MCP_ENDPOINTS_FILE: bed.registry,
+    });
+    const wired = await startWorker(bed.env, {
+      model: createModel({ model: 'anthropic:claude-test', key: 'k', baseUrl: fake.baseUrl }),
+      settings,
+    });
+    try {
+      const { handle } = await startConversation(bed.env.client, settings.taskQueue, { goalId: 'goal_general' });
+      expect((await say(handle, 'show me the image')).reply).toBe('Seen.');
+      await handle.signal(endChatSignal);
+      const result = blocks(fake.requests.at(-1)!).find((b) => b.type === 'tool_result')!;
+      expect(result.content).toEqual([
+        { type: 'text', text: '{"status":"ok"}' },
+        { type: 'text', text: "Here's the image you requested:" },
+        {
+          type: 'image',
+          source: { type: 'base64', media_type: 'image/png', data: expect.stringMatching(/^iVBORw0KGgo/) },
+        },
+        { type: 'text', text: 'The image above is the MCP logo.' },
+      ]);
     } finally {
       await wired.stop();
       await fake.close();
