@@ -29,8 +29,8 @@ const INSTRUCTIONS =
   'Durable AI agents. list_agents names them; start_conversation starts one (optionally with a first message) and ' +
   'answers its reply; send_message continues. A reply with a pendingApproval waits for approve_call (optionally with ' +
   'edited args) or reject_call (with a reason) before the agent acts; a reply with a question (a tool asking) waits ' +
-  'for answer_question. Conversations outlive this session: keep the ' +
-  'conversationId, and get_status / get_history read one later. end_conversation ends it.';
+  'for answer_question. Conversations outlive this session: keep the conversationId, and get_status / get_history ' +
+  'read one later. end_conversation ends it.';
 
 export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
   const { agents, caller } = deps;
@@ -163,8 +163,8 @@ export function createAgentsMcpServer(deps: AgentsServerDeps): McpServer {
     },
     guarded(async ({ conversationId: id, questionId, action, content }, extra) => {
       await visibleFeed(agents, caller, id);
-      const answer: QuestionAnswer = action === 'accept' ? { action, ...(content ? { content } : {}) } : { action };
-      return respond(id, extra, () => agents.answer(id, { ...(questionId ? { questionId } : {}), answer }));
+      const given: QuestionAnswer = action === 'accept' ? { action, ...(content ? { content } : {}) } : { action };
+      return respond(id, extra, () => agents.answer(id, { ...(questionId ? { questionId } : {}), answer: given }));
     }),
   );
 
