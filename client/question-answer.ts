@@ -2,7 +2,7 @@
 // a choice by its value, its label or its number in the list, several choices comma-separated. The workflow checks
 // the whole answer against the schema (core/check-args.ts); this only turns words into values, saying what is wrong.
 import type { QuestionField, ToolQuestion } from '../core/tool-questions';
-import { choices } from './question-format';
+import { fieldChoices } from '../core/tool-questions';
 import { UserError } from './user-error';
 
 export type FieldValue = string | number | boolean | string[];
@@ -10,7 +10,7 @@ export type FieldValue = string | number | boolean | string[];
 /** The value of `text` for the field, or a sentence saying what it should be. */
 export function parseFieldValue(field: QuestionField, text: string): { value: FieldValue } | { problem: string } {
   const word = text.trim();
-  const options = choices(field);
+  const options = fieldChoices(field);
   const pick = (w: string): string | null => {
     const n = Number(w);
     if (Number.isInteger(n) && n >= 1 && n <= options.length) return options[n - 1]!.value;

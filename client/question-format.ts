@@ -1,7 +1,7 @@
 // A running tool's question (core/tool-questions.ts) as a terminal shows it: a form field by field (title,
 // description, type, choices, default, required), the link of a URL question, the prompt a sampling request would
 // send to our model; and how to answer it from the shell.
-import type { QuestionField, ToolQuestion } from '../core/tool-questions';
+import { fieldChoices, type QuestionField, type ToolQuestion } from '../core/tool-questions';
 
 /** The question's details, below the reply's "<tool> asks: <message>"; with the id, the `agent answer` line too. */
 export function formatQuestion(question: ToolQuestion, conversationId?: string): string {
@@ -34,7 +34,7 @@ export function fieldLine(name: string, field: QuestionField, required: boolean)
 
 /** The field's type and what it takes: choices (with their labels), format, bounds, default. */
 export function fieldFacts(field: QuestionField): string[] {
-  const options = choices(field)
+  const options = fieldChoices(field)
     .map((o) => (o.title && o.title !== o.value ? `${o.value} (${o.title})` : o.value))
     .join(' | ');
   // Several choices read as "any of …" (comma-separated when typed); one choice as its type and "one of …".
@@ -49,15 +49,6 @@ export function fieldFacts(field: QuestionField): string[] {
     facts.push(`${field.minLength ?? 0} to ${field.maxLength ?? '…'} characters`);
   if (field.default !== undefined) facts.push(`default ${showValue(field.default)}`);
   return facts;
-}
-
-/** The values a field takes, each with its label: `enum` (with `enumNames`), `oneOf`, or its items' for an array. */
-export function choices(field: QuestionField): { value: string; title?: string }[] {
-  if (field.oneOf?.length) return field.oneOf.map((o) => ({ value: o.const, title: o.title }));
-  if (field.enum?.length) return field.enum.map((value, i) => ({ value, title: field.enumNames?.[i] }));
-  if (field.items?.anyOf?.length) return field.items.anyOf.map((o) => ({ value: o.const, title: o.title }));
-  if (field.items?.enum?.length) return field.items.enum.map((value) => ({ value }));
-  return [];
 }
 
 export function showValue(value: unknown): string {

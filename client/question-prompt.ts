@@ -2,9 +2,7 @@
 // words "decline" or "cancel" answer so at any field), a URL question by whether they went, a sampling request by
 // whether our model may answer it. The answer is checked against the form's schema before it is sent, with the
 // checker the workflow runs, so a mistake is asked again here instead of coming back as a refusal.
-import { checkArgs } from '../core/check-args';
-import type { JsonSchema } from '../core/types';
-import type { AnsweredQuestion, QuestionAnswer, ToolQuestion } from '../core/tool-questions';
+import { formProblems, type AnsweredQuestion, type QuestionAnswer, type ToolQuestion } from '../core/tool-questions';
 import { parseFieldValue, type FieldValue } from './question-answer';
 import { fieldFacts } from './question-format';
 
@@ -64,7 +62,7 @@ async function askForm(question: ToolQuestion, ask: Ask, print: (s: string) => v
         print(parsed.problem);
       }
     }
-    const { problems } = checkArgs(schema as unknown as JsonSchema, content);
+    const { problems } = formProblems(schema, content);
     if (!problems.length) return { action: 'accept', content };
     print(`That does not fit: ${problems.join(' ')} Once more:`);
   }

@@ -3,6 +3,9 @@
 // question is recorded in the conversation (an update from the call's activity), shown like an approval, and its
 // answer goes back to the server; nobody answering within TOOL_QUESTION_TIMEOUT declines it.
 
+import { checkArgs, type ArgsCheck } from './check-args';
+import type { JsonSchema } from './types';
+
 export type ToolQuestionKind = 'form' | 'url' | 'sampling';
 
 export interface ToolQuestion {
@@ -60,4 +63,46 @@ export type QuestionAnswer =
 export interface AnsweredQuestion {
   questionId?: string;
   answer: QuestionAnswer;
+}
+
+/** The values a form field takes, each with its label: `enum` (with `enumNames`), `oneOf`, or its items' for an array. */
+export function fieldChoices(field: QuestionField): { value: string; title?: string }[] {
+  if (field.oneOf?.length) return field.oneOf.map((o) => ({ value: o.const, title: o.title }));
+  if (field.enum?.length) return field.enum.map((value, i) => ({ value, title: field.enumNames?.[i] }));
+  if (field.items?.anyOf?.length) return field.items.anyOf.map((o) => ({ value: o.const, title: o.title }));
+  if (field.items?.enum?.length) return field.items.enum.map((value) => ({ value }));
+  return [];
+}
+
+type FormContent = Record<string, unknown>;
+
+/** Everything wrong with a form's content: types, choices and required fields (checkArgs), then the bounds. The
+ * workflow refuses an answer for any of them; the web chat and the CLI check the same before sending. */
+export function formProblems(schema: QuestionSchema, content: FormContent): ArgsCheck {
+  const checked = checkArgs(schema as unknown as JsonSchema, content);
+  return { problems: [...checked.problems, ...boundsProblems(schema, content)], missing: checked.missing };
+}
+
+/** What a form's schema bounds beyond types and choices: how many picks, a string's length, a number's range. */
+function boundsProblems(schema: QuestionSchema, content: FormContent): string[] {
+  const found: string[] = [];
+  for (const [name, field] of Object.entries(schema.properties ?? {})) {
+    const v = content[name];
+    const label = field.title ?? name;
+    if (Array.isArray(v)) {
+      if (field.minItems !== undefined && v.length < field.minItems)
+        found.push(`${label}: pick at least ${field.minItems}.`);
+      if (field.maxItems !== undefined && v.length > field.maxItems)
+        found.push(`${label}: pick at most ${field.maxItems}.`);
+    } else if (typeof v === 'number') {
+      if (field.minimum !== undefined && v < field.minimum) found.push(`${label}: at least ${field.minimum}.`);
+      if (field.maximum !== undefined && v > field.maximum) found.push(`${label}: at most ${field.maximum}.`);
+    } else if (typeof v === 'string') {
+      if (field.minLength !== undefined && v.length < field.minLength)
+        found.push(`${label}: at least ${field.minLength} characters.`);
+      if (field.maxLength !== undefined && v.length > field.maxLength)
+        found.push(`${label}: at most ${field.maxLength} characters.`);
+    }
+  }
+  return found;
 }

@@ -2,6 +2,7 @@
 // format), a number box, a checkbox, a select for one choice (enum, titled oneOf), checkboxes for several (items'
 // enum or anyOf); and the form's values as the content the tool wants (numbers as numbers, blanks left out).
 import { useId } from 'react';
+import { fieldChoices } from '../core/tool-questions';
 import type { QuestionField, ToolQuestion } from './api';
 
 /** What an input holds: text for text and number boxes and selects, a flag for a checkbox, picks for several. */
@@ -9,12 +10,9 @@ export type RawValue = string | boolean | string[];
 type Schema = NonNullable<ToolQuestion['schema']>;
 type Content = Record<string, string | number | boolean | string[]>;
 
-/** The values a field takes, each with its label. */
+/** The values a field takes, each with its label (the value itself when it has none). */
 export function choicesOf(field: QuestionField): { value: string; title: string }[] {
-  if (field.oneOf?.length) return field.oneOf.map((o) => ({ value: o.const, title: o.title ?? o.const }));
-  if (field.enum?.length) return field.enum.map((v, i) => ({ value: v, title: field.enumNames?.[i] ?? v }));
-  if (field.items?.anyOf?.length) return field.items.anyOf.map((o) => ({ value: o.const, title: o.title ?? o.const }));
-  return (field.items?.enum ?? []).map((v) => ({ value: v, title: v }));
+  return fieldChoices(field).map((c) => ({ value: c.value, title: c.title ?? c.value }));
 }
 
 /** The field's default, as its input holds it. */
@@ -38,30 +36,6 @@ export function toContent(schema: Schema, values: Record<string, RawValue>): Con
     }
   }
   return content;
-}
-
-/** What the schema bounds that the type check does not: how many picks, a string's length, a number's range. */
-export function boundsProblems(schema: Schema, content: Content): string[] {
-  const found: string[] = [];
-  for (const [name, field] of Object.entries(schema.properties)) {
-    const v = content[name];
-    const label = field.title ?? name;
-    if (Array.isArray(v)) {
-      if (field.minItems !== undefined && v.length < field.minItems)
-        found.push(`${label}: pick at least ${field.minItems}.`);
-      if (field.maxItems !== undefined && v.length > field.maxItems)
-        found.push(`${label}: pick at most ${field.maxItems}.`);
-    } else if (typeof v === 'number') {
-      if (field.minimum !== undefined && v < field.minimum) found.push(`${label}: at least ${field.minimum}.`);
-      if (field.maximum !== undefined && v > field.maximum) found.push(`${label}: at most ${field.maximum}.`);
-    } else if (typeof v === 'string') {
-      if (field.minLength !== undefined && v.length < field.minLength)
-        found.push(`${label}: at least ${field.minLength} characters.`);
-      if (field.maxLength !== undefined && v.length > field.maxLength)
-        found.push(`${label}: at most ${field.maxLength} characters.`);
-    }
-  }
-  return found;
 }
 
 const INPUT_TYPE: Record<string, string> = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' };

@@ -4,9 +4,8 @@
 // workflow runs (core/check-args.ts) before it is sent, so a mistake is shown here, next to its field.
 import { useId, useState, type FormEvent } from 'react';
 import type { QuestionAnswer, ToolQuestion } from './api';
-import { checkArgs } from '../core/check-args';
-import type { JsonSchema } from '../core/types';
-import { QuestionFieldInput, initialValue, toContent, boundsProblems, type RawValue } from './QuestionFieldInput';
+import { formProblems } from '../core/tool-questions';
+import { QuestionFieldInput, initialValue, toContent, type RawValue } from './QuestionFieldInput';
 
 interface Props {
   question: ToolQuestion;
@@ -136,13 +135,12 @@ function Form({
     // The browser checks what its inputs know (e-mail, URL, bounds); then the schema, as the workflow will.
     if (!e.currentTarget.reportValidity()) return;
     const content = toContent(schema, values);
-    const checked = checkArgs(schema as unknown as JsonSchema, content);
+    const checked = formProblems(schema, content);
     const found = [
       ...(checked.missing.length
         ? [`Required: ${checked.missing.map((n) => schema.properties[n]?.title ?? n).join(', ')}.`]
         : []),
       ...checked.problems.filter((p) => !p.startsWith('missing required')),
-      ...boundsProblems(schema, content),
     ];
     setProblems(found);
     if (!found.length) void onAnswer({ action: 'accept', content });

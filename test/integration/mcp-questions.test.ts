@@ -121,6 +121,10 @@ describe('MCP servers asking during a tool call', () => {
     expect(Object.keys(asked.question?.schema?.properties ?? {})).toEqual(
       expect.arrayContaining(['name', 'check', 'email', 'untitledSingleSelectEnum', 'titledMultipleSelectEnum']),
     );
+    // The schema's bounds are the workflow's to check too: the server would refuse the answer after it went back.
+    expect(
+      await rejection(answer(handle, { answer: { action: 'accept', content: { name: 'Ada', integer: 500 } } })),
+    ).toMatch(/does not fit: Integer: at most 100\./);
     const filled = await answer(handle, {
       answer: { action: 'accept', content: { name: 'Ada Lovelace', check: true, integer: 7 } },
     });

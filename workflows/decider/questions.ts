@@ -2,9 +2,8 @@
 // it opens when the call's activity asks (the toolQuestion update), waits for the user's answer (the answerQuestion
 // update) or TOOL_QUESTION_TIMEOUT, and is withdrawn (answered `cancel`) when the call ends first — a call that
 // failed, was cancelled, or lost its worker leaves no question behind for the user.
-import { checkArgs } from '../../core/check-args';
-import type { JsonSchema, ToolCall } from '../../core/types';
-import type { AnsweredQuestion, QuestionAnswer, ToolQuestion } from '../../core/tool-questions';
+import type { ToolCall } from '../../core/types';
+import { formProblems, type AnsweredQuestion, type QuestionAnswer, type ToolQuestion } from '../../core/tool-questions';
 
 interface Asked {
   question: ToolQuestion;
@@ -70,7 +69,9 @@ export class Questions {
       return 'the answer must be accept (with the form content), decline or cancel';
     if (action === 'accept' && open.kind === 'form') {
       // Checked here, so the user hears at once what is wrong, not the server after the answer went back.
-      const { problems } = checkArgs((open.schema ?? { type: 'object' }) as JsonSchema, input.answer.content ?? {});
+      const schema = open.schema ?? { type: 'object', properties: {} };
+      const content = input.answer.content ?? {};
+      const { problems } = formProblems(schema, content);
       if (problems.length) return `the form's content does not fit: ${problems.join(' ')}`;
     }
     return null;
