@@ -36,6 +36,7 @@ export function createMcpActivities(
           sampling: endpoint?.entry.sampling ?? 'ask',
           goalId: input.goalId,
           overBudget: input.overBudget,
+          userConversation: input.userConversation,
         });
         const outcome = await whileHeartbeating((signal) => callMcpTool(discovery, pool, input, signal, host));
         const spent = host.spent();

@@ -50,6 +50,8 @@ export interface CallFacts {
   goalId?: string;
   /** The conversation's budget is used (what was spent): sampling is refused, saying so. */
   overBudget?: string;
+  /** A delegate's call: the user's conversation, where its progress shows too (the user watches that one). */
+  userConversation?: string;
 }
 
 export function conversationHost(deps: ToolQuestionDeps, call: CallFacts): ConversationHost {
@@ -153,8 +155,14 @@ export function conversationHost(deps: ToolQuestionDeps, call: CallFacts): Conve
 
   function publish(fields: { progress?: number; total?: number; message?: string; level?: string }): void {
     if (!deps.bus || !run) return;
-    const key = attemptKey({ runId: run.runId, activityId, attempt });
-    deps.bus.publish(run.workflowId, { kind: 'progress', attempt: key, tool: call.tool, ...fields });
+    const chunk = {
+      kind: 'progress' as const,
+      attempt: attemptKey({ runId: run.runId, activityId, attempt }),
+      tool: call.tool,
+      ...fields,
+    };
+    deps.bus.publish(run.workflowId, chunk);
+    if (call.userConversation) deps.bus.publish(call.userConversation, chunk);
   }
 }
 

@@ -112,6 +112,8 @@ export interface McpCallRequest {
   goalId?: string;
   /** Set when the conversation's budget is used (what was spent, against what): the server's sampling is refused. */
   overBudget?: string;
+  /** A delegate's call: the user's conversation at the top of its tree, where the tool's progress shows too. */
+  userConversation?: string;
 }
 
 /** Native tools run as activities whose type is the tool's name; the worker's catch-all `default` runs them. */

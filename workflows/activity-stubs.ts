@@ -164,6 +164,8 @@ export interface ToolCaller {
   questionSeconds?: number;
   /** The conversation's budget is used: the tool may not use our model (sampling). */
   overBudget?: string;
+  /** A delegate's: the user's conversation at the top of its tree. */
+  userConversation?: string;
 }
 
 /**
@@ -182,7 +184,7 @@ export function runTool(
     : ActivityCancellationType.TRY_CANCEL;
   if (spec.mcp) {
     const askMs = 3 * 1000 * (caller.questionSeconds ?? 0);
-    const { owner, goalId, overBudget } = caller;
+    const { owner, goalId, overBudget, userConversation } = caller;
     return mcp.callMcpTool.executeWithOptions({ ...mcpCallOptions(spec.mcp, askMs), cancellationType }, [
       {
         name: spec.name,
@@ -191,6 +193,7 @@ export function runTool(
         ...(owner ? { owner } : {}),
         ...(goalId ? { goalId } : {}),
         ...(overBudget ? { overBudget } : {}),
+        ...(userConversation ? { userConversation } : {}),
       },
     ]);
   }

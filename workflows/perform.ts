@@ -6,6 +6,7 @@ import {
   ParentClosePolicy,
   patched,
   startChild,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { DelegateAnswer, DelegateStart, DelegateStarted, Performers } from '../core/effects';
 import { answerToolQuestionSignal, confirmSignal, userPromptSignal } from '../core/messages';
@@ -26,7 +27,7 @@ import {
   vetAndPlan,
 } from './activity-stubs';
 import type { Conversation } from './decider/conversation';
-import { DEFAULT_DELEGATION_LIMITS } from './decider/delegations';
+import { DEFAULT_DELEGATION_LIMITS, userConversationOf } from './decider/delegations';
 import { envelopeOf, envelopeOfFailure } from './envelope';
 import { failSoft, toolError } from './failures';
 import { PATCHES, type PatchId, type RunVersions } from './versions';
@@ -53,11 +54,13 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
         const outcome = await versioned(PATCHES.createTool, () => runMadeTool(spec, call.args));
         return 'failed' in outcome ? { status: 'tool_error', error: outcome.failed } : outcome;
       }
+      const { task } = convo.input;
       const caller = {
         owner: convo.input.owner,
         goalId: convo.goal.id,
         questionSeconds: convo.settings.toolQuestionTimeoutSeconds,
         overBudget: convo.budget.overBudget(convo.goal, convo.settings) ?? undefined,
+        userConversation: task ? userConversationOf(workflowInfo().workflowId, task.depth) : undefined,
       };
       return runTool(spec, call.args, !!ctx.versions().cancelAndExpire, caller).catch((err) => toolError(err, spec));
     },

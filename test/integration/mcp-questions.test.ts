@@ -203,6 +203,16 @@ describe('MCP servers asking during a tool call', () => {
       });
       expect(done.reply).toBe('The greeter says: Hello, Ms Ada!');
       expect((await handle.query(feedQuery, 0)).question).toBeNull();
+
+      // The delegate's tool's progress shows in the user's conversation too.
+      const progress: ToolProgressChunk[] = [];
+      const unsubscribe = boss.streamBus.subscribe(handle.workflowId, (chunk) => {
+        if (chunk.kind === 'progress') progress.push(chunk);
+      });
+      expect((await say(handle, 'have it counted')).reply).toBe('The greeter says: counted to 3');
+      unsubscribe();
+      expect(progress.map((p) => p.message)).toEqual(expect.arrayContaining(['counted 1', 'counted 2']));
+      expect(progress[0]).toMatchObject({ tool: 'asking__count', total: 3 });
       await handle.signal(endChatSignal);
     } finally {
       await boss.stop();

@@ -15,6 +15,11 @@ import type {
 import { ASK_AGENT } from '../../core/builtin-specs';
 import type { AnsweredQuestion, ToolQuestion } from '../../core/tool-questions';
 
+/** The conversation at the top of a delegate's tree: each delegation appends `/<n>-<goal id>` to its parent's id. */
+export function userConversationOf(delegateId: string, depth: number): string {
+  return delegateId.split('/').slice(0, -depth).join('/');
+}
+
 /** Limits for runs whose settings predate delegation (they never delegate; this keeps the types whole). */
 export const DEFAULT_DELEGATION_LIMITS: DelegationLimits = { maxDepth: 3, maxParallel: 5, timeoutSeconds: 3_600 };
 
