@@ -50,25 +50,7 @@ export function QuestionForm({ question, onAnswer }: Props) {
               {question.url}
             </a>
           </p>
-          <div className="actions">
-            <button
-              type="button"
-              className="primary"
-              data-testid="question-accept"
-              disabled={busy}
-              onClick={() => void answer({ action: 'accept' })}
-            >
-              I did it
-            </button>
-            <button
-              type="button"
-              data-testid="question-decline"
-              disabled={busy}
-              onClick={() => void answer({ action: 'decline' })}
-            >
-              Decline
-            </button>
-          </div>
+          <AnswerButtons accept="I did it" busy={busy} onAnswer={answer} />
         </>
       )}
       {question.kind === 'sampling' && question.sampling && (
@@ -85,25 +67,7 @@ export function QuestionForm({ question, onAnswer }: Props) {
           <pre className="tool-args" aria-label="Prompt" data-testid="question-prompt">
             {question.sampling.prompt}
           </pre>
-          <div className="actions">
-            <button
-              type="button"
-              className="primary"
-              data-testid="question-accept"
-              disabled={busy}
-              onClick={() => void answer({ action: 'accept' })}
-            >
-              Approve
-            </button>
-            <button
-              type="button"
-              data-testid="question-decline"
-              disabled={busy}
-              onClick={() => void answer({ action: 'decline' })}
-            >
-              Decline
-            </button>
-          </div>
+          <AnswerButtons accept="Approve" busy={busy} onAnswer={answer} />
         </>
       )}
     </section>
@@ -170,28 +134,42 @@ function Form({
         </ul>
       )}
       <p className="tool-about">* required</p>
-      <div className="actions">
-        <button type="submit" className="primary" data-testid="question-accept" disabled={busy}>
-          Accept
-        </button>
-        <button
-          type="button"
-          data-testid="question-decline"
-          disabled={busy}
-          onClick={() => void onAnswer({ action: 'decline' })}
-        >
-          Decline
-        </button>
-        <button
-          type="button"
-          className="danger"
-          data-testid="question-cancel"
-          disabled={busy}
-          onClick={() => void onAnswer({ action: 'cancel' })}
-        >
-          Cancel
-        </button>
-      </div>
+      <AnswerButtons accept="Accept" submits cancel busy={busy} onAnswer={onAnswer} />
     </form>
+  );
+}
+
+/** Accept (the form's submit, or an answer of its own), Decline, and Cancel where the question offers it. */
+function AnswerButtons(props: {
+  accept: string;
+  submits?: boolean;
+  cancel?: boolean;
+  busy: boolean;
+  onAnswer(answer: QuestionAnswer): Promise<void>;
+}) {
+  const { accept, submits, cancel, busy, onAnswer } = props;
+  const button = (action: QuestionAnswer['action'], label: string, className?: string) => (
+    <button
+      type="button"
+      className={className}
+      data-testid={`question-${action}`}
+      disabled={busy}
+      onClick={() => void onAnswer({ action } as QuestionAnswer)}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <div className="actions">
+      {submits ? (
+        <button type="submit" className="primary" data-testid="question-accept" disabled={busy}>
+          {accept}
+        </button>
+      ) : (
+        button('accept', accept, 'primary')
+      )}
+      {button('decline', 'Decline')}
+      {cancel && button('cancel', 'Cancel', 'danger')}
+    </div>
   );
 }
