@@ -3,13 +3,12 @@
 // written and a running tool's progress come from the stream bus. Each view keeps its own position, so a view that reconnects with the id of
 // the last event it saw gets what came after, once: no gap, no duplicate.
 import type { AgentClient } from '../client/agent-client';
-import type { StreamBus, StreamChunk, ToolProgressChunk } from '../stream/bus';
+import type { StreamBus, StreamChunk } from '../stream/bus';
 import type { ChatMessage } from '../core/types';
 import type { ConversationFeed, ConversationState, PendingApproval } from '../core/conversation-types';
-import type { ToolQuestion } from '../core/tool-questions';
+import type { ToolProgress, ToolQuestion } from '../core/tool-questions';
 
-/** A running tool's progress or log line, as the events carry it (the bus's chunk without its kind). */
-export type ToolProgress = Omit<ToolProgressChunk, 'kind'>;
+export type { ToolProgress };
 
 export type LiveEvent =
   | { event: 'message'; data: { seq: number; message: ChatMessage } }

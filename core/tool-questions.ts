@@ -65,6 +65,20 @@ export interface AnsweredQuestion {
   answer: QuestionAnswer;
 }
 
+/** A running tool's progress or log message (MCP `notifications/progress`, `notifications/message`): shown live (the
+ * stream bus, the API's `tool_progress` event), never kept in history. */
+export interface ToolProgress {
+  /** The tool call activity's attempt (`${runId}/${activityId}/${attempt}`). */
+  attempt: string;
+  /** The tool as the model knows it (`<server>__<tool>`). */
+  tool: string;
+  progress?: number;
+  total?: number;
+  message?: string;
+  /** For log messages: the server's level (`info`, `warning`, …). */
+  level?: string;
+}
+
 /** The values a form field takes, each with its label: `enum` (with `enumNames`), `oneOf`, or its items' for an array. */
 export function fieldChoices(field: QuestionField): { value: string; title?: string }[] {
   if (field.oneOf?.length) return field.oneOf.map((o) => ({ value: o.const, title: o.title }));

@@ -2,25 +2,16 @@
 // (the HTTP API's SSE). It is a side channel: only the complete reply enters the workflow's history, so losing a
 // chunk costs a flicker, never a message. Hence publish is fire-and-forget and never slows the model call.
 
+import type { ToolProgress } from '../core/tool-questions';
+
 export type StreamChunk =
   | { kind: 'delta'; attempt: string; text: string } // text delta of the reply being written
   | { kind: 'discard'; attempt: string } // this attempt's partial text is void (it failed; a retry follows)
   | { kind: 'done'; attempt: string } // the attempt finished; its complete message enters history
   | ToolProgressChunk;
 
-/** A running tool's progress or log message (MCP `notifications/progress`, `notifications/message`): shown live, never
- * kept in history. `attempt` is the tool call activity's attempt (`${runId}/${activityId}/${attempt}`). */
-export interface ToolProgressChunk {
-  kind: 'progress';
-  attempt: string;
-  /** The tool as the model knows it (`<server>__<tool>`). */
-  tool: string;
-  progress?: number;
-  total?: number;
-  message?: string;
-  /** For log messages: the server's level (`info`, `warning`, …). */
-  level?: string;
-}
+/** A running tool's progress or log message, on its way to the screens. */
+export type ToolProgressChunk = ToolProgress & { kind: 'progress' };
 
 export interface StreamBus {
   /** Fire-and-forget: never throws, never slows the model call (errors are logged once). */

@@ -4,7 +4,7 @@ import type { AgentsDescription } from '../core/activity-types';
 import type { MadeToolSummary } from '../core/made-tools';
 import type { EndpointFeatures, PromptRef } from '../core/mcp-features';
 import type { CatalogSummary, ChatMessage, ToolCall, ToolOutcome, ToolSpec, Usage } from '../core/types';
-import type { QuestionAnswer, QuestionField, ToolQuestion } from '../core/tool-questions';
+import type { QuestionAnswer, QuestionField, ToolProgress, ToolQuestion } from '../core/tool-questions';
 import type {
   AgentReply,
   ConfirmDecision,
@@ -27,6 +27,7 @@ export type {
   QuestionField,
   ToolCall,
   ToolOutcome,
+  ToolProgress,
   ToolQuestion,
   ToolSpec,
   Usage,
@@ -67,16 +68,6 @@ export type LiveEvent =
   | { event: 'tool_progress'; data: ToolProgress }
   | { event: 'state'; data: { state: ConversationState; goalId: string } }
   | { event: 'error'; data: { message: string } };
-
-/** A running tool's progress or log message (the `tool_progress` event): live only, never in history. */
-export interface ToolProgress {
-  attempt: string;
-  tool: string;
-  progress?: number;
-  total?: number;
-  message?: string;
-  level?: string;
-}
 
 export class ApiError extends Error {
   constructor(
