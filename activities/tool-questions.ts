@@ -33,6 +33,8 @@ export interface ToolQuestionDeps {
   sampler?: Sampler;
   /** Where progress and log messages go for live views. */
   bus?: StreamBus;
+  /** Blanks the worker's secrets (SecretScrubber): what our model answers a server leaves the worker without them. */
+  scrub?: (text: string) => string;
 }
 
 /** A call's host, with what the call's sampling spent so far (it goes back with the outcome). */
@@ -129,7 +131,7 @@ export function conversationHost(deps: ToolQuestionDeps, call: CallFacts): Conve
       spent = addUsage(spent ?? ZERO_USAGE, sampled.usage);
       return {
         role: 'assistant' as const,
-        content: { type: 'text' as const, text: sampled.text },
+        content: { type: 'text' as const, text: deps.scrub ? deps.scrub(sampled.text) : sampled.text },
         model: sampled.model,
         stopReason: sampled.stopReason,
       };

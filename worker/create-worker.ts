@@ -166,6 +166,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
             timeoutMs: (opts.settings.llm.timeoutSeconds ?? 60) * 1000,
           }),
           bus: streamBus,
+          scrub: (text) => secrets.scrub(text),
         },
       },
       llm: {

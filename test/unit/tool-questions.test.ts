@@ -110,6 +110,14 @@ describe('conversationHost (the activity side)', () => {
     });
     expect(result.answer).toMatchObject({ role: 'assistant', content: { type: 'text', text: 'sampled: a poem' } });
     expect(result.spent).toEqual({ inputTokens: 3, outputTokens: 4, totalTokens: 7 });
+    // The worker's secrets never go to the server in what the model wrote.
+    const scrubbed: { answer: unknown } = await activity().run(async () => ({
+      answer: await conversationHost({ ...allowed.deps, scrub: (t) => t.replace('a poem', '[secret]') }, facts).sample(
+        sample,
+        signal,
+      ),
+    }));
+    expect(scrubbed.answer).toMatchObject({ content: { text: 'sampled: [secret]' } });
     expect(allowed.asked).toHaveLength(0);
 
     const asking = deps([{ action: 'decline' }]);
