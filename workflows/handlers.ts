@@ -46,13 +46,13 @@ export function setHandlers(
   setHandler(m.confirmUpdate, (decision) => replyAfter(() => convo.confirm(decision)), {
     validator: (decision) => rejectIf(convo.confirmRefusal(decision), 'Cannot confirm: '),
   });
-  setHandler(m.answerQuestionUpdate, (input) => replyAfter(() => convo.answerQuestion(input)), {
-    validator: (input) => rejectIf(convo.questionRefusal(input), 'Cannot answer: '),
+  setHandler(m.answerQuestionUpdate, (input) => replyAfter(() => convo.questions.take(input, convo.ended)), {
+    validator: (input) => rejectIf(convo.questions.refusal(input, convo.ended), 'Cannot answer: '),
   });
   setHandler(m.answerToolQuestionSignal, (input) => {
-    const refusal = convo.questionRefusal(input);
+    const refusal = convo.questions.refusal(input, convo.ended);
     if (refusal) log.warn(`answer ignored: ${refusal}`);
-    else convo.answerQuestion(input);
+    else convo.questions.take(input, convo.ended);
   });
   // A running tool's activity asks; its update id is the question's id, so a retried call asking the same again joins
   // this update (or gets its answer, once given) instead of asking twice.

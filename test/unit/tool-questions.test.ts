@@ -16,28 +16,30 @@ const form: ToolQuestion = {
   schema: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' } }, required: ['name'] },
 };
 const call = { id: 'call-1', tool: 'asking__greet', args: {} };
+/** No delegate asks anything. */
+const noDelegates = { toolQuestionShown: () => null, answerToolQuestion: () => undefined };
 
 describe('Questions (the conversation side)', () => {
   it('takes questions only while a call runs, shows the oldest open one, and checks answers against the schema', () => {
-    const q = new Questions();
+    const q = new Questions(noDelegates);
     expect(q.askRefusal(form, false)).toBe('no tool call is running in this conversation');
     q.during(call);
     expect(q.askRefusal(form, true)).toBe('the conversation has ended');
     expect(q.ask(form).callId).toBe('call-1');
     expect(q.shown()?.id).toBe('q1');
-    expect(q.answerRefusal({ answer: { action: 'accept', content: { age: 'x' } } }, false)).toMatch(
+    expect(q.refusal({ answer: { action: 'accept', content: { age: 'x' } } }, false)).toMatch(
       /does not fit: .*name.*age|does not fit: .*age.*name/,
     );
-    expect(q.answerRefusal({ questionId: 'q0', answer: { action: 'decline' } }, false)).toMatch(/no longer open/);
-    expect(q.answerRefusal({ answer: { action: 'maybe' } } as never, false)).toMatch(/accept .*decline or cancel/);
-    q.answer({ answer: { action: 'accept', content: { name: 'Ada', age: 36 } } });
+    expect(q.refusal({ questionId: 'q0', answer: { action: 'decline' } }, false)).toMatch(/no longer open/);
+    expect(q.refusal({ answer: { action: 'maybe' } } as never, false)).toMatch(/accept .*decline or cancel/);
+    q.take({ answer: { action: 'accept', content: { name: 'Ada', age: 36 } } }, false);
     expect(q.answerOf('q1')).toEqual({ action: 'accept', content: { name: 'Ada', age: 36 } });
     expect(q.shown()).toBeNull();
     expect(q.settle('q1', false)).toEqual({ action: 'accept', content: { name: 'Ada', age: 36 } });
   });
 
   it('declines on timeout, and withdraws what is still open when the call ends', () => {
-    const q = new Questions();
+    const q = new Questions(noDelegates);
     q.during(call);
     q.ask(form);
     expect(q.settle('q1', true)).toEqual({ action: 'decline' });
@@ -46,6 +48,16 @@ describe('Questions (the conversation side)', () => {
     expect(q.answerOf('q2')).toEqual({ action: 'cancel' });
     expect(q.shown()).toBeNull();
     expect(q.askRefusal({ ...form, id: 'q3' }, false)).toMatch(/no tool call/);
+  });
+
+  it("shows a delegate's tool question when it has none of its own, and sends the answer down to it", () => {
+    const sent: unknown[] = [];
+    const delegate = { ...form, id: 'child-q', delegate: { agentName: 'Greeter', childId: 'c/1-goal_greeter' } };
+    const q = new Questions({ toolQuestionShown: () => delegate, answerToolQuestion: (a) => sent.push(a) });
+    expect(q.open()).toEqual(delegate);
+    expect(q.refusal({ answer: { action: 'accept', content: {} } }, false)).toMatch(/does not fit: .*name/);
+    q.take({ questionId: 'child-q', answer: { action: 'accept', content: { name: 'Ada' } } }, false);
+    expect(sent).toEqual([{ questionId: 'child-q', answer: { action: 'accept', content: { name: 'Ada' } } }]);
   });
 });
 

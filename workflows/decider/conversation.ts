@@ -7,9 +7,9 @@
 import type { Appliers, Effect, EffectKind, QueuedPrompt, ResultOf } from '../../core/effects';
 import type * as T from '../../core/types';
 import type * as C from '../../core/conversation-types';
-import type { AnsweredQuestion, ToolQuestion } from '../../core/tool-questions';
-import { moveGoal, switchByClient } from '../builtins/change-goal';
+import type { ToolQuestion } from '../../core/tool-questions';
 import { createBuiltins } from '../builtins';
+import { appliersFor } from './appliers';
 import { Approvals } from './approvals';
 import * as cancel from './cancel';
 import { Budget, budgetStopText } from './budget';
@@ -40,8 +40,8 @@ export class Conversation implements StepHost, TurnHost {
   /** The replies update handlers wait for. */
   readonly replies = new Replies();
   readonly approvals = new Approvals();
-  /** What running tools ask the user (MCP elicitation, sampling approvals). */
-  readonly questions = new Questions();
+  /** What running tools ask the user (MCP elicitation, sampling approvals), here or in a delegate. */
+  readonly questions: Questions;
   readonly budget: Budget;
   readonly offer = new ToolOffer();
   readonly taskMode: TaskMode;
@@ -75,6 +75,7 @@ export class Conversation implements StepHost, TurnHost {
     this.prompts = new Prompts(carried);
     this.runs = (carried?.runs ?? 0) + 1;
     this.delegations = new Delegations(workflowId, carried?.delegations ?? 0);
+    this.questions = new Questions(this.delegations);
     this.offer.madeHere = carried?.madeTools ?? [];
     this.taskMode = new TaskMode(input.task);
   }
@@ -146,22 +147,6 @@ export class Conversation implements StepHost, TurnHost {
     this.pause();
   }
 
-  /** The question the user is asked now: a running tool's own, else one a delegate's tool asks. */
-  openQuestion(): ToolQuestion | null {
-    return this.questions.shown() ?? this.delegations.toolQuestionShown();
-  }
-
-  questionRefusal(input: AnsweredQuestion): string | null {
-    return this.questions.answerRefusal(input, this.ended, this.openQuestion());
-  }
-
-  /** The user's answer: to this conversation's running tool, or down to the delegate whose tool asks. */
-  answerQuestion(input: AnsweredQuestion): void {
-    if (this.questionRefusal(input)) return;
-    if (this.questions.shown()) this.questions.answer(input);
-    else this.delegations.answerToolQuestion(input);
-  }
-
   /** A delegate started or stopped waiting for the user (its delegateReport signal). */
   delegateReport(report: C.DelegateReport): void {
     if (!this.ended) this.delegations.report(report);
@@ -175,8 +160,7 @@ export class Conversation implements StepHost, TurnHost {
   /** Task mode: what this delegate waits for from the user, as its parent shows it; null when it waits for nothing. */
   delegateWait(): C.DelegateWait | null {
     if (this.ended) return null;
-    const asked = this.questions.shown() ?? this.delegations.toolQuestionShown();
-    return this.taskMode.wait(this.pendingApproval(), this.delegations.questionShown(), asked);
+    return this.taskMode.wait(this.pendingApproval(), this.delegations.questionShown(), this.questions.open());
   }
 
   endChat(): void {
@@ -229,7 +213,7 @@ export class Conversation implements StepHost, TurnHost {
     if (this.ended) return 'ended';
     if (!this.started) return 'working';
     if (this.pendingApproval() && this.prompts.length === 0 && !this.goalChange) return 'awaiting_approval';
-    if (this.openQuestion()) return 'waiting_for_user';
+    if (this.questions.open()) return 'waiting_for_user';
     if (this.hasWork()) return 'working';
     // Delegates at work: the conversation is working unless one of them asked the user something.
     return this.step.delegatesRunning() && !this.delegations.questionShown() ? 'working' : 'waiting_for_user';
@@ -309,28 +293,7 @@ export class Conversation implements StepHost, TurnHost {
     cancel.applyCancelled(this, effect);
   }
 
-  private readonly appliers: Appliers = {
-    validate: (effect, verdict) => this.turn.applyVerdict(effect.prompt, verdict),
-    vet_and_plan: (_effect, verdict) => this.turn.applyVettedPlan(verdict),
-    plan: (_effect, plan) => this.turn.applyPlan(plan),
-    run_tool: (effect, { spent, ...outcome }) => {
-      if (spent) this.budget.spend(spent, this.goal.id);
-      this.record(effect.call, outcome as T.ToolOutcome);
-    },
-    resolve_goal: (effect, resolved) => {
-      if (effect.why === 'refresh') {
-        const changed = this.offer.refreshed(effect.promptId, resolved, this.taskMode.adapt);
-        if (changed) this.log.note(changed);
-      } else if (effect.why === 'switch') switchByClient(this, resolved);
-      else moveGoal(this, effect, resolved);
-    },
-    // Another delegate's approval or question is still shown: the user is needed again now, so the update that sent
-    // this answer returns with that wait, not when the whole step is over.
-    answer_delegate: () => {
-      if (this.delegations.waitShown() && !this.delegations.hasAnswersToSend()) this.pause();
-    },
-    ...this.builtins.appliers,
-  };
+  private readonly appliers: Appliers = appliersFor(this);
 
   // ---- what builtins may do (BuiltinContext) ----------------------------------------------------------------
 
@@ -346,7 +309,7 @@ export class Conversation implements StepHost, TurnHost {
   pause(): void {
     // A delegate's question still open is what the user must answer, whatever was said since.
     const asked = this.approvals.awaiting() ? null : this.delegations.questionShown();
-    const question = this.ended ? null : this.openQuestion();
+    const question = this.ended ? null : this.questions.open();
     const reply = question
       ? `${question.delegate ? `${question.delegate.agentName}: ` : ''}${question.tool} asks: ${question.message}`
       : asked && !this.delegations.approvalShown()

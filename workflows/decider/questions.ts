@@ -10,10 +10,18 @@ interface Asked {
   answer: QuestionAnswer | null;
 }
 
+/** Where a delegate's tool's question comes from, and its answer goes (Delegations). */
+export interface DelegatedQuestions {
+  toolQuestionShown(): ToolQuestion | null;
+  answerToolQuestion(answered: AnsweredQuestion): void;
+}
+
 export class Questions {
   /** The tool call whose activity is running: the only one that may ask. */
   private call: ToolCall | null = null;
   private readonly asked = new Map<string, Asked>();
+
+  constructor(private readonly delegated: DelegatedQuestions) {}
 
   /** The workflow runs a tool call: its activity may ask until it ends. */
   during(call: ToolCall): void {
@@ -40,7 +48,25 @@ export class Questions {
     return shown;
   }
 
-  /** The question the user is asked now: the oldest one open. */
+  /** The question the user is asked now: a running tool's own, else one a delegate's tool asks. */
+  open(): ToolQuestion | null {
+    return this.shown() ?? this.delegated.toolQuestionShown();
+  }
+
+  /** Why the user's answer to the open question is refused (the update's validator), or null. */
+  refusal(input: AnsweredQuestion, ended: boolean): string | null {
+    return this.answerRefusal(input, ended, this.open());
+  }
+
+  /** The user's answer: to this conversation's running tool, or down to the delegate whose tool asks. */
+  take(input: AnsweredQuestion, ended: boolean): void {
+    if (this.refusal(input, ended)) return;
+    const own = this.shown();
+    if (own) this.asked.get(own.id)!.answer = input.answer;
+    else this.delegated.answerToolQuestion(input);
+  }
+
+  /** This conversation's own question shown now: the oldest one open. */
   shown(): ToolQuestion | null {
     for (const a of this.asked.values()) if (!a.answer) return a.question;
     return null;
@@ -58,8 +84,7 @@ export class Questions {
     return answer ?? (timedOut ? { action: 'decline' } : { action: 'cancel' });
   }
 
-  /** Why an answer to `open` (this conversation's own question by default, or a delegate's) is refused, or null. */
-  answerRefusal(input: AnsweredQuestion, ended: boolean, open = this.shown()): string | null {
+  private answerRefusal(input: AnsweredQuestion, ended: boolean, open: ToolQuestion | null): string | null {
     if (ended) return 'the conversation has ended';
     if (!open) return 'no tool is asking anything';
     if (input?.questionId && input.questionId !== open.id)
@@ -75,11 +100,5 @@ export class Questions {
       if (problems.length) return `the form's content does not fit: ${problems.join(' ')}`;
     }
     return null;
-  }
-
-  answer(input: AnsweredQuestion): void {
-    const open = this.shown();
-    if (!open || this.answerRefusal(input, false)) return;
-    this.asked.get(open.id)!.answer = input.answer;
   }
 }

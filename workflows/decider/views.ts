@@ -58,7 +58,7 @@ export function feed(convo: Conversation, since = 0): C.ConversationFeed {
     next: convo.log.next,
     messages: convo.log.since(since),
     pendingApproval: convo.pendingApproval(),
-    question: convo.ended ? null : convo.openQuestion(),
+    question: convo.ended ? null : convo.questions.open(),
     usage: convo.usage,
     usageByGoal: convo.usageByGoal,
   };

@@ -1,0 +1,32 @@
+// How each effect's result changes the conversation (Conversation.apply): one function per effect kind, checked by the
+// compiler against the effect's result type. The builtin tools bring their own.
+import type { Appliers } from '../../core/effects';
+import type { ToolOutcome } from '../../core/types';
+import { moveGoal, switchByClient } from '../builtins/change-goal';
+import type { Conversation } from './conversation';
+
+export function appliersFor(convo: Conversation): Appliers {
+  return {
+    validate: (effect, verdict) => convo.turn.applyVerdict(effect.prompt, verdict),
+    vet_and_plan: (_effect, verdict) => convo.turn.applyVettedPlan(verdict),
+    plan: (_effect, plan) => convo.turn.applyPlan(plan),
+    // What the tool's use of our model cost (an MCP server's sampling) counts like the conversation's own calls.
+    run_tool: (effect, { spent, ...outcome }) => {
+      if (spent) convo.budget.spend(spent, convo.goal.id);
+      convo.record(effect.call, outcome as ToolOutcome);
+    },
+    resolve_goal: (effect, resolved) => {
+      if (effect.why === 'refresh') {
+        const changed = convo.offer.refreshed(effect.promptId, resolved, convo.taskMode.adapt);
+        if (changed) convo.log.note(changed);
+      } else if (effect.why === 'switch') switchByClient(convo, resolved);
+      else moveGoal(convo, effect, resolved);
+    },
+    // Another delegate's approval or question is still shown: the user is needed again now, so the update that sent
+    // this answer returns with that wait, not when the whole step is over.
+    answer_delegate: () => {
+      if (convo.delegations.waitShown() && !convo.delegations.hasAnswersToSend()) convo.pause();
+    },
+    ...convo.builtins.appliers,
+  };
+}
