@@ -1,11 +1,10 @@
 // The conversation API clients use: start, say, confirm, history, end. Shared by the CLI, the chat and tests.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   Client,
   Connection,
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
   WorkflowUpdateStage,
   type WorkflowHandle,
   type WorkflowUpdateHandle,
@@ -64,6 +63,7 @@ import { temporalTarget } from '../runtime/connection';
 import { checkFilterValue, listConversations, type ConversationFilter } from './conversation-list';
 import { type ConversationSummary } from '../core/conversation-types';
 import { RECONNECT_QUICKLY, untilReachable, type ServerWait } from './server-outage';
+import { inConversation, sendUpdate } from './conversation-updates';
 import { UserError } from './user-error';
 import { delegationTree, historyTree, type HistoryTree } from './conversation-tree';
 import { WorkerDesk } from './worker-desk';
@@ -378,56 +378,20 @@ export class AgentClient {
     return this.client.workflow.getHandle(id);
   }
 
-  private async call<T>(id: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (err) {
-      // An update to a workflow that has closed is answered "not found" too: that conversation exists, and has ended.
-      if (err instanceof WorkflowNotFoundError && /already completed/i.test(err.message))
-        throw new UserError(`Conversation ${id} has ended.`, 'refused');
-      if (err instanceof WorkflowNotFoundError) throw new UserError(`No conversation with id ${id}.`, 'not_found');
-      throw err;
-    }
+  private call<T>(id: string, run: () => Promise<T>): Promise<T> {
+    return inConversation(id, run);
   }
 
-  /**
-   * Sends an update and waits for its result, through a server restart too. Every send carries the same update
-   * id, so one that reaches a server which already has the update joins it (Temporal dedupes by update id) instead
-   * of queueing the prompt twice; once accepted, the wait re-attaches to that update in the run that accepted it.
-   * Updates rejected by the workflow's validator become one-line user errors carrying its reason.
-   */
-  private async update(
+  private update(
     id: string,
     send: (updateId: string) => Promise<WorkflowUpdateHandle<AgentReply>>,
   ): Promise<AgentReply> {
-    return this.sendUpdate(id, send).reply;
+    return sendUpdate(id, send, this.serverWait).reply;
   }
 
-  /** The update's two steps as promises: `accepted` once the conversation took it, `reply` once it answered. */
-  private sendUpdate(
-    id: string,
-    send: (updateId: string) => Promise<WorkflowUpdateHandle<AgentReply>>,
-  ): { accepted: Promise<void>; reply: Promise<AgentReply> } {
-    const updateId = randomUUID();
-    const explain = (err: unknown): never => {
-      if (err instanceof WorkflowUpdateFailedError) throw new UserError(err.cause?.message ?? err.message, 'refused');
-      if (isNotRunning(err)) throw new UserError(`Conversation ${id} has ended.`, 'refused');
-      throw err;
-    };
-    const handle = this.call(id, () => untilReachable(() => send(updateId), this.serverWait)).catch(explain);
-    const reply = handle
-      .then((h) => this.call(id, () => untilReachable(() => h.result(), this.serverWait)))
-      .catch(explain);
-    const accepted = handle.then(() => undefined);
-    // A caller may wait for one step only: the other's failure is theirs to read, not an unhandled rejection.
-    reply.catch(() => undefined);
-    accepted.catch(() => undefined);
-    return { accepted, reply };
+  private sendUpdate(id: string, send: (updateId: string) => Promise<WorkflowUpdateHandle<AgentReply>>) {
+    return sendUpdate(id, send, this.serverWait);
   }
-}
-
-function isNotRunning(err: unknown): boolean {
-  return /workflow execution already completed|not found|already completed/i.test((err as Error)?.message ?? '');
 }
 
 export function newConversationId(): string {
