@@ -55,7 +55,9 @@ export async function callMcpTool(
   if (!check.valid) return { status: 'invalid_input', problems: [check.errorMessage], missing: [] };
 
   const deadline = new CallDeadline(ref.timeoutMs);
-  const lease = await connect(pool, endpoint, ref, deadline.around(host), input.owner);
+  // The host the server talks to: the time limit stops while the user is asked and restarts on progress.
+  const attended = deadline.around(host);
+  const lease = await connect(pool, endpoint, ref, attended, input.owner);
   if ('status' in lease) return lease;
   deadline.restart(); // the time limit is the call's, from when it has a session
   try {
@@ -65,7 +67,7 @@ export async function callMcpTool(
       // Our deadline, not the SDK's: it stops while the user is asked something (see CallDeadline).
       timeout: 2 ** 31 - 1,
       signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
-      onprogress: (progress) => host.progress(progress),
+      onprogress: (progress) => attended.progress(progress),
     })) as CallToolResult;
     return outcomeOf(result, tool); // the definition: its outputSchema checks the structured content
   } catch (err) {

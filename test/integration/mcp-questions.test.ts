@@ -36,6 +36,8 @@ describe('MCP servers asking during a tool call', () => {
     const registry = path.join(dir, `mcp-${Object.keys(extra).length}.json`);
     const servers = {
       asking: ASKING(log),
+      // A one-second time limit per call: a call that keeps reporting progress outlives it.
+      short_fuse: { ...ASKING(log), timeoutMs: 1000, includeTools: ['count'] },
       everything: EVERYTHING,
       everything_http: EVERYTHING_HTTP(everythingHttp.url),
     };
@@ -160,6 +162,13 @@ describe('MCP servers asking during a tool call', () => {
     expect((await answer(handle, { answer: { action: 'accept' } })).reply).toMatch(
       /"text": "\(scripted sample\) .*a haiku"/,
     );
+    await handle.signal(endChatSignal);
+  });
+
+  it("restarts a call's time limit on each progress notification", async () => {
+    const { handle } = await start();
+    // 40 steps of 50 ms: twice the endpoint's 1 s limit, with progress all along.
+    expect((await say(handle, 'count on a short fuse to 40')).reply).toBe('counted to 40');
     await handle.signal(endChatSignal);
   });
 
