@@ -162,6 +162,15 @@ describe('MCP servers asking during a tool call', () => {
     expect((await answer(handle, { answer: { action: 'accept' } })).reply).toMatch(
       /"text": "\(scripted sample\) .*a haiku"/,
     );
+
+    const progress: ToolProgressChunk[] = [];
+    const unsubscribe = worker.streamBus.subscribe(handle.workflowId, (chunk) => {
+      if (chunk.kind === 'progress') progress.push(chunk);
+    });
+    expect((await say(handle, 'long op over http')).reply).toMatch(/Long running operation completed/);
+    unsubscribe();
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress[0]).toMatchObject({ tool: 'everything_http__trigger-long-running-operation', total: 4 });
     await handle.signal(endChatSignal);
   });
 
