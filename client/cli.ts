@@ -8,6 +8,7 @@ import { applyEnvFile } from '../runtime/env-file';
 import { startTracing } from '../runtime/tracing';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { parseAge, pruneConversations } from './prune';
+import { formatGoalsPrune, pruneGoals } from './goals-prune';
 import { createStreamBus } from '../stream';
 import { runChat, type ChatIO } from './chat';
 import {
@@ -60,6 +61,8 @@ const USAGE = `usage: agent <command> [options]
   goal-files [disable|enable|remove <goalId>]     the files of the worker's goals folder, disabled ones too, with who
                                                   created them (CreateAgent); set one aside, bring it back, or delete it
                                                   (\`goals\`, its old name, still works)
+  goal-files prune --unused-for <duration> [--yes] list the agents created in chats that no conversation used for that
+                                                  long (30d); --yes disables them
   endpoints [--owner <userId>]                    MCP endpoints as the worker sees them: status, tool count, last error
                                                   (an OAuth endpoint the owner has not connected: needs connecting)
   endpoints connect <name> [--owner <userId>]     connect an MCP server that needs OAuth: prints the link, waits until
@@ -106,6 +109,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         'unused-for': { type: 'string' },
         'older-than': { type: 'string' },
         'dry-run': { type: 'boolean', default: false },
+        yes: { type: 'boolean', default: false },
         prompt: { type: 'string' },
         arg: { type: 'string', multiple: true },
         resource: { type: 'string' },
@@ -158,6 +162,13 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       case 'goal-files': {
         const c = await connect();
         const [action, id] = rest;
+        if (action === 'prune') {
+          const unusedFor = values['unused-for'];
+          if (!unusedFor) throw new UserError(`usage: agent ${command} prune --unused-for <duration> [--yes]`);
+          const pruned = await pruneGoals(c, parseAge(unusedFor, '--unused-for'), values.yes);
+          out(formatGoalsPrune(pruned, unusedFor), pruned);
+          return 0;
+        }
         if (action) {
           if (!['disable', 'enable', 'remove'].includes(action) || !id)
             throw new UserError(`usage: agent ${command} [disable|enable|remove <goalId>]`);
