@@ -75,8 +75,8 @@ const USAGE = `usage: agent <command> [options]
                                                   broken (why), description, who made them; --code: the code too
   tools --stats                                   per made tool: calls, errors, p50/p95 time, last use
   tools disable|enable|remove <name>              set a made tool aside (every version), bring it back, or delete it
-  tools prune --unused-for <duration>             propose the made tools unused for that long (30d), with the command
-                                                  that removes each; removes nothing
+  tools prune --unused-for <duration> [--yes]     propose the made tools unused for that long (30d), with the command
+                                                  that removes each; --yes disables them (removes nothing)
 options: --json (machine-readable output), --help
 env: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE, TASK_QUEUE, AGENT_GOAL`;
 

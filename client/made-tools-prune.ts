@@ -1,6 +1,7 @@
-// `agent tools prune --unused-for <duration>`: which made tools nobody has used for that long. It only proposes:
-// a made tool may be in a goal file or a running conversation the worker cannot see from here, so removing one is
-// left to the user, one `agent tools remove <name>` at a time.
+// `agent tools prune --unused-for <duration> [--yes]`: which made tools nobody has used for that long. It proposes,
+// and with --yes disables them (`agent tools enable` brings one back): a made tool may be in a goal file or a running
+// conversation the worker cannot see from here, so removing one is left to the user, one `agent tools remove <name>`
+// at a time.
 import type { MadeToolSummary } from '../core/made-tools';
 import { madeToolState, shortTime, type MadeToolState } from './made-tools-format';
 
@@ -53,10 +54,14 @@ export function unusedMadeTools(made: MadeToolSummary[], seconds: number, now = 
   return { before, unused, unknownAge };
 }
 
-export function formatPruneProposal(proposal: PruneProposal, unusedFor: string): string {
-  const lines = proposal.unused.length
-    ? [`${proposal.unused.length} made tool(s) unused for ${unusedFor}; nothing was removed. To remove one, run:`]
-    : [`No made tool has been unused for ${unusedFor}.`];
+export function formatPruneProposal(proposal: PruneProposal, unusedFor: string, disabled: string[] = []): string {
+  const lines = disabled.length
+    ? [
+        `Disabled ${disabled.length} made tool(s) unused for ${unusedFor}: ${disabled.join(', ')} (agent tools enable <name> brings one back). To remove one, run:`,
+      ]
+    : proposal.unused.length
+      ? [`${proposal.unused.length} made tool(s) unused for ${unusedFor}; nothing was removed. To remove one, run:`]
+      : [`No made tool has been unused for ${unusedFor}.`];
   for (const t of proposal.unused) {
     const idle = t.lastUsed ? `last used ${shortTime(t.lastUsed)}` : `never used, made ${shortTime(t.madeAt)}`;
     const state = t.state === 'current' ? '' : `, ${t.state}`;

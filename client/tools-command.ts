@@ -1,6 +1,6 @@
 // `agent tools` in all its forms: the tools a goal sees, or every MCP tool and made tool; the catalog as Markdown;
 // the made tools' files (--made, --code), their usage (--stats); disable|enable|remove <name>; and prune, which
-// only proposes. Arguments are checked before anything connects, so a typo costs no round trip to the worker.
+// proposes (and with --yes disables). Arguments are checked before anything connects, so a typo costs no round trip to the worker.
 import type { MadeToolSummary } from '../core/made-tools';
 import type { AgentClient } from './agent-client';
 import { catalogMarkdown, catalogSnapshot } from './catalog-doc';
@@ -12,7 +12,7 @@ import { UserError } from './user-error';
 
 export const TOOLS_USAGE =
   'usage: agent tools [--goal <id>] [--markdown] [--made [--code]] [--stats] | ' +
-  'agent tools disable|enable|remove <name> | agent tools prune --unused-for <duration>';
+  'agent tools disable|enable|remove <name> | agent tools prune --unused-for <duration> [--yes]';
 
 const ACTIONS = ['disable', 'enable', 'remove'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -24,6 +24,8 @@ export interface ToolsOptions {
   stats?: boolean;
   code?: boolean;
   unusedFor?: string;
+  /** prune: disable what it proposes. */
+  yes?: boolean;
 }
 
 /** Prints a human answer, or `data` as JSON with --json. */
@@ -53,8 +55,15 @@ export async function toolsCommand(
   if (sub === 'prune') {
     if (name || !opts.unusedFor) throw new UserError(`prune needs --unused-for <duration>. ${TOOLS_USAGE}`);
     const seconds = parseAge(opts.unusedFor, '--unused-for');
-    const proposal = unusedMadeTools(await (await connect()).madeTools({ usage: true }), seconds);
-    out(formatPruneProposal(proposal, opts.unusedFor), { unusedFor: opts.unusedFor, ...proposal });
+    const client = await connect();
+    const proposal = unusedMadeTools(await client.madeTools({ usage: true }), seconds);
+    const disabled: string[] = [];
+    if (opts.yes)
+      for (const t of proposal.unused.filter((u) => u.state !== 'disabled')) {
+        await client.manageMadeTool('disable', t.name);
+        disabled.push(t.name);
+      }
+    out(formatPruneProposal(proposal, opts.unusedFor, disabled), { unusedFor: opts.unusedFor, ...proposal, disabled });
     return;
   }
   if (sub) throw new UserError(TOOLS_USAGE);

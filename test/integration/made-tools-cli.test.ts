@@ -265,6 +265,14 @@ describe('made tools in the CLI and the HTTP API', () => {
       'No made tool has been unused for 36500d.\nNever used, made at a time no file records: broken_tool, shout\n',
     );
     expect(readdirSync(toolsDir).sort()).toEqual(filesBefore);
+
+    // On confirmation (--yes) they are disabled, still not removed; enabling brings them back.
+    const disabled = await json('tools', 'prune', '--unused-for', '30d', '--yes');
+    expect(disabled.disabled).toEqual(['old_tool', 'stale_tool']);
+    const made = (await json('tools', '--made')) as MadeToolSummary[];
+    expect(made.filter((t) => t.disabled).map((t) => t.name)).toEqual(['old_tool', 'stale_tool']);
+    for (const name of ['old_tool', 'stale_tool']) await json('tools', 'enable', name);
+    expect(readdirSync(toolsDir).sort()).toEqual(filesBefore);
   });
 
   it('disables, enables and removes every version of a made tool', async () => {
