@@ -18,3 +18,13 @@ export function shortJson(value: unknown, max: number): string {
   const text = JSON.stringify(value) ?? 'undefined';
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
+
+/**
+ * A tool's description in one line, for people: its first sentence, at most `max` characters. Descriptions are
+ * written for the model (AskAgent's lists every agent it may ask), too long for a card in a transcript.
+ */
+export function toolSummary(description: string, max = 140): string {
+  const firstLine = description.trim().split('\n')[0] ?? '';
+  const sentence = /^.*?[.!?](?=\s|$)/.exec(firstLine)?.[0] ?? firstLine;
+  return sentence.length > max ? `${sentence.slice(0, max - 1).trimEnd()}…` : sentence;
+}

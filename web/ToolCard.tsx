@@ -4,6 +4,7 @@
 import { useId, useState } from 'react';
 import type { ConfirmDecision, ToolCall, ToolOutcome, ToolSpec } from './api';
 import { checkEditedArgs } from '../core/check-args';
+import { toolSummary } from '../core/format';
 import { ResultFields, ToolContentView } from './ToolContentView';
 
 interface Props {
@@ -23,7 +24,8 @@ interface Props {
 export function ToolCard({ call, spec, description, delegate, result, pending, onDecide }: Props) {
   const args = result?.call.args ?? call.args;
   const edited = result !== undefined && JSON.stringify(result.call.args) !== JSON.stringify(call.args);
-  const about = description || spec?.description;
+  // The approval's words are for the user, whole; the tool's description is for the model, so its first sentence.
+  const about = description || (spec?.description ? toolSummary(spec.description) : undefined);
   // Code (RunCode, CreateTool) reads as code, not as one JSON string full of \n.
   const code = typeof args.code === 'string' ? args.code : null;
   const rest = code === null ? args : Object.fromEntries(Object.entries(args).filter(([k]) => k !== 'code'));
@@ -42,7 +44,11 @@ export function ToolCard({ call, spec, description, delegate, result, pending, o
           {result ? outcomeLabel(result.outcome) : pending ? 'waiting for your approval' : 'pending'}
         </span>
       </header>
-      {about && <p className="tool-about">{about}</p>}
+      {about && (
+        <p className="tool-about" title={description ? undefined : spec?.description}>
+          {about}
+        </p>
+      )}
       {code !== null && (
         <pre className="tool-code" aria-label="Code">
           {code}

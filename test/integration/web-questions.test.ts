@@ -140,6 +140,9 @@ describe('web chat: tools that ask', () => {
     await question.getByTestId('question-accept').click();
     await agentSaid(p, 'The greeter says: Hello, Dr Ada!').waitFor();
     await question.waitFor({ state: 'detached' });
+    // The AskAgent card says what the tool does in one sentence, not the model's list of every agent.
+    const card = p.locator('[data-testid="tool-card"][data-tool="AskAgent"]');
+    expect(await card.locator('.tool-about').textContent()).toBe('Hand a task to another agent and get its result.');
   });
 
   it('answers a link and a sampling request with their buttons, on a phone-width screen', async () => {
