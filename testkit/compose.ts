@@ -15,6 +15,8 @@ export interface ComposeService {
   healthcheck?: unknown;
   command?: string[];
   profiles?: string[];
+  /** Short syntax: `source:target[:mode]`. */
+  volumes?: string[];
 }
 
 export interface ComposeFile {

@@ -2,6 +2,7 @@
 // Specification's schema; no Docker is needed, and no engine runs here, so the images are not built or started): both
 // validate, every setting the worker, the API and the Temporal connection read reaches our containers, values come
 // from the environment / .env, and the worker can be scaled. The Dockerfile and .dockerignore are checked as written.
+import { existsSync } from 'node:fs';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -90,6 +91,7 @@ describe('compose files (as Compose resolves them)', () => {
     const { services } = resolved('docker-compose.yml');
     expect(Object.keys(services).sort()).toEqual([
       'api',
+      'grafana',
       'jaeger',
       'postgresql',
       'prometheus',
@@ -100,8 +102,12 @@ describe('compose files (as Compose resolves them)', () => {
       'train-tools',
       'worker',
     ]);
-    // Prometheus and Jaeger only with `--profile observability`; Prometheus scrapes the port the workers serve on.
-    for (const name of ['prometheus', 'jaeger']) expect(services[name]!.profiles).toEqual(['observability']);
+    // Prometheus, Grafana and Jaeger only with `--profile observability`; Prometheus scrapes the port the workers
+    // serve on; Grafana is provisioned with Prometheus and the shipped dashboard, which exist where it mounts them.
+    for (const name of ['prometheus', 'grafana', 'jaeger']) expect(services[name]!.profiles).toEqual(['observability']);
+    const mounts = (services.grafana!.volumes ?? []).map((v) => v.split(':'));
+    expect(mounts.map(([, target]) => target)).toEqual(['/etc/grafana/provisioning', '/var/lib/grafana/dashboards']);
+    for (const [source] of mounts) expect(existsSync(path.join(ROOT, source!))).toBe(true);
     const scrape = parse(readFileSync(path.join(ROOT, 'config', 'prometheus.yml'), 'utf8')) as {
       scrape_configs: { job_name: string; dns_sd_configs?: { names: string[]; port: number }[] }[];
     };

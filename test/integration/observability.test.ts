@@ -15,6 +15,12 @@ import type { ChatMessage, Usage } from '../../core/types';
 import type { Transcript } from '../../core/conversation-types';
 import { history, say, startConversation } from '../helpers/conversation';
 import { startTemporal } from '../../testkit/temporal';
+import { namesIn, scrapedNames } from '../../testkit/promql';
+import { startApi } from '../../api/server';
+import { readApiSettings } from '../../api/api-settings';
+import { AgentClient } from '../../client/agent-client';
+import { createStreamBus } from '../../stream';
+import dashboard from '../../config/grafana/dashboards/agent-orchestrator.json';
 import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 
 /** Dollars per million tokens: a token in costs a tenth of a cent, a token out two tenths. */
@@ -164,6 +170,43 @@ describe('observability: metrics, cost and budgets on a worker process', () => {
     expect(sample(after, 'agent_mcp_endpoint_up', { endpoint: 'notes' })).toBe(1);
     expect(sample(after, 'agent_mcp_endpoint_tools', { endpoint: 'notes' })).toBe(1);
     await handle.terminate();
+  }, 60_000);
+
+  test('the Grafana dashboard names only metrics and labels a real scrape of a worker and the API exposes', async () => {
+    // A turn with a tool call, so every series of ours has samples; an API over the same conversations, asked once.
+    const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_general' });
+    await say(handle, 'note tea');
+    const bus = createStreamBus(undefined);
+    const agents = new AgentClient(env.client, taskQueue);
+    const api = await startApi({
+      agents,
+      bus,
+      defaultGoal: 'goal_general',
+      settings: { ...readApiSettings({}), port: 0, host: '127.0.0.1', keys: null },
+    });
+    try {
+      await fetch(`${api.url}/api/conversations/${handle.workflowId}`);
+      const exposed = new Map([
+        ...scrapedNames(await scrape()),
+        ...scrapedNames(await (await fetch(`${api.url}/metrics`)).text()),
+      ]);
+      const queries = dashboard.panels.flatMap((p) => p.targets.map((t) => ({ panel: p.title, ...namesIn(t.expr) })));
+      for (const q of queries) {
+        const missing = q.metrics.filter((m) => !exposed.has(m));
+        const seen = new Set(q.metrics.flatMap((m) => [...(exposed.get(m) ?? [])]));
+        const unknownLabels = q.labels.filter((l) => !seen.has(l));
+        expect({ panel: q.panel, errors: q.errors, missing, unknownLabels }).toEqual({
+          panel: q.panel,
+          errors: [],
+          missing: [],
+          unknownLabels: [],
+        });
+      }
+    } finally {
+      await api.close();
+      await bus.close();
+      await handle.terminate();
+    }
   }, 60_000);
 
   test("the image's health check: healthy while the worker serves its metrics, unhealthy when nothing answers", async () => {
