@@ -22,7 +22,8 @@ export interface PoolOptions {
   idleMs?: number;
   /** Resident stdio server processes (MCP_MAX_STDIO_PROCESSES), exceeded only while all are in use; absent, no cap. */
   maxStdioProcesses?: number;
-  /** Sessions one endpoint may have at once, i.e. its calls in flight on this worker; more calls wait. Default 8. */
+  /** Sessions one endpoint may have at once, i.e. its calls in flight on this worker (MCP_SESSIONS_PER_ENDPOINT);
+   * more calls wait for one to be free. Default 8. */
   maxSessionsPerEndpoint?: number;
   /** Called when a server says its tool list changed. */
   onToolsChanged?: (endpoint: string) => void;
@@ -77,10 +78,9 @@ export class McpPool {
    */
   async acquire(endpoint: ResolvedEndpoint, connectTimeoutMs: number, host?: CallHost, owner?: string): Promise<Lease> {
     endpoint = this.slotOf(endpoint, owner ?? DEFAULT_OWNER);
-    const session = host ? await this.free(endpoint, connectTimeoutMs) : this.any(endpoint, connectTimeoutMs);
+    const session = host ? await this.free(endpoint, connectTimeoutMs, host) : this.any(endpoint, connectTimeoutMs);
     session.inUse++;
     session.lastUsed = Date.now();
-    if (host) session.host = host;
     let released = false;
     const release = () => {
       if (!released) this.release(endpoint.name, session, !!host);
@@ -142,12 +142,15 @@ export class McpPool {
   }
 
   /** For a call: a session no call holds (a new one if there is room), else the next one released. */
-  private async free(endpoint: ResolvedEndpoint, connectTimeoutMs: number): Promise<Session> {
+  private async free(endpoint: ResolvedEndpoint, connectTimeoutMs: number, host: CallHost): Promise<Session> {
+    // Taken in the same tick it is found (`host` set before any await), so two calls never take one session.
+    const take = (session: Session) => ((session.host = host), session);
     for (;;) {
       const sessions = this.current(endpoint);
       const idle = sessions.filter((s) => !s.host).sort((a, b) => a.inUse - b.inUse)[0];
-      if (idle) return idle;
-      if (sessions.length < (this.opts.maxSessionsPerEndpoint ?? 8)) return this.start(endpoint, connectTimeoutMs);
+      if (idle) return take(idle);
+      if (sessions.length < (this.opts.maxSessionsPerEndpoint ?? 8))
+        return take(this.start(endpoint, connectTimeoutMs));
       await new Promise<void>((wake) =>
         this.waiting.set(endpoint.name, [...(this.waiting.get(endpoint.name) ?? []), wake]),
       );

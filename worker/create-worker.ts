@@ -116,6 +116,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     oauth,
     baseDir: PROJECT_ROOT,
     maxStdioProcesses: opts.settings.mcpMaxStdioProcesses,
+    maxSessionsPerEndpoint: opts.settings.mcpSessionsPerEndpoint,
     onToolsChanged: () => discovery.invalidate(),
   });
   const discovery: McpDiscovery = new McpDiscovery({

@@ -138,6 +138,7 @@ const envSchema = z.object({
   METRICS_HOST: z.string().default('127.0.0.1'),
   MCP_ENDPOINTS_FILE: z.string().optional(),
   MCP_MAX_STDIO_PROCESSES: count('MCP_MAX_STDIO_PROCESSES', 16, 1),
+  MCP_SESSIONS_PER_ENDPOINT: count('MCP_SESSIONS_PER_ENDPOINT', 8, 1),
   // The key of the OAuth token store (mcp/oauth/), shared with the API: checked here so a bad one stops the start.
   MCP_TOKEN_KEY: z
     .string()
@@ -218,6 +219,8 @@ export interface WorkerSettings {
   mcpEndpointsFile: string;
   /** Resident stdio MCP server processes at most; the least recently used idle one is closed to make room. */
   mcpMaxStdioProcesses: number;
+  /** Calls at once on one MCP endpoint from this worker, each on its own session (MCP_SESSIONS_PER_ENDPOINT). */
+  mcpSessionsPerEndpoint: number;
   /** OAuth for remote MCP servers: the token store's key (MCP_TOKEN_KEY; the store is DATA_DIR/mcp-oauth) and the
    * owner whose grant lists an endpoint's tools when connected (MCP_OAUTH_DISCOVERY_OWNER). */
   mcpOAuth: { tokenKey?: string; discoveryOwner?: string };
@@ -309,6 +312,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     llm: { model: e.LLM_MODEL, key: e.LLM_KEY, baseUrl: e.LLM_BASE_URL, timeoutSeconds: e.MODEL_TIMEOUT },
     mcpEndpointsFile: path.resolve(e.MCP_ENDPOINTS_FILE ?? DEFAULT_MCP_ENDPOINTS_FILE),
     mcpMaxStdioProcesses: e.MCP_MAX_STDIO_PROCESSES,
+    mcpSessionsPerEndpoint: e.MCP_SESSIONS_PER_ENDPOINT,
     mcpOAuth: { tokenKey: e.MCP_TOKEN_KEY, discoveryOwner: e.MCP_OAUTH_DISCOVERY_OWNER },
     openapiMaxBytes: e.OPENAPI_MAX_MB * 1024 * 1024,
     goalsFolder: path.resolve(e.GOALS_DIR ?? DEFAULT_GOALS_FOLDER),

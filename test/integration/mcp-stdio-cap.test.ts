@@ -20,7 +20,7 @@ describe('McpPool with a cap on stdio server processes', () => {
   });
 
   /** Chaos servers s1..sN plus `extra` endpoints, under a pool capped at `cap` stdio processes. */
-  function setup(n: number, cap: number, extra: Record<string, unknown> = {}) {
+  function setup(n: number, cap: number, extra: Record<string, unknown> = {}, sessionsPerEndpoint?: number) {
     // A tag on the servers' command lines tells this test's processes from any other child of the test process.
     const tag = `--cap-test-${randomUUID()}`;
     const chaos = {
@@ -31,7 +31,11 @@ describe('McpPool with a cap on stdio server processes', () => {
     const servers = { ...Object.fromEntries(Array.from({ length: n }, (_, i) => [`s${i + 1}`, chaos])), ...extra };
     const file = path.join(dir, `${tag}.json`);
     writeFileSync(file, JSON.stringify({ mcpServers: servers }));
-    const pool = new McpPool({ baseDir: PROJECT_ROOT, maxStdioProcesses: cap });
+    const pool = new McpPool({
+      baseDir: PROJECT_ROOT,
+      maxStdioProcesses: cap,
+      maxSessionsPerEndpoint: sessionsPerEndpoint,
+    });
     cleanups.push(() => pool.closeAll());
     // No re-listing during a test: a discovery would open every endpoint again.
     const discovery = new McpDiscovery({ registry: new RegistryFile(file), pool, ttlMs: 3_600_000 });
@@ -86,6 +90,26 @@ describe('McpPool with a cap on stdio server processes', () => {
     await waitFor(() => live().length === 1);
     expect(live()).toEqual([s1]);
     expect(await ping('s1')).toBe(s1);
+  });
+
+  it('gives each call in flight a session of its own, up to the per-endpoint limit; a call over it waits', async () => {
+    const { call, ready, live } = setup(1, 10, {}, 2);
+    await ready();
+    const most = watchMax(() => live().length);
+    const started = Date.now();
+    const pidOf = async () => {
+      const outcome = await call('s1', 'slow', { ms: 700 });
+      return {
+        pid: Number(/in (\d+)/.exec(String((outcome as { result: unknown }).result))![1]),
+        at: Date.now() - started,
+      };
+    };
+    const [a, b, c] = await Promise.all([pidOf(), pidOf(), pidOf()]);
+    // Two sessions (two server processes) at once; the third call waited for one of them to be free.
+    expect(new Set([a!.pid, b!.pid]).size).toBe(2);
+    expect([a!.pid, b!.pid]).toContain(c!.pid);
+    expect(c!.at).toBeGreaterThanOrEqual(1400);
+    expect(most.stop()).toBe(2);
   });
 
   it('does not count remote sessions against the cap', async () => {
