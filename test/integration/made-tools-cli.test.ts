@@ -3,11 +3,9 @@
 // its state and provenance (and the code), `--stats` their usage, `disable|enable|remove` act on every version,
 // `prune` only proposes, the HTTP API lists and manages them the same way, and the web chat's Made tools page shows
 // them with their code folded away.
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ApiKeys } from '../../api/auth';
 import { startApi, type RunningApi } from '../../api/server';
@@ -16,7 +14,7 @@ import type { MadeToolSummary, ToolManifest } from '../../core/made-tools';
 import { createStreamBus } from '../../stream';
 import type { StreamBus } from '../../stream/bus';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
-import { PROJECT_ROOT } from '../../worker/worker-settings';
+import { builtWebChat } from '../../testkit/web-build';
 import { launchBrowser, openPage } from '../helpers/browser';
 import { runCli } from '../helpers/cli';
 
@@ -100,15 +98,11 @@ describe('made tools in the CLI and the HTTP API', () => {
   const goalsDir = mkdtempSync(path.join(tmpdir(), 'made-tools-goals-'));
   const put = (m: object, file: string) => writeFileSync(path.join(toolsDir, file), JSON.stringify(m, null, 2));
 
-  const webRoot = path.join(mkdtempSync(path.join(tmpdir(), 'made-tools-web-')), 'web');
-  let built: Promise<unknown>;
+  let built: Promise<string>;
   let web: Promise<RunningApi> | undefined;
 
   beforeAll(async () => {
-    // The chat is built into a folder of this run's own, so another test building dist/web cannot empty it under us.
-    built = promisify(execFile)('npm', ['run', '-s', 'build:web', '--', '--outDir', webRoot, '--logLevel', 'warn'], {
-      cwd: PROJECT_ROOT,
-    });
+    built = builtWebChat();
     put(wordCount, 'word_count.v1.json');
     put(shout(1), 'shout.v1.json');
     put(shout(2), 'shout.v2.json');
@@ -131,7 +125,7 @@ describe('made tools in the CLI and the HTTP API', () => {
     const api = { port: 0, host: '127.0.0.1', bodyLimitBytes: 64 * 1024, corsOrigins: [] };
     open = await startApi({ ...base, settings: { ...api, keys: null } });
     // The web chat's API starts once the chat is built (it serves the page only if there is one).
-    web = built.then(() => startApi({ ...base, webRoot, settings: { ...api, keys: null } }));
+    web = built.then((webRoot) => startApi({ ...base, webRoot, settings: { ...api, keys: null } }));
     web.catch(() => undefined); // a failed build is the web test's failure, said when it awaits this
     keyed = await startApi({
       ...base,

@@ -2,12 +2,10 @@
 // connecting" with a Connect button, which goes to a real authorization server (oauth2-mock-server, consenting at
 // once) and back to the API's callback page; back in the chat the endpoint is connected and its tool answers with
 // this user's token. The API runs without keys, so the user is the default owner, as with `npm start`.
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Browser } from 'playwright-core';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
@@ -18,9 +16,9 @@ import { OAuthEndpoints } from '../../mcp/oauth/oauth-endpoints';
 import { openTokenStore } from '../../mcp/oauth/oauth-settings';
 import { createStreamBus } from '../../stream';
 import type { StreamBus } from '../../stream/bus';
-import { PROJECT_ROOT } from '../../worker/worker-settings';
 import { startOAuthServers, OAUTH_CLIENT_ID, type OAuthServers } from '../../testkit/oauth-servers';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
+import { builtWebChat } from '../../testkit/web-build';
 import { launchBrowser, openPage, type OpenedPage } from '../helpers/browser';
 
 const script: ScriptInput = {
@@ -41,15 +39,10 @@ describe('the web chat connecting an MCP server behind OAuth', () => {
   let browser: Browser;
   let opened: OpenedPage | undefined;
   const work = mkdtempSync(path.join(tmpdir(), 'mcp-oauth-web-'));
-  const webRoot = path.join(work, 'web');
+  let webRoot: string;
 
   beforeAll(async () => {
-    // The chat is built into a folder of this run's own, so another test building dist/web cannot empty it under us.
-    const built = promisify(execFile)(
-      'npm',
-      ['run', '-s', 'build:web', '--', '--outDir', webRoot, '--logLevel', 'warn'],
-      { cwd: PROJECT_ROOT },
-    );
+    const built = builtWebChat();
     [env, servers, browser] = await Promise.all([startTemporal(), startOAuthServers(), launchBrowser()]);
     const registry = path.join(work, 'mcp_endpoints.json');
     const notes = { url: servers.mcpUrl, auth: { type: 'oauth', clientId: OAUTH_CLIENT_ID }, requireApproval: 'never' };
@@ -63,7 +56,7 @@ describe('the web chat connecting an MCP server behind OAuth', () => {
     });
     bus = createStreamBus();
     worker = await startWorker(env, { script, settings, streamBus: bus });
-    await built;
+    webRoot = await built;
     api = await startApi({
       agents: new AgentClient(env.client, settings.taskQueue),
       bus,

@@ -3,11 +3,9 @@
 // approving, editing and rejecting a tool call, a delegate's call approved from its parent's page, a reload
 // mid-reply, the conversation list, the keyboard alone, and a phone-width screen. SAVE_SCREENSHOTS=1 also writes
 // docs/screenshots/*.png.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Browser, Page } from 'playwright-core';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
@@ -15,7 +13,6 @@ import { startApi, type RunningApi } from '../../api/server';
 import { AgentClient } from '../../client/agent-client';
 import { createStreamBus } from '../../stream';
 import type { StreamBus } from '../../stream/bus';
-import { PROJECT_ROOT } from '../../worker/worker-settings';
 import { delegationGoalsDir, delegationScript } from '../fixtures/delegation';
 import { ptoScript } from '../fixtures/scripts';
 import { EXTRACT_URLS_DRAFT, madeToolScript } from '../fixtures/made-tools';
@@ -32,6 +29,7 @@ import {
 } from '../helpers/browser';
 import { waitUntil } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
+import { builtWebChat } from '../../testkit/web-build';
 
 const ACCRUAL =
   'You earn eight hours of paid time off every month you work here. Unused hours roll over into the next year, up to a cap ' +
@@ -70,16 +68,11 @@ describe('web chat in a browser', () => {
   const goalsDir = delegationGoalsDir();
   let browser: Browser;
   const work = mkdtempSync(path.join(tmpdir(), 'web-chat-'));
-  const webRoot = path.join(work, 'web');
+  let webRoot: string;
   const opened: OpenedPage[] = [];
 
   beforeAll(async () => {
-    // The chat is built into a folder of this run's own, so another test building dist/web cannot empty it under us.
-    const built = promisify(execFile)(
-      'npm',
-      ['run', '-s', 'build:web', '--', '--outDir', webRoot, '--logLevel', 'warn'],
-      { cwd: PROJECT_ROOT },
-    );
+    const built = builtWebChat();
     const registry = path.join(work, 'mcp_endpoints.json');
     writeFileSync(
       registry,
@@ -114,7 +107,7 @@ describe('web chat in a browser', () => {
       startWorker(env, { script, settings, streamBus: bus }),
       startWorker(env, { script: delegationScript, settings: delegation, streamBus: bus }),
     ]);
-    await built;
+    webRoot = await built;
     const serve = (taskQueue: string, defaultGoal: string) =>
       startApi({
         agents: new AgentClient(env.client, taskQueue),

@@ -2,21 +2,19 @@
 // answered in a conversation: its tiny image inline, resource links as links that open through the API, an embedded
 // resource as a text block, annotations as labels, structured content as a table, and a resource attached to the
 // user's message folded under its name. SAVE_SCREENSHOTS=1 also writes docs/screenshots/mcp-content.png.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Browser } from 'playwright-core';
 import { readApiSettings } from '../../api/api-settings';
 import { startApi, type RunningApi } from '../../api/server';
 import { AgentClient } from '../../client/agent-client';
 import { createStreamBus } from '../../stream';
-import { PROJECT_ROOT } from '../../worker/worker-settings';
 import { launchBrowser, openPage, screenshot, type OpenedPage } from '../helpers/browser';
 import { everythingStdio } from '../../testkit/everything-server';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
+import { builtWebChat } from '../../testkit/web-build';
 
 const script = {
   rules: [
@@ -48,16 +46,11 @@ describe('web chat: MCP content in a browser', () => {
   let browser: Browser;
   const bus = createStreamBus();
   const work = mkdtempSync(path.join(tmpdir(), 'web-mcp-'));
-  const webRoot = path.join(work, 'web');
+  let webRoot: string;
   let page: OpenedPage | undefined;
 
   beforeAll(async () => {
-    // Built into a folder of this run's own, so another test building dist/web cannot empty it under us.
-    const built = promisify(execFile)(
-      'npm',
-      ['run', '-s', 'build:web', '--', '--outDir', webRoot, '--logLevel', 'warn'],
-      { cwd: PROJECT_ROOT },
-    );
+    const built = builtWebChat();
     const registry = path.join(work, 'mcp_endpoints.json');
     writeFileSync(registry, JSON.stringify({ mcpServers: { ev: everythingStdio() } }));
     [env, browser] = await Promise.all([startTemporal(), launchBrowser()]);
@@ -67,7 +60,7 @@ describe('web chat: MCP content in a browser', () => {
       MCP_ENDPOINTS_FILE: registry,
     });
     worker = await startWorker(env, { script, settings, streamBus: bus });
-    await built;
+    webRoot = await built;
     api = await startApi({
       agents: new AgentClient(env.client, settings.taskQueue),
       bus,

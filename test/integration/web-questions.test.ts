@@ -2,21 +2,19 @@
 // form generated from the asking server's schema, checked before it is sent and answered in the page; a link and a
 // sampling request answered with their buttons on a phone-width screen; server-everything's richer form (choices,
 // several choices, formats, defaults); and a long-running tool's progress shown live.
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Browser, Page } from 'playwright-core';
 import { startApi, type RunningApi } from '../../api/server';
 import { AgentClient } from '../../client/agent-client';
 import { createStreamBus } from '../../stream';
 import type { StreamBus } from '../../stream/bus';
-import { PROJECT_ROOT } from '../../worker/worker-settings';
 import { ASKING, EVERYTHING, QUESTION_GOALS, questionsScript } from '../fixtures/tool-questions';
 import { launchBrowser, openPage, screenshot, scrollWidth, type OpenedPage } from '../helpers/browser';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
+import { builtWebChat } from '../../testkit/web-build';
 
 describe('web chat: tools that ask', () => {
   let env: TestWorkflowEnvironment;
@@ -25,16 +23,11 @@ describe('web chat: tools that ask', () => {
   let api: RunningApi;
   let browser: Browser;
   const work = mkdtempSync(path.join(tmpdir(), 'web-questions-'));
-  const webRoot = path.join(work, 'web');
+  let webRoot: string;
   const opened: OpenedPage[] = [];
 
   beforeAll(async () => {
-    // Built into this run's own folder, so another test building dist/web cannot empty it under us.
-    const built = promisify(execFile)(
-      'npm',
-      ['run', '-s', 'build:web', '--', '--outDir', webRoot, '--logLevel', 'warn'],
-      { cwd: PROJECT_ROOT },
-    );
+    const built = builtWebChat();
     const registry = path.join(work, 'mcp.json');
     writeFileSync(
       registry,
@@ -54,7 +47,7 @@ describe('web chat: tools that ask', () => {
       GOALS_DIR: goals,
     });
     worker = await startWorker(env, { script: questionsScript, settings, streamBus: bus });
-    await built;
+    webRoot = await built;
     api = await startApi({
       agents: new AgentClient(env.client, settings.taskQueue),
       bus,
