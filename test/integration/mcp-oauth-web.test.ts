@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Browser } from 'playwright-core';
-import type { ScriptInput } from '../../activities/llm/scripted-model';
+import { notesScript as script } from '../fixtures/oauth-notes';
 import { startApi, type RunningApi } from '../../api/server';
 import { AgentClient } from '../../client/agent-client';
 import { RegistryFile } from '../../mcp/endpoint-registry';
@@ -20,15 +20,6 @@ import { startOAuthServers, OAUTH_CLIENT_ID, type OAuthServers } from '../../tes
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { builtWebChat } from '../../testkit/web-build';
 import { launchBrowser, openPage, type OpenedPage } from '../helpers/browser';
-
-const script: ScriptInput = {
-  rules: [
-    { user: '^Greet the user', reply: { text: 'Hello, I can read the team notes.' } },
-    { user: 'notes on (\\w+)', reply: { toolCalls: [{ tool: 'notes__lookup', args: { topic: '{{1}}' } }] } },
-    { afterTool: 'notes__lookup', outcome: 'ok', reply: { text: '{{result}}' } },
-    { afterTool: 'notes__lookup', reply: { text: 'No notes: {{outcome.error}}' } },
-  ],
-};
 
 describe('the web chat connecting an MCP server behind OAuth', () => {
   let env: TestWorkflowEnvironment;

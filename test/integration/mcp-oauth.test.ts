@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { ScriptInput } from '../../activities/llm/scripted-model';
+import { notesScript as script } from '../fixtures/oauth-notes';
 import { main as cli } from '../../client/cli';
 import { startOAuthServers, OAUTH_CLIENT_ID, type OAuthServers } from '../../testkit/oauth-servers';
 import { startProcess, type StartedProcess } from '../../testkit/process';
@@ -20,18 +20,6 @@ import { startReceiver } from '../helpers/otlp-receiver';
 const ADA = 'ada-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef';
 const TOKEN_TTL_S = 2;
-
-const script: ScriptInput = {
-  rules: [
-    { user: '^Greet the user', reply: { text: 'Hello, I can read the team notes.' } },
-    { user: 'notes on (\\w+)', reply: { toolCalls: [{ tool: 'notes__lookup', args: { topic: '{{1}}' } }] } },
-    { afterTool: 'notes__lookup', outcome: 'ok', reply: { text: '{{result}}' } },
-    { afterTool: 'notes__lookup', reply: { text: 'No notes: {{outcome.error}}' } },
-    { user: 'write note (.+)', reply: { toolCalls: [{ tool: 'notes__write_note', args: { text: '{{1}}' } }] } },
-    { afterTool: 'notes__write_note', outcome: 'ok', reply: { text: '{{result}}' } },
-    { afterTool: 'notes__write_note', reply: { text: 'Not written: {{outcome.error}}' } },
-  ],
-};
 
 describe('MCP servers behind OAuth', () => {
   let env: TestWorkflowEnvironment;
