@@ -1,0 +1,369 @@
+// One workflow's history folded into its run: turns (a prompt each, or the start), and in each the model calls, tool
+// calls, waits for the user and delegates, with their times, attempts, usage and outcome. Pure: the reader
+// (run-reader.ts) fetches the events, decodes payloads through `decode`, and fills in delegates' branches.
+import type { temporal } from '@temporalio/proto';
+import type { ConversationState } from '../../core/conversation-types';
+import type { ToolCall, ToolOutcome, Usage } from '../../core/types';
+import type { PlanResult, PromptVerdict } from '../../core/activity-types';
+import type { RunBranch, RunStatus, RunStep, RunTurn } from '../../core/run-view';
+import { emptyTotals, spanMs, stepTotals } from '../../core/run-view';
+import { addUsage } from '../../core/usage';
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+type Payloads = temporal.api.common.v1.IPayloads | null | undefined;
+
+/** What an activity still running is doing now (from DescribeWorkflowExecution's pending activities). */
+export interface PendingAttempt {
+  attempt: number;
+  lastFailure?: string;
+}
+
+export interface FoldContext {
+  workflowId: string;
+  runId: string;
+  decode(payloads: Payloads): unknown[];
+  /** By activity id. */
+  pending?: Map<string, PendingAttempt>;
+  now?: number;
+}
+
+const MODEL_TASKS: Record<string, string> = {
+  vetAndPlan: 'check the prompt and plan',
+  planTurn: 'plan the next step',
+  validatePrompt: 'check the prompt fits',
+  summarizeConversation: 'summarise for continue-as-new',
+};
+const DRAFTS: Record<string, string> = {
+  checkGoalDraft: 'CreateAgent: check the draft',
+  createGoal: 'CreateAgent: write the agent',
+  checkToolDraft: 'CreateTool: check the draft',
+  createTool: 'CreateTool: write the tool',
+};
+/** Activities a conversation runs for itself (settings, goal lookups, catalogs): not steps of a turn. */
+const HOUSEKEEPING = new Set(['loadSettings', 'resolveGoal', 'describeCatalog', 'describeAgents']);
+const BUILTIN_ACTIVITIES: Record<string, string> = { listAgents: 'ListAgents', runCode: 'RunCode' };
+const STATES = new Set<string>(['waiting_for_user', 'working', 'awaiting_approval', 'ended']);
+const DETAIL_CHARS = 120;
+
+export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch {
+  const now = ctx.now ?? Date.now();
+  const first = ctx.decode.bind(ctx);
+  const one = (p: Payloads): unknown => first(p)[0];
+  const branch: RunBranch = {
+    workflowId: ctx.workflowId,
+    runId: ctx.runId,
+    goalId: '',
+    agentName: '',
+    state: null,
+    status: 'running',
+    startedAt: '',
+    turns: [],
+    totals: emptyTotals(),
+  };
+  const byActivity = new Map<string, RunStep>(); // by scheduled event id
+  const byChild = new Map<string, RunStep>(); // by initiated event id
+  const goalLookups = new Set<string>(); // resolveGoal's scheduled event ids: they name the agent
+  const questions = new Map<string, RunStep>(); // by update id
+  let turn = null as RunTurn | null;
+  let asked: ToolCall[] = []; // the last model answer's tool calls, for approvals and queries
+  let waiting = null as RunStep | null; // the approval being waited for
+
+  const newTurn = (prompt: string, at: string): RunTurn => {
+    if (turn && turn.status === 'running') turn.status = 'done';
+    turn = { index: branch.turns.length, prompt, status: 'running', startedAt: at, steps: [], totals: emptyTotals() };
+    branch.turns.push(turn);
+    return turn;
+  };
+  const add = (step: RunStep, at: string): RunStep => {
+    (turn ?? newTurn('', at)).steps.push(step);
+    return step;
+  };
+  const endWait = (at: string, detail: string): void => {
+    // Runs recorded before AgentState was kept: the wait began when the model proposed the call.
+    if (!waiting && turn) {
+      const proposed = turn.steps.filter((s) => s.kind === 'model' && s.endedAt).at(-1)?.endedAt ?? at;
+      const names = asked.map((c) => c.tool).join(', ') || 'a tool call';
+      waiting = add({ id: `w${at}`, kind: 'approval', label: names, status: 'waiting', startedAt: proposed }, at);
+    }
+    if (!waiting) return;
+    waiting.status = 'done';
+    waiting.endedAt = at;
+    waiting.detail = detail;
+    waiting = null;
+  };
+
+  for (const e of events) {
+    const at = isoTime(e);
+    if (e.workflowExecutionStartedEventAttributes) {
+      const input = one(e.workflowExecutionStartedEventAttributes.input) as {
+        goalId?: string;
+        task?: { task: string };
+      };
+      branch.goalId = input?.goalId ?? '';
+      branch.startedAt = at;
+      newTurn(input?.task?.task ?? '', at);
+    } else if (e.activityTaskScheduledEventAttributes) {
+      const a = e.activityTaskScheduledEventAttributes;
+      const type = a.activityType?.name ?? '';
+      const input = one(a.input);
+      if (type === 'resolveGoal') goalLookups.add(String(e.eventId));
+      if (HOUSEKEEPING.has(type)) continue;
+      byActivity.set(String(e.eventId), add(activityStep(type, input, a.activityId ?? '', at, asked), at));
+    } else if (e.activityTaskStartedEventAttributes) {
+      const a = e.activityTaskStartedEventAttributes;
+      const step = byActivity.get(String(a.scheduledEventId));
+      if (step) {
+        step.attempt = a.attempt ?? 1;
+        if (a.lastFailure?.message) step.lastFailure = a.lastFailure.message;
+      }
+    } else if (e.activityTaskCompletedEventAttributes) {
+      const a = e.activityTaskCompletedEventAttributes;
+      const result = one(a.result);
+      if (goalLookups.has(String(a.scheduledEventId))) {
+        const goal = (result as { goal?: { id: string; agentName: string } })?.goal;
+        if (goal) [branch.goalId, branch.agentName] = [goal.id, goal.agentName];
+      }
+      const step = byActivity.get(String(a.scheduledEventId));
+      if (!step) continue;
+      closeStep(step, 'done', at);
+      if (step.kind === 'model') asked = modelAnswer(step, result);
+      else if (step.kind !== 'draft' || step.label.endsWith('check the draft')) toolAnswer(step, result);
+    } else if (e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes) {
+      const a = (e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes)!;
+      const step = byActivity.get(String(a.scheduledEventId));
+      if (!step) continue;
+      closeStep(step, 'failed', at);
+      step.detail = a.failure?.cause?.message || a.failure?.message || 'failed';
+    } else if (e.activityTaskCanceledEventAttributes) {
+      const step = byActivity.get(String(e.activityTaskCanceledEventAttributes.scheduledEventId));
+      if (step) closeStep(step, 'cancelled', at);
+    } else if (e.markerRecordedEventAttributes?.markerName === 'core_local_activity') {
+      const details = e.markerRecordedEventAttributes.details ?? {};
+      const data = one(details['data']) as { activity_type?: string; activity_id?: string; attempt?: number };
+      if (data?.activity_type !== 'searchTools') continue;
+      const call = takeAsked(asked, 'SearchTools');
+      const found = (one(details['result']) as unknown[] | undefined)?.length ?? 0;
+      const query = typeof call?.args['query'] === 'string' ? `"${call.args['query']}": ` : '';
+      add(
+        {
+          id: `l${data.activity_id ?? e.eventId}`,
+          kind: 'search',
+          label: 'SearchTools',
+          detail: `${query}${found} found`,
+          status: 'done',
+          startedAt: at,
+          endedAt: at,
+          attempt: data.attempt ?? 1,
+        },
+        at,
+      );
+    } else if (e.workflowExecutionUpdateAcceptedEventAttributes) {
+      const req = e.workflowExecutionUpdateAcceptedEventAttributes.acceptedRequest;
+      const name = req?.input?.name ?? '';
+      const args = first(req?.input?.args);
+      if (name === 'prompt') newTurn(String(args[0] ?? ''), at);
+      else if (name === 'confirmAndWait') endWait(at, decision(args[0]));
+      else if (name === 'toolQuestion') {
+        const q = args[0] as { tool?: string; message?: string };
+        const id = req?.meta?.updateId ?? String(e.eventId);
+        const step = add(
+          { id: `q${id}`, kind: 'question', label: q?.tool ?? 'a tool', status: 'waiting', startedAt: at },
+          at,
+        );
+        if (q?.message) step.detail = clip(q.message);
+        questions.set(id, step);
+      }
+    } else if (e.workflowExecutionUpdateCompletedEventAttributes) {
+      const step = questions.get(e.workflowExecutionUpdateCompletedEventAttributes.meta?.updateId ?? '');
+      if (step) {
+        const answer = one(e.workflowExecutionUpdateCompletedEventAttributes.outcome?.success) as { action?: string };
+        closeStep(step, 'done', at);
+        step.detail = answer?.action ?? step.detail;
+      }
+    } else if (e.workflowExecutionSignaledEventAttributes) {
+      const s = e.workflowExecutionSignaledEventAttributes;
+      if (s.signalName === 'userPrompt') newTurn(String(one(s.input) ?? ''), at);
+      else if (s.signalName === 'confirm') endWait(at, decision(one(s.input)));
+    } else if (e.upsertWorkflowSearchAttributesEventAttributes) {
+      const field = e.upsertWorkflowSearchAttributesEventAttributes.searchAttributes?.indexedFields?.['AgentState'];
+      const state = field ? one({ payloads: [field] }) : undefined;
+      if (typeof state !== 'string' || !STATES.has(state)) continue;
+      branch.state = state as ConversationState;
+      if (state === 'awaiting_approval' && !waiting) {
+        const names = asked.map((c) => c.tool).join(', ') || 'a tool call';
+        waiting = add({ id: `w${e.eventId}`, kind: 'approval', label: names, status: 'waiting', startedAt: at }, at);
+      } else if (turn && (state === 'waiting_for_user' || state === 'ended')) {
+        turn.status = 'done';
+        turn.endedAt = at;
+      } else if (turn && state === 'working' && turn.status === 'done') turn.status = 'running';
+    } else if (e.startChildWorkflowExecutionInitiatedEventAttributes) {
+      const c = e.startChildWorkflowExecutionInitiatedEventAttributes;
+      const input = one(c.input) as { goalId?: string; task?: { task: string } };
+      const step = add(
+        {
+          id: c.workflowId ?? String(e.eventId),
+          kind: 'delegate',
+          label: input?.goalId ?? 'delegate',
+          detail: clip(input?.task?.task ?? ''),
+          status: 'running',
+          startedAt: at,
+        },
+        at,
+      );
+      takeAsked(asked, 'AskAgent');
+      byChild.set(String(e.eventId), step);
+    } else if (e.childWorkflowExecutionCompletedEventAttributes) {
+      const c = e.childWorkflowExecutionCompletedEventAttributes;
+      const step = byChild.get(String(c.initiatedEventId));
+      const envelope = (one(c.result) as { envelope?: { status: string } } | undefined)?.envelope;
+      if (step) closeStep(step, envelope && envelope.status !== 'ok' ? statusOf(envelope.status) : 'done', at);
+    } else {
+      const closed =
+        e.childWorkflowExecutionFailedEventAttributes ??
+        e.childWorkflowExecutionTimedOutEventAttributes ??
+        e.childWorkflowExecutionTerminatedEventAttributes ??
+        e.childWorkflowExecutionCanceledEventAttributes ??
+        e.startChildWorkflowExecutionFailedEventAttributes;
+      if (closed) {
+        const step = byChild.get(String(closed.initiatedEventId));
+        if (step) closeStep(step, e.childWorkflowExecutionCanceledEventAttributes ? 'cancelled' : 'failed', at);
+        continue;
+      }
+      const end = workflowEnd(e);
+      if (end) {
+        branch.status = end;
+        branch.endedAt = at;
+        branch.state = 'ended';
+        for (const t of branch.turns) if (t.status !== 'done') [t.status, t.endedAt] = [end, t.endedAt ?? at];
+      }
+    }
+  }
+  applyPending(byActivity, ctx.pending);
+  finish(branch, now);
+  return branch;
+}
+
+function activityStep(type: string, input: unknown, activityId: string, at: string, asked: ToolCall[]): RunStep {
+  const step: RunStep = { id: `a${activityId}`, kind: 'tool', label: type, status: 'running', startedAt: at };
+  const req = input as { name?: string; version?: number; ref?: { server?: string; api?: string } } | undefined;
+  if (MODEL_TASKS[type]) return { ...step, kind: 'model', label: MODEL_TASKS[type] };
+  if (DRAFTS[type]) return { ...step, kind: 'draft', label: DRAFTS[type] };
+  if (type === 'callMcpTool' || type === 'callHttpTool') {
+    takeAsked(asked, req?.name ?? '');
+    return { ...step, label: req?.name ?? type, detail: req?.ref?.server ?? req?.ref?.api };
+  }
+  if (type === 'runMadeTool') return { ...step, label: req?.name ?? type, detail: `made tool v${req?.version ?? 0}` };
+  const name = BUILTIN_ACTIVITIES[type] ?? type;
+  takeAsked(asked, name);
+  return { ...step, label: name };
+}
+
+/** A model step's answer: its usage, and what it asked for (or said). */
+function modelAnswer(step: RunStep, result: unknown): ToolCall[] {
+  if (typeof result === 'string') return []; // a summary
+  const verdict = result as Partial<PromptVerdict> & Partial<PlanResult> & { model?: string };
+  const plan: Partial<PlanResult> | undefined = verdict.plan ?? (verdict.toolCalls ? verdict : undefined);
+  const usage = [verdict.usage, verdict.plan?.usage].filter((u): u is Usage => !!u).reduce(addUsage);
+  step.usage = usage;
+  if (verdict.model) step.model = verdict.model;
+  if (verdict.valid === false) step.detail = `does not fit: ${clip(verdict.reply ?? '')}`;
+  const calls = plan?.toolCalls ?? [];
+  step.detail ??= calls.length ? `asks for ${calls.map((c) => c.tool).join(', ')}` : clip(plan?.text ?? '');
+  return [...calls];
+}
+
+function toolAnswer(step: RunStep, result: unknown): void {
+  const outcome = result as (ToolOutcome & { spent?: Usage }) | undefined;
+  if (outcome?.spent) step.usage = outcome.spent;
+  if (!outcome?.status || outcome.status === 'ok') return;
+  step.status = 'failed';
+  const why =
+    outcome.status === 'tool_error'
+      ? outcome.error
+      : outcome.status === 'rejected'
+        ? outcome.reason
+        : outcome.problems.join('; ');
+  step.detail = [step.detail, clip(why)].filter(Boolean).join(' · ');
+}
+
+function applyPending(steps: Map<string, RunStep>, pending: Map<string, PendingAttempt> | undefined): void {
+  if (!pending) return;
+  for (const step of steps.values()) {
+    const now = step.status === 'running' ? pending.get(step.id.slice(1)) : undefined;
+    if (!now) continue;
+    step.attempt = now.attempt;
+    if (now.lastFailure) step.lastFailure = now.lastFailure;
+  }
+}
+
+/** Statuses and totals once every event is in: a turn waits while a step of its waits, totals add up. */
+function finish(branch: RunBranch, now: number): void {
+  for (const t of branch.turns) {
+    if (t.status === 'running' && t.steps.some((s) => s.status === 'waiting')) t.status = 'waiting';
+    const end = t.endedAt ?? (t.status === 'running' || t.status === 'waiting' ? undefined : lastEnd(t));
+    t.totals = { ...stepTotals(t.steps, now), durationMs: spanMs(t.startedAt, end, now) };
+  }
+  const last = branch.turns.at(-1);
+  if (branch.status === 'running') {
+    branch.status = last && last.status !== 'done' ? last.status : branch.state === 'ended' ? 'done' : 'running';
+    if (branch.state === 'waiting_for_user' && last?.status === 'done') branch.status = 'waiting';
+  }
+  const totals = emptyTotals();
+  for (const t of branch.turns) {
+    totals.usage = addUsage(totals.usage, t.totals.usage);
+    totals.modelCalls += t.totals.modelCalls;
+    totals.toolCalls += t.totals.toolCalls;
+    totals.waitMs += t.totals.waitMs;
+    totals.durationMs += t.totals.durationMs;
+  }
+  branch.totals = totals;
+}
+
+function lastEnd(t: RunTurn): string | undefined {
+  return t.steps.reduce<string | undefined>(
+    (end, s) => (s.endedAt && (!end || s.endedAt > end) ? s.endedAt : end),
+    undefined,
+  );
+}
+
+function closeStep(step: RunStep, status: RunStatus, at: string): void {
+  step.status = status;
+  step.endedAt = at;
+}
+
+function takeAsked(asked: ToolCall[], tool: string): ToolCall | undefined {
+  const i = asked.findIndex((c) => c.tool === tool);
+  return i < 0 ? undefined : asked.splice(i, 1)[0];
+}
+
+function decision(d: unknown): string {
+  const c = d as { approve?: boolean; reason?: string } | undefined;
+  return c?.approve ? 'approved' : `declined${c?.reason ? `: ${clip(c.reason)}` : ''}`;
+}
+
+function statusOf(envelopeStatus: string): RunStatus {
+  return envelopeStatus === 'cancelled' ? 'cancelled' : envelopeStatus === 'needs_input' ? 'done' : 'failed';
+}
+
+function workflowEnd(e: HistoryEvent): RunStatus | null {
+  if (e.workflowExecutionCompletedEventAttributes || e.workflowExecutionContinuedAsNewEventAttributes) return 'done';
+  if (e.workflowExecutionCanceledEventAttributes) return 'cancelled';
+  if (
+    e.workflowExecutionFailedEventAttributes ||
+    e.workflowExecutionTimedOutEventAttributes ||
+    e.workflowExecutionTerminatedEventAttributes
+  )
+    return 'failed';
+  return null;
+}
+
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > DETAIL_CHARS ? `${line.slice(0, DETAIL_CHARS - 1)}…` : line;
+}
+
+export function isoTime(e: HistoryEvent): string {
+  const t = e.eventTime;
+  if (!t) return new Date(0).toISOString();
+  return new Date(Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6)).toISOString();
+}
