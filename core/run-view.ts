@@ -109,3 +109,16 @@ export function stepTotals(steps: RunStep[], now: number): Omit<RunTotals, 'dura
   const { durationMs: _d, ...rest } = t;
   return rest;
 }
+
+/** A branch's totals: its turns' (each with its delegates' already in), durations being the turns' active time. */
+export function turnsTotals(turns: RunTurn[]): RunTotals {
+  const t = emptyTotals();
+  for (const turn of turns) {
+    t.usage = addUsage(t.usage, turn.totals.usage);
+    t.modelCalls += turn.totals.modelCalls;
+    t.toolCalls += turn.totals.toolCalls;
+    t.waitMs += turn.totals.waitMs;
+    t.durationMs += turn.totals.durationMs;
+  }
+  return t;
+}

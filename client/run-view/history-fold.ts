@@ -6,7 +6,7 @@ import type { ConversationState } from '../../core/conversation-types';
 import type { ToolCall, ToolOutcome, Usage } from '../../core/types';
 import type { PlanResult, PromptVerdict } from '../../core/activity-types';
 import type { RunBranch, RunStatus, RunStep, RunTurn } from '../../core/run-view';
-import { emptyTotals, spanMs, stepTotals } from '../../core/run-view';
+import { emptyTotals, spanMs, stepTotals, turnsTotals } from '../../core/run-view';
 import { addUsage } from '../../core/usage';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -308,15 +308,7 @@ function finish(branch: RunBranch, now: number): void {
     branch.status = last && last.status !== 'done' ? last.status : branch.state === 'ended' ? 'done' : 'running';
     if (branch.state === 'waiting_for_user' && last?.status === 'done') branch.status = 'waiting';
   }
-  const totals = emptyTotals();
-  for (const t of branch.turns) {
-    totals.usage = addUsage(totals.usage, t.totals.usage);
-    totals.modelCalls += t.totals.modelCalls;
-    totals.toolCalls += t.totals.toolCalls;
-    totals.waitMs += t.totals.waitMs;
-    totals.durationMs += t.totals.durationMs;
-  }
-  branch.totals = totals;
+  branch.totals = turnsTotals(branch.turns);
 }
 
 function lastEnd(t: RunTurn): string | undefined {
