@@ -25,6 +25,7 @@ export const API_SETTING_NAMES: readonly string[] = [
   'DATA_DIR',
   'MCP_TOKEN_KEY',
   'API_PUBLIC_URL',
+  'TEMPORAL_UI_URL',
 ];
 /** Largest request body accepted (API_BODY_LIMIT): a prompt is at most 16,000 characters, approval args less. */
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
@@ -39,6 +40,8 @@ export interface ApiSettings {
   corsOrigins: string[];
   /** Connecting owners to OAuth endpoints (api/oauth-routes.ts); absent, those routes say it is not set up. */
   oauth?: ApiOAuth;
+  /** The Temporal UI's address (TEMPORAL_UI_URL), for the run view's links to each workflow; absent, no links. */
+  temporalUiUrl?: string;
 }
 
 /** What the API needs to connect an owner to an OAuth endpoint: the worker's registry and token store. */
@@ -67,6 +70,7 @@ export function readApiSettings(env: NodeJS.ProcessEnv = process.env): ApiSettin
       .map((s) => s.trim())
       .filter(Boolean),
     oauth: readOAuth(env),
+    ...temporalUi(env),
   };
 }
 
@@ -118,4 +122,12 @@ function whole(name: string, v: string | undefined, fallback: number, min: numbe
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+function temporalUi(env: NodeJS.ProcessEnv): { temporalUiUrl?: string } {
+  const url = env.TEMPORAL_UI_URL?.replace(/\/+$/, '');
+  if (!url) return {};
+  if (!/^https?:\/\/[^/]+/.test(url))
+    throw new Error(`TEMPORAL_UI_URL must be an http(s) URL such as http://localhost:8233, got "${url}"`);
+  return { temporalUiUrl: url };
 }

@@ -21,24 +21,36 @@ import { mountMcpServer } from './mcp-server/mount';
 import type { McpSessions } from './mcp-server/sessions';
 import { LiveFeeds, eventId, parseEventId, type FeedTiming } from './live-feed';
 import { ApiMetrics } from './metrics';
+import { addRunRoutes } from './run-routes';
+import { RunWatches, type RunWatchTiming } from './run-watch';
 import * as S from './schemas';
 import type { ApiSettings } from './api-settings';
 
 export interface ApiDeps {
   agents: AgentClient;
   bus: StreamBus;
-  settings: Pick<ApiSettings, 'keys' | 'bodyLimitBytes' | 'corsOrigins' | 'oauth'>;
+  settings: Pick<ApiSettings, 'keys' | 'bodyLimitBytes' | 'corsOrigins' | 'oauth' | 'temporalUiUrl'>;
   /** The goal a conversation starts with when the request names none (the worker's AGENT_GOAL). */
   defaultGoal: string;
   feedTiming?: FeedTiming;
+  runTiming?: RunWatchTiming;
 }
 
 /** How often an open event stream says it is alive, so proxies do not close an idle one. */
 const KEEPALIVE_MS = 15_000;
 
-export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: LiveFeeds; mcp: McpSessions } {
+export function createApi(deps: ApiDeps): {
+  app: OpenAPIHono<ApiEnv>;
+  feeds: LiveFeeds;
+  runs: RunWatches;
+  mcp: McpSessions;
+} {
   const { agents, settings } = deps;
   const feeds = new LiveFeeds(agents, deps.bus, deps.feedTiming);
+  const temporalUi = settings.temporalUiUrl
+    ? { url: settings.temporalUiUrl, namespace: agents.client.options.namespace }
+    : undefined;
+  const runs = new RunWatches(agents.client, temporalUi, deps.runTiming);
   const app = new OpenAPIHono<ApiEnv>({
     defaultHook: (result, c) => {
       if (result.success) return;
@@ -367,6 +379,7 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: Liv
 
   addOAuthRoutes(app, settings.oauth); // first: it shows the worker routes' endpoint list as the caller has it
   addWorkerRoutes(app, agents);
+  addRunRoutes(app, { agents, watches: runs, temporalUi, mine });
   // Our agents as an MCP server (api/mcp-server/): the same keys and owners as the routes above.
   const mcp = mountMcpServer(app, {
     agents,
@@ -378,7 +391,7 @@ export function createApi(deps: ApiDeps): { app: OpenAPIHono<ApiEnv>; feeds: Liv
   });
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Agent orchestrator API', version: '1' } });
-  return { app, feeds, mcp };
+  return { app, feeds, runs, mcp };
 }
 
 const STATUS = { invalid: 400, not_found: 404, refused: 409, unavailable: 503 } as const;

@@ -21,7 +21,7 @@ export interface RunningApi {
 export async function startApi(
   deps: Omit<ApiDeps, 'settings'> & { settings: ApiSettings; webRoot?: string },
 ): Promise<RunningApi> {
-  const { app, feeds, mcp } = createApi(deps);
+  const { app, feeds, runs, mcp } = createApi(deps);
   const webRoot = deps.webRoot ?? WEB_ROOT;
   const web = existsSync(path.join(webRoot, 'index.html'));
   if (web) {
@@ -46,6 +46,7 @@ export async function startApi(
     web,
     close: async () => {
       feeds.close();
+      runs.close();
       // An MCP tool call may wait on its client (an elicitation): closing the sessions ends those waits too.
       await mcp.closeAll();
       // Event streams stay open until their clients leave: close them rather than wait.

@@ -120,7 +120,8 @@ async function main(): Promise<void> {
   const api = await startApiOnFreePort({
     agents: client,
     bus: streamBus,
-    settings: apiSettings,
+    // The run view links each workflow to the embedded server's UI unless TEMPORAL_UI_URL says otherwise.
+    settings: { ...apiSettings, temporalUiUrl: apiSettings.temporalUiUrl ?? server?.uiUrl ?? undefined },
     defaultGoal: settings.defaultGoalId,
   });
   log(

@@ -80,7 +80,7 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
   };
   const endWait = (at: string, detail: string): void => {
     // Runs recorded before AgentState was kept: the wait began when the model proposed the call.
-    if (!waiting && turn) {
+    if (!waiting && turn && branch.state === null) {
       const proposed = turn.steps.filter((s) => s.kind === 'model' && s.endedAt).at(-1)?.endedAt ?? at;
       const names = asked.map((c) => c.tool).join(', ') || 'a tool call';
       waiting = add({ id: `w${at}`, kind: 'approval', label: names, status: 'waiting', startedAt: proposed }, at);
@@ -108,7 +108,8 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
       const input = one(a.input);
       if (type === 'resolveGoal') goalLookups.add(String(e.eventId));
       if (HOUSEKEEPING.has(type)) continue;
-      byActivity.set(String(e.eventId), add(activityStep(type, input, a.activityId ?? '', at, asked), at));
+      const step = activityStep(type, input, a.activityId ?? '', at, asked);
+      if (step) byActivity.set(String(e.eventId), add(step, at));
     } else if (e.activityTaskStartedEventAttributes) {
       const a = e.activityTaskStartedEventAttributes;
       const step = byActivity.get(String(a.scheduledEventId));
@@ -189,7 +190,9 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
       const state = field ? one({ payloads: [field] }) : undefined;
       if (typeof state !== 'string' || !STATES.has(state)) continue;
       branch.state = state as ConversationState;
-      if (state === 'awaiting_approval' && !waiting) {
+      // A delegate's approval is relayed through its parent: the wait shows in the delegate's branch, not here.
+      const relayed = turn?.steps.some((s) => s.kind === 'delegate' && s.status === 'running');
+      if (state === 'awaiting_approval' && !waiting && !relayed) {
         const names = asked.map((c) => c.tool).join(', ') || 'a tool call';
         waiting = add({ id: `w${e.eventId}`, kind: 'approval', label: names, status: 'waiting', startedAt: at }, at);
       } else if (turn && (state === 'waiting_for_user' || state === 'ended')) {
@@ -243,7 +246,8 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
   return branch;
 }
 
-function activityStep(type: string, input: unknown, activityId: string, at: string, asked: ToolCall[]): RunStep {
+/** The step an activity is, or null for a builtin's activity the model did not ask for (the picker's own listing). */
+function activityStep(type: string, input: unknown, activityId: string, at: string, asked: ToolCall[]): RunStep | null {
   const step: RunStep = { id: `a${activityId}`, kind: 'tool', label: type, status: 'running', startedAt: at };
   const req = input as { name?: string; version?: number; ref?: { server?: string; api?: string } } | undefined;
   if (MODEL_TASKS[type]) return { ...step, kind: 'model', label: MODEL_TASKS[type] };
@@ -253,9 +257,10 @@ function activityStep(type: string, input: unknown, activityId: string, at: stri
     return { ...step, label: req?.name ?? type, detail: req?.ref?.server ?? req?.ref?.api };
   }
   if (type === 'runMadeTool') return { ...step, label: req?.name ?? type, detail: `made tool v${req?.version ?? 0}` };
-  const name = BUILTIN_ACTIVITIES[type] ?? type;
-  takeAsked(asked, name);
-  return { ...step, label: name };
+  const builtin = BUILTIN_ACTIVITIES[type];
+  if (builtin) return takeAsked(asked, builtin) ? { ...step, label: builtin } : null;
+  takeAsked(asked, type);
+  return step;
 }
 
 /** A model step's answer: its usage, and what it asked for (or said). */

@@ -47,11 +47,12 @@ export class HistoryTail {
       ...(this.token ? { nextPageToken: this.token } : {}),
       waitNewEvent: wait,
     });
-    const events = res.history?.events ?? [];
+    // Without a token the server reads from the first event: keep only what is new.
+    const last = Number(this.events.at(-1)?.eventId ?? 0);
+    const events = (res.history?.events ?? []).filter((e) => Number(e.eventId) > last);
     this.events.push(...events);
     this.token = res.nextPageToken?.length ? res.nextPageToken : undefined;
-    const last = this.events.at(-1);
-    if (isClosing(last)) this.closed = true;
+    if (isClosing(this.events.at(-1))) this.closed = true;
     return events.length > 0;
   }
 
@@ -154,6 +155,7 @@ export function assemble(
       if (step.kind !== 'delegate' || !branches.has(step.id)) continue;
       step.branch = assemble(step.id, branches, now, temporalUi);
       step.label = step.branch.agentName || step.label;
+      if (step.status === 'running' && step.branch.status === 'waiting') step.status = 'waiting';
       const usage = step.branch.totals.usage;
       if (usage.totalTokens) step.usage = usage;
     }

@@ -1,0 +1,105 @@
+// The run view's routes: a conversation's run (its turns, steps and delegates, read from the workflows' histories)
+// once, or as a live stream that sends the whole tree again whenever something in it changes.
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { AgentClient } from '../client/agent-client';
+import { UserError } from '../client/user-error';
+import { readRun, type TemporalUi } from '../client/run-view/run-reader';
+import type { RunView } from '../core/run-view';
+import type { ApiEnv } from './auth';
+import type { RunWatches } from './run-watch';
+import * as S from './schemas';
+import { errors, json } from './schemas';
+
+/** How often an open run stream says it is alive, so proxies do not close an idle one. */
+const KEEPALIVE_MS = 15_000;
+
+export function addRunRoutes(
+  app: OpenAPIHono<ApiEnv>,
+  deps: {
+    agents: AgentClient;
+    watches: RunWatches;
+    temporalUi?: TemporalUi;
+    /** Refuses a conversation the caller may not see (as unknown). */
+    mine(c: Context<ApiEnv>, id: string): Promise<void>;
+  },
+): void {
+  const { agents, watches, temporalUi, mine } = deps;
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/conversations/{id}/run',
+      summary: 'The run: turns, model and tool calls, waits, delegates with theirs, totals (from the histories)',
+      request: { params: S.ConversationIdParam },
+      responses: { 200: json(S.Anything, 'RunView'), ...errors },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      await mine(c, id);
+      return c.json(await readOrUnknown(agents, id, temporalUi), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/conversations/{id}/run/events',
+      summary:
+        'Server-Sent Events: `run` (the whole RunView) on open and on every change; ends when the tree has ended',
+      request: { params: S.ConversationIdParam },
+      responses: {
+        200: { content: { 'text/event-stream': { schema: z.string() } }, description: 'The event stream' },
+        ...errors,
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      await mine(c, id);
+      await known(agents, id);
+      return streamSSE(c, async (stream) => {
+        let close = () => {};
+        const done = new Promise<void>((resolve) => {
+          close = resolve;
+          stream.onAbort(resolve);
+        });
+        let writing = Promise.resolve();
+        const write = (text: () => Promise<unknown>) => (writing = writing.then(text).then(() => undefined, close));
+        let unsubscribe = () => {};
+        try {
+          unsubscribe = await watches.open(
+            id,
+            (view) => write(() => stream.writeSSE({ event: 'run', data: JSON.stringify(view) })),
+            () => void writing.then(close),
+          );
+        } catch (err) {
+          await stream.writeSSE({ event: 'error', data: JSON.stringify({ message: (err as Error).message }) });
+          return;
+        }
+        const keepalive = setInterval(() => write(() => stream.write(': keepalive\n\n')), KEEPALIVE_MS);
+        await done;
+        clearInterval(keepalive);
+        unsubscribe();
+      });
+    },
+  );
+}
+
+async function readOrUnknown(agents: AgentClient, id: string, temporalUi?: TemporalUi): Promise<RunView> {
+  return unknownAsUserError(id, () => readRun(agents.client, id, temporalUi));
+}
+
+async function known(agents: AgentClient, id: string): Promise<void> {
+  await unknownAsUserError(id, () => agents.client.workflow.getHandle(id).describe());
+}
+
+async function unknownAsUserError<T>(id: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new UserError(`No conversation with id ${id}.`, 'not_found');
+    throw err;
+  }
+}
