@@ -17,6 +17,7 @@ import { EMPTY, isStarter, nextSeq, reduce } from './chat-state';
 import { Transcript } from './Transcript';
 import { QuestionForm } from './QuestionForm';
 import { ToolProgressLine } from './ToolProgressLine';
+import { RunView } from './RunView';
 import { formatUsd } from '../core/format';
 
 interface Props {
@@ -34,6 +35,7 @@ export function Chat({ id, agentName, onStatus }: Props) {
   const [draft, setDraft] = useState('');
   const [sending, setSending] = useState(false);
   const [stopping, setStopping] = useState(false);
+  const [runOpen, setRunOpen] = useState(false);
   const endRef = useRef<HTMLDivElement>(null);
   const lastState = useRef<ConversationState | null>(null);
 
@@ -167,7 +169,7 @@ export function Chat({ id, agentName, onStatus }: Props) {
   const ended = s.state === 'ended';
 
   return (
-    <section className="chat" aria-labelledby="chat-title">
+    <section className={runOpen ? 'chat with-run' : 'chat'} aria-labelledby="chat-title">
       <header className="chat-head">
         <div className="chat-title">
           <h1 id="chat-title">{firstPrompt?.kind === 'user' ? firstPrompt.text : 'New conversation'}</h1>
@@ -187,12 +189,24 @@ export function Chat({ id, agentName, onStatus }: Props) {
             {reconnecting && <span className="badge warn">reconnecting…</span>}
           </p>
         </div>
-        {s.state === 'working' && (
-          <button type="button" className="danger" data-testid="stop" onClick={() => void stop()} disabled={stopping}>
-            {stopping ? 'Stopping…' : 'Stop'}
+        <div className="chat-actions">
+          <button
+            type="button"
+            data-testid="run-toggle"
+            aria-pressed={runOpen}
+            title="Every step of this conversation and its delegates, live"
+            onClick={() => setRunOpen((open) => !open)}
+          >
+            Run
           </button>
-        )}
+          {s.state === 'working' && (
+            <button type="button" className="danger" data-testid="stop" onClick={() => void stop()} disabled={stopping}>
+              {stopping ? 'Stopping…' : 'Stop'}
+            </button>
+          )}
+        </div>
       </header>
+      {runOpen && <RunView id={id} />}
       {error && (
         <p className="error" role="alert" data-testid="chat-error">
           {error}

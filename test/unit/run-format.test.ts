@@ -1,0 +1,141 @@
+// The run view's words and figures (web/run-format.ts): what a person reads for each step, turn and branch.
+import type { RunBranch, RunStep, RunTurn, RunView } from '../../core/run-view';
+import { emptyTotals } from '../../core/run-view';
+import {
+  formatMs,
+  hasEnded,
+  isLive,
+  liveDuration,
+  stepParts,
+  timelineSpan,
+  totalsParts,
+  turnTitle,
+  usageText,
+} from '../../web/run-format';
+
+const T0 = Date.parse('2026-11-26T10:00:00.000Z');
+const at = (ms: number) => new Date(T0 + ms).toISOString();
+
+const step = (over: Partial<RunStep> = {}): RunStep => ({
+  id: 'a1',
+  kind: 'model',
+  label: 'plan the next step',
+  status: 'done',
+  startedAt: at(0),
+  endedAt: at(1_250),
+  ...over,
+});
+const turn = (over: Partial<RunTurn> = {}): RunTurn => ({
+  index: 1,
+  prompt: 'book a day off',
+  status: 'done',
+  startedAt: at(0),
+  endedAt: at(10_000),
+  steps: [],
+  totals: { ...emptyTotals(), durationMs: 10_000 },
+  ...over,
+});
+const branch = (over: Partial<RunBranch> = {}): RunBranch => ({
+  workflowId: 'wf',
+  runId: 'r',
+  goalId: 'goal_boss',
+  agentName: 'Boss',
+  state: 'ended',
+  status: 'done',
+  startedAt: at(0),
+  endedAt: at(10_000),
+  turns: [],
+  totals: emptyTotals(),
+  ...over,
+});
+
+describe('run view formatting', () => {
+  it('says durations in the unit that reads best', () => {
+    expect([0, 850, 1_234, 9_960, 14_400, 60_000, 125_000, 3_600_000, 3_840_000].map(formatMs)).toEqual([
+      '0 ms',
+      '850 ms',
+      '1.2 s',
+      '10 s',
+      '14 s',
+      '1 min',
+      '2 min 5 s',
+      '1 h',
+      '1 h 4 min',
+    ]);
+  });
+
+  it('shows tokens always and the cost only when the worker knew a price', () => {
+    expect(usageText({ inputTokens: 1000, outputTokens: 234, totalTokens: 1234 })).toBe('1,234 tokens');
+    expect(usageText({ inputTokens: 1, outputTokens: 0, totalTokens: 1, costUsd: 0.00123 })).toBe('1 token · $0.0012');
+  });
+
+  it("lists a model step's model, tokens and cost, time, and its attempt once retried", () => {
+    const usage = { inputTokens: 400, outputTokens: 60, totalTokens: 460, costUsd: 0.0021 };
+    expect(stepParts(step({ usage, model: 'gpt-5-mini', attempt: 1 }), T0)).toEqual([
+      'gpt-5-mini',
+      '460 tokens · $0.0021',
+      '1.3 s',
+    ]);
+    expect(stepParts(step({ attempt: 2, lastFailure: 'activity Heartbeat timeout' }), T0)).toEqual([
+      '1.3 s',
+      'attempt 2',
+    ]);
+  });
+
+  it('counts a running step up to now', () => {
+    expect(stepParts(step({ kind: 'tool', status: 'running', endedAt: undefined }), T0 + 3_000)).toEqual(['3.0 s']);
+  });
+
+  it('sums a turn in one line, leaving out what did not happen', () => {
+    const totals = {
+      durationMs: 4_000,
+      usage: { inputTokens: 900, outputTokens: 100, totalTokens: 1000, costUsd: 0.0042 },
+      modelCalls: 3,
+      toolCalls: 1,
+      waitMs: 2_500,
+    };
+    expect(totalsParts(totals, 4_000)).toEqual([
+      '4.0 s',
+      '1,000 tokens · $0.0042',
+      '3 model calls',
+      '1 tool call',
+      '2.5 s waiting for you',
+    ]);
+    expect(totalsParts(emptyTotals(), 0)).toEqual(['0 ms', '0 tokens']);
+  });
+
+  it("keeps an open turn's time running from when the server read it, and stops a closed one's", () => {
+    const totals = { ...emptyTotals(), durationMs: 5_000 };
+    expect(liveDuration(totals, 'waiting', at(0), T0 + 2_000)).toBe(7_000);
+    expect(liveDuration(totals, 'done', at(0), T0 + 2_000)).toBe(5_000);
+  });
+
+  it("names turns by the user's prompt; turn 0 is the start, or a delegate's task", () => {
+    expect(turnTitle(turn(), false)).toBe('book a day off');
+    expect(turnTitle(turn({ index: 0, prompt: '' }), false)).toBe('Start');
+    expect(turnTitle(turn({ index: 0, prompt: 'PTO left for ada' }), true)).toBe('Task: PTO left for ada');
+  });
+
+  it("places a step on its turn's timeline, a sliver at least, never past the end", () => {
+    const t = turn();
+    expect(timelineSpan(step({ startedAt: at(2_500), endedAt: at(5_000) }), t, 10_000, T0)).toEqual({
+      left: 25,
+      width: 25,
+    });
+    expect(timelineSpan(step({ startedAt: at(10_000), endedAt: at(10_000) }), t, 10_000, T0)).toEqual({
+      left: 99.2,
+      width: 0.8,
+    });
+  });
+
+  it('ends once every workflow in the tree has, and is live while anything runs or waits', () => {
+    const waitingChild = branch({ status: 'waiting', endedAt: undefined, state: 'awaiting_approval' });
+    const delegate = step({ kind: 'delegate', status: 'running', endedAt: undefined, branch: waitingChild });
+    const view = (root: RunBranch): RunView => ({ root, at: at(0) });
+    const open = view(branch({ turns: [turn({ steps: [delegate] })] }));
+    expect([hasEnded(open), isLive(open)]).toEqual([false, true]);
+    const closedChild = { ...delegate, status: 'done' as const, branch: branch() };
+    const ended = view(branch({ turns: [turn({ steps: [closedChild] })] }));
+    expect([hasEnded(ended), isLive(ended)]).toEqual([true, false]);
+  });
+});

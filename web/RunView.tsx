@@ -1,0 +1,87 @@
+// The run view of one conversation: the tree of its turns, model calls, tool calls, waits for the user and
+// delegates, live. Every view comes whole from the API (read from the workflows' histories, nothing stored); the
+// page keeps the latest, lets running times tick between two, reconnects when the stream drops, and stops once every
+// workflow in the tree has ended.
+import { useEffect, useState } from 'react';
+import './run-view.css';
+import { openRun, type RunView as View } from './run-api';
+import { RunBranchView } from './run-branch';
+import { hasEnded, isLive } from './run-format';
+
+export function RunView({ id }: { id: string }) {
+  // With when it came: the page's clock may differ from the server's, so running times count from the arrival.
+  const [latest, setLatest] = useState<{ view: View; received: number } | null>(null);
+  const view = latest?.view ?? null;
+  const [error, setError] = useState<string | null>(null);
+  const [reconnecting, setReconnecting] = useState(false);
+  const now = useClock(view !== null && isLive(view));
+
+  useEffect(() => {
+    let closed = false;
+    let close = () => {};
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let failures = 0;
+    const connect = () => {
+      close = openRun(id, {
+        onView(v) {
+          failures = 0;
+          setLatest({ view: v, received: Date.now() });
+          setError(null);
+          // The server closes the stream after the last view; without this the browser would open it again.
+          if (hasEnded(v)) close();
+        },
+        onError: setError,
+        onLink: (up) => setReconnecting(!up),
+        onClosed() {
+          close();
+          if (closed) return;
+          setReconnecting(true);
+          failures++;
+          timer = setTimeout(connect, Math.min(1000 * 2 ** failures, 15_000));
+        },
+      });
+    };
+    connect();
+    return () => {
+      closed = true;
+      clearTimeout(timer);
+      close();
+    };
+  }, [id]);
+
+  return (
+    <section className="run-view" data-testid="run-view" aria-labelledby="run-view-title" aria-busy={view === null}>
+      <div className="run-view-inner">
+        <header className="run-view-head">
+          <h2 id="run-view-title">Run</h2>
+          {reconnecting && <span className="badge warn">reconnecting…</span>}
+        </header>
+        {error && (
+          <p className="error" role="alert" data-testid="run-error">
+            {error}
+          </p>
+        )}
+        {latest ? (
+          <RunBranchView
+            branch={latest.view.root}
+            clock={{ at: latest.view.at, now: Date.parse(latest.view.at) + Math.max(0, now - latest.received) }}
+          />
+        ) : (
+          !error && <p className="run-empty">Reading the run…</p>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** The time now, once a second while `ticking`. */
+function useClock(ticking: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    setNow(Date.now());
+    if (!ticking) return;
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, [ticking]);
+  return now;
+}

@@ -1,0 +1,168 @@
+// One branch of a run (the conversation, or a delegate nested under its AskAgent step): its agent, status, totals and
+// Temporal UI link, then its turns, each a list of steps on a timeline. A delegate's branch is drawn inside its step,
+// so parallel delegates show side by side in time with their own steps and state.
+import type { RunBranch, RunStatus, RunStep, RunTurn } from '../core/run-view';
+import { KIND_TEXT, STATUS_TEXT, liveDuration, stepParts, timelineSpan, totalsParts, turnTitle } from './run-format';
+
+interface Clock {
+  /** When the server read the view. */
+  at: string;
+  now: number;
+}
+
+interface Span {
+  left: number;
+  width: number;
+}
+
+/** `bar`: a delegate's place on its parent turn's timeline. */
+export function RunBranchView({ branch, clock, bar }: { branch: RunBranch; clock: Clock; bar?: Span }) {
+  const delegate = bar !== undefined;
+  const b = branch;
+  const duration = liveDuration(b.totals, b.status, clock.at, clock.now);
+  const last = b.turns.length - 1;
+  return (
+    <section
+      className={`run-branch run-${b.status}`}
+      data-testid="run-branch"
+      data-agent={b.agentName || b.goalId}
+      data-status={b.status}
+      data-workflow={b.workflowId}
+      aria-label={`${delegate ? 'Delegate' : 'Agent'} ${b.agentName || b.goalId}: ${STATUS_TEXT[b.status]}`}
+    >
+      <header className="run-branch-head">
+        <span className="run-agent">{b.agentName || b.goalId || b.workflowId}</span>
+        <StatusBadge status={b.status} />
+        {b.temporalUrl && (
+          <a
+            className="run-temporal"
+            href={b.temporalUrl}
+            target="_blank"
+            rel="noreferrer"
+            data-testid="run-temporal-link"
+            title={`${b.workflowId} in the Temporal UI`}
+          >
+            Temporal UI
+          </a>
+        )}
+      </header>
+      <p className="run-totals" data-testid="run-branch-totals">
+        {totalsParts(b.totals, duration).join(' · ')}
+      </p>
+      {bar && <TimelineBar span={bar} />}
+      <ol className="run-turns">
+        {b.turns.map((turn, i) => (
+          <RunTurnView key={turn.index} turn={turn} clock={clock} delegate={delegate} latest={i === last} />
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function RunTurnView({
+  turn,
+  clock,
+  delegate,
+  latest,
+}: {
+  turn: RunTurn;
+  clock: Clock;
+  delegate: boolean;
+  latest: boolean;
+}) {
+  const duration = liveDuration(turn.totals, turn.status, clock.at, clock.now);
+  const title = turnTitle(turn, delegate);
+  return (
+    <li
+      className={`run-turn run-${turn.status}`}
+      data-testid="run-turn"
+      data-status={turn.status}
+      data-index={turn.index}
+    >
+      {/* Earlier turns fold away; the latest stays open (a delegate has one). */}
+      <details open={latest || delegate}>
+        <summary>
+          <span className="run-turn-title" title={title}>
+            {title}
+          </span>
+          <StatusBadge status={turn.status} />
+          <span className="run-totals" data-testid="run-turn-totals">
+            {totalsParts(turn.totals, duration).join(' · ')}
+          </span>
+        </summary>
+        {turn.steps.length ? (
+          <ol className="run-steps">
+            {turn.steps.map((step) => (
+              <RunStepView key={step.id} step={step} turn={turn} turnMs={duration} clock={clock} />
+            ))}
+          </ol>
+        ) : (
+          <p className="run-empty">No steps yet.</p>
+        )}
+      </details>
+    </li>
+  );
+}
+
+function RunStepView({ step, turn, turnMs, clock }: { step: RunStep; turn: RunTurn; turnMs: number; clock: Clock }) {
+  const span = timelineSpan(step, turn, turnMs, clock.now);
+  const attrs = {
+    className: `run-step run-${step.status} run-kind-${step.kind}`,
+    'data-testid': 'run-step',
+    'data-kind': step.kind,
+    'data-status': step.status,
+    'data-label': step.label,
+    'data-attempt': step.attempt ?? 1,
+  };
+  // A delegate read so far is drawn as its own branch, which names it; its task is its first turn's title.
+  if (step.branch)
+    return (
+      <li {...attrs}>
+        <RunBranchView branch={step.branch} clock={clock} bar={span} />
+      </li>
+    );
+  return (
+    <li {...attrs}>
+      <div className="run-step-line">
+        <span className="run-kind">{KIND_TEXT[step.kind]}</span>
+        <span className="run-label">{step.label}</span>
+        <StatusBadge status={step.status} />
+        <span className="run-facts" data-testid="run-step-facts">
+          {stepParts(step, clock.now).join(' · ')}
+        </span>
+      </div>
+      {step.detail && (
+        <p className="run-detail" title={step.detail}>
+          {step.detail}
+        </p>
+      )}
+      {step.attempt && step.attempt > 1 ? <Retry step={step} /> : null}
+      <TimelineBar span={span} />
+    </li>
+  );
+}
+
+function TimelineBar({ span }: { span: Span }) {
+  return (
+    <div className="run-bar" aria-hidden="true">
+      <span style={{ left: `${span.left}%`, width: `${span.width}%` }} />
+    </div>
+  );
+}
+
+function Retry({ step }: { step: RunStep }) {
+  return (
+    <p className="run-retry" data-testid="run-retry">
+      Attempt {step.attempt}
+      {step.lastFailure ? `, after: ${step.lastFailure}` : ''}
+    </p>
+  );
+}
+
+function StatusBadge({ status }: { status: RunStatus }) {
+  return (
+    <span className={`run-status run-${status}`} data-testid="run-status">
+      {STATUS_TEXT[status]}
+    </span>
+  );
+}

@@ -1,0 +1,128 @@
+// The run view's words and figures: durations, token counts, costs, a step's one line of facts, a branch's totals, and
+// where a step sits on its turn's timeline. Pure (unit-tested in test/unit/run-format.test.ts); the clock is passed in
+// so a running step's time grows between two views from the server.
+import type { RunBranch, RunStatus, RunStep, RunStepKind, RunTotals, RunTurn, RunView } from '../core/run-view';
+import { spanMs } from '../core/run-view';
+import type { Usage } from '../core/types';
+import { formatUsd } from '../core/format';
+
+const NUMBER = new Intl.NumberFormat('en-US');
+
+export const STATUS_TEXT: Record<RunStatus, string> = {
+  running: 'running',
+  waiting: 'waiting for you',
+  done: 'done',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
+export const KIND_TEXT: Record<RunStepKind, string> = {
+  model: 'model',
+  tool: 'tool',
+  search: 'search',
+  draft: 'draft',
+  approval: 'approval',
+  question: 'question',
+  delegate: 'agent',
+};
+
+/** `850 ms`, `1.2 s`, `14 s`, `2 min 5 s`, `1 h 4 min`. */
+export function formatMs(ms: number): string {
+  const n = Math.max(0, Math.round(ms));
+  if (n < 1_000) return `${n} ms`;
+  if (n < 9_950) return `${(n / 1_000).toFixed(1)} s`;
+  const s = Math.round(n / 1_000);
+  if (s < 60) return `${s} s`;
+  if (s < 3_600) return s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`;
+  const min = Math.round(s / 60);
+  return min % 60 ? `${Math.floor(min / 60)} h ${min % 60} min` : `${min / 60} h`;
+}
+
+export function formatTokens(n: number): string {
+  return `${NUMBER.format(n)} ${n === 1 ? 'token' : 'tokens'}`;
+}
+
+/** `1,234 tokens · $0.0012`: the cost only where the worker knew a price. */
+export function usageText(u: Usage): string {
+  return u.costUsd === undefined
+    ? formatTokens(u.totalTokens)
+    : `${formatTokens(u.totalTokens)} · ${formatUsd(u.costUsd)}`;
+}
+
+export function isOpen(status: RunStatus): boolean {
+  return status === 'running' || status === 'waiting';
+}
+
+/** How long it has taken: to its end, or until `now` while it runs. */
+export function elapsedMs(x: { startedAt: string; endedAt?: string }, now: number): number {
+  return x.startedAt ? spanMs(x.startedAt, x.endedAt, now) : 0;
+}
+
+/** The server's totals as read at `at`; while open, their time keeps counting. */
+export function liveDuration(totals: RunTotals, status: RunStatus, at: string, now: number): number {
+  return totals.durationMs + (isOpen(status) ? Math.max(0, now - Date.parse(at)) : 0);
+}
+
+/** A turn's or branch's totals in one line: time, tokens, cost, calls, time spent waiting for the user. */
+export function totalsParts(totals: RunTotals, durationMs: number): string[] {
+  const calls = (n: number, what: string) => `${NUMBER.format(n)} ${what}${n === 1 ? '' : 's'}`;
+  return [
+    formatMs(durationMs),
+    usageText(totals.usage),
+    ...(totals.modelCalls ? [calls(totals.modelCalls, 'model call')] : []),
+    ...(totals.toolCalls ? [calls(totals.toolCalls, 'tool call')] : []),
+    ...(totals.waitMs ? [`${formatMs(totals.waitMs)} waiting for you`] : []),
+  ];
+}
+
+/** A step's facts after its name: the model, tokens and cost, its time, the attempt when retried. */
+export function stepParts(step: RunStep, now: number): string[] {
+  return [
+    ...(step.model ? [step.model] : []),
+    ...(step.usage && step.usage.totalTokens ? [usageText(step.usage)] : []),
+    formatMs(elapsedMs(step, now)),
+    ...(step.attempt && step.attempt > 1 ? [`attempt ${step.attempt}`] : []),
+  ];
+}
+
+/** What a turn is called: the user's prompt; turn 0 is the conversation's start, or a delegate's task. */
+export function turnTitle(turn: RunTurn, delegate: boolean): string {
+  if (turn.index > 0) return turn.prompt || `Turn ${turn.index}`;
+  return delegate ? `Task: ${turn.prompt}` : 'Start';
+}
+
+/** Where a step lies on its turn's timeline (the turn took `turnMs`), in percent: at least a sliver, to be seen. */
+export function timelineSpan(
+  step: RunStep,
+  turn: RunTurn,
+  turnMs: number,
+  now: number,
+): { left: number; width: number } {
+  const total = Math.max(1, turnMs);
+  const left = clamp(((Date.parse(step.startedAt) - Date.parse(turn.startedAt)) / total) * 100);
+  const width = Math.max(0.8, clamp((elapsedMs(step, now) / total) * 100));
+  return { left: Math.min(left, 100 - width), width };
+}
+
+/** Every branch of the tree, the root first. */
+export function branchesOf(root: RunBranch): RunBranch[] {
+  const out: RunBranch[] = [root];
+  for (const turn of root.turns) for (const step of turn.steps) if (step.branch) out.push(...branchesOf(step.branch));
+  return out;
+}
+
+/** Nothing in the tree will change any more: every workflow in it has closed. */
+export function hasEnded(view: RunView): boolean {
+  return branchesOf(view.root).every((b) => b.endedAt !== undefined && !isOpen(b.status));
+}
+
+/** Something is still running or waiting (the clock on the page needs to tick). */
+export function isLive(view: RunView): boolean {
+  return branchesOf(view.root).some(
+    (b) => isOpen(b.status) || b.turns.some((t) => isOpen(t.status) || t.steps.some((s) => isOpen(s.status))),
+  );
+}
+
+function clamp(pct: number): number {
+  return Math.min(100, Math.max(0, pct));
+}
