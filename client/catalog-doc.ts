@@ -94,7 +94,8 @@ export function catalogMarkdown(snapshot: CatalogSnapshot, about: { taskQueue: s
 }
 
 /** The goal ids AskAgent may delegate to: the enum of its model-facing `agentId` argument. */
-function delegatesOf(tools: ToolSpec[]): string[] {
+/** The agents a goal's AskAgent may ask (its `agentId` choices). */
+export function delegatesOf(tools: ToolSpec[]): string[] {
   const delegateArg = (
     tools.find((t) => t.name === ASK_AGENT)?.inputSchema.properties as Record<string, JsonSchema> | undefined
   )?.agentId;

@@ -1,0 +1,65 @@
+// The registry pages' rows: each agent, tool and endpoint the worker serves (or that ran in the window), where it comes
+// from, and its usage (core/registry-stats.ts). What GET /api/agents?stats=1, /api/tools?stats=1,
+// /api/endpoints?stats=1, `agent agents|tools|endpoints --stats` and the web's #/agents, #/tools, #/endpoints show.
+import type { AgentStats, EndpointStats, StatsWindow, ToolStats } from './registry-stats';
+import type { EndpointStatus, GoalProvenance, ToolSpec } from './types';
+import type { ToolProvenance } from './made-tools';
+
+/** `code`: shipped in goals/code; `file`: a hand-written goal file; `chat`: a file CreateAgent wrote; `gone`: ran in
+ * the window but the worker no longer serves it. */
+export type AgentSource = 'code' | 'file' | 'chat' | 'gone';
+
+export interface AgentEntry extends Omit<AgentStats, 'agentName'> {
+  agentName: string;
+  description: string;
+  category: string;
+  source: AgentSource;
+  /** The goal file, for `file` and `chat`. */
+  file?: string;
+  provenance?: GoalProvenance;
+  /** The tools a conversation with it gets now, and the agents it may ask (AskAgent). */
+  tools: string[];
+  delegates: string[];
+}
+
+/** `unknown`: ran in the window, but the worker offers no tool of that name now. */
+export type ToolKind = ToolSpec['kind'] | 'unknown';
+
+export interface ToolEntry extends ToolStats {
+  kind: ToolKind;
+  description: string;
+  /** The agents offered it now. */
+  agents: string[];
+  /** A made tool's newest version on offer, and who made it. */
+  version?: number;
+  provenance?: ToolProvenance;
+}
+
+/** An endpoint's calls beside what discovery sees of it now; `gone`: called in the window, not in the registry now
+ * (then it has no status). */
+export type EndpointEntry = EndpointStats &
+  (Omit<EndpointStatus, 'name'> | { gone: true; status?: undefined; transport?: undefined; categories?: undefined });
+
+export interface AgentRegistry {
+  window: StatsWindow;
+  agents: AgentEntry[];
+  /** Goal files the worker left out, and why. */
+  problems: string[];
+}
+
+export interface ToolRegistry {
+  window: StatsWindow;
+  tools: ToolEntry[];
+}
+
+export interface EndpointRegistry {
+  window: StatsWindow;
+  endpoints: EndpointEntry[];
+  registryError: string | null;
+}
+
+/** One line on what was counted: the window, and the cap when it was reached. */
+export function windowNote(w: StatsWindow): string {
+  const base = `since ${w.since.slice(0, 16).replace('T', ' ')} UTC: ${w.executions} workflow run(s) read`;
+  return w.capped ? `${base} (the cap, ${w.cap}: older runs are left out)` : base;
+}
