@@ -141,6 +141,8 @@ export interface PlanResult {
   text: string;
   toolCalls: ToolCall[];
   usage: Usage;
+  /** The model that answered (`provider:model`); absent from workers before the run view. */
+  model?: string;
 }
 
 export interface PromptVerdict {
@@ -148,6 +150,8 @@ export interface PromptVerdict {
   /** When invalid: what the agent says to steer the user back to the goal. */
   reply: string;
   usage: Usage;
+  /** The model that checked the prompt; absent from workers before the run view. */
+  model?: string;
   /** From vetAndPlan, when the prompt fits: the turn's plan, made while the prompt was being checked. */
   plan?: PlanResult;
 }

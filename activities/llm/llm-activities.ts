@@ -176,6 +176,7 @@ export function createLlmActivities({
         text: capText(result.text, maxReplyChars),
         toolCalls: result.toolCalls.map((c) => ({ id: c.toolCallId, tool: c.toolName, args: asRecord(c.input) })),
         usage: result.usage,
+        model: modelFor(goal).name,
       };
     } catch (err) {
       out.discard();
@@ -200,7 +201,7 @@ export function createLlmActivities({
       system: renderValidateSystemPrompt(goal, agents),
       messages: [...recent, { role: 'user', content: prompt }],
     });
-    return { ...parseVerdict(result.text), usage: result.usage };
+    return { ...parseVerdict(result.text), usage: result.usage, model: modelFor(goal).name };
   }
 
   return {

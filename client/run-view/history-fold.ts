@@ -266,11 +266,12 @@ function activityStep(type: string, input: unknown, activityId: string, at: stri
 /** A model step's answer: its usage, and what it asked for (or said). */
 function modelAnswer(step: RunStep, result: unknown): ToolCall[] {
   if (typeof result === 'string') return []; // a summary
-  const verdict = result as Partial<PromptVerdict> & Partial<PlanResult> & { model?: string };
+  const verdict = result as Partial<PromptVerdict> & Partial<PlanResult>;
   const plan: Partial<PlanResult> | undefined = verdict.plan ?? (verdict.toolCalls ? verdict : undefined);
   const usage = [verdict.usage, verdict.plan?.usage].filter((u): u is Usage => !!u).reduce(addUsage);
   step.usage = usage;
-  if (verdict.model) step.model = verdict.model;
+  const model = verdict.plan?.model ?? verdict.model;
+  if (model) step.model = model;
   if (verdict.valid === false) step.detail = `does not fit: ${clip(verdict.reply ?? '')}`;
   const calls = plan?.toolCalls ?? [];
   step.detail ??= calls.length ? `asks for ${calls.map((c) => c.tool).join(', ')}` : clip(plan?.text ?? '');

@@ -79,7 +79,9 @@ describe('run view (API)', () => {
       expect(first.root.temporalUrl).toBe(
         `${UI}/namespaces/default/workflows/${encodeURIComponent(id)}/${first.root.runId}/history`,
       );
-      expect(first.root.turns[0]?.steps.map((s) => [s.kind, s.status])).toEqual([['model', 'done']]);
+      expect(first.root.turns[0]?.steps.map((s) => [s.kind, s.status, s.model])).toEqual([
+        ['model', 'done', 'scripted:test'],
+      ]);
 
       await post(`/api/conversations/${id}/messages?wait=false`, {
         text: 'take 2026-12-21 to 2026-12-22 off for ada@example.com and chase my order',

@@ -74,6 +74,7 @@ describe('the openai-compatible provider over HTTP', () => {
       text: '',
       toolCalls: [{ id: 'call_abc', tool: 'GetOrder', args: { orderId: 'ORD-1001' } }],
       usage: { inputTokens: 123, outputTokens: 45, totalTokens: 168 },
+      model: 'openai-compatible:?',
     });
 
     expect(server.requests).toHaveLength(1);
@@ -144,6 +145,7 @@ describe('the openai-compatible provider over HTTP', () => {
       text: 'Your order has shipped.',
       toolCalls: [],
       usage: { inputTokens: 200, outputTokens: 8, totalTokens: 208 },
+      model: 'openai-compatible:?',
     });
 
     const sent = server.requests[0]!.body.messages;
@@ -189,6 +191,7 @@ describe('the openai-compatible provider over HTTP', () => {
       valid: false,
       reply: 'I can only help with your orders.',
       usage: { inputTokens: 50, outputTokens: 12, totalTokens: 62 },
+      model: 'openai-compatible:?',
     });
 
     const body = server.requests[0]!.body;

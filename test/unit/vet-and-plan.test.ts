@@ -94,7 +94,12 @@ describe('vetAndPlan', () => {
 
   it('stops and drops the plan of a prompt that does not fit: no word of it is shown', async () => {
     const { verdict, chunks, log } = await run('order me a pizza', 50);
-    expect(verdict).toEqual({ valid: false, reply: 'I can only help with paid time off.', usage: expect.any(Object) });
+    expect(verdict).toEqual({
+      valid: false,
+      reply: 'I can only help with paid time off.',
+      usage: expect.any(Object),
+      model: expect.any(String),
+    });
     expect(chunks.filter((c) => c.chunk.kind === 'delta')).toEqual([]);
     expect(log.map((l) => l.what)).toContain('plan aborted');
   });
