@@ -3,7 +3,7 @@
 // (run-reader.ts) fetches the events, decodes payloads through `decode`, and fills in delegates' branches.
 import type { temporal } from '@temporalio/proto';
 import type { ConversationState } from '../../core/conversation-types';
-import type { ToolCall, ToolOutcome, Usage } from '../../core/types';
+import type { ChatMessage, ToolCall, ToolOutcome, Usage } from '../../core/types';
 import type { PlanResult, PromptVerdict } from '../../core/activity-types';
 import type { RunBranch, RunStatus, RunStep, RunTurn } from '../../core/run-view';
 import { emptyTotals, spanMs, stepTotals, turnsTotals } from '../../core/run-view';
@@ -67,6 +67,7 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
   let turn = null as RunTurn | null;
   let asked: ToolCall[] = []; // the last model answer's tool calls, for approvals and queries
   let waiting = null as RunStep | null; // the approval being waited for
+  const prompts: { text: string; at: string }[] = []; // prompts received, not yet taken up
 
   const newTurn = (prompt: string, at: string): RunTurn => {
     if (turn && turn.status === 'running') turn.status = 'done';
@@ -98,14 +99,24 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
       const input = one(e.workflowExecutionStartedEventAttributes.input) as {
         goalId?: string;
         task?: { task: string };
+        carried?: { pendingPrompts?: { text: string }[] };
       };
       branch.goalId = input?.goalId ?? '';
       branch.startedAt = at;
-      newTurn(input?.task?.task ?? '', at);
+      // A run continued from another starts where that one stopped: no greeting, its first turn is the next prompt.
+      if (!input?.carried) newTurn(input?.task?.task ?? '', at);
+      for (const p of input?.carried?.pendingPrompts ?? []) prompts.push({ text: p.text, at });
     } else if (e.activityTaskScheduledEventAttributes) {
       const a = e.activityTaskScheduledEventAttributes;
       const type = a.activityType?.name ?? '';
       const input = one(a.input);
+      // A prompt's turn begins when the model is first asked about it (prompts wait their turn in a queue). One
+      // taken up without a model call of its own (an answer passed down to a delegate) belongs to the turn it answered.
+      const taken = MODEL_TASKS[type] ? prompts.findIndex((p) => p.text === promptOf(input)) : -1;
+      if (taken >= 0) {
+        const next = prompts.splice(0, taken + 1).at(-1)!;
+        newTurn(next.text, next.at);
+      }
       if (type === 'resolveGoal') goalLookups.add(String(e.eventId));
       if (HOUSEKEEPING.has(type)) continue;
       const step = activityStep(type, input, a.activityId ?? '', at, asked);
@@ -162,7 +173,7 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
       const req = e.workflowExecutionUpdateAcceptedEventAttributes.acceptedRequest;
       const name = req?.input?.name ?? '';
       const args = first(req?.input?.args);
-      if (name === 'prompt') newTurn(String(args[0] ?? ''), at);
+      if (name === 'prompt') prompts.push({ text: String(args[0] ?? ''), at });
       else if (name === 'confirmAndWait') endWait(at, decision(args[0]));
       else if (name === 'toolQuestion') {
         const q = args[0] as { tool?: string; message?: string };
@@ -183,7 +194,7 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
       }
     } else if (e.workflowExecutionSignaledEventAttributes) {
       const s = e.workflowExecutionSignaledEventAttributes;
-      if (s.signalName === 'userPrompt') newTurn(String(one(s.input) ?? ''), at);
+      if (s.signalName === 'userPrompt') prompts.push({ text: String(one(s.input) ?? ''), at });
       else if (s.signalName === 'confirm') endWait(at, decision(one(s.input)));
     } else if (e.upsertWorkflowSearchAttributesEventAttributes) {
       const field = e.upsertWorkflowSearchAttributesEventAttributes.searchAttributes?.indexedFields?.['AgentState'];
@@ -195,10 +206,15 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
       if (state === 'awaiting_approval' && !waiting && !relayed) {
         const names = asked.map((c) => c.tool).join(', ') || 'a tool call';
         waiting = add({ id: `w${e.eventId}`, kind: 'approval', label: names, status: 'waiting', startedAt: at }, at);
+      } else if (turn && state === 'waiting_for_user' && relayed) {
+        turn.status = 'waiting'; // a delegate asks the user: the turn goes on once answered
       } else if (turn && (state === 'waiting_for_user' || state === 'ended')) {
         turn.status = 'done';
         turn.endedAt = at;
-      } else if (turn && state === 'working' && turn.status === 'done') turn.status = 'running';
+      } else if (turn && state === 'working' && turn.status !== 'running') {
+        turn.status = 'running';
+        delete turn.endedAt;
+      }
     } else if (e.startChildWorkflowExecutionInitiatedEventAttributes) {
       const c = e.startChildWorkflowExecutionInitiatedEventAttributes;
       const input = one(c.input) as { goalId?: string; task?: { task: string } };
@@ -261,6 +277,14 @@ function activityStep(type: string, input: unknown, activityId: string, at: stri
   if (builtin) return takeAsked(asked, builtin) ? { ...step, label: builtin } : null;
   takeAsked(asked, type);
   return step;
+}
+
+/** The prompt a model call is about: the one it checks, or the user's message its transcript ends with. */
+function promptOf(input: unknown): string | undefined {
+  const req = input as { prompt?: string; transcript?: { tail?: ChatMessage[] }; messages?: ChatMessage[] };
+  if (typeof req?.prompt === 'string') return req.prompt;
+  const last = (req?.transcript?.tail ?? req?.messages)?.at(-1);
+  return last?.kind === 'user' ? last.text : undefined;
 }
 
 /** A model step's answer: its usage, and what it asked for (or said). */

@@ -161,7 +161,10 @@ export function assemble(
     }
     const { durationMs } = turn.totals;
     turn.totals = { ...stepTotals(withoutDelegateUsage(turn.steps), now), durationMs };
+    // A delegate waiting for the user keeps this turn waiting for them too.
+    if (turn.status === 'running' && turn.steps.some((s) => s.status === 'waiting')) turn.status = 'waiting';
   }
+  if (branch.status === 'running' && branch.turns.at(-1)?.status === 'waiting') branch.status = 'waiting';
   branch.totals = turnsTotals(branch.turns);
   return branch;
 }

@@ -105,7 +105,9 @@ describe('run view (API)', () => {
         ['delegate', 'Order status'],
       ]);
       expect(turn.steps[0]!.detail).toBe('asks for AskAgent, AskAgent');
-      expect(turn.status).toBe('running');
+      expect(turn.status).toBe('waiting');
+      expect(waiting.root.status).toBe('waiting');
+      expect(turn.steps.slice(1).map((s) => s.status)).toEqual(['waiting', 'waiting']);
       const pto = branchOf(waiting, 'goal_hr_pto')!;
       expect(pto.turns[0]!.prompt).toBe('book 2026-12-21 to 2026-12-22 for ada@example.com');
       expect(pto.turns[0]!.steps.map((s) => [s.kind, s.label, s.status])).toEqual([
@@ -123,12 +125,17 @@ describe('run view (API)', () => {
       };
       await post(`/api/conversations/${id}/confirm`, { approve: true, callId: page.pendingApproval.call.id });
       await post(`/api/conversations/${id}/messages`, { text: 'ORD-1001' });
+      // The answer belongs to the turn it answered: two turns, the greeting and this one.
       const done = view(
         await stream.next(
-          (e) => view(e).root.turns.at(-1)?.status === 'done' && view(e).root.turns.length >= 3,
+          (e) =>
+            view(e).root.turns.length === 2 &&
+            view(e).root.turns[1]!.status === 'done' &&
+            delegates(view(e).root).every((s) => s.status === 'done'),
           30_000,
         ),
       );
+      expect(done.root.turns.map((t) => t.prompt)).toEqual(['', expect.stringMatching(/^take 2026-12-21/)]);
       const booked = branchOf(done, 'goal_hr_pto')!;
       expect(booked.status).toBe('done');
       expect(booked.turns[0]!.steps.map((s) => [s.kind, s.label, s.status])).toEqual([

@@ -167,3 +167,12 @@ test('a run cut mid-turn: the running step, its attempt and last failure from th
   });
   expect(turn.steps.at(-1)!.endedAt).toBeUndefined();
 });
+
+test('prompts queued while a turn runs start their own turns when taken up, across continue-as-new', () => {
+  // Three prompts sent at once: the first run answers one and carries the other two into the next run.
+  const first = fold('continue-as-new-first-run.json');
+  expect(first.turns.map((t) => [t.prompt, t.steps.length])).toEqual([['balance for ada@example.com', 4]]);
+  const next = fold('continue-as-new-last-run.json');
+  expect(next.turns.map((t) => t.prompt)).toEqual([expect.stringMatching(/^balance for /)]);
+  expect(next.turns[0]!.steps[0]).toMatchObject({ kind: 'model', label: 'check the prompt fits' });
+});
