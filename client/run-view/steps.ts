@@ -1,0 +1,129 @@
+// The steps of a run as history events show them: which activity is which kind of step (model, tool, search, draft),
+// what a model or a tool answered in a line, and the small readings the fold needs (times, decisions, outcomes).
+import type { temporal } from '@temporalio/proto';
+import type { ChatMessage, ToolCall, ToolOutcome, Usage } from '../../core/types';
+import type { PlanResult, PromptVerdict } from '../../core/activity-types';
+import type { RunStatus, RunStep } from '../../core/run-view';
+import { addUsage } from '../../core/usage';
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+export const MODEL_TASKS: Record<string, string> = {
+  vetAndPlan: 'check the prompt and plan',
+  planTurn: 'plan the next step',
+  validatePrompt: 'check the prompt fits',
+  summarizeConversation: 'summarise for continue-as-new',
+};
+export const DRAFTS: Record<string, string> = {
+  checkGoalDraft: 'CreateAgent: check the draft',
+  createGoal: 'CreateAgent: write the agent',
+  checkToolDraft: 'CreateTool: check the draft',
+  createTool: 'CreateTool: write the tool',
+};
+/** Activities a conversation runs for itself (settings, goal lookups, catalogs): not steps of a turn. */
+export const HOUSEKEEPING = new Set(['loadSettings', 'resolveGoal', 'describeCatalog', 'describeAgents']);
+const BUILTIN_ACTIVITIES: Record<string, string> = { listAgents: 'ListAgents', runCode: 'RunCode' };
+export const STATES = new Set<string>(['waiting_for_user', 'working', 'awaiting_approval', 'ended']);
+const DETAIL_CHARS = 120;
+
+/** The step an activity is, or null for a builtin's activity the model did not ask for (the picker's own listing). */
+export function activityStep(
+  type: string,
+  input: unknown,
+  activityId: string,
+  at: string,
+  asked: ToolCall[],
+): RunStep | null {
+  const step: RunStep = { id: `a${activityId}`, kind: 'tool', label: type, status: 'running', startedAt: at };
+  const req = input as { name?: string; version?: number; ref?: { server?: string; api?: string } } | undefined;
+  if (MODEL_TASKS[type]) return { ...step, kind: 'model', label: MODEL_TASKS[type] };
+  if (DRAFTS[type]) return { ...step, kind: 'draft', label: DRAFTS[type] };
+  if (type === 'callMcpTool' || type === 'callHttpTool') {
+    takeAsked(asked, req?.name ?? '');
+    return { ...step, label: req?.name ?? type, detail: req?.ref?.server ?? req?.ref?.api };
+  }
+  if (type === 'runMadeTool') return { ...step, label: req?.name ?? type, detail: `made tool v${req?.version ?? 0}` };
+  const builtin = BUILTIN_ACTIVITIES[type];
+  if (builtin) return takeAsked(asked, builtin) ? { ...step, label: builtin } : null;
+  takeAsked(asked, type);
+  return step;
+}
+
+/** The prompt a model call is about: the one it checks, or the user's message its transcript ends with. */
+export function promptOf(input: unknown): string | undefined {
+  const req = input as { prompt?: string; transcript?: { tail?: ChatMessage[] }; messages?: ChatMessage[] };
+  if (typeof req?.prompt === 'string') return req.prompt;
+  const last = (req?.transcript?.tail ?? req?.messages)?.at(-1);
+  return last?.kind === 'user' ? last.text : undefined;
+}
+
+/** A model step's answer: its usage, and what it asked for (or said). */
+export function modelAnswer(step: RunStep, result: unknown): ToolCall[] {
+  if (typeof result === 'string') return []; // a summary
+  const verdict = result as Partial<PromptVerdict> & Partial<PlanResult>;
+  const plan: Partial<PlanResult> | undefined = verdict.plan ?? (verdict.toolCalls ? verdict : undefined);
+  const usage = [verdict.usage, verdict.plan?.usage].filter((u): u is Usage => !!u).reduce(addUsage);
+  step.usage = usage;
+  const model = verdict.plan?.model ?? verdict.model;
+  if (model) step.model = model;
+  if (verdict.valid === false) step.detail = `does not fit: ${clip(verdict.reply ?? '')}`;
+  const calls = plan?.toolCalls ?? [];
+  step.detail ??= calls.length ? `asks for ${calls.map((c) => c.tool).join(', ')}` : clip(plan?.text ?? '');
+  return [...calls];
+}
+
+export function toolAnswer(step: RunStep, result: unknown): void {
+  const outcome = result as (ToolOutcome & { spent?: Usage }) | undefined;
+  if (outcome?.spent) step.usage = outcome.spent;
+  if (!outcome?.status || outcome.status === 'ok') return;
+  step.status = 'failed';
+  const why =
+    outcome.status === 'tool_error'
+      ? outcome.error
+      : outcome.status === 'rejected'
+        ? outcome.reason
+        : outcome.problems.join('; ');
+  step.detail = [step.detail, clip(why)].filter(Boolean).join(' · ');
+}
+
+export function closeStep(step: RunStep, status: RunStatus, at: string): void {
+  step.status = status;
+  step.endedAt = at;
+}
+
+export function takeAsked(asked: ToolCall[], tool: string): ToolCall | undefined {
+  const i = asked.findIndex((c) => c.tool === tool);
+  return i < 0 ? undefined : asked.splice(i, 1)[0];
+}
+
+export function decision(d: unknown): string {
+  const c = d as { approve?: boolean; reason?: string } | undefined;
+  return c?.approve ? 'approved' : `declined${c?.reason ? `: ${clip(c.reason)}` : ''}`;
+}
+
+export function statusOf(envelopeStatus: string): RunStatus {
+  return envelopeStatus === 'cancelled' ? 'cancelled' : envelopeStatus === 'needs_input' ? 'done' : 'failed';
+}
+
+export function workflowEnd(e: HistoryEvent): RunStatus | null {
+  if (e.workflowExecutionCompletedEventAttributes || e.workflowExecutionContinuedAsNewEventAttributes) return 'done';
+  if (e.workflowExecutionCanceledEventAttributes) return 'cancelled';
+  if (
+    e.workflowExecutionFailedEventAttributes ||
+    e.workflowExecutionTimedOutEventAttributes ||
+    e.workflowExecutionTerminatedEventAttributes
+  )
+    return 'failed';
+  return null;
+}
+
+export function clip(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > DETAIL_CHARS ? `${line.slice(0, DETAIL_CHARS - 1)}…` : line;
+}
+
+export function isoTime(e: HistoryEvent): string {
+  const t = e.eventTime;
+  if (!t) return new Date(0).toISOString();
+  return new Date(Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6)).toISOString();
+}
