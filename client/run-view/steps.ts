@@ -14,7 +14,7 @@ export const MODEL_TASKS: Record<string, string> = {
   validatePrompt: 'check the prompt fits',
   summarizeConversation: 'summarise for continue-as-new',
 };
-export const DRAFTS: Record<string, string> = {
+const DRAFTS: Record<string, string> = {
   checkGoalDraft: 'CreateAgent: check the draft',
   createGoal: 'CreateAgent: write the agent',
   checkToolDraft: 'CreateTool: check the draft',
