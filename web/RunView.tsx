@@ -64,7 +64,7 @@ export function RunView({ id }: { id: string }) {
         {latest ? (
           <RunBranchView
             branch={latest.view.root}
-            clock={{ at: latest.view.at, now: Date.parse(latest.view.at) + Math.max(0, now - latest.received) }}
+            clock={{ now: Date.parse(latest.view.at) + Math.max(0, now - latest.received) }}
           />
         ) : (
           !error && <p className="run-empty">Reading the run…</p>

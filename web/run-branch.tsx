@@ -2,11 +2,18 @@
 // Temporal UI link, then its turns, each a list of steps on a timeline. A delegate's branch is drawn inside its step,
 // so parallel delegates show side by side in time with their own steps and state.
 import type { RunBranch, RunStatus, RunStep, RunTurn } from '../core/run-view';
-import { KIND_TEXT, STATUS_TEXT, liveDuration, stepParts, timelineSpan, totalsParts, turnTitle } from './run-format';
+import {
+  KIND_TEXT,
+  STATUS_TEXT,
+  branchTimes,
+  stepParts,
+  timelineSpan,
+  totalsParts,
+  turnTimes,
+  turnTitle,
+} from './run-format';
 
 interface Clock {
-  /** When the server read the view. */
-  at: string;
   now: number;
 }
 
@@ -19,20 +26,21 @@ interface Span {
 export function RunBranchView({ branch, clock, bar }: { branch: RunBranch; clock: Clock; bar?: Span }) {
   const delegate = bar !== undefined;
   const b = branch;
-  const duration = liveDuration(b.totals, b.status, clock.at, clock.now);
+  const { status } = b;
+  const times = branchTimes(b, clock.now);
   const last = b.turns.length - 1;
   return (
     <section
-      className={`run-branch run-${b.status}`}
+      className={`run-branch run-${status}`}
       data-testid="run-branch"
       data-agent={b.agentName || b.goalId}
-      data-status={b.status}
+      data-status={status}
       data-workflow={b.workflowId}
-      aria-label={`${delegate ? 'Delegate' : 'Agent'} ${b.agentName || b.goalId}: ${STATUS_TEXT[b.status]}`}
+      aria-label={`${delegate ? 'Delegate' : 'Agent'} ${b.agentName || b.goalId}: ${STATUS_TEXT[status]}`}
     >
       <header className="run-branch-head">
         <span className="run-agent">{b.agentName || b.goalId || b.workflowId}</span>
-        <StatusBadge status={b.status} />
+        <StatusBadge status={status} />
         {b.temporalUrl && (
           <a
             className="run-temporal"
@@ -47,12 +55,19 @@ export function RunBranchView({ branch, clock, bar }: { branch: RunBranch; clock
         )}
       </header>
       <p className="run-totals" data-testid="run-branch-totals">
-        {totalsParts(b.totals, duration).join(' · ')}
+        {totalsParts(b.totals, times).join(' · ')}
       </p>
       {bar && <TimelineBar span={bar} />}
       <ol className="run-turns">
         {b.turns.map((turn, i) => (
-          <RunTurnView key={turn.index} turn={turn} clock={clock} delegate={delegate} latest={i === last} />
+          <RunTurnView
+            key={turn.index}
+            turn={turn}
+            clock={clock}
+            delegate={delegate}
+            latest={i === last}
+            alone={delegate && b.turns.length === 1}
+          />
         ))}
       </ol>
     </section>
@@ -64,41 +79,57 @@ function RunTurnView({
   clock,
   delegate,
   latest,
+  alone,
 }: {
   turn: RunTurn;
   clock: Clock;
   delegate: boolean;
   latest: boolean;
+  /** The only turn of a delegate's branch. */
+  alone: boolean;
 }) {
-  const duration = liveDuration(turn.totals, turn.status, clock.at, clock.now);
+  const { status } = turn;
+  const times = turnTimes(turn, clock.now);
   const title = turnTitle(turn, delegate);
+  const steps = turn.steps.length ? (
+    <ol className="run-steps">
+      {turn.steps.map((step) => (
+        <RunStepView key={step.id} step={step} turn={turn} turnMs={times.durationMs} clock={clock} />
+      ))}
+    </ol>
+  ) : (
+    <p className="run-empty">No steps yet.</p>
+  );
+  const attrs = {
+    className: `run-turn run-${status}`,
+    'data-testid': 'run-turn',
+    'data-status': status,
+    'data-index': turn.index,
+  };
+  // A delegate's one task: its branch's head already says its status and totals.
+  if (alone)
+    return (
+      <li {...attrs}>
+        <p className="run-task" title={title}>
+          {title}
+        </p>
+        {steps}
+      </li>
+    );
   return (
-    <li
-      className={`run-turn run-${turn.status}`}
-      data-testid="run-turn"
-      data-status={turn.status}
-      data-index={turn.index}
-    >
-      {/* Earlier turns fold away; the latest stays open (a delegate has one). */}
-      <details open={latest || delegate}>
+    <li {...attrs}>
+      {/* Earlier turns fold away; the latest stays open. */}
+      <details open={latest}>
         <summary>
           <span className="run-turn-title" title={title}>
             {title}
           </span>
-          <StatusBadge status={turn.status} />
+          <StatusBadge status={status} />
           <span className="run-totals" data-testid="run-turn-totals">
-            {totalsParts(turn.totals, duration).join(' · ')}
+            {totalsParts(turn.totals, times).join(' · ')}
           </span>
         </summary>
-        {turn.steps.length ? (
-          <ol className="run-steps">
-            {turn.steps.map((step) => (
-              <RunStepView key={step.id} step={step} turn={turn} turnMs={duration} clock={clock} />
-            ))}
-          </ol>
-        ) : (
-          <p className="run-empty">No steps yet.</p>
-        )}
+        {steps}
       </details>
     </li>
   );
@@ -106,11 +137,12 @@ function RunTurnView({
 
 function RunStepView({ step, turn, turnMs, clock }: { step: RunStep; turn: RunTurn; turnMs: number; clock: Clock }) {
   const span = timelineSpan(step, turn, turnMs, clock.now);
+  const { status } = step;
   const attrs = {
-    className: `run-step run-${step.status} run-kind-${step.kind}`,
+    className: `run-step run-${status} run-kind-${step.kind}`,
     'data-testid': 'run-step',
     'data-kind': step.kind,
-    'data-status': step.status,
+    'data-status': status,
     'data-label': step.label,
     'data-attempt': step.attempt ?? 1,
   };
@@ -126,7 +158,7 @@ function RunStepView({ step, turn, turnMs, clock }: { step: RunStep; turn: RunTu
       <div className="run-step-line">
         <span className="run-kind">{KIND_TEXT[step.kind]}</span>
         <span className="run-label">{step.label}</span>
-        <StatusBadge status={step.status} />
+        <StatusBadge status={status} />
         <span className="run-facts" data-testid="run-step-facts">
           {stepParts(step, clock.now).join(' · ')}
         </span>

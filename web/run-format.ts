@@ -58,31 +58,63 @@ export function elapsedMs(x: { startedAt: string; endedAt?: string }, now: numbe
   return x.startedAt ? spanMs(x.startedAt, x.endedAt, now) : 0;
 }
 
-/** The server's totals as read at `at`; while open, their time keeps counting. */
-export function liveDuration(totals: RunTotals, status: RunStatus, at: string, now: number): number {
-  return totals.durationMs + (isOpen(status) ? Math.max(0, now - Date.parse(at)) : 0);
+/** The time figures of totals, counted on the page (the rest, tokens and calls, are the server's). */
+export interface Times {
+  durationMs: number;
+  waitMs: number;
+}
+
+/**
+ * A turn's time and its waits for the user (its delegates' included), counted to `now` while the turn is open: the
+ * server counts them to when it last read each workflow, which for a waiting one may be a while ago.
+ */
+export function turnTimes(turn: RunTurn, now: number): Times {
+  let waitMs = 0;
+  for (const s of turn.steps) {
+    if (s.kind === 'approval' || s.kind === 'question') waitMs += elapsedMs(s, now);
+    if (s.branch) waitMs += branchTimes(s.branch, now).waitMs;
+  }
+  const durationMs = isOpen(turn.status) ? elapsedMs(turn, now) : turn.totals.durationMs;
+  return { durationMs, waitMs };
+}
+
+/** A branch's: the sum of its turns' (the time it was at work, not the time between turns). */
+export function branchTimes(branch: RunBranch, now: number): Times {
+  const t = { durationMs: 0, waitMs: 0 };
+  for (const turn of branch.turns) {
+    const own = turnTimes(turn, now);
+    t.durationMs += own.durationMs;
+    t.waitMs += own.waitMs;
+  }
+  return t;
 }
 
 /** A turn's or branch's totals in one line: time, tokens, cost, calls, time spent waiting for the user. */
-export function totalsParts(totals: RunTotals, durationMs: number): string[] {
+export function totalsParts(totals: RunTotals, times: Times): string[] {
   const calls = (n: number, what: string) => `${NUMBER.format(n)} ${what}${n === 1 ? '' : 's'}`;
   return [
-    formatMs(durationMs),
+    formatMs(times.durationMs),
     usageText(totals.usage),
     ...(totals.modelCalls ? [calls(totals.modelCalls, 'model call')] : []),
     ...(totals.toolCalls ? [calls(totals.toolCalls, 'tool call')] : []),
-    ...(totals.waitMs ? [`${formatMs(totals.waitMs)} waiting for you`] : []),
+    ...(times.waitMs ? [`${formatMs(times.waitMs)} waiting for you`] : []),
   ];
 }
 
 /** A step's facts after its name: the model, tokens and cost, its time, the attempt when retried. */
 export function stepParts(step: RunStep, now: number): string[] {
   return [
-    ...(step.model ? [step.model] : []),
+    ...(step.model ? [modelName(step.model)] : []),
     ...(step.usage && step.usage.totalTokens ? [usageText(step.usage)] : []),
     formatMs(elapsedMs(step, now)),
     ...(step.attempt && step.attempt > 1 ? [`attempt ${step.attempt}`] : []),
   ];
+}
+
+/** `provider:model` as configured, a scripted model's file by its name only (`scripted:/tmp/x/script.json`). */
+export function modelName(model: string): string {
+  const m = /^([\w-]+):(\/.*)$/.exec(model);
+  return m ? `${m[1]}:${m[2]!.split('/').pop()}` : model;
 }
 
 /** What a turn is called: the user's prompt; turn 0 is the conversation's start, or a delegate's task. */

@@ -5,10 +5,11 @@ import {
   formatMs,
   hasEnded,
   isLive,
-  liveDuration,
+  branchTimes,
   stepParts,
   timelineSpan,
   totalsParts,
+  turnTimes,
   turnTitle,
   usageText,
 } from '../../web/run-format';
@@ -82,6 +83,11 @@ describe('run view formatting', () => {
     ]);
   });
 
+  it("names the model as configured, a scripted model's file by its name", () => {
+    expect(stepParts(step({ model: 'scripted:/tmp/run-1/script.json' }), T0)[0]).toBe('scripted:script.json');
+    expect(stepParts(step({ model: 'openrouter:meta-llama/llama-4' }), T0)[0]).toBe('openrouter:meta-llama/llama-4');
+  });
+
   it('counts a running step up to now', () => {
     expect(stepParts(step({ kind: 'tool', status: 'running', endedAt: undefined }), T0 + 3_000)).toEqual(['3.0 s']);
   });
@@ -94,20 +100,32 @@ describe('run view formatting', () => {
       toolCalls: 1,
       waitMs: 2_500,
     };
-    expect(totalsParts(totals, 4_000)).toEqual([
+    expect(totalsParts(totals, { durationMs: 4_000, waitMs: 2_500 })).toEqual([
       '4.0 s',
       '1,000 tokens · $0.0042',
       '3 model calls',
       '1 tool call',
       '2.5 s waiting for you',
     ]);
-    expect(totalsParts(emptyTotals(), 0)).toEqual(['0 ms', '0 tokens']);
+    expect(totalsParts(emptyTotals(), { durationMs: 0, waitMs: 0 })).toEqual(['0 ms', '0 tokens']);
   });
 
-  it("keeps an open turn's time running from when the server read it, and stops a closed one's", () => {
-    const totals = { ...emptyTotals(), durationMs: 5_000 };
-    expect(liveDuration(totals, 'waiting', at(0), T0 + 2_000)).toBe(7_000);
-    expect(liveDuration(totals, 'done', at(0), T0 + 2_000)).toBe(5_000);
+  it("counts an open turn's time and waits, its delegates' included, to now; a closed one's as the server summed them", () => {
+    const approval = step({ id: 'w1', kind: 'approval', status: 'waiting', startedAt: at(1_000), endedAt: undefined });
+    const question = step({ id: 'q1', kind: 'question', startedAt: at(2_000), endedAt: at(3_000) });
+    const child = branch({
+      status: 'waiting',
+      endedAt: undefined,
+      turns: [turn({ index: 0, status: 'waiting', endedAt: undefined, steps: [approval] })],
+    });
+    const delegate = step({ kind: 'delegate', status: 'waiting', endedAt: undefined, branch: child });
+    // The server read it long ago: its own figures (1 s) are stale.
+    const open = turn({ status: 'waiting', endedAt: undefined, steps: [question, delegate] });
+    open.totals = { ...open.totals, durationMs: 1_000, waitMs: 0 };
+    expect(turnTimes(open, T0 + 6_000)).toEqual({ durationMs: 6_000, waitMs: 1_000 + 5_000 });
+    expect(branchTimes(child, T0 + 6_000)).toEqual({ durationMs: 6_000, waitMs: 5_000 });
+    const closed = turn({ steps: [question] });
+    expect(turnTimes(closed, T0 + 60_000)).toEqual({ durationMs: 10_000, waitMs: 1_000 });
   });
 
   it("names turns by the user's prompt; turn 0 is the start, or a delegate's task", () => {
