@@ -4,7 +4,8 @@
 // workflow in the tree has ended.
 import { useEffect, useState } from 'react';
 import './run-view.css';
-import { openRun, type RunView as View } from './run-api';
+import { ApiError, messageOf } from './api';
+import { openRun, readRun, type RunView as View } from './run-api';
 import { RunBranchView } from './run-branch';
 import { hasEnded, isLive } from './run-format';
 
@@ -36,10 +37,27 @@ export function RunView({ id }: { id: string }) {
           close();
           if (closed) return;
           setReconnecting(true);
-          failures++;
-          timer = setTimeout(connect, Math.min(1000 * 2 ** failures, 15_000));
+          // A stream refused says nothing of why: the same run read once does (an unknown conversation stays so).
+          readRun(id).then(
+            (v) => {
+              if (closed) return;
+              setLatest({ view: v, received: Date.now() });
+              setReconnecting(false);
+              if (!hasEnded(v)) retry();
+            },
+            (err: unknown) => {
+              if (closed) return;
+              setError(messageOf(err));
+              if (err instanceof ApiError && [400, 401, 403, 404].includes(err.status)) setReconnecting(false);
+              else retry();
+            },
+          );
         },
       });
+    };
+    const retry = () => {
+      failures++;
+      timer = setTimeout(connect, Math.min(1000 * 2 ** failures, 15_000));
     };
     connect();
     return () => {

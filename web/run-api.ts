@@ -2,7 +2,7 @@
 // tree as a `run` event on open and whenever it changes, and closes once every workflow in it has ended. One
 // EventSource, with the stored key in the query as the conversation's own events carry it.
 import type { RunView } from '../core/run-view';
-import { apiKey } from './api';
+import { ApiError, apiKey } from './api';
 
 export type { RunView };
 
@@ -14,6 +14,22 @@ export interface RunHandlers {
   onLink(up: boolean): void;
   /** The server refused or ended the stream (after the last view, or 401/404/5xx): the caller decides what next. */
   onClosed(): void;
+}
+
+/** The run read once (GET /api/conversations/{id}/run): also how a closed stream learns why (401, 404). */
+export async function readRun(id: string): Promise<RunView> {
+  const key = apiKey.get();
+  let res: Response;
+  try {
+    res = await fetch(`/api/conversations/${encodeURIComponent(id)}/run`, {
+      headers: { accept: 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    });
+  } catch (err) {
+    throw new ApiError(`Cannot reach the API (${(err as Error).message}).`, 0);
+  }
+  const data = (await res.json().catch(() => null)) as (RunView & { error?: string }) | null;
+  if (!res.ok) throw new ApiError(data?.error ?? `${res.status} ${res.statusText}`.trim(), res.status);
+  return data!;
 }
 
 /** Follows a conversation's run; returns the function that closes the stream. */

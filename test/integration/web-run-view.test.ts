@@ -285,4 +285,17 @@ describe('web chat: the run view', () => {
     expect(await retried.getAttribute('data-status')).toBe('done');
     expect(await shape(p)).toEqual(unbroken);
   }, 90_000);
+
+  it('says so for a conversation it does not know, and stops asking', async () => {
+    const o = await openPage(browser);
+    opened.push(o);
+    const runRequests: string[] = [];
+    o.page.on('request', (r) => void (r.url().includes('/run') && runRequests.push(r.url())));
+    await o.page.goto(`${api.url}/#/c/no-such-conversation`);
+    await o.page.getByTestId('run-toggle').click();
+    expect(await o.page.getByTestId('run-error').textContent()).toMatch(/no-such-conversation/);
+    const asked = runRequests.length;
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(runRequests).toHaveLength(asked);
+  });
 });
