@@ -17,7 +17,7 @@ import { EMPTY, isStarter, nextSeq, reduce } from './chat-state';
 import { Transcript } from './Transcript';
 import { QuestionForm } from './QuestionForm';
 import { ToolProgressLine } from './ToolProgressLine';
-import { RunView } from './RunView';
+import { RunView, runViewOpen } from './RunView';
 import { formatUsd } from '../core/format';
 
 interface Props {
@@ -35,7 +35,7 @@ export function Chat({ id, agentName, onStatus }: Props) {
   const [draft, setDraft] = useState('');
   const [sending, setSending] = useState(false);
   const [stopping, setStopping] = useState(false);
-  const [runOpen, setRunOpen] = useState(false);
+  const [runOpen, setRunOpen] = useState(runViewOpen.get);
   const endRef = useRef<HTMLDivElement>(null);
   const lastState = useRef<ConversationState | null>(null);
 
@@ -195,7 +195,10 @@ export function Chat({ id, agentName, onStatus }: Props) {
             data-testid="run-toggle"
             aria-pressed={runOpen}
             title="Every step of this conversation and its delegates, live"
-            onClick={() => setRunOpen((open) => !open)}
+            onClick={() => {
+              runViewOpen.set(!runOpen);
+              setRunOpen(!runOpen);
+            }}
           >
             Run
           </button>

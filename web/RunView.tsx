@@ -7,7 +7,27 @@ import './run-view.css';
 import { ApiError, messageOf } from './api';
 import { openRun, readRun, type RunView as View } from './run-api';
 import { RunBranchView } from './run-branch';
-import { hasEnded, isLive } from './run-format';
+import { STATUS_TEXT, hasEnded, isLive } from './run-format';
+
+const OPEN_ITEM = 'agent-orchestrator.run-view';
+
+/** Whether the run view is open, remembered in this browser so every conversation opens the way it was left. */
+export const runViewOpen = {
+  get(): boolean {
+    try {
+      return localStorage.getItem(OPEN_ITEM) === 'open';
+    } catch {
+      return false;
+    }
+  },
+  set(open: boolean): void {
+    try {
+      localStorage.setItem(OPEN_ITEM, open ? 'open' : 'closed');
+    } catch {
+      // Storage refused (a private window): the toggle still works for this page.
+    }
+  },
+};
 
 export function RunView({ id }: { id: string }) {
   // With when it came: the page's clock may differ from the server's, so running times count from the arrival.
@@ -79,6 +99,10 @@ export function RunView({ id }: { id: string }) {
             {error}
           </p>
         )}
+        {/* Heard when the conversation starts waiting for the user, or ends. */}
+        <p className="sr-only" aria-live="polite" data-testid="run-announce">
+          {view ? `${view.root.agentName || 'The agent'}: ${STATUS_TEXT[view.root.status]}` : ''}
+        </p>
         {latest ? (
           <RunBranchView
             branch={latest.view.root}

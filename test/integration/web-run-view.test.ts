@@ -247,6 +247,11 @@ describe('web chat: the run view', () => {
       );
     await shoot(p.locator('.run-view-inner'), 'run-view-done');
     unbroken = await shape(p);
+    // Read again from the histories, after a reload (the view stays open): the same run.
+    await p.reload();
+    await latestTurn(branch(p, 'Boss')).and(p.locator('[data-status="done"]')).waitFor();
+    expect(await shape(p)).toEqual(unbroken);
+    expect(await p.getByTestId('run-announce').textContent()).toBe('Boss: waiting for you');
 
     // On a phone: the same view, nothing wider than the screen.
     const phone = await openPage(browser, { width: 390, height: 844 });
