@@ -26,6 +26,7 @@ export const API_SETTING_NAMES: readonly string[] = [
   'MCP_TOKEN_KEY',
   'API_PUBLIC_URL',
   'TEMPORAL_UI_URL',
+  'REGISTRY_MAX_EXECUTIONS',
 ];
 /** Largest request body accepted (API_BODY_LIMIT): a prompt is at most 16,000 characters, approval args less. */
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
@@ -42,6 +43,8 @@ export interface ApiSettings {
   oauth?: ApiOAuth;
   /** The Temporal UI's address (TEMPORAL_UI_URL), for the run view's links to each workflow; absent, no links. */
   temporalUiUrl?: string;
+  /** The workflow runs the registry pages read at most per answer (REGISTRY_MAX_EXECUTIONS; absent: 2,000). */
+  registryMaxExecutions?: number;
 }
 
 /** What the API needs to connect an owner to an OAuth endpoint: the worker's registry and token store. */
@@ -71,6 +74,9 @@ export function readApiSettings(env: NodeJS.ProcessEnv = process.env): ApiSettin
       .filter(Boolean),
     oauth: readOAuth(env),
     ...temporalUi(env),
+    ...(env.REGISTRY_MAX_EXECUTIONS
+      ? { registryMaxExecutions: whole('REGISTRY_MAX_EXECUTIONS', env.REGISTRY_MAX_EXECUTIONS, 0, 1, 1_000_000) }
+      : {}),
   };
 }
 

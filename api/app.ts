@@ -16,6 +16,8 @@ import { LOCAL_CALLER, type ApiEnv } from './auth';
 import { visibleFeed } from './conversation-access';
 import { body, errors, json } from './schemas';
 import { addWorkerRoutes } from './worker-routes';
+import { Registry } from '../client/registry-catalog';
+import { RegistryStats } from '../client/registry-stats';
 import { addOAuthRoutes, OAUTH_CALLBACK_PATH } from './oauth-routes';
 import { mountMcpServer } from './mcp-server/mount';
 import type { McpSessions } from './mcp-server/sessions';
@@ -29,7 +31,10 @@ import type { ApiSettings } from './api-settings';
 export interface ApiDeps {
   agents: AgentClient;
   bus: StreamBus;
-  settings: Pick<ApiSettings, 'keys' | 'bodyLimitBytes' | 'corsOrigins' | 'oauth' | 'temporalUiUrl'>;
+  settings: Pick<
+    ApiSettings,
+    'keys' | 'bodyLimitBytes' | 'corsOrigins' | 'oauth' | 'temporalUiUrl' | 'registryMaxExecutions'
+  >;
   /** The goal a conversation starts with when the request names none (the worker's AGENT_GOAL). */
   defaultGoal: string;
   feedTiming?: FeedTiming;
@@ -378,7 +383,7 @@ export function createApi(deps: ApiDeps): {
   );
 
   addOAuthRoutes(app, settings.oauth); // first: it shows the worker routes' endpoint list as the caller has it
-  addWorkerRoutes(app, agents);
+  addWorkerRoutes(app, agents, new Registry(agents, new RegistryStats(agents.client, settings.registryMaxExecutions)));
   addRunRoutes(app, { agents, watches: runs, temporalUi, mine });
   // Our agents as an MCP server (api/mcp-server/): the same keys and owners as the routes above.
   const mcp = mountMcpServer(app, {

@@ -130,7 +130,19 @@ export const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).optional(),
 });
 
-export const ToolsQuery = z.object({ goal: z.string().regex(WORD).optional() });
+/** `?stats=1`: the registry's rows with their usage read from Temporal (docs/registry.md), over `since`. */
+export const StatsQuery = z.object({
+  stats: z
+    .enum(['1', 'true', '0', 'false'])
+    .optional()
+    .openapi({ description: '1: each row with its usage (calls, errors, p50/p95, cost, last use) from Temporal' }),
+  since: z
+    .string()
+    .max(40)
+    .optional()
+    .openapi({ description: 'With stats: a duration back from now (7d, 24h) or an ISO time; default 30d' }),
+});
+export const ToolsQuery = z.object({ goal: z.string().regex(WORD).optional() }).extend(StatsQuery.shape);
 
 export const EventsQuery = z.object({
   since: z.coerce

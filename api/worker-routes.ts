@@ -1,15 +1,20 @@
 // The routes that ask the worker rather than a conversation: health (does the API reach Temporal), the agents it
 // offers, the MCP endpoints and tools as it sees them (an endpoint's resources and prompts, a resource read), the whole catalog as one Markdown document, and the made tools
-// of its tools folder (listed, disabled, enabled, removed).
+// of its tools folder (listed, disabled, enabled, removed). With ?stats=1 the agents, tools and endpoints come as the
+// registry's rows, each with its usage read from Temporal (client/registry-catalog.ts).
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import type { AgentClient } from '../client/agent-client';
 import { catalogMarkdown, catalogSnapshot } from '../client/catalog-doc';
+import { Registry } from '../client/registry-catalog';
 import type { ApiEnv } from './auth';
 import * as S from './schemas';
 import { errors, json } from './schemas';
 
-export function addWorkerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient): void {
+const withStats = (q: { stats?: string }) => q.stats === '1' || q.stats === 'true';
+
+/** `registry`: one per API process, so closed runs are folded once (its figures come from Temporal, not from it). */
+export function addWorkerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient, registry = new Registry(agents)): void {
   app.openapi(
     createRoute({
       method: 'get',
@@ -36,19 +41,27 @@ export function addWorkerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient): 
     createRoute({
       method: 'get',
       path: '/api/agents',
-      summary: 'The agents the worker offers',
-      responses: { 200: json(S.Anything, 'AgentsDescription'), ...errors },
+      summary: 'The agents the worker offers; with stats=1, each with its source, tools, delegates and usage',
+      request: { query: S.StatsQuery },
+      responses: { 200: json(S.Anything, 'AgentsDescription; with stats=1, AgentRegistry'), ...errors },
     }),
-    async (c) => c.json(await agents.agents(), 200),
+    async (c) => {
+      const q = c.req.valid('query');
+      return c.json(withStats(q) ? await registry.agents(q.since) : await agents.agents(), 200);
+    },
   );
   app.openapi(
     createRoute({
       method: 'get',
       path: '/api/endpoints',
-      summary: 'The MCP endpoints as the worker sees them',
-      responses: { 200: json(S.Anything, 'CatalogSummary'), ...errors },
+      summary: 'The MCP endpoints as the worker sees them; with stats=1, each with its calls and errors by hour',
+      request: { query: S.StatsQuery },
+      responses: { 200: json(S.Anything, 'CatalogSummary; with stats=1, EndpointRegistry'), ...errors },
     }),
-    async (c) => c.json((await agents.catalog()).catalog, 200),
+    async (c) => {
+      const q = c.req.valid('query');
+      return c.json(withStats(q) ? await registry.endpoints(q.since) : (await agents.catalog()).catalog, 200);
+    },
   );
   app.openapi(
     createRoute({
@@ -103,11 +116,19 @@ export function addWorkerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient): 
     createRoute({
       method: 'get',
       path: '/api/tools',
-      summary: 'The tools of a goal (all MCP tools without one)',
+      summary: 'The tools of a goal (all MCP tools without one); with stats=1, every tool with its kind and usage',
       request: { query: S.ToolsQuery },
-      responses: { 200: json(z.array(S.Anything), 'ToolSpec[]'), ...errors },
+      responses: {
+        200: json(z.union([z.array(S.Anything), S.Anything]), 'ToolSpec[]; with stats=1, ToolRegistry'),
+        ...errors,
+      },
     }),
-    async (c) => c.json((await agents.catalog(c.req.valid('query').goal)).tools, 200),
+    async (c) => {
+      const q = c.req.valid('query');
+      if (!withStats(q)) return c.json((await agents.catalog(q.goal)).tools, 200);
+      const found = await registry.tools(q.since);
+      return c.json(q.goal ? { ...found, tools: found.tools.filter((t) => t.agents.includes(q.goal!)) } : found, 200);
+    },
   );
 
   app.openapi(

@@ -15,18 +15,27 @@ export interface CatalogSnapshot {
   catalog: CatalogSummary;
 }
 
+/** Questions to the worker's describe workflow at once: Temporal refuses more than 10 updates in flight on one
+ * workflow (every client's together), and a refused one is retried after a pause, so a burst of 20 took seconds. */
+const PARALLEL_QUESTIONS = 3;
+
 /** Asks the worker, as `agent agents` and `agent tools` do: one question for the agents, one per agent for its tools. */
 export async function catalogSnapshot(client: AgentClient): Promise<CatalogSnapshot> {
   const agents = await client.agents();
-  const [all, ...perGoal] = await Promise.all([
-    client.catalog(),
-    ...agents.agents.map((a) => client.catalog(a.goalId)),
-  ]);
+  const all = client.catalog();
+  const perGoal: Awaited<ReturnType<AgentClient['catalog']>>[] = [];
+  let next = 0;
+  const ask = async () => {
+    for (let i = next++; i < agents.agents.length; i = next++)
+      perGoal[i] = await client.catalog(agents.agents[i]!.goalId);
+  };
+  await Promise.all(Array.from({ length: PARALLEL_QUESTIONS - 1 }, ask));
+  const { tools, catalog } = await all;
   return {
     agents,
     toolsByGoal: Object.fromEntries(agents.agents.map((a, i) => [a.goalId, perGoal[i]!.tools])),
-    mcpTools: all!.tools,
-    catalog: all!.catalog,
+    mcpTools: tools,
+    catalog,
   };
 }
 

@@ -22,6 +22,8 @@ import {
   formatTree,
 } from './terminal-format';
 import { toolsCommand } from './tools-command';
+import { registryOf } from './registry-catalog';
+import { formatAgentRegistry, formatEndpointRegistry } from './registry-format';
 import { catalogForOwner, connectEndpoint } from './endpoint-connect';
 import { formatEndpointFeatures, promptRef } from './endpoint-features-format';
 import type { ConversationFilter } from './conversation-list';
@@ -58,6 +60,9 @@ const USAGE = `usage: agent <command> [options]
                                                   7d; delegates included); --dry-run lists them
   agents                                          the agents you can start: goal id (for --goal), name, description,
                                                   where the goal is defined; and goal files left out, with why
+  agents --stats [--since <duration>]             per agent: where it comes from (code, file, chat), conversations,
+                                                  turns, p50/p95 turn time, cost, tokens, last use (from Temporal's
+                                                  histories, default the last 30d; docs/registry.md)
   goal-files [disable|enable|remove <goalId>]     the files of the worker's goals folder, disabled ones too, with who
                                                   created them (CreateAgent); set one aside, bring it back, or delete it
                                                   (\`goals\`, its old name, still works)
@@ -67,18 +72,23 @@ const USAGE = `usage: agent <command> [options]
                                                   (an OAuth endpoint the owner has not connected: needs connecting)
   endpoints connect <name> [--owner <userId>]     connect an MCP server that needs OAuth: prints the link, waits until
                                                   the browser comes back (needs the worker's DATA_DIR and MCP_TOKEN_KEY)
+  endpoints --stats [--since <duration>]          per endpoint: status, calls, errors, p50/p95, last use, and the
+                                                  last 24 hours' calls (· none, ▪ answered, x some failed)
   endpoints <name>                                an MCP endpoint's resources, resource templates and prompts
   tools [--goal <id>] [--markdown]                the tools a goal sees (all MCP and made tools without --goal);
                                                   --markdown: the whole catalog as a document (agents, tools, arguments,
                                                   endpoints)
   tools --made [--code] [--stats]                 the made tools' files (CreateTool): version, current, disabled or
                                                   broken (why), description, who made them; --code: the code too
-  tools --stats                                   per made tool: calls, errors, p50/p95 time, last use
+  tools --stats [--goal <id>] [--since <duration>]
+                                                  every tool (native, MCP, HTTP API, made, builtin): calls, errors,
+                                                  error rate, p50/p95 time, last use (from Temporal's histories)
   tools disable|enable|remove <name>              set a made tool aside (every version), bring it back, or delete it
   tools prune --unused-for <duration> [--yes]     propose the made tools unused for that long (30d), with the command
                                                   that removes each; --yes disables them (removes nothing)
 options: --json (machine-readable output), --help
-env: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE, TASK_QUEUE, AGENT_GOAL`;
+env: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE, TASK_QUEUE, AGENT_GOAL,
+  REGISTRY_MAX_EXECUTIONS (--stats: runs read at most, 2000)`;
 
 export interface CliIO extends ChatIO {
   error: NodeJS.WritableStream;
@@ -105,6 +115,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         markdown: { type: 'boolean', default: false },
         made: { type: 'boolean', default: false },
         stats: { type: 'boolean', default: false },
+        since: { type: 'string' },
         code: { type: 'boolean', default: false },
         'unused-for': { type: 'string' },
         'older-than': { type: 'string' },
@@ -147,6 +158,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
 
     switch (command) {
       case 'agents': {
+        if (values.stats) {
+          const registry = await registryOf(await connect(), io.env).agents(values.since);
+          out(formatAgentRegistry(registry), registry);
+          return 0;
+        }
         const { agents, problems, sources } = await (await connect()).agents();
         const leftOut = problems.map((p) => `(left out: ${p})`);
         const from = (id: string) => (sources[id] && sources[id] !== 'code' ? ` [from ${sources[id]}]` : '');
@@ -187,6 +203,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
           out(`connected ${done.endpoint} for ${done.owner}`, done);
           return 0;
         }
+        if (values.stats) {
+          const registry = await registryOf(await connect(), io.env).endpoints(values.since);
+          out(formatEndpointRegistry(registry), registry);
+          return 0;
+        }
         if (rest[0]) {
           const features = await (await connect()).endpointFeatures(rest[0], values.owner);
           out(formatEndpointFeatures(features), features);
@@ -197,7 +218,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         return 0;
       }
       case 'tools': {
-        const opts = { ...values, unusedFor: values['unused-for'] };
+        const opts = { ...values, unusedFor: values['unused-for'], env: io.env };
         await toolsCommand(rest, opts, connect, out, (text) => io.output.write(text));
         return 0;
       }

@@ -17,7 +17,7 @@ import { NO_USAGE } from '../core/run-view';
 import type { ToolSpec } from '../core/types';
 import type { AgentClient } from './agent-client';
 import { catalogSnapshot, delegatesOf, type CatalogSnapshot } from './catalog-doc';
-import type { RegistryStats } from './registry-stats';
+import { DEFAULT_MAX_EXECUTIONS, RegistryStats } from './registry-stats';
 import { UserError } from './user-error';
 
 const NO_AGENT_STATS: Omit<AgentStats, 'goalId' | 'agentName'> = {
@@ -43,7 +43,7 @@ const NO_CALLS: Omit<ToolStats, 'name'> = {
 export class Registry {
   constructor(
     private readonly client: AgentClient,
-    private readonly stats: RegistryStats,
+    private readonly stats: RegistryStats = new RegistryStats(client.client),
   ) {}
 
   async agents(since?: string): Promise<AgentRegistry> {
@@ -157,4 +157,14 @@ async function madeToolsOrNone(client: AgentClient): Promise<MadeToolSummary[]> 
     if (err instanceof UserError) return [];
     throw err;
   }
+}
+
+/** The CLI's registry: REGISTRY_MAX_EXECUTIONS from its environment, read once here at the edge. */
+export function registryOf(client: AgentClient, env: NodeJS.ProcessEnv): Registry {
+  const cap = Number(env.REGISTRY_MAX_EXECUTIONS || DEFAULT_MAX_EXECUTIONS);
+  if (!Number.isInteger(cap) || cap < 1)
+    throw new UserError(
+      `REGISTRY_MAX_EXECUTIONS must be a whole number of 1 or more, got "${env.REGISTRY_MAX_EXECUTIONS}"`,
+    );
+  return new Registry(client, new RegistryStats(client.client, cap));
 }

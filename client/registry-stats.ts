@@ -54,7 +54,8 @@ export class RegistryStats {
       cap: this.maxExecutions,
       capped,
     };
-    return usageStats(branches, window, { now, ...(req.endpointOf ? { endpointOf: req.endpointOf } : {}) });
+    const delegates = new Set(listed.filter((i) => i.parentExecution).map((i) => i.workflowId));
+    return usageStats(branches, window, { now, delegates, ...(req.endpointOf ? { endpointOf: req.endpointOf } : {}) });
   }
 
   /** The runs open now or closed since `since`, newest first, up to the cap. */

@@ -4,14 +4,16 @@
 import type { MadeToolSummary } from '../core/made-tools';
 import type { AgentClient } from './agent-client';
 import { catalogMarkdown, catalogSnapshot } from './catalog-doc';
-import { formatMadeToolStats, formatMadeTools, madeToolStats } from './made-tools-format';
+import { formatMadeTools } from './made-tools-format';
+import { registryOf } from './registry-catalog';
+import { formatToolRegistry } from './registry-format';
 import { formatPruneProposal, unusedMadeTools } from './made-tools-prune';
 import { parseAge } from './prune';
 import { formatTools } from './terminal-format';
 import { UserError } from './user-error';
 
 export const TOOLS_USAGE =
-  'usage: agent tools [--goal <id>] [--markdown] [--made [--code]] [--stats] | ' +
+  'usage: agent tools [--goal <id>] [--markdown] [--made [--code]] [--stats [--since <duration>]] | ' +
   'agent tools disable|enable|remove <name> | agent tools prune --unused-for <duration> [--yes]';
 
 const ACTIONS = ['disable', 'enable', 'remove'] as const;
@@ -23,6 +25,10 @@ export interface ToolsOptions {
   made?: boolean;
   stats?: boolean;
   code?: boolean;
+  /** --stats: the window, a duration back from now or an ISO time. */
+  since?: string;
+  /** The CLI's environment (REGISTRY_MAX_EXECUTIONS). */
+  env?: NodeJS.ProcessEnv;
   unusedFor?: string;
   /** prune: disable what it proposes. */
   yes?: boolean;
@@ -79,8 +85,9 @@ export async function toolsCommand(
     return;
   }
   if (opts.stats) {
-    const stats = madeToolStats(await c.madeTools({ usage: true }));
-    out(formatMadeToolStats(stats), stats);
+    const registry = await registryOf(c, opts.env ?? {}).tools(opts.since);
+    const tools = opts.goal ? registry.tools.filter((t) => t.agents.includes(opts.goal!)) : registry.tools;
+    out(formatToolRegistry({ ...registry, tools }), { ...registry, tools });
     return;
   }
   // An unknown goal comes back from the worker as its one UnknownGoal message.

@@ -28,3 +28,11 @@ export function toolSummary(description: string, max = 140): string {
   const sentence = /^.*?[.!?](?=\s|$)/.exec(firstLine)?.[0] ?? firstLine;
   return sentence.length > max ? `${sentence.slice(0, max - 1).trimEnd()}…` : sentence;
 }
+
+/** A call's or a turn's time: `340 ms` below a second, `1.2 s` below a minute, `3.5 min` above; `—` when unknown. */
+export function formatMs(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '—';
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)} s`;
+  return `${(ms / 60_000).toFixed(1)} min`;
+}

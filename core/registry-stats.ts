@@ -109,11 +109,14 @@ interface Tally {
 
 const tally = (): Tally => ({ times: [], calls: 0, errors: 0, lastUsed: null });
 
-function count(t: Tally, step: RunStep, now: number): void {
+function count(t: Tally, step: RunStep, now: number, endpoint?: string): void {
   t.calls++;
   if (step.status === 'failed') {
     t.errors++;
-    if (step.detail) t.lastError = step.detail;
+    // A tool error's detail is `<endpoint> · why`: the endpoint's row needs only the why.
+    const prefix = endpoint ? `${endpoint} · ` : '';
+    if (step.detail)
+      t.lastError = prefix && step.detail.startsWith(prefix) ? step.detail.slice(prefix.length) : step.detail;
   }
   if (step.endedAt) t.times.push(spanMs(step.startedAt, step.endedAt, now));
   if (!t.lastUsed || step.startedAt > t.lastUsed) t.lastUsed = step.startedAt;
@@ -138,7 +141,12 @@ function figures(t: Tally): Omit<ToolStats, 'name'> {
 export function usageStats(
   branches: RunBranch[],
   window: StatsWindow,
-  opts: { endpointOf?: (tool: string) => string | undefined; now?: number } = {},
+  opts: {
+    endpointOf?: (tool: string) => string | undefined;
+    /** The workflow ids that are delegates (Temporal's list knows their parent). */
+    delegates?: Set<string>;
+    now?: number;
+  } = {},
 ): UsageStats {
   const now = opts.now ?? Date.parse(window.until);
   const endpointOf = opts.endpointOf ?? (() => undefined);
@@ -196,7 +204,7 @@ export function usageStats(
         tool.endpoint = endpoint;
         const e = endpoints.get(endpoint) ?? { ...tally(), hours: new Map<number, HourStats>() };
         endpoints.set(endpoint, e);
-        count(e, s, now);
+        count(e, s, now, endpoint);
         const hour = Math.floor(Date.parse(s.startedAt) / HOUR_MS) * HOUR_MS;
         const h = e.hours.get(hour) ?? { hour: new Date(hour).toISOString(), calls: 0, errors: 0 };
         e.hours.set(hour, h);
@@ -204,7 +212,7 @@ export function usageStats(
         if (s.status === 'failed') h.errors++;
       }
     }
-    if (agent.ids.has(b.workflowId) && isDelegate(b)) agent.delegates.add(b.workflowId);
+    if (agent.ids.has(b.workflowId) && opts.delegates?.has(b.workflowId)) agent.delegates.add(b.workflowId);
   }
 
   return {
@@ -239,11 +247,6 @@ export function usageStats(
       }))
       .sort(byName((e) => e.name)),
   };
-}
-
-/** A delegate's run starts with its task (the fold's turn 0 prompt); a conversation's with its greeting. */
-function isDelegate(b: RunBranch): boolean {
-  return !!b.turns[0]?.prompt;
 }
 
 function byName<T>(key: (t: T) => string): (a: T, b: T) => number {

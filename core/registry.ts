@@ -1,7 +1,7 @@
 // The registry pages' rows: each agent, tool and endpoint the worker serves (or that ran in the window), where it comes
 // from, and its usage (core/registry-stats.ts). What GET /api/agents?stats=1, /api/tools?stats=1,
 // /api/endpoints?stats=1, `agent agents|tools|endpoints --stats` and the web's #/agents, #/tools, #/endpoints show.
-import type { AgentStats, EndpointStats, StatsWindow, ToolStats } from './registry-stats';
+import type { AgentStats, EndpointStats, HourStats, StatsWindow, ToolStats } from './registry-stats';
 import type { EndpointStatus, GoalProvenance, ToolSpec } from './types';
 import type { ToolProvenance } from './made-tools';
 
@@ -35,10 +35,9 @@ export interface ToolEntry extends ToolStats {
   provenance?: ToolProvenance;
 }
 
-/** An endpoint's calls beside what discovery sees of it now; `gone`: called in the window, not in the registry now
- * (then it has no status). */
-export type EndpointEntry = EndpointStats &
-  (Omit<EndpointStatus, 'name'> | { gone: true; status?: undefined; transport?: undefined; categories?: undefined });
+/** An endpoint's calls beside what discovery sees of it now; `gone`: called in the window but not in the registry
+ * now, so without a status. */
+export type EndpointEntry = EndpointStats & Partial<Omit<EndpointStatus, 'name'>> & { gone?: boolean };
 
 export interface AgentRegistry {
   window: StatsWindow;
@@ -63,3 +62,15 @@ export function windowNote(w: StatsWindow): string {
   const base = `since ${w.since.slice(0, 16).replace('T', ' ')} UTC: ${w.executions} workflow run(s) read`;
   return w.capped ? `${base} (the cap, ${w.cap}: older runs are left out)` : base;
 }
+
+/** The last `n` hours up to `until`, oldest first, each with its calls and errors (none: zero). */
+export function lastHours(hours: HourStats[], until: number, n = 24): HourStats[] {
+  const byHour = new Map(hours.map((h) => [Date.parse(h.hour), h]));
+  const last = Math.floor(until / HOUR_MS) * HOUR_MS;
+  return Array.from({ length: n }, (_, i) => {
+    const at = last - (n - 1 - i) * HOUR_MS;
+    return byHour.get(at) ?? { hour: new Date(at).toISOString(), calls: 0, errors: 0 };
+  });
+}
+
+const HOUR_MS = 3_600_000;

@@ -1,22 +1,32 @@
 // The shell: header, the key prompt, and the page the URL names — #/ (start or pick a conversation),
-// #/c/<id> (a conversation; a reload resumes it), #/endpoints, #/made-tools.
+// #/c/<id> (a conversation; a reload resumes it), #/agents, #/tools, #/endpoints (the registry, with usage),
+// #/made-tools.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, apiKey, messageOf, onUnauthorized, type AgentsDescription, type ConversationState } from './api';
 import { Chat } from './Chat';
 import { ConversationList } from './ConversationList';
+import { Agents } from './Agents';
 import { Endpoints } from './Endpoints';
 import { MadeTools } from './MadeTools';
 import { Picker } from './Picker';
+import { Tools } from './Tools';
 
-type Route = { page: 'home' } | { page: 'chat'; id: string } | { page: 'endpoints' } | { page: 'made-tools' };
+const PAGES = ['agents', 'tools', 'endpoints', 'made-tools'] as const;
+type Page = (typeof PAGES)[number];
+type Route = { page: 'home' } | { page: 'chat'; id: string } | { page: Page };
 
-const PAGE_TITLES: Partial<Record<Route['page'], string>> = { endpoints: 'Endpoints', 'made-tools': 'Made tools' };
+const PAGE_TITLES: Record<Page, string> = {
+  agents: 'Agents',
+  tools: 'Tools',
+  endpoints: 'Endpoints',
+  'made-tools': 'Made tools',
+};
 
 function routeOf(hash: string): Route {
   const chat = /^#\/c\/(.+)$/.exec(hash);
   if (chat) return { page: 'chat', id: decodeURIComponent(chat[1]!) };
-  if (hash === '#/made-tools') return { page: 'made-tools' };
-  return hash === '#/endpoints' ? { page: 'endpoints' } : { page: 'home' };
+  const page = PAGES.find((p) => hash === `#/${p}`);
+  return page ? { page } : { page: 'home' };
 }
 
 export function App() {
@@ -46,7 +56,13 @@ export function App() {
   const currentAgent = route.page === 'chat' && status ? agentName(status.goalId) : null;
 
   useEffect(() => {
-    document.title = [currentAgent, PAGE_TITLES[route.page], 'Agent orchestrator'].filter(Boolean).join(' · ');
+    document.title = [
+      currentAgent,
+      route.page in PAGE_TITLES ? PAGE_TITLES[route.page as Page] : null,
+      'Agent orchestrator',
+    ]
+      .filter(Boolean)
+      .join(' · ');
   }, [currentAgent, route.page]);
   // A new page takes the focus and starts at its top, as a page load would (the chat puts the focus in its text
   // box itself); otherwise a phone that was scrolled down a conversation opens the picker half-way down its list.
@@ -78,20 +94,11 @@ export function App() {
           <a href="#/" aria-current={route.page === 'home' ? 'page' : undefined}>
             New
           </a>
-          <a
-            href="#/endpoints"
-            data-testid="endpoints-link"
-            aria-current={route.page === 'endpoints' ? 'page' : undefined}
-          >
-            Endpoints
-          </a>
-          <a
-            href="#/made-tools"
-            data-testid="made-tools-link"
-            aria-current={route.page === 'made-tools' ? 'page' : undefined}
-          >
-            Made tools
-          </a>
+          {PAGES.map((p) => (
+            <a key={p} href={`#/${p}`} data-testid={`${p}-link`} aria-current={route.page === p ? 'page' : undefined}>
+              {PAGE_TITLES[p]}
+            </a>
+          ))}
         </nav>
       </header>
       {needKey && (
@@ -115,6 +122,10 @@ export function App() {
         <main id="main" ref={mainRef} tabIndex={-1}>
           {route.page === 'chat' ? (
             <Chat key={route.id} id={route.id} agentName={agentName} onStatus={setStatus} />
+          ) : route.page === 'agents' ? (
+            <Agents />
+          ) : route.page === 'tools' ? (
+            <Tools />
           ) : route.page === 'endpoints' ? (
             <Endpoints />
           ) : route.page === 'made-tools' ? (

@@ -2,6 +2,7 @@
 // the server's message, a 401 tells whoever listens (the key prompt), and the live events come from one EventSource.
 import type { AgentsDescription } from '../core/activity-types';
 import type { MadeToolSummary } from '../core/made-tools';
+import type { AgentRegistry, EndpointRegistry, ToolRegistry } from '../core/registry';
 import type { EndpointFeatures, PromptRef } from '../core/mcp-features';
 import type { CatalogSummary, ChatMessage, ToolCall, ToolOutcome, ToolSpec, Usage } from '../core/types';
 import type { QuestionAnswer, QuestionField, ToolProgress, ToolQuestion } from '../core/tool-questions';
@@ -14,6 +15,9 @@ import type {
 } from '../core/conversation-types';
 
 export type {
+  AgentRegistry,
+  EndpointRegistry,
+  ToolRegistry,
   AgentsDescription,
   AgentReply,
   CatalogSummary,
@@ -153,6 +157,10 @@ export const api = {
     request<AgentReply>('POST', conv(id, '/answer'), { questionId, ...answer }),
   cancel: (id: string) => request<AgentReply>('POST', conv(id, '/cancel')),
   endpoints: () => request<CatalogSummary>('GET', '/endpoints'),
+  /** The registry pages: every agent, tool and endpoint with its usage from Temporal (`since`: 7d, 24h; default 30d). */
+  agentsStats: (since?: string) => request<AgentRegistry>('GET', `/agents?stats=1${sinceParam(since)}`),
+  toolsStats: (since?: string) => request<ToolRegistry>('GET', `/tools?stats=1${sinceParam(since)}`),
+  endpointsStats: (since?: string) => request<EndpointRegistry>('GET', `/endpoints?stats=1${sinceParam(since)}`),
   /** Where to send the user to connect an MCP server that needs OAuth (their owner: the stored key's). */
   connect: (endpoint: string) =>
     request<{ authorizationUrl: string }>('GET', `/endpoints/${encodeURIComponent(endpoint)}/connect?redirect=false`),
@@ -172,6 +180,7 @@ export const api = {
 };
 
 const endpoint = (name: string) => `/endpoints/${encodeURIComponent(name)}`;
+const sinceParam = (since?: string) => (since ? `&since=${encodeURIComponent(since)}` : '');
 
 export interface EventHandlers {
   onEvent(e: LiveEvent): void;

@@ -1,0 +1,128 @@
+// The agents (GET /api/agents?stats=1): where each comes from (code, a goal file, a chat's CreateAgent), its tools and
+// delegates, and how it is used: conversations, turns, p50/p95 turn time, cost, last use, from Temporal's histories.
+import { useState } from 'react';
+import { formatMs, formatUsd } from '../core/format';
+import type { AgentEntry } from '../core/registry';
+import { api } from './api';
+import { RegistryTable, WindowNote, when, type Column } from './RegistryTable';
+import { SincePicker } from './SincePicker';
+import { useLoaded } from './use-loaded';
+
+const COLUMNS: Column<AgentEntry>[] = [
+  {
+    key: 'agent',
+    label: 'Agent',
+    sort: (a) => a.agentName.toLowerCase(),
+    cell: (a) => (
+      <>
+        {a.agentName} <span className="muted small">{a.goalId}</span>
+        {a.description && <span className="small block">{a.description}</span>}
+        {(a.tools.length > 0 || a.delegates.length > 0) && (
+          <details className="tool-result">
+            <summary>
+              {a.tools.length} tool(s){a.delegates.length > 0 && `, ${a.delegates.length} delegate(s)`}
+            </summary>
+            <span className="small block">{a.tools.join(', ')}</span>
+            {a.delegates.length > 0 && <span className="small block">Asks: {a.delegates.join(', ')}</span>}
+          </details>
+        )}
+      </>
+    ),
+  },
+  {
+    key: 'source',
+    label: 'Source',
+    sort: (a) => a.source,
+    cell: (a) => (
+      <>
+        <span className={`badge source-${a.source}`}>{a.source}</span>
+        {a.provenance ? (
+          <span className="small block">
+            by {a.provenance.createdBy}, {when(a.provenance.createdAt)}
+            <span className="block muted">“{a.provenance.request}”</span>
+          </span>
+        ) : (
+          a.file && <span className="small block muted">{a.file}</span>
+        )}
+      </>
+    ),
+  },
+  {
+    key: 'conversations',
+    label: 'Conversations',
+    sort: (a) => a.conversations,
+    descending: true,
+    cell: (a) => a.conversations,
+  },
+  { key: 'turns', label: 'Turns', sort: (a) => a.turns, descending: true, cell: (a) => a.turns },
+  {
+    key: 'turn-time',
+    label: 'Turn p50 / p95',
+    sort: (a) => a.p95TurnMs,
+    descending: true,
+    cell: (a) => `${formatMs(a.p50TurnMs)} / ${formatMs(a.p95TurnMs)}`,
+  },
+  {
+    key: 'cost',
+    label: 'Cost',
+    sort: (a) => a.usage.costUsd ?? null,
+    descending: true,
+    cell: (a) => (
+      <>
+        {a.usage.costUsd === undefined ? '—' : formatUsd(a.usage.costUsd)}
+        <span className="small block muted">{a.usage.totalTokens} tokens</span>
+      </>
+    ),
+  },
+  { key: 'last', label: 'Last used', sort: (a) => a.lastUsed, descending: true, cell: (a) => when(a.lastUsed) },
+];
+
+export function Agents() {
+  const [round, setRound] = useState(0);
+  const [since, setSince] = useState('30d');
+  const { value, error } = useLoaded(() => api.agentsStats(since), round);
+  return (
+    <section className="registry-page" aria-labelledby="agents-title">
+      <div className="page-head">
+        <h1 id="agents-title">Agents</h1>
+        <div className="page-actions">
+          <SincePicker
+            value={since}
+            onChange={(s) => {
+              setSince(s);
+              setRound(round + 1);
+            }}
+          />
+          <button type="button" onClick={() => setRound(round + 1)}>
+            Refresh
+          </button>
+        </div>
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {!value && !error && <p role="status">Loading…</p>}
+      {value && (
+        <>
+          <WindowNote window={value.window} />
+          <RegistryTable
+            name="agents"
+            rows={value.agents}
+            columns={COLUMNS}
+            rowKey={(a) => a.goalId}
+            words={(a) => `${a.goalId} ${a.agentName} ${a.description} ${a.category} ${a.source}`.toLowerCase()}
+            rowProps={(a) => ({ 'data-goal': a.goalId })}
+            initialSort="last"
+          />
+          {value.problems.map((p) => (
+            <p key={p} className="small warn-text">
+              Left out: {p}
+            </p>
+          ))}
+        </>
+      )}
+    </section>
+  );
+}
