@@ -290,7 +290,9 @@ const MadeToolUsage = z
     p95Ms: z.number().nullable(),
     lastUsed: z.string().nullable(),
   })
-  .openapi('MadeToolUsage', { description: 'Every call of the tool, whatever its version' });
+  .openapi('MadeToolUsage', {
+    description: "Every call of the tool, whatever its version, in the last 30 days (from Temporal's histories)",
+  });
 export const MadeTool = z
   .object({
     name: z.string(),
@@ -307,7 +309,10 @@ export const MadeTool = z
   })
   .openapi('MadeTool');
 export const MadeToolsQuery = z.object({
-  usage: z.enum(['true', 'false']).default('false').openapi({ description: 'true: each tool with its usage' }),
+  usage: z
+    .enum(['true', 'false'])
+    .default('false')
+    .openapi({ description: "true: each tool with its usage over 30 days, from Temporal's histories" }),
 });
 export const MadeToolAction = z.object({
   name: z

@@ -139,7 +139,8 @@ export function addWorkerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient, r
       request: { query: S.MadeToolsQuery },
       responses: { 200: json(z.array(S.MadeTool), 'MadeTool[]'), ...errors },
     }),
-    async (c) => c.json(await agents.madeTools({ usage: c.req.valid('query').usage === 'true' }), 200),
+    async (c) =>
+      c.json(c.req.valid('query').usage === 'true' ? await registry.madeTools() : await agents.madeTools(), 200),
   );
   app.openapi(
     createRoute({

@@ -1,10 +1,10 @@
 // Made tools (issue 23): what a call through the registry (`MadeTools.run`: the folder looked at, the arguments
-// checked against the tool's schema, the sandbox, the answer checked, a usage line appended) costs against the same
+// checked against the tool's schema, the sandbox, the answer checked) costs against the same
 // function run natively and against the bare sandbox call; what checking a draft costs (`MadeTools.check`: schemas
-// compiled, every example run twice in one context); and whether many calls leave the process's memory flat, with
-// the size of the usage file they leave behind. No server: the registry in a temporary folder, in this process (as
+// compiled, every example run twice in one context); and whether many calls leave the process's memory flat (their
+// usage is counted from Temporal's histories, not here: client/registry-stats.ts). No server: the registry in a temporary folder, in this process (as
 // the worker runs it, in the runMadeTool activity).
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -183,8 +183,6 @@ export async function runMadeToolsBench(ctx: BenchContext, opts: MadeToolsOption
     }
 
     // Many calls to the made tool alone: memory before, along the way, after, and after a full collection.
-    const usageFile = path.join(folder, '.usage', `${DRAFT.name}.jsonl`);
-    const usageBytesBefore = statSync(usageFile).size;
     await settle();
     const before = memory();
     const every = Math.max(1, Math.floor(opts.memoryCalls / 10));
@@ -199,16 +197,11 @@ export async function runMadeToolsBench(ctx: BenchContext, opts: MadeToolsOption
     const after = memory();
     await settle();
     const afterGc = gc ? memory() : null;
-    const usageBytes = statSync(usageFile).size;
-    const usageReadStarted = performance.now();
-    const usage = made.usage.of(DRAFT.name);
-    const usageReadMs = performance.now() - usageReadStarted;
 
     const c = summarize(checks);
     const r = summarize(viaRun);
     const b = summarize(bare);
     const n = summarize(native);
-    const added = usageBytes - usageBytesBefore;
     const row = (label: string, s: Summary, vs: string) => [
       label,
       formatMs(s.p50),
@@ -236,7 +229,7 @@ export async function runMadeToolsBench(ctx: BenchContext, opts: MadeToolsOption
         ? `The JS heap, after a GC, ${heapPerCheckKb >= 0 ? 'grew' : 'shrank'} ${Math.abs(heapPerCheckKb).toFixed(1)} KB per draft check over the ${c.n} after the first.`
         : 'The JS heap was not read around the checks: no GC to run first.',
       `MadeTools.run over the bare sandbox call: +${formatMs(r.p50 - b.p50)} ms at p50 (the folder looked at, ` +
-        `the schemas checked, a usage line appended).`,
+        `the schemas checked).`,
       '',
       `${opts.memoryCalls.toLocaleString('en-US')} calls of the made tool alone (${formatMs(memoryCallsMs / opts.memoryCalls)} ms each on average); ` +
         `this process's memory, in MB:`,
@@ -248,9 +241,6 @@ export async function runMadeToolsBench(ctx: BenchContext, opts: MadeToolsOption
       ]),
       ...(gc ? [] : ['No GC was run: global.gc is not exposed (node --expose-gc; `npm run bench` passes it).']),
       `RSS every ${every} calls: ${along.map((x) => x.toFixed(1)).join(', ')} MB.`,
-      `Usage file ${path.basename(usageFile)}: ${usage.calls.toLocaleString('en-US')} lines, ${(usageBytes / 1024).toFixed(1)} KB; ` +
-        `the ${opts.memoryCalls.toLocaleString('en-US')} calls added ${(added / 1024).toFixed(1)} KB ` +
-        `(${(added / opts.memoryCalls).toFixed(1)} bytes a call); read back for stats in ${formatMs(usageReadMs)} ms.`,
     ].join('\n');
     return {
       text,
@@ -281,13 +271,6 @@ export async function runMadeToolsBench(ctx: BenchContext, opts: MadeToolsOption
           afterGc,
           rssAlongMb: along,
           rssEvery: every,
-        },
-        usageFile: {
-          lines: usage.calls,
-          bytes: usageBytes,
-          bytesAddedByMemoryCalls: added,
-          bytesPerCall: round(added / opts.memoryCalls, 1),
-          readMs: round(usageReadMs, 3),
         },
       },
     };

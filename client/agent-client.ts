@@ -362,10 +362,10 @@ export class AgentClient {
     return this.desk.ask(manageGoalUpdate, [{ action, goalId }]);
   }
 
-  /** The worker's made tools (CreateTool, TOOLS_DIR): every version, disabled and broken ones too; with `usage`,
-   * each one's calls, errors, times and last use. */
-  async madeTools({ usage = false }: { usage?: boolean } = {}): Promise<MadeToolSummary[]> {
-    return this.desk.ask(describeMadeToolsUpdate, [{ usage }]);
+  /** The worker's made tools (CreateTool, TOOLS_DIR): every version, disabled and broken ones too (their usage:
+   * `new Registry(client).madeTools()`, from Temporal's histories). */
+  async madeTools(): Promise<MadeToolSummary[]> {
+    return this.desk.ask(describeMadeToolsUpdate, []);
   }
 
   /** Disables (calls get an error saying so), enables or removes every version of a made tool; answers the versions

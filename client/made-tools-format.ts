@@ -1,5 +1,5 @@
 // How made tools (CreateTool's, in the worker's TOOLS_DIR) read in a terminal: among the other tools (`agent tools`),
-// file by file with where each came from (`agent tools --made`), and what each is used for (`agent tools --stats`).
+// file by file with where each came from and, with --stats, how much it is used (`agent tools --made [--stats]`).
 import type { MadeToolSummary, MadeToolUsage } from '../core/made-tools';
 
 /** Whether a file is the version goals get, set aside, failing its check, or a working version a newer one replaced. */
@@ -58,38 +58,6 @@ export function formatMadeTools(made: MadeToolSummary[], opts: { code?: boolean 
       return lines.join('\n');
     })
     .join('\n');
-}
-
-/** One row of `agent tools --stats`: usage is kept per name, whatever the version called. */
-export interface MadeToolStats extends MadeToolUsage {
-  name: string;
-  /** The newest version of the name (the one on offer when it works). */
-  version: number;
-  state: MadeToolState;
-}
-
-export function madeToolStats(made: MadeToolSummary[]): MadeToolStats[] {
-  const byName = new Map<string, MadeToolStats>();
-  const none: MadeToolUsage = { calls: 0, errors: 0, p50Ms: null, p95Ms: null, lastUsed: null };
-  for (const t of made) {
-    const seen = byName.get(t.name);
-    // The version on offer speaks for the name; without one, the newest file does.
-    if (seen && !t.current) continue;
-    byName.set(t.name, { name: t.name, version: t.version, state: madeToolState(t), ...(t.usage ?? none) });
-  }
-  return [...byName.values()];
-}
-
-export function formatMadeToolStats(stats: MadeToolStats[]): string {
-  if (!stats.length) return '(no made tools)';
-  const ms = (v: number | null) => (v === null ? '—' : `${v} ms`).padStart(8);
-  const head = `${'tool'.padEnd(32)} ${'calls'.padStart(6)} ${'errors'.padStart(6)} ${'p50'.padStart(8)} ${'p95'.padStart(8)}  last used`;
-  const rows = stats.map(
-    (s) =>
-      `${`${s.name} v${s.version}${s.state === 'current' ? '' : ` (${s.state})`}`.padEnd(32)} ` +
-      `${String(s.calls).padStart(6)} ${String(s.errors).padStart(6)} ${ms(s.p50Ms)} ${ms(s.p95Ms)}  ${shortTime(s.lastUsed)}`,
-  );
-  return [head, ...rows].join('\n');
 }
 
 function usageText(u: MadeToolUsage): string {

@@ -1,4 +1,5 @@
-// `agent tools prune --unused-for <duration> [--yes]`: which made tools nobody has used for that long. It proposes,
+// `agent tools prune --unused-for <duration> [--yes]`: which made tools nobody has called for that long (their calls
+// read from Temporal's histories over exactly that window: client/registry-catalog.ts). It proposes,
 // and with --yes disables them (`agent tools enable` brings one back): a made tool may be in a goal file or a running
 // conversation the worker cannot see from here, so removing one is left to the user, one `agent tools remove <name>`
 // at a time.
@@ -10,6 +11,7 @@ export interface UnusedMadeTool {
   /** The newest version of the name. */
   version: number;
   state: MadeToolState;
+  /** Its last call in the window; null: none in it. */
   lastUsed: string | null;
   /** When its newest version was made (CreateTool's provenance); null for a file put there by hand. */
   madeAt: string | null;
@@ -21,13 +23,13 @@ export interface PruneProposal {
   /** Tools unused (or, never used, made) before this time. */
   before: string;
   unused: UnusedMadeTool[];
-  /** Never used, with no record of when they were made: how long they have been idle is not known. */
+  /** Not called in the window, with no record of when they were made: how long they have been idle is not known. */
   unknownAge: string[];
 }
 
 /**
- * Per name, the last use, or the making of its newest version when it was never used, against now − `seconds`.
- * `made` must carry usage (`madeTools({ usage: true })`): a tool without is taken as never used.
+ * Per name, the last use, or the making of its newest version when it was not called, against now − `seconds`.
+ * `made` must carry its usage over (at least) that window (`Registry.madeTools`): a tool without is taken as unused.
  */
 export function unusedMadeTools(made: MadeToolSummary[], seconds: number, now = new Date()): PruneProposal {
   const before = new Date(now.getTime() - seconds * 1000).toISOString();
@@ -63,11 +65,13 @@ export function formatPruneProposal(proposal: PruneProposal, unusedFor: string, 
       ? [`${proposal.unused.length} made tool(s) unused for ${unusedFor}; nothing was removed. To remove one, run:`]
       : [`No made tool has been unused for ${unusedFor}.`];
   for (const t of proposal.unused) {
-    const idle = t.lastUsed ? `last used ${shortTime(t.lastUsed)}` : `never used, made ${shortTime(t.madeAt)}`;
+    const idle = t.lastUsed
+      ? `last used ${shortTime(t.lastUsed)}`
+      : `no call in ${unusedFor}, made ${shortTime(t.madeAt)}`;
     const state = t.state === 'current' ? '' : `, ${t.state}`;
     lines.push(`  ${t.command.padEnd(44)} # v${t.version}${state}, ${idle}`);
   }
   if (proposal.unknownAge.length)
-    lines.push(`Never used, made at a time no file records: ${proposal.unknownAge.join(', ')}`);
+    lines.push(`No call in ${unusedFor}, made at a time no file records: ${proposal.unknownAge.join(', ')}`);
   return lines.join('\n');
 }

@@ -122,6 +122,16 @@ export class Registry {
     return { window: usage.window, tools: rows.sort((a, b) => a.name.localeCompare(b.name)) };
   }
 
+  /** The made tools' files (every version), each with its name's usage over the window. */
+  async madeTools(since?: string): Promise<MadeToolSummary[]> {
+    const made = await this.client.madeTools();
+    const usage = new Map((await this.stats.read({ since })).tools.map((t) => [t.name, t]));
+    return made.map((t) => {
+      const { calls, errors, p50Ms, p95Ms, lastUsed } = usage.get(t.name) ?? { ...NO_CALLS };
+      return { ...t, usage: { calls, errors, p50Ms, p95Ms, lastUsed } };
+    });
+  }
+
   async endpoints(since?: string): Promise<EndpointRegistry> {
     const { catalog, tools } = await this.client.catalog();
     const usage = await this.stats.read({ since, endpointOf: endpointMap(new Map(tools.map((t) => [t.name, t]))) });

@@ -62,7 +62,8 @@ export async function toolsCommand(
     if (name || !opts.unusedFor) throw new UserError(`prune needs --unused-for <duration>. ${TOOLS_USAGE}`);
     const seconds = parseAge(opts.unusedFor, '--unused-for');
     const client = await connect();
-    const proposal = unusedMadeTools(await client.madeTools({ usage: true }), seconds);
+    // Used in that time or not: the usage over exactly that window.
+    const proposal = unusedMadeTools(await registryOf(client, opts.env ?? {}).madeTools(opts.unusedFor), seconds);
     const disabled: string[] = [];
     if (opts.yes)
       for (const t of proposal.unused.filter((u) => u.state !== 'disabled')) {
@@ -80,7 +81,7 @@ export async function toolsCommand(
     return;
   }
   if (opts.made || opts.code) {
-    const made = await c.madeTools({ usage: opts.stats });
+    const made = opts.stats ? await registryOf(c, opts.env ?? {}).madeTools(opts.since) : await c.madeTools();
     out(formatMadeTools(made, { code: opts.code }), made);
     return;
   }

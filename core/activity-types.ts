@@ -72,8 +72,9 @@ export interface CodeActivities {
   }): Promise<{ spec: ToolSpec; file: string } | { problems: string[] }>;
   /** A made tool's call: version `version` of `name`, run in the sandbox. */
   runMadeTool(input: { name: string; version: number; args: Record<string, unknown> }): Promise<ToolOutcome>;
-  /** `agent tools --made`: every made tool file, broken and disabled ones too, with usage when asked. */
-  describeMadeTools(input: { usage?: boolean }): Promise<MadeToolSummary[]>;
+  /** `agent tools --made`: every made tool file, broken and disabled ones too (their usage comes from Temporal's
+   * histories, client/registry-catalog.ts). */
+  describeMadeTools(): Promise<MadeToolSummary[]>;
   manageMadeTool(input: { action: 'disable' | 'enable' | 'remove'; name: string }): Promise<MadeToolSummary[]>;
 }
 

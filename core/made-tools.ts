@@ -2,6 +2,7 @@
 // approves, and the worker keeps as versioned files (TOOLS_DIR). Data only: the workflow sees names, versions and
 // results, never the files.
 import type { JsonSchema } from './types';
+import type { ToolStats } from './registry-stats';
 
 export interface ToolExample {
   input: Record<string, unknown>;
@@ -57,13 +58,8 @@ export interface ToolDraftCheck {
 
 export type ToolCreated = { name: string; version: number; file: string } | { problems: string[] };
 
-export interface MadeToolUsage {
-  calls: number;
-  errors: number;
-  p50Ms: number | null;
-  p95Ms: number | null;
-  lastUsed: string | null;
-}
+/** A made tool's usage: a tool's figures (core/registry-stats.ts), from Temporal's histories, over every version. */
+export type MadeToolUsage = Pick<ToolStats, 'calls' | 'errors' | 'p50Ms' | 'p95Ms' | 'lastUsed'>;
 
 /** A made tool's file as `agent tools` and the API list it. */
 export interface MadeToolSummary {

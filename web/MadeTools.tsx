@@ -1,5 +1,6 @@
 // The made tools as the worker sees them (GET /api/made-tools?usage=true): every version, its state, who made it and
-// how much it is used, its code folded away. Managing them stays with `agent tools disable|enable|remove`.
+// how much it is used (from Temporal's histories, docs/registry.md), its code folded away. Managing them stays with
+// `agent tools disable|enable|remove`.
 import { useState } from 'react';
 import { api, type MadeToolSummary } from './api';
 import { useLoaded } from './use-loaded';

@@ -45,8 +45,8 @@ export const manageGoalUpdate = defineUpdate<
   [{ action: 'disable' | 'enable' | 'remove'; goalId: string }]
 >('manageGoal');
 
-/** The tools folder's made tools, every version, disabled and broken ones too, with usage when asked (`agent tools`). */
-export const describeMadeToolsUpdate = defineUpdate<MadeToolSummary[], [{ usage?: boolean }]>('describeMadeTools');
+/** The tools folder's made tools, every version, disabled and broken ones too (`agent tools`). */
+export const describeMadeToolsUpdate = defineUpdate<MadeToolSummary[], []>('describeMadeTools');
 /** Disables, enables or removes every version of a made tool (`agent tools disable|enable|remove <name>`): the
  * versions left come back (none after remove). */
 export const manageMadeToolUpdate = defineUpdate<
@@ -95,9 +95,9 @@ export async function DescribeWorkflow(): Promise<never> {
     asked++;
     return manageGoal(input);
   });
-  setHandler(describeMadeToolsUpdate, async (input) => {
+  setHandler(describeMadeToolsUpdate, async () => {
     asked++;
-    return describeMadeTools(input);
+    return describeMadeTools();
   });
   setHandler(manageMadeToolUpdate, async (input) => {
     asked++;

@@ -57,10 +57,10 @@ export function createCodeActivities({
       return observeToolCall(name, undefined, () => registry().run(name, version, args));
     },
 
-    async describeMadeTools({ usage }) {
+    async describeMadeTools() {
       const tools = registry();
       await tools.refresh();
-      return tools.list(usage);
+      return tools.list();
     },
 
     async manageMadeTool({ action, name }) {

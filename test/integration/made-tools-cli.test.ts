@@ -1,9 +1,10 @@
 // Made tools as their users see them, on a real dev server and worker with files put straight into its tools folder
 // (TOOLS_DIR): `agent tools` lists them beside the MCP tools and in a goal's tools, `--made` shows every file with
-// its state and provenance (and the code), `--stats` their usage, `disable|enable|remove` act on every version,
+// its state and provenance (and the code), `--stats` their usage (calls made through a conversation, read from its
+// history), `disable|enable|remove` act on every version,
 // `prune` only proposes, the HTTP API lists and manages them the same way, and the web chat's Made tools page shows
 // them with their code folded away.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -17,6 +18,8 @@ import { startTemporal, startWorker, testSettings } from '../../testkit/temporal
 import { builtWebChat } from '../../testkit/web-build';
 import { launchBrowser, openPage } from '../helpers/browser';
 import { runCli } from '../helpers/cli';
+import { say, startConversation } from '../helpers/conversation';
+import type { ScriptInput } from '../../activities/llm/scripted-model';
 
 const wordCount: ToolManifest = {
   name: 'word_count',
@@ -67,7 +70,7 @@ const oldTool: ToolManifest = {
   provenance: { ...wordCount.provenance!, callId: 'call-2', createdAt: '2025-01-01T00:00:00.000Z' },
 };
 
-/** Used long ago (its usage line is written below): prune proposes it on its last use. */
+/** Made long ago too, never called: prune proposes it as well. */
 const staleTool: ToolManifest = {
   ...oldTool,
   name: 'stale_tool',
@@ -76,6 +79,16 @@ const staleTool: ToolManifest = {
 
 /** Two examples only: the file is reported, never offered. */
 const broken = { ...oldTool, name: 'broken_tool', examples: oldTool.examples.slice(0, 2), provenance: undefined };
+
+/** The word counter's model: `count <text>` calls word_count; its answer (or its failure) is the reply. */
+const script: ScriptInput = {
+  rules: [
+    { user: '^Greet the user', reply: { text: 'Hi.' } },
+    { user: '^count (.+)$', reply: { toolCalls: [{ tool: 'word_count', args: { text: '{{1}}' } }] } },
+    { afterTool: 'word_count', outcome: 'ok', reply: { text: '{{result.words}} words.' } },
+    { afterTool: 'word_count', outcome: 'tool_error', reply: { text: 'That failed.' } },
+  ],
+};
 
 const GOAL = {
   id: 'goal_made_words',
@@ -109,17 +122,12 @@ describe('made tools in the CLI and the HTTP API', () => {
     put(oldTool, 'old_tool.v1.json');
     put(staleTool, 'stale_tool.v1.json');
     put(broken, 'broken_tool.v1.json');
-    mkdirSync(path.join(toolsDir, '.usage'));
-    writeFileSync(
-      path.join(toolsDir, '.usage', 'stale_tool.jsonl'),
-      `${JSON.stringify({ at: '2025-06-01T12:00:00.000Z', v: 1, ms: 4, ok: true })}\n`,
-    );
     writeFileSync(path.join(goalsDir, `${GOAL.id}.json`), JSON.stringify(GOAL));
 
     env = await startTemporal();
     bus = createStreamBus();
     const settings = testSettings({ TOOLS_DIR: toolsDir, GOALS_DIR: goalsDir, VALIDATE_PROMPTS: 'false' });
-    worker = await startWorker(env, { settings, streamBus: bus });
+    worker = await startWorker(env, { settings, streamBus: bus, script });
     cliEnv = { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: settings.taskQueue, PATH: process.env.PATH };
     const base = { agents: new AgentClient(env.client, settings.taskQueue), bus, defaultGoal: 'goal_hr_pto' };
     const api = { port: 0, host: '127.0.0.1', bodyLimitBytes: 64 * 1024, corsOrigins: [] };
@@ -213,25 +221,29 @@ describe('made tools in the CLI and the HTTP API', () => {
     });
   });
 
-  it('counts calls, errors, times and last use with --stats', async () => {
+  it('counts calls, errors, times and last use with --stats, from the conversation that called it', async () => {
     const before = new Date().toISOString();
-    expect(await worker.made.run('word_count', 1, { text: 'a b c' })).toEqual({ status: 'ok', result: { words: 3 } });
-    expect(await worker.made.run('word_count', 1, { text: 'a' })).toEqual({ status: 'ok', result: { words: 1 } });
-    expect(await worker.made.run('word_count', 1, { text: 'boom' })).toMatchObject({ status: 'tool_error' });
+    const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: GOAL.id });
+    expect((await say(handle, 'count a b c')).reply).toBe('3 words.');
+    expect((await say(handle, 'count a')).reply).toBe('1 words.');
+    expect((await say(handle, 'count boom')).reply).toBe('That failed.');
 
-    const stats = await json('tools', '--stats');
-    const words = stats.find((s: { name: string }) => s.name === 'word_count');
-    expect(words).toMatchObject({ version: 1, state: 'current', calls: 3, errors: 1 });
+    const { tools } = await json('tools', '--stats');
+    const words = tools.find((s: { name: string }) => s.name === 'word_count');
+    expect(words).toMatchObject({ kind: 'made', version: 1, calls: 3, errors: 1, agents: [GOAL.id] });
     expect(words.p50Ms).toEqual(expect.any(Number));
     expect(words.p95Ms).toBeGreaterThanOrEqual(words.p50Ms);
     expect(words.lastUsed >= before).toBe(true);
-    expect(stats.find((s: { name: string }) => s.name === 'shout')).toMatchObject({ version: 2, calls: 0 });
+    expect(tools.find((s: { name: string }) => s.name === 'shout')).toMatchObject({
+      kind: 'made',
+      version: 2,
+      calls: 0,
+    });
 
     const { out } = await agent('tools', '--stats');
-    expect(out.split('\n')[0]).toMatch(/^tool +calls +errors +p50 +p95 +last used$/);
-    expect(out).toMatch(/^word_count v1 +3 +1 +\d+ ms +\d+ ms {2}\d{4}-\d\d-\d\d \d\d:\d\d$/m);
-    expect(out).toMatch(/^shout v2 +0 +0 +— +— {2}never$/m);
-    expect(out).toMatch(/^broken_tool v1 \(broken\) +0 /m);
+    expect(out.split('\n')[0]).toMatch(/^tool +kind +endpoint +calls +errors +error % +p50 +p95 +last used$/);
+    expect(out).toMatch(/^word_count +made v1 +3 +1 +33\.3% +\d+ ms +\d+ ms +\d{4}-\d\d-\d\d \d\d:\d\d$/m);
+    expect(out).toMatch(/^shout +made v2 +0 +0 +0% +— +— +never$/m);
     // With --made too, each file says how it is used.
     expect((await agent('tools', '--made', '--stats')).out).toMatch(/used: 3 call\(s\), 1 error\(s\), p50 \d+ ms/);
   });
@@ -242,9 +254,9 @@ describe('made tools in the CLI and the HTTP API', () => {
     expect(code).toBe(0);
     expect(out.split('\n')).toEqual([
       '2 made tool(s) unused for 30d; nothing was removed. To remove one, run:',
-      expect.stringMatching(/^ {2}agent tools remove old_tool +# v1, never used, made 2025-01-01 00:00$/),
-      expect.stringMatching(/^ {2}agent tools remove stale_tool +# v1, last used 2025-06-01 12:00$/),
-      'Never used, made at a time no file records: broken_tool, shout',
+      expect.stringMatching(/^ {2}agent tools remove old_tool +# v1, no call in 30d, made 2025-01-01 00:00$/),
+      expect.stringMatching(/^ {2}agent tools remove stale_tool +# v1, no call in 30d, made 2025-01-01 00:00$/),
+      'No call in 30d, made at a time no file records: broken_tool, shout',
       '',
     ]);
     const proposal = await json('tools', 'prune', '--unused-for', '30d');
@@ -253,10 +265,10 @@ describe('made tools in the CLI and the HTTP API', () => {
       expect.objectContaining({ name: 'old_tool', lastUsed: null, madeAt: '2025-01-01T00:00:00.000Z' }),
       expect.objectContaining({ name: 'stale_tool', command: 'agent tools remove stale_tool' }),
     ]);
-    // word_count, made in January, was used by the test before: its last use counts, not its making.
+    // word_count, made in January, was called by the conversation before: its last call counts, not its making.
     expect(out).not.toContain('word_count');
     expect((await agent('tools', 'prune', '--unused-for', '36500d')).out).toBe(
-      'No made tool has been unused for 36500d.\nNever used, made at a time no file records: broken_tool, shout\n',
+      'No made tool has been unused for 36500d.\nNo call in 36500d, made at a time no file records: broken_tool, shout\n',
     );
     expect(readdirSync(toolsDir).sort()).toEqual(filesBefore);
 

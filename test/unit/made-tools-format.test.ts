@@ -2,13 +2,7 @@
 import type { MadeToolSummary, MadeToolUsage } from '../../core/made-tools';
 import type { ToolSpec } from '../../core/types';
 import { catalogMarkdown } from '../../client/catalog-doc';
-import {
-  formatMadeToolStats,
-  formatMadeTools,
-  madeToolLines,
-  madeToolState,
-  madeToolStats,
-} from '../../client/made-tools-format';
+import { formatMadeTools, madeToolLines, madeToolState } from '../../client/made-tools-format';
 import { formatPruneProposal, unusedMadeTools } from '../../client/made-tools-prune';
 import { formatReply, formatTools } from '../../client/terminal-format';
 
@@ -88,19 +82,6 @@ describe('made tools in the terminal', () => {
     ]);
     expect(formatMadeTools([])).toBe('(no made tools)');
   });
-
-  it('counts usage per name, under the version on offer', () => {
-    const withUsage = made.map((t) => ({ ...t, usage: t.name === 'alpha' ? { ...unused, calls: 2 } : unused }));
-    const stats = madeToolStats(withUsage);
-    expect(stats.map((s) => [s.name, s.version, s.state, s.calls])).toEqual([
-      ['alpha', 2, 'current', 2],
-      ['beta', 1, 'disabled', 0],
-      ['gamma', 2, 'current', 0],
-    ]);
-    expect(formatMadeToolStats(stats).split('\n')[2]).toBe(
-      `${'beta v1 (disabled)'.padEnd(32)}      0      0        —        —  never`,
-    );
-  });
 });
 
 describe('agent tools prune', () => {
@@ -109,7 +90,7 @@ describe('agent tools prune', () => {
     usage: t.name === 'alpha' ? { ...unused, calls: 1, lastUsed: '2026-03-01T00:00:00.000Z' } : unused,
   }));
 
-  it('proposes the names whose last use, or making when never used, is older than the duration', () => {
+  it('proposes the names whose last use, or making when not called in that time, is older than the duration', () => {
     const proposal = unusedMadeTools(withUsage, 30 * 86_400, NOW);
     expect(proposal.before).toBe('2026-05-31T00:00:00.000Z');
     expect(proposal.unused).toEqual([
@@ -127,8 +108,8 @@ describe('agent tools prune', () => {
     expect(formatPruneProposal(proposal, '30d').split('\n')).toEqual([
       '2 made tool(s) unused for 30d; nothing was removed. To remove one, run:',
       `  ${'agent tools remove alpha'.padEnd(44)} # v2, last used 2026-03-01 00:00`,
-      `  ${'agent tools remove beta'.padEnd(44)} # v1, disabled, never used, made 2026-02-01 08:30`,
-      'Never used, made at a time no file records: gamma',
+      `  ${'agent tools remove beta'.padEnd(44)} # v1, disabled, no call in 30d, made 2026-02-01 08:30`,
+      'No call in 30d, made at a time no file records: gamma',
     ]);
   });
 
@@ -136,7 +117,7 @@ describe('agent tools prune', () => {
     const proposal = unusedMadeTools(withUsage, 365 * 86_400, NOW);
     expect(proposal.unused).toEqual([]);
     expect(formatPruneProposal(proposal, '365d')).toBe(
-      'No made tool has been unused for 365d.\nNever used, made at a time no file records: gamma',
+      'No made tool has been unused for 365d.\nNo call in 365d, made at a time no file records: gamma',
     );
   });
 });

@@ -1,6 +1,6 @@
 // Made tools without a server: the draft check (every hostile draft refused with a clear reason, the process unharmed)
 // and the registry in a real folder (versions, idempotent writes, hand-dropped files checked like drafts, disable,
-// enable, remove, usage).
+// enable, remove; nothing written per call).
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -199,16 +199,14 @@ describe('the made tools folder', () => {
     await expect(tools.manage('remove', 'extract_urls')).rejects.toThrow(/No made tool named extract_urls/);
   });
 
-  it('counts calls, errors and times per tool', async () => {
-    const tools = registry();
+  it('writes nothing per call: usage is counted from Temporal’s histories (client/registry-stats.ts)', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'made-tools-'));
+    const tools = registry(folder);
     await tools.create(EXTRACT_URLS, provenance('call-1'));
+    const before = readdirSync(folder).sort();
     for (let i = 0; i < 5; i++) await tools.run('extract_urls', 1, { text: `https://a.com/${i}` });
-    await tools.manage('disable', 'extract_urls');
-    await tools.manage('enable', 'extract_urls');
-    const usage = tools.list(true)[0]!.usage!;
-    expect(usage).toMatchObject({ calls: 5, errors: 0 });
-    expect(usage.p50Ms).toEqual(expect.any(Number));
-    expect(Date.parse(usage.lastUsed!)).toBeGreaterThan(Date.now() - 60_000);
+    expect(readdirSync(folder).sort()).toEqual(before);
+    expect(tools.list()[0]!.usage).toBeUndefined();
   });
 });
 

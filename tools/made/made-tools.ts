@@ -25,7 +25,6 @@ import {
   toolDraftSchema,
   type ToolCodeBudget,
 } from './tool-draft';
-import { ToolUsage } from './tool-usage';
 
 export interface MadeToolOptions {
   folder: string;
@@ -68,15 +67,12 @@ const manifestSchema = toolDraftSchema
   .strict();
 
 export class MadeTools {
-  readonly usage: ToolUsage;
   private stamp: string | null = null;
   private files: ToolFile[] = [];
   /** Checked files by name, size and time: a file is run through its examples once, not on every look. */
   private readonly checked = new Map<string, ToolFile>();
 
-  constructor(private readonly opts: MadeToolOptions) {
-    this.usage = new ToolUsage(opts.folder);
-  }
+  constructor(private readonly opts: MadeToolOptions) {}
 
   get folder(): string {
     return this.opts.folder;
@@ -166,7 +162,8 @@ export class MadeTools {
     return { name: tool.name, version, file };
   }
 
-  /** Runs version `version` of `name` on `args` in the sandbox; its usage is recorded. */
+  /** Runs version `version` of `name` on `args` in the sandbox (its call is in the conversation's history, which is
+   * where its usage is counted: client/registry-stats.ts). */
   async run(name: string, version: number, args: Record<string, unknown>): Promise<ToolOutcome> {
     await this.refresh();
     const tool = this.files.find((f) => f.name === name && f.version === version);
@@ -180,15 +177,14 @@ export class MadeTools {
     if (badInput) return { status: 'invalid_input', problems: [badInput], missing: [] };
     const ran = await runSandboxed(tool.manifest.code, args, this.opts.limits);
     const badOutput = ran.ok && tool.output ? schemaErrors(tool.output, ran.output, 'answer') : null;
-    this.usage.record(name, version, ran.ms, ran.ok && !badOutput);
     if (!ran.ok) return { status: 'tool_error', error: ran.error };
     if (badOutput)
       return { status: 'tool_error', error: `the answer does not fit the tool's outputSchema: ${badOutput}` };
     return { status: 'ok', result: ran.output };
   }
 
-  /** Every file, disabled and broken ones too, newest version first per name; with usage when asked. */
-  list(withUsage = false): MadeToolSummary[] {
+  /** Every file, disabled and broken ones too, newest version first per name. */
+  list(): MadeToolSummary[] {
     return [...this.files]
       .sort((a, b) => a.name.localeCompare(b.name) || b.version - a.version)
       .map((f) => ({
@@ -206,7 +202,6 @@ export class MadeTools {
               ...(f.manifest.provenance ? { provenance: f.manifest.provenance } : {}),
             }
           : {}),
-        ...(withUsage ? { usage: this.usage.of(f.name) } : {}),
       }));
   }
 
