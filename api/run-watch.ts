@@ -8,7 +8,7 @@ import type { PendingAttempt } from '../client/run-view/history-fold';
 import {
   assemble,
   branchOf,
-  delegateIds,
+  delegateRuns,
   HistoryTail,
   pendingAttempts,
   type TemporalUi,
@@ -70,6 +70,8 @@ interface Followed {
 class RunWatch {
   private readonly views = new Set<View>();
   private readonly followed = new Map<string, Followed>();
+  /** Workflows whose first read is under way: not started twice. */
+  private readonly starting = new Set<string>();
   private readonly polls = new Set<AbortController>();
   private readonly ready: Promise<void>;
   private latest: RunView | null = null;
@@ -113,15 +115,21 @@ class RunWatch {
 
   /** Reads a workflow's history so far, then follows it (and each delegate it starts) until it ends. */
   private async follow(workflowId: string, runId?: string): Promise<void> {
-    const tail = runId
-      ? new HistoryTail(this.client, workflowId, runId)
-      : await HistoryTail.latest(this.client, workflowId);
-    // A long poll answers at once while there is history to read: the first page now, the rest as it follows.
-    this.counters.historyPolls++;
-    await tail.poll(true);
-    const followed: Followed = { tail, branch: branchOf(this.client, tail) };
-    this.followed.set(workflowId, followed);
-    await Promise.all(this.newDelegates(followed).map((id) => this.follow(id)));
+    this.starting.add(workflowId);
+    let followed: Followed;
+    try {
+      const tail = runId
+        ? new HistoryTail(this.client, workflowId, runId)
+        : await HistoryTail.latest(this.client, workflowId);
+      // A long poll answers at once while there is history to read: the first page now, the rest as it follows.
+      this.counters.historyPolls++;
+      await tail.poll(true);
+      followed = { tail, branch: branchOf(this.client, tail) };
+      this.followed.set(workflowId, followed);
+    } finally {
+      this.starting.delete(workflowId);
+    }
+    await Promise.all(this.newDelegates(followed).map((r) => this.follow(r.workflowId, r.runId)));
     void this.keepFollowing(followed);
   }
 
@@ -143,24 +151,39 @@ class RunWatch {
         continue;
       }
       this.refold(f);
-      for (const id of this.newDelegates(f)) void this.follow(id).then(() => this.changed());
+      this.followDelegates(f);
       this.changed();
     }
     const next = f.tail.nextRunId();
-    if (next && !this.stopped) await this.follow(f.tail.workflowId, next).then(() => this.changed());
+    // The conversation continued as new: its next run is followed from here (its earlier turns stay in Temporal).
+    if (next && !this.stopped)
+      await this.follow(f.tail.workflowId, next).then(
+        () => this.changed(),
+        () => undefined,
+      );
   }
 
   private refold(f: Followed): void {
     f.branch = branchOf(this.client, f.tail, f.pending);
   }
 
-  private newDelegates(f: Followed): string[] {
-    return delegateIds(f.branch).filter((id) => !this.followed.has(id));
+  private newDelegates(f: Followed): { workflowId: string; runId: string }[] {
+    return delegateRuns(f.branch).filter((r) => !this.followed.has(r.workflowId) && !this.starting.has(r.workflowId));
   }
 
   /** Activities running past a moment: their attempt and last failure (a retry after a worker died shows). */
+  /** Starts following the delegates a branch has started since; one whose first read failed is tried on each tick. */
+  private followDelegates(f: Followed): void {
+    for (const r of this.newDelegates(f))
+      this.follow(r.workflowId, r.runId).then(
+        () => this.changed(),
+        () => undefined,
+      );
+  }
+
   private async lookAtAttempts(): Promise<void> {
     const now = Date.now();
+    for (const f of this.followed.values()) this.followDelegates(f);
     for (const f of this.followed.values()) {
       if (f.tail.closed || !runningLong(f.branch, now - this.timing.attemptsMs)) continue;
       try {
@@ -191,6 +214,9 @@ class RunWatch {
 
   private compose(): RunView {
     const now = Date.now();
+    // Open runs' times (a turn or a wait still going) as of now, not of their last event.
+    for (const f of this.followed.values())
+      if (!f.tail.closed) f.branch = branchOf(this.client, f.tail, f.pending, now);
     const branches = new Map([...this.followed].map(([id, f]) => [id, f.branch]));
     this.latest = { root: assemble(this.rootId, branches, now, this.temporalUi), at: new Date(now).toISOString() };
     return this.latest;

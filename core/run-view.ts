@@ -33,6 +33,8 @@ export interface RunStep {
   usage?: Usage;
   /** The model that answered (from workers that say it). */
   model?: string;
+  /** A delegate's workflow run, once it has started (its branch is read from there). */
+  runId?: string;
   branch?: RunBranch;
 }
 

@@ -101,7 +101,7 @@ export function RunView({ id }: { id: string }) {
         )}
         {/* Heard when the conversation starts waiting for the user, or ends. */}
         <p className="sr-only" aria-live="polite" data-testid="run-announce">
-          {view ? `${view.root.agentName || 'The agent'}: ${STATUS_TEXT[view.root.status]}` : ''}
+          {view ? `${view.root.agentName || 'The agent'}: ${announced(view.root)}` : ''}
         </p>
         {latest ? (
           <RunBranchView
@@ -126,4 +126,11 @@ function useClock(ticking: boolean): number {
     return () => clearInterval(timer);
   }, [ticking]);
   return now;
+}
+
+/** What a screen reader hears: a conversation between turns is ready for the next message, not waiting on an answer. */
+function announced(root: View['root']): string {
+  return root.status === 'done' && root.state === 'waiting_for_user'
+    ? 'done, ready for your next message'
+    : STATUS_TEXT[root.status];
 }

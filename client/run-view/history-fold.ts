@@ -64,6 +64,7 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
   let asked: ToolCall[] = []; // the last model answer's tool calls, for approvals and queries
   let waiting = null as RunStep | null; // the approval being waited for
   const prompts: { text: string; at: string }[] = []; // prompts received, not yet taken up
+  let delegate = false; // a delegate's run (task mode): waiting for the user is waiting for an answer
 
   const newTurn = (prompt: string, at: string): RunTurn => {
     if (turn && turn.status === 'running') turn.status = 'done';
@@ -99,6 +100,7 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
       };
       branch.goalId = input?.goalId ?? '';
       branch.startedAt = at;
+      delegate = !!input?.task;
       // A run continued from another starts where that one stopped: no greeting, its first turn is the next prompt.
       if (!input?.carried) newTurn(input?.task?.task ?? '', at);
       for (const p of input?.carried?.pendingPrompts ?? []) prompts.push({ text: p.text, at });
@@ -202,8 +204,9 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
       if (state === 'awaiting_approval' && !waiting && !relayed) {
         const names = asked.map((c) => c.tool).join(', ') || 'a tool call';
         waiting = add({ id: `w${e.eventId}`, kind: 'approval', label: names, status: 'waiting', startedAt: at }, at);
-      } else if (turn && state === 'waiting_for_user' && relayed) {
-        turn.status = 'waiting'; // a delegate asks the user: the turn goes on once answered
+      } else if (turn && state === 'waiting_for_user' && (relayed || delegate)) {
+        // A delegate of ours asks the user, or this delegate does (its one task goes on once answered).
+        turn.status = 'waiting';
       } else if (turn && (state === 'waiting_for_user' || state === 'ended')) {
         turn.status = 'done';
         turn.endedAt = at;
@@ -227,6 +230,10 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
       );
       takeAsked(asked, 'AskAgent');
       byChild.set(String(e.eventId), step);
+    } else if (e.childWorkflowExecutionStartedEventAttributes) {
+      const c = e.childWorkflowExecutionStartedEventAttributes;
+      const step = byChild.get(String(c.initiatedEventId));
+      if (step && c.workflowExecution?.runId) step.runId = c.workflowExecution.runId;
     } else if (e.childWorkflowExecutionCompletedEventAttributes) {
       const c = e.childWorkflowExecutionCompletedEventAttributes;
       const step = byChild.get(String(c.initiatedEventId));
@@ -276,8 +283,9 @@ function finish(branch: RunBranch, now: number): void {
   }
   const last = branch.turns.at(-1);
   if (branch.status === 'running') {
-    branch.status = last && last.status !== 'done' ? last.status : branch.state === 'ended' ? 'done' : 'running';
-    if (branch.state === 'waiting_for_user' && last?.status === 'done') branch.status = 'waiting';
+    // A conversation between turns is done with what it was asked (its state says it waits for the next prompt).
+    const idle = branch.state === 'ended' || (branch.state === 'waiting_for_user' && last?.status === 'done');
+    branch.status = last && last.status !== 'done' ? last.status : idle ? 'done' : 'running';
   }
   branch.totals = turnsTotals(branch.turns);
 }

@@ -119,15 +119,17 @@ export async function readRun(client: Client, workflowId: string, temporalUi?: T
   const visit = async (id: string): Promise<void> => {
     const branch = await readExecution(client, { workflowId: id }, now);
     branches.set(id, branch);
-    await Promise.all(delegateIds(branch).map(visit));
+    await Promise.all(delegateRuns(branch).map((r) => visit(r.workflowId)));
   };
   await visit(workflowId);
   return { root: assemble(workflowId, branches, now, temporalUi), at: new Date(now).toISOString() };
 }
 
-/** The workflow ids of a branch's delegates. */
-export function delegateIds(branch: RunBranch): string[] {
-  return branch.turns.flatMap((t) => t.steps.filter((s) => s.kind === 'delegate').map((s) => s.id));
+/** A branch's delegates that have started: their workflow ids and runs (one being started is not there yet). */
+export function delegateRuns(branch: RunBranch): { workflowId: string; runId: string }[] {
+  return branch.turns.flatMap((t) =>
+    t.steps.flatMap((s) => (s.kind === 'delegate' && s.runId ? [{ workflowId: s.id, runId: s.runId }] : [])),
+  );
 }
 
 export interface TemporalUi {

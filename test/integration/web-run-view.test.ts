@@ -251,7 +251,7 @@ describe('web chat: the run view', () => {
     await p.reload();
     await latestTurn(branch(p, 'Boss')).and(p.locator('[data-status="done"]')).waitFor();
     expect(await shape(p)).toEqual(unbroken);
-    expect(await p.getByTestId('run-announce').textContent()).toBe('Boss: waiting for you');
+    expect(await p.getByTestId('run-announce').textContent()).toBe('Boss: done, ready for your next message');
 
     // On a phone: the same view, nothing wider than the screen.
     const phone = await openPage(browser, { width: 390, height: 844 });
