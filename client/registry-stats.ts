@@ -5,7 +5,7 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import type { RunBranch } from '../core/run-view';
 import { usageStats, type UsageStats } from '../core/registry-stats';
-import { readExecution } from './run-view/run-reader';
+import { branchOf, HistoryTail } from './run-view/run-reader';
 import { parseAge } from './prune';
 import { UserError } from './user-error';
 
@@ -86,7 +86,10 @@ export class RegistryStats {
   private async branch(info: WorkflowExecutionInfo): Promise<RunBranch> {
     const cached = this.closed.get(info.runId);
     if (cached) return cached;
-    const branch = await readExecution(this.client, { workflowId: info.workflowId, runId: info.runId });
+    // The history alone: an open run's activities' attempts (another call each) change no figure here.
+    const tail = new HistoryTail(this.client, info.workflowId, info.runId);
+    await tail.readAll();
+    const branch = branchOf(this.client, tail);
     if (info.status.name !== 'RUNNING') this.closed.set(info.runId, branch);
     return branch;
   }
