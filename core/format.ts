@@ -29,10 +29,15 @@ export function toolSummary(description: string, max = 140): string {
   return sentence.length > max ? `${sentence.slice(0, max - 1).trimEnd()}…` : sentence;
 }
 
-/** A call's or a turn's time: `340 ms` below a second, `1.2 s` below a minute, `3.5 min` above; `—` when unknown. */
+/** `850 ms`, `1.2 s`, `14 s`, `2 min 5 s`, `1 h 4 min`; `—` for no figure. */
 export function formatMs(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—';
-  if (ms < 1_000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)} s`;
-  return `${(ms / 60_000).toFixed(1)} min`;
+  const n = Math.max(0, Math.round(ms));
+  if (n < 1_000) return `${n} ms`;
+  if (n < 9_950) return `${(n / 1_000).toFixed(1)} s`;
+  const s = Math.round(n / 1_000);
+  if (s < 60) return `${s} s`;
+  if (s < 3_600) return s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`;
+  const min = Math.round(s / 60);
+  return min % 60 ? `${Math.floor(min / 60)} h ${min % 60} min` : `${min / 60} h`;
 }

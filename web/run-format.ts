@@ -4,7 +4,7 @@
 import type { RunBranch, RunStatus, RunStep, RunStepKind, RunTotals, RunTurn, RunView } from '../core/run-view';
 import { spanMs } from '../core/run-view';
 import type { Usage } from '../core/types';
-import { formatUsd } from '../core/format';
+import { formatMs, formatUsd } from '../core/format';
 
 const NUMBER = new Intl.NumberFormat('en-US');
 
@@ -25,18 +25,6 @@ export const KIND_TEXT: Record<RunStepKind, string> = {
   question: 'question',
   delegate: 'agent',
 };
-
-/** `850 ms`, `1.2 s`, `14 s`, `2 min 5 s`, `1 h 4 min`. */
-export function formatMs(ms: number): string {
-  const n = Math.max(0, Math.round(ms));
-  if (n < 1_000) return `${n} ms`;
-  if (n < 9_950) return `${(n / 1_000).toFixed(1)} s`;
-  const s = Math.round(n / 1_000);
-  if (s < 60) return `${s} s`;
-  if (s < 3_600) return s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`;
-  const min = Math.round(s / 60);
-  return min % 60 ? `${Math.floor(min / 60)} h ${min % 60} min` : `${min / 60} h`;
-}
 
 export function formatTokens(n: number): string {
   return `${NUMBER.format(n)} ${n === 1 ? 'token' : 'tokens'}`;

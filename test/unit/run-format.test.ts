@@ -1,8 +1,8 @@
 // The run view's words and figures (web/run-format.ts): what a person reads for each step, turn and branch.
 import type { RunBranch, RunStep, RunTurn, RunView } from '../../core/run-view';
 import { emptyTotals } from '../../core/run-view';
+import { formatMs } from '../../core/format';
 import {
-  formatMs,
   hasEnded,
   isLive,
   branchTimes,
