@@ -383,7 +383,14 @@ export function createApi(deps: ApiDeps): {
   );
 
   addOAuthRoutes(app, settings.oauth); // first: it shows the worker routes' endpoint list as the caller has it
-  addWorkerRoutes(app, agents, new Registry(agents, new RegistryStats(agents.client, settings.registryMaxExecutions)));
+  addWorkerRoutes(
+    app,
+    agents,
+    new Registry(
+      agents,
+      new RegistryStats(agents.client, { maxExecutions: settings.registryMaxExecutions, taskQueue: agents.taskQueue }),
+    ),
+  );
   addRunRoutes(app, { agents, watches: runs, temporalUi, mine });
   // Our agents as an MCP server (api/mcp-server/): the same keys and owners as the routes above.
   const mcp = mountMcpServer(app, {

@@ -43,7 +43,7 @@ const NO_CALLS: Omit<ToolStats, 'name'> = {
 export class Registry {
   constructor(
     private readonly client: AgentClient,
-    private readonly stats: RegistryStats = new RegistryStats(client.client),
+    private readonly stats: RegistryStats = new RegistryStats(client.client, { taskQueue: client.taskQueue }),
   ) {}
 
   async agents(since?: string): Promise<AgentRegistry> {
@@ -176,5 +176,5 @@ export function registryOf(client: AgentClient, env: NodeJS.ProcessEnv): Registr
     throw new UserError(
       `REGISTRY_MAX_EXECUTIONS must be a whole number of 1 or more, got "${env.REGISTRY_MAX_EXECUTIONS}"`,
     );
-  return new Registry(client, new RegistryStats(client.client, cap));
+  return new Registry(client, new RegistryStats(client.client, { maxExecutions: cap, taskQueue: client.taskQueue }));
 }

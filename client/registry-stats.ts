@@ -37,10 +37,15 @@ export class RegistryStats {
   /** Folds of closed runs, by run id. */
   private readonly closed = new Map<string, RunBranch>();
 
+  /** `taskQueue`: only the conversations (and their delegates) of this queue's workers, as the API and CLI serve. */
   constructor(
     private readonly client: Client,
-    private readonly maxExecutions = DEFAULT_MAX_EXECUTIONS,
+    private readonly opts: { maxExecutions?: number; taskQueue?: string } = {},
   ) {}
+
+  private get maxExecutions(): number {
+    return this.opts.maxExecutions ?? DEFAULT_MAX_EXECUTIONS;
+  }
 
   async read(req: StatsRequest = {}): Promise<UsageStats> {
     const now = Date.now();
@@ -60,8 +65,9 @@ export class RegistryStats {
 
   /** The runs open now or closed since `since`, newest first, up to the cap. */
   private async list(since: Date): Promise<{ listed: WorkflowExecutionInfo[]; capped: boolean }> {
+    const queue = this.opts.taskQueue ? ` AND TaskQueue = '${this.opts.taskQueue.replace(/'/g, "\\'")}'` : '';
     const query =
-      `WorkflowType = 'AgentGoalWorkflow' AND ` +
+      `WorkflowType = 'AgentGoalWorkflow'${queue} AND ` +
       `(ExecutionStatus = 'Running' OR CloseTime >= '${since.toISOString()}')`;
     const listed: WorkflowExecutionInfo[] = [];
     for await (const info of this.client.workflow.list({ query, pageSize: 500 })) {

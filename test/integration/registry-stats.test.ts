@@ -2,7 +2,8 @@
 // MCP server over HTTP and a price table: two conversations, 6 turns, 9 model calls, 3 MCP tool calls of which 1
 // fails. The API (?stats=1) and the CLI (--stats --json) say exactly that, with the cost the conversations themselves
 // kept; after one worker is killed (SIGKILL) and another started, and through a second API on its own connection,
-// they say the same. The pages in Chromium (desktop and 390 px): filtered, sorted, no sideways scroll.
+// they say the same. A delegation counts each delegate once, under its own agent. The pages in Chromium (desktop and
+// 390 px): filtered, sorted, no sideways scroll.
 // SAVE_SCREENSHOTS=1 writes docs/screenshots/registry-*.png.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,7 +21,9 @@ import { startApi, type RunningApi } from '../../api/server';
 import { readApiSettings } from '../../api/api-settings';
 import { AgentClient } from '../../client/agent-client';
 import { createStreamBus } from '../../stream';
-import { startTemporal } from '../../testkit/temporal';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
+import { Registry } from '../../client/registry-catalog';
+import { delegationGoalsDir, delegationScript } from '../fixtures/delegation';
 import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 import { builtWebChat } from '../../testkit/web-build';
 import { runCli } from '../helpers/cli';
@@ -205,6 +208,35 @@ describe('registry figures from Temporal', () => {
       await other.close();
     }
   }, 120_000);
+
+  it('counts a delegate once, as its own agent’s delegated task, and only the conversations of its task queue', async () => {
+    const worker = await startWorker(env, {
+      script: delegationScript,
+      settings: testSettings({ AGENT_GOAL: 'goal_boss', GOALS_DIR: delegationGoalsDir() }),
+    });
+    try {
+      const queue = worker.worker.options.taskQueue;
+      const { handle } = await startConversation(env.client, queue, { goalId: 'goal_boss' });
+      expect((await say(handle, 'both ada@example.com ORD-1001')).reply).toMatch(/^Boss: ok ok/);
+      const spentByBoss = (await handle.query(usageQuery)).total;
+      const registry = new Registry(new AgentClient(env.client, queue));
+      const [{ agents, window }, { tools }] = await Promise.all([registry.agents(), registry.tools()]);
+      const of = (goalId: string) => agents.find((a) => a.goalId === goalId);
+      expect(of('goal_boss')).toMatchObject({ source: 'file', conversations: 1, delegated: 0, turns: 2 });
+      expect(of('goal_boss')!.delegates).toEqual(expect.arrayContaining(['goal_hr_pto', 'goal_order_status']));
+      expect(of('goal_hr_pto')).toMatchObject({ conversations: 1, delegated: 1, turns: 1 });
+      expect(of('goal_order_status')).toMatchObject({ conversations: 1, delegated: 1, turns: 1 });
+      // The boss's usage includes its delegates'; here each run's counts once, under its own agent.
+      const tokens = agents.reduce((n, a) => n + a.usage.totalTokens, 0);
+      expect(tokens).toBe(spentByBoss.totalTokens);
+      expect(tools.find((t) => t.name === 'AskAgent')).toMatchObject({ kind: 'builtin', calls: 2, errors: 0 });
+      // Three runs of this queue: the first queue's two conversations are not this worker's.
+      expect(window.executions).toBe(3);
+      expect(of('goal_general')?.conversations ?? 0).toBe(0);
+    } finally {
+      await worker.stop();
+    }
+  }, 60_000);
 
   describe('in a browser', () => {
     let browser: Browser;
