@@ -1,13 +1,11 @@
 // The run view's routes: a conversation's run (its turns, steps and delegates, read from the workflows' histories)
 // once, or as a live stream that sends the whole tree again whenever something in it changes.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { AgentClient } from '../client/agent-client';
-import { UserError } from '../client/user-error';
-import { readRun, type TemporalUi } from '../client/run-view/run-reader';
-import type { RunView } from '../core/run-view';
+import { inConversation } from '../client/conversation-updates';
+import type { TemporalUi } from '../client/run-view/run-reader';
 import type { ApiEnv } from './auth';
 import type { RunWatches } from './run-watch';
 import * as S from './schemas';
@@ -39,7 +37,7 @@ export function addRunRoutes(
     async (c) => {
       const { id } = c.req.valid('param');
       await mine(c, id);
-      return c.json(await readOrUnknown(agents, id, temporalUi), 200);
+      return c.json(await agents.run(id, temporalUi), 200);
     },
   );
 
@@ -87,19 +85,7 @@ export function addRunRoutes(
   );
 }
 
-async function readOrUnknown(agents: AgentClient, id: string, temporalUi?: TemporalUi): Promise<RunView> {
-  return unknownAsUserError(id, () => readRun(agents.client, id, temporalUi));
-}
-
+/** Answers an unknown conversation's stream with 404 before the stream opens. */
 async function known(agents: AgentClient, id: string): Promise<void> {
-  await unknownAsUserError(id, () => agents.client.workflow.getHandle(id).describe());
-}
-
-async function unknownAsUserError<T>(id: string, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new UserError(`No conversation with id ${id}.`, 'not_found');
-    throw err;
-  }
+  await inConversation(id, () => agents.client.workflow.getHandle(id).describe());
 }

@@ -67,6 +67,8 @@ import { inConversation, sendUpdate } from './conversation-updates';
 import { UserError } from './user-error';
 import { delegationTree, historyTree, type HistoryTree } from './conversation-tree';
 import { WorkerDesk } from './worker-desk';
+import { readRun, type TemporalUi } from './run-view/run-reader';
+import type { RunView } from '../core/run-view';
 
 export type { HistoryTree } from './conversation-tree';
 
@@ -215,6 +217,11 @@ export class AgentClient {
   /** The conversation and its delegates (AskAgent), each with theirs, down the tree. */
   tree(id: string): Promise<DelegationNode> {
     return delegationTree(this, id);
+  }
+
+  /** The run view: turns, model and tool calls, waits, delegates with theirs, totals, read from the histories. */
+  run(id: string, temporalUi?: TemporalUi): Promise<RunView> {
+    return this.call(id, () => readRun(this.client, id, temporalUi));
   }
 
   /** The history with each delegate's folded under its AskAgent call (by call id), down the tree. */

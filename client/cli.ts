@@ -22,6 +22,8 @@ import {
   formatTree,
 } from './terminal-format';
 import { toolsCommand } from './tools-command';
+import { formatRun } from './run-tree-format';
+import { embeddedServer } from '../runtime/connection';
 import { registryOf } from './registry-catalog';
 import { formatAgentRegistry, formatEndpointRegistry } from './registry-format';
 import { catalogForOwner, connectEndpoint } from './endpoint-connect';
@@ -53,6 +55,8 @@ const USAGE = `usage: agent <command> [options]
   cancel <conversationId>                         stop the running turn (model call or tool); the agent waits for you
   history <conversationId>                        the conversation so far (delegates' work folded under AskAgent)
   tree <conversationId>                           the conversation's delegates (AskAgent), theirs, and each one's state
+  run <conversationId> [--last <n>]               the run: each turn's model and tool calls, waits for you, delegates
+                                                  with their own steps, status, times, tokens, cost (the last n turns)
   status <conversationId>                         whether the agent waits for you (a tool's open question shown),
                                                   works, or has ended
   end <conversationId>                            end the conversation
@@ -116,6 +120,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         made: { type: 'boolean', default: false },
         stats: { type: 'boolean', default: false },
         since: { type: 'string' },
+        last: { type: 'string' },
         code: { type: 'boolean', default: false },
         'unused-for': { type: 'string' },
         'older-than': { type: 'string' },
@@ -294,6 +299,16 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         out(formatHistory(messages, delegates) || '(empty)', messages);
         return 0;
       }
+      case 'run': {
+        const last = values.last === undefined ? undefined : Number(values.last);
+        if (last !== undefined && !(Number.isInteger(last) && last > 0))
+          throw new UserError(`--last takes a number of turns (1 or more), got "${values.last}".`);
+        const c = await connect();
+        const url = temporalUiUrl(io.env);
+        const view = await c.run(needId(), url ? { url, namespace: c.client.options.namespace } : undefined);
+        out(formatRun(view, { ...(last ? { turns: last } : {}) }), view);
+        return 0;
+      }
       case 'tree': {
         const tree = await (await connect()).tree(needId());
         out(formatTree(tree), tree);
@@ -417,3 +432,8 @@ export function runFromShell(): void {
 }
 
 if (require.main === module) runFromShell();
+
+/** Where the Temporal UI is, for links: TEMPORAL_UI_URL, else the UI of the dev server a running `npm start` recorded. */
+function temporalUiUrl(env: NodeJS.ProcessEnv): string | undefined {
+  return env.TEMPORAL_UI_URL || (env.TEMPORAL_ADDRESS ? undefined : embeddedServer(env)?.uiUrl) || undefined;
+}

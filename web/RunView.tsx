@@ -7,7 +7,7 @@ import './run-view.css';
 import { ApiError, messageOf } from './api';
 import { openRun, readRun, type RunView as View } from './run-api';
 import { RunBranchView } from './run-branch';
-import { STATUS_TEXT, hasEnded, isLive } from './run-format';
+import { STATUS_TEXT, hasEnded, isLive } from '../core/run-format';
 
 const OPEN_ITEM = 'agent-orchestrator.run-view';
 

@@ -11,7 +11,7 @@ import {
   totalsParts,
   turnTimes,
   turnTitle,
-} from './run-format';
+} from '../core/run-format';
 
 interface Clock {
   now: number;

@@ -14,6 +14,7 @@ import { AgentClient } from '../../client/agent-client';
 import { createStreamBus } from '../../stream';
 import type { StreamBus } from '../../stream/bus';
 import { openEvents, type SseEvent } from '../../testkit/sse';
+import { runCli } from '../helpers/cli';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 class SlowScriptedModel extends ScriptedModel {
@@ -165,6 +166,31 @@ describe('run view (API)', () => {
       const delegateTurn = done.root.turns.find((t) => t.steps.some((s) => s.kind === 'delegate'))!;
       expect(delegateTurn.totals.waitMs).toBeGreaterThan(0);
       expect(delegateTurn.totals.durationMs).toBeGreaterThanOrEqual(delegateTurn.totals.waitMs);
+
+      // The CLI reads the same run: the last turn, delegates indented with their steps, a Temporal UI link each.
+      const cli = await runCli(['run', id, '--last', '1'], {
+        TEMPORAL_ADDRESS: env.address,
+        TASK_QUEUE: worker.worker.options.taskQueue,
+        TEMPORAL_UI_URL: UI,
+      });
+      expect(cli.err).toBe('');
+      const lines = cli.out.split('\n');
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^Boss \\(${id}\\) · done · [\\d.]+ s · [\\d,]+ tokens · \\$[\\d.]+ · 8 model calls · 2 tool calls · \\d+ ms waiting for you$`,
+        ),
+      );
+      expect(lines[1]).toBe(`  ${done.root.temporalUrl}`);
+      expect(lines[2]).toBe('(1 earlier turn)');
+      expect(cli.out).toMatch(/^take 2026-12-21 .* · done · /m);
+      expect(cli.out).toMatch(/^ {4}agent {4}PTO assistant · done · .* 2 model calls · 1 tool call · /m);
+      expect(cli.out).toMatch(/^ {12}approval BookPTO · done · .*\n {21}approved$/m);
+      expect(cli.out).toMatch(/^ {12}tool {5}GetOrder · done · /m);
+      const json = await runCli(['run', id, '--json'], {
+        TEMPORAL_ADDRESS: env.address,
+        TASK_QUEUE: worker.worker.options.taskQueue,
+      });
+      expect((JSON.parse(json.out) as RunView).root.totals).toEqual(done.root.totals);
     } finally {
       stream.close();
     }
@@ -175,5 +201,10 @@ describe('run view (API)', () => {
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: string }).error).toMatch(/No conversation/);
     expect((await fetch(`${api.url}/api/conversations/nobody-here/run/events`)).status).toBe(404);
+    const cli = await runCli(['run', 'nobody-here'], {
+      TEMPORAL_ADDRESS: env.address,
+      TASK_QUEUE: worker.worker.options.taskQueue,
+    });
+    expect([cli.code, cli.err]).toEqual([1, 'error: No conversation with id nobody-here.\n']);
   });
 });

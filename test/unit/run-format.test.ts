@@ -12,7 +12,7 @@ import {
   turnTimes,
   turnTitle,
   usageText,
-} from '../../web/run-format';
+} from '../../core/run-format';
 
 const T0 = Date.parse('2026-11-26T10:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();

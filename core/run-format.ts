@@ -1,10 +1,10 @@
 // The run view's words and figures: durations, token counts, costs, a step's one line of facts, a branch's totals, and
 // where a step sits on its turn's timeline. Pure (unit-tested in test/unit/run-format.test.ts); the clock is passed in
 // so a running step's time grows between two views from the server.
-import type { RunBranch, RunStatus, RunStep, RunStepKind, RunTotals, RunTurn, RunView } from '../core/run-view';
-import { spanMs } from '../core/run-view';
-import type { Usage } from '../core/types';
-import { formatMs, formatUsd } from '../core/format';
+import type { RunBranch, RunStatus, RunStep, RunStepKind, RunTotals, RunTurn, RunView } from './run-view';
+import { spanMs } from './run-view';
+import type { Usage } from './types';
+import { formatMs, formatUsd } from './format';
 
 const NUMBER = new Intl.NumberFormat('en-US');
 
