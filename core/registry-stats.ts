@@ -87,16 +87,9 @@ export function toolNameOf(step: RunStep): string {
   return step.label;
 }
 
-/**
- * The endpoint a tool step called: its detail names the MCP server or HTTP API when the call answered (a tool error
- * adds ` · why`); `endpointOf` (from the catalog) answers for a call whose failure took the detail's place.
- */
+/** The endpoint a tool step called: the MCP server or HTTP API its call named, else the catalog's (`endpointOf`). */
 function endpointOfStep(step: RunStep, endpointOf: (tool: string) => string | undefined): string | undefined {
-  const known = endpointOf(step.label);
-  if (known) return known;
-  if (step.kind !== 'tool' || !step.detail || step.detail.startsWith('made tool v')) return undefined;
-  if (step.status === 'failed' && !step.detail.includes(' · ')) return undefined;
-  return step.detail.split(' · ')[0];
+  return step.endpoint ?? endpointOf(step.label);
 }
 
 interface Tally {
@@ -109,14 +102,12 @@ interface Tally {
 
 const tally = (): Tally => ({ times: [], calls: 0, errors: 0, lastUsed: null });
 
-function count(t: Tally, step: RunStep, now: number, endpoint?: string): void {
+function count(t: Tally, step: RunStep, now: number): void {
   t.calls++;
   if (step.status === 'failed') {
     t.errors++;
-    // A tool error's detail is `<endpoint> · why`: the endpoint's row needs only the why.
-    const prefix = endpoint ? `${endpoint} · ` : '';
-    if (step.detail)
-      t.lastError = prefix && step.detail.startsWith(prefix) ? step.detail.slice(prefix.length) : step.detail;
+    const why = step.error ?? step.detail;
+    if (why) t.lastError = why;
   }
   if (step.endedAt) t.times.push(spanMs(step.startedAt, step.endedAt, now));
   if (!t.lastUsed || step.startedAt > t.lastUsed) t.lastUsed = step.startedAt;
@@ -154,13 +145,12 @@ export function usageStats(
   const tools = new Map<string, Tally & { endpoint?: string; madeVersion?: number }>();
   const endpoints = new Map<string, Tally & { hours: Map<number, HourStats> }>();
 
-  for (const b of branches) {
-    const goalId = b.goalId || '(unknown)';
+  const agentOf = (goalId: string, agentName: string) => {
     let agent = agents.get(goalId);
     if (!agent) {
       agent = {
         goalId,
-        agentName: b.agentName || goalId,
+        agentName: agentName || goalId,
         conversations: 0,
         delegated: 0,
         turns: 0,
@@ -176,8 +166,14 @@ export function usageStats(
       };
       agents.set(goalId, agent);
     }
-    if (b.agentName) agent.agentName = b.agentName;
+    if (agentName) agent.agentName = agentName;
+    return agent;
+  };
+
+  for (const b of branches) {
     for (const turn of b.turns) {
+      // The turn counts for the agent that answered it (a conversation may switch agents).
+      const agent = agentOf(turn.goalId || b.goalId || '(unknown)', turn.agentName || b.agentName);
       const steps = turn.steps.filter((s) => s.startedAt >= window.since);
       // A continued run opens with an empty turn 0: no turn of the user's. A prompt is one, even when it was queued
       // behind another and the steps that answered it landed in the last prompt's turn; its time is not known then.
@@ -197,14 +193,13 @@ export function usageStats(
         const tool = tools.get(name) ?? { ...tally() };
         tools.set(name, tool);
         count(tool, s, now);
-        const version = /^made tool v(\d+)/.exec(s.detail ?? '')?.[1];
-        if (version) tool.madeVersion = Math.max(tool.madeVersion ?? 0, Number(version));
+        if (s.madeVersion) tool.madeVersion = Math.max(tool.madeVersion ?? 0, s.madeVersion);
         const endpoint = endpointOfStep(s, endpointOf);
         if (!endpoint) continue;
         tool.endpoint = endpoint;
         const e = endpoints.get(endpoint) ?? { ...tally(), hours: new Map<number, HourStats>() };
         endpoints.set(endpoint, e);
-        count(e, s, now, endpoint);
+        count(e, s, now);
         const hour = Math.floor(Date.parse(s.startedAt) / HOUR_MS) * HOUR_MS;
         const h = e.hours.get(hour) ?? { hour: new Date(hour).toISOString(), calls: 0, errors: 0 };
         e.hours.set(hour, h);
@@ -212,7 +207,8 @@ export function usageStats(
         if (s.status === 'failed') h.errors++;
       }
     }
-    if (agent.ids.has(b.workflowId) && opts.delegates?.has(b.workflowId)) agent.delegates.add(b.workflowId);
+    if (opts.delegates?.has(b.workflowId))
+      for (const agent of agents.values()) if (agent.ids.has(b.workflowId)) agent.delegates.add(b.workflowId);
   }
 
   return {

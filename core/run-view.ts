@@ -33,6 +33,11 @@ export interface RunStep {
   usage?: Usage;
   /** The model that answered (from workers that say it). */
   model?: string;
+  /** A tool step's MCP server or HTTP API; a made tool's version. */
+  endpoint?: string;
+  madeVersion?: number;
+  /** A failed step's words: the tool's error, the refusal, or why the activity failed. */
+  error?: string;
   /** A delegate's workflow run, once it has started (its branch is read from there). */
   runId?: string;
   branch?: RunBranch;
@@ -51,6 +56,9 @@ export interface RunTurn {
   /** 0 is the conversation's start (its greeting, or a delegate's task); 1 the first prompt, … */
   index: number;
   prompt: string;
+  /** The agent that answered it (a conversation may switch agents: ChangeGoal, the picker). */
+  goalId: string;
+  agentName: string;
   status: RunStatus;
   startedAt: string;
   endedAt?: string;

@@ -68,7 +68,16 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
 
   const newTurn = (prompt: string, at: string): RunTurn => {
     if (turn && turn.status === 'running') turn.status = 'done';
-    turn = { index: branch.turns.length, prompt, status: 'running', startedAt: at, steps: [], totals: emptyTotals() };
+    turn = {
+      index: branch.turns.length,
+      prompt,
+      goalId: branch.goalId,
+      agentName: branch.agentName,
+      status: 'running',
+      startedAt: at,
+      steps: [],
+      totals: emptyTotals(),
+    };
     branch.turns.push(turn);
     return turn;
   };
@@ -132,6 +141,8 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
       if (goalLookups.has(String(a.scheduledEventId))) {
         const goal = (result as { goal?: { id: string; agentName: string } })?.goal;
         if (goal) [branch.goalId, branch.agentName] = [goal.id, goal.agentName];
+        // The turn is the agent's that answers it: after a switch, the new one.
+        if (goal && turn) [turn.goalId, turn.agentName] = [goal.id, goal.agentName];
       }
       const step = byActivity.get(String(a.scheduledEventId));
       if (!step) continue;
@@ -143,7 +154,8 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
       const step = byActivity.get(String(a.scheduledEventId));
       if (!step) continue;
       closeStep(step, 'failed', at);
-      step.detail = a.failure?.cause?.message || a.failure?.message || 'failed';
+      step.error = a.failure?.cause?.message || a.failure?.message || 'failed';
+      step.detail = [step.endpoint, step.error].filter(Boolean).join(' · ');
     } else if (e.activityTaskCanceledEventAttributes) {
       const step = byActivity.get(String(e.activityTaskCanceledEventAttributes.scheduledEventId));
       if (step) closeStep(step, 'cancelled', at);

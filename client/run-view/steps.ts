@@ -40,9 +40,13 @@ export function activityStep(
   if (DRAFTS[type]) return { ...step, kind: 'draft', label: DRAFTS[type] };
   if (type === 'callMcpTool' || type === 'callHttpTool') {
     takeAsked(asked, req?.name ?? '');
-    return { ...step, label: req?.name ?? type, detail: req?.ref?.server ?? req?.ref?.api };
+    const endpoint = req?.ref?.server ?? req?.ref?.api;
+    return { ...step, label: req?.name ?? type, ...(endpoint ? { endpoint, detail: endpoint } : {}) };
   }
-  if (type === 'runMadeTool') return { ...step, label: req?.name ?? type, detail: `made tool v${req?.version ?? 0}` };
+  if (type === 'runMadeTool') {
+    const madeVersion = req?.version ?? 0;
+    return { ...step, label: req?.name ?? type, madeVersion, detail: `made tool v${madeVersion}` };
+  }
   const builtin = BUILTIN_ACTIVITIES[type];
   if (builtin) return takeAsked(asked, builtin) ? { ...step, label: builtin } : null;
   takeAsked(asked, type);
@@ -77,13 +81,14 @@ export function toolAnswer(step: RunStep, result: unknown): void {
   if (outcome?.spent) step.usage = outcome.spent;
   if (!outcome?.status || outcome.status === 'ok') return;
   step.status = 'failed';
-  const why =
+  const why: string =
     outcome.status === 'tool_error'
       ? outcome.error
       : outcome.status === 'rejected'
         ? outcome.reason
         : outcome.problems.join('; ');
-  step.detail = [step.detail, clip(why)].filter(Boolean).join(' · ');
+  step.error = clip(why);
+  step.detail = [step.detail, step.error].filter(Boolean).join(' · ');
 }
 
 export function closeStep(step: RunStep, status: RunStatus, at: string): void {

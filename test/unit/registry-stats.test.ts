@@ -36,7 +36,16 @@ function step(kind: RunStep['kind'], label: string, from: number, ms: number, mo
 
 function turn(index: number, from: number, ms: number, steps: RunStep[], waitMs = 0): RunTurn {
   const totals = { ...emptyTotals(), durationMs: ms, waitMs };
-  return { index, prompt: index ? `prompt ${index}` : '', status: 'done', startedAt: at(from), steps, totals };
+  return {
+    index,
+    prompt: index ? `prompt ${index}` : '',
+    goalId: '',
+    agentName: '',
+    status: 'done',
+    startedAt: at(from),
+    steps,
+    totals,
+  };
 }
 
 function branch(workflowId: string, goalId: string, turns: RunTurn[]): RunBranch {
@@ -116,6 +125,16 @@ describe('usageStats over recorded histories', () => {
     expect(tools.extract_urls).toMatchObject({ madeVersion: 1, calls: 1 });
     expect(tools.extract_urls!.endpoint).toBeUndefined();
     expect(tools.SearchTools).toMatchObject({ calls: 1 });
+  });
+
+  it('counts each turn for the agent that answered it when a conversation switches agents', () => {
+    const stats = usageStats([fold('multi-goal-switching.json')], ALL);
+    expect(stats.agents.map((a) => [a.goalId, a.turns, a.conversations])).toEqual([
+      ['goal_choose_agent', 2, 1], // the greeting and "done" (back to the picker)
+      ['goal_hr_pto', 2, 1],
+      ['goal_order_status', 1, 1],
+    ]);
+    expect(stats.agents.reduce((n, a) => n + a.modelCalls, 0)).toBe(15);
   });
 });
 

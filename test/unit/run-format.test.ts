@@ -29,6 +29,8 @@ const step = (over: Partial<RunStep> = {}): RunStep => ({
 const turn = (over: Partial<RunTurn> = {}): RunTurn => ({
   index: 1,
   prompt: 'book a day off',
+  goalId: 'goal_hr_pto',
+  agentName: 'PTO assistant',
   status: 'done',
   startedAt: at(0),
   endedAt: at(10_000),
