@@ -8,6 +8,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { PROJECT_ROOT } from '../tools/project-root';
 import { createApi, type ApiDeps } from './app';
 import type { ApiSettings } from './api-settings';
+import type { RunWatches } from './run-watch';
 
 export const WEB_ROOT = path.join(PROJECT_ROOT, 'dist', 'web');
 
@@ -15,6 +16,8 @@ export interface RunningApi {
   url: string;
   /** Whether the web chat is served (dist/web was built). */
   web: boolean;
+  /** The live run views' watches: what they have cost so far (the benchmark reads `counters`). */
+  runs?: RunWatches;
   close(): Promise<void>;
 }
 
@@ -44,6 +47,7 @@ export async function startApi(
   return {
     url: `http://${host}:${port}`,
     web,
+    runs,
     close: async () => {
       feeds.close();
       runs.close();

@@ -16,6 +16,7 @@ export const PARTS = [
   'http-apis',
   'durability',
   'api',
+  'run-view',
   'worker',
   'scale',
 ] as const;
@@ -120,6 +121,30 @@ export interface ApiOptions {
   turnsPerConversation: number;
 }
 
+/**
+ * The run view's cost (issue 26): open run views (and, for the ratio, the same views of the plain events stream) over
+ * many conversations and over one, each for a window while the conversations take turns, then one while they wait.
+ */
+export interface RunViewOptions {
+  /** SSE views open at once in each row. */
+  views: number;
+  /** Conversations the first rows divide the views over. */
+  conversations: number;
+  /** Also the rows with every view on one conversation (one watch, or one feed, shared by all). */
+  oneConversation: boolean;
+  /** The model's latency per call: past a second, a watch also describes the workflow once a second. */
+  latencyMs: number;
+  /** The window measured while the conversations wait for the user (after their last turn), … */
+  idleSeconds: number;
+  /**
+   * … but for the first row's run views: longer than the server's long poll (20 s), so that each watch's idle poll is
+   * answered and renewed in it (a shorter window just after the turns sees none).
+   */
+  longIdleSeconds: number;
+  /** The window measured while they take turns back to back. */
+  busySeconds: number;
+}
+
 /** The lean-worker benchmarks (issue 11): the compiled worker against `npm run worker` (tsx), each in its own process. */
 export interface WorkerBenchOptions {
   /** Starts of each worker, alternating, for start time and idle RSS. */
@@ -184,6 +209,7 @@ export interface Counts {
   httpApis: HttpApisOptions;
   durability: DurabilityOptions;
   api: ApiOptions;
+  runView: RunViewOptions;
   worker: WorkerBenchOptions;
   scale: ScaleOptions;
 }
@@ -220,6 +246,15 @@ export const FULL: Counts = {
     fanoutTurns: 5,
     overheadTurns: 100,
     turnsPerConversation: 50,
+  },
+  runView: {
+    views: 20,
+    conversations: 20,
+    oneConversation: true,
+    latencyMs: 1500,
+    busySeconds: 10,
+    idleSeconds: 5,
+    longIdleSeconds: 21,
   },
   worker: {
     starts: 3,
@@ -279,6 +314,15 @@ export const QUICK: Counts = {
     fanoutTurns: 1,
     overheadTurns: 5,
     turnsPerConversation: 50,
+  },
+  runView: {
+    views: 4,
+    conversations: 2,
+    oneConversation: false,
+    latencyMs: 0,
+    busySeconds: 1,
+    idleSeconds: 0.5,
+    longIdleSeconds: 0.5,
   },
   worker: {
     starts: 1,

@@ -2,8 +2,8 @@
 // workers. The parts (options.ts, PARTS) run one after the other on one server, in this order: the chat turns against
 // a floor (an update that runs one no-op activity: what is left over it is the orchestrator's own cost), round trips
 // per step, one model wait per turn, delegation, SearchTools, the sandbox, made tools, MCP, HTTP APIs as tools,
-// durability, the HTTP API, the lean worker, scale on one box. `--quick`: every part with small counts (CI's smoke
-// test). What each measures: bench/README.md.
+// durability, the HTTP API, the run view, the lean worker, scale on one box. `--quick`: every part with small counts
+// (CI's smoke test). What each measures: bench/README.md.
 //
 // One server for everything; TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE etc.) uses that server instead of a dev server.
 import os from 'node:os';
@@ -23,6 +23,7 @@ import { runOneModelWaitBench } from './one-model-wait';
 import { readPlan, USAGE, type Counts, type PartName, type Plan } from './options';
 import { printAndSave, type PartResult } from './report/run-report';
 import { runRoundTrips } from './round-trips';
+import { runRunViewBench } from './run-view-bench';
 import { runScaleBench } from './scale';
 import { startServer, type BenchServer } from './server';
 import { runToolSearchBench } from './tool-search';
@@ -54,6 +55,7 @@ const RUN: Record<PartName, (r: PartRun) => Promise<BenchPart>> = {
   'http-apis': (r) => runHttpApisBench(r.ctx, r.counts.httpApis),
   durability: (r) => runDurabilityBench(r.ctx, r.server.info.address, r.counts.durability),
   api: (r) => runApiBench(r.ctx, r.server.info.address, r.counts.api),
+  'run-view': (r) => runRunViewBench(r.ctx, r.server, r.counts.runView),
   // Its workers are processes of their own: it compiles the worker first (tsc, then the workflow bundle).
   worker: (r) => runWorkerBench(r.ctx, r.server.info.address, r.counts.worker),
   scale: (r) => runScaleBench(r.ctx, r.server, r.counts.scale),
