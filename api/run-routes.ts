@@ -69,7 +69,7 @@ export function addRunRoutes(
         try {
           unsubscribe = await watches.open(
             id,
-            (view) => write(() => stream.writeSSE({ event: 'run', data: JSON.stringify(view) })),
+            (json) => write(() => stream.writeSSE({ event: 'run', data: json })),
             () => void writing.then(close),
           );
         } catch (err) {

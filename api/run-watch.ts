@@ -31,7 +31,8 @@ export interface RunWatchCounters {
 }
 
 interface View {
-  send(view: RunView): void;
+  /** The view as JSON: made once per change, however many views it goes to. */
+  send(json: string): void;
   end(): void;
 }
 
@@ -96,7 +97,7 @@ class RunWatch {
   async add(view: View): Promise<() => void> {
     await this.ready;
     this.views.add(view);
-    view.send(this.latest ?? this.compose());
+    view.send(JSON.stringify(this.latest ?? this.compose()));
     if (this.ended()) this.endAll();
     return () => {
       this.views.delete(view);
@@ -115,6 +116,7 @@ class RunWatch {
 
   /** Reads a workflow's history so far, then follows it (and each delegate it starts) until it ends. */
   private async follow(workflowId: string, runId?: string): Promise<void> {
+    if (this.stopped) return;
     this.starting.add(workflowId);
     let followed: Followed;
     try {
@@ -206,7 +208,8 @@ class RunWatch {
       this.sendTimer = null;
       this.lastSent = Date.now();
       const view = this.compose();
-      for (const v of this.views) v.send(view);
+      const json = JSON.stringify(view);
+      for (const v of this.views) v.send(json);
       this.counters.viewsSent += this.views.size;
       if (this.ended()) this.endAll();
     }, wait);
