@@ -6,6 +6,7 @@ import { createLlmActivities, type LlmDeps } from './llm/llm-activities';
 import { createMcpActivities, type McpDeps } from './mcp-activities';
 import { createCodeActivities, type CodeDeps } from './sandbox/code-activities';
 import { createToolDispatcher } from './tool-activities';
+import { createFileActivities, type FileDeps } from './file-activities';
 
 export interface ActivityDeps extends GoalDeps {
   llm: LlmDeps;
@@ -13,15 +14,18 @@ export interface ActivityDeps extends GoalDeps {
   mcp: McpDeps;
   limits?: Limits;
   code?: CodeDeps;
+  /** The blob store: results too big for history are kept whole there, and ReadFile reads them and attachments. */
+  files?: FileDeps & { thresholdChars: number };
 }
 
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createGoalActivities(deps),
     ...createLlmActivities({ ...deps.llm, maxReplyChars: deps.limits?.maxReplyChars }),
-    ...createMcpActivities(deps.mcp, deps.limits),
+    ...createMcpActivities(deps.mcp, deps.limits, deps.files),
     ...createCodeActivities({ made: deps.made, ...deps.code }),
+    ...(deps.files ? createFileActivities(deps.files) : {}),
     // The catch-all: any activity type not named above is a native tool.
-    default: createToolDispatcher(deps.tools, deps.toolContext, deps.limits),
+    default: createToolDispatcher(deps.tools, deps.toolContext, deps.limits, deps.files),
   };
 }

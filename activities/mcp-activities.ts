@@ -6,7 +6,9 @@ import { idempotencyKey } from '../tools/idempotency';
 import type { McpDiscovery } from '../mcp/catalog';
 import { callMcpTool } from '../mcp/call';
 import { whileHeartbeating } from './heartbeat';
-import { capOutcome, DEFAULT_LIMITS, type Limits } from './limits';
+import { DEFAULT_LIMITS, type Limits } from './limits';
+import { keepOutcome, type ClaimCheck } from './claim-check';
+import type { ToolOutcome } from '../core/types';
 import type { McpPool } from '../mcp/pool';
 import type { McpActivities } from '../core/activity-types';
 import { observeToolCall } from './call-telemetry';
@@ -24,7 +26,10 @@ export interface McpDeps {
 export function createMcpActivities(
   { discovery, pool, questions = {} }: McpDeps,
   limits: Limits = DEFAULT_LIMITS,
+  check?: ClaimCheck,
 ): McpActivities {
+  const keep = (outcome: ToolOutcome, tool: string, owner?: string) =>
+    keepOutcome(outcome, { check, maxChars: limits.maxToolResultChars, tool, ...(owner ? { owner } : {}) });
   const features = new EndpointFeaturesReader(discovery, pool);
   return {
     callMcpTool: (input) =>
@@ -40,7 +45,7 @@ export function createMcpActivities(
         });
         const outcome = await whileHeartbeating((signal) => callMcpTool(discovery, pool, input, signal, host));
         const spent = host.spent();
-        return { ...capOutcome(outcome, limits.maxToolResultChars), ...(spent ? { spent } : {}) };
+        return { ...(await keep(outcome, input.name, input.owner)), ...(spent ? { spent } : {}) };
       }),
     callHttpTool: ({ name, ref, args }) =>
       observeToolCall(ref.operation, ref.api, async () => {
@@ -52,7 +57,7 @@ export function createMcpActivities(
           const outcome = await whileHeartbeating((signal) =>
             callApi(call, args, { idempotencyKey: idempotencyKey(name), signal }),
           );
-          return capOutcome(outcome, limits.maxToolResultChars);
+          return keep(outcome, name);
         } catch (err) {
           // Worth another attempt (an idempotent call's 5xx or timeout): Temporal retries with backoff.
           if (err instanceof RetryableHttpError) throw ApplicationFailure.retryable(err.message, 'HttpRetryable');

@@ -5,14 +5,20 @@ import { z } from 'zod';
 import { ToolError, type ToolContext } from '../tools/define-tool';
 import { recordedEffect, recordEffect } from '../tools/effect-ledger';
 import { whileHeartbeating } from './heartbeat';
-import { capOutcome, DEFAULT_LIMITS, type Limits } from './limits';
+import { DEFAULT_LIMITS, type Limits } from './limits';
+import { keepOutcome, type ClaimCheck } from './claim-check';
 import { callKey } from '../tools/idempotency';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { FailureTypes } from '../core/activity-types';
 import type { ToolOutcome } from '../core/types';
 import { observeToolCall } from './call-telemetry';
 
-export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext, limits: Limits = DEFAULT_LIMITS) {
+export function createToolDispatcher(
+  tools: ToolRegistry,
+  ctx: ToolContext,
+  limits: Limits = DEFAULT_LIMITS,
+  check?: ClaimCheck,
+) {
   return async function runNativeTool(args: Record<string, unknown>): Promise<ToolOutcome> {
     return observeToolCall(activityInfo().activityType, undefined, () => run(args));
   };
@@ -37,15 +43,19 @@ export function createToolDispatcher(tools: ToolRegistry, ctx: ToolContext, limi
     // A tool that changes state runs once per call, however often Temporal retries the activity.
     const key = callKey();
     const done = tool.readOnly ? undefined : recordedEffect(ctx.store, key);
-    if (done) return { status: 'ok', result: done.result };
+    if (done) return { status: 'ok', result: done.result, ...(done.stored ? { stored: done.stored } : {}) };
     try {
       const ran = await whileHeartbeating(async (signal) =>
         tool.run(parsed.data, { ...ctx, conversationId: info.workflowExecution?.workflowId, signal }),
       );
-      const outcome = capOutcome({ status: 'ok', result: ran }, limits.maxToolResultChars);
+      // Too big for history: kept whole in the blob store (idempotent by content), before the effect is recorded.
+      const outcome = await keepOutcome(
+        { status: 'ok', result: ran },
+        { check, maxChars: limits.maxToolResultChars, tool: name },
+      );
       // A read-only call changed nothing: no write. Otherwise the effect and its record go to disk together.
       if (!tool.readOnly) {
-        if (outcome.status === 'ok') recordEffect(ctx.store, key, name, outcome.result, ctx.now());
+        if (outcome.status === 'ok') recordEffect(ctx.store, key, name, outcome.result, ctx.now(), outcome.stored);
         ctx.store.persist();
       }
       return outcome;

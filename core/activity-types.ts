@@ -1,5 +1,6 @@
 // The activity contract, as pure types: activities implement it, the workflow schedules it.
 // Lives here so workflow code never imports the activities/ folder, not even for types.
+import type { BlobRef, BlobWindow } from './blobs';
 import type {
   AgentSummary,
   CatalogSummary,
@@ -76,6 +77,13 @@ export interface CodeActivities {
    * histories, client/registry-catalog.ts). */
   describeMadeTools(): Promise<MadeToolSummary[]>;
   manageMadeTool(input: { action: 'disable' | 'enable' | 'remove'; name: string }): Promise<MadeToolSummary[]>;
+}
+
+/** Files kept whole outside history (core/blobs.ts): a window read for ReadFile. */
+export interface FileActivities {
+  /** A window of a stored file, as the call's outcome: the text (or rows) read, whether there is more and what next;
+   * a window the file's kind cannot serve, or a file no longer stored, is a tool error in words. */
+  readFile(input: { ref: BlobRef; window: BlobWindow }): Promise<ToolOutcome>;
 }
 
 export interface LlmActivities {

@@ -2,6 +2,7 @@
 // run, its state and replies, the approval it waits for, and the delegates it hands tasks to (AskAgent).
 import type { ChatMessage, ToolCall, ToolSpec, Usage } from './types';
 import type { ToolQuestion } from './tool-questions';
+import type { BlobRef } from './blobs';
 
 /** What every delegated agent hands back (AskAgent's result): one shape, so outputs chain. */
 export interface DelegateEnvelope {
@@ -122,7 +123,7 @@ export type ConfirmDecision =
 export interface CarriedState {
   summary: string;
   messages: ChatMessage[];
-  pendingPrompts: { id: number; text: string }[];
+  pendingPrompts: { id: number; text: string; attachments?: BlobRef[] }[];
   usage: Usage;
   promptSeq: number;
   runs: number;
@@ -134,6 +135,8 @@ export interface CarriedState {
   usageByGoal?: Record<string, Usage>;
   /** Tools this conversation made (CreateTool); absent in runs from before made tools. */
   madeTools?: MadeHere[];
+  /** The files it holds (attachments, results kept whole): ReadFile reads them; absent in runs from before files. */
+  files?: BlobRef[];
 }
 
 /** A tool made in a conversation, and the goal whose agent made it (and keeps it). */

@@ -1,6 +1,7 @@
 // What Conversation asks the workflow to do (an effect) and what each effect answers. One entry per kind in
 // EffectInputs and EffectResults keeps both halves checked by the compiler: perform(effect) must return the
 // result of that effect's kind, and Conversation.apply(effect, result) receives exactly that type, with no casts.
+import type { BlobRef } from './blobs';
 import type {
   AgentSummary,
   GoalDraftResult,
@@ -19,6 +20,8 @@ import type { PlanRequest, PlanResult, PromptVerdict, ValidateRequest, VetAndPla
 export interface QueuedPrompt {
   id: number;
   text: string;
+  /** Files attached to it (blob refs). */
+  attachments?: BlobRef[];
   /** The goal's starter prompt: the agent opens the conversation itself; never validated. */
   starter?: boolean;
 }
@@ -64,6 +67,8 @@ interface EffectInputs {
   create_tool: { call: ToolCall; request: string };
   /** RunCode: the script run in the sandbox, its answer (or why not) the call's outcome. */
   run_code: { call: ToolCall };
+  /** ReadFile: a window of a file the conversation holds, read from the blob store. */
+  read_file: { call: ToolCall; ref: BlobRef };
 }
 
 export interface DelegateStart {
@@ -93,6 +98,7 @@ export interface EffectResults {
   check_goal_draft: { problems: string[] } | StepFailure;
   create_goal: GoalDraftResult | StepFailure;
   run_code: ToolOutcome;
+  read_file: ToolOutcome;
   check_tool_draft: ToolDraftCheck | StepFailure;
   /** The new tool's spec when it was written. */
   create_tool: { spec: ToolSpec; file: string } | { problems: string[] } | StepFailure;

@@ -12,8 +12,12 @@ import type {
   PendingApproval,
 } from './conversation-types';
 import type { AnsweredQuestion, QuestionAnswer, ToolQuestion } from './tool-questions';
+import type { BlobRef } from './blobs';
 
-export const userPromptSignal = defineSignal<[string]>('userPrompt');
+/** A prompt: the user's words, and the files they attached (stored first: AgentClient.attach, POST /api/files). */
+export type PromptInput = string | { text: string; attachments?: BlobRef[] };
+
+export const userPromptSignal = defineSignal<[PromptInput]>('userPrompt');
 export const confirmSignal = defineSignal<[ConfirmDecision]>('confirm');
 export const endChatSignal = defineSignal('endChat');
 export const changeGoalSignal = defineSignal<[string]>('changeGoal');
@@ -27,7 +31,7 @@ export const answerToolQuestionSignal = defineSignal<[AnsweredQuestion]>('answer
 export const delegateReportSignal = defineSignal<[DelegateReport]>('delegateReport');
 
 /** Sends a prompt and returns the agent's reply once it next needs the user. */
-export const promptUpdate = defineUpdate<AgentReply, [string]>('prompt');
+export const promptUpdate = defineUpdate<AgentReply, [PromptInput]>('prompt');
 /** Approves or rejects the pending tool call and returns the agent's reply once it next needs the user. */
 export const confirmUpdate = defineUpdate<AgentReply, [ConfirmDecision]>('confirmAndWait');
 /** Stops the running turn and returns the agent's reply once it has stopped; refused when nothing is running. */
@@ -59,3 +63,6 @@ export const feedQuery = defineQuery<ConversationFeed, [number]>('feed');
 
 /** Largest prompt accepted, in characters; protects the history from oversized payloads. */
 export const MAX_PROMPT_CHARS = 16_000;
+
+/** Most files one prompt may carry. */
+export const MAX_ATTACHMENTS = 10;

@@ -1,5 +1,6 @@
 // Shared, pure types: imported by the workflow (deterministic sandbox), activities, worker and client.
 // Nothing here may import I/O code.
+import type { BlobRef } from './blobs';
 
 /** A JSON Schema object (draft 2020-12 / draft-07 subset) describing a tool's input. */
 export type JsonSchema = Record<string, unknown>;
@@ -167,6 +168,8 @@ export type ToolOutcome =
       /** With `content`: `result` is the tool's structured content (MCP `structuredContent`, checked against its
        * outputSchema), and `content` the parts beside it; without, `result` is the parts' text. */
       structured?: true;
+      /** A result too big for history, kept whole in the blob store: `result` is then its preview and how to read it. */
+      stored?: BlobRef;
     }
   | { status: 'invalid_input'; problems: string[]; missing: string[] }
   | { status: 'tool_error'; error: string }
@@ -222,6 +225,8 @@ export type ChatMessage =
       text: string;
       promptId: number;
       /** The goal's starter prompt, not the user's words. */ starter?: true;
+      /** Files the user attached, kept in the blob store (core/blobs.ts); absent in messages from before files. */
+      attachments?: BlobRef[];
     }
   | { kind: 'agent'; text: string; toolCalls: ToolCall[]; usage?: Usage }
   | { kind: 'tool'; call: ToolCall; outcome: ToolOutcome }

@@ -4,10 +4,13 @@
 // finds the record and answers with it instead of acting again.
 import type { MockStore } from './define-tool';
 import { seeded } from './mock-data';
+import type { BlobRef } from '../core/blobs';
 
 interface Entry {
   tool: string;
   result: unknown;
+  /** A result kept whole in the blob store: its reference (the result is then its preview). */
+  stored?: BlobRef;
   at: string;
 }
 
@@ -16,15 +19,27 @@ const LEDGER = 'effect-ledger';
 const KEPT = 5_000;
 
 /** The recorded result of the call with this key, if it already ran to completion. */
-export function recordedEffect(store: MockStore, key: string): { result: unknown } | undefined {
+export function recordedEffect(store: MockStore, key: string): { result: unknown; stored?: BlobRef } | undefined {
   const entry = ledger(store)[key];
-  return entry ? { result: entry.result } : undefined;
+  return entry ? { result: entry.result, ...(entry.stored ? { stored: entry.stored } : {}) } : undefined;
 }
 
 /** Records a completed call; the caller persists the store, so the effect and its record land together. */
-export function recordEffect(store: MockStore, key: string, tool: string, result: unknown, at: Date): void {
+export function recordEffect(
+  store: MockStore,
+  key: string,
+  tool: string,
+  result: unknown,
+  at: Date,
+  stored?: BlobRef,
+): void {
   const entries = ledger(store);
-  entries[key] = { tool, result: result === undefined ? null : result, at: at.toISOString() };
+  entries[key] = {
+    tool,
+    result: result === undefined ? null : result,
+    ...(stored ? { stored } : {}),
+    at: at.toISOString(),
+  };
   const keys = Object.keys(entries);
   for (const old of keys.slice(0, Math.max(0, keys.length - KEPT))) delete entries[old];
 }

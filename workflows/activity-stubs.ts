@@ -10,6 +10,7 @@ import {
 import {
   FailureTypes,
   type CodeActivities,
+  type FileActivities,
   type GoalActivities,
   type LlmActivities,
   type McpActivities,
@@ -123,6 +124,12 @@ const code = proxyActivities<CodeActivities>(CODE_OPTIONS);
 const drafts = proxyActivities<CodeActivities>({ ...CODE_OPTIONS, heartbeatTimeout: '10 seconds' });
 
 export const { runCode, describeMadeTools, manageMadeTool } = code;
+
+/** ReadFile: a window of a stored file; reading changes nothing, so any failure but a refusal is tried again. */
+export const { readFile } = proxyActivities<FileActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.Misconfigured] },
+});
 export const { checkToolDraft, createTool } = drafts;
 
 /** A made tool's call, named in the Temporal UI by the tool and its version. */

@@ -25,15 +25,15 @@ export function setHandlers(
     return convo.replies.last!;
   }
 
-  setHandler(m.userPromptSignal, (text: string) => {
-    const refusal = convo.promptRefusal(text);
+  setHandler(m.userPromptSignal, (input) => {
+    const refusal = convo.promptRefusal(input);
     if (refusal) log.warn(`prompt signal ignored: ${refusal}`);
-    else convo.enqueuePrompt(text.trim());
+    else convo.enqueuePrompt(input);
   });
   setHandler(
     m.promptUpdate,
-    async (text: string) => {
-      const id = convo.enqueuePrompt(text.trim(), true);
+    async (input) => {
+      const id = convo.enqueuePrompt(input, true);
       await condition(() => convo.replies.has(id) || convo.ended);
       return convo.replies.collect(id) ?? convo.replies.last!;
     },

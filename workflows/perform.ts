@@ -19,6 +19,7 @@ import {
   listAgents,
   planTurn,
   resolveGoal,
+  readFile,
   runCode,
   runMadeTool,
   runTool,
@@ -78,6 +79,11 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
     check_tool_draft: ({ call }) => versioned(PATCHES.createTool, () => checkToolDraft(call.args)),
     create_tool: ({ call, request }) =>
       versioned(PATCHES.createTool, () => createTool({ draft: call.args, request, callId: call.id })),
+    read_file: async ({ call, ref }) => {
+      const { id: _id, ...window } = call.args;
+      const outcome = await versioned(PATCHES.files, () => readFile({ ref, window }));
+      return 'failed' in outcome ? { status: 'tool_error', error: outcome.failed } : outcome;
+    },
     run_code: async ({ call }) => {
       const outcome = await versioned(PATCHES.runCode, () =>
         runCode({ code: String(call.args.code), input: call.args.input }),

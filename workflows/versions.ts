@@ -29,6 +29,8 @@ export const PATCHES = {
   createTool: 'create-tool',
   /** HTTP API operations (`httpApis`) run as the callHttpTool activity. */
   httpApis: 'http-apis',
+  /** ReadFile reads a window of a file the conversation holds through the readFile activity. */
+  files: 'files',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

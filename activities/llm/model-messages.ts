@@ -1,6 +1,8 @@
 // Structured conversation → the AI SDK's provider-neutral messages (native tool calling).
 import type { LanguageModel, ModelMessage } from 'ai';
 import type { ChatMessage } from '../../core/types';
+import { describeBlob, type BlobRef } from '../../core/blobs';
+import { READ_FILE } from '../../core/builtin-specs';
 import { toolResultOutput } from './tool-result-output';
 
 /** Notes (goal switches, system events) travel as user text with this prefix; providers reject mid-chat system turns. */
@@ -53,7 +55,7 @@ function inCallOrder(messages: ChatMessage[]): ChatMessage[] {
 function toModelMessage(m: ChatMessage, media: boolean): ModelMessage {
   switch (m.kind) {
     case 'user':
-      return { role: 'user', content: m.text };
+      return { role: 'user', content: m.attachments?.length ? withAttachments(m.text, m.attachments) : m.text };
     case 'note':
       return { role: 'user', content: NOTE_PREFIX + m.text };
     case 'agent':
@@ -82,4 +84,22 @@ function toModelMessage(m: ChatMessage, media: boolean): ModelMessage {
         ],
       };
   }
+}
+
+/**
+ * The user's words and, after them, each attached file in a line with its id and preview: the model reads the rest with
+ * ReadFile (a file's bytes never travel in a model request whole).
+ */
+export function withAttachments(text: string, files: BlobRef[]): string {
+  const listed = files.map(
+    (f) => `- ${describeBlob(f)}, id ${f.id}${f.preview ? `; it begins:\n${indent(f.preview)}` : ''}`,
+  );
+  return `${text}\n\n[Attached files — read them with ${READ_FILE}:]\n${listed.join('\n')}`;
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n');
 }

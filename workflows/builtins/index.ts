@@ -7,6 +7,7 @@ import {
   CREATE_AGENT,
   CREATE_TOOL,
   LIST_AGENTS,
+  READ_FILE,
   RUN_CODE,
   SEARCH_TOOLS,
 } from '../../core/builtin-specs';
@@ -18,6 +19,7 @@ import { completeGoal } from './complete-goal';
 import { createAgent } from './create-agent';
 import { createTool } from './create-tool';
 import { listAgents } from './list-agents';
+import { readFile } from './read-file';
 import { runCode } from './run-code';
 import { searchTools } from './search-tools';
 
@@ -29,6 +31,7 @@ export function createBuiltins(convo: BuiltinContext) {
   const ask = askAgent(convo);
   const code = runCode(convo);
   const made = createTool(convo);
+  const files = readFile(convo);
   const table: Record<string, Builtin> = {
     [LIST_AGENTS]: list,
     [CHANGE_GOAL]: changeGoal(),
@@ -39,6 +42,7 @@ export function createBuiltins(convo: BuiltinContext) {
     [CREATE_AGENT]: create,
     [RUN_CODE]: code,
     [CREATE_TOOL]: made,
+    [READ_FILE]: files,
   };
   return {
     table,
@@ -49,6 +53,7 @@ export function createBuiltins(convo: BuiltinContext) {
       ...ask.appliers,
       ...code.appliers,
       ...made.appliers,
+      ...files.appliers,
     },
   };
 }

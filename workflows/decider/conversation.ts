@@ -18,7 +18,8 @@ import { MessageLog } from './message-log';
 import { Questions } from './questions';
 import { Replies } from './replies';
 import { TaskMode } from './task-mode';
-import { promptRefusal, Prompts } from './prompts';
+import { promptParts, promptRefusal, Prompts } from './prompts';
+import type { PromptInput } from '../../core/messages';
 import { ToolOffer } from './tool-offer';
 import { ToolStep, type StepHost } from './tool-step';
 import { Turn, type TurnHost } from './turn';
@@ -69,7 +70,7 @@ export class Conversation implements StepHost, TurnHost {
     workflowId = 'conversation',
   ) {
     const carried = input.carried;
-    this.log = new MessageLog(carried?.messages, carried?.firstSeq);
+    this.log = new MessageLog(carried?.messages, carried?.firstSeq, carried?.files);
     this.summary = carried?.summary ?? '';
     this.budget = new Budget(carried);
     this.prompts = new Prompts(carried);
@@ -77,6 +78,7 @@ export class Conversation implements StepHost, TurnHost {
     this.delegations = new Delegations(workflowId, carried?.delegations ?? 0);
     this.questions = new Questions(this.delegations);
     this.offer.madeHere = carried?.madeTools ?? [];
+    this.offer.files = this.log.files;
     this.taskMode = new TaskMode(input.task);
   }
 
@@ -120,9 +122,10 @@ export class Conversation implements StepHost, TurnHost {
 
   // ---- inputs from handlers -------------------------------------------------------------------------------
 
-  /** Queues a user prompt; `watch` keeps its reply for an update handler to collect. */
-  enqueuePrompt(text: string, watch = false): number {
-    const id = this.prompts.add(text);
+  /** Queues a user prompt (with the files attached to it); `watch` keeps its reply for an update handler to collect. */
+  enqueuePrompt(input: PromptInput, watch = false): number {
+    const { text, attachments } = promptParts(input);
+    const id = this.prompts.add(text, attachments);
     if (watch) this.replies.watch(id);
     return id;
   }

@@ -5,9 +5,13 @@ import type { QueuedPrompt } from '../../core/effects';
 import type { ChatMessage } from '../../core/types';
 import type { ConversationFeed } from '../../core/conversation-types';
 import type { TranscriptRef } from '../../core/activity-types';
+import type { BlobRef } from '../../core/blobs';
+import { HeldFiles } from './files';
 
 export class MessageLog {
   readonly messages: ChatMessage[];
+  /** The files its messages brought (and those carried from earlier runs). */
+  readonly files: HeldFiles;
   /** How many messages LLM requests of this run have carried so far; later requests send only what follows. */
   private sentUpTo = 0;
 
@@ -15,8 +19,11 @@ export class MessageLog {
     carried: ChatMessage[] = [],
     /** The sequence number of `messages[0]` in the whole conversation (see CarriedState.firstSeq). */
     readonly firstSeq = 0,
+    carriedFiles: BlobRef[] = [],
   ) {
     this.messages = [...carried];
+    this.files = new HeldFiles(carriedFiles);
+    for (const m of carried) this.files.take(m);
   }
 
   get length(): number {
@@ -25,15 +32,17 @@ export class MessageLog {
 
   push(message: ChatMessage): void {
     this.messages.push(message);
+    this.files.take(message);
   }
 
   /** A prompt as the transcript keeps it; a goal's starter prompt is marked, so views show the agent opening. */
   user(prompt: QueuedPrompt): void {
-    this.messages.push({
+    this.push({
       kind: 'user',
       text: prompt.text,
       promptId: prompt.id,
       ...(prompt.starter ? { starter: true as const } : {}),
+      ...(prompt.attachments?.length ? { attachments: prompt.attachments } : {}),
     });
   }
 

@@ -1,7 +1,8 @@
 // The prompts waiting for the agent, in order, and the one it is answering now: a reply goes to whoever waits for
 // that prompt (Replies). Ids count up through the whole conversation, across continue-as-new.
 import type { QueuedPrompt } from '../../core/effects';
-import { MAX_PROMPT_CHARS } from '../../core/messages';
+import { MAX_ATTACHMENTS, MAX_PROMPT_CHARS, type PromptInput } from '../../core/messages';
+import type { BlobRef } from '../../core/blobs';
 import type { CarriedState } from '../../core/conversation-types';
 
 export class Prompts {
@@ -16,8 +17,8 @@ export class Prompts {
   }
 
   /** Queues a prompt at the back; its id. */
-  add(text: string): number {
-    this.queue.push({ id: ++this.seq, text });
+  add(text: string, attachments: BlobRef[] = []): number {
+    this.queue.push({ id: ++this.seq, text, ...(attachments.length ? { attachments } : {}) });
     return this.seq;
   }
 
@@ -43,14 +44,47 @@ export class Prompts {
 
   /** What continue-as-new carries: the prompts still waiting, and the last id given. */
   carried(): Pick<CarriedState, 'pendingPrompts' | 'promptSeq'> {
-    return { pendingPrompts: this.queue.map(({ id, text }) => ({ id, text })), promptSeq: this.seq };
+    const pendingPrompts = this.queue.map(({ id, text, attachments }) => ({
+      id,
+      text,
+      ...(attachments ? { attachments } : {}),
+    }));
+    return { pendingPrompts, promptSeq: this.seq };
   }
 }
 
+/** A prompt's words and files, whichever form it came in (a string from clients before files). */
+export function promptParts(input: PromptInput): { text: string; attachments: BlobRef[] } {
+  return typeof input === 'string'
+    ? { text: input.trim(), attachments: [] }
+    : { text: input.text.trim(), attachments: input.attachments ?? [] };
+}
+
 /** Why a prompt cannot be taken as it is (the update's validator throws it; a signal's is logged), or null. */
-export function promptRefusal(text: unknown): string | null {
+export function promptRefusal(input: unknown): string | null {
+  const { text, attachments } =
+    typeof input === 'string'
+      ? { text: input, attachments: [] }
+      : ((input ?? {}) as { text?: unknown; attachments?: unknown });
   if (typeof text !== 'string' || !text.trim()) return 'The prompt is empty.';
   if (text.length > MAX_PROMPT_CHARS)
     return `The prompt has ${text.length} characters; the limit is ${MAX_PROMPT_CHARS}.`;
-  return null;
+  if (attachments === undefined) return null;
+  if (!Array.isArray(attachments)) return 'attachments must be a list of stored files.';
+  if (attachments.length > MAX_ATTACHMENTS)
+    return `The prompt has ${attachments.length} files; the limit is ${MAX_ATTACHMENTS}.`;
+  const bad = attachments.find((a: Partial<BlobRef>) => !isRef(a));
+  return bad ? `Not a stored file: ${JSON.stringify(bad).slice(0, 100)} (store it first: POST /api/files).` : null;
+}
+
+function isRef(a: Partial<BlobRef> | null): boolean {
+  return (
+    !!a &&
+    typeof a.id === 'string' &&
+    /^[0-9a-f]{64}$/.test(a.id) &&
+    typeof a.size === 'number' &&
+    typeof a.type === 'string' &&
+    typeof a.name === 'string' &&
+    typeof a.preview === 'string'
+  );
 }

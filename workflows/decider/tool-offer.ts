@@ -2,7 +2,8 @@
 // TOOL_SEARCH_THRESHOLD, the builtins, the tools it used lately, those SearchTools found this turn, and SearchTools
 // (hundreds of schemas on every request cost time, money and worse picks; every tool stays callable). It also
 // decides when MCP tools are looked at again: they are live, and servers come and go between turns.
-import { SEARCH_TOOLS, SEARCH_TOOLS_SPEC } from '../../core/builtin-specs';
+import { READ_FILE, READ_FILE_SPEC, SEARCH_TOOLS, SEARCH_TOOLS_SPEC } from '../../core/builtin-specs';
+import { HeldFiles } from './files';
 import type { CatalogSummary, Goal, ResolvedGoal, ToolSpec } from '../../core/types';
 import type { MadeHere } from '../../core/conversation-types';
 import type { MessageLog } from './message-log';
@@ -19,6 +20,8 @@ export class ToolOffer {
   /** Tools made in this conversation (CreateTool), with the goal they were made under: its agent keeps them through
    * refreshes, switches away and back, and continue-as-new (CarriedState.madeTools). */
   madeHere: MadeHere[] = [];
+  /** The conversation's files: while it holds any, ReadFile is offered. */
+  files = new HeldFiles();
   /** SearchTools: the tools it found this turn (offered until the turn ends). */
   private readonly foundThisTurn = new Set<string>();
   /** The prompt whose turn last had its tools looked at. */
@@ -102,10 +105,16 @@ export class ToolOffer {
 
   /** What the LLM is offered for its next step. */
   offered(log: MessageLog): ToolSpec[] {
-    if (!this.searches()) return this.tools;
+    const files = this.readsFiles() ? [READ_FILE_SPEC] : [];
+    if (!this.searches()) return [...this.tools, ...files];
     const recent = log.recentlyUsed(10, SEARCH_TOOLS);
     const shown = (t: ToolSpec) => t.kind === 'builtin' || recent.has(t.name) || this.foundThisTurn.has(t.name);
-    return [...this.tools.filter(shown), SEARCH_TOOLS_SPEC];
+    return [...this.tools.filter(shown), SEARCH_TOOLS_SPEC, ...files];
+  }
+
+  /** ReadFile is offered: the conversation holds files, and the goal does not list it itself. */
+  private readsFiles(): boolean {
+    return this.files.any && !this.tools.some((t) => t.name === READ_FILE);
   }
 
   /** Whether the LLM sees only some tools and finds the rest with SearchTools. */
@@ -116,7 +125,8 @@ export class ToolOffer {
   find(name: string): ToolSpec | undefined {
     return (
       this.tools.find((t) => t.name === name) ??
-      (name === SEARCH_TOOLS && this.searches() ? SEARCH_TOOLS_SPEC : undefined)
+      (name === SEARCH_TOOLS && this.searches() ? SEARCH_TOOLS_SPEC : undefined) ??
+      (name === READ_FILE && this.readsFiles() ? READ_FILE_SPEC : undefined)
     );
   }
 

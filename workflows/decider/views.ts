@@ -45,6 +45,7 @@ export function carry(convo: Conversation, summary: string, recent: T.ChatMessag
     delegations: convo.delegations.started,
     firstSeq: convo.log.firstSeq + convo.log.length - recent.length,
     ...(convo.offer.madeHere.length ? { madeTools: convo.offer.madeHere } : {}),
+    ...(convo.log.files.any ? { files: convo.log.files.carried() } : {}),
   };
 }
 

@@ -1,0 +1,58 @@
+// The claim check: a tool result too big for a workflow's history is kept whole in the blob store, and history gets
+// its reference — id, size, type, a preview — with word of how to read more (ReadFile). Nothing is cut off and no
+// request explodes. Without a store (or under the threshold) a result keeps the old cap (limits.ts).
+import { activityInfo } from '@temporalio/activity';
+import { describeBlob, type BlobRef } from '../core/blobs';
+import { READ_FILE } from '../core/builtin-specs';
+import type { ToolOutcome } from '../core/types';
+import type { BlobStore } from '../blobs/blob-store';
+import { capOutcome } from './limits';
+
+export interface ClaimCheck {
+  store: BlobStore;
+  /** CLAIM_CHECK_CHARS: results longer than this (as JSON) go to the store. */
+  thresholdChars: number;
+}
+
+/** Who a result is kept for: the conversation holds it, its owner may read it through the API. */
+export interface Keeper {
+  check?: ClaimCheck;
+  maxChars: number;
+  /** The tool, naming the stored result (`<tool> result`). */
+  tool: string;
+  owner?: string;
+}
+
+/** The outcome as history keeps it: as it is, kept whole in the store with a preview, or (no store) capped. */
+export async function keepOutcome(outcome: ToolOutcome, keeper: Keeper): Promise<ToolOutcome> {
+  const { check } = keeper;
+  if (!check || outcome.status !== 'ok' || outcome.stored) return capOutcome(outcome, keeper.maxChars);
+  const text = typeof outcome.result === 'string' ? outcome.result : (JSON.stringify(outcome.result) ?? '');
+  if (text.length <= check.thresholdChars) return capOutcome(outcome, keeper.maxChars);
+  const ref = await check.store.put(new TextEncoder().encode(text), {
+    name: `${keeper.tool} result`,
+    owner: keeper.owner ?? '',
+    conversationId: conversationOf(),
+  });
+  const { content: _content, structured: _structured, ...rest } = outcome;
+  return { ...rest, result: storedResult(ref), stored: ref };
+}
+
+/** What the model reads in place of a result kept whole. */
+export function storedResult(ref: BlobRef): { file: string; id: string; preview: string; note: string } {
+  return {
+    file: describeBlob(ref),
+    id: ref.id,
+    preview: ref.preview,
+    note: `The whole result is kept as a file; this is its start. Read the part you need with ${READ_FILE} (by rows, pages, characters, a JSONPath or a filter).`,
+  };
+}
+
+/** The conversation the running activity serves: the blob is held for it, and released with it. */
+function conversationOf(): string | undefined {
+  try {
+    return activityInfo().workflowExecution?.workflowId;
+  } catch {
+    return undefined; // called outside an activity (tests, benchmarks)
+  }
+}

@@ -1,0 +1,29 @@
+// ReadFile's activity: a window of a stored file, read from the blob store by the reader of its kind (readers/).
+// The bytes stay in the store; only the window read (at most READ_FILE_CHARS) comes back into history.
+import type { FileActivities } from '../core/activity-types';
+import type { BlobStore } from '../blobs/blob-store';
+import { readWindow } from '../readers';
+import { FileRefusal } from '../readers/reader';
+
+export interface FileDeps {
+  store: BlobStore;
+  /** READ_FILE_CHARS: the most text one read gives back. */
+  maxChars: number;
+}
+
+export function createFileActivities({ store, maxChars }: FileDeps): FileActivities {
+  return {
+    async readFile({ ref, window }) {
+      if (!(await store.stat(ref.id)))
+        return { status: 'tool_error', error: `The file ${ref.name} (${ref.id}) is no longer stored.` };
+      try {
+        const bytes = await store.get(ref.id);
+        const read = await readWindow(bytes, ref.type, window, maxChars);
+        return { status: 'ok', result: { id: ref.id, ...read } };
+      } catch (err) {
+        if (err instanceof FileRefusal) return { status: 'tool_error', error: err.message };
+        throw err;
+      }
+    },
+  };
+}
