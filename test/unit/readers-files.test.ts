@@ -1,0 +1,184 @@
+// The readers on files with structure: a 12-page PDF made with pdf-lib (page 7 holds the secret), a workbook made with
+// exceljs, and zip bombs written by hand — each read right or refused in words before anything is inflated.
+import { PREVIEW_CHARS } from '../../core/blobs';
+import { DEFAULT_READER_LIMITS, TYPES, describeFile, readWindow } from '../../readers';
+import { guardZip } from '../../readers/zip';
+import { makePdf, makeXlsx, makeZip, makeZipBomb } from '../helpers/reader-fixtures';
+
+const MB = 1024 * 1024;
+
+describe('PDF reader', () => {
+  let pdf: Uint8Array;
+  beforeAll(async () => {
+    pdf = await makePdf(12);
+  });
+
+  it('describes pages, title and author, with the first pages as the preview', async () => {
+    const started = performance.now();
+    const about = await describeFile(pdf, 'report.pdf');
+    const ms = performance.now() - started;
+    expect(about.type).toBe(TYPES.pdf);
+    expect(about.facts).toEqual({ pages: 12 });
+    expect(about.preview).toMatch(
+      /^PDF, 12 pages, “Quarterly report”, by Ada Lovelace\n\[page 1\]\nPage 1 of the quarterly report\./,
+    );
+    expect(about.preview.length).toBeLessThanOrEqual(PREVIEW_CHARS);
+    if (process.env.READER_TIMINGS) console.log(`describe 12-page PDF: ${ms.toFixed(0)} ms`);
+  });
+
+  it('reads page 7 by itself', async () => {
+    const started = performance.now();
+    const read = await readWindow(pdf, TYPES.pdf, { pages: { from: 7, to: 7 } }, 10_000);
+    const ms = performance.now() - started;
+    expect(read).toEqual({
+      type: TYPES.pdf,
+      text: '[page 7]\nPage 7 of the quarterly report.\nThe vault code is 4-8-15-16-23-42.',
+      more: false,
+    });
+    if (process.env.READER_TIMINGS) console.log(`read page 7 of 12-page PDF: ${ms.toFixed(0)} ms`);
+  });
+
+  it('reads by characters across pages, saying where the next window starts', async () => {
+    const first = await readWindow(pdf, TYPES.pdf, {}, 100);
+    expect(first.text).toHaveLength(100);
+    expect(first).toMatchObject({ more: true, next: { offset: 100 } });
+    const rest = await readWindow(pdf, TYPES.pdf, { pages: { from: 11 }, offset: 25 }, 10_000);
+    expect(rest.text).toMatch(/^quarterly report\.\n\n\[page 12\]\nPage 12 of the quarterly report\.$/);
+    expect(rest.more).toBe(false);
+  });
+
+  it('refuses pages past the end, and a window it cannot serve', async () => {
+    await expect(readWindow(pdf, TYPES.pdf, { pages: { from: 13 } }, 100)).rejects.toThrow(
+      'page 13 is past the end: the PDF has 12 pages',
+    );
+    await expect(readWindow(pdf, TYPES.pdf, { rows: { from: 0, count: 5 } }, 100)).rejects.toThrow(
+      'a PDF cannot be read by rows: it can be read by pages (pages: {from, to}), or characters (offset, length)',
+    );
+  });
+
+  it('reads a PDF named .csv as the PDF it is, and says so', async () => {
+    const about = await describeFile(pdf, 'report.csv');
+    expect(about).toMatchObject({ type: TYPES.pdf, note: 'report.csv is a PDF, not a CSV table: read as a PDF' });
+    expect(about.preview).toMatch(/^\(report\.csv is a PDF, not a CSV table: read as a PDF\)\nPDF, 12 pages/);
+  });
+
+  it('refuses a malformed PDF in words', async () => {
+    const broken = Buffer.from(
+      '%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 9 0 R >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF',
+    );
+    await expect(describeFile(broken, 'broken.pdf')).rejects.toThrow(/^(a malformed PDF|the PDF could not be read): /);
+    const garbage = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(2000, 0x41)]);
+    await expect(describeFile(garbage, 'garbage.pdf')).rejects.toThrow(
+      /^(a malformed PDF|the PDF could not be read): /,
+    );
+  });
+
+  it('refuses a PDF over the page limit, and one that takes too long', async () => {
+    await expect(describeFile(pdf, 'report.pdf', { ...DEFAULT_READER_LIMITS, maxPdfPages: 10 })).rejects.toThrow(
+      'a PDF of 12 pages, over the 10 a reader takes (READER_MAX_PDF_PAGES)',
+    );
+    await expect(describeFile(pdf, 'report.pdf', { ...DEFAULT_READER_LIMITS, pdfTimeoutMs: 1 })).rejects.toThrow(
+      'the PDF took longer than 0.001 s to read (READER_PDF_TIMEOUT_S)',
+    );
+  });
+});
+
+describe('XLSX reader', () => {
+  let xlsx: Uint8Array;
+  beforeAll(async () => {
+    xlsx = await makeXlsx(200);
+  });
+
+  it('finds a workbook in the content and describes its sheets', async () => {
+    const about = await describeFile(xlsx, 'sales.xlsx');
+    expect(about.type).toBe(TYPES.xlsx);
+    expect(about.facts).toEqual({
+      rows: 200,
+      columns: ['region', 'units', 'price', 'total', 'day'],
+      sheets: ['Sales', 'Notes'],
+    });
+    expect(about.preview).toMatch(
+      /^XLSX workbook, sheets: Sales, Notes; sheet "Sales", 200 rows × 5 columns\nregion,units,price,total,day\nSouth,0,2.5,0,2026-01-01\n/,
+    );
+  });
+
+  it('reads rows with formulas as their saved results, never evaluated', async () => {
+    const read = await readWindow(xlsx, TYPES.xlsx, { rows: { from: 3, count: 2 } }, 10_000);
+    expect(read.rows).toEqual([
+      ['North', 3, 2.5, 7.5, '2026-01-04'],
+      ['South', 4, 2.5, 10, '2026-01-05'],
+    ]);
+    expect(read.text).toMatch(/^sheet "Sales", rows 3–4 of 200\n/);
+    expect(read.next).toEqual({ rows: { from: 5, count: 2 } });
+  });
+
+  it('filters a sheet on a column and reads another sheet by name', async () => {
+    const north = await readWindow(
+      xlsx,
+      TYPES.xlsx,
+      { where: { column: 'units', op: '>', value: 47 }, rows: { from: 0, count: 100 } },
+      10_000,
+    );
+    // units = i % 50 over 200 rows: 48 and 49 four times each.
+    expect(north.matched).toBe(8);
+    expect(north.more).toBe(false);
+    const notes = await readWindow(xlsx, TYPES.xlsx, { sheet: 'Notes' }, 1000);
+    expect(notes.rows).toEqual([['Figures are provisional']]);
+    await expect(readWindow(xlsx, TYPES.xlsx, { sheet: 'Costs' }, 1000)).rejects.toThrow(
+      'no sheet "Costs": the sheets are Sales, Notes',
+    );
+  });
+
+  it('refuses a workbook that inflates past READER_MAX_UNZIPPED_MB', async () => {
+    await expect(
+      describeFile(xlsx, 'sales.xlsx', { ...DEFAULT_READER_LIMITS, maxUnzippedBytes: 1000 }),
+    ).rejects.toThrow(
+      /^a zip bomb or too big: it would inflate to [\d.]+ KB, over the 1000 B \(READER_MAX_UNZIPPED_MB\)/,
+    );
+  });
+});
+
+describe('zip bomb guard', () => {
+  it('refuses a workbook whose entry inflates past 100 MB, from its directory, before inflating', async () => {
+    const bomb = makeZipBomb(120 * MB);
+    expect(bomb.length).toBeLessThan(200 * 1024);
+    const started = performance.now();
+    await expect(describeFile(bomb, 'sales.xlsx')).rejects.toThrow(
+      /^a zip bomb or too big: it would inflate to 120\.0 MB, over the 100\.0 MB \(READER_MAX_UNZIPPED_MB\) a reader unpacks$/,
+    );
+    // Refused from the headers: nothing was inflated.
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it('refuses a ratio over 100:1 under the size limit', async () => {
+    await expect(describeFile(makeZipBomb(20 * MB), 'sales.xlsx')).rejects.toThrow(
+      /^a zip bomb: [\d.]+ KB would inflate to 20\.0 MB \(\d+:1, over 100:1\)$/,
+    );
+  });
+
+  it('catches an entry that inflates past the size it declares', () => {
+    const liar = makeZipBomb(20 * MB, 1000);
+    expect(() => guardZip(liar, { ...DEFAULT_READER_LIMITS, maxZipRatio: Infinity })).toThrow(
+      /^a zip bomb: xl\/worksheets\/sheet1\.xml inflates past the 1000 B it declares/,
+    );
+  });
+
+  it('refuses too many entries, and ZIPs that are not workbooks', async () => {
+    const tiny = Array.from({ length: 20 }, (_, i) => ({
+      name: `f${i}`,
+      data: Buffer.from('x'),
+      method: 0 as const,
+      size: 1,
+    }));
+    expect(() => guardZip(makeZip(tiny), { ...DEFAULT_READER_LIMITS, maxZipEntries: 10 })).toThrow(
+      'a ZIP archive of 20 entries, over the limit of 10',
+    );
+    await expect(describeFile(makeZip(tiny), 'data.xlsx')).rejects.toThrow(
+      'not a file type I can read: a ZIP archive (only XLSX workbooks are unpacked)',
+    );
+    const doc = makeZip([{ name: 'word/document.xml', data: Buffer.from('<w/>'), method: 0, size: 4 }]);
+    await expect(describeFile(doc, 'report.docx')).rejects.toThrow(
+      'not a file type I can read: a Word document (.docx)',
+    );
+  });
+});
