@@ -17,7 +17,14 @@ function parse(bytes: Uint8Array): unknown {
   }
 }
 
-const pretty = (value: unknown): string => JSON.stringify(value, null, 2) ?? 'null';
+function pretty(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? 'null';
+  } catch (error) {
+    if (error instanceof RangeError) throw new FileRefusal('JSON nested too deeply to print');
+    throw error;
+  }
+}
 
 /** "an object with 3 keys: id, name, items" / "an array of 1,200 items". */
 function shape(value: unknown): string {

@@ -58,8 +58,26 @@ const { unpdfPath, bytes, job } = workerData;
 })().catch((error) => parentPort.postMessage({ error: { name: error && error.name, message: String(error && error.message || error) } }));
 `;
 
+/** PDFs parsed at once in this process: each worker may take up to its memory cap, so they wait their turn. */
+const MAX_WORKERS = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
 /** Extracts text of a page range in a worker thread; refuses, in words, a malformed PDF or one that takes too long. */
-export function extractPdf(bytes: Uint8Array, job: PdfJob, timeoutMs: number): Promise<PdfPages> {
+export async function extractPdf(bytes: Uint8Array, job: PdfJob, timeoutMs: number): Promise<PdfPages> {
+  // A slot freed goes straight to the next in line, so no newcomer slips in between.
+  if (running < MAX_WORKERS) running++;
+  else await new Promise<void>((resolve) => waiting.push(resolve));
+  try {
+    return await runWorker(bytes, job, timeoutMs);
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
+function runWorker(bytes: Uint8Array, job: PdfJob, timeoutMs: number): Promise<PdfPages> {
   const copy = bytes.slice().buffer;
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,

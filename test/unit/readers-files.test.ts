@@ -56,6 +56,19 @@ describe('PDF reader', () => {
     );
   });
 
+  it('serves several reads at once (two workers at a time, the rest waiting their turn)', async () => {
+    const reads = await Promise.all(
+      [1, 4, 7, 10, 12].map((page) => readWindow(pdf, TYPES.pdf, { pages: { from: page, to: page } }, 1000)),
+    );
+    expect(reads.map((r) => r.text.split('\n')[0])).toEqual([
+      '[page 1]',
+      '[page 4]',
+      '[page 7]',
+      '[page 10]',
+      '[page 12]',
+    ]);
+  });
+
   it('reads a PDF named .csv as the PDF it is, and says so', async () => {
     const about = await describeFile(pdf, 'report.csv');
     expect(about).toMatchObject({ type: TYPES.pdf, note: 'report.csv is a PDF, not a CSV table: read as a PDF' });

@@ -156,6 +156,25 @@ describe('JSON reader', () => {
     );
   });
 
+  it('reads a 3 MB result by query without printing all of it', async () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => ({ id: i, sku: `SKU-${i}`, note: 'x'.repeat(100) }));
+    const big = text(JSON.stringify({ rows }));
+    expect(big.length).toBeGreaterThan(2.5 * 1024 * 1024);
+    const started = performance.now();
+    const about = await describeFile(big, 'listing result');
+    const read = await readWindow(big, TYPES.json, { jsonPath: '$.rows[19999].sku' }, 1000);
+    const ms = performance.now() - started;
+    expect(about.preview).toMatch(/^JSON, an object with 1 key: rows;/);
+    expect(read).toMatchObject({ text: '[\n  "SKU-19999"\n]', matched: 1, more: false });
+    expect(ms).toBeLessThan(3000);
+    if (process.env.READER_TIMINGS) console.log(`describe and query 3 MB JSON: ${ms.toFixed(0)} ms`);
+  });
+
+  it('refuses JSON nested too deeply to print, in words', async () => {
+    const deep = text('['.repeat(100_000) + ']'.repeat(100_000));
+    await expect(readWindow(deep, TYPES.json, {}, 100)).rejects.toThrow('JSON nested too deeply to print');
+  });
+
   it('follows the small JSONPath subset', () => {
     const data = { a: [{ b: 1 }, { b: 2 }, { b: 3 }, { c: { b: 4 } }] };
     expect(queryJson(data, '$.a[-1].c.b')).toEqual([4]);
