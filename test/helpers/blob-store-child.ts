@@ -6,6 +6,7 @@ import { FsBlobStore } from '../../blobs/fs-store';
 import { S3BlobStore } from '../../blobs/s3-store';
 import { DEFAULT_BLOB_LIMITS } from '../../blobs/blob-limits';
 import { describeText, sharedContent } from './blob-contents';
+import { S3_CREDENTIALS } from '../../testkit/s3-server';
 
 const LANES = 8;
 
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
           { bucket: where!, endpoint, region: 'us-east-1', forcePathStyle: true },
           describeText,
           DEFAULT_BLOB_LIMITS,
-          { credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } },
+          { credentials: S3_CREDENTIALS },
         )
       : new FsBlobStore(where!, describeText, DEFAULT_BLOB_LIMITS);
   // Starts when its siblings do, so their puts and releases overlap; 8 lanes of put → read back → release.
