@@ -69,6 +69,8 @@ export function testSettings(env: Record<string, string> = {}): WorkerSettings {
     MCP_ENDPOINTS_FILE: '/nonexistent/mcp_endpoints.json',
     // Made tools go to a folder of this worker's own, never the project's config/tools.
     TOOLS_DIR: mkdtempSync(path.join(tmpdir(), 'made-tools-')),
+    // Files and results kept whole go to a folder of this worker's own, never the project's data/.
+    BLOB_DIR: mkdtempSync(path.join(tmpdir(), 'blobs-')),
     ...env,
   } as NodeJS.ProcessEnv);
   return { ...config, taskQueue: `test-${process.pid}-${++queueSeq}` };

@@ -4,6 +4,7 @@ import type { LogLevel } from '@temporalio/common';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities';
+import { openBlobStore, type BlobStore } from '../blobs';
 import { createToolDispatcher } from '../activities/tool-activities';
 import { createModel, type ResolvedModel } from '../activities/llm/model';
 import { ScriptedModel } from '../activities/llm/scripted-model';
@@ -49,6 +50,8 @@ export interface AgentWorkerOptions {
   streamBus?: StreamBus;
   /** Traces (startTracing): spans for workflows, activities, turns, model and tool calls. */
   tracing?: Tracing;
+  /** Where files and big results are kept; by default the store the settings name (BLOB_STORE). */
+  blobs?: BlobStore;
 }
 
 export interface AgentWorker {
@@ -137,6 +140,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
   // Made last, so a worker that fails to start leaves no Redis connection open.
   const streamBus = opts.streamBus ?? createStreamBus(opts.settings.redisUrl);
   const ownBus = opts.streamBus === undefined;
+  const blobs = opts.blobs ?? openBlobStore(opts.settings.files.blobs);
   const worker = await Worker.create({
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
@@ -180,6 +184,11 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
       },
       toolContext: { store, now: () => new Date(), services: opts.settings.toolServices },
       limits: opts.settings.limits,
+      files: {
+        store: blobs,
+        thresholdChars: opts.settings.files.claimCheckChars,
+        maxChars: opts.settings.files.readFileChars,
+      },
     }),
   }).catch(async (err: unknown) => {
     if (ownBus) await streamBus.close();

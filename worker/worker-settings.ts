@@ -13,6 +13,7 @@ import { PROJECT_ROOT } from '../tools/project-root';
 import { DEFAULT_TRAIN_SERVICE_PORT } from '../tools/services/train-service';
 import type { Settings } from '../core/types';
 import { DEFAULT_DATA_DIR, DEFAULT_TASK_QUEUE } from '../runtime/connection';
+import { BLOB_SETTING_NAMES, readBlobSettings, type BlobSettings } from '../blobs';
 import { parseDuration } from '../runtime/duration';
 import type { MetricsSettings } from './worker-metrics';
 import { parseTokenKey } from '../mcp/oauth/oauth-settings';
@@ -111,6 +112,9 @@ const dollars = (name: string) =>
       return n;
     });
 
+/** Results longer than this (as JSON) are kept whole in the blob store; one ReadFile gives back at most this much. */
+export const DEFAULT_FILE_SETTINGS = { claimCheckChars: 8_000, readFileChars: 12_000 };
+
 const envSchema = z.object({
   TASK_QUEUE: z.string().default(DEFAULT_TASK_QUEUE),
   AGENT_GOAL: z.string().optional(),
@@ -167,6 +171,8 @@ const envSchema = z.object({
   TEMPORAL_UI_PORT: count('TEMPORAL_UI_PORT', 8233, 1),
   MAX_REPLY_CHARS: count('MAX_REPLY_CHARS', DEFAULT_LIMITS.maxReplyChars, 1_000),
   MAX_TOOL_RESULT_CHARS: count('MAX_TOOL_RESULT_CHARS', DEFAULT_LIMITS.maxToolResultChars, 1_000),
+  CLAIM_CHECK_CHARS: count('CLAIM_CHECK_CHARS', DEFAULT_FILE_SETTINGS.claimCheckChars, 1_000),
+  READ_FILE_CHARS: count('READ_FILE_CHARS', DEFAULT_FILE_SETTINGS.readFileChars, 1_000),
   LOG_LEVEL: z
     .enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'], {
       message: 'LOG_LEVEL must be TRACE, DEBUG, INFO, WARN or ERROR',
@@ -206,7 +212,7 @@ const envSchema = z.object({
 });
 
 /** Every variable a worker reads (beside the Temporal connection's): the compose files must pass them all. */
-export const WORKER_SETTING_NAMES: readonly string[] = Object.keys(envSchema.shape);
+export const WORKER_SETTING_NAMES: readonly string[] = [...Object.keys(envSchema.shape), ...BLOB_SETTING_NAMES];
 
 export interface WorkerSettings {
   taskQueue: string;
@@ -241,6 +247,9 @@ export interface WorkerSettings {
   logLevel?: LogLevel;
   /** Caps on replies and tool results, so none can outgrow Temporal's payload limit. */
   limits: Limits;
+  /** Files and results kept outside history: the blob store (BLOB_STORE, …), results over CLAIM_CHECK_CHARS kept
+   * there whole, and READ_FILE_CHARS, the most one ReadFile gives back. */
+  files: { blobs: BlobSettings; claimCheckChars: number; readFileChars: number };
   /** Prices per model over config/prices.json (PRICES_FILE); unset: the defaults alone. */
   pricesFile?: string;
   /** Where Prometheus scrapes the worker (METRICS_HOST, METRICS_PORT); unset port: no metrics endpoint. */
@@ -329,6 +338,11 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     devServer: { port: e.TEMPORAL_PORT, uiPort: e.TEMPORAL_UI_PORT },
     logLevel: e.LOG_LEVEL,
     limits: { maxReplyChars: e.MAX_REPLY_CHARS, maxToolResultChars: e.MAX_TOOL_RESULT_CHARS },
+    files: {
+      blobs: readBlobSettings(env, path.resolve(e.DATA_DIR ?? DEFAULT_DATA_DIR)),
+      claimCheckChars: e.CLAIM_CHECK_CHARS,
+      readFileChars: e.READ_FILE_CHARS,
+    },
     pricesFile: e.PRICES_FILE ? path.resolve(e.PRICES_FILE) : undefined,
     ...(e.METRICS_PORT ? { metrics: { host: e.METRICS_HOST, port: e.METRICS_PORT } } : {}),
     redisUrl: e.REDIS_URL,
