@@ -6,8 +6,8 @@ export interface ReaderLimits {
   maxBytes: number;
   /** READER_MAX_PDF_PAGES: PDFs with more pages are refused. */
   maxPdfPages: number;
-  /** READER_PDF_TIMEOUT_S: a PDF whose parse takes longer is refused (the parse runs in a worker thread, stopped then). */
-  pdfTimeoutMs: number;
+  /** READER_TIMEOUT_S: a PDF or workbook whose parse takes longer is refused (it runs in a worker thread, stopped then). */
+  timeoutMs: number;
   /** READER_MAX_UNZIPPED_MB: the most a ZIP-based file (XLSX) may inflate to, in all. */
   maxUnzippedBytes: number;
   /** Compression ratio (inflated : stored) above which a ZIP is taken for a zip bomb. */
@@ -21,7 +21,7 @@ const MB = 1024 * 1024;
 export const DEFAULT_READER_LIMITS: ReaderLimits = {
   maxBytes: 50 * MB,
   maxPdfPages: 2_000,
-  pdfTimeoutMs: 30_000,
+  timeoutMs: 30_000,
   maxUnzippedBytes: 100 * MB,
   maxZipRatio: 100,
   maxZipEntries: 10_000,
@@ -40,7 +40,7 @@ export function readerLimitsFromEnv(env: Record<string, string | undefined>): Re
   return {
     maxBytes: positive('READER_MAX_BYTES', DEFAULT_READER_LIMITS.maxBytes),
     maxPdfPages: positive('READER_MAX_PDF_PAGES', DEFAULT_READER_LIMITS.maxPdfPages),
-    pdfTimeoutMs: positive('READER_PDF_TIMEOUT_S', DEFAULT_READER_LIMITS.pdfTimeoutMs, 1000),
+    timeoutMs: positive('READER_TIMEOUT_S', DEFAULT_READER_LIMITS.timeoutMs, 1000),
     maxUnzippedBytes: positive('READER_MAX_UNZIPPED_MB', DEFAULT_READER_LIMITS.maxUnzippedBytes, MB),
     maxZipRatio: DEFAULT_READER_LIMITS.maxZipRatio,
     maxZipEntries: DEFAULT_READER_LIMITS.maxZipEntries,

@@ -1,8 +1,8 @@
-// A PDF parsed in a worker thread of its own: pdf.js (bundled in unpdf) is an ES module that jest's CommonJS sandbox
-// cannot import, and a parse that runs too long or too big must be stoppable — a worker is terminated at the time
-// limit and has a memory cap. The worker gets the bytes and which pages to extract, and answers once.
-import { Worker } from 'node:worker_threads';
+// A PDF parsed in a worker thread (worker-thread.ts): stoppable at the time limit, its heap capped — and pdf.js,
+// bundled in unpdf, is an ES module that jest's CommonJS sandbox cannot import, while a worker is plain Node. The
+// worker gets the bytes and which pages to extract, and answers once.
 import { FileRefusal } from './reader';
+import { runInWorker } from './worker-thread';
 
 export interface PdfJob {
   /** 1-based, inclusive; `to` is clamped to the page count. */
@@ -28,7 +28,7 @@ export interface PdfPages {
 // functions; pdf.js runs no JavaScript embedded in a PDF outside a viewer with scripting on, and none is on here.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { unpdfPath, bytes, job } = workerData;
+const { bytes, input: { unpdfPath, job } } = workerData;
 (async () => {
   const { getDocumentProxy } = require(unpdfPath);
   const pdf = await getDocumentProxy(new Uint8Array(bytes), {
@@ -58,62 +58,15 @@ const { unpdfPath, bytes, job } = workerData;
 })().catch((error) => parentPort.postMessage({ error: { name: error && error.name, message: String(error && error.message || error) } }));
 `;
 
-/** PDFs parsed at once in this process: each worker may take up to its memory cap, so they wait their turn. */
-const MAX_WORKERS = 2;
-let running = 0;
-const waiting: (() => void)[] = [];
-
 /** Extracts text of a page range in a worker thread; refuses, in words, a malformed PDF or one that takes too long. */
-export async function extractPdf(bytes: Uint8Array, job: PdfJob, timeoutMs: number): Promise<PdfPages> {
-  // A slot freed goes straight to the next in line, so no newcomer slips in between.
-  if (running < MAX_WORKERS) running++;
-  else await new Promise<void>((resolve) => waiting.push(resolve));
-  try {
-    return await runWorker(bytes, job, timeoutMs);
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  }
-}
-
-function runWorker(bytes: Uint8Array, job: PdfJob, timeoutMs: number): Promise<PdfPages> {
-  const copy = bytes.slice().buffer;
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: { unpdfPath: require.resolve('unpdf'), bytes: copy, job },
-    transferList: [copy],
-    resourceLimits: { maxOldGenerationSizeMb: 1024 },
-    stdout: true,
-    stderr: true,
-  });
-  return new Promise<PdfPages>((resolve, reject) => {
-    const finish = (settle: () => void) => {
-      clearTimeout(timer);
-      worker.removeAllListeners();
-      void worker.terminate();
-      settle();
-    };
-    const timer = setTimeout(
-      () =>
-        finish(() =>
-          reject(new FileRefusal(`the PDF took longer than ${timeoutMs / 1000} s to read (READER_PDF_TIMEOUT_S)`)),
-        ),
-      timeoutMs,
-    );
-    worker.on('message', (answer: PdfPages & { error?: { name?: string; message: string } }) =>
-      finish(() => (answer.error ? reject(refusalFor(answer.error)) : resolve(answer))),
-    );
-    worker.on('error', (error: NodeJS.ErrnoException) =>
-      finish(() =>
-        reject(
-          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? new FileRefusal('the PDF needs more memory than a reader is given')
-            : new FileRefusal(`the PDF could not be read: ${error.message}`),
-        ),
-      ),
-    );
-    worker.on('exit', (code) => finish(() => reject(new FileRefusal(`the PDF reader stopped (exit code ${code})`))));
+export function extractPdf(bytes: Uint8Array, job: PdfJob, timeoutMs: number): Promise<PdfPages> {
+  return runInWorker<PdfPages>({
+    source: WORKER_SOURCE,
+    input: { unpdfPath: require.resolve('unpdf'), job },
+    bytes,
+    timeoutMs,
+    what: 'the PDF',
+    refusal: refusalFor,
   });
 }
 

@@ -55,7 +55,10 @@ export function charWindow(text: string, window: BlobWindow, maxChars: number, w
       `offset ${offset.toLocaleString('en-US')} is past the end: ${what} has ${text.length.toLocaleString('en-US')} characters`,
     );
   }
-  const length = Math.max(0, Math.min(window.length ?? maxChars, maxChars));
+  if (window.length !== undefined && (!Number.isInteger(window.length) || window.length < 1)) {
+    throw new FileRefusal(`length must be a whole number ≥ 1, not ${window.length}`);
+  }
+  const length = Math.min(window.length ?? maxChars, maxChars);
   let end = Math.min(offset + length, text.length);
   if (end < text.length && end > offset && isHighSurrogate(text.charCodeAt(end - 1))) end--;
   const more = end < text.length;

@@ -90,8 +90,8 @@ describe('PDF reader', () => {
     await expect(describeFile(pdf, 'report.pdf', { ...DEFAULT_READER_LIMITS, maxPdfPages: 10 })).rejects.toThrow(
       'a PDF of 12 pages, over the 10 a reader takes (READER_MAX_PDF_PAGES)',
     );
-    await expect(describeFile(pdf, 'report.pdf', { ...DEFAULT_READER_LIMITS, pdfTimeoutMs: 1 })).rejects.toThrow(
-      'the PDF took longer than 0.001 s to read (READER_PDF_TIMEOUT_S)',
+    await expect(describeFile(pdf, 'report.pdf', { ...DEFAULT_READER_LIMITS, timeoutMs: 1 })).rejects.toThrow(
+      'the PDF took longer than 0.001 s to read (READER_TIMEOUT_S)',
     );
   });
 });
@@ -139,6 +139,12 @@ describe('XLSX reader', () => {
     expect(notes.rows).toEqual([['Figures are provisional']]);
     await expect(readWindow(xlsx, TYPES.xlsx, { sheet: 'Costs' }, 1000)).rejects.toThrow(
       'no sheet "Costs": the sheets are Sales, Notes',
+    );
+  });
+
+  it('refuses a workbook that takes too long to parse', async () => {
+    await expect(describeFile(xlsx, 'sales.xlsx', { ...DEFAULT_READER_LIMITS, timeoutMs: 1 })).rejects.toThrow(
+      'the workbook took longer than 0.001 s to read (READER_TIMEOUT_S)',
     );
   });
 

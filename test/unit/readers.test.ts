@@ -107,6 +107,9 @@ describe('text reader', () => {
     await expect(readWindow(text('short'), TYPES.text, { offset: 99 }, 100)).rejects.toThrow(
       /past the end: the text has 5/,
     );
+    await expect(readWindow(text('short'), TYPES.text, { length: 0 }, 100)).rejects.toThrow(
+      'length must be a whole number ≥ 1, not 0',
+    );
   });
 });
 
