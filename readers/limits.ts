@@ -8,6 +8,8 @@ export interface ReaderLimits {
   maxPdfPages: number;
   /** READER_TIMEOUT_S: a PDF or workbook whose parse takes longer is refused (it runs in a worker thread, stopped then). */
   timeoutMs: number;
+  /** READER_WORKER_HEAP_MB: the heap such a parse may take (a workbook takes about 20 times its inflated XML). */
+  workerHeapMb: number;
   /** READER_MAX_UNZIPPED_MB: the most a ZIP-based file (XLSX) may inflate to, in all. */
   maxUnzippedBytes: number;
   /** Compression ratio (inflated : stored) above which a ZIP is taken for a zip bomb. */
@@ -22,6 +24,7 @@ export const DEFAULT_READER_LIMITS: ReaderLimits = {
   maxBytes: 50 * MB,
   maxPdfPages: 2_000,
   timeoutMs: 30_000,
+  workerHeapMb: 2048,
   maxUnzippedBytes: 100 * MB,
   maxZipRatio: 100,
   maxZipEntries: 10_000,
@@ -41,6 +44,7 @@ export function readerLimitsFromEnv(env: Record<string, string | undefined>): Re
     maxBytes: positive('READER_MAX_BYTES', DEFAULT_READER_LIMITS.maxBytes),
     maxPdfPages: positive('READER_MAX_PDF_PAGES', DEFAULT_READER_LIMITS.maxPdfPages),
     timeoutMs: positive('READER_TIMEOUT_S', DEFAULT_READER_LIMITS.timeoutMs, 1000),
+    workerHeapMb: positive('READER_WORKER_HEAP_MB', DEFAULT_READER_LIMITS.workerHeapMb),
     maxUnzippedBytes: positive('READER_MAX_UNZIPPED_MB', DEFAULT_READER_LIMITS.maxUnzippedBytes, MB),
     maxZipRatio: DEFAULT_READER_LIMITS.maxZipRatio,
     maxZipEntries: DEFAULT_READER_LIMITS.maxZipEntries,

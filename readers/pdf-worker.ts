@@ -1,6 +1,7 @@
 // A PDF parsed in a worker thread (worker-thread.ts): stoppable at the time limit, its heap capped — and pdf.js,
 // bundled in unpdf, is an ES module that jest's CommonJS sandbox cannot import, while a worker is plain Node. The
 // worker gets the bytes and which pages to extract, and answers once.
+import type { ReaderLimits } from './limits';
 import { FileRefusal } from './reader';
 import { runInWorker } from './worker-thread';
 
@@ -59,12 +60,13 @@ const { bytes, input: { unpdfPath, job } } = workerData;
 `;
 
 /** Extracts text of a page range in a worker thread; refuses, in words, a malformed PDF or one that takes too long. */
-export function extractPdf(bytes: Uint8Array, job: PdfJob, timeoutMs: number): Promise<PdfPages> {
+export function extractPdf(bytes: Uint8Array, job: PdfJob, limits: ReaderLimits): Promise<PdfPages> {
   return runInWorker<PdfPages>({
     source: WORKER_SOURCE,
     input: { unpdfPath: require.resolve('unpdf'), job },
     bytes,
-    timeoutMs,
+    timeoutMs: limits.timeoutMs,
+    heapMb: limits.workerHeapMb,
     what: 'the PDF',
     refusal: refusalFor,
   });

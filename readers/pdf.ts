@@ -14,7 +14,7 @@ const pagesText = (from: number, texts: string[]): string =>
 
 export function pdfReader(limits: ReaderLimits = DEFAULT_READER_LIMITS): FileReader {
   const extract = async (bytes: Uint8Array, job: Omit<PdfJob, 'maxPages'>): Promise<PdfPages> => {
-    const got = await extractPdf(bytes, { ...job, maxPages: limits.maxPdfPages }, limits.timeoutMs);
+    const got = await extractPdf(bytes, { ...job, maxPages: limits.maxPdfPages }, limits);
     if (got.pages > limits.maxPdfPages) {
       throw new FileRefusal(
         `a PDF of ${count(got.pages)} pages, over the ${count(limits.maxPdfPages)} a reader takes (READER_MAX_PDF_PAGES)`,

@@ -6,8 +6,6 @@ import { FileRefusal } from './reader';
 
 /** Parses at once in this process: each may take up to its heap cap, so the others wait their turn. */
 const MAX_WORKERS = 2;
-/** The heap a parse may take (a workbook takes about 20 times its inflated XML). */
-export const WORKER_HEAP_MB = 2048;
 
 let running = 0;
 const waiting: (() => void)[] = [];
@@ -19,6 +17,7 @@ export interface WorkerJob {
   input: unknown;
   bytes: Uint8Array;
   timeoutMs: number;
+  heapMb: number;
   /** "the PDF", "the workbook": for the refusals. */
   what: string;
   /** An error the worker reported, in words. */
@@ -45,7 +44,7 @@ function run<T>(job: WorkerJob): Promise<T> {
     eval: true,
     workerData: { bytes: copy, input: job.input },
     transferList: [copy],
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    resourceLimits: { maxOldGenerationSizeMb: job.heapMb },
     stdout: true,
     stderr: true,
   });
@@ -69,7 +68,9 @@ function run<T>(job: WorkerJob): Promise<T> {
       finish(() =>
         reject(
           error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? new FileRefusal(`${job.what} needs more memory than a reader is given (${WORKER_HEAP_MB / 1024} GB)`)
+            ? new FileRefusal(
+                `${job.what} needs more memory than a reader is given (${job.heapMb} MB, READER_WORKER_HEAP_MB)`,
+              )
             : new FileRefusal(`${job.what} could not be read: ${error.message}`),
         ),
       ),

@@ -64,6 +64,7 @@ async function readSheet(
     input: { exceljsPath: require.resolve('exceljs'), sheet },
     bytes,
     timeoutMs: limits.timeoutMs,
+    heapMb: limits.workerHeapMb,
     what: 'the workbook',
     refusal: (error) => new FileRefusal(`a malformed XLSX workbook: ${error.message}`),
   });

@@ -1,7 +1,7 @@
 // The readers on files with structure: a 12-page PDF made with pdf-lib (page 7 holds the secret), a workbook made with
 // exceljs, and zip bombs written by hand — each read right or refused in words before anything is inflated.
 import { PREVIEW_CHARS } from '../../core/blobs';
-import { DEFAULT_READER_LIMITS, TYPES, describeFile, readWindow } from '../../readers';
+import { DEFAULT_READER_LIMITS, FileRefusal, TYPES, describeFile, readWindow } from '../../readers';
 import { guardZip } from '../../readers/zip';
 import { makePdf, makeXlsx, makeZip, makeZipBomb } from '../helpers/reader-fixtures';
 
@@ -86,6 +86,16 @@ describe('PDF reader', () => {
     );
   });
 
+  it('reads a truncated PDF as far as pdf.js can, or refuses it in words', async () => {
+    const cut = pdf.slice(0, Math.floor(pdf.length / 2));
+    const outcome = await describeFile(cut, 'cut.pdf').then(
+      (about) => about.facts,
+      (error: Error) => error,
+    );
+    if (outcome instanceof Error) expect(outcome).toBeInstanceOf(FileRefusal);
+    else expect(outcome.pages).toBeGreaterThan(0);
+  });
+
   it('refuses a PDF over the page limit, and one that takes too long', async () => {
     await expect(describeFile(pdf, 'report.pdf', { ...DEFAULT_READER_LIMITS, maxPdfPages: 10 })).rejects.toThrow(
       'a PDF of 12 pages, over the 10 a reader takes (READER_MAX_PDF_PAGES)',
@@ -146,6 +156,14 @@ describe('XLSX reader', () => {
     await expect(describeFile(xlsx, 'sales.xlsx', { ...DEFAULT_READER_LIMITS, timeoutMs: 1 })).rejects.toThrow(
       'the workbook took longer than 0.001 s to read (READER_TIMEOUT_S)',
     );
+  });
+
+  it('refuses a workbook that needs more memory than its worker has, and the process lives on', async () => {
+    const big = await makeXlsx(5_000);
+    await expect(describeFile(big, 'sales.xlsx', { ...DEFAULT_READER_LIMITS, workerHeapMb: 8 })).rejects.toThrow(
+      'the workbook needs more memory than a reader is given (8 MB, READER_WORKER_HEAP_MB)',
+    );
+    expect((await describeFile(big, 'sales.xlsx')).facts.rows).toBe(5_000);
   });
 
   it('refuses a workbook that inflates past READER_MAX_UNZIPPED_MB', async () => {
