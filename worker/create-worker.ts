@@ -5,6 +5,7 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { openBlobStore, type BlobStore } from '../blobs';
+import { AttachedImages } from '../activities/llm/attached-images';
 import { createToolDispatcher } from '../activities/tool-activities';
 import { createModel, type ResolvedModel } from '../activities/llm/model';
 import { ScriptedModel } from '../activities/llm/scripted-model';
@@ -181,6 +182,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
         prices,
         config: opts.settings.llm,
         streamBus,
+        ...(takesImages(opts.settings.files.modelImages, model.provider) ? { images: new AttachedImages(blobs) } : {}),
       },
       toolContext: { store, now: () => new Date(), services: opts.settings.toolServices },
       limits: opts.settings.limits,
@@ -288,4 +290,9 @@ export async function createToolWorker(opts: {
     },
   });
   return { worker, tools: mine, store };
+}
+
+/** Whether attached images go to the model as images: MODEL_IMAGES, or by provider (auto). */
+function takesImages(setting: 'auto' | 'on' | 'off', provider: string): boolean {
+  return setting === 'on' || (setting === 'auto' && /^(openai|anthropic|google)$/.test(provider));
 }

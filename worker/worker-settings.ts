@@ -173,6 +173,7 @@ const envSchema = z.object({
   MAX_TOOL_RESULT_CHARS: count('MAX_TOOL_RESULT_CHARS', DEFAULT_LIMITS.maxToolResultChars, 1_000),
   CLAIM_CHECK_CHARS: count('CLAIM_CHECK_CHARS', DEFAULT_FILE_SETTINGS.claimCheckChars, 1_000),
   READ_FILE_CHARS: count('READ_FILE_CHARS', DEFAULT_FILE_SETTINGS.readFileChars, 1_000),
+  MODEL_IMAGES: z.enum(['auto', 'on', 'off'], { message: 'MODEL_IMAGES must be auto, on or off' }).default('auto'),
   LOG_LEVEL: z
     .enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'], {
       message: 'LOG_LEVEL must be TRACE, DEBUG, INFO, WARN or ERROR',
@@ -248,8 +249,9 @@ export interface WorkerSettings {
   /** Caps on replies and tool results, so none can outgrow Temporal's payload limit. */
   limits: Limits;
   /** Files and results kept outside history: the blob store (BLOB_STORE, …), results over CLAIM_CHECK_CHARS kept
-   * there whole, and READ_FILE_CHARS, the most one ReadFile gives back. */
-  files: { blobs: BlobSettings; claimCheckChars: number; readFileChars: number };
+   * there whole, READ_FILE_CHARS, the most one ReadFile gives back, and MODEL_IMAGES: attached images go to the model as
+   * images (auto: for the OpenAI, Anthropic and Google providers, whose models read them; others get them in words). */
+  files: { blobs: BlobSettings; claimCheckChars: number; readFileChars: number; modelImages: 'auto' | 'on' | 'off' };
   /** Prices per model over config/prices.json (PRICES_FILE); unset: the defaults alone. */
   pricesFile?: string;
   /** Where Prometheus scrapes the worker (METRICS_HOST, METRICS_PORT); unset port: no metrics endpoint. */
@@ -342,6 +344,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
       blobs: readBlobSettings(env, path.resolve(e.DATA_DIR ?? DEFAULT_DATA_DIR)),
       claimCheckChars: e.CLAIM_CHECK_CHARS,
       readFileChars: e.READ_FILE_CHARS,
+      modelImages: e.MODEL_IMAGES,
     },
     pricesFile: e.PRICES_FILE ? path.resolve(e.PRICES_FILE) : undefined,
     ...(e.METRICS_PORT ? { metrics: { host: e.METRICS_HOST, port: e.METRICS_PORT } } : {}),

@@ -23,6 +23,7 @@ import { toLlmFailure } from './errors';
 import { TranscriptCache } from './transcripts';
 import { createModel, type LlmConfig, type ResolvedModel } from './model';
 import { takesMediaInToolResults, toModelMessages } from './model-messages';
+import type { AttachedImages } from './attached-images';
 import { renderPlanSystemPrompt, renderSummaryPrompt, renderValidateSystemPrompt } from './prompts';
 import type { LlmTask, ScriptedCallInfo } from './scripted-model';
 import { replyStream, type ReplyStream, type StreamBus } from '../../stream';
@@ -45,6 +46,8 @@ export interface LlmDeps {
   maxReplyChars?: number;
   /** Where planning publishes the reply as it is written; none: nothing is published. */
   streamBus?: StreamBus;
+  /** Where attached images are read from, to send them to a model that takes them (MODEL_IMAGES). */
+  images?: AttachedImages;
 }
 
 type Request = { system: string; messages: ModelMessage[]; tools?: ToolSet };
@@ -58,6 +61,7 @@ export function createLlmActivities({
   timeoutMs = (config?.timeoutSeconds ?? 60) * 1000,
   maxReplyChars = DEFAULT_LIMITS.maxReplyChars,
   streamBus,
+  images,
 }: LlmDeps): LlmActivities {
   const transcripts = new TranscriptCache();
   const goalModels = new Map<string, ResolvedModel>();
@@ -146,7 +150,10 @@ export function createLlmActivities({
     try {
       const request = {
         system: renderPlanSystemPrompt({ goal, tools, summary, agents }),
-        messages: toModelMessages(messages, { media: takesMediaInToolResults(modelFor(goal).model) }),
+        messages: toModelMessages(messages, {
+          media: takesMediaInToolResults(modelFor(goal).model),
+          images: images ? await images.of(messages) : undefined,
+        }),
         tools: toToolSet(tools),
       };
       const result = await guarded(

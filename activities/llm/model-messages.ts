@@ -13,13 +13,18 @@ export const NOTE_PREFIX = '[note] ';
  * running (a delegate's question relayed to the user, and the user's answer) belong to those calls: once their
  * results are in (a delegate's envelope says what came of it), the model sees the results alone.
  */
-export function toModelMessages(messages: ChatMessage[], { media = false }: ModelMessageOptions = {}): ModelMessage[] {
-  return inCallOrder(messages).map((m) => toModelMessage(m, media));
+export function toModelMessages(
+  messages: ChatMessage[],
+  { media = false, images }: ModelMessageOptions = {},
+): ModelMessage[] {
+  return inCallOrder(messages).map((m) => toModelMessage(m, media, images));
 }
 
 export interface ModelMessageOptions {
   /** The provider takes images in tool results (takesMediaInToolResults); without, media is described in words. */
   media?: boolean;
+  /** Attached images' bytes by file id, for a model that takes images (MODEL_IMAGES): sent as image parts. */
+  images?: Map<string, Uint8Array>;
 }
 
 /**
@@ -52,10 +57,18 @@ function inCallOrder(messages: ChatMessage[]): ChatMessage[] {
   return [...ordered, ...held];
 }
 
-function toModelMessage(m: ChatMessage, media: boolean): ModelMessage {
+function toModelMessage(m: ChatMessage, media: boolean, images?: Map<string, Uint8Array>): ModelMessage {
   switch (m.kind) {
-    case 'user':
-      return { role: 'user', content: m.attachments?.length ? withAttachments(m.text, m.attachments) : m.text };
+    case 'user': {
+      if (!m.attachments?.length) return { role: 'user', content: m.text };
+      const text = withAttachments(m.text, m.attachments);
+      // Images the model takes travel as image parts after the words; every file is also listed in the words.
+      const shown = m.attachments.flatMap((f) => {
+        const bytes = images?.get(f.id);
+        return bytes ? [{ type: 'image' as const, image: bytes, mediaType: f.type }] : [];
+      });
+      return { role: 'user', content: shown.length ? [{ type: 'text', text }, ...shown] : text };
+    }
     case 'note':
       return { role: 'user', content: NOTE_PREFIX + m.text };
     case 'agent':

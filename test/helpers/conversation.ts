@@ -1,7 +1,7 @@
 // Client-side helpers for driving a conversation in tests, the way the CLI does.
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { AgentGoalWorkflow } from '../../workflows';
-import { confirmUpdate, historyQuery, promptUpdate, statusQuery } from '../../core/messages';
+import { confirmUpdate, historyQuery, promptUpdate, statusQuery, type PromptInput } from '../../core/messages';
 import type { ChatMessage } from '../../core/types';
 import type { AgentGoalInput, AgentReply, ConfirmDecision } from '../../core/conversation-types';
 
@@ -28,7 +28,7 @@ export async function waitForUser(handle: WorkflowHandle, timeoutMs = 30_000): P
   }
 }
 
-export const say = (handle: WorkflowHandle, text: string) => handle.executeUpdate(promptUpdate, { args: [text] });
+export const say = (handle: WorkflowHandle, text: PromptInput) => handle.executeUpdate(promptUpdate, { args: [text] });
 export const decide = (handle: WorkflowHandle, decision: ConfirmDecision) =>
   handle.executeUpdate(confirmUpdate, { args: [decision] });
 export const history = (handle: WorkflowHandle) => handle.query(historyQuery);
