@@ -144,12 +144,16 @@ function parses(text: string): boolean {
   }
 }
 
-/** The delimiter every sample line has the same number of (outside quotes), at least once: a table. */
+/**
+ * The delimiter every sample line has the same number of (outside quotes), at least once: a table. Two lines with one
+ * comma each are as likely prose ("Yes, sure.\nOK, done."), so two lines need two delimiters each.
+ */
 function tableDelimiter(lines: string[]): string | undefined {
   if (lines.length < 2) return undefined;
   for (const delimiter of ['\t', ',', ';']) {
     const counts = lines.map((line) => countOutsideQuotes(line, delimiter));
-    if (counts[0] > 0 && counts.every((c) => c === counts[0])) return delimiter;
+    const steady = counts[0] > 0 && counts.every((c) => c === counts[0]);
+    if (steady && (lines.length >= 3 || counts[0] >= 2)) return delimiter;
   }
   return undefined;
 }

@@ -22,10 +22,12 @@ describe('detectType', () => {
   it('finds text kinds in the content: JSON, CSV, TSV, Markdown, plain text', () => {
     expect(detectType(text('{"a": [1, 2]}'), 'x.bin').type).toBe(TYPES.json);
     expect(detectType(text('a,b,c\n1,2,3\n4,"5,5",6\n'), 'data').type).toBe(TYPES.csv);
-    expect(detectType(text('a;b\n1;2\n'), 'data').type).toBe(TYPES.csv);
-    expect(detectType(text('a\tb\n1\t2\n'), 'data').type).toBe(TYPES.tsv);
+    expect(detectType(text('a;b;c\n1;2;3\n'), 'data').type).toBe(TYPES.csv);
+    expect(detectType(text('a\tb\n1\t2\n3\t4\n'), 'data').type).toBe(TYPES.tsv);
     expect(detectType(text('# Title\n\nSome words.\n'), 'notes').type).toBe(TYPES.markdown);
     expect(detectType(text('Just words, here.\nAnd more words\n'), 'notes').type).toBe(TYPES.text);
+    expect(detectType(text('Yes, sure.\nOK, done.\n'), 'reply').type).toBe(TYPES.text);
+    expect(detectType(text('a,b\n1,2\n3,4\n'), 'data').type).toBe(TYPES.csv);
   });
 
   it('finds images by their magic numbers', () => {
