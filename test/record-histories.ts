@@ -27,7 +27,9 @@ import { calculator, runCodeScript } from './fixtures/run-code';
 import { madeToolScript, SAMPLE_TEXT } from './fixtures/made-tools';
 import { trainsScript } from './fixtures/goal-scripts-sports-trains';
 import { FX_STDIO, mcpScript, pickerScript, ptoScript } from './fixtures/scripts';
-import { loadScript } from '../activities/llm/scripted-model';
+import { loadScript, type ScriptInput } from '../activities/llm/scripted-model';
+import { openBlobStore, readBlobSettings } from '../blobs';
+import { makePdf } from './helpers/reader-fixtures';
 import { decide, say, startConversation, waitForUser, waitUntil } from './helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../testkit/temporal';
 
@@ -577,10 +579,47 @@ async function main(): Promise<void> {
       await save('tool-question-delegation-child', env.client.workflow.getHandle(greeter!.childId));
       await boss.stop();
     }
+    if (wanted('read-file')) {
+      // ReadFile (the 'files' patch): a prompt with a PDF attached, page 7 read; an id the conversation was never given.
+      const blobDir = mkdtempSync(path.join(tmpdir(), 'replay-read-file-'));
+      const settings = testSettings({ AGENT_GOAL: 'goal_general', BLOB_DIR: blobDir, VALIDATE_PROMPTS: 'false' });
+      const reader = await startWorker(env, { script: readFileScript, settings });
+      const store = openBlobStore(readBlobSettings({ BLOB_DIR: blobDir }, blobDir));
+      const { handle } = await startConversation(
+        env.client,
+        settings.taskQueue,
+        { goalId: 'goal_general' },
+        'replay-read-file',
+      );
+      const pdf = await store.put(await makePdf(), {
+        name: 'report.pdf',
+        owner: 'local',
+        conversationId: handle.workflowId,
+      });
+      await say(handle, { text: 'what does page 7 say?', attachments: [pdf] });
+      await say(handle, `page 7 of id ${'a'.repeat(64)}`);
+      await handle.signal(endChatSignal);
+      await handle.result();
+      await save('read-file', handle);
+      await reader.stop();
+    }
   } finally {
     await env.teardown();
   }
 }
+
+/** Reads page 7 of the file whose id the user's message carries (an attachment's line names it). */
+const readFileScript: ScriptInput = {
+  rules: [
+    { user: '^Greet', reply: { text: 'Hi.' } },
+    {
+      user: 'page 7[\\s\\S]*id ([0-9a-f]{64})',
+      reply: { toolCalls: [{ tool: 'ReadFile', args: { id: '{{1}}', pages: { from: 7, to: 7 } } }] },
+    },
+    { afterTool: 'ReadFile', outcome: 'ok', reply: { text: '{{result.text}}' } },
+    { afterTool: 'ReadFile', outcome: 'tool_error', reply: { text: 'Could not read: {{outcome.error}}' } },
+  ],
+};
 
 main().catch((err) => {
   console.error(err);
