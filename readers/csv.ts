@@ -22,43 +22,35 @@ export function inferCell(field: string): Cell {
   return field;
 }
 
-export function parseDelimited(bytes: Uint8Array, type: string): Table {
-  const parsed = Papa.parse<string[]>(textOf(bytes), {
-    delimiter: type === TYPES.tsv ? '\t' : '',
-    skipEmptyLines: 'greedy',
-    dynamicTyping: false,
-  });
+/** The table in the bytes: tab-separated when the first line splits on tabs more than on commas or semicolons. */
+export function parseDelimited(bytes: Uint8Array): Table & { tabbed: boolean } {
+  const text = textOf(bytes);
+  const first = text.slice(0, 64 * 1024).split(/\r?\n/, 1)[0];
+  const tabs = first.split('\t').length;
+  const tabbed = tabs > 1 && tabs >= first.split(',').length && tabs >= first.split(';').length;
+  // Papaparse finds a comma or a semicolon by itself.
+  const parsed = Papa.parse<string[]>(text, { delimiter: tabbed ? '\t' : '', skipEmptyLines: 'greedy' });
   const fatal = parsed.errors.find((e) => e.type === 'Delimiter' && parsed.data.length > 1);
   if (fatal) throw new FileRefusal(`a malformed table: ${fatal.message}`);
   const [header = [], ...body] = parsed.data;
-  const width = Math.max(header.length, ...body.slice(0, 1000).map((r) => r.length));
+  const width = body.slice(0, 1000).reduce((most, row) => Math.max(most, row.length), header.length);
   const columns = columnNames([...header, ...Array<Cell>(width - header.length).fill(null)]);
   const rows = body.map((fields) => {
     const row = fields.map(inferCell);
     while (row.length < columns.length) row.push(null);
     return row.length > columns.length ? row.slice(0, columns.length) : row;
   });
-  return { columns, rows };
+  return { columns, rows, tabbed };
 }
 
 export const csvReader: FileReader = {
   types: [TYPES.csv, TYPES.tsv],
   async describe(bytes) {
-    // Either kind: the delimiter decides, and papaparse finds it again (comma or semicolon).
-    const tsv = looksTabbed(bytes);
-    return describeTable(parseDelimited(bytes, tsv ? TYPES.tsv : TYPES.csv), tsv ? 'TSV table' : 'CSV table');
+    const table = parseDelimited(bytes);
+    return describeTable(table, table.tabbed ? 'TSV table' : 'CSV table');
   },
   async read(bytes, window, maxChars) {
     acceptWindow(window, 'a CSV/TSV table', ['rows', 'where']);
-    return readTable(parseDelimited(bytes, looksTabbed(bytes) ? TYPES.tsv : TYPES.csv), window, maxChars);
+    return readTable(parseDelimited(bytes), window, maxChars);
   },
 };
-
-/** Whether the first line splits on tabs rather than commas or semicolons. */
-function looksTabbed(bytes: Uint8Array): boolean {
-  const first = Buffer.from(bytes.subarray(0, 64 * 1024))
-    .toString('utf8')
-    .split(/\r?\n/, 1)[0];
-  const tabs = first.split('\t').length;
-  return tabs > 1 && tabs >= first.split(',').length && tabs >= first.split(';').length;
-}

@@ -82,7 +82,7 @@ function fromContent(bytes: Uint8Array): string {
   const text = decodeText(bytes);
   if (text === null) {
     throw new FileRefusal(
-      'not a file type I can read: binary data that is not a PDF, an XLSX workbook, an image (PNG, JPEG, GIF, WebP) or UTF-8 text',
+      'not a file type I can read: binary data that is not a PDF, an XLSX workbook, an image (PNG, JPEG, GIF, WebP) or text',
     );
   }
   return textType(text);
@@ -111,11 +111,17 @@ function binaryKind(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
-/** UTF-8 text with no NULs (a leading BOM dropped), or null. */
+/**
+ * The bytes as text, or null: UTF-8, or UTF-16 when a byte-order mark says so (Excel's "Unicode text" export), the mark
+ * dropped; text with NULs is taken for binary.
+ */
 export function decodeText(bytes: Uint8Array): string | null {
-  if (bytes.includes(0)) return null;
+  const encoding =
+    bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
+  if (encoding === 'utf-8' && bytes.includes(0)) return null;
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    const text = new TextDecoder(encoding, { fatal: true }).decode(bytes);
+    return encoding === 'utf-8' || !text.includes('\0') ? text : null;
   } catch {
     return null;
   }

@@ -4,10 +4,11 @@ import { TYPES, decodeText } from './detect-type';
 import { FileRefusal, type FileReader } from './reader';
 import { acceptWindow, charWindow } from './window';
 
-/** The bytes as UTF-8 text, or a refusal: what every text-based reader starts with. */
+/** The bytes as text (detect-type.ts's decodeText), or a refusal: what every text-based reader starts with. */
 export function textOf(bytes: Uint8Array): string {
   const text = decodeText(bytes);
-  if (text === null) throw new FileRefusal('not UTF-8 text: it has bytes that are not UTF-8, or NULs');
+  if (text === null)
+    throw new FileRefusal('not text: it is neither UTF-8 nor UTF-16 with a byte-order mark, or it has NULs');
   return text;
 }
 

@@ -263,6 +263,18 @@ describe('CSV reader', () => {
     expect(read.rows).toEqual([[9, 'Pune', 9.5, false, '00009']]);
   });
 
+  it('reads a UTF-16 export with its byte-order mark, and drops a UTF-8 one', async () => {
+    const utf16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('name\tcity\nAda\tLondon\nGrace\tNew York\n', 'utf16le'),
+    ]);
+    const about = await describeFile(utf16, 'export.txt');
+    expect(about).toMatchObject({ type: TYPES.tsv, facts: { rows: 2, columns: ['name', 'city'] } });
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('id,city,n\n1,Oslo,2\n2,Pune,3\n')]);
+    const read = await readWindow(bom, TYPES.csv, { where: { column: 'id', op: '=', value: 2 } }, 1000);
+    expect(read.rows).toEqual([[2, 'Pune', 3]]);
+  });
+
   it('refuses pages, an unknown column and an unknown operator, naming what there is', async () => {
     await expect(readWindow(csv, TYPES.csv, { pages: { from: 1 } }, 100)).rejects.toThrow(
       'a CSV/TSV table cannot be read by pages: it can be read by rows (rows: {from, count}), or a filter on a column (where: {column, op, value})',
