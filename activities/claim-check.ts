@@ -56,3 +56,22 @@ function conversationOf(): string | undefined {
     return undefined; // called outside an activity (tests, benchmarks)
   }
 }
+
+/**
+ * A reply longer than `maxChars`: kept whole in the store, its start in history with the file named (the user opens it
+ * whole, the model reads on with ReadFile). Null when it fits.
+ */
+export async function keepReply(
+  store: BlobStore,
+  text: string,
+  maxChars: number,
+): Promise<{ text: string; stored: BlobRef } | null> {
+  if (text.length <= maxChars) return null;
+  const stored = await store.put(new TextEncoder().encode(text), {
+    name: 'reply',
+    owner: '',
+    conversationId: conversationOf(),
+  });
+  const note = `[… the whole reply, ${text.length.toLocaleString('en-US')} characters, is kept as file ${stored.id}: read on with ${READ_FILE}.]`;
+  return { text: `${text.slice(0, maxChars)}\n${note}`, stored };
+}

@@ -152,6 +152,8 @@ export interface PlanResult {
   usage: Usage;
   /** The model that answered (`provider:model`); absent from workers before the run view. */
   model?: string;
+  /** A reply longer than MAX_REPLY_CHARS, kept whole in the blob store: `text` is its start. */
+  stored?: BlobRef;
 }
 
 export interface PromptVerdict {

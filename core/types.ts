@@ -228,7 +228,14 @@ export type ChatMessage =
       /** Files the user attached, kept in the blob store (core/blobs.ts); absent in messages from before files. */
       attachments?: BlobRef[];
     }
-  | { kind: 'agent'; text: string; toolCalls: ToolCall[]; usage?: Usage }
+  | {
+      kind: 'agent';
+      text: string;
+      toolCalls: ToolCall[];
+      usage?: Usage;
+      /** A reply too long for history, kept whole in the blob store: `text` is its start. */
+      stored?: BlobRef;
+    }
   | { kind: 'tool'; call: ToolCall; outcome: ToolOutcome }
   | { kind: 'note'; text: string };
 

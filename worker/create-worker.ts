@@ -183,6 +183,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
         config: opts.settings.llm,
         streamBus,
         ...(takesImages(opts.settings.files.modelImages, model.provider) ? { images: new AttachedImages(blobs) } : {}),
+        replies: blobs,
       },
       toolContext: { store, now: () => new Date(), services: opts.settings.toolServices },
       limits: opts.settings.limits,

@@ -24,6 +24,8 @@ import { TranscriptCache } from './transcripts';
 import { createModel, type LlmConfig, type ResolvedModel } from './model';
 import { takesMediaInToolResults, toModelMessages } from './model-messages';
 import type { AttachedImages } from './attached-images';
+import type { BlobStore } from '../../blobs/blob-store';
+import { keepReply } from '../claim-check';
 import { renderPlanSystemPrompt, renderSummaryPrompt, renderValidateSystemPrompt } from './prompts';
 import type { LlmTask, ScriptedCallInfo } from './scripted-model';
 import { replyStream, type ReplyStream, type StreamBus } from '../../stream';
@@ -48,6 +50,8 @@ export interface LlmDeps {
   streamBus?: StreamBus;
   /** Where attached images are read from, to send them to a model that takes them (MODEL_IMAGES). */
   images?: AttachedImages;
+  /** Where a reply longer than MAX_REPLY_CHARS is kept whole (history gets its start and the file's id). */
+  replies?: BlobStore;
 }
 
 type Request = { system: string; messages: ModelMessage[]; tools?: ToolSet };
@@ -62,6 +66,7 @@ export function createLlmActivities({
   maxReplyChars = DEFAULT_LIMITS.maxReplyChars,
   streamBus,
   images,
+  replies,
 }: LlmDeps): LlmActivities {
   const transcripts = new TranscriptCache();
   const goalModels = new Map<string, ResolvedModel>();
@@ -179,11 +184,13 @@ export function createLlmActivities({
         );
       }
       out.done();
+      const kept = replies ? await keepReply(replies, result.text, maxReplyChars) : null;
       return {
-        text: capText(result.text, maxReplyChars),
+        text: kept?.text ?? capText(result.text, maxReplyChars),
         toolCalls: result.toolCalls.map((c) => ({ id: c.toolCallId, tool: c.toolName, args: asRecord(c.input) })),
         usage: result.usage,
         model: modelFor(goal).name,
+        ...(kept?.stored ? { stored: kept.stored } : {}),
       };
     } catch (err) {
       out.discard();

@@ -1,6 +1,6 @@
-// The files a conversation holds: those its user attached and the tool results kept whole in the blob store. ReadFile
-// reads only these (an id the conversation was never given is refused here, in the workflow), and ReadFile is offered
-// only while there are some. Carried across continue-as-new, so a file summarised out of the transcript stays readable.
+// The files a conversation holds: those its user attached, and the tool results and replies kept whole in the blob
+// store. ReadFile reads only these (an id the conversation was never given is refused here, in the workflow), and
+// ReadFile is offered only while there are some. Carried across continue-as-new, so a file summarised out of the transcript stays readable.
 import type { BlobRef } from '../../core/blobs';
 import type { ChatMessage } from '../../core/types';
 
@@ -19,9 +19,11 @@ export class HeldFiles {
     const refs =
       message.kind === 'user'
         ? (message.attachments ?? [])
-        : message.kind === 'tool' && message.outcome.status === 'ok' && message.outcome.stored
-          ? [message.outcome.stored]
-          : [];
+        : message.kind === 'agent' && message.stored
+          ? [message.stored]
+          : message.kind === 'tool' && message.outcome.status === 'ok' && message.outcome.stored
+            ? [message.outcome.stored]
+            : [];
     for (const ref of refs) {
       this.refs.delete(ref.id); // newest last
       this.refs.set(ref.id, ref);

@@ -142,7 +142,13 @@ export class Turn {
     }
     this.steps++;
     this.spend(result.usage);
-    this.convo.log.push({ kind: 'agent', text: result.text, toolCalls: result.toolCalls, usage: result.usage });
+    this.convo.log.push({
+      kind: 'agent',
+      text: result.text,
+      toolCalls: result.toolCalls,
+      usage: result.usage,
+      ...(result.stored ? { stored: result.stored } : {}),
+    });
     if (result.toolCalls.length > 0) this.convo.startStep(result.toolCalls);
     else this.convo.endTurn();
   }
