@@ -19,6 +19,7 @@ import { QuestionForm } from './QuestionForm';
 import { ToolProgressLine } from './ToolProgressLine';
 import { RunView, runViewOpen } from './RunView';
 import { formatUsd } from '../core/format';
+import { AttachButton, PendingFiles, useAttachments, useDropZone } from './Attachments';
 
 interface Props {
   id: string;
@@ -38,6 +39,8 @@ export function Chat({ id, agentName, onStatus }: Props) {
   const [runOpen, setRunOpen] = useState(runViewOpen.get);
   const endRef = useRef<HTMLDivElement>(null);
   const lastState = useRef<ConversationState | null>(null);
+  const attached = useAttachments(id);
+  const drop = useDropZone(attached.add, s.state !== 'ended');
 
   useEffect(() => {
     let closed = false;
@@ -121,12 +124,17 @@ export function Chat({ id, agentName, onStatus }: Props) {
   async function send(e?: FormEvent) {
     e?.preventDefault();
     const text = draft.trim();
-    if (!text || sending) return;
+    if (!text || sending || attached.uploading) return;
     setSending(true);
     setError(null);
     try {
-      await api.say(id, text);
+      await api.say(
+        id,
+        text,
+        attached.refs.map((f) => f.id),
+      );
       setDraft('');
+      attached.clear();
     } catch (err) {
       setError(messageOf(err));
     } finally {
@@ -247,7 +255,19 @@ export function Chat({ id, agentName, onStatus }: Props) {
           This conversation has ended. <a href="#/">Start another</a>
         </p>
       ) : (
-        <form className="composer" onSubmit={(e) => void send(e)}>
+        <form
+          className={drop.dragging ? 'composer dragging' : 'composer'}
+          onSubmit={(e) => void send(e)}
+          data-testid="composer"
+          {...drop.handlers}
+        >
+          {drop.dragging && (
+            <p className="drop-zone" aria-hidden="true">
+              Drop files to attach them
+            </p>
+          )}
+          <PendingFiles files={attached.files} limit={attached.limit} onRemove={attached.remove} />
+          <AttachButton onFiles={attached.add} disabled={sending} limit={attached.limit} />
           <label htmlFor="prompt-input" className="sr-only">
             Your message
           </label>
@@ -266,8 +286,13 @@ export function Chat({ id, agentName, onStatus }: Props) {
               }
             }}
           />
-          <button type="submit" className="primary" data-testid="send" disabled={sending || !draft.trim()}>
-            {sending ? 'Sending…' : 'Send'}
+          <button
+            type="submit"
+            className="primary"
+            data-testid="send"
+            disabled={sending || attached.uploading || !draft.trim()}
+          >
+            {sending ? 'Sending…' : attached.uploading ? 'Uploading…' : 'Send'}
           </button>
         </form>
       )}

@@ -6,6 +6,7 @@ import type { ConfirmDecision, ToolCall, ToolOutcome, ToolSpec } from './api';
 import { checkEditedArgs } from '../core/check-args';
 import { toolSummary } from '../core/format';
 import { ResultFields, ToolContentView } from './ToolContentView';
+import { StoredResult } from './attach-chip';
 
 interface Props {
   call: ToolCall;
@@ -64,6 +65,7 @@ export function ToolCard({ call, spec, description, delegate, result, pending, o
       {result?.outcome.status === 'ok' && (spec?.kind === 'mcp' || result.outcome.structured) && (
         <ResultFields result={result.outcome.result} />
       )}
+      {result?.outcome.status === 'ok' && result.outcome.stored && <StoredResult file={result.outcome.stored} />}
       {result && (
         <details className="tool-result">
           <summary>Result</summary>

@@ -5,6 +5,8 @@ import type { ConfirmDecision, PendingApproval, SeqMessage, ToolCall, ToolSpec }
 import { isStarter } from './chat-state';
 import { ToolCard } from './ToolCard';
 import { splitAttachment } from '../core/attachment';
+import type { BlobRef } from '../core/blobs';
+import { FileChips } from './attach-chip';
 
 interface Props {
   messages: SeqMessage[];
@@ -37,7 +39,7 @@ export function Transcript({ messages, pending, tools, onDecide }: Props) {
     switch (m.kind) {
       case 'user':
         if (isStarter(item)) return null;
-        return <UserMessage key={seq} text={m.text} />;
+        return <UserMessage key={seq} text={m.text} files={m.attachments} />;
       case 'agent':
         return (
           <Fragment key={seq}>
@@ -70,13 +72,14 @@ export function Transcript({ messages, pending, tools, onDecide }: Props) {
   );
 }
 
-/** The user's words, and a resource attached to them (agent say --resource) folded away under its name. */
-function UserMessage({ text }: { text: string }) {
+/** The user's words, their files as chips, and a resource attached to them (agent say --resource) folded away. */
+function UserMessage({ text, files }: { text: string; files?: BlobRef[] }) {
   const { text: words, attachment } = splitAttachment(text);
   return (
     <div className="msg user">
       <span className="sr-only">You: </span>
       <span data-testid="message-user">{words}</span>
+      {files?.length ? <FileChips files={files} /> : null}
       {attachment && (
         <details className="attachment" data-testid="attachment">
           <summary>{attachment.title}</summary>

@@ -1,6 +1,7 @@
 // The browser's side of the HTTP API (api/app.ts): requests carry the stored key, errors arrive as ApiError with
 // the server's message, a 401 tells whoever listens (the key prompt), and the live events come from one EventSource.
 import type { AgentsDescription } from '../core/activity-types';
+import type { BlobRef } from '../core/blobs';
 import type { MadeToolSummary } from '../core/made-tools';
 import type { AgentRegistry, EndpointRegistry, ToolRegistry } from '../core/registry';
 import type { EndpointFeatures, PromptRef } from '../core/mcp-features';
@@ -20,6 +21,7 @@ export type {
   ToolRegistry,
   AgentsDescription,
   AgentReply,
+  BlobRef,
   CatalogSummary,
   ChatMessage,
   ConfirmDecision,
@@ -114,10 +116,13 @@ export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+function authHeaders(): Record<string, string> {
   const key = apiKey.get();
-  if (key) headers.authorization = `Bearer ${key}`;
+  return key ? { authorization: `Bearer ${key}` } : {};
+}
+
+async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', ...authHeaders() };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
@@ -132,13 +137,16 @@ async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown):
   } catch {
     // Not JSON (a proxy's error page): the status line says enough.
   }
-  if (res.status === 401) for (const listener of unauthorized) listener();
-  if (!res.ok) {
-    const err = data as { error?: unknown; field?: unknown } | null;
-    const message = typeof err?.error === 'string' ? err.error : `${res.status} ${res.statusText}`.trim();
-    throw new ApiError(message, res.status, typeof err?.field === 'string' ? err.field : undefined);
-  }
+  if (!res.ok) throw refusal(res.status, res.statusText, data);
   return data as T;
+}
+
+/** The API's refusal as an ApiError with its words (telling the key prompt of a 401). */
+function refusal(status: number, statusText: string, data: unknown): ApiError {
+  if (status === 401) for (const listener of unauthorized) listener();
+  const err = data as { error?: unknown; field?: unknown } | null;
+  const message = typeof err?.error === 'string' ? err.error : `${status} ${statusText}`.trim();
+  return new ApiError(message, status, typeof err?.field === 'string' ? err.field : undefined);
 }
 
 const conv = (id: string, rest = '') => `/conversations/${encodeURIComponent(id)}${rest}`;
@@ -149,7 +157,9 @@ export const api = {
   conversation: (id: string) => request<Conversation>('GET', conv(id)),
   /** No goal: the worker's default agent (AGENT_GOAL). */
   start: (goalId?: string) => request<Started>('POST', '/conversations', goalId ? { goalId } : {}),
-  say: (id: string, text: string) => request<unknown>('POST', conv(id, '/messages?wait=false'), { text }),
+  /** `files`: ids of files uploaded for this conversation (uploadFile). */
+  say: (id: string, text: string, files: string[] = []) =>
+    request<unknown>('POST', conv(id, '/messages?wait=false'), files.length ? { text, files } : { text }),
   confirm: (id: string, decision: ConfirmDecision) =>
     request<unknown>('POST', conv(id, '/confirm?wait=false'), decision),
   /** Waits for the agent's next reply; the events show the question go meanwhile. */
@@ -178,6 +188,66 @@ export const api = {
   startWithPrompt: (prompt: PromptRef, goalId?: string) =>
     request<Started>('POST', '/conversations', { ...(goalId ? { goalId } : {}), prompt }),
 };
+
+/**
+ * Uploads a file for a conversation (POST /api/files, the raw bytes), reporting the bytes sent as they go: through
+ * XMLHttpRequest, since fetch reports no upload progress. Resolves to the stored file; refusals are ApiErrors.
+ */
+export function uploadFile(
+  file: File,
+  conversationId: string,
+  onProgress: (sent: number) => void,
+): { done: Promise<BlobRef>; abort(): void } {
+  const xhr = new XMLHttpRequest();
+  const done = new Promise<BlobRef>((resolve, reject) => {
+    const query = `conversationId=${encodeURIComponent(conversationId)}&name=${encodeURIComponent(file.name)}`;
+    xhr.open('POST', `/api/files?${query}`);
+    xhr.setRequestHeader('accept', 'application/json');
+    for (const [name, value] of Object.entries(authHeaders())) xhr.setRequestHeader(name, value);
+    xhr.upload.addEventListener('progress', (e) => onProgress(e.loaded));
+    xhr.addEventListener('load', () => {
+      let data: unknown = null;
+      try {
+        data = xhr.responseText ? JSON.parse(xhr.responseText) : null;
+      } catch {
+        // Not JSON (a proxy's error page): the status line says enough.
+      }
+      if (xhr.status === 201) resolve(data as BlobRef);
+      else reject(refusal(xhr.status, xhr.statusText, data));
+    });
+    xhr.addEventListener('error', () =>
+      reject(new ApiError('The upload stopped: the connection to the API closed.', 0)),
+    );
+    xhr.addEventListener('abort', () => reject(new ApiError('The upload was cancelled.', 0)));
+    xhr.send(file);
+  });
+  return { done, abort: () => xhr.abort() };
+}
+
+/** Where a stored file's bytes are read (GET /api/files/{id}/content). */
+export const fileContentPath = (id: string) => `/api/files/${encodeURIComponent(id)}/content`;
+
+/**
+ * Downloads a stored file when the API needs a key: a link cannot send the Authorization header, so the bytes are
+ * fetched with it and handed to the browser as the file.
+ */
+export async function downloadFile(ref: Pick<BlobRef, 'id' | 'name'>): Promise<void> {
+  const res = await fetch(fileContentPath(ref.id), { headers: authHeaders() });
+  if (!res.ok) {
+    const text = await res.text();
+    let data: unknown = null;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      // Not JSON.
+    }
+    throw refusal(res.status, res.statusText, data);
+  }
+  const url = URL.createObjectURL(await res.blob());
+  const link = Object.assign(document.createElement('a'), { href: url, download: ref.name });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
 
 const endpoint = (name: string) => `/endpoints/${encodeURIComponent(name)}`;
 const sinceParam = (since?: string) => (since ? `&since=${encodeURIComponent(since)}` : '');
