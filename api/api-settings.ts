@@ -7,6 +7,7 @@ import { OAuthEndpoints } from '../mcp/oauth/oauth-endpoints';
 import { openTokenStore, type OAuthStore } from '../mcp/oauth/oauth-settings';
 import { DEFAULT_DATA_DIR } from '../runtime/connection';
 import { PROJECT_ROOT } from '../tools/project-root';
+import { BLOB_SETTING_NAMES, readBlobSettings, type BlobSettings } from '../blobs';
 
 export const DEFAULT_API_PORT = 8080;
 /** Every variable the API process reads (beside the Temporal connection's): the compose files must pass them all. */
@@ -27,6 +28,8 @@ export const API_SETTING_NAMES: readonly string[] = [
   'API_PUBLIC_URL',
   'TEMPORAL_UI_URL',
   'REGISTRY_MAX_EXECUTIONS',
+  // Files: the API stores uploads in the worker's blob store, within the same limits.
+  ...BLOB_SETTING_NAMES,
 ];
 /** Largest request body accepted (API_BODY_LIMIT): a prompt is at most 16,000 characters, approval args less. */
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
@@ -45,6 +48,9 @@ export interface ApiSettings {
   temporalUiUrl?: string;
   /** The workflow runs the registry pages read at most per answer (REGISTRY_MAX_EXECUTIONS; absent: 2,000). */
   registryMaxExecutions?: number;
+  /** Where uploaded files are kept, and their limits (BLOB_STORE, BLOB_DIR, S3_*, FILE_MAX_MB, CONVERSATION_FILES_MAX_MB):
+   * the worker's store. api/main.ts opens it for the AgentClient the routes use. */
+  files?: BlobSettings;
 }
 
 /** What the API needs to connect an owner to an OAuth endpoint: the worker's registry and token store. */
@@ -77,6 +83,7 @@ export function readApiSettings(env: NodeJS.ProcessEnv = process.env): ApiSettin
     ...(env.REGISTRY_MAX_EXECUTIONS
       ? { registryMaxExecutions: whole('REGISTRY_MAX_EXECUTIONS', env.REGISTRY_MAX_EXECUTIONS, 0, 1, 1_000_000) }
       : {}),
+    files: readBlobSettings(env, path.resolve(env.DATA_DIR || DEFAULT_DATA_DIR)),
   };
 }
 

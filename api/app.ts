@@ -1,6 +1,6 @@
 // The HTTP API: conversations, their live events (SSE), the agents, endpoints and tools a worker offers. Every
 // request is validated against the zod schemas in schemas.ts before anything reaches the workflow; errors
-// answer {error, field?} with 400, 401, 404, 409, 413 or 503.
+// answer {error, field?} with 400, 401, 404, 409, 413, 422 (a file the readers refuse) or 503. Files: file-routes.ts.
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -24,6 +24,9 @@ import type { McpSessions } from './mcp-server/sessions';
 import { LiveFeeds, eventId, parseEventId, type FeedTiming } from './live-feed';
 import { ApiMetrics } from './metrics';
 import { addRunRoutes } from './run-routes';
+import { addFileRoutes, attachmentsOf, carriesFiles } from './file-routes';
+import { FileRefusal } from '../readers';
+import { FileTooLarge } from '../blobs';
 import { RunWatches, type RunWatchTiming } from './run-watch';
 import * as S from './schemas';
 import type { ApiSettings } from './api-settings';
@@ -72,6 +75,8 @@ export function createApi(deps: ApiDeps): {
 
   app.onError((err, c) => {
     if (err instanceof UserError) return c.json({ error: err.message }, STATUS[err.kind]);
+    // A file the store or its readers refuse: too big (413), or not read (malformed, a zip bomb, a type not read).
+    if (err instanceof FileRefusal) return c.json({ error: err.message }, err instanceof FileTooLarge ? 413 : 422);
     // Hono's own refusals (a body that is not JSON, say) keep their status.
     if (err instanceof HTTPException) return c.json({ error: err.message || 'Bad request.' }, err.status);
     console.error(err);
@@ -91,12 +96,13 @@ export function createApi(deps: ApiDeps): {
   });
 
   if (settings.corsOrigins.length) app.use('/api/*', cors({ origin: settings.corsOrigins }));
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: settings.bodyLimitBytes,
-      onError: (c) => c.json({ error: `The request body is over ${settings.bodyLimitBytes} bytes.` }, 413),
-    }),
+  const apiBodyLimit = bodyLimit({
+    maxSize: settings.bodyLimitBytes,
+    onError: (c) => c.json({ error: `The request body is over ${settings.bodyLimitBytes} bytes.` }, 413),
+  });
+  // Files have their own limit (FILE_MAX_MB), applied by the file routes once the caller is known.
+  app.use('/api/*', (c, next) =>
+    carriesFiles(c.req.method, c.req.path, c.req.header('content-type')) ? next() : apiBodyLimit(c, next),
   );
   app.use('/api/*', async (c, next) => {
     // The OAuth callback is reached from the authorization server, without a key: its single-use state is the proof.
@@ -213,6 +219,9 @@ export function createApi(deps: ApiDeps): {
     },
   );
 
+  // Uploads, and messages that carry files as multipart/form-data (before the JSON messages route below).
+  addFileRoutes(app, agents, (id) => feeds.poke(id));
+
   app.openapi(
     createRoute({
       method: 'post',
@@ -228,17 +237,20 @@ export function createApi(deps: ApiDeps): {
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      const { text: words, resource } = c.req.valid('json') as z.infer<typeof S.MessageBody>;
+      const { text: words, resource, files } = c.req.valid('json') as z.infer<typeof S.MessageBody>;
       const { wait } = c.req.valid('query');
       await mine(c, id);
       // An attached resource is read by the worker; its content follows the user's words.
       const owner = c.get('caller').owner ?? undefined;
       const text = resource ? await agents.withResource(words, { ...resource, owner }) : words;
+      // Files stored before (POST /api/files), held by the conversation from now on.
+      const attachments = await attachmentsOf(agents, c.get('caller'), id, files ?? []);
+      const prompt = attachments.length ? { text, attachments } : text;
       const answer = await deliver(
         id,
         wait,
-        () => agents.sayLater(id, text),
-        () => agents.say(id, text),
+        () => agents.sayLater(id, prompt),
+        () => agents.say(id, prompt),
       );
       return answer.accepted ? c.json(answer, 202) : c.json(answer.reply, 200);
     },

@@ -8,6 +8,7 @@ import { createStreamBus } from '../stream';
 import { startApi } from './server';
 import { startTracing } from '../runtime/tracing';
 import { readApiSettings } from './api-settings';
+import { openBlobStore } from '../blobs';
 
 async function main(): Promise<void> {
   applyEnvFile();
@@ -21,7 +22,10 @@ async function main(): Promise<void> {
   const bus = createStreamBus(process.env.REDIS_URL);
   // Conversations started here begin their traces here (StartWorkflow), when OTLP tracing is configured.
   const tracing = startTracing('agent-api');
-  const agents = await AgentClient.connect(taskQueue, process.env, { interceptors: tracing?.clientInterceptors });
+  const agents = await AgentClient.connect(taskQueue, process.env, {
+    interceptors: tracing?.clientInterceptors,
+    ...(settings.files ? { files: openBlobStore(settings.files) } : {}),
+  });
   const api = await startApi({ agents, bus, settings, defaultGoal: process.env.AGENT_GOAL || PICKER_GOAL_ID });
   console.log(
     `API ${api.url}/api (task queue ${taskQueue}); ${api.web ? `web chat ${api.url}/` : 'web chat not built (npm run build)'}`,

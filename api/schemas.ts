@@ -1,10 +1,12 @@
 // The API's contract as zod schemas: requests are validated from them and the OpenAPI document is generated
 // from them, so the document cannot drift from what the server accepts.
 import { z } from '@hono/zod-openapi';
-import { MAX_PROMPT_CHARS } from '../core/messages';
+import { MAX_ATTACHMENTS, MAX_PROMPT_CHARS } from '../core/messages';
 
 /** Ids the workflow list can hold and a filter can match (client/conversation-list.ts). */
 const WORD = /^[\w.@:+-]{1,200}$/;
+/** A stored file's id: the sha256 of its content. */
+const FILE_ID = /^[0-9a-f]{64}$/;
 
 export const ErrorBody = z.object({ error: z.string(), field: z.string().optional() }).openapi('Error');
 
@@ -62,6 +64,11 @@ export const MessageBody = z
     resource: ResourceRefBody.optional().openapi({
       description: 'An MCP resource to attach: the worker reads it, and its content follows the text',
     }),
+    files: z
+      .array(z.string().regex(FILE_ID, 'a file id is the sha256 POST /api/files answered'))
+      .max(MAX_ATTACHMENTS)
+      .optional()
+      .openapi({ description: 'Files stored before (POST /api/files) to attach, by id' }),
   })
   .strict()
   .openapi('UserMessage');
@@ -270,6 +277,38 @@ export const Health = z
   })
   .openapi('Health');
 export const Anything = z.object({}).passthrough();
+
+// Files (core/blobs.ts: BlobRef), stored through POST /api/files and attached to messages.
+export const FileIdParam = z.object({
+  id: z
+    .string()
+    .regex(FILE_ID, 'a file id is the sha256 of its content, 64 hex digits')
+    .openapi({ param: { name: 'id', in: 'path' } }),
+});
+export const FileUploadQuery = z.object({
+  conversationId: z.string().regex(WORD).optional().openapi({ description: 'The conversation that holds the file' }),
+  name: z.string().min(1).max(255).optional().openapi({ description: "The file's name (a raw upload has none)" }),
+});
+export const FileRef = z
+  .object({
+    id: z.string().openapi({ description: 'sha256 of the content' }),
+    size: z.number().int(),
+    type: z.string().openapi({ description: 'The media type found in the content', example: 'application/pdf' }),
+    name: z.string(),
+    preview: z.string(),
+    facts: z
+      .object({
+        pages: z.number().optional(),
+        rows: z.number().optional(),
+        columns: z.array(z.string()).optional(),
+        sheets: z.array(z.string()).optional(),
+        chars: z.number().optional(),
+        width: z.number().optional(),
+        height: z.number().optional(),
+      })
+      .optional(),
+  })
+  .openapi('File');
 
 // Made tools (core/made-tools.ts: MadeToolSummary), as `agent tools --made` lists them.
 const MADE_TOOL_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;

@@ -139,7 +139,8 @@ export class KeyedBlobStore implements BlobStore {
   }
 
   private async refOf(id: string, bytes: Uint8Array, name: string): Promise<BlobRef> {
-    const { type, preview, facts } = await this.describe(bytes, name);
+    // A copy: a reader may hand its bytes to a worker thread (transferred, so detached here) and they are written after.
+    const { type, preview, facts } = await this.describe(new Uint8Array(bytes), name);
     return { id, size: bytes.length, type, name, preview, ...(facts && Object.keys(facts).length ? { facts } : {}) };
   }
 

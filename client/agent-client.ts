@@ -1,5 +1,7 @@
 // The conversation API clients use: start, say, confirm, history, end. Shared by the CLI, the chat and tests.
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import {
   Client,
   Connection,
@@ -47,7 +49,11 @@ import {
   promptUpdate,
   statusQuery,
   usageQuery,
+  type PromptInput,
 } from '../core/messages';
+import type { BlobRef } from '../core/blobs';
+import { FileRefusal } from '../readers';
+import { LOCAL_OWNER, openBlobStore, readBlobSettings, type LimitedBlobStore } from '../blobs';
 import type { ChatMessage } from '../core/types';
 import type { AnsweredQuestion } from '../core/tool-questions';
 import type {
@@ -59,7 +65,7 @@ import type {
   DelegationNode,
 } from '../core/conversation-types';
 import { unknownGoalMessage } from '../goals/unknown-goal';
-import { temporalTarget } from '../runtime/connection';
+import { DEFAULT_DATA_DIR, temporalTarget } from '../runtime/connection';
 import { checkFilterValue, listConversations, type ConversationFilter } from './conversation-list';
 import { type ConversationSummary } from '../core/conversation-types';
 import { RECONNECT_QUICKLY, untilReachable, type ServerWait } from './server-outage';
@@ -85,31 +91,55 @@ const DEFAULT_SERVER_WAIT_MS = 120_000;
  */
 const ACCEPTED = WorkflowUpdateStage.ACCEPTED;
 
+/** How a client waits out a server restart, and where it keeps the files it attaches (the worker's blob store). */
+export type AgentClientOptions = Partial<ServerWait> & { files?: LimitedBlobStore };
+
 export class AgentClient {
   private readonly serverWait: ServerWait;
   /** Questions for the worker itself (agents, endpoints, tools, goal files). */
   private readonly desk: WorkerDesk;
+  private readonly fileStore?: LimitedBlobStore;
 
   constructor(
     readonly client: Client,
     readonly taskQueue: string,
-    serverWait: Partial<ServerWait> = {},
+    options: AgentClientOptions = {},
   ) {
+    const { files, ...serverWait } = options;
     this.serverWait = { maxWaitMs: DEFAULT_SERVER_WAIT_MS, ...serverWait };
     this.desk = new WorkerDesk(client, taskQueue);
+    this.fileStore = files;
+  }
+
+  /** The blob store files are attached through: the worker's (the same BLOB_STORE settings). */
+  get files(): LimitedBlobStore {
+    if (!this.fileStore)
+      throw new UserError(
+        'No file store here: AgentClient takes one as its files option (AgentClient.connect opens the one BLOB_STORE names).',
+        'unavailable',
+      );
+    return this.fileStore;
   }
 
   /**
    * Connects to Temporal with the settings in `env` (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY,
-   * TEMPORAL_TLS_*, TEMPORAL_PROFILE); conversations start on `taskQueue`, which an agent worker must serve.
+   * TEMPORAL_TLS_*, TEMPORAL_PROFILE); conversations start on `taskQueue`, which an agent worker must serve. Files are
+   * kept in the store `env` names (BLOB_STORE, BLOB_DIR or DATA_DIR, S3_*), the worker's, unless `files` is given.
    */
   static async connect(
     taskQueue: string,
     env: NodeJS.ProcessEnv = process.env,
-    options: Partial<ServerWait> & { interceptors?: WorkflowClientInterceptor[] } = {},
+    options: AgentClientOptions & { interceptors?: WorkflowClientInterceptor[] } = {},
   ): Promise<AgentClient> {
     const target = temporalTarget(env);
-    const { interceptors, ...serverWait } = options;
+    const { interceptors, ...rest } = options;
+    let files = rest.files;
+    try {
+      files ??= openBlobStore(readBlobSettings(env, path.resolve(env.DATA_DIR || DEFAULT_DATA_DIR)));
+    } catch (err) {
+      throw new UserError((err as Error).message);
+    }
+    const serverWait = { ...rest, files };
     try {
       const connection = await Connection.connect({
         ...target.connectionOptions,
@@ -166,15 +196,42 @@ export class AgentClient {
     return { id: conversationId, greeting: await this.waitForUser(conversationId) };
   }
 
-  /** Sends a prompt; resolves once the agent next needs the user (its answer, or a tool call awaiting approval). */
-  async say(id: string, text: string): Promise<AgentReply> {
+  /**
+   * Stores a file for the conversation (held by it, for its owner) and gives its reference, to send with `say`:
+   * `say(id, { text, attachments: [ref] })`. A path is read from disk, named by its base name unless `name` is given.
+   */
+  async attach(id: string, file: string | Uint8Array, name?: string): Promise<BlobRef> {
+    const store = this.files;
+    const owner = (await this.feed(id, Number.MAX_SAFE_INTEGER)).owner ?? LOCAL_OWNER;
+    let bytes: Uint8Array;
+    if (typeof file === 'string') {
+      try {
+        bytes = await readFile(file);
+      } catch (err) {
+        throw new UserError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      }
+    } else bytes = file;
+    const fileName = name ?? (typeof file === 'string' ? path.basename(file) : 'file');
+    try {
+      return await store.put(bytes, { name: fileName, owner, conversationId: id });
+    } catch (err) {
+      if (err instanceof FileRefusal) throw new UserError(err.message);
+      throw err;
+    }
+  }
+
+  /**
+   * Sends a prompt (its words, or `{ text, attachments }` with files stored by `attach`); resolves once the agent next
+   * needs the user (its answer, or a tool call awaiting approval).
+   */
+  async say(id: string, text: PromptInput): Promise<AgentReply> {
     return this.update(id, (updateId) =>
       this.handle(id).startUpdate(promptUpdate, { args: [text], updateId, waitForStage: ACCEPTED }),
     );
   }
 
   /** Sends a prompt and returns once the conversation has accepted it (refusals throw); the reply comes later. */
-  async sayLater(id: string, text: string): Promise<void> {
+  async sayLater(id: string, text: PromptInput): Promise<void> {
     return this.sendUpdate(id, (updateId) =>
       this.handle(id).startUpdate(promptUpdate, { args: [text], updateId, waitForStage: ACCEPTED }),
     ).accepted;

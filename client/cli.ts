@@ -46,6 +46,9 @@ const USAGE = `usage: agent <command> [options]
   say <conversationId> <text...>                  one turn; prints the agent's reply
   say <conversationId> --resource <endpoint> <uri> <text...>
                                                   the same, with an MCP resource attached (read by the worker)
+  say <conversationId> --file <path> [--file <path>]... <text...>
+                                                  the same, with files attached (stored in the worker's blob store,
+                                                  BLOB_STORE; type found in the content; FILE_MAX_MB each)
   confirm <conversationId> [--reject <reason>] [--args <json>]
                                                   approve (optionally with edited args) or reject the pending tool call
   answer <conversationId> --accept [name=value]... | --decline | --cancel [--question <id>]
@@ -61,7 +64,8 @@ const USAGE = `usage: agent <command> [options]
                                                   works, or has ended
   end <conversationId>                            end the conversation
   prune --older-than <duration> [--dry-run]       delete conversations that ended longer ago than that (90s, 24h,
-                                                  7d; delegates included); --dry-run lists them
+                                                  7d; delegates included) and the files only they held; --dry-run
+                                                  lists them
   agents                                          the agents you can start: goal id (for --goal), name, description,
                                                   where the goal is defined; and goal files left out, with why
   agents --stats [--since <duration>]             per agent: where it comes from (code, file, chat), conversations,
@@ -91,7 +95,8 @@ const USAGE = `usage: agent <command> [options]
   tools prune --unused-for <duration> [--yes]     propose the made tools unused for that long (30d), with the command
                                                   that removes each; --yes disables them (removes nothing)
 options: --json (machine-readable output), --help
-env: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE, TASK_QUEUE, AGENT_GOAL,
+env: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE, TASK_QUEUE, AGENT_GOAL, BLOB_STORE, BLOB_DIR or
+  DATA_DIR, S3_* (--file: the worker's blob store), FILE_MAX_MB,
   REGISTRY_MAX_EXECUTIONS (--stats: runs read at most, 2000)`;
 
 export interface CliIO extends ChatIO {
@@ -129,6 +134,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         prompt: { type: 'string' },
         arg: { type: 'string', multiple: true },
         resource: { type: 'string' },
+        file: { type: 'string', multiple: true },
         accept: { type: 'string', multiple: true },
         decline: { type: 'boolean', default: false },
         cancel: { type: 'boolean', default: false },
@@ -270,7 +276,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         const c = await connect();
         const ref = { endpoint: values.resource!, uri: uri!, ...(values.owner ? { owner: values.owner } : {}) };
         const sent = uri ? await c.withResource(text, ref) : text;
-        const reply = await c.say(id, sent);
+        // Files are stored first (held by the conversation), then sent with the words as references.
+        const attachments = [];
+        for (const file of values.file ?? []) attachments.push(await c.attach(id, file));
+        const reply = await c.say(id, attachments.length ? { text: sent, attachments } : sent);
         out(formatReply(reply, id), reply);
         return 0;
       }
@@ -343,14 +352,16 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         if (!values['older-than'])
           throw new UserError('prune needs --older-than <duration>, e.g. agent prune --older-than 30d');
         const age = parseAge(values['older-than']);
-        const pruned = await pruneConversations((await connect()).client, age, values['dry-run']);
+        const c = await connect();
+        const pruned = await pruneConversations(c.client, age, values['dry-run'], undefined, c.files);
         const verb = values['dry-run'] ? 'would delete' : 'deleted';
+        const files = pruned.filesDeleted ? `, and ${pruned.filesDeleted} file(s) no other conversation holds` : '';
         out(
           [
-            `${verb} ${pruned.length} conversation run(s) that ended before ${values['older-than']} ago`,
+            `${verb} ${pruned.length} conversation run(s) that ended before ${values['older-than']} ago${files}`,
             ...pruned.map((p) => `  ${p.id}  ended ${p.closedAt.slice(0, 19).replace('T', ' ')}`),
           ].join('\n'),
-          { dryRun: values['dry-run'], pruned },
+          { dryRun: values['dry-run'], pruned, filesDeleted: pruned.filesDeleted ?? 0 },
         );
         return 0;
       }
