@@ -2,23 +2,25 @@
 // The bytes stay in the store; only the window read (at most READ_FILE_CHARS) comes back into history.
 import type { FileActivities } from '../core/activity-types';
 import type { BlobStore } from '../blobs/blob-store';
-import { readWindow } from '../readers';
+import { readWindow, type ReaderLimits } from '../readers';
 import { FileRefusal } from '../readers/reader';
 
 export interface FileDeps {
   store: BlobStore;
   /** READ_FILE_CHARS: the most text one read gives back. */
   maxChars: number;
+  /** READER_*: what the readers open. */
+  readers?: ReaderLimits;
 }
 
-export function createFileActivities({ store, maxChars }: FileDeps): FileActivities {
+export function createFileActivities({ store, maxChars, readers }: FileDeps): FileActivities {
   return {
     async readFile({ ref, window }) {
       if (!(await store.stat(ref.id)))
         return { status: 'tool_error', error: `The file ${ref.name} (${ref.id}) is no longer stored.` };
       try {
         const bytes = await store.get(ref.id);
-        const read = await readWindow(bytes, ref.type, window, maxChars);
+        const read = await readWindow(bytes, ref.type, window, maxChars, readers);
         return { status: 'ok', result: { id: ref.id, ...read } };
       } catch (err) {
         if (err instanceof FileRefusal) return { status: 'tool_error', error: err.message };

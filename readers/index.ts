@@ -13,7 +13,7 @@ import { textReader } from './text';
 import { xlsxReader } from './xlsx';
 
 export { FileRefusal, type FileReader } from './reader';
-export { DEFAULT_READER_LIMITS, readerLimitsFromEnv, type ReaderLimits } from './limits';
+export { DEFAULT_READER_LIMITS, READER_SETTING_NAMES, readerLimitsFromEnv, type ReaderLimits } from './limits';
 export { TYPES, type DetectedType } from './detect-type';
 
 function readers(limits: ReaderLimits): FileReader[] {

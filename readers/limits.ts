@@ -1,6 +1,15 @@
 // How much a reader takes before it refuses: one place for the limits and their settings. Readers are pure, so they
 // never read the environment themselves; the process edge parses it once (readerLimitsFromEnv) and passes the result.
 
+/** Every variable readerLimitsFromEnv reads: the compose files pass them to the worker and the API. */
+export const READER_SETTING_NAMES: readonly string[] = [
+  'READER_MAX_BYTES',
+  'READER_MAX_PDF_PAGES',
+  'READER_TIMEOUT_S',
+  'READER_WORKER_HEAP_MB',
+  'READER_MAX_UNZIPPED_MB',
+];
+
 export interface ReaderLimits {
   /** READER_MAX_BYTES: the largest file a reader opens (the store has its own per-file limit too). */
   maxBytes: number;

@@ -5,6 +5,7 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { openBlobStore, type BlobStore } from '../blobs';
+import { describeFile } from '../readers';
 import { AttachedImages } from '../activities/llm/attached-images';
 import { createToolDispatcher } from '../activities/tool-activities';
 import { createModel, type ResolvedModel } from '../activities/llm/model';
@@ -141,7 +142,9 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
   // Made last, so a worker that fails to start leaves no Redis connection open.
   const streamBus = opts.streamBus ?? createStreamBus(opts.settings.redisUrl);
   const ownBus = opts.streamBus === undefined;
-  const blobs = opts.blobs ?? openBlobStore(opts.settings.files.blobs);
+  const { readers } = opts.settings.files;
+  const blobs =
+    opts.blobs ?? openBlobStore(opts.settings.files.blobs, (bytes, name) => describeFile(bytes, name, readers));
   const worker = await Worker.create({
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
@@ -191,6 +194,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
         store: blobs,
         thresholdChars: opts.settings.files.claimCheckChars,
         maxChars: opts.settings.files.readFileChars,
+        readers,
       },
     }),
   }).catch(async (err: unknown) => {

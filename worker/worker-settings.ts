@@ -14,6 +14,7 @@ import { DEFAULT_TRAIN_SERVICE_PORT } from '../tools/services/train-service';
 import type { Settings } from '../core/types';
 import { DEFAULT_DATA_DIR, DEFAULT_TASK_QUEUE } from '../runtime/connection';
 import { BLOB_SETTING_NAMES, readBlobSettings, type BlobSettings } from '../blobs';
+import { READER_SETTING_NAMES, readerLimitsFromEnv, type ReaderLimits } from '../readers';
 import { parseDuration } from '../runtime/duration';
 import type { MetricsSettings } from './worker-metrics';
 import { parseTokenKey } from '../mcp/oauth/oauth-settings';
@@ -213,7 +214,11 @@ const envSchema = z.object({
 });
 
 /** Every variable a worker reads (beside the Temporal connection's): the compose files must pass them all. */
-export const WORKER_SETTING_NAMES: readonly string[] = [...Object.keys(envSchema.shape), ...BLOB_SETTING_NAMES];
+export const WORKER_SETTING_NAMES: readonly string[] = [
+  ...Object.keys(envSchema.shape),
+  ...BLOB_SETTING_NAMES,
+  ...READER_SETTING_NAMES,
+];
 
 export interface WorkerSettings {
   taskQueue: string;
@@ -251,7 +256,14 @@ export interface WorkerSettings {
   /** Files and results kept outside history: the blob store (BLOB_STORE, …), results over CLAIM_CHECK_CHARS kept
    * there whole, READ_FILE_CHARS, the most one ReadFile gives back, and MODEL_IMAGES: attached images go to the model as
    * images (auto: for the OpenAI, Anthropic and Google providers, whose models read them; others get them in words). */
-  files: { blobs: BlobSettings; claimCheckChars: number; readFileChars: number; modelImages: 'auto' | 'on' | 'off' };
+  files: {
+    blobs: BlobSettings;
+    /** READER_*: what the readers open (sizes, pages, time, heap, what a ZIP may inflate to). */
+    readers: ReaderLimits;
+    claimCheckChars: number;
+    readFileChars: number;
+    modelImages: 'auto' | 'on' | 'off';
+  };
   /** Prices per model over config/prices.json (PRICES_FILE); unset: the defaults alone. */
   pricesFile?: string;
   /** Where Prometheus scrapes the worker (METRICS_HOST, METRICS_PORT); unset port: no metrics endpoint. */
@@ -342,6 +354,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     limits: { maxReplyChars: e.MAX_REPLY_CHARS, maxToolResultChars: e.MAX_TOOL_RESULT_CHARS },
     files: {
       blobs: readBlobSettings(env, path.resolve(e.DATA_DIR ?? DEFAULT_DATA_DIR)),
+      readers: readerLimitsFromEnv(env),
       claimCheckChars: e.CLAIM_CHECK_CHARS,
       readFileChars: e.READ_FILE_CHARS,
       modelImages: e.MODEL_IMAGES,
