@@ -21,6 +21,15 @@ describe('readApiSettings', () => {
     expect(() => readApiSettings({ API_KEYS: '@/nonexistent/keys' })).toThrow(/API_KEYS names the file/);
   });
 
+  it("reads the worker's blob store and its limits, refusing a bad value by its name", () => {
+    expect(readApiSettings({ DATA_DIR: '/srv/agent', FILE_MAX_MB: '5' }).files).toEqual({
+      place: { kind: 'fs', dir: '/srv/agent/blobs' },
+      limits: { fileMaxBytes: 5 * 1024 * 1024, conversationMaxBytes: 200 * 1024 * 1024 },
+    });
+    expect(() => readApiSettings({ BLOB_STORE: 's3' })).toThrow('BLOB_STORE=s3 needs S3_BUCKET');
+    expect(() => readApiSettings({ FILE_MAX_MB: 'big' })).toThrow(/^FILE_MAX_MB must be a number of megabytes/);
+  });
+
   it('reads keys from a file, one per line, comments left out', () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'keys-')), 'keys');
     writeFileSync(file, '# team keys\nalice=aaaaaaaaaaaaaaaaaaaa\nbbbbbbbbbbbbbbbbbbbb\n');
