@@ -5,7 +5,6 @@ import type { BlobLimits } from './blob-limits';
 import type { BlobSettings } from './blob-settings';
 import type { BlobStore } from './blob-store';
 import { FsBlobStore } from './fs-store';
-import { S3BlobStore } from './s3-store';
 import type { DescribeFile } from './keyed-store';
 
 export type { BlobStore, StoredBlob } from './blob-store';
@@ -21,5 +20,9 @@ export type LimitedBlobStore = BlobStore & { readonly limits: BlobLimits };
 
 export function openBlobStore(settings: BlobSettings, describe: DescribeFile = describeFile): LimitedBlobStore {
   const { place, limits } = settings;
-  return place.kind === 's3' ? new S3BlobStore(place, describe, limits) : new FsBlobStore(place.dir, describe, limits);
+  if (place.kind === 'fs') return new FsBlobStore(place.dir, describe, limits);
+  // The AWS SDK is loaded only for a bucket: ~100 ms that the CLI and folder deployments need not pay at start.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { S3BlobStore } = require('./s3-store') as typeof import('./s3-store');
+  return new S3BlobStore(place, describe, limits);
 }
