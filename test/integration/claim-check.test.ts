@@ -1,7 +1,8 @@
 // The claim check on a real dev server and worker: a 3 MB MCP result and a 3 MB native result are kept whole in the
 // blob store, history carries their reference and a preview, and the agent reads the part it needs with ReadFile
 // (a JSONPath into the JSON) — nothing cut off, and the history's bytes per turn stay flat with megabytes in play.
-// Then a worker process is SIGKILLed and the next one still reads the stored result. Only the model is scripted.
+// Then two worker processes share an S3-compatible store (moto's server): a result one stored is read by the other
+// after the first is SIGKILLed, and by a third after the second is. Only the model is scripted.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import type { BlobRef } from '../../core/blobs';
 import { history, say, startConversation } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
+import { startS3, type RunningS3 } from '../../testkit/s3-server';
 import { BIG_ITEMS, bigItem } from '../fixtures/mcp/big-server';
 
 const TSX = ['--require', 'tsx/cjs'];
@@ -164,16 +166,18 @@ describe('the claim check', () => {
   });
 });
 
-describe('the claim check across a worker SIGKILL', () => {
+describe('the claim check on an S3-compatible store, two workers, one SIGKILLed', () => {
   let env: TestWorkflowEnvironment;
+  let s3: RunningS3;
   const running: WorkerProcess[] = [];
   afterAll(async () => {
     for (const w of running) await w.kill();
+    await s3?.stop();
     await env?.teardown();
   });
 
-  it('a stored result still resolves on the next worker', async () => {
-    env = await startTemporal();
+  it('a result stored by one worker is read by the other, after the first is killed', async () => {
+    [env, s3] = await Promise.all([startTemporal(), startS3(['conversation-files'])]);
     const taskQueue = `claim-check-${process.pid}`;
     writeFileSync(path.join(dir, 'script.json'), JSON.stringify(script));
     const settings = {
@@ -181,21 +185,25 @@ describe('the claim check across a worker SIGKILL', () => {
       TASK_QUEUE: taskQueue,
       AGENT_GOAL: processGoal.id,
       GOALS_DIR: processGoals,
-      DATA_DIR: path.join(dir, 'data'),
-      SHOW_CONFIRM: 'false',
       LLM_MODEL: `scripted:${path.join(dir, 'script.json')}`,
       VALIDATE_PROMPTS: 'false',
+      SHOW_CONFIRM: 'false',
       MCP_ENDPOINTS_FILE: registry,
+      ...s3.env('conversation-files'),
     };
-    const first = await startWorkerProcess(settings);
-    running.push(first);
+    // Two workers on one queue, each with a data folder of its own: only the bucket is shared.
+    const start = (n: number) => startWorkerProcess({ ...settings, DATA_DIR: path.join(dir, `data-${n}`) });
+    running.push(...(await Promise.all([start(1), start(2)])));
     const { handle } = await startConversation(env.client, taskQueue, { goalId: processGoal.id });
     expect((await say(handle, 'listing')).reply).toBe(`Found: ${JSON.stringify([bigItem(25000).name], null, 2)}`);
     const ref = (await history(handle)).flatMap((m) =>
       m.kind === 'tool' && m.outcome.status === 'ok' && m.outcome.stored ? [m.outcome.stored] : [],
     )[0] as BlobRef;
-    await first.kill();
-    running.push(await startWorkerProcess(settings));
+    // Whichever worker stored it, the other reads it: kill the first, then the second, starting a third.
+    await running[0]!.kill();
+    expect((await say(handle, `again ${ref.id}`)).reply).toBe(`Found: ${JSON.stringify([bigItem(7).name], null, 2)}`);
+    await running[1]!.kill();
+    running.push(await start(3));
     expect((await say(handle, `again ${ref.id}`)).reply).toBe(`Found: ${JSON.stringify([bigItem(7).name], null, 2)}`);
   });
 });
