@@ -3,7 +3,15 @@
 // words beside its name (over the size limit, a type the readers refuse, a zip bomb…). Send waits while one uploads.
 import { useEffect, useReducer, useRef, useState, type DragEvent } from 'react';
 import { ApiError, messageOf, uploadFile } from './api';
-import { MAX_FILES, limitFromRefusal, reduceFiles, refusalBefore, summary, type PendingFile } from './attach-state';
+import {
+  MAX_FILES,
+  limitFromRefusal,
+  limitWords,
+  reduceFiles,
+  refusalBefore,
+  summary,
+  type PendingFile,
+} from './attach-state';
 import { formatBytes } from '../core/blobs';
 import './attach.css';
 
@@ -108,7 +116,7 @@ export function AttachButton({
   limit: number | null;
 }) {
   const input = useRef<HTMLInputElement>(null);
-  const each = limit ? `, each up to ${formatBytes(limit)}` : '';
+  const each = limit ? `, each up to ${limitWords(limit)}` : '';
   return (
     <>
       <input
@@ -182,7 +190,7 @@ export function PendingFiles({
         ))}
       </ul>
       <p className="pending-limits muted small" data-testid="file-limits">
-        Up to {MAX_FILES} files{limit ? `, each up to ${formatBytes(limit)}` : ''}.
+        Up to {MAX_FILES} files{limit ? `, each up to ${limitWords(limit)}` : ''}.
       </p>
     </div>
   );

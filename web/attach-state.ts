@@ -65,8 +65,13 @@ export function refusalBefore(
   if (counted >= MAX_FILES) return `A message carries at most ${MAX_FILES} files; send these first.`;
   if (file.size === 0) return `${file.name} is empty.`;
   if (maxBytes !== null && file.size > maxBytes)
-    return `${file.name} is ${formatBytes(file.size)}, over the ${formatBytes(maxBytes)} a file may be (FILE_MAX_MB).`;
+    return `${file.name} is ${formatBytes(file.size)}, over the ${limitWords(maxBytes)} a file may be (FILE_MAX_MB).`;
   return null;
+}
+
+/** A limit as the API says it (`25 MB`, `0.5 MB`), not as a file's size is shown (`25.0 MB`). */
+export function limitWords(bytes: number): string {
+  return `${Number((bytes / 1024 ** 2).toFixed(2))} MB`;
 }
 
 /** The per-file limit an API's 413 states ("… over the 25 MB a file may be (FILE_MAX_MB)."), in bytes, or null. */
