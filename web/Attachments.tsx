@@ -73,6 +73,21 @@ export function useDropZone(onFiles: (files: File[]) => void, enabled: boolean) 
   // dragenter and dragleave fire for every child crossed: count them so the zone stays lit until the files leave.
   const depth = useRef(0);
   const carriesFiles = (e: DragEvent) => enabled && Array.from(e.dataTransfer.types).includes('Files');
+  // A file dropped beside the zone would otherwise be opened by the browser in place of the chat.
+  useEffect(() => {
+    if (!enabled) return;
+    const refuse = (e: globalThis.DragEvent) => {
+      if (e.defaultPrevented || !e.dataTransfer || !Array.from(e.dataTransfer.types).includes('Files')) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'none';
+    };
+    window.addEventListener('dragover', refuse);
+    window.addEventListener('drop', refuse);
+    return () => {
+      window.removeEventListener('dragover', refuse);
+      window.removeEventListener('drop', refuse);
+    };
+  }, [enabled]);
   return {
     dragging,
     handlers: {

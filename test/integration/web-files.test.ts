@@ -19,7 +19,7 @@ import type { ChatMessage } from '../../core/types';
 import { createStreamBus } from '../../stream';
 import { defineTool } from '../../tools/define-tool';
 import { loadNativeTools, ToolRegistry } from '../../tools/tool-registry';
-import { launchBrowser, openPage, screenshot, scrollWidth, type OpenedPage } from '../helpers/browser';
+import { launchBrowser, openPage, screenshot, scrollWidth, tabTo, type OpenedPage } from '../helpers/browser';
 import { makeCsv, makePdf } from '../helpers/reader-fixtures';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { builtWebChat } from '../../testkit/web-build';
@@ -145,8 +145,17 @@ describe('web chat: files', () => {
   }
 
   /** Attaches through the paperclip: the button opens the browser's file chooser, which is given the files. */
-  async function attachByButton(p: Page, files: { name: string; mimeType: string; buffer: Buffer }[]) {
-    const [chooser] = await Promise.all([p.waitForEvent('filechooser'), p.getByTestId('attach').click()]);
+  async function attachByButton(
+    p: Page,
+    files: { name: string; mimeType: string; buffer: Buffer }[],
+    by: 'mouse' | 'keyboard' = 'mouse',
+  ) {
+    const press = async () => {
+      if (by === 'mouse') return p.getByTestId('attach').click();
+      await tabTo(p, '[data-testid="attach"]');
+      await p.keyboard.press('Enter');
+    };
+    const [chooser] = await Promise.all([p.waitForEvent('filechooser'), press()]);
     expect(chooser.isMultiple()).toBe(true);
     await chooser.setFiles(files);
   }
@@ -189,6 +198,15 @@ describe('web chat: files', () => {
 
     await attachByButton(p, [{ name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf }]);
     await dropOnComposer(p, { name: 'cities.csv', type: 'text/csv', text: csv.toString() });
+    // Dropped beside the composer, a file is neither attached nor opened by the browser in place of the chat.
+    const opened = await p.evaluate(`(() => {
+      const t = new DataTransfer();
+      t.items.add(new File(['x'], 'stray.txt', { type: 'text/plain' }));
+      const drop = new DragEvent('drop', { dataTransfer: t, bubbles: true, cancelable: true });
+      document.querySelector('.log').dispatchEvent(drop);
+      return !drop.defaultPrevented;
+    })()`);
+    expect(opened).toBe(false);
     const pending = p.getByTestId('pending-file');
     await p.locator('[data-testid="pending-file"][data-status="ready"]').nth(1).waitFor();
     expect(await pending.locator('.pending-name').allTextContents()).toEqual(['report.pdf', 'cities.csv']);
@@ -264,7 +282,8 @@ describe('web chat: files', () => {
 
     // Known now: the limit is said in words, and a file over it is refused before any byte is sent.
     expect(await p.getByTestId('file-limits').textContent()).toBe('Up to 10 files, each up to 1 MB.');
-    await attachByButton(p, [{ name: 'huge-again.txt', mimeType: 'text/plain', buffer: big }]);
+    // The paperclip by keyboard alone this time.
+    await attachByButton(p, [{ name: 'huge-again.txt', mimeType: 'text/plain', buffer: big }], 'keyboard');
     const again = p.locator('[data-testid="pending-file"]', { hasText: 'huge-again.txt' });
     expect(await again.getByTestId('file-error').textContent()).toBe(
       'huge-again.txt is 1.5 MB, over the 1 MB a file may be (FILE_MAX_MB).',
