@@ -5,7 +5,8 @@
 //
 // A put writes its holds before it looks for the content; a release moves the content aside before its last look for
 // holds. So either the release sees the new hold (and puts the content back) or the put finds the content gone (and
-// writes it again): a held blob is never left without its bytes.
+// writes it again): a held blob is never left without its bytes. It may be away for a moment, between a release
+// moving it aside and putting it back: reads of a held blob look again then (settle).
 import { createHash, randomBytes } from 'node:crypto';
 import type { BlobFacts, BlobRef } from '../core/blobs';
 import { FileRefusal } from '../readers/reader';
@@ -46,7 +47,7 @@ export class KeyedBlobStore implements BlobStore {
 
   async stat(id: string): Promise<StoredBlob | null> {
     if (!ID.test(id)) return null;
-    const ref = await this.readRef(id);
+    const ref = await this.settle(id, () => this.readRef(id));
     if (!ref) return null;
     const owners = new Set<string>();
     for (const name of await this.space.list(holdsFolder(id))) {
@@ -60,18 +61,19 @@ export class KeyedBlobStore implements BlobStore {
   async get(id: string, range?: { offset: number; length: number }): Promise<Uint8Array> {
     if (range && !(range.offset >= 0 && range.length >= 0))
       throw new FileRefusal(`A range starts at 0 or later and is 0 bytes long or more.`);
-    const bytes = ID.test(id) ? await this.space.read(contentKey(id), range) : null;
+    const bytes = ID.test(id) ? await this.settle(id, () => this.space.read(contentKey(id), range)) : null;
     if (!bytes) throw new FileRefusal(unknownFile(id));
     return bytes;
   }
 
   async hold(id: string, conversationId: string, owner: string): Promise<void> {
-    const ref = ID.test(id) ? await this.readRef(id) : null;
+    const ref = ID.test(id) ? await this.settle(id, () => this.readRef(id)) : null;
     if (!ref) throw new FileRefusal(unknownFile(id));
     await this.checkRoom(conversationId, id, ref.name, ref.size);
     await this.writeHolds(id, ref.size, owner, conversationId);
     // A release of the last other conversation may have deleted it between the look above and the holds.
-    if (!(await this.space.exists(contentKey(id)))) {
+    const there = await this.settle(id, async () => ((await this.space.exists(contentKey(id))) ? true : null));
+    if (!there) {
       await this.dropHold(id, ref.size, conversationId);
       throw new FileRefusal(unknownFile(id));
     }
@@ -132,6 +134,18 @@ export class KeyedBlobStore implements BlobStore {
     }
     await this.space.removeFolder(holdsFolder(id));
     return movedContent ? 1 : 0;
+  }
+
+  /**
+   * What `read` finds; when it finds nothing while a conversation holds the blob, a release has it aside for a moment
+   * (it puts back what is held): looked at again, for up to about two seconds.
+   */
+  private async settle<T>(id: string, read: () => Promise<T | null>): Promise<T | null> {
+    for (let attempt = 0; ; attempt++) {
+      const found = await read();
+      if (found !== null || attempt >= 20 || !(await this.heldByAConversation(id))) return found;
+      await new Promise((resolve) => setTimeout(resolve, 5 + attempt * 5));
+    }
   }
 
   private async heldByAConversation(id: string): Promise<boolean> {
