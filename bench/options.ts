@@ -14,6 +14,7 @@ export const PARTS = [
   'made-tools',
   'mcp',
   'http-apis',
+  'files',
   'durability',
   'api',
   'run-view',
@@ -90,6 +91,16 @@ export interface HttpApisOptions {
   turns: number;
   warmup: number;
   turnsPerConversation: number;
+}
+
+/** Files and big results (issue 27): bytes per turn with and without the claim check, a 5 MB PDF upload to reply. */
+export interface FilesOptions {
+  /** Turns of the big-result conversation, each mode (a ~3 MB tool result each, then ReadFile). */
+  turns: number;
+  /** Timed runs of upload → attached turn, against the same turn without the file, and a ReadFile turn. */
+  uploads: number;
+  /** Untimed runs before them. */
+  uploadWarmup: number;
 }
 
 /** The durability benchmarks. */
@@ -207,6 +218,7 @@ export interface Counts {
   madeTools: MadeToolsOptions;
   mcp: McpOptions;
   httpApis: HttpApisOptions;
+  files: FilesOptions;
   durability: DurabilityOptions;
   api: ApiOptions;
   runView: RunViewOptions;
@@ -235,6 +247,7 @@ export const FULL: Counts = {
     warmRelistsPerPool: 20,
   },
   httpApis: { coldLoads: 5, warmLoads: 20, turns: 30, warmup: 3, turnsPerConversation: 50 },
+  files: { turns: 20, uploads: 10, uploadWarmup: 1 },
   durability: { historyTurns: 300, recoveryRuns: 3 },
   api: {
     firstTokenTurns: 30,
@@ -303,6 +316,7 @@ export const QUICK: Counts = {
     hungTimeoutMs: 1000,
   },
   httpApis: { coldLoads: 1, warmLoads: 3, turns: 5, warmup: 1, turnsPerConversation: 50 },
+  files: { turns: 3, uploads: 2, uploadWarmup: 0 },
   durability: { historyTurns: 5, recoveryRuns: 0 },
   api: {
     firstTokenTurns: 3,

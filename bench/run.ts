@@ -1,9 +1,9 @@
 // `npm run bench -- [--quick] [part…]`: what the orchestrator costs, measured on a real Temporal server with real
 // workers. The parts (options.ts, PARTS) run one after the other on one server, in this order: the chat turns against
 // a floor (an update that runs one no-op activity: what is left over it is the orchestrator's own cost), round trips
-// per step, one model wait per turn, delegation, SearchTools, the sandbox, made tools, MCP, HTTP APIs as tools,
-// durability, the HTTP API, the run view, the lean worker, scale on one box. `--quick`: every part with small counts
-// (CI's smoke test). What each measures: bench/README.md.
+// per step, one model wait per turn, delegation, SearchTools, the sandbox, made tools, MCP, HTTP APIs as tools, files
+// and big results, durability, the HTTP API, the run view, the lean worker, scale on one box. `--quick`: every part
+// with small counts (CI's smoke test). What each measures: bench/README.md.
 //
 // One server for everything; TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE etc.) uses that server instead of a dev server.
 import os from 'node:os';
@@ -15,6 +15,7 @@ import { runChatTurns } from './chat-turns';
 import type { BenchContext, BenchPart } from './context';
 import { runDelegationBench } from './delegation';
 import { runDurabilityBench } from './durability-bench';
+import { runFilesBench } from './files-bench';
 import { runHttpApisBench } from './http-apis-bench';
 import { watchInterrupts } from './interrupts';
 import { runMadeToolsBench } from './made-tools-bench';
@@ -53,6 +54,7 @@ const RUN: Record<PartName, (r: PartRun) => Promise<BenchPart>> = {
   'made-tools': (r) => runMadeToolsBench(r.ctx, r.counts.madeTools),
   mcp: (r) => runMcpBench(r.ctx, r.counts.mcp),
   'http-apis': (r) => runHttpApisBench(r.ctx, r.counts.httpApis),
+  files: (r) => runFilesBench(r.ctx, r.counts.files),
   durability: (r) => runDurabilityBench(r.ctx, r.server.info.address, r.counts.durability),
   api: (r) => runApiBench(r.ctx, r.server.info.address, r.counts.api),
   'run-view': (r) => runRunViewBench(r.ctx, r.server, r.counts.runView),

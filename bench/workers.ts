@@ -10,20 +10,22 @@ import { SecretScrubber } from '../activities/secrets';
 import type { StreamBus } from '../stream/bus';
 import { createAgentWorker, type AgentWorker } from '../worker/create-worker';
 import { readWorkerSettings } from '../worker/worker-settings';
+import type { ToolRegistry } from '../tools/tool-registry';
 import { scripted } from '../testkit/temporal';
 import type { BenchContext } from './context';
 
 /**
  * An agent worker on task queue bench-<queue>-<run id>, configured by `env` as the real worker is, its model the
  * scripted one on `script` (or a model of the caller's). `beatAtStart`: its activities heartbeat as they start, as
- * whileHeartbeating did before issue 11 (the round-trip benchmark's "before").
+ * whileHeartbeating did before issue 11 (the round-trip benchmark's "before"). `tools`: the native tools (by default the
+ * shipped ones), for a part that brings a tool of its own.
  */
 export function createBenchAgentWorker(
   ctx: BenchContext,
   queue: string,
   env: Record<string, string>,
   model: ScriptInput | ResolvedModel,
-  opts: { beatAtStart?: boolean } = {},
+  opts: { beatAtStart?: boolean; tools?: ToolRegistry } = {},
 ): Promise<AgentWorker> {
   return createAgentWorker({
     connection: ctx.connection,
@@ -32,6 +34,7 @@ export function createBenchAgentWorker(
     model: 'rules' in model ? scripted(model) : model,
     workflowBundle: ctx.agentBundle,
     ...(opts.beatAtStart ? { secrets: new BeatAtStart() } : {}),
+    ...(opts.tools ? { tools: opts.tools } : {}),
   });
 }
 
