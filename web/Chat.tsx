@@ -276,7 +276,11 @@ export function Chat({ id, agentName, onStatus }: Props) {
             data-testid="prompt-input"
             rows={2}
             autoFocus
-            placeholder="Write a message; Enter sends, Shift+Enter starts a new line"
+            placeholder={
+              attached.files.length
+                ? 'Say what to do with the files; Enter sends'
+                : 'Write a message; Enter sends, Shift+Enter starts a new line'
+            }
             value={draft}
             onChange={(e) => setDraft(e.target.value)}
             onKeyDown={(e) => {

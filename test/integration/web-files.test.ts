@@ -20,7 +20,7 @@ import { createStreamBus } from '../../stream';
 import { defineTool } from '../../tools/define-tool';
 import { loadNativeTools, ToolRegistry } from '../../tools/tool-registry';
 import { launchBrowser, openPage, screenshot, scrollWidth, tabTo, type OpenedPage } from '../helpers/browser';
-import { makeCsv, makePdf } from '../helpers/reader-fixtures';
+import { makeCsv, makePdf, makeZipBomb } from '../helpers/reader-fixtures';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { builtWebChat } from '../../testkit/web-build';
 
@@ -255,7 +255,7 @@ describe('web chat: files', () => {
     }
   });
 
-  it('refuses a file over the limit and a malformed PDF in words beside them, and sends neither', async () => {
+  it('refuses a file over the limit, a malformed PDF and a zip bomb in words beside them, and sends none', async () => {
     const id = 'web-files-refused';
     const p = await openChat(id);
     const uploads: string[] = [];
@@ -269,16 +269,19 @@ describe('web chat: files', () => {
     await attachByButton(p, [
       { name: 'huge.txt', mimeType: 'text/plain', buffer: big },
       { name: 'broken.pdf', mimeType: 'application/pdf', buffer: broken },
+      { name: 'sales.xlsx', mimeType: 'application/octet-stream', buffer: Buffer.from(makeZipBomb(120 * 1024 * 1024)) },
     ]);
     const errors = p.getByTestId('file-error');
-    await errors.nth(1).waitFor();
+    await errors.nth(2).waitFor();
     const huge = p.locator('[data-testid="pending-file"]', { hasText: 'huge.txt' });
     const pdfRow = p.locator('[data-testid="pending-file"]', { hasText: 'broken.pdf' });
     expect(await huge.getAttribute('data-status')).toBe('refused');
     expect(await huge.getByTestId('file-error').textContent()).toMatch(/over the 1 MB a file may be \(FILE_MAX_MB\)/);
     expect(await pdfRow.getAttribute('data-status')).toBe('refused');
     expect(await pdfRow.getByTestId('file-error').textContent()).toMatch(/PDF/);
-    expect(uploads).toHaveLength(2);
+    const bomb = p.locator('[data-testid="pending-file"]', { hasText: 'sales.xlsx' });
+    expect(await bomb.getByTestId('file-error').textContent()).toMatch(/^a zip bomb/);
+    expect(uploads).toHaveLength(3);
 
     // Known now: the limit is said in words, and a file over it is refused before any byte is sent.
     expect(await p.getByTestId('file-limits').textContent()).toBe('Up to 10 files, each up to 1 MB.');
@@ -288,12 +291,12 @@ describe('web chat: files', () => {
     expect(await again.getByTestId('file-error').textContent()).toBe(
       'huge-again.txt is 1.5 MB, over the 1 MB a file may be (FILE_MAX_MB).',
     );
-    expect(uploads).toHaveLength(2);
+    expect(uploads).toHaveLength(3);
     await screenshot(p, 'files-refused');
 
     // Removable before sending; the message goes without the refused files.
     await again.getByTestId('remove-file').click();
-    expect(await p.getByTestId('pending-file').count()).toBe(2);
+    expect(await p.getByTestId('pending-file').count()).toBe(3);
     await p.getByTestId('prompt-input').fill('just words');
     await p.getByTestId('send').click();
     await p.getByTestId('message-user').filter({ hasText: 'just words' }).waitFor();
