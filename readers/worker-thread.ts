@@ -39,7 +39,8 @@ export async function runInWorker<T>(job: WorkerJob): Promise<T> {
 }
 
 function run<T>(job: WorkerJob): Promise<T> {
-  const copy = job.bytes.slice().buffer;
+  // A copy of its own to hand over: a Buffer's .buffer may be Node's shared pool, which a transfer would detach.
+  const copy = new Uint8Array(job.bytes).buffer;
   const worker = new Worker(job.source, {
     eval: true,
     workerData: { bytes: copy, input: job.input },

@@ -2,13 +2,13 @@
 // 50,000-row CSV it filters, each with ReadFile a window at a time; an image sent as an image to a model that takes
 // them (MODEL_IMAGES) and described in words to one that does not — checked in the requests a local Chat Completions
 // server received. Only the model is fake.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 import { createModel } from '../../activities/llm/model';
-import { openBlobStore, readBlobSettings, type BlobStore } from '../../blobs';
+import { openBlobStore, readBlobSettings, type LimitedBlobStore } from '../../blobs';
 import { promptUpdate } from '../../core/messages';
 import { history, rejection, say, startConversation } from '../helpers/conversation';
 import { makeCsv, makePdf, pngHeader } from '../helpers/reader-fixtures';
@@ -20,6 +20,9 @@ import {
   type FakeChatCompletions,
 } from '../../testkit/fake-chat-completions';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
+import { startApi } from '../../api/server';
+import { AgentClient } from '../../client/agent-client';
+import { runCli } from '../helpers/cli';
 
 const FILE = 'id ([0-9a-f]{64})';
 
@@ -49,7 +52,7 @@ const script: ScriptInput = {
 describe('files attached to prompts', () => {
   let env: TestWorkflowEnvironment;
   let worker: Awaited<ReturnType<typeof startWorker>>;
-  let store: BlobStore;
+  let store: LimitedBlobStore;
   const blobDir = mkdtempSync(path.join(tmpdir(), 'attachments-'));
 
   beforeAll(async () => {
@@ -94,6 +97,42 @@ describe('files attached to prompts', () => {
     const [matched, text] = reply.reply.split('|');
     expect(matched).toBe('10000'); // every fifth row
     expect(text).toMatch(/\b3\b[\s\S]*Oslo[\s\S]*\b8\b[\s\S]*Oslo[\s\S]*\b13\b[\s\S]*Oslo/);
+  });
+
+  it('through the HTTP API (multipart) and the CLI (--file): page 7 read, the CSV filtered', async () => {
+    const agents = new AgentClient(env.client, worker.worker.options.taskQueue, { files: store });
+    const api = await startApi({
+      agents,
+      bus: worker.streamBus,
+      defaultGoal: 'goal_general',
+      settings: { port: 0, host: '127.0.0.1', keys: null, bodyLimitBytes: 64 * 1024, corsOrigins: [] },
+    });
+    try {
+      const started = await fetch(`${api.url}/api/conversations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ goalId: 'goal_general' }),
+      });
+      const { conversationId: id } = (await started.json()) as { conversationId: string };
+      const form = new FormData();
+      form.append('text', 'what does page 7 say?');
+      form.append('file', new Blob([await makePdf()]), 'report.pdf');
+      const res = await fetch(`${api.url}/api/conversations/${id}/messages`, { method: 'POST', body: form });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { reply: string }).reply).toMatch(/The vault code is 4-8-15-16-23-42\./);
+
+      const csv = path.join(blobDir, 'sales.csv');
+      writeFileSync(csv, makeCsv());
+      const cli = await runCli(['say', id, '--file', csv, 'which sales were in Oslo?'], {
+        TEMPORAL_ADDRESS: env.address,
+        TASK_QUEUE: worker.worker.options.taskQueue,
+        BLOB_DIR: blobDir,
+      });
+      expect(cli.err).toBe('');
+      expect(cli.out).toContain('10000|rows 0–2 of 10,000 matching city = "Oslo" (of 50,000)');
+    } finally {
+      await api.close();
+    }
   });
 
   it('refuses a prompt whose attachment is not a stored file, in words', async () => {
