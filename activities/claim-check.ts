@@ -1,7 +1,9 @@
 // The claim check: a tool result too big for a workflow's history is kept whole in the blob store, and history gets
 // its reference — id, size, type, a preview — with word of how to read more (ReadFile). Nothing is cut off and no
 // request explodes. Without a store (or under the threshold) a result keeps the old cap (limits.ts).
-import { activityInfo } from '@temporalio/activity';
+import { activityInfo, Context } from '@temporalio/activity';
+import { feedQuery } from '../core/messages';
+import { LOCAL_OWNER } from '../blobs';
 import { describeBlob, type BlobRef } from '../core/blobs';
 import { READ_FILE } from '../core/builtin-specs';
 import type { ToolOutcome } from '../core/types';
@@ -29,10 +31,11 @@ export async function keepOutcome(outcome: ToolOutcome, keeper: Keeper): Promise
   if (!check || outcome.status !== 'ok' || outcome.stored) return capOutcome(outcome, keeper.maxChars);
   const text = typeof outcome.result === 'string' ? outcome.result : (JSON.stringify(outcome.result) ?? '');
   if (text.length <= check.thresholdChars) return capOutcome(outcome, keeper.maxChars);
+  const conversationId = conversationOf();
   const ref = await check.store.put(new TextEncoder().encode(text), {
     name: `${keeper.tool} result`,
-    owner: keeper.owner ?? '',
-    conversationId: conversationOf(),
+    owner: keeper.owner ?? (await ownerOf(conversationId)),
+    ...(conversationId ? { conversationId } : {}),
   });
   const { content: _content, structured: _structured, ...rest } = outcome;
   return { ...rest, result: storedResult(ref), stored: ref };
@@ -46,6 +49,19 @@ export function storedResult(ref: BlobRef): { file: string; id: string; preview:
     preview: ref.preview,
     note: `The whole result is kept as a file; this is its start. Read the part you need with ${READ_FILE} (by rows, pages, characters, a JSONPath or a filter).`,
   };
+}
+
+/**
+ * Whose the stored result is (the API shows it to that owner only): the conversation's owner, asked of the
+ * conversation itself when the call did not say (a native tool's activity gets its arguments alone); `local` for a
+ * conversation started without one, as the API's own uploads.
+ */
+async function ownerOf(conversationId: string | undefined): Promise<string> {
+  if (!conversationId) return LOCAL_OWNER;
+  const feed = await Context.current()
+    .client.workflow.getHandle(conversationId)
+    .query(feedQuery, Number.MAX_SAFE_INTEGER);
+  return feed.owner ?? LOCAL_OWNER;
 }
 
 /** The conversation the running activity serves: the blob is held for it, and released with it. */
@@ -67,10 +83,11 @@ export async function keepReply(
   maxChars: number,
 ): Promise<{ text: string; stored: BlobRef } | null> {
   if (text.length <= maxChars) return null;
+  const conversationId = conversationOf();
   const stored = await store.put(new TextEncoder().encode(text), {
     name: 'reply',
-    owner: '',
-    conversationId: conversationOf(),
+    owner: await ownerOf(conversationId),
+    ...(conversationId ? { conversationId } : {}),
   });
   const note = `[… the whole reply, ${text.length.toLocaleString('en-US')} characters, is kept as file ${stored.id}: read on with ${READ_FILE}.]`;
   return { text: `${text.slice(0, maxChars)}\n${note}`, stored };

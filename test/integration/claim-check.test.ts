@@ -17,6 +17,8 @@ import { history, say, startConversation } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 import { startS3, type RunningS3 } from '../../testkit/s3-server';
+import { openBlobStore } from '../../blobs';
+import type { WorkerSettings } from '../../worker/worker-settings';
 import { BIG_ITEMS, bigItem } from '../fixtures/mcp/big-server';
 
 const TSX = ['--require', 'tsx/cjs'];
@@ -103,19 +105,20 @@ writeFileSync(path.join(processGoals, `${processGoal.id}.json`), JSON.stringify(
 describe('the claim check', () => {
   let env: TestWorkflowEnvironment;
   let worker: Awaited<ReturnType<typeof startWorker>>;
+  let settings: WorkerSettings;
 
   beforeAll(async () => {
     env = await startTemporal();
     worker = await startWorker(env, {
       script,
       tools: new ToolRegistry([...loadNativeTools().all(), report]),
-      settings: testSettings({
+      settings: (settings = testSettings({
         AGENT_GOAL: goal.id,
         GOALS_DIR: dir,
         MCP_ENDPOINTS_FILE: registry,
         VALIDATE_PROMPTS: 'false',
         SHOW_CONFIRM: 'false',
-      }),
+      })),
     });
   });
   afterAll(async () => {
@@ -124,7 +127,10 @@ describe('the claim check', () => {
   });
 
   it('keeps 3 MB MCP and native results whole, reads the part asked for, and history stays flat', async () => {
-    const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: goal.id });
+    const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, {
+      goalId: goal.id,
+      owner: 'alice',
+    });
     const sizes = [await historyBytes(handle)];
     const replies: string[] = [];
     for (const prompt of ['listing', 'report', 'listing', 'report']) {
@@ -149,6 +155,9 @@ describe('the claim check', () => {
     ]);
     expect(stored[0]!.size).toBeGreaterThan(BIG_ITEMS * 90);
     expect(stored[0]!.id).toBe(stored[2]!.id); // the same content, stored once
+    // Held for the conversation's owner (the API shows each owner theirs), asked of the conversation by the activity.
+    const store = openBlobStore(settings.files.blobs);
+    for (const ref of stored) expect((await store.stat(ref.id))?.owners).toEqual(['alice']);
     const perTurn = sizes.slice(1).map((s, i) => s - sizes[i]!);
     expect(Math.max(...perTurn)).toBeLessThan(60_000);
     expect(perTurn[3]!).toBeLessThanOrEqual(perTurn[1]! * 1.5);
