@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
-import { streamSSE } from 'hono/streaming';
+import { serveEvents } from './event-stream';
 import type { AgentClient } from '../client/agent-client';
 import { UserError } from '../client/user-error';
 import { unknownGoalMessage } from '../goals/unknown-goal';
@@ -43,9 +43,6 @@ export interface ApiDeps {
   feedTiming?: FeedTiming;
   runTiming?: RunWatchTiming;
 }
-
-/** How often an open event stream says it is alive, so proxies do not close an idle one. */
-const KEEPALIVE_MS = 15_000;
 
 export function createApi(deps: ApiDeps): {
   app: OpenAPIHono<ApiEnv>;
@@ -370,27 +367,14 @@ export function createApi(deps: ApiDeps): {
       const { since } = c.req.valid('query');
       await mine(c, id);
       const from = parseEventId(c.req.header('last-event-id')) ?? { next: since ?? 0, attempt: '', offset: 0 };
-      return streamSSE(c, async (stream) => {
-        let close = () => {};
-        const done = new Promise<void>((resolve) => {
-          close = resolve;
-          stream.onAbort(resolve);
-        });
-        // Writes go one after another: an event must not start before the one before it is written.
-        let writing = Promise.resolve();
-        const write = (text: () => Promise<unknown>) => (writing = writing.then(text).then(() => undefined, close));
-        const unsubscribe = await feeds.open(
+      return serveEvents(c, (send, end) =>
+        feeds.open(
           id,
           from,
-          (e, position) =>
-            write(() => stream.writeSSE({ event: e.event, data: JSON.stringify(e.data), id: eventId(position) })),
-          () => void writing.then(close),
-        );
-        const keepalive = setInterval(() => write(() => stream.write(': keepalive\n\n')), KEEPALIVE_MS);
-        await done;
-        clearInterval(keepalive);
-        unsubscribe();
-      });
+          (e, position) => send({ event: e.event, data: JSON.stringify(e.data), id: eventId(position) }),
+          end,
+        ),
+      );
     },
   );
 

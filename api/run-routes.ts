@@ -2,7 +2,7 @@
 // once, or as a live stream that sends the whole tree again whenever something in it changes.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
+import { serveEvents } from './event-stream';
 import type { AgentClient } from '../client/agent-client';
 import { inConversation } from '../client/conversation-updates';
 import type { TemporalUi } from '../client/run-view/run-reader';
@@ -10,9 +10,6 @@ import type { ApiEnv } from './auth';
 import type { RunWatches } from './run-watch';
 import * as S from './schemas';
 import { errors, json } from './schemas';
-
-/** How often an open run stream says it is alive, so proxies do not close an idle one. */
-const KEEPALIVE_MS = 15_000;
 
 export function addRunRoutes(
   app: OpenAPIHono<ApiEnv>,
@@ -57,30 +54,7 @@ export function addRunRoutes(
       const { id } = c.req.valid('param');
       await mine(c, id);
       await known(agents, id);
-      return streamSSE(c, async (stream) => {
-        let close = () => {};
-        const done = new Promise<void>((resolve) => {
-          close = resolve;
-          stream.onAbort(resolve);
-        });
-        let writing = Promise.resolve();
-        const write = (text: () => Promise<unknown>) => (writing = writing.then(text).then(() => undefined, close));
-        let unsubscribe = () => {};
-        try {
-          unsubscribe = await watches.open(
-            id,
-            (json) => write(() => stream.writeSSE({ event: 'run', data: json })),
-            () => void writing.then(close),
-          );
-        } catch (err) {
-          await stream.writeSSE({ event: 'error', data: JSON.stringify({ message: (err as Error).message }) });
-          return;
-        }
-        const keepalive = setInterval(() => write(() => stream.write(': keepalive\n\n')), KEEPALIVE_MS);
-        await done;
-        clearInterval(keepalive);
-        unsubscribe();
-      });
+      return serveEvents(c, (send, end) => watches.open(id, (json) => send({ event: 'run', data: json }), end));
     },
   );
 }

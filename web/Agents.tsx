@@ -1,12 +1,10 @@
 // The agents (GET /api/agents?stats=1): where each comes from (code, a goal file, a chat's CreateAgent), its tools and
 // delegates, and how it is used: conversations, turns, p50/p95 turn time, cost, last use, from Temporal's histories.
-import { useState } from 'react';
 import { formatMs, formatUsd } from '../core/format';
 import type { AgentEntry } from '../core/registry';
 import { api } from './api';
-import { RegistryTable, WindowNote, when, type Column } from './RegistryTable';
-import { SincePicker } from './SincePicker';
-import { useLoaded } from './use-loaded';
+import { RegistryTable, when, type Column } from './RegistryTable';
+import { RegistryPage } from './RegistryPage';
 
 const COLUMNS: Column<AgentEntry>[] = [
   {
@@ -78,35 +76,10 @@ const COLUMNS: Column<AgentEntry>[] = [
 ];
 
 export function Agents() {
-  const [round, setRound] = useState(0);
-  const [since, setSince] = useState('30d');
-  const { value, error } = useLoaded(() => api.agentsStats(since), round);
   return (
-    <section className="registry-page" aria-labelledby="agents-title">
-      <div className="page-head">
-        <h1 id="agents-title">Agents</h1>
-        <div className="page-actions">
-          <SincePicker
-            value={since}
-            onChange={(s) => {
-              setSince(s);
-              setRound(round + 1);
-            }}
-          />
-          <button type="button" onClick={() => setRound(round + 1)}>
-            Refresh
-          </button>
-        </div>
-      </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      {!value && !error && <p role="status">Loading…</p>}
-      {value && (
+    <RegistryPage id="agents" title="Agents" load={(since) => api.agentsStats(since)}>
+      {(value) => (
         <>
-          <WindowNote window={value.window} />
           <RegistryTable
             name="agents"
             rows={value.agents}
@@ -123,6 +96,6 @@ export function Agents() {
           ))}
         </>
       )}
-    </section>
+    </RegistryPage>
   );
 }

@@ -1,12 +1,10 @@
 // Every tool (GET /api/tools?stats=1): native, MCP, HTTP API, made on demand, builtin; the agents offered it, and how
 // it is used: calls, errors, p50/p95 time, last use, from Temporal's histories.
-import { useState } from 'react';
 import { formatMs, toolSummary } from '../core/format';
 import type { ToolEntry } from '../core/registry';
 import { api } from './api';
-import { RegistryTable, WindowNote, when, type Column } from './RegistryTable';
-import { SincePicker } from './SincePicker';
-import { useLoaded } from './use-loaded';
+import { RegistryTable, when, type Column } from './RegistryTable';
+import { RegistryPage } from './RegistryPage';
 
 const KIND_WORDS: Record<ToolEntry['kind'], string> = {
   native: 'native',
@@ -73,35 +71,10 @@ const COLUMNS: Column<ToolEntry>[] = [
 ];
 
 export function Tools() {
-  const [round, setRound] = useState(0);
-  const [since, setSince] = useState('30d');
-  const { value, error } = useLoaded(() => api.toolsStats(since), round);
   return (
-    <section className="registry-page" aria-labelledby="tools-title">
-      <div className="page-head">
-        <h1 id="tools-title">Tools</h1>
-        <div className="page-actions">
-          <SincePicker
-            value={since}
-            onChange={(s) => {
-              setSince(s);
-              setRound(round + 1);
-            }}
-          />
-          <button type="button" onClick={() => setRound(round + 1)}>
-            Refresh
-          </button>
-        </div>
-      </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      {!value && !error && <p role="status">Loading…</p>}
-      {value && (
+    <RegistryPage id="tools" title="Tools" load={(since) => api.toolsStats(since)}>
+      {(value) => (
         <>
-          <WindowNote window={value.window} />
           <RegistryTable
             name="tools"
             rows={value.tools}
@@ -115,6 +88,6 @@ export function Tools() {
           />
         </>
       )}
-    </section>
+    </RegistryPage>
   );
 }
