@@ -113,8 +113,12 @@ const dollars = (name: string) =>
       return n;
     });
 
-/** Results longer than this (as JSON) are kept whole in the blob store; one ReadFile gives back at most this much. */
-export const DEFAULT_FILE_SETTINGS = { claimCheckChars: 8_000, readFileChars: 12_000 };
+/**
+ * Results longer than this (as JSON) are kept whole in the blob store, the longest that went to history before (a
+ * result that fitted then still reaches the model whole; one that was cut is now kept whole instead); one ReadFile gives
+ * back at most `readFileChars`.
+ */
+export const DEFAULT_FILE_SETTINGS = { claimCheckChars: DEFAULT_LIMITS.maxToolResultChars, readFileChars: 12_000 };
 
 const envSchema = z.object({
   TASK_QUEUE: z.string().default(DEFAULT_TASK_QUEUE),

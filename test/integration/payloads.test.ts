@@ -20,7 +20,7 @@ const script: ScriptInput = {
     { user: 'long answer', reply: { text: 'a'.repeat(1.2 * MB) } },
     { user: 'huge answer', reply: { text: 'b'.repeat(3 * MB) } },
     { user: 'dump', reply: { toolCalls: [{ tool: 'bulk__dump', args: {} }] } },
-    { afterTool: 'bulk__dump', outcome: 'ok', reply: { text: 'Cut: {{result.truncated}}.' } },
+    { afterTool: 'bulk__dump', outcome: 'ok', reply: { text: 'Kept as {{result.file}}.' } },
     { user: 'turn', reply: { text: 'A short answer.' } },
   ],
 };
@@ -78,14 +78,14 @@ describe('payload caps and flat history', () => {
   const historyBytes = async (handle: WorkflowHandle) =>
     Number((await handle.describe()).raw.workflowExecutionInfo?.historySizeBytes ?? 0);
 
-  it('two 1.2 MB replies and a 3 MB one are cut with a note, and the conversation goes on', async () => {
+  it('two 1.2 MB replies and a 3 MB one are kept whole as files, their start in history, and the conversation goes on', async () => {
     const { handle } = await start();
     for (const prompt of ['long answer', 'long answer again', 'huge answer']) {
       const began = Date.now();
       const { reply } = await say(handle, prompt);
       expect(reply.startsWith(prompt.startsWith('huge') ? 'bbb' : 'aaa')).toBe(true);
       expect(reply).toMatch(
-        /\[… cut: the reply was [\d,]+ characters; the first 20,000 are kept \(MAX_REPLY_CHARS\)\.\]$/,
+        /\n\[… the whole reply, [\d,]+ characters, is kept as file [0-9a-f]{64}: read on with ReadFile\.\]$/,
       );
       expect(reply.length).toBeLessThan(DEFAULT_LIMITS.maxReplyChars + 200);
       // Answered on the first attempt: no payload-too-large retries.
@@ -95,13 +95,16 @@ describe('payload caps and flat history', () => {
     expect(await historyBytes(handle)).toBeLessThan(1 * MB);
   });
 
-  it('a 3 MB MCP tool result reaches the LLM as a marked preview', async () => {
+  it('a 3 MB MCP tool result reaches the LLM as a stored file: its reference and a preview', async () => {
     const { handle } = await start('goal_bulk');
-    expect((await say(handle, 'dump it')).reply).toBe('Cut: true.');
+    expect((await say(handle, 'dump it')).reply).toMatch(
+      /^Kept as bulk__dump result \(application\/json, \d\.\d MB\)\.$/,
+    );
     const [outcome] = toolOutcomes(await history(handle), 'bulk__dump');
     expect(outcome?.outcome).toMatchObject({
       status: 'ok',
-      result: { truncated: true, note: expect.stringMatching(/MAX_TOOL_RESULT_CHARS/) },
+      result: { preview: expect.any(String), note: expect.stringMatching(/ReadFile/) },
+      stored: { name: 'bulk__dump result', type: 'application/json' },
     });
     expect(await historyBytes(handle)).toBeLessThan(1 * MB);
   });
