@@ -106,6 +106,20 @@ export function addFileRoutes(
   app.openapi(
     createRoute({
       method: 'get',
+      path: '/api/files/limits',
+      summary:
+        'What a file and a conversation may weigh (FILE_MAX_MB, CONVERSATION_FILES_MAX_MB), and files per message',
+      responses: { 200: json(S.Anything, '{ fileMaxBytes, conversationMaxBytes, maxFiles }'), ...errors },
+    }),
+    (c) => {
+      const { fileMaxBytes, conversationMaxBytes } = store().limits;
+      return c.json({ fileMaxBytes, conversationMaxBytes, maxFiles: MAX_ATTACHMENTS }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
       path: '/api/files/{id}',
       summary: "A stored file's metadata: size, type found in the content, name, preview, what its reader found",
       request: { params: S.FileIdParam },

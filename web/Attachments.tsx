@@ -2,7 +2,7 @@
 // composer, and the files a message will carry — each uploading at once with its progress, removable, and refused in
 // words beside its name (over the size limit, a type the readers refuse, a zip bomb…). Send waits while one uploads.
 import { useEffect, useReducer, useRef, useState, type DragEvent } from 'react';
-import { ApiError, messageOf, uploadFile } from './api';
+import { api, ApiError, messageOf, uploadFile } from './api';
 import {
   MAX_FILES,
   limitFromRefusal,
@@ -15,7 +15,7 @@ import {
 import { formatBytes } from '../core/blobs';
 import './attach.css';
 
-/** The per-file limit as the API last stated it (its 413 answer), shared by every conversation opened since. */
+/** The per-file limit as the API stated it (GET /api/files/limits, or a 413 answer), shared by every conversation. */
 let learnedLimit: number | null = null;
 let nextKey = 0;
 
@@ -26,6 +26,22 @@ export function useAttachments(conversationId: string) {
   const current = useRef(files);
   current.current = files;
   const aborts = useRef(new Map<number, () => void>());
+
+  // The limit, asked once: a file over it is refused before a byte is sent. Without an answer, the first 413 says it.
+  useEffect(() => {
+    if (learnedLimit !== null) return;
+    let live = true;
+    api.fileLimits().then(
+      (limits) => {
+        learnedLimit = limits.fileMaxBytes;
+        if (live) setLimit(learnedLimit);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
 
   // Another conversation, or the view closing: uploads still running are stopped and the list starts empty.
   useEffect(() => {

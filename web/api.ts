@@ -157,6 +157,9 @@ export const api = {
   conversation: (id: string) => request<Conversation>('GET', conv(id)),
   /** No goal: the worker's default agent (AGENT_GOAL). */
   start: (goalId?: string) => request<Started>('POST', '/conversations', goalId ? { goalId } : {}),
+  /** What a file may weigh (FILE_MAX_MB): stated before any upload, so a bigger file is refused without sending it. */
+  fileLimits: () =>
+    request<{ fileMaxBytes: number; conversationMaxBytes: number; maxFiles: number }>('GET', '/files/limits'),
   /** `files`: ids of files uploaded for this conversation (uploadFile). */
   say: (id: string, text: string, files: string[] = []) =>
     request<unknown>('POST', conv(id, '/messages?wait=false'), files.length ? { text, files } : { text }),

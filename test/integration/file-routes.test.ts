@@ -92,6 +92,18 @@ describe('file routes', () => {
     return form;
   };
 
+  it('states its limits, so a client can refuse a file before sending it', async () => {
+    const { status, body } = await call('GET', '/api/files/limits', ALICE);
+    expect({ status, body }).toEqual({
+      status: 200,
+      body: {
+        fileMaxBytes: Math.round(0.1 * 1024 * 1024),
+        conversationMaxBytes: Math.round(0.3 * 1024 * 1024),
+        maxFiles: 10,
+      },
+    });
+  });
+
   it('stores a raw upload, answers its metadata to its owner, and its bytes whole or by range', async () => {
     const csv = makeCsv(500);
     const up = await upload(csv, 'people.csv');

@@ -82,13 +82,15 @@ describe('web chat: files', () => {
     writeFileSync(path.join(goalsDir, `${goal.id}.json`), JSON.stringify(goal));
     [env, browser, pdf] = await Promise.all([startTemporal(), launchBrowser(), makePdf(12).then(Buffer.from)]);
     csv = Buffer.from(makeCsv(250));
-    // FILE_MAX_MB=1: a file of 1.5 MB is over it. The API keeps files in the worker's store, as npm start does.
+    // FILE_MAX_MB=1: a file of 1.5 MB is over it; CLAIM_CHECK_CHARS=8000: the Report tool's 400 rows are kept whole.
+    // The API keeps files in the worker's store, as npm start does.
     const settings = testSettings({
       AGENT_GOAL: goal.id,
       GOALS_DIR: goalsDir,
       VALIDATE_PROMPTS: 'false',
       SHOW_CONFIRM: 'false',
       FILE_MAX_MB: '1',
+      CLAIM_CHECK_CHARS: '8000',
     });
     worker = await startWorker(env, {
       script,
@@ -218,7 +220,8 @@ describe('web chat: files', () => {
     const whileUploading = trace.filter((s) => s.uploading > 0);
     expect(whileUploading.length).toBeGreaterThan(0);
     expect(whileUploading.every((s) => s.sendDisabled && s.progress === s.uploading)).toBe(true);
-    expect(await p.getByTestId('file-limits').textContent()).toBe('Up to 10 files.');
+    // The API stated the limit when the composer opened (GET /api/files/limits).
+    expect(await p.getByTestId('file-limits').textContent()).toBe('Up to 10 files, each up to 1 MB.');
 
     await p.getByTestId('send').click();
     await p.getByTestId('message-agent').filter({ hasText: PAGE_7 }).waitFor();
@@ -265,7 +268,11 @@ describe('web chat: files', () => {
     const big = Buffer.alloc(1.5 * 1024 * 1024, 'a');
     const broken = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> oops, not a PDF at all\n');
 
-    // The first time the API states the limit (413); the file is refused beside its name.
+    // The API states the limit up front (GET /api/files/limits): said in words, and a file over it refused beside its
+    // name before any byte is sent; the others are refused by the API, in its words.
+    await p
+      .locator('[data-testid="attach"][title="Attach files (up to 10, each up to 1 MB), or drop them here"]')
+      .waitFor();
     await attachByButton(p, [
       { name: 'huge.txt', mimeType: 'text/plain', buffer: big },
       { name: 'broken.pdf', mimeType: 'application/pdf', buffer: broken },
@@ -281,17 +288,16 @@ describe('web chat: files', () => {
     expect(await pdfRow.getByTestId('file-error').textContent()).toMatch(/PDF/);
     const bomb = p.locator('[data-testid="pending-file"]', { hasText: 'sales.xlsx' });
     expect(await bomb.getByTestId('file-error').textContent()).toMatch(/^a zip bomb/);
-    expect(uploads).toHaveLength(3);
-
-    // Known now: the limit is said in words, and a file over it is refused before any byte is sent.
+    expect(uploads).toHaveLength(2);
     expect(await p.getByTestId('file-limits').textContent()).toBe('Up to 10 files, each up to 1 MB.');
+
     // The paperclip by keyboard alone this time.
     await attachByButton(p, [{ name: 'huge-again.txt', mimeType: 'text/plain', buffer: big }], 'keyboard');
     const again = p.locator('[data-testid="pending-file"]', { hasText: 'huge-again.txt' });
     expect(await again.getByTestId('file-error').textContent()).toBe(
       'huge-again.txt is 1.5 MB, over the 1 MB a file may be (FILE_MAX_MB).',
     );
-    expect(uploads).toHaveLength(3);
+    expect(uploads).toHaveLength(2);
     await screenshot(p, 'files-refused');
 
     // Removable before sending; the message goes without the refused files.
