@@ -10,27 +10,15 @@ import type {
   ToolKind,
   ToolRegistry,
 } from '../core/registry';
-import type { AgentStats, EndpointStats, ToolStats } from '../core/registry-stats';
+import { NO_AGENT_STATS, type EndpointStats, type ToolStats } from '../core/registry-stats';
 import { isBuiltinTool } from '../core/builtin-specs';
 import type { MadeToolSummary } from '../core/made-tools';
-import { NO_USAGE } from '../core/run-view';
 import type { ToolSpec } from '../core/types';
 import type { AgentClient } from './agent-client';
 import { catalogSnapshot, delegatesOf, type CatalogSnapshot } from './catalog-doc';
 import { DEFAULT_MAX_EXECUTIONS, RegistryStats } from './registry-stats';
 import { UserError } from './user-error';
 
-const NO_AGENT_STATS: Omit<AgentStats, 'goalId' | 'agentName'> = {
-  conversations: 0,
-  delegated: 0,
-  turns: 0,
-  p50TurnMs: null,
-  p95TurnMs: null,
-  modelCalls: 0,
-  toolCalls: 0,
-  usage: NO_USAGE,
-  lastUsed: null,
-};
 const NO_CALLS: Omit<ToolStats, 'name'> = {
   calls: 0,
   errors: 0,

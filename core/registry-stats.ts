@@ -125,6 +125,19 @@ function figures(t: Tally): Omit<ToolStats, 'name'> {
   };
 }
 
+/** An agent's figures before any use. */
+export const NO_AGENT_STATS: Readonly<Omit<AgentStats, 'goalId' | 'agentName'>> = {
+  conversations: 0,
+  delegated: 0,
+  turns: 0,
+  p50TurnMs: null,
+  p95TurnMs: null,
+  modelCalls: 0,
+  toolCalls: 0,
+  usage: NO_USAGE,
+  lastUsed: null,
+};
+
 /**
  * Sums runs into the registry's figures. Each branch is one execution (delegates are their own; a branch's totals are
  * its own), so each step counts once. Only what started at or after `window.since` counts.
@@ -151,15 +164,8 @@ export function usageStats(
       agent = {
         goalId,
         agentName: agentName || goalId,
-        conversations: 0,
-        delegated: 0,
-        turns: 0,
-        p50TurnMs: null,
-        p95TurnMs: null,
-        modelCalls: 0,
-        toolCalls: 0,
+        ...NO_AGENT_STATS,
         usage: { ...NO_USAGE },
-        lastUsed: null,
         ids: new Set(),
         delegates: new Set(),
         times: [],
