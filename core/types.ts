@@ -155,6 +155,9 @@ export interface ToolCall {
   id: string;
   tool: string;
   args: Record<string, unknown>;
+  /** The model's arguments were not JSON: why, in words for the model. The call is answered invalid_input at once,
+   * without running, so the model can send it again (absent from calls before this existed). */
+  malformed?: string;
 }
 
 /** What came of a tool call, handed to the LLM as JSON. A tool saying no is an observation, not a failure. */

@@ -174,20 +174,18 @@ export function createLlmActivities({
         },
         stop,
       );
-      // Arguments that are not JSON at all: ask the model again rather than report them as missing.
-      // (Unknown tool names pass through: the workflow tells the model which tools exist.)
-      const broken = result.toolCalls.find((c) => c.invalid && !NoSuchToolError.isInstance(c.error));
-      if (broken) {
-        throw ApplicationFailure.retryable(
-          `The model sent malformed arguments for ${broken.toolName}: ${String(broken.input).slice(0, 200)}`,
-          FailureTypes.LlmUnavailable,
-        );
-      }
       out.done();
       const kept = replies ? await keepReply(replies, result.text, maxReplyChars) : null;
       return {
         text: kept?.text ?? capText(result.text, maxReplyChars),
-        toolCalls: result.toolCalls.map((c) => ({ id: c.toolCallId, tool: c.toolName, args: asRecord(c.input) })),
+        // Arguments that are not JSON go back to the model as the call's answer (the workflow answers invalid_input),
+        // so it corrects them in its next step rather than the call being retried for minutes. (Unknown tool names
+        // pass through: the workflow tells the model which tools exist.)
+        toolCalls: result.toolCalls.map((c) =>
+          c.invalid && !NoSuchToolError.isInstance(c.error)
+            ? { id: c.toolCallId, tool: c.toolName, args: {}, malformed: malformedWords(c.toolName, c.input) }
+            : { id: c.toolCallId, tool: c.toolName, args: asRecord(c.input) },
+        ),
         usage: result.usage,
         model: modelFor(goal).name,
         ...(kept?.stored ? { stored: kept.stored } : {}),
@@ -361,4 +359,10 @@ export function parseVerdict(text: string): { valid: boolean; reply: string } {
     // fall through: fail open
   }
   return { valid: true, reply: '' };
+}
+
+/** What the model is told of arguments it sent that were not a JSON object. */
+function malformedWords(tool: string, input: unknown): string {
+  const sent = typeof input === 'string' ? input : JSON.stringify(input);
+  return `The arguments you sent for ${tool} are not a JSON object: ${String(sent).slice(0, 200)}. Call it again with its arguments as one JSON object that fits its schema.`;
 }

@@ -60,6 +60,12 @@ export class ToolStep {
   next(): Decision {
     const answer = this.convo.delegations.takeAnswer();
     if (answer) return answer;
+    // Arguments that were not JSON go back to the model at once, before anything runs or is put to the user.
+    const malformed = this.calls.find((c) => c.malformed);
+    if (malformed) {
+      this.record(malformed, { status: 'invalid_input', problems: [malformed.malformed!], missing: [] });
+      return undefined;
+    }
     for (const builtin of Object.values(this.builtins)) {
       const decided = builtin.beforeCalls ? builtin.beforeCalls(this.calls) : null;
       if (decided !== null) return decided;
