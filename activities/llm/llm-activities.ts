@@ -113,7 +113,9 @@ export function createLlmActivities({
   ): Promise<T> {
     const chosen = modelFor(goal);
     const observed: LlmCall = { model: chosen.name, goal: goal.id, task };
-    const timeout = callTimeout(timeoutMs);
+    // MODEL_TIMEOUT, or less when MODEL_GIVE_UP leaves less: the attempt ends in our words, never in Temporal's.
+    const attemptMs = attemptTimeoutMs(timeoutMs);
+    const timeout = callTimeout(attemptMs);
     try {
       return await observeLlmCall(observed, () =>
         whileHeartbeating((cancelled) =>
@@ -132,7 +134,7 @@ export function createLlmActivities({
       );
     } catch (err) {
       if (err instanceof CancelledFailure) throw err; // the user stopped the turn: not the model's fault
-      throw finalWhenOutOfTime(toLlmFailure(err, chosen.provider, timeoutMs), timeoutMs);
+      throw finalWhenOutOfTime(toLlmFailure(err, chosen.provider, attemptMs));
     } finally {
       timeout.clear();
     }
@@ -277,11 +279,10 @@ type CallSettings = Request & {
   providerOptions: Record<string, never>;
 };
 
-/**
- * A retryable failure becomes final when the next attempt could not finish before the call's give-up time
- * (MODEL_GIVE_UP): the user then reads this cause, not Temporal's "not enough time to schedule next retry".
- */
+/** Time kept back from MODEL_GIVE_UP for a failure's report to reach the server and a retry to be dispatched. */
 const RETRY_MARGIN_MS = 2_000;
+/** The shortest attempt worth making: a provider's error comes back in well under this. */
+const MIN_ATTEMPT_MS = 3_000;
 
 /**
  * MODEL_TIMEOUT for one call, held until the call ends. Not AbortSignal.timeout: its timer holds the signal weakly and
@@ -297,20 +298,38 @@ function callTimeout(ms: number): { signal: AbortSignal; clear(): void } {
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
-function finalWhenOutOfTime(failure: ApplicationFailure, timeoutMs: number): ApplicationFailure {
+/** How long this attempt may take: MODEL_TIMEOUT, within what MODEL_GIVE_UP leaves (less a margin for the report). */
+function attemptTimeoutMs(timeoutMs: number): number {
+  const left = budgetLeftMs();
+  return left === null ? timeoutMs : Math.max(1_000, Math.min(timeoutMs, left - RETRY_MARGIN_MS));
+}
+
+/** What is left of MODEL_GIVE_UP (the activity's schedule-to-close), or null outside an activity or without one. */
+function budgetLeftMs(): number | null {
   let info;
   try {
     info = Context.current().info;
   } catch {
-    return failure; // not in an activity: nothing to give up on
+    return null; // not in an activity
   }
-  if (failure.nonRetryable || !info.scheduleToCloseTimeoutMs) return failure;
-  const left = info.scheduledTimestampMs + info.scheduleToCloseTimeoutMs - Date.now();
+  if (!info.scheduleToCloseTimeoutMs) return null;
+  return info.scheduledTimestampMs + info.scheduleToCloseTimeoutMs - Date.now();
+}
+
+/**
+ * A failed attempt, final when another could not get MIN_ATTEMPT_MS after its backoff within MODEL_GIVE_UP: then we
+ * give up, naming the cause and the attempts, rather than leave Temporal to stop the retries in its own words. An
+ * attempt that fits gets what is left (attemptTimeoutMs), so a short MODEL_GIVE_UP still retries fast failures.
+ */
+function finalWhenOutOfTime(failure: ApplicationFailure): ApplicationFailure {
+  const left = budgetLeftMs();
+  if (failure.nonRetryable || left === null) return failure;
+  const { attempt } = Context.current().info;
   // With a margin for the report reaching the server and the retry being dispatched: on a loaded machine that took
   // seconds, and the server then gave up with its own message, losing the cause.
-  if (left - modelRetryDelayMs(info.attempt) >= timeoutMs + RETRY_MARGIN_MS) return failure;
+  if (left - modelRetryDelayMs(attempt) - RETRY_MARGIN_MS >= MIN_ATTEMPT_MS) return failure;
   return ApplicationFailure.create({
-    message: `${failure.message} Gave up after ${info.attempt} attempt${info.attempt === 1 ? '' : 's'} (MODEL_GIVE_UP).`,
+    message: `${failure.message} Gave up after ${attempt} attempt${attempt === 1 ? '' : 's'} (MODEL_GIVE_UP).`,
     type: failure.type ?? undefined,
     nonRetryable: true,
   });

@@ -62,3 +62,38 @@ describe('a failing model, in words and in time', () => {
     expect(answer.reply).toMatch(/The openai-compatible model did not answer within 5 s \(MODEL_TIMEOUT\)/);
   });
 });
+
+describe('a short MODEL_GIVE_UP still retries fast failures', () => {
+  let env: TestWorkflowEnvironment;
+  let model: FakeChatCompletions;
+  let worker: Awaited<ReturnType<typeof startWorker>>;
+  const failed: number[] = [];
+
+  beforeAll(async () => {
+    model = await startFakeChatCompletions(async (body) => {
+      if (!lastUserText(body).includes('fail')) return completion({ text: 'Hello.' });
+      failed.push(Date.now());
+      return httpError(500, 'upstream overloaded');
+    });
+    env = await startTemporal();
+    // MODEL_TIMEOUT is as long as MODEL_GIVE_UP: waiting for a whole MODEL_TIMEOUT to be left, it gave up at once.
+    worker = await startWorker(env, {
+      model: createModel({ model: 'openai-compatible:test-model', baseUrl: model.baseUrl, key: 'test-key-123' }),
+      settings: testSettings({ VALIDATE_PROMPTS: 'false', MODEL_GIVE_UP: '12', MODEL_TIMEOUT: '12' }),
+    });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await model?.close();
+    await env?.teardown();
+  });
+
+  it('an always-500 model is tried several times within MODEL_GIVE_UP, then given up in our words', async () => {
+    const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: 'goal_hr_pto' });
+    const began = Date.now();
+    const answer = await say(handle, 'please fail');
+    expect(answer.reply).toMatch(/\(HTTP 500\).* Gave up after [3-9] attempts \(MODEL_GIVE_UP\)\./);
+    expect(failed.length).toBeGreaterThanOrEqual(3);
+    expect(Date.now() - began).toBeLessThan(20_000);
+  });
+});
