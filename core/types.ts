@@ -130,6 +130,8 @@ export interface GoalSettings {
   /** `provider:model` for this agent (same LLM_KEY / LLM_BASE_URL as the worker's model). */
   model?: string;
   temperature?: number;
+  /** The most tokens one of this agent's model answers may take (the provider's max_tokens). */
+  maxOutputTokens?: number;
   /** LLM steps per user turn before the agent stops and asks. */
   maxToolSteps?: number;
   /** `always`: every tool call waits for the user; `never`: tools whose own policy is the default run at once. */

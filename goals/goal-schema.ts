@@ -30,6 +30,7 @@ export const goalSchema = z
       .object({
         model: z.string().optional(),
         temperature: z.number().min(0).max(2).optional(),
+        maxOutputTokens: z.number().int().min(1).max(1_000_000).optional(),
         maxToolSteps: z.number().int().min(1).max(50).optional(),
         approval: z.enum(['always', 'never']).optional(),
         budget: z

@@ -123,6 +123,7 @@ export function createLlmActivities({
             {
               model: chosen.model,
               temperature: goal.settings?.temperature,
+              maxOutputTokens: goal.settings?.maxOutputTokens,
               ...request,
               maxRetries: 0, // Temporal retries the activity; two retry loops would multiply.
               abortSignal: AbortSignal.any([timeout.signal, cancelled, ...(stop ? [stop] : [])]),
@@ -274,6 +275,7 @@ export function createLlmActivities({
 type CallSettings = Request & {
   model: LanguageModel;
   temperature?: number;
+  maxOutputTokens?: number;
   maxRetries: number;
   abortSignal: AbortSignal;
   providerOptions: Record<string, never>;

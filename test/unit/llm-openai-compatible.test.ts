@@ -61,6 +61,18 @@ describe('the openai-compatible provider over HTTP', () => {
     return createLlmActivities({ model: m.model, provider: m.provider, timeoutMs: 10_000 });
   };
 
+  it("sends a goal's temperature and maxOutputTokens as the provider's", async () => {
+    server.setScript(() => completion({ text: 'ok' }));
+    await llm.planTurn({
+      goal: { ...goal, settings: { temperature: 0.3, maxOutputTokens: 321 } },
+      tools: resolved.tools,
+      messages: hi,
+      summary: '',
+      agents: [],
+    });
+    expect(server.requests[0]!.body).toMatchObject({ temperature: 0.3, max_tokens: 321 });
+  });
+
   it('sends the system prompt and the tools as JSON Schema, and parses a tool call and usage', async () => {
     server.setScript(() =>
       completion({
