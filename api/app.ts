@@ -24,6 +24,7 @@ import type { McpSessions } from './mcp-server/sessions';
 import { LiveFeeds, eventId, parseEventId, type FeedTiming } from './live-feed';
 import { ApiMetrics } from './metrics';
 import { addRunRoutes } from './run-routes';
+import { addControlRoutes } from './control-routes';
 import { addFileRoutes, attachmentsOf, carriesFiles } from './file-routes';
 import { FileRefusal } from '../readers';
 import { FileTooLarge } from '../blobs';
@@ -298,57 +299,7 @@ export function createApi(deps: ApiDeps): {
     },
   );
 
-  app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/api/conversations/{id}/cancel',
-      summary: 'Stop the running turn',
-      request: { params: S.ConversationIdParam },
-      responses: { 200: json(S.AgentReply, 'Stopped'), ...errors },
-    }),
-    async (c) => {
-      const { id } = c.req.valid('param');
-      await mine(c, id);
-      const reply = await agents.cancel(id);
-      feeds.poke(id);
-      return c.json(reply, 200);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/api/conversations/{id}/end',
-      summary: 'End the conversation',
-      request: { params: S.ConversationIdParam },
-      responses: { 200: json(S.Anything, 'Ended'), ...errors },
-    }),
-    async (c) => {
-      const { id } = c.req.valid('param');
-      await mine(c, id);
-      await agents.end(id);
-      feeds.poke(id);
-      return c.json({ ended: true }, 200);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/api/conversations/{id}/goal',
-      summary: 'Switch the conversation to another agent',
-      request: { params: S.ConversationIdParam, ...body(S.GoalBody) },
-      responses: { 202: json(S.Anything, 'Switching'), ...errors },
-    }),
-    async (c) => {
-      const { id } = c.req.valid('param');
-      const { goalId } = c.req.valid('json') as z.infer<typeof S.GoalBody>;
-      await mine(c, id);
-      await agents.changeGoal(id, goalId);
-      feeds.poke(id);
-      return c.json({ goalId }, 202);
-    },
-  );
+  addControlRoutes(app, { agents, mine, touched: (id) => feeds.poke(id) });
 
   app.openapi(
     createRoute({

@@ -1,10 +1,7 @@
 // The conversation API clients use: start, say, confirm, history, end. Shared by the CLI, the chat and tests.
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import {
-  Client,
-  Connection,
+  type Client,
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
   WorkflowUpdateStage,
@@ -13,29 +10,8 @@ import {
   type WorkflowClientInterceptor,
 } from '@temporalio/client';
 import { AgentGoalWorkflow } from '../workflows';
-import {
-  describeAgentsUpdate,
-  describeCatalogUpdate,
-  describeGoalFilesUpdate,
-  describeMadeToolsUpdate,
-  describeEndpointFeaturesUpdate,
-  getPromptUpdate,
-  readResourceUpdate,
-  manageGoalUpdate,
-  manageMadeToolUpdate,
-  type CatalogDescription,
-} from '../workflows/describe-workflows';
-import type { AgentsDescription, GoalFileSummary } from '../core/activity-types';
-import type { MadeToolSummary } from '../core/made-tools';
-import {
-  openingState,
-  withAttachment,
-  type EndpointFeatures,
-  type PromptOpening,
-  type PromptRef,
-  type ResourceRead,
-  type ResourceRef,
-} from '../core/mcp-features';
+
+import { openingState, type PromptRef } from '../core/mcp-features';
 import {
   cancelTurnUpdate,
   changeGoalSignal,
@@ -52,8 +28,9 @@ import {
   type PromptInput,
 } from '../core/messages';
 import type { BlobRef } from '../core/blobs';
-import { FileRefusal } from '../readers';
-import { LOCAL_OWNER, openBlobStore, readBlobSettings, type LimitedBlobStore } from '../blobs';
+import { LOCAL_OWNER, type LimitedBlobStore } from '../blobs';
+import { connectTemporal, openFileStore } from './client-connection';
+import { storeAttachment } from './attachments';
 import type { ChatMessage } from '../core/types';
 import type { AnsweredQuestion } from '../core/tool-questions';
 import type {
@@ -64,23 +41,18 @@ import type {
   Delegation,
   DelegationNode,
 } from '../core/conversation-types';
-import { unknownGoalMessage } from '../goals/unknown-goal';
-import { DEFAULT_DATA_DIR, temporalTarget } from '../runtime/connection';
 import { checkFilterValue, listConversations, type ConversationFilter } from './conversation-list';
 import { type ConversationSummary } from '../core/conversation-types';
-import { RECONNECT_QUICKLY, untilReachable, type ServerWait } from './server-outage';
+import { untilReachable, type ServerWait } from './server-outage';
 import { inConversation, sendUpdate } from './conversation-updates';
 import { UserError } from './user-error';
 import { delegationTree, historyTree, type HistoryTree } from './conversation-tree';
-import { WorkerDesk } from './worker-desk';
+import { WorkerQuestions } from './worker-questions';
 import { readRun, type TemporalUi } from './run-view/run-reader';
+import { isModelCall } from './run-view/steps';
 import type { RunView } from '../core/run-view';
 
 export type { HistoryTree } from './conversation-tree';
-
-/** A conversation's messages and, by AskAgent call id, the delegate that answered it with its own history. */
-
-const MODEL_CALLS = new Set(['planTurn', 'validatePrompt', 'summarizeConversation']);
 
 /** A server restart takes seconds; two minutes covers a slow one without leaving the user waiting on a dead one. */
 const DEFAULT_SERVER_WAIT_MS = 120_000;
@@ -94,20 +66,14 @@ const ACCEPTED = WorkflowUpdateStage.ACCEPTED;
 /** How a client waits out a server restart, and where it keeps the files it attaches (the worker's blob store). */
 export type AgentClientOptions = Partial<ServerWait> & { files?: LimitedBlobStore };
 
-export class AgentClient {
+export class AgentClient extends WorkerQuestions {
   private readonly serverWait: ServerWait;
-  /** Questions for the worker itself (agents, endpoints, tools, goal files). */
-  private readonly desk: WorkerDesk;
   private readonly fileStore?: LimitedBlobStore;
 
-  constructor(
-    readonly client: Client,
-    readonly taskQueue: string,
-    options: AgentClientOptions = {},
-  ) {
+  constructor(client: Client, taskQueue: string, options: AgentClientOptions = {}) {
+    super(client, taskQueue);
     const { files, ...serverWait } = options;
     this.serverWait = { maxWaitMs: DEFAULT_SERVER_WAIT_MS, ...serverWait };
-    this.desk = new WorkerDesk(client, taskQueue);
     this.fileStore = files;
   }
 
@@ -131,36 +97,9 @@ export class AgentClient {
     env: NodeJS.ProcessEnv = process.env,
     options: AgentClientOptions & { interceptors?: WorkflowClientInterceptor[] } = {},
   ): Promise<AgentClient> {
-    const target = temporalTarget(env);
-    const { interceptors, ...rest } = options;
-    let files = rest.files;
-    try {
-      files ??= openBlobStore(readBlobSettings(env, path.resolve(env.DATA_DIR || DEFAULT_DATA_DIR)));
-    } catch (err) {
-      throw new UserError((err as Error).message);
-    }
-    const serverWait = { ...rest, files };
-    try {
-      const connection = await Connection.connect({
-        ...target.connectionOptions,
-        connectTimeout: '5 seconds',
-        channelArgs: RECONNECT_QUICKLY,
-      });
-      return new AgentClient(
-        new Client({
-          connection,
-          namespace: target.namespace,
-          ...(interceptors ? { interceptors: { workflow: interceptors } } : {}),
-        }),
-        taskQueue,
-        serverWait,
-      );
-    } catch (err) {
-      throw new UserError(
-        `Cannot reach Temporal at ${target.connectionOptions.address}: ${(err as Error).message}. Is the server running (npm start), or TEMPORAL_ADDRESS set?`,
-        'unavailable',
-      );
-    }
+    const { interceptors, files, ...serverWait } = options;
+    const store = files ?? openFileStore(env);
+    return new AgentClient(await connectTemporal(env, interceptors), taskQueue, { ...serverWait, files: store });
   }
 
   /** Closes the connection to Temporal. */
@@ -203,21 +142,7 @@ export class AgentClient {
   async attach(id: string, file: string | Uint8Array, name?: string): Promise<BlobRef> {
     const store = this.files;
     const owner = (await this.feed(id, Number.MAX_SAFE_INTEGER)).owner ?? LOCAL_OWNER;
-    let bytes: Uint8Array;
-    if (typeof file === 'string') {
-      try {
-        bytes = await readFile(file);
-      } catch (err) {
-        throw new UserError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-      }
-    } else bytes = file;
-    const fileName = name ?? (typeof file === 'string' ? path.basename(file) : 'file');
-    try {
-      return await store.put(bytes, { name: fileName, owner, conversationId: id });
-    } catch (err) {
-      if (err instanceof FileRefusal) throw new UserError(err.message);
-      throw err;
-    }
+    return storeAttachment(store, { conversationId: id, owner }, file, name);
   }
 
   /**
@@ -318,9 +243,7 @@ export class AgentClient {
    */
   async retrying(id: string): Promise<{ attempt: number; lastFailure: string } | null> {
     const { raw } = await this.call(id, () => this.handle(id).describe());
-    const call = raw.pendingActivities?.find(
-      (a) => MODEL_CALLS.has(a.activityType?.name ?? '') && (a.attempt ?? 0) > 1,
-    );
+    const call = raw.pendingActivities?.find((a) => isModelCall(a.activityType?.name) && (a.attempt ?? 0) > 1);
     if (!call) return null;
     return { attempt: call.attempt ?? 0, lastFailure: call.lastFailure?.message ?? 'no answer' };
   }
@@ -373,69 +296,6 @@ export class AgentClient {
         );
       await new Promise((r) => setTimeout(r, delay));
     }
-  }
-
-  /** What the worker sees of the MCP registry: endpoints, and the tools (of a goal, or all MCP tools). */
-  async catalog(goalId?: string): Promise<CatalogDescription> {
-    return this.desk.ask(describeCatalogUpdate, [{ goalId }]);
-  }
-
-  /** An MCP endpoint's resources, resource templates and prompts, as the worker sees them. */
-  async endpointFeatures(endpoint: string, owner?: string): Promise<EndpointFeatures> {
-    return this.desk.ask(describeEndpointFeaturesUpdate, [{ endpoint, ...(owner ? { owner } : {}) }]);
-  }
-
-  /** A resource read by the worker (text within MAX_TOOL_RESULT_CHARS; binary content by type and size). */
-  async readResource(ref: ResourceRef): Promise<ResourceRead> {
-    return this.desk.ask(readResourceUpdate, [ref]);
-  }
-
-  /** A server prompt's messages with these arguments (what `start` with `prompt` opens with). */
-  async getPrompt(ref: PromptRef): Promise<PromptOpening> {
-    return this.desk.ask(getPromptUpdate, [ref]);
-  }
-
-  /** The user's words with a resource attached (read in the worker): what `say` sends for a message with one. */
-  async withResource(text: string, ref: ResourceRef): Promise<string> {
-    const read = await this.readResource(ref);
-    try {
-      return withAttachment(text, read);
-    } catch (err) {
-      throw new UserError((err as Error).message, 'invalid');
-    }
-  }
-
-  /** The agents the worker offers (after its GOAL_CATEGORIES), every goal id it serves, and goal files it left out. */
-  async agents(): Promise<AgentsDescription> {
-    return this.desk.ask(describeAgentsUpdate, []);
-  }
-
-  /** Fails, naming the goals there are, unless the worker serves a goal with this id (its code, its goals folder). */
-  async requireGoal(goalId: string): Promise<void> {
-    const unknown = unknownGoalMessage(goalId, (await this.agents()).goalIds);
-    if (unknown) throw new UserError(unknown);
-  }
-
-  /** The worker's goals folder: each goal file, whether it is disabled, and who created it (CreateAgent). */
-  async goalFiles(): Promise<GoalFileSummary[]> {
-    return this.desk.ask(describeGoalFilesUpdate, []);
-  }
-
-  /** Disables (the file is set aside), enables or removes a goal file; running conversations keep their version. */
-  async manageGoal(action: 'disable' | 'enable' | 'remove', goalId: string): Promise<GoalFileSummary> {
-    return this.desk.ask(manageGoalUpdate, [{ action, goalId }]);
-  }
-
-  /** The worker's made tools (CreateTool, TOOLS_DIR): every version, disabled and broken ones too (their usage:
-   * `new Registry(client).madeTools()`, from Temporal's histories). */
-  async madeTools(): Promise<MadeToolSummary[]> {
-    return this.desk.ask(describeMadeToolsUpdate, []);
-  }
-
-  /** Disables (calls get an error saying so), enables or removes every version of a made tool; answers the versions
-   * left (none after remove). An unknown name is a `not_found` user error. */
-  async manageMadeTool(action: 'disable' | 'enable' | 'remove', name: string): Promise<MadeToolSummary[]> {
-    return this.desk.ask(manageMadeToolUpdate, [{ action, name }]);
   }
 
   private handle(id: string): WorkflowHandle<typeof AgentGoalWorkflow> {

@@ -20,6 +20,11 @@ const DRAFTS: Record<string, string> = {
   checkToolDraft: 'CreateTool: check the draft',
   createTool: 'CreateTool: write the tool',
 };
+/** Whether an activity type is a model call (planTurn, vetAndPlan, validatePrompt, summarizeConversation). */
+export function isModelCall(type: string | null | undefined): boolean {
+  return !!type && Object.prototype.hasOwnProperty.call(MODEL_TASKS, type);
+}
+
 /** Activities a conversation runs for itself (settings, goal lookups, catalogs): not steps of a turn. */
 export const HOUSEKEEPING = new Set(['loadSettings', 'resolveGoal', 'describeCatalog', 'describeAgents']);
 const BUILTIN_ACTIVITIES: Record<string, string> = { listAgents: 'ListAgents', runCode: 'RunCode' };
