@@ -6,6 +6,7 @@ import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { foldHistory, type PendingAttempt } from '../../client/run-view/history-fold';
 import { assemble, temporalUrl } from '../../client/run-view/run-reader';
+import { isModelCall } from '../../client/run-view/steps';
 import type { RunBranch } from '../../core/run-view';
 
 const DIR = path.join(__dirname, '..', 'histories');
@@ -175,4 +176,14 @@ test('prompts queued while a turn runs start their own turns when taken up, acro
   const next = fold('continue-as-new-last-run.json');
   expect(next.turns.map((t) => t.prompt)).toEqual([expect.stringMatching(/^balance for /)]);
   expect(next.turns[0]!.steps[0]).toMatchObject({ kind: 'model', label: 'check the prompt fits' });
+});
+
+test('every model call is known as one (AgentClient.retrying reports those being retried)', () => {
+  expect(['planTurn', 'vetAndPlan', 'validatePrompt', 'summarizeConversation'].map(isModelCall)).toEqual([
+    true,
+    true,
+    true,
+    true,
+  ]);
+  expect(['CurrentPTO', 'callMcpTool', 'toString', undefined].map(isModelCall)).toEqual([false, false, false, false]);
 });
