@@ -252,6 +252,9 @@ export function installRuntime(settings: WorkerSettings, level: LogLevel): Secre
 export function secretsOf(settings: WorkerSettings, env: NodeJS.ProcessEnv = process.env): SecretScrubber {
   return new SecretScrubber().add(
     settings.llm.key,
+    ...Object.entries(settings.llm.providerEnv ?? {}).flatMap(([name, value]) =>
+      name.endsWith('_KEY') ? [value] : [],
+    ),
     settings.toolServices.stripe?.apiKey,
     env.TEMPORAL_API_KEY,
     redisPassword(settings.redisUrl),

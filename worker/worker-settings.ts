@@ -4,7 +4,7 @@ import type { LogLevel } from '@temporalio/common';
 import { z } from 'zod';
 import { DEFAULT_GOALS_FOLDER, PICKER_GOAL_ID } from '../goals/goal-registry';
 import { DEFAULT_MAX_DOCUMENT_BYTES } from '../apis/api-document';
-import type { LlmConfig } from '../activities/llm/model';
+import { PROVIDER_VARIABLES, type LlmConfig } from '../activities/llm/model';
 import { DEFAULT_LIMITS, type Limits } from '../activities/limits';
 import type { ToolServices } from '../tools/define-tool';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from '../tools/made/sandbox';
@@ -187,6 +187,12 @@ const envSchema = z.object({
   LLM_MODEL: z.string().optional(),
   LLM_KEY: z.string().optional(),
   LLM_BASE_URL: z.string().url('LLM_BASE_URL must be a URL, e.g. http://localhost:11434/v1').optional(),
+  // The providers' own keys, for a goal's or a fallback's model of a provider other than LLM_MODEL's.
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.string().url('OPENAI_BASE_URL must be a URL, e.g. https://api.openai.com/v1').optional(),
+  ANTHROPIC_API_KEY: z.string().optional(),
+  ANTHROPIC_BASE_URL: z.string().url('ANTHROPIC_BASE_URL must be a URL, e.g. https://api.anthropic.com/v1').optional(),
+  GOOGLE_GENERATIVE_AI_API_KEY: z.string().optional(),
   // Only http(s): the tools fetch these, and a scheme-less "localhost:3802" would otherwise parse as a URL.
   TRAIN_SERVICE_URL: z
     .string()
@@ -336,7 +342,14 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
       },
       ...budgetOf(e.CONVERSATION_TOKEN_BUDGET, e.CONVERSATION_COST_BUDGET),
     },
-    llm: { model: e.LLM_MODEL, key: e.LLM_KEY, baseUrl: e.LLM_BASE_URL, timeoutSeconds: e.MODEL_TIMEOUT },
+    llm: {
+      model: e.LLM_MODEL,
+      llmModel: e.LLM_MODEL,
+      key: e.LLM_KEY,
+      baseUrl: e.LLM_BASE_URL,
+      providerEnv: Object.fromEntries(PROVIDER_VARIABLES.flatMap((name) => (e[name] ? [[name, e[name]]] : []))),
+      timeoutSeconds: e.MODEL_TIMEOUT,
+    },
     mcpEndpointsFile: path.resolve(e.MCP_ENDPOINTS_FILE ?? DEFAULT_MCP_ENDPOINTS_FILE),
     mcpMaxStdioProcesses: e.MCP_MAX_STDIO_PROCESSES,
     mcpSessionsPerEndpoint: e.MCP_SESSIONS_PER_ENDPOINT,

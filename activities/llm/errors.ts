@@ -2,6 +2,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { APICallError, InvalidPromptError, LoadAPIKeyError, MissingToolResultsError, NoSuchModelError } from 'ai';
 import { FailureTypes } from '../../core/activity-types';
+import { keySettings } from './model';
 
 export function toLlmFailure(err: unknown, provider: string, timeoutMs?: number): ApplicationFailure {
   if (err instanceof ApplicationFailure) return err;
@@ -15,7 +16,7 @@ export function toLlmFailure(err: unknown, provider: string, timeoutMs?: number)
     const status = err.statusCode;
     if (status === 401 || status === 403) {
       return ApplicationFailure.nonRetryable(
-        `The ${provider} API refused the credentials (HTTP ${status}); check LLM_KEY. ${message}`,
+        `The ${provider} API refused the credentials (HTTP ${status}); check ${keySettings(provider)}. ${message}`,
         FailureTypes.LlmAuth,
       );
     }
@@ -44,7 +45,7 @@ export function toLlmFailure(err: unknown, provider: string, timeoutMs?: number)
     );
   }
   if (LoadAPIKeyError.isInstance(err))
-    return ApplicationFailure.nonRetryable(`${message} Set LLM_KEY.`, FailureTypes.LlmMisconfigured);
+    return ApplicationFailure.nonRetryable(`${message} Set ${keySettings(provider)}.`, FailureTypes.LlmMisconfigured);
   if (NoSuchModelError.isInstance(err))
     return ApplicationFailure.nonRetryable(`${message} Check LLM_MODEL.`, FailureTypes.LlmMisconfigured);
   if (InvalidPromptError.isInstance(err) || MissingToolResultsError.isInstance(err)) {

@@ -23,10 +23,15 @@ const tableSchema = z.record(z.string(), z.unknown());
 export class PriceTable {
   constructor(private readonly prices: ReadonlyMap<string, Price>) {}
 
-  /** The model's price: its own entry, else its provider's `provider:*` entry; undefined when neither exists. */
+  /**
+   * The model's price: its own entry, else its provider's `provider:*` entry; undefined when neither exists. A model
+   * on OpenAI's Chat Completions API (`openai-chat:`) costs what it costs on the Responses API (`openai:`).
+   */
   priceOf(model: string): Price | undefined {
-    const provider = model.slice(0, model.indexOf(':'));
-    return this.prices.get(model) ?? this.prices.get(`${provider}:*`);
+    const sep = model.indexOf(':');
+    const provider = model.slice(0, sep);
+    const own = this.prices.get(model) ?? this.prices.get(`${provider}:*`);
+    return own ?? (provider === 'openai-chat' ? this.priceOf(`openai${model.slice(sep)}`) : undefined);
   }
 
   /** `usage` with its cost in dollars when the model has a price. */

@@ -31,6 +31,13 @@ describe('price table', () => {
     );
   });
 
+  it("prices a model on OpenAI's Chat Completions API (openai-chat:) as on the Responses API, unless it has its own", () => {
+    expect(loadPrices().priceOf('openai-chat:gpt-4o-mini')).toEqual(loadPrices().priceOf('openai:gpt-4o-mini'));
+    const own = loadPrices(file('chat.json', { 'openai-chat:gpt-4o-mini': { input: 9, output: 9 } }));
+    expect(own.priceOf('openai-chat:gpt-4o-mini')).toEqual({ input: 9, output: 9 });
+    expect(own.priceOf('openai-chat:no-such-model')).toBeUndefined();
+  });
+
   it('PRICES_FILE entries override and add; provider:* covers the rest of a provider', () => {
     const prices = loadPrices(
       file('ours.json', {
