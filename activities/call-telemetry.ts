@@ -42,14 +42,29 @@ export interface LlmCall {
   model: string;
   goal: string;
   task: string;
+  /** A fallback's call (LLM_FALLBACK_MODELS): the model it stands in for. */
+  fallbackFrom?: string;
 }
 
 /** One model call, in an `llm.call` span; what it spent is counted with `recordLlmUsage`. */
 export function observeLlmCall<T>(call: LlmCall, fn: () => Promise<T>): Promise<T> {
   return inSpan(
     SPANS.llmCall,
-    { 'llm.model': call.model, 'agent.goal': call.goal, 'llm.task': call.task },
+    {
+      'llm.model': call.model,
+      'agent.goal': call.goal,
+      'llm.task': call.task,
+      ...(call.fallbackFrom ? { 'llm.fallback_from': call.fallbackFrom } : {}),
+    },
     async () => {
+      if (call.fallbackFrom)
+        meter()
+          ?.createCounter(
+            METRICS.llmFallbackCalls,
+            'calls',
+            'Model calls made by a fallback, by model and what it stood in for',
+          )
+          .add(1, { model: call.model, from: call.fallbackFrom, goal: call.goal, task: call.task });
       try {
         return await fn();
       } catch (err) {

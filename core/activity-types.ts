@@ -187,14 +187,27 @@ export type PlanRequest = {
   tools: ToolSpec[];
   summary: string;
   agents: AgentSummary[];
-} & TranscriptInput;
+} & TranscriptInput &
+  ModelChoice;
 
 export type ValidateRequest = {
   goal: Goal;
   prompt: string;
   /** In multi-goal mode, a request another agent can serve fits (the agent switches to it). */
   agents?: AgentSummary[];
-} & TranscriptInput;
+} & TranscriptInput &
+  ModelChoice;
+
+/** A fallback the workflow chose (workflows/fallback.ts); absent: the goal's own model, else the worker's. */
+export interface ModelChoice {
+  /** `provider:model` to ask instead. */
+  model?: string;
+  /** The model it stands in for, for metrics and traces. */
+  fallbackFrom?: string;
+  /** The setting that bounds this call's retries, named when it gives up: LLM_FALLBACK_AFTER while a fallback comes
+   * after it; absent: MODEL_GIVE_UP. */
+  giveUpSetting?: string;
+}
 
 /** Checking a prompt and planning its turn at once (one model wait): the transcript ends with `prompt`. */
 export type VetAndPlanRequest = PlanRequest & { prompt: string };

@@ -60,6 +60,14 @@ export interface ConversationStatus {
   lastReply: AgentReply | null;
   /** This run's AskAgent calls and their delegates' state (absent from runs before delegation). */
   delegations?: Delegation[];
+  /** A fallback model answering for the goal's own since `since` (workflow time, ms); absent: its own model. */
+  fallback?: FallbackInUse;
+}
+
+/** The fallback model in use (LLM_FALLBACK_MODELS), since its switch. */
+export interface FallbackInUse {
+  model: string;
+  since: number;
 }
 
 /** A conversation and the delegates under it, as `agent tree` shows them. */
@@ -94,6 +102,8 @@ export interface ConversationFeed {
   usage: Usage;
   /** What each goal's agent spent (costs from the worker's price table); absent from workers before cost tracking. */
   usageByGoal?: Record<string, Usage>;
+  /** What each model's calls cost; absent from workers before fallback models. */
+  usageByModel?: Record<string, Usage>;
 }
 
 /** The agent's state when it next needs the user: the answer to a `prompt` or `confirm` update. */
@@ -133,6 +143,9 @@ export interface CarriedState {
   delegations?: number;
   /** Usage by goal so far; absent in runs from before cost tracking. */
   usageByGoal?: Record<string, Usage>;
+  /** Usage by model so far, and the fallback answering (workflows/decider/models.ts); absent in runs from before. */
+  usageByModel?: Record<string, Usage>;
+  fallback?: FallbackInUse;
   /** Tools this conversation made (CreateTool); absent in runs from before made tools. */
   madeTools?: MadeHere[];
   /** The files it holds (attachments, results kept whole): ReadFile reads them; absent in runs from before files. */
@@ -163,6 +176,8 @@ export interface Transcript {
   summary: string;
   messages: ChatMessage[];
   usage: Usage;
+  /** What each model's calls cost, its delegates' included; absent from workers before fallback models. */
+  usageByModel?: Record<string, Usage>;
   /** A delegate's answer to its parent (task mode). */
   envelope?: DelegateEnvelope;
 }

@@ -46,9 +46,14 @@ export const historyQuery = defineQuery<ChatMessage[]>('history');
 export const currentGoalQuery = defineQuery<Goal | null>('currentGoal');
 export const pendingToolCallQuery = defineQuery<PendingApproval | null>('pendingToolCall');
 export const agentsQuery = defineQuery<AgentSummary[]>('agents');
-export const usageQuery = defineQuery<{ total: Usage; turns: number; runs: number; byGoal?: Record<string, Usage> }>(
-  'usage',
-);
+export const usageQuery = defineQuery<{
+  total: Usage;
+  turns: number;
+  runs: number;
+  byGoal?: Record<string, Usage>;
+  /** Absent from workers before fallback models. */
+  byModel?: Record<string, Usage>;
+}>('usage');
 export const toolsQuery = defineQuery<ToolSpec[]>('tools');
 /** The MCP endpoints' state as of the last discovery, and a broken registry edit if there is one. */
 export const catalogQuery = defineQuery<CatalogSummary | null>('catalog');

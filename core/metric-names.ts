@@ -2,6 +2,7 @@
 // the activities, the worker and the docs. (Workflow-safe: no imports.)
 export const METRICS = {
   llmCalls: 'agent_llm_calls',
+  llmFallbackCalls: 'agent_llm_fallback_calls',
   llmTokens: 'agent_llm_tokens',
   llmCost: 'agent_llm_cost_usd',
   toolCalls: 'agent_tool_calls',

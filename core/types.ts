@@ -129,6 +129,8 @@ export type GoalDraftResult = { goalId: string; file: string } | { problems: str
 export interface GoalSettings {
   /** `provider:model` for this agent (same LLM_KEY / LLM_BASE_URL as the worker's model). */
   model?: string;
+  /** Models to answer for this agent, in order, when its own keeps failing (instead of LLM_FALLBACK_MODELS). */
+  fallbackModels?: string[];
   temperature?: number;
   /** The most tokens one of this agent's model answers may take (the provider's max_tokens). */
   maxOutputTokens?: number;
@@ -242,7 +244,8 @@ export type ChatMessage =
       stored?: BlobRef;
     }
   | { kind: 'tool'; call: ToolCall; outcome: ToolOutcome }
-  | { kind: 'note'; text: string };
+  /** `forUser`: for the user only (a model switch), never sent to the model. */
+  | { kind: 'note'; text: string; forUser?: true };
 
 /** Behaviour flags, read once per run through an activity so replays see the same values. */
 export interface Settings {
@@ -259,6 +262,14 @@ export interface Settings {
   recentMessagesKept: number;
   /** How long a model call may keep failing (retries included) before the user is told; absent in older runs. */
   modelGiveUpSeconds?: number;
+  /** The worker's model (LLM_MODEL as `provider:model`): what a fallback says it stood in for. Absent in older runs. */
+  model?: string;
+  /** Models tried in order when the one in use keeps failing in a way another could fix (LLM_FALLBACK_MODELS). */
+  fallbackModels?: string[];
+  /** How long a model with a fallback after it may keep failing before the next is asked (LLM_FALLBACK_AFTER). */
+  fallbackAfterSeconds?: number;
+  /** How long a conversation stays on a fallback before its own model is asked again (LLM_FALLBACK_COOLDOWN). */
+  fallbackCooldownSeconds?: number;
   /** Tools the operator lets run without approval (APPROVAL_EXEMPT_TOOLS; a tool whose code says `always` still asks). */
   approvalExemptTools?: string[];
   /** The server knows the search attributes (workflows/search-attributes.ts): the workflow may upsert them. */

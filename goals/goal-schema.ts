@@ -29,6 +29,7 @@ export const goalSchema = z
     settings: z
       .object({
         model: z.string().optional(),
+        fallbackModels: z.array(z.string().regex(/^[a-z-]+:.+/, 'each must be provider:model')).optional(),
         temperature: z.number().min(0).max(2).optional(),
         maxOutputTokens: z.number().int().min(1).max(1_000_000).optional(),
         maxToolSteps: z.number().int().min(1).max(50).optional(),

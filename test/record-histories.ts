@@ -32,6 +32,7 @@ import { openBlobStore, readBlobSettings } from '../blobs';
 import { makePdf } from './helpers/reader-fixtures';
 import { decide, say, startConversation, waitForUser, waitUntil } from './helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../testkit/temporal';
+import { recordModelFaults } from './record-model-faults';
 
 const OUT = path.join(__dirname, 'histories');
 /** Existing recordings are kept (they pin what older code wrote) unless --force is given. */
@@ -603,6 +604,7 @@ async function main(): Promise<void> {
       await save('read-file', handle);
       await reader.stop();
     }
+    await recordModelFaults(env, save, wanted);
   } finally {
     await env.teardown();
   }

@@ -108,6 +108,15 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     );
   }
   const model = paced(opts.model ?? createModel(opts.settings.llm), opts.settings.scriptedStreamDelayMs);
+  const modelName = `${model.provider}:${model.modelId}`;
+  // A fallback that cannot be made (no key for its provider, say) would only be found in an outage.
+  for (const fallback of opts.settings.conversation.fallbackModels ?? []) {
+    try {
+      createModel({ ...opts.settings.llm, model: fallback });
+    } catch (err) {
+      throw new Error(`LLM_FALLBACK_MODELS: ${fallback}: ${(err as Error).message}`);
+    }
+  }
   const prices = loadPrices(opts.settings.pricesFile);
   const store = opts.store ?? new MockStore();
   const secrets = opts.secrets ?? secretsOf(opts.settings);
@@ -155,13 +164,13 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     maxCachedWorkflows: opts.settings.workflowCache.maxCachedWorkflows,
     stickyQueueScheduleToStartTimeout: opts.settings.workflowCache.stickyScheduleToStartSeconds * 1000,
     activities: createActivities({
-      settings: { ...opts.settings.conversation, searchAttributes },
+      settings: { ...opts.settings.conversation, searchAttributes, model: modelName },
       goals,
       tools,
       discovery,
       goalsFolder: opts.settings.goalsFolder,
       made,
-      code: { limits: opts.settings.madeTools.limits, modelName: `${model.provider}:${model.modelId}` },
+      code: { limits: opts.settings.madeTools.limits, modelName },
       mcp: {
         discovery,
         pool,
@@ -170,7 +179,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
           temporal: new Client({ connection: opts.connection, namespace: opts.namespace ?? 'default' }),
           sampler: createSampler({
             model: model.model,
-            modelName: `${model.provider}:${model.modelId}`,
+            modelName,
             prices,
             timeoutMs: (opts.settings.llm.timeoutSeconds ?? 60) * 1000,
           }),
@@ -181,7 +190,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
       llm: {
         model: model.model,
         provider: model.provider,
-        modelName: `${model.provider}:${model.modelId}`,
+        modelName,
         prices,
         config: opts.settings.llm,
         streamBus,

@@ -185,6 +185,14 @@ const envSchema = z.object({
     })
     .optional(),
   LLM_MODEL: z.string().optional(),
+  LLM_FALLBACK_MODELS: z
+    .string()
+    .default('')
+    .refine((v) => list(v).every((m) => /^[a-z-]+:.+/.test(m)), {
+      message: 'LLM_FALLBACK_MODELS must be provider:model names separated by commas, e.g. anthropic:claude-haiku-4-5',
+    }),
+  LLM_FALLBACK_AFTER: count('LLM_FALLBACK_AFTER', 30, 5),
+  LLM_FALLBACK_COOLDOWN: duration('LLM_FALLBACK_COOLDOWN', 600, 0),
   LLM_KEY: z.string().optional(),
   LLM_BASE_URL: z.string().url('LLM_BASE_URL must be a URL, e.g. http://localhost:11434/v1').optional(),
   // The providers' own keys, for a goal's or a fallback's model of a provider other than LLM_MODEL's.
@@ -330,6 +338,9 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
       historyEventBudget: e.HISTORY_EVENT_BUDGET,
       recentMessagesKept: e.RECENT_MESSAGES_KEPT,
       modelGiveUpSeconds: e.MODEL_GIVE_UP,
+      fallbackModels: list(e.LLM_FALLBACK_MODELS),
+      fallbackAfterSeconds: e.LLM_FALLBACK_AFTER,
+      fallbackCooldownSeconds: e.LLM_FALLBACK_COOLDOWN,
       approvalExemptTools: list(e.APPROVAL_EXEMPT_TOOLS),
       approvalTimeoutSeconds: e.APPROVAL_TIMEOUT,
       idleTimeoutSeconds: e.IDLE_TIMEOUT,

@@ -44,13 +44,13 @@ function timedOut(err: unknown): boolean {
   return false;
 }
 
-function isCancelled(err: unknown): boolean {
+export function isCancelled(err: unknown): boolean {
   return err instanceof CancelledFailure || (err instanceof ActivityFailure && err.cause instanceof CancelledFailure);
 }
 
 /** The innermost message of an activity failure, which names the real cause (e.g. the missing setting); for a call
  * given up after retries ("not enough time to schedule next retry…"), the last attempt's failure. */
-function reason(err: unknown): string {
+export function reason(err: unknown): string {
   let e: unknown = err;
   while (e instanceof TemporalFailure && e.cause) e = e.cause;
   if (e instanceof ApplicationFailure || e instanceof Error) return e.message;

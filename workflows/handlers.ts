@@ -97,11 +97,13 @@ export function setHandlers(
     turns: convo.turnsThisRun,
     runs: convo.runs,
     byGoal: convo.usageByGoal,
+    byModel: convo.usageByModel,
   }));
   setHandler(m.statusQuery, () => ({
     state: convo.status(),
     lastReply: convo.replies.last,
     delegations: convo.delegations.list(),
+    ...(convo.models.inUse() ? { fallback: convo.models.inUse()! } : {}),
   }));
 }
 

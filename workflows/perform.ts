@@ -31,6 +31,7 @@ import type { Conversation } from './decider/conversation';
 import { DEFAULT_DELEGATION_LIMITS, userConversationOf } from './decider/delegations';
 import { envelopeOf, envelopeOfFailure } from './envelope';
 import { failSoft, toolError } from './failures';
+import { withFallback } from './fallback';
 import { PATCHES, type PatchId, type RunVersions } from './versions';
 
 /** What performing needs beyond the conversation. */
@@ -43,11 +44,10 @@ export interface PerformContext {
 }
 
 export function performers(convo: Conversation, ctx: PerformContext): Performers {
-  const giveUp = () => convo.settings.modelGiveUpSeconds;
   return {
-    validate: ({ request }) => failSoft(() => validatePrompt(request, giveUp())),
-    vet_and_plan: ({ request }) => failSoft(() => vetAndPlan(request, giveUp())),
-    plan: ({ request }) => failSoft(() => planTurn(request, giveUp())),
+    validate: ({ request }) => withFallback(convo, (model, giveUp) => validatePrompt({ ...request, ...model }, giveUp)),
+    vet_and_plan: ({ request }) => withFallback(convo, (model, giveUp) => vetAndPlan({ ...request, ...model }, giveUp)),
+    plan: ({ request }) => withFallback(convo, (model, giveUp) => planTurn({ ...request, ...model }, giveUp)),
     run_tool: async ({ call, spec }) => {
       if (spec.kind === 'http' && !patched(PATCHES.httpApis))
         return { status: 'tool_error', error: 'this conversation started before HTTP API tools existed' };
@@ -125,7 +125,8 @@ async function startDelegate(
         staticSummary: `delegate: ${input.goalId}`,
       });
       started({ callId: call.id, started: true });
-      convo.applyEnvelope(call.id, envelopeOf(await child.result()));
+      const result = await child.result();
+      convo.applyEnvelope(call.id, envelopeOf(result), result?.usageByModel);
     })
     .catch((err: unknown) => {
       started({ callId: call.id, failed: (err as Error).message ?? String(err) });

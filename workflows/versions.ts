@@ -31,6 +31,9 @@ export const PATCHES = {
   httpApis: 'http-apis',
   /** ReadFile reads a window of a file the conversation holds through the readFile activity. */
   files: 'files',
+  /** A model call that keeps failing in a way another model could fix is made again with the next fallback model
+   * (LLM_FALLBACK_MODELS, a goal's fallbackModels). */
+  modelFallback: 'model-fallback',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

@@ -13,7 +13,13 @@ import {
   type ModelMessage,
   type ToolSet,
 } from 'ai';
-import { FailureTypes, type PlanRequest, type PlanResult, type PromptVerdict } from '../../core/activity-types';
+import {
+  FailureTypes,
+  type ModelChoice,
+  type PlanRequest,
+  type PlanResult,
+  type PromptVerdict,
+} from '../../core/activity-types';
 import type { LlmActivities } from '../../core/activity-types';
 import { type AgentSummary, type ChatMessage, type Goal, type ToolSpec, type Usage } from '../../core/types';
 import { ZERO_USAGE } from '../../core/usage';
@@ -70,9 +76,9 @@ export function createLlmActivities({
 }: LlmDeps): LlmActivities {
   const transcripts = new TranscriptCache();
   const goalModels = new Map<string, ResolvedModel>();
-  /** The goal's own model when it names one (created once), else the worker's. */
-  function modelFor(goal: Goal): { model: LanguageModel; provider: string; name: string } {
-    const wanted = goal.settings?.model;
+  /** The fallback the workflow chose, else the goal's own model when it names one (created once), else the worker's. */
+  function modelFor(goal: Goal, choice?: ModelChoice): { model: LanguageModel; provider: string; name: string } {
+    const wanted = choice?.model ?? goal.settings?.model;
     if (!wanted) return { model, provider, name: modelName };
     let resolved = goalModels.get(wanted);
     if (!resolved) {
@@ -110,9 +116,10 @@ export function createLlmActivities({
     request: Request,
     run: (settings: CallSettings, call: LlmCall) => Promise<T>,
     stop?: AbortSignal,
+    choice?: ModelChoice,
   ): Promise<T> {
-    const chosen = modelFor(goal);
-    const observed: LlmCall = { model: chosen.name, goal: goal.id, task };
+    const chosen = modelFor(goal, choice);
+    const observed: LlmCall = { model: chosen.name, goal: goal.id, task, fallbackFrom: choice?.fallbackFrom };
     // MODEL_TIMEOUT, or less when MODEL_GIVE_UP leaves less: the attempt ends in our words, never in Temporal's.
     const attemptMs = attemptTimeoutMs(timeoutMs);
     const timeout = callTimeout(attemptMs);
@@ -135,17 +142,24 @@ export function createLlmActivities({
       );
     } catch (err) {
       if (err instanceof CancelledFailure) throw err; // the user stopped the turn: not the model's fault
-      throw finalWhenOutOfTime(toLlmFailure(err, chosen.provider, attemptMs));
+      throw finalWhenOutOfTime(toLlmFailure(err, chosen.provider, attemptMs), choice?.giveUpSetting);
     } finally {
       timeout.clear();
     }
   }
 
-  const call = (task: LlmTask, goal: Goal, request: Request) =>
-    guarded(task, goal, request, async (settings, observed) => {
-      const result = await generateText(settings);
-      return { text: result.text, usage: spent(observed, result.usage) };
-    });
+  const call = (task: LlmTask, goal: Goal, request: Request, choice?: ModelChoice) =>
+    guarded(
+      task,
+      goal,
+      request,
+      async (settings, observed) => {
+        const result = await generateText(settings);
+        return { text: result.text, usage: spent(observed, result.usage) };
+      },
+      undefined,
+      choice,
+    );
 
   /** Plans the turn, streaming the reply's text to `out` as it is written; `stop` abandons it. */
   async function plan(
@@ -159,7 +173,7 @@ export function createLlmActivities({
       const request = {
         system: renderPlanSystemPrompt({ goal, tools, summary, agents }),
         messages: toModelMessages(messages, {
-          media: takesMediaInToolResults(modelFor(goal).model),
+          media: takesMediaInToolResults(modelFor(goal, input).model),
           images: images ? await images.of(messages) : undefined,
         }),
         tools: toToolSet(tools),
@@ -176,6 +190,7 @@ export function createLlmActivities({
           return { ...reply, usage: spent(observed, reply.usage) };
         },
         stop,
+        input,
       );
       out.done();
       const kept = replies ? await keepReply(replies, result.text, maxReplyChars) : null;
@@ -190,7 +205,7 @@ export function createLlmActivities({
             : { id: c.toolCallId, tool: c.toolName, args: asRecord(c.input) },
         ),
         usage: result.usage,
-        model: modelFor(goal).name,
+        model: modelFor(goal, input).name,
         ...(kept?.stored ? { stored: kept.stored } : {}),
       };
     } catch (err) {
@@ -205,6 +220,7 @@ export function createLlmActivities({
     prompt: string,
     agents: AgentSummary[],
     before: ChatMessage[],
+    choice?: ModelChoice,
   ): Promise<PromptVerdict> {
     // Plain text of the last exchanges is context enough; tool calls would need their results alongside.
     const recent = before.slice(-6).flatMap((m): ModelMessage[] => {
@@ -212,11 +228,13 @@ export function createLlmActivities({
       if (m.kind === 'agent' && m.text) return [{ role: 'assistant', content: m.text }];
       return [];
     });
-    const result = await call('validate', goal, {
-      system: renderValidateSystemPrompt(goal, agents),
-      messages: [...recent, { role: 'user', content: prompt }],
-    });
-    return { ...parseVerdict(result.text), usage: result.usage, model: modelFor(goal).name };
+    const result = await call(
+      'validate',
+      goal,
+      { system: renderValidateSystemPrompt(goal, agents), messages: [...recent, { role: 'user', content: prompt }] },
+      choice,
+    );
+    return { ...parseVerdict(result.text), usage: result.usage, model: modelFor(goal, choice).name };
   }
 
   return {
@@ -226,7 +244,7 @@ export function createLlmActivities({
     },
 
     async validatePrompt(input) {
-      return validate(input.goal, input.prompt, input.agents ?? [], await transcripts.messagesOf(input));
+      return validate(input.goal, input.prompt, input.agents ?? [], await transcripts.messagesOf(input), input);
     },
 
     /**
@@ -243,7 +261,7 @@ export function createLlmActivities({
         (error: unknown) => ({ error }),
       );
       // The transcript ends with the prompt; the check reads the exchanges before it.
-      const verdict = await validate(input.goal, input.prompt, input.agents, messages.slice(0, -1)).catch(
+      const verdict = await validate(input.goal, input.prompt, input.agents, messages.slice(0, -1), input).catch(
         (error: unknown) => {
           if (error instanceof CancelledFailure) throw error;
           return null;
@@ -323,7 +341,7 @@ function budgetLeftMs(): number | null {
  * give up, naming the cause and the attempts, rather than leave Temporal to stop the retries in its own words. An
  * attempt that fits gets what is left (attemptTimeoutMs), so a short MODEL_GIVE_UP still retries fast failures.
  */
-function finalWhenOutOfTime(failure: ApplicationFailure): ApplicationFailure {
+function finalWhenOutOfTime(failure: ApplicationFailure, giveUpSetting = 'MODEL_GIVE_UP'): ApplicationFailure {
   const left = budgetLeftMs();
   if (failure.nonRetryable || left === null) return failure;
   const { attempt } = Context.current().info;
@@ -331,7 +349,7 @@ function finalWhenOutOfTime(failure: ApplicationFailure): ApplicationFailure {
   // seconds, and the server then gave up with its own message, losing the cause.
   if (left - modelRetryDelayMs(attempt) - RETRY_MARGIN_MS >= MIN_ATTEMPT_MS) return failure;
   return ApplicationFailure.create({
-    message: `${failure.message} Gave up after ${attempt} attempt${attempt === 1 ? '' : 's'} (MODEL_GIVE_UP).`,
+    message: `${failure.message} Gave up after ${attempt} attempt${attempt === 1 ? '' : 's'} (${giveUpSetting}).`,
     type: failure.type ?? undefined,
     nonRetryable: true,
   });

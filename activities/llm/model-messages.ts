@@ -17,7 +17,9 @@ export function toModelMessages(
   messages: ChatMessage[],
   { media = false, images }: ModelMessageOptions = {},
 ): ModelMessage[] {
-  return inCallOrder(messages).map((m) => toModelMessage(m, media, images));
+  return inCallOrder(messages.filter((m) => !(m.kind === 'note' && m.forUser))).map((m) =>
+    toModelMessage(m, media, images),
+  );
 }
 
 export interface ModelMessageOptions {

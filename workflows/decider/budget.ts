@@ -8,19 +8,25 @@ export class Budget {
   usage: Usage;
   /** What each goal's agent spent in this conversation (a delegate's spending counts for its goal). */
   readonly usageByGoal: Record<string, Usage>;
+  /** What each model's calls cost (`provider:model`, as the price table knows it); delegates' counted in theirs. */
+  readonly usageByModel: Record<string, Usage>;
 
   /** The budget stops the conversation (RunVersions.budgets); runs from before budgets only count. */
   enforced = false;
 
-  constructor(carried?: { usage: Usage; usageByGoal?: Record<string, Usage> }) {
+  constructor(carried?: { usage: Usage; usageByGoal?: Record<string, Usage>; usageByModel?: Record<string, Usage> }) {
     this.usage = carried?.usage ?? ZERO_USAGE;
     this.usageByGoal = { ...carried?.usageByGoal };
+    this.usageByModel = { ...carried?.usageByModel };
   }
 
-  /** Counts what a model call (or a delegate) spent, for the conversation and for the goal it spent it on. */
-  spend(usage: Usage, goalId: string): void {
+  /** Counts what a model call (or a delegate) spent, for the conversation, for the goal it spent it on and, when
+   * known, for each model that answered (`byModel`: a call's one model, or a delegate's own breakdown). */
+  spend(usage: Usage, goalId: string, byModel?: Record<string, Usage>): void {
     this.usage = addUsage(this.usage, usage);
     this.usageByGoal[goalId] = addUsage(this.usageByGoal[goalId] ?? ZERO_USAGE, usage);
+    for (const [model, spent] of Object.entries(byModel ?? {}))
+      this.usageByModel[model] = addUsage(this.usageByModel[model] ?? ZERO_USAGE, spent);
   }
 
   /** What was spent, said against the budget it reached (the goal's own, else the settings'); null: within budget. */

@@ -15,6 +15,7 @@ import * as cancel from './cancel';
 import { Budget, budgetStopText } from './budget';
 import { Delegations } from './delegations';
 import { MessageLog } from './message-log';
+import { Models } from './models';
 import { Questions } from './questions';
 import { Replies } from './replies';
 import { TaskMode } from './task-mode';
@@ -44,6 +45,8 @@ export class Conversation implements StepHost, TurnHost {
   /** What running tools ask the user (MCP elicitation, sampling approvals), here or in a delegate. */
   readonly questions: Questions;
   readonly budget: Budget;
+  /** Which model answers: the goal's own, or a fallback while it keeps failing. */
+  readonly models: Models;
   readonly offer = new ToolOffer();
   readonly taskMode: TaskMode;
   /** This conversation's AskAgent calls and their delegates. */
@@ -73,6 +76,7 @@ export class Conversation implements StepHost, TurnHost {
     this.log = new MessageLog(carried?.messages, carried?.firstSeq, carried?.files);
     this.summary = carried?.summary ?? '';
     this.budget = new Budget(carried);
+    this.models = new Models(carried);
     this.prompts = new Prompts(carried);
     this.runs = (carried?.runs ?? 0) + 1;
     this.delegations = new Delegations(workflowId, carried?.delegations ?? 0);
@@ -90,6 +94,9 @@ export class Conversation implements StepHost, TurnHost {
   }
   get usageByGoal(): Record<string, T.Usage> {
     return this.budget.usageByGoal;
+  }
+  get usageByModel(): Record<string, T.Usage> {
+    return this.budget.usageByModel;
   }
   get tools(): T.ToolSpec[] {
     return this.offer.tools;
@@ -156,8 +163,8 @@ export class Conversation implements StepHost, TurnHost {
   }
 
   /** A delegate finished (or failed, or was cancelled): its envelope is its AskAgent call's result. */
-  applyEnvelope(callId: string, envelope: C.DelegateEnvelope): void {
-    this.step.applyEnvelope(callId, envelope);
+  applyEnvelope(callId: string, envelope: C.DelegateEnvelope, byModel?: Record<string, T.Usage>): void {
+    this.step.applyEnvelope(callId, envelope, byModel);
   }
 
   /** Task mode: what this delegate waits for from the user, as its parent shows it; null when it waits for nothing. */

@@ -50,8 +50,9 @@ export class MessageLog {
     this.messages.push({ kind: 'agent', text, toolCalls: [] });
   }
 
-  note(text: string): void {
-    this.messages.push({ kind: 'note', text });
+  /** `forUser`: the user reads it, the model is not sent it. */
+  note(text: string, forUser = false): void {
+    this.messages.push({ kind: 'note', text, ...(forUser ? { forUser: true as const } : {}) });
   }
 
   /** What the agent said since the user's last message ('' when nothing yet). */

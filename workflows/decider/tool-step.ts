@@ -3,7 +3,7 @@
 // when its policy asks, and run. The step is over when every call has an outcome; the turn then plans again.
 import { invalidArgs } from '../../core/check-args';
 import type { Effect, QueuedPrompt } from '../../core/effects';
-import type { ToolCall, ToolOutcome, ToolSpec } from '../../core/types';
+import type { ToolCall, ToolOutcome, ToolSpec, Usage } from '../../core/types';
 import type { DelegateEnvelope } from '../../core/conversation-types';
 import { ZERO_USAGE } from '../../core/usage';
 import type { Builtin, BuiltinContext, Decision } from '../builtins/builtin';
@@ -98,10 +98,10 @@ export class ToolStep {
   }
 
   /** A delegate finished (or failed, or was cancelled): its envelope is its AskAgent call's result. */
-  applyEnvelope(callId: string, envelope: DelegateEnvelope): void {
+  applyEnvelope(callId: string, envelope: DelegateEnvelope, byModel?: Record<string, Usage>): void {
     const call = this.calls.find((c) => c.id === callId);
     if (!call || !this.convo.delegations.finish(callId, envelope)) return;
-    this.convo.budget.spend(envelope.usage, String(call.args.agentId ?? this.convo.goal.id));
+    this.convo.budget.spend(envelope.usage, String(call.args.agentId ?? this.convo.goal.id), byModel);
     this.record(call, { status: 'ok', result: envelope });
   }
 

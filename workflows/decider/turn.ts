@@ -104,10 +104,10 @@ export class Turn {
     // A failed validation call fails open: the planner still sees the prompt.
     if ('failed' in verdict || verdict.valid) {
       this.needsPlan = true;
-      if (!('failed' in verdict)) this.spend(verdict.usage);
+      if (!('failed' in verdict)) this.spend(verdict.usage, verdict.model);
       return;
     }
-    this.spend(verdict.usage);
+    this.spend(verdict.usage, verdict.model);
     this.convo.log.say(verdict.reply);
     this.convo.endTurn();
   }
@@ -119,7 +119,7 @@ export class Turn {
       this.needsPlan = true;
       return;
     }
-    this.spend(verdict.usage);
+    this.spend(verdict.usage, verdict.model);
     if (!verdict.valid) {
       this.convo.log.say(verdict.reply);
       this.convo.endTurn();
@@ -141,7 +141,7 @@ export class Turn {
       return;
     }
     this.steps++;
-    this.spend(result.usage);
+    this.spend(result.usage, result.model);
     this.convo.log.push({
       kind: 'agent',
       text: result.text,
@@ -164,8 +164,8 @@ export class Turn {
     return { goal, tools: offer.offered(log), transcript: log.ref(), summary, agents };
   }
 
-  /** What a model call spent counts for the goal now on. */
-  private spend(usage: T.Usage): void {
-    this.convo.budget.spend(usage, this.convo.goal.id);
+  /** What a model call spent counts for the goal now on, and for the model that answered. */
+  private spend(usage: T.Usage, model: string | undefined): void {
+    this.convo.budget.spend(usage, this.convo.goal.id, model ? { [model]: usage } : undefined);
   }
 }

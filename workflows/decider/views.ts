@@ -41,6 +41,8 @@ export function carry(convo: Conversation, summary: string, recent: T.ChatMessag
     ...convo.prompts.carried(),
     usage: convo.usage,
     usageByGoal: convo.usageByGoal,
+    usageByModel: convo.usageByModel,
+    ...(convo.models.inUse() ? { fallback: convo.models.inUse()! } : {}),
     runs: convo.runs,
     delegations: convo.delegations.started,
     firstSeq: convo.log.firstSeq + convo.log.length - recent.length,
@@ -62,12 +64,13 @@ export function feed(convo: Conversation, since = 0): C.ConversationFeed {
     question: convo.ended ? null : convo.questions.open(),
     usage: convo.usage,
     usageByGoal: convo.usageByGoal,
+    usageByModel: convo.usageByModel,
   };
 }
 
 /** The conversation as it ended (the workflow's result); a delegate's carries its envelope for the parent. */
 export function transcript(convo: Conversation): C.Transcript {
-  const { goal, endedBy, summary, messages, usage } = convo;
+  const { goal, endedBy, summary, messages, usage, usageByModel } = convo;
   const envelope = convo.taskMode.envelope;
-  return { goalId: goal.id, endedBy, summary, messages, usage, ...(envelope ? { envelope } : {}) };
+  return { goalId: goal.id, endedBy, summary, messages, usage, usageByModel, ...(envelope ? { envelope } : {}) };
 }
