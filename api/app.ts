@@ -211,6 +211,7 @@ export function createApi(deps: ApiDeps): {
           question: feed.question ?? null,
           usage: feed.usage,
           usageByGoal: feed.usageByGoal ?? {},
+          usageByModel: feed.usageByModel ?? {},
         },
         200,
       );

@@ -240,7 +240,7 @@ const ChatMessage = z
   .passthrough()
   .openapi('ChatMessage', {
     description:
-      "user {text, promptId} | agent {text, toolCalls, usage?} (usage: that step's tokens and cost) | tool {call, outcome} | note {text}",
+      "user {text, promptId} | agent {text, toolCalls, usage?} (usage: that step's tokens and cost) | tool {call, outcome} | note {text, forUser?} (forUser: shown to the user, never sent to the model, e.g. a switch to a fallback model)",
   });
 export const Started = z
   .object({ conversationId: z.string(), goalId: z.string(), greeting: AgentReply.nullable() })
@@ -258,6 +258,9 @@ export const Conversation = z
     usageByGoal: z
       .record(z.string(), Usage)
       .openapi({ description: "What each goal's agent spent (a delegate counts for its own goal)" }),
+    usageByModel: z.record(z.string(), Usage).openapi({
+      description: "What each model (`provider:model`) answered for, a fallback's calls under its own name",
+    }),
   })
   .openapi('Conversation');
 export const ConversationSummary = z

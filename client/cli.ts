@@ -272,6 +272,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
                   .map(([g, u]) => `${g} ${formatSpend(u)}`)
                   .join('; ')}`
               : '') +
+            (Object.keys(usage.byModel ?? {}).length > 1
+              ? `\nby model: ${Object.entries(usage.byModel!)
+                  .map(([m, u]) => `${m} ${formatSpend(u)}`)
+                  .join('; ')}`
+              : '') +
+            (status.fallback ? `\nanswering: ${status.fallback.model} (a fallback, LLM_FALLBACK_MODELS)` : '') +
             (retrying
               ? `\nthe model is not answering (${retrying.lastFailure}); retrying, attempt ${retrying.attempt}`
               : '') +
