@@ -17,8 +17,9 @@ import {
   type ToolActivity,
 } from '../core/activity-types';
 import type { GoalReason } from '../core/effects';
+import type { HookedOutcome } from '../core/hooks';
 import { MODEL_RETRY } from '../core/model-retry';
-import type { McpToolRef, ResolvedGoal, ToolOutcome, ToolSpec, Usage } from '../core/types';
+import type { McpToolRef, ResolvedGoal, ToolSpec, Usage } from '../core/types';
 
 const goalRetry = {
   maximumAttempts: 3,
@@ -133,7 +134,7 @@ export const { readFile } = proxyActivities<FileActivities>({
 export const { checkToolDraft, createTool } = drafts;
 
 /** A made tool's call, named in the Temporal UI by the tool and its version. */
-export function runMadeTool(spec: ToolSpec, args: Record<string, unknown>): Promise<ToolOutcome> {
+export function runMadeTool(spec: ToolSpec, args: Record<string, unknown>): Promise<HookedOutcome> {
   const version = spec.made?.version ?? 0;
   return code.runMadeTool.executeWithOptions({ ...CODE_OPTIONS, summary: `${spec.name} v${version} (made tool)` }, [
     { name: spec.name, version, args },
@@ -185,7 +186,7 @@ export function runTool(
   args: Record<string, unknown>,
   waitWhenCancelled: boolean,
   caller: ToolCaller = {},
-): Promise<ToolOutcome & { spent?: Usage }> {
+): Promise<HookedOutcome & { spent?: Usage }> {
   const cancellationType = waitWhenCancelled
     ? ActivityCancellationType.WAIT_CANCELLATION_COMPLETED
     : ActivityCancellationType.TRY_CANCEL;

@@ -97,7 +97,7 @@ export function setHandlers(
     turns: convo.turnsThisRun,
     runs: convo.runs,
     byGoal: convo.usageByGoal,
-    byModel: convo.usageByModel,
+    byModel: convo.budget.usageByModel,
   }));
   setHandler(m.statusQuery, () => ({
     state: convo.status(),

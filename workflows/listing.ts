@@ -30,7 +30,7 @@ export class Listing {
     if (convo.status() !== listed.state) updates.push({ key: AGENT_STATE, value: (listed.state = convo.status()) });
     if (input.owner && !listed.owner) updates.push({ key: AGENT_OWNER, value: (listed.owner = input.owner) });
     if (updates.length) upsertSearchAttributes(updates);
-    const title = convo.title(TITLE_CHARS);
+    const title = convo.turn.title(TITLE_CHARS);
     if (title && title !== listed.title) upsertMemo({ title: (listed.title = title) });
   }
 

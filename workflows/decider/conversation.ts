@@ -95,9 +95,6 @@ export class Conversation implements StepHost, TurnHost {
   get usageByGoal(): Record<string, T.Usage> {
     return this.budget.usageByGoal;
   }
-  get usageByModel(): Record<string, T.Usage> {
-    return this.budget.usageByModel;
-  }
   get tools(): T.ToolSpec[] {
     return this.offer.tools;
   }
@@ -204,11 +201,6 @@ export class Conversation implements StepHost, TurnHost {
   }
 
   // ---- queries --------------------------------------------------------------------------------------------
-
-  /** What the conversation is about, for lists: its first prompt, cut to `max` characters. */
-  title(max: number): string | null {
-    return this.turn.title(max);
-  }
 
   pendingApproval(): C.PendingApproval | null {
     const call = this.approvals.call;

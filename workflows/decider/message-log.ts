@@ -55,6 +55,18 @@ export class MessageLog {
     this.messages.push({ kind: 'note', text, ...(forUser ? { forUser: true as const } : {}) });
   }
 
+  /** The user's last message says `text` instead (a hook rewrote or withheld it): requests resend from there, so a
+   * worker's copy of the transcript (activities/llm/transcripts.ts) takes the new words too. */
+  rewriteLastUser(text: string): void {
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const m = this.messages[i]!;
+      if (m.kind !== 'user') continue;
+      this.messages[i] = { ...m, text };
+      this.sentUpTo = Math.min(this.sentUpTo, i);
+      return;
+    }
+  }
+
   /** What the agent said since the user's last message ('' when nothing yet). */
   latestAgentText(): string {
     for (let i = this.messages.length - 1; i >= 0; i--) {

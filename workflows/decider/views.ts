@@ -41,7 +41,7 @@ export function carry(convo: Conversation, summary: string, recent: T.ChatMessag
     ...convo.prompts.carried(),
     usage: convo.usage,
     usageByGoal: convo.usageByGoal,
-    usageByModel: convo.usageByModel,
+    usageByModel: convo.budget.usageByModel,
     ...(convo.models.inUse() ? { fallback: convo.models.inUse()! } : {}),
     runs: convo.runs,
     delegations: convo.delegations.started,
@@ -64,13 +64,14 @@ export function feed(convo: Conversation, since = 0): C.ConversationFeed {
     question: convo.ended ? null : convo.questions.open(),
     usage: convo.usage,
     usageByGoal: convo.usageByGoal,
-    usageByModel: convo.usageByModel,
+    usageByModel: convo.budget.usageByModel,
   };
 }
 
 /** The conversation as it ended (the workflow's result); a delegate's carries its envelope for the parent. */
 export function transcript(convo: Conversation): C.Transcript {
-  const { goal, endedBy, summary, messages, usage, usageByModel } = convo;
+  const { goal, endedBy, summary, messages, usage } = convo;
   const envelope = convo.taskMode.envelope;
+  const usageByModel = convo.budget.usageByModel;
   return { goalId: goal.id, endedBy, summary, messages, usage, usageByModel, ...(envelope ? { envelope } : {}) };
 }
