@@ -38,8 +38,9 @@ export type RoundTripOptions = TurnOptions;
 
 /** One model wait per turn (issue 11): a model of fixed latency, validation on against off. */
 export interface OneModelWaitOptions {
-  /** The model's latency per call. */
-  latencyMs: number;
+  /** The model's latencies per call: each is measured in `runs` runs of `iterations` interleaved turns. */
+  latenciesMs: number[];
+  runs: number;
   iterations: number;
 }
 
@@ -230,7 +231,7 @@ export interface Counts {
 export const FULL: Counts = {
   turns: { iterations: 200, warmup: 20, turnsPerConversation: 50 },
   roundTrips: { iterations: 100, warmup: 10, turnsPerConversation: 50 },
-  oneModelWait: { latencyMs: 300, iterations: 20 },
+  oneModelWait: { latenciesMs: [100, 300], runs: 3, iterations: 20 },
   delegation: { latencyMs: 300, iterations: 8, overheadIterations: 30, warmup: 1, turnsPerConversation: 50 },
   toolSearch: { turns: 5 },
   sandbox: { calls: 1_000 },
@@ -298,7 +299,7 @@ export const FULL: Counts = {
 export const QUICK: Counts = {
   turns: { iterations: 10, warmup: 2, turnsPerConversation: 50 },
   roundTrips: { iterations: 4, warmup: 2, turnsPerConversation: 50 },
-  oneModelWait: { latencyMs: 100, iterations: 3 },
+  oneModelWait: { latenciesMs: [100], runs: 1, iterations: 3 },
   delegation: { latencyMs: 100, iterations: 1, overheadIterations: 3, warmup: 0, turnsPerConversation: 50 },
   toolSearch: { turns: 1 },
   sandbox: { calls: 20 },
