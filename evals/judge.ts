@@ -38,29 +38,44 @@ export function judge(scenario: Scenario, seen: RunObservation): Verdict {
   return { passed: failures.length === 0, failures, toolChoice: tools.choice, argAccuracy: tools.args };
 }
 
+/**
+ * Each expected call is matched to a call of its own: first those with the expected arguments (and outcome), then the
+ * rest to the remaining calls of their tool, so one wrong call is reported as wrong arguments, not as a missing call.
+ */
 function checkTools(expected: ToolExpectation[], calls: ToolCallSeen[]) {
-  const failures: string[] = [];
+  const argsMiss = (want: ToolExpectation, c: ToolCallSeen) =>
+    want.args ? mismatch(want.args, c.args, want.match) : null;
   const used = new Set<ToolCallSeen>();
-  let found = 0;
+  const matched = new Map<ToolExpectation, ToolCallSeen>();
+  const pick = (want: ToolExpectation, fits: (c: ToolCallSeen) => boolean) => {
+    if (matched.has(want)) return;
+    const call = calls.find((c) => c.tool === want.tool && !used.has(c) && fits(c));
+    if (!call) return;
+    used.add(call);
+    matched.set(want, call);
+  };
+  for (const want of expected) pick(want, (c) => !argsMiss(want, c) && (!want.outcome || c.outcome === want.outcome));
+  for (const want of expected) pick(want, (c) => !argsMiss(want, c));
+  for (const want of expected) pick(want, () => true);
+
+  const failures: string[] = [];
   let withArgs = 0;
   let argsRight = 0;
   for (const want of expected) {
-    const candidates = calls.filter((c) => c.tool === want.tool && !used.has(c));
-    const argsMiss = (c: ToolCallSeen) => (want.args ? mismatch(want.args, c.args, want.match) : null);
-    const call =
-      candidates.find((c) => !argsMiss(c) && (!want.outcome || c.outcome === want.outcome)) ??
-      candidates.find((c) => !argsMiss(c)) ??
-      candidates[0];
+    const call = matched.get(want);
     if (!call) {
+      const same = calls.filter((c) => c.tool === want.tool).length;
       const made = calls.map((c) => c.tool);
-      failures.push(`${want.tool} was not called (calls made: ${made.length ? made.join(', ') : 'none'})`);
+      failures.push(
+        same
+          ? `another ${want.tool} call was expected (${show(want.args ?? {})}); it was called ${same} time(s)`
+          : `${want.tool} was not called (calls made: ${made.length ? made.join(', ') : 'none'})`,
+      );
       continue;
     }
-    used.add(call);
-    found++;
     if (want.args) {
       withArgs++;
-      const miss = argsMiss(call);
+      const miss = argsMiss(want, call);
       if (miss) failures.push(`${want.tool} arguments (${want.match}): ${miss}`);
       else argsRight++;
     }
@@ -69,7 +84,7 @@ function checkTools(expected: ToolExpectation[], calls: ToolCallSeen[]) {
   }
   return {
     failures,
-    choice: expected.length ? found / expected.length : null,
+    choice: expected.length ? matched.size / expected.length : null,
     args: withArgs ? argsRight / withArgs : null,
   };
 }
