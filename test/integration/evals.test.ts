@@ -2,7 +2,8 @@
 // a side by side of the scripted model and a model reached over HTTP (a local Chat Completions server standing in for
 // a provider), two runs each. A scenario meant to fail is reported failed with its reasons and fails the exit code; a
 // real model that gets one run of two wrong passes a scenario whose threshold is 0.5, while the scripted model must
-// pass every run; the JSON file has the shape docs/evals.md describes.
+// pass every run; a played user is played offline by its script and otherwise by the model under test; the JSON file
+// has the shape docs/evals.md describes.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import {
   isAfterTool,
   lastUserText,
   startFakeChatCompletions,
+  systemPrompt,
   toolResults,
   type ChatRequestBody,
   type FakeChatCompletions,
@@ -27,6 +29,11 @@ const FAKE = 'openai-compatible:fake-model';
 function ptoModel(): (body: ChatRequestBody) => ScriptResult {
   let lookups = 0;
   return (body) => {
+    // Playing the user of a scenario with a played user (the model under test plays it when EVAL_USER_MODEL is unset).
+    if (systemPrompt(body)?.startsWith('You play a user'))
+      return completion({
+        text: /email/i.test(lastUserText(body)) ? 'I am ada@example.com, how much PTO do I have?' : 'DONE',
+      });
     if (!body.tools) return completion({ text: '{"valid": true}', usage: { prompt: 40, completion: 4 } });
     if (isAfterTool(body)) {
       const { result } = JSON.parse(toolResults(body).at(-1)!.content) as { result: { hoursLeft: number } };
@@ -63,6 +70,20 @@ describe('npm run eval', () => {
         'expect:',
         '  tools: [{ tool: BookPTO }]',
         "  reply: { contains: ['999 hours'] }",
+      ].join('\n'),
+    );
+    writeFileSync(
+      path.join(scenarios, 'played.yaml'),
+      [
+        'agent: goal_hr_pto',
+        'user:',
+        '  persona: Ada Lovelace, ada@example.com',
+        '  goal: Learn how much PTO you have left.',
+        '  maxTurns: 3',
+        "  script: [{ when: email, say: 'I am ada@example.com, how much PTO do I have?' }]",
+        'expect:',
+        '  tools: [{ tool: CurrentPTO }]',
+        "  reply: { contains: ['hours'] }",
       ].join('\n'),
     );
     const jsonFile = path.join(dir, 'results.json');
@@ -152,19 +173,34 @@ describe('npm run eval', () => {
     expect(row('pto-balance', 'scripted').costUsd).toBe(0);
   });
 
+  it("lets a model play the user: offline from the scenario's script, else the model under test", () => {
+    for (const model of ['scripted', FAKE])
+      expect(row('played', model)).toMatchObject({ passed: 2, turns: 1, ok: true });
+    const said = (model: string) => row('played', model).runDetails[0]!.observation!.said;
+    expect(said('scripted')).toEqual(['I am ada@example.com, how much PTO do I have?']);
+    expect(said(FAKE)).toEqual(['I am ada@example.com, how much PTO do I have?']);
+    // The fake saw the player's requests: its persona and goal in the system prompt, the agent's words as the user's.
+    const played = fake.requests.filter((r) => systemPrompt(r.body)?.startsWith('You play a user'));
+    expect(played).toHaveLength(4);
+    expect(systemPrompt(played[0]!.body)).toContain('Who you are: Ada Lovelace, ada@example.com');
+    expect(lastUserText(played[0]!.body)).toBe('Hi! Your work email?');
+  });
+
   it('writes the JSON with the run, a line per model, and every scenario and model', () => {
     expect(results).toMatchObject({ quick: false, runsPerScenario: 2, models: ['scripted', FAKE], ok: false });
     expect(results.scenarios.map((s) => `${s.scenario} ${s.model}`)).toEqual([
       'meant-to-fail scripted',
       `meant-to-fail ${FAKE}`,
+      'played scripted',
+      `played ${FAKE}`,
       'pto-balance scripted',
       `pto-balance ${FAKE}`,
       'pto-exact scripted',
       `pto-exact ${FAKE}`,
     ]);
     expect(results.byModel).toEqual([
-      expect.objectContaining({ model: 'scripted', scenarios: 3, scenariosOk: 2, runs: 6, passed: 4 }),
-      expect.objectContaining({ model: FAKE, scenarios: 3, scenariosOk: 1, runs: 6, passed: 2 }),
+      expect.objectContaining({ model: 'scripted', scenarios: 4, scenariosOk: 3, runs: 8, passed: 6 }),
+      expect.objectContaining({ model: FAKE, scenarios: 4, scenariosOk: 2, runs: 8, passed: 4 }),
     ]);
     expect(out).toMatch(
       /^scenario +model +passed +rate +need +tools +args +turns +steps +ms\/answer +max ms +tokens +cost \$$/m,
