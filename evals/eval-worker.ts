@@ -1,8 +1,9 @@
 // The agent worker a scenario runs on, built as production builds it (createAgentWorker), on a task queue of its own,
 // with demo data of its own (cleared before each run). Its settings are the defaults plus the model's settings from the
-// environment (LLM_*, MODEL_*, the providers' keys, PRICES_FILE) and the scenario's env: nothing else of the shell's, so a
-// developer's SHOW_CONFIRM=false or STRIPE_API_KEY cannot change what a scenario means. No MCP servers unless the
-// scenario names a registry (MCP_ENDPOINTS_FILE); made tools, files and tokens in a temporary folder.
+// environment (LLM_*, MODEL_*, the providers' keys, PRICES_FILE; LLM_KEY only for its provider: models.ts) and the
+// scenario's env: nothing else of the shell's, so a developer's SHOW_CONFIRM=false or STRIPE_API_KEY cannot change
+// what a scenario means. No MCP servers unless the scenario names a registry (MCP_ENDPOINTS_FILE); made tools, files
+// and tokens in a temporary folder.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -34,10 +35,12 @@ export async function startEvalWorker(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<EvalWorker> {
   const dir = mkdtempSync(path.join(tmpdir(), 'agent-eval-'));
-  const fromShell = Object.fromEntries(Object.entries(env).filter(([k]) => MODEL_SETTING.test(k)));
+  const fromShell = Object.fromEntries(
+    Object.entries(env).filter(([k]) => MODEL_SETTING.test(k) && k !== 'LLM_KEY' && k !== 'LLM_BASE_URL'),
+  );
   const settings = readWorkerSettings({
     ...fromShell,
-    ...(model.script ? { LLM_MODEL: undefined } : { LLM_MODEL: model.label }),
+    ...(model.script ? { LLM_MODEL: undefined } : { LLM_MODEL: model.label, ...model.keys }),
     AGENT_GOAL: scenario.agent,
     MCP_ENDPOINTS_FILE: path.join(dir, 'no-mcp-endpoints.json'),
     TOOLS_DIR: path.join(dir, 'tools'),

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { judge } from '../../evals/judge';
 import { mismatch } from '../../evals/match';
+import { modelsUnderTest } from '../../evals/models';
 import type { RunObservation } from '../../evals/observation';
 import { readOptions } from '../../evals/options';
 import { loadScenario, loadScenarios, SCENARIOS_DIR, scenarioSchema, type Scenario } from '../../evals/scenario';
@@ -181,5 +182,33 @@ describe('eval options', () => {
     expect(readOptions(['--quick', '--runs', '2']).runs).toBe(2);
     expect(() => readOptions(['--runs', '0'])).toThrow('--runs takes a whole number of 1 or more, not 0');
     expect(() => readOptions(['--model'])).toThrow('--model needs a value');
+  });
+});
+
+describe('models under test', () => {
+  const keysOf = (names: string[], env: NodeJS.ProcessEnv) =>
+    modelsUnderTest(names, env).map((m) => [m.label, m.keys, !!m.script]);
+
+  it('are LLM_MODEL, else the scripted model, unless --model names them', () => {
+    expect(keysOf([], {})).toEqual([['scripted', {}, true]]);
+    expect(keysOf([], { LLM_MODEL: 'openai:gpt-4o-mini', LLM_KEY: 'sk-o' })).toEqual([
+      ['openai:gpt-4o-mini', { LLM_KEY: 'sk-o', LLM_BASE_URL: undefined }, false],
+    ]);
+    expect(() => modelsUnderTest(['gpt-4o'], {})).toThrow('--model gpt-4o: name a model as provider:model');
+  });
+
+  it("get LLM_KEY only when it is their provider's, as the worker reads it; others their provider's own variable", () => {
+    const env = { LLM_MODEL: 'openai:gpt-4o-mini', LLM_KEY: 'sk-o' };
+    expect(keysOf(['openai-chat:gpt-4o', 'anthropic:claude-haiku-4-5'], env)).toEqual([
+      ['openai-chat:gpt-4o', { LLM_KEY: 'sk-o', LLM_BASE_URL: undefined }, false],
+      ['anthropic:claude-haiku-4-5', {}, false],
+    ]);
+    // LLM_MODEL unset: the first real model's.
+    const local = { LLM_BASE_URL: 'http://127.0.0.1:11434/v1' };
+    expect(keysOf(['scripted', 'openai-compatible:llama3.1', 'google:gemini-2.5-flash'], local)).toEqual([
+      ['scripted', {}, true],
+      ['openai-compatible:llama3.1', { LLM_KEY: undefined, LLM_BASE_URL: 'http://127.0.0.1:11434/v1' }, false],
+      ['google:gemini-2.5-flash', {}, false],
+    ]);
   });
 });
