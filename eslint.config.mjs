@@ -12,7 +12,7 @@ export const LAYERS = [
   ['endpoints'],
   ['apis'],
   ['mcp'],
-  ['goals', 'stream', 'readers'],
+  ['goals', 'stream', 'readers', 'hooks'],
   ['blobs'],
   ['activities'],
   ['workflows'],

@@ -7,6 +7,7 @@ import { createMcpActivities, type McpDeps } from './mcp-activities';
 import { createCodeActivities, type CodeDeps } from './sandbox/code-activities';
 import { createToolDispatcher } from './tool-activities';
 import { createFileActivities, type FileDeps } from './file-activities';
+import type { HookRunner } from './hooks/hook-runner';
 
 export interface ActivityDeps extends GoalDeps {
   llm: LlmDeps;
@@ -16,16 +17,18 @@ export interface ActivityDeps extends GoalDeps {
   code?: CodeDeps;
   /** The blob store: results too big for history are kept whole there, and ReadFile reads them and attachments. */
   files?: FileDeps & { thresholdChars: number };
+  /** The hooks (HOOKS): around model calls, tool calls and the user's messages. */
+  hooks?: HookRunner;
 }
 
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createGoalActivities(deps),
-    ...createLlmActivities({ ...deps.llm, maxReplyChars: deps.limits?.maxReplyChars }),
-    ...createMcpActivities(deps.mcp, deps.limits, deps.files),
-    ...createCodeActivities({ made: deps.made, ...deps.code }),
+    ...createLlmActivities({ ...deps.llm, maxReplyChars: deps.limits?.maxReplyChars, hooks: deps.hooks }),
+    ...createMcpActivities({ ...deps.mcp, hooks: deps.hooks }, deps.limits, deps.files),
+    ...createCodeActivities({ made: deps.made, ...deps.code, hooks: deps.hooks }),
     ...(deps.files ? createFileActivities(deps.files) : {}),
     // The catch-all: any activity type not named above is a native tool.
-    default: createToolDispatcher(deps.tools, deps.toolContext, deps.limits, deps.files),
+    default: createToolDispatcher(deps.tools, deps.toolContext, deps.limits, deps.files, deps.hooks),
   };
 }

@@ -15,16 +15,20 @@ import { observeToolCall } from './call-telemetry';
 import { EndpointFeaturesReader } from '../mcp/endpoint-features';
 import { capContent } from '../core/tool-content';
 import { conversationHost, type ToolQuestionDeps } from './tool-questions';
+import type { HookRunner } from './hooks/hook-runner';
+import { afterToolCall, beforeToolCall, withDecisions } from './hooks/tool-hooks';
 
 export interface McpDeps {
   discovery: McpDiscovery;
   pool: McpPool;
   /** What answers a server's questions and sampling requests during a call (tool-questions.ts). */
   questions?: ToolQuestionDeps;
+  /** The hooks around tool calls (HOOKS: beforeToolCall, afterToolCall). */
+  hooks?: HookRunner;
 }
 
 export function createMcpActivities(
-  { discovery, pool, questions = {} }: McpDeps,
+  { discovery, pool, questions = {}, hooks }: McpDeps,
   limits: Limits = DEFAULT_LIMITS,
   check?: ClaimCheck,
 ): McpActivities {
@@ -32,8 +36,12 @@ export function createMcpActivities(
     keepOutcome(outcome, { check, maxChars: limits.maxToolResultChars, tool, ...(owner ? { owner } : {}) });
   const features = new EndpointFeaturesReader(discovery, pool);
   return {
-    callMcpTool: (input) =>
-      observeToolCall(input.ref.tool, input.ref.server, async () => {
+    callMcpTool: (given) =>
+      observeToolCall(given.ref.tool, given.ref.server, async () => {
+        const scope = { tool: given.name, goalId: given.goalId };
+        const before = await beforeToolCall(hooks, scope, given.args);
+        if (before.stopped) return before.stopped;
+        const input = { ...given, args: before.args };
         const endpoint = (await discovery.current()).definitions.get(input.name)?.endpoint;
         const host = conversationHost(questions, {
           tool: input.name,
@@ -45,10 +53,16 @@ export function createMcpActivities(
         });
         const outcome = await whileHeartbeating((signal) => callMcpTool(discovery, pool, input, signal, host));
         const spent = host.spent();
-        return { ...(await keep(outcome, input.name, input.owner)), ...(spent ? { spent } : {}) };
+        // Redacted (or withheld) before the blob store or history keeps it.
+        const after = await afterToolCall(hooks, scope, input.args, outcome);
+        const kept = await keep(after.outcome, input.name, input.owner);
+        return { ...withDecisions(kept, [...before.decisions, ...after.decisions]), ...(spent ? { spent } : {}) };
       }),
-    callHttpTool: ({ name, ref, args }) =>
+    callHttpTool: ({ name, ref, args: given }) =>
       observeToolCall(ref.operation, ref.api, async () => {
+        const before = await beforeToolCall(hooks, { tool: name }, given);
+        if (before.stopped) return before.stopped;
+        const args = before.args;
         // The catalog the turn saw: a call never waits on a discovery.
         const call = (await discovery.current()).operations.get(name);
         if (!call || call.operation.id !== ref.operation)
@@ -57,7 +71,8 @@ export function createMcpActivities(
           const outcome = await whileHeartbeating((signal) =>
             callApi(call, args, { idempotencyKey: idempotencyKey(name), signal }),
           );
-          return keep(outcome, name);
+          const after = await afterToolCall(hooks, { tool: name }, args, outcome);
+          return withDecisions(await keep(after.outcome, name), [...before.decisions, ...after.decisions]);
         } catch (err) {
           // Worth another attempt (an idempotent call's 5xx or timeout): Temporal retries with backoff.
           if (err instanceof RetryableHttpError) throw ApplicationFailure.retryable(err.message, 'HttpRetryable');

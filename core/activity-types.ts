@@ -19,6 +19,7 @@ import type {
   Usage,
 } from './types';
 import type { MadeToolSummary, ToolDraftCheck } from './made-tools';
+import type { HookDecision, HookedOutcome, PromptScreening } from './hooks';
 import type { EndpointFeatures, PromptOpening, PromptRef, ResourceRead, ResourceRef } from './mcp-features';
 
 /** Settings and goals reach the workflow through activities, so a replay sees what the original run saw. */
@@ -72,7 +73,7 @@ export interface CodeActivities {
     callId: string;
   }): Promise<{ spec: ToolSpec; file: string } | { problems: string[] }>;
   /** A made tool's call: version `version` of `name`, run in the sandbox. */
-  runMadeTool(input: { name: string; version: number; args: Record<string, unknown> }): Promise<ToolOutcome>;
+  runMadeTool(input: { name: string; version: number; args: Record<string, unknown> }): Promise<HookedOutcome>;
   /** `agent tools --made`: every made tool file, broken and disabled ones too (their usage comes from Temporal's
    * histories, client/registry-catalog.ts). */
   describeMadeTools(): Promise<MadeToolSummary[]>;
@@ -97,9 +98,9 @@ export interface LlmActivities {
 export interface McpActivities {
   /** Calls an MCP tool over the worker's pooled session; tool failures come back as outcomes. What the server asks
    * during the call goes to the conversation (core/tool-questions.ts); `spent`: what its sampling cost. */
-  callMcpTool(input: McpCallRequest): Promise<ToolOutcome & { spent?: Usage }>;
+  callMcpTool(input: McpCallRequest): Promise<HookedOutcome & { spent?: Usage }>;
   /** Calls an HTTP API operation (`httpApis`); 4xx answers and non-idempotent failures come back as outcomes. */
-  callHttpTool(input: { name: string; ref: HttpToolRef; args: Record<string, unknown> }): Promise<ToolOutcome>;
+  callHttpTool(input: { name: string; ref: HttpToolRef; args: Record<string, unknown> }): Promise<HookedOutcome>;
   /** The registry's endpoints and every MCP tool (for clients: `agent endpoints`, `agent tools`). */
   describeCatalog(): Promise<{ catalog: CatalogSummary; tools: ToolSpec[] }>;
   /** An endpoint's resources, resource templates and prompts (`agent endpoints <name>`, the API). */
@@ -126,7 +127,7 @@ export interface McpCallRequest {
 }
 
 /** Native tools run as activities whose type is the tool's name; the worker's catch-all `default` runs them. */
-export type ToolActivity = (args: Record<string, unknown>) => Promise<ToolOutcome>;
+export type ToolActivity = (args: Record<string, unknown>) => Promise<HookedOutcome>;
 
 /** Failure types the activities raise, named once so retry policies and the workflow agree. */
 export const FailureTypes = {
@@ -154,6 +155,10 @@ export interface PlanResult {
   model?: string;
   /** A reply longer than MAX_REPLY_CHARS, kept whole in the blob store: `text` is its start. */
   stored?: BlobRef;
+  /** What hooks decided about this model call (core/hooks.ts); one that stopped it leaves no words and no calls. */
+  hooks?: HookDecision[];
+  /** The turn's prompt, rewritten or blocked by a hook: no model was asked; the workflow records it, then asks. */
+  screened?: PromptScreening;
 }
 
 export interface PromptVerdict {
@@ -165,6 +170,10 @@ export interface PromptVerdict {
   model?: string;
   /** From vetAndPlan, when the prompt fits: the turn's plan, made while the prompt was being checked. */
   plan?: PlanResult;
+  /** What hooks decided about the check's model call. */
+  hooks?: HookDecision[];
+  /** The prompt, rewritten or blocked by a hook: neither check nor plan was made. */
+  screened?: PromptScreening;
 }
 
 /**
@@ -187,6 +196,8 @@ export type PlanRequest = {
   tools: ToolSpec[];
   summary: string;
   agents: AgentSummary[];
+  /** The turn's first model call: the userMessage hooks see its prompt (the transcript's last user message) first. */
+  screenPrompt?: true;
 } & TranscriptInput &
   ModelChoice;
 
@@ -195,6 +206,8 @@ export type ValidateRequest = {
   prompt: string;
   /** In multi-goal mode, a request another agent can serve fits (the agent switches to it). */
   agents?: AgentSummary[];
+  /** The userMessage hooks see `prompt` first. */
+  screenPrompt?: true;
 } & TranscriptInput &
   ModelChoice;
 

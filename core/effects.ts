@@ -16,6 +16,7 @@ import type { AgentGoalInput, ConfirmDecision } from './conversation-types';
 import type { ToolDraftCheck } from './made-tools';
 import type { AnsweredQuestion } from './tool-questions';
 import type { PlanRequest, PlanResult, PromptVerdict, ValidateRequest, VetAndPlanRequest } from './activity-types';
+import type { HookedOutcome } from './hooks';
 
 export interface QueuedPrompt {
   id: number;
@@ -86,8 +87,9 @@ export interface EffectResults {
   validate: PromptVerdict | StepFailure;
   vet_and_plan: PromptVerdict | StepFailure;
   plan: PlanResult | StepFailure;
-  /** `spent`: what the tool's use of our model cost (an MCP server's sampling), counted in the conversation's usage. */
-  run_tool: ToolOutcome & { spent?: Usage };
+  /** `spent`: what the tool's use of our model cost (an MCP server's sampling), counted in the conversation's usage;
+   * `hooks`: what hooks decided about the call, recorded in the transcript. */
+  run_tool: HookedOutcome & { spent?: Usage };
   list_agents: AgentSummary[] | StepFailure;
   check_version: boolean;
   resolve_goal: ResolvedGoal | StepFailure;

@@ -1,6 +1,7 @@
 // Shared, pure types: imported by the workflow (deterministic sandbox), activities, worker and client.
 // Nothing here may import I/O code.
 import type { BlobRef } from './blobs';
+import type { HookDecision } from './hooks';
 
 /** A JSON Schema object (draft 2020-12 / draft-07 subset) describing a tool's input. */
 export type JsonSchema = Record<string, unknown>;
@@ -244,8 +245,9 @@ export type ChatMessage =
       stored?: BlobRef;
     }
   | { kind: 'tool'; call: ToolCall; outcome: ToolOutcome }
-  /** `forUser`: for the user only (a model switch), never sent to the model. */
-  | { kind: 'note'; text: string; forUser?: true };
+  /** `forUser`: for the user only (a model switch), never sent to the model. `hook`: a hook's decision, `text` its
+   * line (core/hooks.ts: hookLine). */
+  | { kind: 'note'; text: string; forUser?: true; hook?: HookDecision };
 
 /** Behaviour flags, read once per run through an activity so replays see the same values. */
 export interface Settings {

@@ -32,6 +32,9 @@ import { recordEndpoints, telemetryOf } from './worker-metrics';
 import type { Tracing } from '../runtime/tracing';
 import { workerTracing } from './worker-tracing';
 import { PROJECT_ROOT, type WorkerSettings } from './worker-settings';
+import type { Hook } from '../core/hooks';
+import { loadHooks } from '../activities/hooks/load-hooks';
+import type { HookRunner } from '../activities/hooks/hook-runner';
 
 export const WORKFLOWS_PATH = require.resolve(path.join(__dirname, '..', 'workflows'));
 
@@ -54,6 +57,8 @@ export interface AgentWorkerOptions {
   tracing?: Tracing;
   /** Where files and big results are kept; by default the store the settings name (BLOB_STORE). */
   blobs?: BlobStore;
+  /** Hooks in code (core/hooks.ts: defineHook): they run first, then those HOOKS names from the hooks folder. */
+  hooks?: Hook[];
 }
 
 export interface AgentWorker {
@@ -68,6 +73,8 @@ export interface AgentWorker {
   secrets: SecretScrubber;
   /** The bus the reply being written goes to: subscribe here to watch it (the one given, or the worker's own). */
   streamBus: StreamBus;
+  /** The hooks that run, in order (in code, then HOOKS). */
+  hooks: HookRunner;
   /** Closes the MCP sessions and a stream bus the worker created; call after worker.run() has returned. */
   close(): Promise<void>;
 }
@@ -107,6 +114,8 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
       `APPROVAL_EXEMPT_TOOLS: no native tool named ${unknown.join(', ')} (MCP tools are named <server>__<tool>; see agent tools)`,
     );
   }
+  // A hook file that cannot be loaded, or a HOOKS name no file has, stops the start: a guardrail must not go missing.
+  const hooks = loadHooks(opts.settings.hooks, opts.hooks);
   const model = paced(opts.model ?? createModel(opts.settings.llm), opts.settings.scriptedStreamDelayMs);
   const modelName = `${model.provider}:${model.modelId}`;
   // A fallback that cannot be made (no key for its provider, say) would only be found in an outage.
@@ -198,6 +207,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
         replies: blobs,
       },
       toolContext: { store, now: () => new Date(), services: opts.settings.toolServices },
+      hooks,
       limits: opts.settings.limits,
       files: {
         store: blobs,
@@ -214,7 +224,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     await pool.closeAll();
     if (ownBus) await streamBus.close(); // a bus handed in belongs to its giver (the API may still use it)
   };
-  return { worker, model, goals, tools, made, store, discovery, secrets, streamBus, close };
+  return { worker, model, goals, tools, made, store, discovery, secrets, streamBus, hooks, close };
 }
 
 /** The worker's interceptors (secrets scrubbed from what activities return) and, when tracing, its spans and their
@@ -289,6 +299,8 @@ export async function createToolWorker(opts: {
   secrets?: SecretScrubber;
   limits?: Limits;
   tracing?: Tracing;
+  /** The hooks around its tools' calls (beforeToolCall, afterToolCall): the tool worker's own HOOKS. */
+  hooks?: HookRunner;
 }) {
   // Entry points pass the process's scrubber (secretsOf); alone, the worker knows its own services' keys.
   const secrets = opts.secrets ?? new SecretScrubber().add(opts.services.stripe?.apiKey);
@@ -303,7 +315,13 @@ export async function createToolWorker(opts: {
     ...withTracing(secrets, opts.tracing, false),
     maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     activities: {
-      default: createToolDispatcher(mine, { store, now: () => new Date(), services: opts.services }, opts.limits),
+      default: createToolDispatcher(
+        mine,
+        { store, now: () => new Date(), services: opts.services },
+        opts.limits,
+        undefined,
+        opts.hooks,
+      ),
     },
   });
   return { worker, tools: mine, store };

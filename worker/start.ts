@@ -92,7 +92,10 @@ async function main(): Promise<void> {
     tracing,
   });
   const running = agent.worker.run();
-  log(`worker on task queue ${settings.taskQueue}; ${agent.model.description}`);
+  const hooks = agent.hooks.names();
+  log(
+    `worker on task queue ${settings.taskQueue}; ${agent.model.description}${hooks.length ? `; hooks ${hooks.join(', ')}` : ''}`,
+  );
 
   let trainTools: Awaited<ReturnType<typeof createToolWorker>> | undefined;
   let trainToolsRunning: Promise<void> | undefined;
@@ -107,6 +110,7 @@ async function main(): Promise<void> {
       secrets,
       limits: settings.limits,
       tracing,
+      hooks: agent.hooks,
     });
     trainToolsRunning = trainTools.worker.run();
     log(`train tools on task queue ${TRAIN_TOOLS_QUEUE} (train service ${services.trainServiceUrl})`);

@@ -4,6 +4,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { temporalTarget } from '../runtime/connection';
 import { applyEnvFile } from '../runtime/env-file';
 import { createToolWorker, installRuntime } from './create-worker';
+import { loadHooks } from '../activities/hooks/load-hooks';
 import { startTracing } from '../runtime/tracing';
 import { loadFileStore } from '../tools/mock-data/file-store';
 import { demoDataFile, readWorkerSettings } from './worker-settings';
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
     secrets,
     limits: settings.limits,
     tracing,
+    hooks: loadHooks(settings.hooks),
   });
   console.log(
     `tool worker on ${target.connectionOptions.address}, task queue ${taskQueue}: ${tools.names().join(', ')}; demo data in ${demoDataFile(settings, taskQueue)}`,

@@ -12,6 +12,8 @@ import { DEFAULT_TOOL_CODE_BUDGET, type ToolCodeBudget } from '../tools/made/too
 import { PROJECT_ROOT } from '../tools/project-root';
 import { DEFAULT_TRAIN_SERVICE_PORT } from '../tools/services/train-service';
 import type { Settings } from '../core/types';
+import { HOOK_NAME } from '../core/hooks';
+import { DEFAULT_HOOKS_FOLDER, type HookSettings } from '../activities/hooks/load-hooks';
 import { DEFAULT_DATA_DIR, DEFAULT_TASK_QUEUE } from '../runtime/connection';
 import { BLOB_SETTING_NAMES, readBlobSettings, type BlobSettings } from '../blobs';
 import { READER_SETTING_NAMES, readerLimitsFromEnv, type ReaderLimits } from '../readers';
@@ -164,6 +166,14 @@ const envSchema = z.object({
   OPENAPI_MAX_MB: count('OPENAPI_MAX_MB', DEFAULT_MAX_DOCUMENT_BYTES / 1024 / 1024, 1),
   GOALS_DIR: z.string().optional(),
   TOOLS_DIR: z.string().optional(),
+  // Hooks (core/hooks.ts): the folder of hook files, and the ones that run, in order.
+  HOOKS_DIR: z.string().optional(),
+  HOOKS: z
+    .string()
+    .default('')
+    .refine((v) => list(v).every((name) => HOOK_NAME.test(name)), {
+      message: 'HOOKS must be hook names separated by commas, e.g. pii-redaction,topic-guardrail',
+    }),
   // A call holds its worker's event loop this long: well under the 10 s heartbeat timeout of the draft check.
   SANDBOX_TIMEOUT_MS: count('SANDBOX_TIMEOUT_MS', DEFAULT_SANDBOX_LIMITS.timeoutMs, 10).refine((ms) => ms <= 5_000, {
     message: 'SANDBOX_TIMEOUT_MS must be at most 5000: a call holds its worker that long',
@@ -258,6 +268,8 @@ export interface WorkerSettings {
   openapiMaxBytes: number;
   /** JSON goals, re-read when the folder changes, so new agents need no restart. */
   goalsFolder: string;
+  /** The hooks folder (HOOKS_DIR), the hooks that run (HOOKS) and their settings (HOOK_*). */
+  hooks: HookSettings;
   /** Made tools (TOOLS_DIR) and the sandbox they and RunCode run in (SANDBOX_TIMEOUT_MS, SANDBOX_MEMORY_MB), with
    * the size budget of a made tool's code (TOOL_CODE_MAX_LINES, TOOL_CODE_MAX_BYTES). */
   madeTools: { folder: string; limits: SandboxLimits; budget: ToolCodeBudget };
@@ -367,6 +379,11 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     mcpOAuth: { tokenKey: e.MCP_TOKEN_KEY, discoveryOwner: e.MCP_OAUTH_DISCOVERY_OWNER },
     openapiMaxBytes: e.OPENAPI_MAX_MB * 1024 * 1024,
     goalsFolder: path.resolve(e.GOALS_DIR ?? DEFAULT_GOALS_FOLDER),
+    hooks: {
+      folder: e.HOOKS_DIR ? path.resolve(e.HOOKS_DIR) : DEFAULT_HOOKS_FOLDER,
+      enabled: list(e.HOOKS),
+      settings: Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('HOOK_'))),
+    },
     madeTools: {
       folder: path.resolve(e.TOOLS_DIR ?? DEFAULT_TOOLS_FOLDER),
       limits: {

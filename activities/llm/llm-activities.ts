@@ -12,6 +12,7 @@ import {
   type LanguageModel,
   type ModelMessage,
   type ToolSet,
+  type TypedToolCall,
 } from 'ai';
 import {
   FailureTypes,
@@ -21,7 +22,14 @@ import {
   type PromptVerdict,
 } from '../../core/activity-types';
 import type { LlmActivities } from '../../core/activity-types';
-import { type AgentSummary, type ChatMessage, type Goal, type ToolSpec, type Usage } from '../../core/types';
+import {
+  type AgentSummary,
+  type ChatMessage,
+  type Goal,
+  type ToolCall,
+  type ToolSpec,
+  type Usage,
+} from '../../core/types';
 import { ZERO_USAGE } from '../../core/usage';
 import { whileHeartbeating } from '../heartbeat';
 import { capText, DEFAULT_LIMITS } from '../limits';
@@ -38,6 +46,9 @@ import { replyStream, type ReplyStream, type StreamBus } from '../../stream';
 import { heldBack, readReply, streamTarget } from './reply-reader';
 import type { PriceTable } from './prices';
 import { observeLlmCall, recordLlmUsage, type LlmCall } from '../call-telemetry';
+import { hookReply, type PromptScreening } from '../../core/hooks';
+import type { HookRunner } from '../hooks/hook-runner';
+import { afterModelCall, beforeModelCall, heldForHooks, promptOf, screenPrompt } from '../hooks/model-hooks';
 
 export interface LlmDeps {
   model: LanguageModel;
@@ -58,6 +69,8 @@ export interface LlmDeps {
   images?: AttachedImages;
   /** Where a reply longer than MAX_REPLY_CHARS is kept whole (history gets its start and the file's id). */
   replies?: BlobStore;
+  /** The hooks around model calls (HOOKS: userMessage, beforeModelCall, afterModelCall); none: calls go as they are. */
+  hooks?: HookRunner;
 }
 
 type Request = { system: string; messages: ModelMessage[]; tools?: ToolSet };
@@ -73,6 +86,7 @@ export function createLlmActivities({
   streamBus,
   images,
   replies,
+  hooks,
 }: LlmDeps): LlmActivities {
   const transcripts = new TranscriptCache();
   const goalModels = new Map<string, ResolvedModel>();
@@ -169,12 +183,19 @@ export function createLlmActivities({
     stop?: AbortSignal,
   ): Promise<PlanResult> {
     const { goal, tools, summary, agents } = input;
+    const shown = heldForHooks(hooks, out);
     try {
+      const system = renderPlanSystemPrompt({ goal, tools, summary, agents });
+      const asked = await beforeModelCall(hooks, 'plan', goal.id, system, messages);
+      if (asked.stopped) {
+        shown.discard();
+        return { text: '', toolCalls: [], usage: ZERO_USAGE, hooks: asked.decisions };
+      }
       const request = {
-        system: renderPlanSystemPrompt({ goal, tools, summary, agents }),
-        messages: toModelMessages(messages, {
+        system: asked.system,
+        messages: toModelMessages(asked.messages, {
           media: takesMediaInToolResults(modelFor(goal, input).model),
-          images: images ? await images.of(messages) : undefined,
+          images: images ? await images.of(asked.messages) : undefined,
         }),
         tools: toToolSet(tools),
       };
@@ -185,31 +206,32 @@ export function createLlmActivities({
         async (settings, observed) => {
           // Errors arrive as stream parts (readReply throws them); the SDK's default would also log each one.
           const reply = await readReply(streamText({ ...settings, onError: () => {} }), settings.abortSignal, (text) =>
-            out.write(text),
+            shown.write(text),
           );
           return { ...reply, usage: spent(observed, reply.usage) };
         },
         stop,
         input,
       );
-      out.done();
-      const kept = replies ? await keepReply(replies, result.text, maxReplyChars) : null;
+      shown.done();
+      // The hooks see the whole answer before the screen (held until they pass it), history or the blob store does.
+      const answer = await afterModelCall(hooks, goal.id, {
+        text: result.text,
+        toolCalls: result.toolCalls.map(toCall),
+      });
+      shown.settle(answer.decisions.length === 0);
+      const decisions = [...asked.decisions, ...answer.decisions];
+      const kept = replies ? await keepReply(replies, answer.text, maxReplyChars) : null;
       return {
-        text: kept?.text ?? capText(result.text, maxReplyChars),
-        // Arguments that are not JSON go back to the model as the call's answer (the workflow answers invalid_input),
-        // so it corrects them in its next step rather than the call being retried for minutes. (Unknown tool names
-        // pass through: the workflow tells the model which tools exist.)
-        toolCalls: result.toolCalls.map((c) =>
-          c.invalid && !NoSuchToolError.isInstance(c.error)
-            ? { id: c.toolCallId, tool: c.toolName, args: {}, malformed: malformedWords(c.toolName, c.input) }
-            : { id: c.toolCallId, tool: c.toolName, args: asRecord(c.input) },
-        ),
+        text: kept?.text ?? capText(answer.text, maxReplyChars),
+        toolCalls: answer.toolCalls,
         usage: result.usage,
         model: modelFor(goal, input).name,
         ...(kept?.stored ? { stored: kept.stored } : {}),
+        ...(decisions.length ? { hooks: decisions } : {}),
       };
     } catch (err) {
-      out.discard();
+      shown.discard();
       throw err;
     }
   }
@@ -222,28 +244,46 @@ export function createLlmActivities({
     before: ChatMessage[],
     choice?: ModelChoice,
   ): Promise<PromptVerdict> {
+    const asked = await beforeModelCall(hooks, 'validate', goal.id, renderValidateSystemPrompt(goal, agents), [
+      ...before.slice(-6),
+      { kind: 'user', text: prompt, promptId: 0 },
+    ]);
+    if (asked.stopped)
+      return { valid: false, reply: hookReply(asked.stopped), usage: ZERO_USAGE, hooks: asked.decisions };
     // Plain text of the last exchanges is context enough; tool calls would need their results alongside.
-    const recent = before.slice(-6).flatMap((m): ModelMessage[] => {
+    const recent = asked.messages.flatMap((m): ModelMessage[] => {
       if (m.kind === 'user') return [{ role: 'user', content: m.text }];
       if (m.kind === 'agent' && m.text) return [{ role: 'assistant', content: m.text }];
       return [];
     });
-    const result = await call(
-      'validate',
-      goal,
-      { system: renderValidateSystemPrompt(goal, agents), messages: [...recent, { role: 'user', content: prompt }] },
-      choice,
-    );
-    return { ...parseVerdict(result.text), usage: result.usage, model: modelFor(goal, choice).name };
+    const result = await call('validate', goal, { system: asked.system, messages: recent }, choice);
+    return {
+      ...parseVerdict(result.text),
+      usage: result.usage,
+      model: modelFor(goal, choice).name,
+      ...(asked.decisions.length ? { hooks: asked.decisions } : {}),
+    };
   }
+
+  /** The turn's prompt before the userMessage hooks, when the workflow asks (the turn's first model call). */
+  const screen = (
+    input: { screenPrompt?: true; goal: Goal },
+    prompt: string | null,
+  ): Promise<PromptScreening | null> =>
+    input.screenPrompt && prompt !== null ? screenPrompt(hooks, prompt, input.goal.id) : Promise.resolve(null);
 
   return {
     async planTurn(input): Promise<PlanResult> {
+      const messages = await transcripts.messagesOf(input);
+      const screened = await screen(input, promptOf(messages));
+      if (screened) return { text: '', toolCalls: [], usage: ZERO_USAGE, screened };
       const out = replyStream(streamBus, streamTarget(), maxReplyChars);
-      return plan(input, await transcripts.messagesOf(input), out);
+      return plan(input, messages, out);
     },
 
     async validatePrompt(input) {
+      const screened = await screen(input, input.prompt);
+      if (screened) return { valid: true, reply: '', usage: ZERO_USAGE, screened };
       return validate(input.goal, input.prompt, input.agents ?? [], await transcripts.messagesOf(input), input);
     },
 
@@ -253,6 +293,8 @@ export function createLlmActivities({
      * fails open (as validatePrompt's failure does in the workflow) when the plan succeeded.
      */
     async vetAndPlan(input): Promise<PromptVerdict> {
+      const screened = await screen(input, input.prompt);
+      if (screened) return { valid: true, reply: '', usage: ZERO_USAGE, screened };
       const messages = await transcripts.messagesOf(input);
       const out = heldBack(replyStream(streamBus, streamTarget(), maxReplyChars));
       const stopPlan = new AbortController();
@@ -281,9 +323,13 @@ export function createLlmActivities({
     async summarizeConversation(input) {
       const { goal, previousSummary } = input;
       const messages = await transcripts.messagesOf(input);
+      const system = 'You condense conversations faithfully and briefly.';
+      const asked = await beforeModelCall(hooks, 'summarize', goal.id, system, messages);
+      // A hook that stops the summary leaves the one before: continue-as-new still carries the recent messages.
+      if (asked.stopped) return previousSummary;
       const result = await call('summarize', goal, {
-        system: 'You condense conversations faithfully and briefly.',
-        messages: [{ role: 'user', content: renderSummaryPrompt(goal, previousSummary, messages) }],
+        system: asked.system,
+        messages: [{ role: 'user', content: renderSummaryPrompt(goal, previousSummary, asked.messages) }],
       });
       return result.text.trim() || previousSummary;
     },
@@ -353,6 +399,17 @@ function finalWhenOutOfTime(failure: ApplicationFailure, giveUpSetting = 'MODEL_
     type: failure.type ?? undefined,
     nonRetryable: true,
   });
+}
+
+/**
+ * A tool call as the workflow takes it. Arguments that are not JSON go back to the model as the call's answer (the
+ * workflow answers invalid_input), so it corrects them in its next step rather than the call being retried for
+ * minutes. (Unknown tool names pass through: the workflow tells the model which tools exist.)
+ */
+function toCall(c: TypedToolCall<ToolSet>): ToolCall {
+  return c.invalid && !NoSuchToolError.isInstance(c.error)
+    ? { id: c.toolCallId, tool: c.toolName, args: {}, malformed: malformedWords(c.toolName, c.input) }
+    : { id: c.toolCallId, tool: c.toolName, args: asRecord(c.input) };
 }
 
 /** Tool definitions without `execute`: the model proposes calls, the workflow decides and runs them. */

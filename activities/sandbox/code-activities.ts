@@ -7,6 +7,8 @@ import type { MadeTools } from '../../tools/made/made-tools';
 import { DEFAULT_SANDBOX_LIMITS, runSandboxed, type SandboxLimits } from '../../tools/made/sandbox';
 import { observeToolCall } from '../call-telemetry';
 import { whileHeartbeating } from '../heartbeat';
+import type { HookRunner } from '../hooks/hook-runner';
+import { afterToolCall, beforeToolCall, withDecisions } from '../hooks/tool-hooks';
 
 export interface CodeDeps {
   limits?: SandboxLimits;
@@ -14,12 +16,15 @@ export interface CodeDeps {
   made?: MadeTools;
   /** The model that drafts tools (`provider:model`), for their provenance. */
   modelName?: string;
+  /** The hooks around tool calls (HOOKS: beforeToolCall, afterToolCall): made tools' calls go past them too. */
+  hooks?: HookRunner;
 }
 
 export function createCodeActivities({
   limits = DEFAULT_SANDBOX_LIMITS,
   made,
   modelName,
+  hooks,
 }: CodeDeps = {}): CodeActivities {
   const registry = () => {
     if (made) return made;
@@ -54,7 +59,17 @@ export function createCodeActivities({
     },
 
     async runMadeTool({ name, version, args }) {
-      return observeToolCall(name, undefined, () => registry().run(name, version, args));
+      return observeToolCall(name, undefined, async () => {
+        const before = await beforeToolCall(hooks, { tool: name }, args);
+        if (before.stopped) return before.stopped;
+        const after = await afterToolCall(
+          hooks,
+          { tool: name },
+          before.args,
+          await registry().run(name, version, before.args),
+        );
+        return withDecisions(after.outcome, [...before.decisions, ...after.decisions]);
+      });
     },
 
     async describeMadeTools() {

@@ -4,16 +4,19 @@ import type { Appliers } from '../../core/effects';
 import type { ToolOutcome } from '../../core/types';
 import { moveGoal, switchByClient } from '../builtins/change-goal';
 import type { Conversation } from './conversation';
+import { recordDecisions } from './hook-decisions';
 
 export function appliersFor(convo: Conversation): Appliers {
   return {
     validate: (effect, verdict) => convo.turn.applyVerdict(effect.prompt, verdict),
-    vet_and_plan: (_effect, verdict) => convo.turn.applyVettedPlan(verdict),
+    vet_and_plan: (effect, verdict) => convo.turn.applyVettedPlan(verdict, effect.prompt),
     plan: (_effect, plan) => convo.turn.applyPlan(plan),
     // What the tool's use of our model cost (an MCP server's sampling) counts like the conversation's own calls.
-    run_tool: (effect, { spent, ...outcome }) => {
+    // What hooks decided about the call follows its outcome, as notes.
+    run_tool: (effect, { spent, hooks, ...outcome }) => {
       if (spent) convo.budget.spend(spent, convo.goal.id);
       convo.record(effect.call, outcome as ToolOutcome);
+      recordDecisions(convo.log, hooks);
     },
     resolve_goal: (effect, resolved) => {
       if (effect.why === 'refresh') {

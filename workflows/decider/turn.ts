@@ -5,7 +5,10 @@ import type { Effect, QueuedPrompt, StepFailure } from '../../core/effects';
 import type { PlanRequest, PlanResult, PromptVerdict } from '../../core/activity-types';
 import type * as T from '../../core/types';
 import type * as C from '../../core/conversation-types';
+import { hookReply } from '../../core/hooks';
+import type { PromptScreening } from '../../core/hooks';
 import type { Budget } from './budget';
+import { applyScreening, recordDecisions, stoppedBy } from './hook-decisions';
 import type { MessageLog } from './message-log';
 import type { TaskMode } from './task-mode';
 import type { ToolOffer } from './tool-offer';
@@ -40,6 +43,10 @@ export class Turn {
   private steps = 0;
   /** The user's first prompt of this run (not a starter): the conversation's title in Temporal's list. */
   private firstPrompt: string | null = null;
+  /** The turn's prompt has not been before the userMessage hooks yet: the next model call's request says so. */
+  private unscreened = false;
+  /** A hook rewrote the prompt being checked: it is checked (and planned) again in its new words. */
+  private vetAgain: QueuedPrompt | null = null;
 
   constructor(private readonly convo: TurnHost) {}
 
@@ -64,6 +71,7 @@ export class Turn {
     this.steps = 0;
     convo.offer.newTurn();
     this.countThisRun++;
+    this.unscreened = !prompt.starter;
     // A delegate's task comes from its parent agent, not from a user: nothing to check.
     const vet = convo.settings.validatePrompts && !prompt.starter && !convo.taskMode.task;
     if (vet && this.vetWhilePlanning) {
@@ -72,7 +80,13 @@ export class Turn {
       return { kind: 'vet_and_plan', prompt, request: { ...this.planRequest(), prompt: prompt.text } };
     }
     if (vet) {
-      const request = { goal: convo.goal, transcript: convo.log.ref(), prompt: prompt.text, agents: convo.agents };
+      const request = {
+        goal: convo.goal,
+        transcript: convo.log.ref(),
+        prompt: prompt.text,
+        agents: convo.agents,
+        ...this.screening(),
+      };
       return { kind: 'validate', prompt, request };
     }
     convo.log.user(prompt);
@@ -95,12 +109,23 @@ export class Turn {
       convo.endTurn('needs_input');
       return null;
     }
+    if (this.vetAgain) {
+      const prompt = this.vetAgain;
+      this.vetAgain = null;
+      return { kind: 'vet_and_plan', prompt, request: { ...this.planRequest(), prompt: prompt.text } };
+    }
     return { kind: 'plan', request: this.planRequest() };
   }
 
   /** The prompt's check: it goes on to the planner, or the refusal is the turn's reply. */
   applyVerdict(prompt: QueuedPrompt, verdict: PromptVerdict | StepFailure): void {
     this.convo.log.user(prompt);
+    // Runs from before one-model-wait: a rewritten prompt goes on to the planner unchecked.
+    if (!('failed' in verdict) && verdict.screened) return this.applyScreening(verdict.screened, null);
+    if (!('failed' in verdict)) {
+      this.unscreened = false;
+      recordDecisions(this.convo.log, verdict.hooks);
+    }
     // A failed validation call fails open: the planner still sees the prompt.
     if ('failed' in verdict || verdict.valid) {
       this.needsPlan = true;
@@ -113,12 +138,15 @@ export class Turn {
   }
 
   /** The verdict on a prompt already in the transcript, and the plan made meanwhile (dropped when it does not fit). */
-  applyVettedPlan(verdict: PromptVerdict | StepFailure): void {
+  applyVettedPlan(verdict: PromptVerdict | StepFailure, prompt: QueuedPrompt): void {
     // Failing open, as validation always has: the turn is planned on its own.
     if ('failed' in verdict) {
       this.needsPlan = true;
       return;
     }
+    if (verdict.screened) return this.applyScreening(verdict.screened, prompt);
+    this.unscreened = false;
+    recordDecisions(this.convo.log, verdict.hooks);
     this.spend(verdict.usage, verdict.model);
     if (!verdict.valid) {
       this.convo.log.say(verdict.reply);
@@ -137,6 +165,17 @@ export class Turn {
       this.convo.log.say(
         `Sorry, I could not get an answer from the language model (${result.failed}). Please try again.`,
       );
+      this.convo.endTurn('error');
+      return;
+    }
+    if (result.screened) return this.applyScreening(result.screened, null);
+    this.unscreened = false;
+    recordDecisions(this.convo.log, result.hooks);
+    const stopped = stoppedBy(result.hooks);
+    if (stopped) {
+      // A hook stopped the call (or withheld its answer): what it says is the turn's reply.
+      this.spend(result.usage, result.model);
+      this.convo.log.say(hookReply(stopped));
       this.convo.endTurn('error');
       return;
     }
@@ -161,7 +200,30 @@ export class Turn {
 
   private planRequest(): PlanRequest {
     const { goal, summary, agents, log, offer } = this.convo;
-    return { goal, tools: offer.offered(log), transcript: log.ref(), summary, agents };
+    return { goal, tools: offer.offered(log), transcript: log.ref(), summary, agents, ...this.screening() };
+  }
+
+  private screening(): { screenPrompt?: true } {
+    return this.unscreened ? { screenPrompt: true } : {};
+  }
+
+  /**
+   * A hook rewrote or blocked the turn's prompt, and no model was asked: the transcript takes its new form first.
+   * Blocked, the hook's reason is the reply; rewritten, it is planned (`vet`: checked and planned) in its new words.
+   */
+  private applyScreening(screening: PromptScreening, vet: QueuedPrompt | null): void {
+    const { log } = this.convo;
+    const before = log.lastUserText();
+    this.unscreened = false;
+    const reply = applyScreening(log, screening);
+    if (this.firstPrompt === before) this.firstPrompt = log.lastUserText() || null;
+    if (reply !== null) {
+      log.say(reply);
+      this.convo.endTurn('error');
+      return;
+    }
+    this.needsPlan = true;
+    if (vet) this.vetAgain = { ...vet, text: screening.text ?? vet.text };
   }
 
   /** What a model call spent counts for the goal now on, and for the model that answered. */
