@@ -2,7 +2,9 @@
 // should take one L plus little: target ≤ L + 50 ms p50 from the client, at L = 100 and L = 300. Each L is measured
 // in several runs (min / median / max of the runs' p50s), interleaved in each:
 // - end to end on Temporal: a text turn with VALIDATE_PROMPTS on (vetAndPlan) and with it off (planTurn), same model,
-//   with where the server's time went (history timeline) and what the LLM activity did around its model calls;
+//   in-process; and validation on with the model over HTTP (a local Chat Completions server streaming its reply after
+//   L ms, the `openai-compatible` provider), as a real deploy runs it — each with where the server's time went (history
+//   timeline) and what the LLM activity did around its model calls;
 // - the activities alone: the check then the plan in a row (what runs recorded before one-model-wait still do) vs
 //   vetAndPlan, so the serial figure is measured, not remembered.
 import { performance } from 'node:perf_hooks';
@@ -18,7 +20,9 @@ import { delayed } from './latency-model';
 import { stepTimes, timedModel, type ModelCallTimes, type StepTimes } from './model-window';
 import type { OneModelWaitOptions } from './options';
 import { formatMs, round, roundSummary, summarize, waitForGreeting, type Summary } from './stats';
-import { createBenchAgentWorker } from './workers';
+import { createStreamBus } from '../stream';
+import { completion, startFakeChatCompletions, streamed } from '../testkit/fake-chat-completions';
+import { createBenchAgentWorker, createStreamingBenchAgentWorker } from './workers';
 
 const REPLY = 'You have plenty of paid time off left this year.';
 const SCRIPT = {
@@ -31,10 +35,13 @@ const SCRIPT = {
 /** What a turn may cost beyond the model's latency, from the client (issue 29). */
 const OVERHEAD_TARGET_MS = 50;
 
-type Path = 'on' | 'off' | 'serial' | 'concurrent';
+/** The turns through Temporal: in-process model with validation on and off, and over HTTP with it on. */
+const TURNS = ['on', 'off', 'http'] as const;
+type TurnPath = (typeof TURNS)[number];
+type Path = TurnPath | 'serial' | 'concurrent';
 interface Run {
   samples: Record<Path, number[]>;
-  steps: Record<'on' | 'off', StepTimes[]>;
+  steps: Record<TurnPath, StepTimes[]>;
 }
 
 export async function runOneModelWaitBench(ctx: BenchContext, opts: OneModelWaitOptions): Promise<BenchPart> {
@@ -52,17 +59,28 @@ async function oneRun(ctx: BenchContext, latencyMs: number, iterations: number, 
   const model = timedModel(delayed(latencyMs, new ScriptedModel(SCRIPT)), calls);
   const resolved = { model, provider: 'scripted' as const, modelId: `latency-${latencyMs}`, description: 'bench' };
   const env = { AGENT_GOAL: 'goal_hr_pto', MCP_ENDPOINTS_FILE: '/nonexistent/mcp_endpoints.json' };
-  const workers = await Promise.all(
-    (['on', 'off'] as const).map((v) =>
+  const http = await httpModel(latencyMs);
+  const bus = createStreamBus();
+  const workers = await Promise.all([
+    ...(['on', 'off'] as const).map((v) =>
       createBenchAgentWorker(ctx, `omw-${tag}-${v}`, { ...env, VALIDATE_PROMPTS: String(v === 'on') }, resolved),
     ),
-  );
-  const queues = { on: workers[0].worker.options.taskQueue, off: workers[1].worker.options.taskQueue };
+    createStreamingBenchAgentWorker(
+      ctx,
+      `omw-${tag}-http`,
+      { ...env, VALIDATE_PROMPTS: 'true', LLM_MODEL: 'openai-compatible:bench', LLM_BASE_URL: http.baseUrl },
+      bus,
+    ),
+  ]);
+  const queues = Object.fromEntries(TURNS.map((v, i) => [v, workers[i]!.worker.options.taskQueue])) as Record<
+    TurnPath,
+    string
+  >;
   const running = workers.map((w) => w.worker.run());
-  const samples: Record<Path, number[]> = { on: [], off: [], serial: [], concurrent: [] };
+  const samples: Record<Path, number[]> = { on: [], off: [], http: [], serial: [], concurrent: [] };
   try {
     const handles = await Promise.all(
-      (['on', 'off'] as const).map(async (v) => {
+      TURNS.map(async (v) => {
         const handle = await ctx.client.workflow.start(AgentGoalWorkflow, {
           taskQueue: queues[v],
           workflowId: `${queues[v]}-1`,
@@ -106,7 +124,10 @@ async function oneRun(ctx: BenchContext, latencyMs: number, iterations: number, 
     await Promise.all(handles.map(([, h]) => h.signal(endChatSignal)));
     const steps = Object.fromEntries(
       await Promise.all(
-        handles.map(async ([v, h]) => [v, stepTimes(await h.fetchHistory(), iterations, calls)] as const),
+        handles.map(
+          async ([v, h]) =>
+            [v, stepTimes(await h.fetchHistory(), iterations, v === 'http' ? http.calls : calls)] as const,
+        ),
       ),
     ) as Run['steps'];
     return { samples, steps };
@@ -114,7 +135,26 @@ async function oneRun(ctx: BenchContext, latencyMs: number, iterations: number, 
     for (const w of workers) w.worker.shutdown();
     await Promise.allSettled(running);
     await Promise.all(workers.map((w) => w.close()));
+    await bus.close();
+    await http.close();
   }
+}
+
+/** A Chat Completions server answering every request `latencyMs` after it arrives (a plan's reply streamed then, in
+ * one burst), noting when each request arrived and when its answer was written out. */
+async function httpModel(latencyMs: number) {
+  const calls: ModelCallTimes[] = [];
+  const server = await startFakeChatCompletions(async (body) => {
+    const call = { start: Date.now(), end: NaN };
+    calls.push(call);
+    if (!body.tools) {
+      await new Promise((r) => setTimeout(r, latencyMs));
+      call.end = Date.now();
+      return completion({ text: '{"valid": true}' });
+    }
+    return streamed(completion({ text: REPLY }), { ttftMs: latencyMs, onWrite: () => (call.end = Date.now()) });
+  });
+  return { baseUrl: server.baseUrl, calls, close: () => server.close() };
 }
 
 const median = (xs: number[]) => summarize(xs).p50;
@@ -134,6 +174,7 @@ function report(opts: OneModelWaitOptions, byLatency: { latencyMs: number; runs:
   for (const { latencyMs: L, runs } of byLatency) {
     const on = spread(runs, 'on');
     const off = spread(runs, 'off');
+    const http = spread(runs, 'http');
     const serial = spread(runs, 'serial');
     const concurrent = spread(runs, 'concurrent');
     const target = L + OVERHEAD_TARGET_MS;
@@ -141,6 +182,7 @@ function report(opts: OneModelWaitOptions, byLatency: { latencyMs: number; runs:
     lines.push(
       `| ${L} | text turn, validation on (vetAndPlan) | ${threeOf(on)} | target ≤ L + ${OVERHEAD_TARGET_MS} = ${target}: ${met ? 'met' : 'NOT met'} (L + ${formatMs(on.p50 - L)}) |`,
       `| ${L} | text turn, validation off (planTurn) | ${threeOf(off)} | one model call: L + ${formatMs(off.p50 - L)} |`,
+      `| ${L} | text turn, validation on, model over HTTP (streamed) | ${threeOf(http)} | target ≤ ${target}: ${http.p50 <= target ? 'met' : 'NOT met'} (L + ${formatMs(http.p50 - L)}) |`,
       `| ${L} | activities: validatePrompt then planTurn | ${threeOf(serial)} | runs recorded before one-model-wait |`,
       `| ${L} | activities: vetAndPlan | ${threeOf(concurrent)} | ${(concurrent.p50 / serial.p50).toFixed(2)}× the serial pair |`,
     );
@@ -148,14 +190,13 @@ function report(opts: OneModelWaitOptions, byLatency: { latencyMs: number; runs:
       latencyMs: L,
       targetMs: target,
       met,
+      metOverHttp: http.p50 <= target,
       validationOn: roundSummary(on),
+      overHttp: roundSummary(http),
       validationOff: roundSummary(off),
       serialActivities: roundSummary(serial),
       vetAndPlanActivity: roundSummary(concurrent),
-      steps: {
-        on: stepSummary(runs.flatMap((r) => r.steps.on)),
-        off: stepSummary(runs.flatMap((r) => r.steps.off)),
-      },
+      steps: Object.fromEntries(TURNS.map((v) => [v, stepSummary(runs.flatMap((r) => r.steps[v]))])),
       runs: runs.map((r) => Object.fromEntries(Object.entries(r.samples).map(([k, v]) => [k, v.map(round)]))),
     });
   }
@@ -167,11 +208,11 @@ function report(opts: OneModelWaitOptions, byLatency: { latencyMs: number; runs:
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const { latencyMs: L, runs } of byLatency) {
-    for (const v of ['on', 'off'] as const) {
+    for (const v of TURNS) {
       const s = stepSummary(runs.flatMap((r) => r.steps[v]));
       const client = median(runs.flatMap((r) => r.samples[v]));
       lines.push(
-        `| ${L} | ${v} | ${formatMs(client)} | ${formatMs(s.onServer)} | ${s.wfts} | ${formatMs(s.wftDispatch)} | ${formatMs(s.wftOnWorker)} | ${formatMs(s.activityDispatch)} | ${formatMs(s.beforeModel)} | ${formatMs(s.model)} | ${formatMs(s.afterModel)} | ${formatMs(s.other)} |`,
+        `| ${L} | ${v === 'http' ? 'on, over HTTP' : v} | ${formatMs(client)} | ${formatMs(s.onServer)} | ${s.wfts} | ${formatMs(s.wftDispatch)} | ${formatMs(s.wftOnWorker)} | ${formatMs(s.activityDispatch)} | ${formatMs(s.beforeModel)} | ${formatMs(s.model)} | ${formatMs(s.afterModel)} | ${formatMs(s.other)} |`,
       );
     }
   }
