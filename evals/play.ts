@@ -85,7 +85,7 @@ async function converse(input: PlayInput, seen: RunObservation): Promise<void> {
         return;
       }
       const pending: PendingApproval = reply.pendingToolCall;
-      const decision = answerOf(scenario.approvals[pending.tool]) ?? (await user.decide(pending));
+      const decision = answerOf(scenario.approvals[pending.tool], pending) ?? (await user.decide(pending));
       seen.approvals.push({
         tool: pending.tool,
         args: pending.call.args,
@@ -112,10 +112,11 @@ async function converse(input: PlayInput, seen: RunObservation): Promise<void> {
   }
 }
 
-function answerOf(answer: ApprovalAnswer | undefined): Decision | undefined {
+/** The scenario's answer to an approval; `{ approve: {…} }` changes those arguments of the proposed call. */
+function answerOf(answer: ApprovalAnswer | undefined, pending: PendingApproval): Decision | undefined {
   if (answer === undefined) return undefined;
   if (answer === 'approve') return { approve: true };
-  if ('approve' in answer) return { approve: true, args: answer.approve };
+  if ('approve' in answer) return { approve: true, args: { ...pending.call.args, ...answer.approve } };
   return { approve: false, reason: answer.reject };
 }
 

@@ -170,7 +170,10 @@ describe('scenario files', () => {
     const shipped = loadScenarios(SCENARIOS_DIR);
     expect(shipped.length).toBeGreaterThanOrEqual(5);
     expect(new Set(shipped.map((s) => s.agent)).size).toBeGreaterThanOrEqual(4);
-    expect(loadScenarios(SCENARIOS_DIR, ['pto-']).map((s) => s.name)).toEqual(['pto-balance', 'pto-book-approved']);
+    expect(loadScenarios(SCENARIOS_DIR, ['move-']).map((s) => s.name)).toEqual([
+      'move-money-gathered',
+      'move-money-refused',
+    ]);
   });
 });
 
