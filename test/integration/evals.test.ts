@@ -147,7 +147,7 @@ describe('npm run eval', () => {
         run: 2,
         failures: [
           'CurrentPTO arguments (exact): email: expected "ada@example.com", got "grace@example.com"',
-          'the last reply does not contain "104 hours": "You have 36 hours left."',
+          'the last reply does not contain "104": "You have 36 hours left."',
         ],
       },
     ]);
