@@ -245,8 +245,8 @@ export type ChatMessage =
       stored?: BlobRef;
     }
   | { kind: 'tool'; call: ToolCall; outcome: ToolOutcome }
-  /** `forUser`: for the user only (a model switch), never sent to the model. `hook`: a hook's decision, `text` its
-   * line (core/hooks.ts: hookLine). */
+  /** `forUser`: for the user only (a model switch), never sent to the model. `hook`: a hook's decision (for the user too),
+   * `text` its line (core/hooks.ts: hookLine). */
   | { kind: 'note'; text: string; forUser?: true; hook?: HookDecision };
 
 /** Behaviour flags, read once per run through an activity so replays see the same values. */

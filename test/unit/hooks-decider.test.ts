@@ -49,7 +49,7 @@ describe('hooks in the decider', () => {
     convo.apply(next(convo, 'plan'), screened({ decisions: [redacted], text: 'mail [email]' }));
     expect(tail(convo.messages, 2)).toEqual([
       { kind: 'user', text: 'mail [email]', promptId: 2 },
-      { kind: 'note', text: 'hook pii rewrote your message: 1 e-mail address redacted', hook: redacted },
+      { kind: 'note', text: 'hook pii rewrote your message: 1 e-mail address redacted', forUser: true, hook: redacted },
     ]);
     // The next request sends the rewritten message again, so a worker's copy of the transcript has the new words.
     const again = next(convo, 'plan');
@@ -67,7 +67,7 @@ describe('hooks in the decider', () => {
     convo.apply(next(convo, 'plan'), screened({ decisions: [topicBlock], blocked: 'Not here.' }));
     expect(tail(convo.messages, 3)).toEqual([
       { kind: 'user', text: '[message withheld: blocked by the hook topics]', promptId: 2 },
-      { kind: 'note', text: 'hook topics blocked your message: Not here.', hook: topicBlock },
+      { kind: 'note', text: 'hook topics blocked your message: Not here.', forUser: true, hook: topicBlock },
       { kind: 'agent', text: 'Not here.', toolCalls: [] },
     ]);
     expect(convo.nextEffect()).toBeNull();
@@ -119,7 +119,7 @@ describe('hooks in the decider', () => {
     const failed: HookDecision = { hook: 'judge', point: 'afterModelCall', action: 'failed', note: 'it threw: down' };
     convo.apply(next(convo, 'plan'), { text: '', toolCalls: [], usage, model: 'm:1', hooks: [failed] });
     expect(tail(convo.messages, 2)).toEqual([
-      { kind: 'note', text: "hook judge failed on the model's answer: it threw: down", hook: failed },
+      { kind: 'note', text: "hook judge failed on the model's answer: it threw: down", forUser: true, hook: failed },
       {
         kind: 'agent',
         text: 'The hook "judge" failed, so the model\'s answer was withheld: it threw: down',
@@ -145,7 +145,7 @@ describe('hooks in the decider', () => {
     convo.apply(run, { status: 'ok', result: 'call [phone]', hooks: [withheld] });
     expect(tail(convo.messages, 2)).toEqual([
       { kind: 'tool', call: run.call, outcome: { status: 'ok', result: 'call [phone]' } },
-      { kind: 'note', text: "hook pii rewrote Book's result: 1 phone number redacted", hook: withheld },
+      { kind: 'note', text: "hook pii rewrote Book's result: 1 phone number redacted", forUser: true, hook: withheld },
     ]);
   });
 });
