@@ -1,9 +1,9 @@
 // The agent worker a scenario runs on, built as production builds it (createAgentWorker), on a task queue of its own,
 // with demo data of its own (cleared before each run). Its settings are the defaults plus the model's settings from the
-// environment (LLM_*, MODEL_*, the providers' keys, PRICES_FILE; LLM_KEY only for its provider: models.ts) and the
-// scenario's env: nothing else of the shell's, so a developer's SHOW_CONFIRM=false or STRIPE_API_KEY cannot change
-// what a scenario means. No MCP servers unless the scenario names a registry (MCP_ENDPOINTS_FILE); made tools, files
-// and tokens in a temporary folder.
+// environment (LLM_*, MODEL_*, the providers' keys, PRICES_FILE; LLM_KEY only for its provider: models.ts), the hooks
+// (HOOKS, HOOKS_DIR, HOOK_*) and the scenario's env: nothing else of the shell's, so a developer's SHOW_CONFIRM=false
+// or STRIPE_API_KEY cannot change what a scenario means. No MCP servers unless the scenario names a registry
+// (MCP_ENDPOINTS_FILE); made tools, files and tokens in a temporary folder.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,8 +16,8 @@ import { scriptedFor, type ModelUnderTest } from './models';
 import type { Scenario } from './scenario';
 import type { EvalServer } from './server';
 
-/** What of the shell's environment reaches an eval worker: the model's settings, nothing else. */
-const MODEL_SETTING = /^(LLM_|MODEL_|OPENAI_|ANTHROPIC_|GOOGLE_GENERATIVE_AI_|PRICES_FILE$)/;
+/** What of the shell's environment reaches an eval worker: the model's settings and the hooks around it, nothing else. */
+const MODEL_SETTING = /^(LLM_|MODEL_|OPENAI_|ANTHROPIC_|GOOGLE_GENERATIVE_AI_|PRICES_FILE$|HOOKS$|HOOKS_DIR$|HOOK_)/;
 
 export interface EvalWorker {
   agents: AgentClient;
