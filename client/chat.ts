@@ -2,9 +2,10 @@
 // questions running tools ask (a form, a URL, a sampling request), with their progress as they run.
 import * as readline from 'node:readline/promises';
 import type { AgentClient } from './agent-client';
-import { formatHistory, formatReply } from './terminal-format';
+import { formatHistory, formatHookNotes, formatReply } from './terminal-format';
 import type { StreamBus } from '../stream/bus';
 import type { AgentReply } from '../core/conversation-types';
+import type { ChatMessage } from '../core/types';
 import { printStreamedText } from './streamed-text';
 import { printToolProgress } from './tool-progress';
 import { askQuestion } from './question-prompt';
@@ -33,16 +34,29 @@ export async function runChat(client: AgentClient, id: string, first: AgentReply
     const text = io.json ? JSON.stringify(r) : formatReply(shown);
     if (text) io.output.write(`${text}\n`);
   };
+  /** Where the transcript was when the last exchange ended: what hooks decided since is shown with the reply. */
+  let seen: number | null = null;
   /** Sends, printing the reply's text as it is written when a stream is at hand; then shows the reply. */
   const exchange = async (send: () => Promise<AgentReply>): Promise<AgentReply> => {
+    seen ??= (await client.feed(id, Number.MAX_SAFE_INTEGER)).next;
     const streaming = io.stream && !io.json ? printStreamedText(io.stream, id, (t) => io.output.write(t)) : null;
     const progress = io.stream && !io.json ? printToolProgress(io.stream, id, (t) => io.output.write(t)) : null;
     const answer = await whileWaiting(client, id, print, send).finally(() => {
       streaming?.stop();
       progress?.();
     });
+    const feed = await client.feed(id, seen);
+    seen = feed.next;
+    showHooks(feed.messages.map((m) => m.message));
     show(answer, streaming ? streaming.stop() : null);
     return answer;
+  };
+  /** Hook decisions (a redaction, a guardrail's block) as lines before the reply; one object each with --json. */
+  const showHooks = (messages: ChatMessage[]) => {
+    for (const m of messages) {
+      if (m.kind !== 'note' || !m.hook) continue;
+      io.output.write(io.json ? `${JSON.stringify({ hook: m.hook, text: m.text })}\n` : `${formatHookNotes([m])}\n`);
+    }
   };
   const ask = async (question: string): Promise<string | null> => {
     if (!io.json) io.output.write(question);

@@ -17,6 +17,7 @@ import {
   formatEndpoints,
   formatGoalFiles,
   formatHistory,
+  formatHookNotes,
   formatReply,
   formatSpend,
   formatTree,
@@ -214,8 +215,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         // Files are stored first (held by the conversation), then sent with the words as references.
         const attachments = [];
         for (const file of values.file ?? []) attachments.push(await c.attach(id, file));
+        const before = (await c.feed(id, Number.MAX_SAFE_INTEGER)).next;
         const reply = await c.say(id, attachments.length ? { text: sent, attachments } : sent);
-        out(formatReply(reply, id), reply);
+        // What hooks decided on the way (a redaction, a guardrail's block), before the reply.
+        const hooks = formatHookNotes((await c.feed(id, before)).messages.map((m) => m.message));
+        out([hooks, formatReply(reply, id)].filter(Boolean).join('\n'), reply);
         return 0;
       }
       case 'confirm': {

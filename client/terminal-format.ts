@@ -61,6 +61,11 @@ export function formatConversations(found: ConversationSummary[]): string {
     .join('\n');
 }
 
+/** What hooks decided among `messages` (core/hooks.ts), a line each as the history shows them. */
+export function formatHookNotes(messages: ChatMessage[]): string {
+  return messages.flatMap((m) => (m.kind === 'note' && m.hook ? [`  (${m.text})`] : [])).join('\n');
+}
+
 /** The history; with `delegates` (HistoryTree), each delegate's own history folded under its AskAgent result. */
 export function formatHistory(messages: ChatMessage[], delegates?: HistoryTree['delegates']): string {
   return messages

@@ -1,5 +1,5 @@
 // The messages of a conversation as the user sees them: their words, the agent's, each tool call as a card (its
-// result folded in, its approval buttons while it waits), and notes such as an agent switch.
+// result folded in, its approval buttons while it waits), and notes such as an agent switch or a hook's decision.
 import { Fragment, type ReactNode } from 'react';
 import type { ConfirmDecision, PendingApproval, SeqMessage, ToolCall, ToolSpec } from './api';
 import { isStarter } from './chat-state';
@@ -55,7 +55,12 @@ export function Transcript({ messages, pending, tools, onDecide }: Props) {
       case 'tool':
         return shown.has(m.call.id) ? null : card(m.call, seq);
       case 'note':
-        return (
+        // A hook's decision (a redaction, a guardrail's block) stands out from the agent's own notes.
+        return m.hook ? (
+          <p key={seq} className={`note hook hook-${m.hook.action}`} data-testid="message-hook">
+            {m.text}
+          </p>
+        ) : (
           <p key={seq} className="note" data-testid="message-note">
             {m.text}
           </p>

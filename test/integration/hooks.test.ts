@@ -11,6 +11,7 @@ import type { ChatMessage } from '../../core/types';
 import { defineTool } from '../../tools/define-tool';
 import { loadNativeTools, ToolRegistry } from '../../tools/tool-registry';
 import { history, say, startConversation, toolOutcomes } from '../helpers/conversation';
+import { runCli } from '../helpers/cli';
 import {
   completion,
   isAfterTool,
@@ -195,6 +196,29 @@ describe('hooks and guardrails, on a real Temporal server', () => {
       { kind: 'agent', text: "I can't help with medical advice here. Please ask about something else.", toolCalls: [] },
     ]);
     expect(JSON.stringify(messages)).not.toContain('ibuprofen');
+  });
+
+  it('the CLI shows each decision before the reply (agent say, agent chat)', async () => {
+    const cliEnv = {
+      TEMPORAL_ADDRESS: env.address,
+      TASK_QUEUE: shipped.worker.options.taskQueue,
+      AGENT_GOAL: 'goal_order_status',
+      PATH: process.env.PATH,
+    };
+    const id = `hooks-cli-${process.pid}`;
+    expect((await runCli(['start', '--id', id], cliEnv)).code).toBe(0);
+    const said = await runCli(['say', id, 'What', 'dosage', 'is', 'safe?'], cliEnv);
+    const reason = "I can't help with medical advice here. Please ask about something else.";
+    expect(said.out).toBe(`  (hook topic-guardrail blocked your message: ${reason})\nagent> ${reason}\n`);
+    const chat = await runCli(['chat', id], cliEnv, 'Where is ORD-1001? Mail ada@example.com\n/quit\n');
+    expect(chat.out).toContain(
+      [
+        '  (hook pii-redaction rewrote your message: 1 e-mail address redacted)',
+        "  (hook pii-redaction rewrote GetOrder's result: 1 e-mail address redacted)",
+        'agent> Order ORD-1001 is shipped; we will write to [email].',
+      ].join('\n'),
+    );
+    expect(chat.out).not.toContain('topic-guardrail'); // decisions of an earlier exchange are not shown again
   });
 
   it('a blocked tool call is not made: the model reads why and answers from it', async () => {
