@@ -240,7 +240,7 @@ const ChatMessage = z
   .passthrough()
   .openapi('ChatMessage', {
     description:
-      "user {text, promptId} | agent {text, toolCalls, usage?} (usage: that step's tokens and cost) | tool {call, outcome} | note {text, forUser?} (forUser: shown to the user, never sent to the model, e.g. a switch to a fallback model)",
+      "user {text, promptId} | agent {text, toolCalls, usage?} (usage: that step's tokens and cost) | tool {call, outcome} | note {text, forUser?, hook?} (forUser: shown to the user, never sent to the model, e.g. a switch to a fallback model; hook: a hook's decision {hook, point, action: rewrite|block|failed, note, tool?}, docs/hooks.md)",
   });
 export const Started = z
   .object({ conversationId: z.string(), goalId: z.string(), greeting: AgentReply.nullable() })
