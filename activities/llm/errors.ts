@@ -26,24 +26,31 @@ export function toLlmFailure(err: unknown, provider: string, timeoutMs?: number)
         FailureTypes.LlmMisconfigured,
       );
     }
-    if (status === 429) {
-      return ApplicationFailure.create({
-        message: `The ${provider} API is rate limiting (HTTP 429). ${message}`,
-        type: FailureTypes.LlmRateLimited,
-        nextRetryDelay: retryAfter(err.responseHeaders),
-      });
-    }
+    // A 200 whose stream broke while it was read: the connection dropped mid-reply.
+    if (status !== undefined && status < 300)
+      return ApplicationFailure.retryable(
+        `The ${provider} API's reply broke off mid-stream (${innermost(err)}); nothing of it is kept.`,
+        FailureTypes.LlmUnavailable,
+      );
+    if (status === 429) return rateLimited(provider, `HTTP 429`, message, retryAfter(err.responseHeaders));
+    if (isOverloaded(status, err.data ?? err.responseBody))
+      return overloaded(provider, `HTTP ${status}`, message, retryAfter(err.responseHeaders));
     if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 409) {
       return ApplicationFailure.nonRetryable(
         `The ${provider} API rejected the request (HTTP ${status}). ${message}`,
         FailureTypes.LlmBadRequest,
       );
     }
-    return ApplicationFailure.retryable(
-      `The ${provider} API failed (HTTP ${status ?? 'no status'}). ${message}`,
-      FailureTypes.LlmUnavailable,
-    );
+    return ApplicationFailure.create({
+      message: `The ${provider} API failed (HTTP ${status ?? 'no status'}). ${message}`,
+      type: FailureTypes.LlmUnavailable,
+      nextRetryDelay: retryAfter(err.responseHeaders),
+    });
   }
+  // An error event inside a 200 stream (the provider's error object, kept as the cause by reply-reader.ts).
+  const streamed = streamError(err);
+  if (streamed?.rateLimited) return rateLimited(provider, 'in the stream', message);
+  if (streamed?.overloaded) return overloaded(provider, 'in the stream', message);
   if (LoadAPIKeyError.isInstance(err))
     return ApplicationFailure.nonRetryable(`${message} Set ${keySettings(provider)}.`, FailureTypes.LlmMisconfigured);
   if (NoSuchModelError.isInstance(err))
@@ -54,6 +61,66 @@ export function toLlmFailure(err: unknown, provider: string, timeoutMs?: number)
   }
   // Network failures, timeouts, malformed responses: worth another try.
   return ApplicationFailure.retryable(`Calling ${provider} failed: ${message}`, FailureTypes.LlmUnavailable);
+}
+
+function rateLimited(provider: string, where: string, message: string, delay?: string): ApplicationFailure {
+  return ApplicationFailure.create({
+    message: `The ${provider} API is rate limiting (${where}). ${message}`,
+    type: FailureTypes.LlmRateLimited,
+    nextRetryDelay: delay,
+  });
+}
+
+/** Busy, not broken: worth another try, after the provider's retry-after when it gives one. */
+function overloaded(provider: string, where: string, message: string, delay?: string): ApplicationFailure {
+  return ApplicationFailure.create({
+    message: `The ${provider} API is overloaded (${where}). ${message}`,
+    type: FailureTypes.LlmUnavailable,
+    nextRetryDelay: delay,
+  });
+}
+
+/**
+ * Overloaded in each provider's words: Anthropic's 529 (`overloaded_error`), OpenAI's 503 (`server_is_overloaded`),
+ * Gemini's 503 (`UNAVAILABLE`, "The model is overloaded").
+ */
+function isOverloaded(status: number | undefined, body: unknown): boolean {
+  if (status === 529 || status === 503) return true;
+  return /overload/i.test(typeof body === 'string' ? body : JSON.stringify(body ?? ''));
+}
+
+/** What an error object a provider streamed says of itself (OpenAI's carry a status code, Anthropic's a type). */
+function streamError(err: unknown): { rateLimited: boolean; overloaded: boolean } | undefined {
+  for (
+    let e = err as Record<string, unknown> | undefined, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    depth++
+  ) {
+    const inner = (e.error && typeof e.error === 'object' ? e.error : e) as Record<string, unknown>;
+    const words = [inner.type, inner.code, inner.status].filter((w) => typeof w === 'string').join(' ');
+    const status = typeof e.statusCode === 'number' ? e.statusCode : undefined;
+    if (status !== undefined || words) {
+      return {
+        rateLimited: status === 429 || /rate_limit|RESOURCE_EXHAUSTED/i.test(words),
+        overloaded:
+          status === 503 || status === 529 || /overload|UNAVAILABLE/i.test(`${words} ${String(inner.message)}`),
+      };
+    }
+    e = e.cause as typeof e;
+  }
+  return undefined;
+}
+
+/** The root cause's words (fetch's "terminated" says less than its cause's "other side closed"). */
+function innermost(err: Error): string {
+  const words: string[] = [];
+  // Not `instanceof`: fetch's errors come from Node's own realm.
+  for (let e: unknown = err.cause, depth = 0; typeof e === 'object' && e !== null && depth < 5; depth++) {
+    const message = (e as Error).message;
+    if (typeof message === 'string' && message) words.push(message);
+    e = (e as Error).cause;
+  }
+  return words.join(': ') || err.message;
 }
 
 /** The per-call timeout fired (llm-activities.ts callTimeout): a TimeoutError, possibly wrapped by the SDK or fetch. */

@@ -22,11 +22,26 @@ export async function readReply(
       text += part.text;
       onText(part.text);
     } else if (part.type === 'tool-call') toolCalls.push(part);
-    else if (part.type === 'finish') usage = part.totalUsage;
-    else if (part.type === 'error') throw signal.aborted ? signal.reason : asError(part.error);
+    else if (part.type === 'finish') {
+      // Every provider's stream ends with its own finish (finish_reason, response.completed, message_delta,
+      // finishReason): without one the stream stopped early, and what came is part of a reply, never the reply.
+      if (part.finishReason === 'other' && part.rawFinishReason === undefined) throw new UnfinishedReply(text);
+      usage = part.totalUsage;
+    } else if (part.type === 'error') throw signal.aborted ? signal.reason : asError(part.error);
     else if (part.type === 'abort') throw signal.reason;
   }
   return { text, toolCalls, usage };
+}
+
+/** The provider's stream ended without saying the reply was done: worth another try (llm-activities retries it). */
+export class UnfinishedReply extends Error {
+  constructor(received: string) {
+    super(
+      `the reply stream ended before the model finished (the connection closed early, after ${received.length} ` +
+        'characters); nothing of it is kept',
+    );
+    this.name = 'UnfinishedReply';
+  }
 }
 
 /** A provider may report a mid-stream failure as a plain object ({message, type}): keep its message. */

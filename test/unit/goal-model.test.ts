@@ -28,7 +28,9 @@ describe('per-goal model override', () => {
     await expect(plan({ ...base, settings: { model: 'openai:gpt-4o-mini' } })).rejects.toMatchObject({
       nonRetryable: true,
       type: 'LlmMisconfigured',
-      message: expect.stringMatching(/Goal "goal_hr_pto" names the model "openai:gpt-4o-mini": LLM_KEY is not set/),
+      message: expect.stringMatching(
+        /Goal "goal_hr_pto" names the model "openai:gpt-4o-mini": LLM_KEY or OPENAI_API_KEY is not set/,
+      ),
     });
   });
 });

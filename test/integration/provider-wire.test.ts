@@ -1,0 +1,144 @@
+// Provider wire tests: recorded answers of each provider we support (test/fixtures/wire/<provider>/, built from the
+// providers' documented streaming formats) replayed over real HTTP by a local server, so the AI SDK's real provider
+// code parses them and our planning activity turns them into a turn's result or a typed failure. Each case asserts
+// what reaches the conversation: the text, the tool calls, the usage and its cost, or the failure's type, retry and
+// words. No Temporal server: the activity runs in the test's process (provider-wire-worker.test.ts runs a worker).
+import { FailureTypes } from '../../core/activity-types';
+import { startWireBench, type WireBench } from '../helpers/provider-wire';
+import type { WireProvider } from '../../testkit/wire-replay';
+
+/** What differs between providers' answers to the same case. */
+interface ProviderCases {
+  /** What the user sees of a refusal. */
+  refusal: RegExp;
+  /** The words a malformed tool call comes back to the model with (quoting what it sent). */
+  malformed: RegExp;
+  /** How the API says it is overloaded: the HTTP status, and the retry-after its answer carries. */
+  overloaded: { status: number; retryAfter: string };
+  rateLimited: { retryAfter: string };
+}
+
+const PROVIDERS: Record<WireProvider, ProviderCases> = {
+  'openai-chat': {
+    refusal: /^I'm sorry, I can't help with that\.$/,
+    malformed: /LookupCustomer are not a JSON object: \{"email": "ada@exa\./,
+    overloaded: { status: 503, retryAfter: '5 seconds' },
+    rateLimited: { retryAfter: '2 seconds' },
+  },
+} as Record<WireProvider, ProviderCases>;
+
+describe.each(Object.keys(PROVIDERS) as WireProvider[])('the %s provider on the wire', (provider) => {
+  const cases = PROVIDERS[provider];
+  let wire: WireBench;
+  beforeAll(async () => {
+    wire = await startWireBench(provider);
+  });
+  afterAll(() => wire?.close());
+  afterEach(() => expect(wire.replay.pending()).toBe(0));
+
+  it('parallel tool calls come back as both calls, in order, with their arguments and usage', async () => {
+    wire.replay.play('parallel-tool-calls');
+    const result = await wire.plan('Weather in Paris and Tokyo?');
+    expect(result.text).toBe('');
+    expect(result.toolCalls.map((c) => [c.tool, c.args])).toEqual([
+      ['GetWeather', { city: 'Paris' }],
+      ['GetWeather', { city: 'Tokyo' }],
+    ]);
+    expect(new Set(result.toolCalls.map((c) => c.id)).size).toBe(2);
+    expect(result.usage).toMatchObject({ inputTokens: 412, outputTokens: 54, totalTokens: 466 });
+  });
+
+  it('text and a tool call in one response: both kept', async () => {
+    wire.replay.play('text-and-tools');
+    const result = await wire.plan('Where is ORD-1001?');
+    expect(result.text).toBe('Let me look up order ORD-1001.');
+    expect(result.toolCalls).toEqual([{ id: expect.any(String), tool: 'GetOrder', args: { orderId: 'ORD-1001' } }]);
+  });
+
+  it('reasoning: the answer is the reply, the reasoning is not, and its tokens are counted as output', async () => {
+    wire.replay.play('reasoning');
+    const result = await wire.plan('Weather in Paris?');
+    expect(result.text).toBe('It is 18 °C in Paris.');
+    expect(result.usage).toMatchObject({ inputTokens: 402, outputTokens: 210 });
+  });
+
+  it('a refusal reaches the user as words', async () => {
+    wire.replay.play('refusal');
+    const result = await wire.plan('Help me pick a lock.');
+    expect(result.text).toMatch(cases.refusal);
+    expect(result.toolCalls).toEqual([]);
+  });
+
+  it('tool arguments split across many chunks are joined exactly (escapes and non-ASCII included)', async () => {
+    wire.replay.play('split-tool-arguments');
+    const result = await wire.plan('Tell Ada about the café.');
+    expect(result.toolCalls).toEqual([
+      {
+        id: expect.any(String),
+        tool: 'SendEmail',
+        args: { to: 'ada@example.com', subject: 'Café "Adá"', body: 'See you at 5 — Zoë' },
+      },
+    ]);
+  });
+
+  it('malformed tool-call JSON goes back to the model as that call, quoting what it sent', async () => {
+    wire.replay.play('malformed-tool-arguments');
+    const result = await wire.plan('Find ada');
+    expect(result.toolCalls).toHaveLength(1);
+    expect(result.toolCalls[0]).toMatchObject({ tool: 'LookupCustomer', args: {} });
+    expect(result.toolCalls[0]!.malformed).toMatch(cases.malformed);
+  });
+
+  it('usage with cached input tokens', async () => {
+    wire.replay.play('cached-usage');
+    const result = await wire.plan('Where is ORD-1001?');
+    expect(result.text).toBe('Order ORD-1001 shipped yesterday.');
+    expect(result.usage).toMatchObject({ inputTokens: 2006, outputTokens: 300, totalTokens: 2306 });
+    expect(result.usage.costUsd).toBeGreaterThan(0);
+  });
+
+  it('rate limited (429): retryable LlmRateLimited, retry-after honoured', async () => {
+    wire.replay.play('rate-limited');
+    const failure = await wire.failure();
+    expect(failure.type).toBe(FailureTypes.LlmRateLimited);
+    expect(failure.nonRetryable).toBe(false);
+    expect(failure.nextRetryDelay).toBe(cases.rateLimited.retryAfter);
+    expect(failure.message).toMatch(new RegExp(`^The ${provider} API is rate limiting \\(HTTP 429\\)`));
+  });
+
+  it('overloaded: retryable LlmUnavailable that says so, retry-after honoured', async () => {
+    wire.replay.play('overloaded');
+    const failure = await wire.failure();
+    expect(failure.type).toBe(FailureTypes.LlmUnavailable);
+    expect(failure.nonRetryable).toBe(false);
+    expect(failure.nextRetryDelay).toBe(cases.overloaded.retryAfter);
+    expect(failure.message).toMatch(
+      new RegExp(`^The ${provider} API is overloaded \\(HTTP ${cases.overloaded.status}\\)`),
+    );
+  });
+
+  it('a stream cut mid-way (connection reset) is a retryable failure, never a half reply', async () => {
+    wire.replay.play({ name: 'cut-mid-stream', end: 'reset' });
+    const failure = await wire.failure();
+    expect(failure.type).toBe(FailureTypes.LlmUnavailable);
+    expect(failure.nonRetryable).toBe(false);
+    expect(failure.message).toMatch(
+      /reply broke off mid-stream \(terminated: other side closed\); nothing of it is kept/,
+    );
+  });
+
+  it('a stream closed before the model finished is a retryable failure that says so, never a half reply', async () => {
+    wire.replay.play('truncated-stream');
+    const failure = await wire.failure();
+    expect(failure.type).toBe(FailureTypes.LlmUnavailable);
+    expect(failure.nonRetryable).toBe(false);
+    expect(failure.message).toMatch(/reply stream ended before the model finished/);
+  });
+
+  it('an error in the middle of a stream is a retryable failure', async () => {
+    wire.replay.play('stream-error');
+    const failure = await wire.failure();
+    expect(failure.type).toBe(FailureTypes.LlmUnavailable);
+    expect(failure.nonRetryable).toBe(false);
+  });
+});
