@@ -33,6 +33,7 @@ import { makePdf } from './helpers/reader-fixtures';
 import { decide, say, startConversation, waitForUser, waitUntil } from './helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../testkit/temporal';
 import { recordModelFaults } from './record-model-faults';
+import { recordHooks } from './record-hooks';
 
 const OUT = path.join(__dirname, 'histories');
 /** Existing recordings are kept (they pin what older code wrote) unless --force is given. */
@@ -605,6 +606,7 @@ async function main(): Promise<void> {
       await reader.stop();
     }
     await recordModelFaults(env, save, wanted);
+    await recordHooks(env, save, wanted);
   } finally {
     await env.teardown();
   }
