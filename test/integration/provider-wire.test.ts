@@ -25,6 +25,12 @@ const PROVIDERS: Record<WireProvider, ProviderCases> = {
     overloaded: { status: 503, retryAfter: '5 seconds' },
     rateLimited: { retryAfter: '2 seconds' },
   },
+  openai: {
+    refusal: /^I'm sorry, I can't help with that\.$/,
+    malformed: /LookupCustomer are not a JSON object: \{"email": "ada@exa\./,
+    overloaded: { status: 503, retryAfter: '5 seconds' },
+    rateLimited: { retryAfter: '2 seconds' },
+  },
 } as Record<WireProvider, ProviderCases>;
 
 describe.each(Object.keys(PROVIDERS) as WireProvider[])('the %s provider on the wire', (provider) => {
@@ -133,6 +139,14 @@ describe.each(Object.keys(PROVIDERS) as WireProvider[])('the %s provider on the 
     expect(failure.type).toBe(FailureTypes.LlmUnavailable);
     expect(failure.nonRetryable).toBe(false);
     expect(failure.message).toMatch(/reply stream ended before the model finished/);
+  });
+
+  it('overloaded, said in the stream: retryable LlmUnavailable that says so', async () => {
+    wire.replay.play('stream-overloaded');
+    const failure = await wire.failure();
+    expect(failure.type).toBe(FailureTypes.LlmUnavailable);
+    expect(failure.nonRetryable).toBe(false);
+    expect(failure.message).toMatch(new RegExp(`^The ${provider} API is overloaded`));
   });
 
   it('an error in the middle of a stream is a retryable failure', async () => {
