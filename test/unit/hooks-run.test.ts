@@ -1,5 +1,7 @@
 // Running hooks: in order, each seeing the rewrite before it; the first block, throw, hang or nonsense answer stops
 // what it guards (fail closed) with the hook named; and the two shipped examples' rules.
+import { SpanStatusCode, trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { HookRunner, type LoadedHook } from '../../activities/hooks/hook-runner';
 import { afterToolCall, beforeToolCall } from '../../activities/hooks/tool-hooks';
 import { heldForHooks, screenPrompt } from '../../activities/hooks/model-hooks';
@@ -174,6 +176,36 @@ describe('running hooks', () => {
     const direct = heldForHooks(runner([upper]), out);
     direct.write('now');
     expect(written.at(-1)).toBe('now');
+  });
+});
+
+describe('tracing', () => {
+  it('runs each hook in a hook.run span that says what it decided', async () => {
+    const exporter = new InMemorySpanExporter();
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    const thrower = defineHook({
+      name: 'thrower',
+      on: 'userMessage',
+      run: () => {
+        throw new Error('x');
+      },
+    });
+    await runner([upper, thrower]).run('userMessage', { text: 'hi' });
+    expect(
+      exporter.getFinishedSpans().map((s) => ({ name: s.name, attributes: s.attributes, status: s.status.code })),
+    ).toEqual([
+      {
+        name: 'hook.run',
+        attributes: { 'hook.name': 'upper', 'hook.point': 'userMessage', 'hook.action': 'rewrite' },
+        status: SpanStatusCode.UNSET,
+      },
+      {
+        name: 'hook.run',
+        attributes: { 'hook.name': 'thrower', 'hook.point': 'userMessage', 'hook.action': 'failed' },
+        status: SpanStatusCode.ERROR,
+      },
+    ]);
+    trace.disable();
   });
 });
 
