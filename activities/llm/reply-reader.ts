@@ -1,7 +1,7 @@
 // Reading a streamed model reply: text deltas go out as they come (to the stream bus, via the caller), and the
 // whole reply comes back as generateText would return it, failures thrown as generateText would throw them.
 import { Context } from '@temporalio/activity';
-import type { LanguageModelUsage, StreamTextResult, ToolSet, TypedToolCall } from 'ai';
+import type { LanguageModelUsage, ProviderMetadata, StreamTextResult, ToolSet, TypedToolCall } from 'ai';
 import type { ReplyStream, StreamTarget } from '../../stream';
 
 /**
@@ -17,6 +17,7 @@ export async function readReply(
   let text = '';
   const toolCalls: TypedToolCall<ToolSet>[] = [];
   let usage: Partial<LanguageModelUsage> = {};
+  let metadata: ProviderMetadata | undefined;
   for await (const part of result.fullStream) {
     if (part.type === 'text-delta') {
       text += part.text;
@@ -27,10 +28,31 @@ export async function readReply(
       // finishReason): without one the stream stopped early, and what came is part of a reply, never the reply.
       if (part.finishReason === 'other' && part.rawFinishReason === undefined) throw new UnfinishedReply(text);
       usage = part.totalUsage;
-    } else if (part.type === 'error') throw signal.aborted ? signal.reason : asError(part.error);
+      // A provider's filter that stops the reply before a word (Anthropic's refusal, Gemini's SAFETY) would leave the
+      // user an empty message: they are told in words instead. (OpenAI's refusals come as text already.)
+      if (part.finishReason === 'content-filter' && !text.trim() && toolCalls.length === 0) {
+        text = declinedWords(metadata);
+        onText(text);
+      }
+    } else if (part.type === 'finish-step') metadata = part.providerMetadata;
+    else if (part.type === 'error') throw signal.aborted ? signal.reason : asError(part.error);
     else if (part.type === 'abort') throw signal.reason;
   }
   return { text, toolCalls, usage };
+}
+
+/** What the user is told when the provider's filter stopped the reply: with its reason when the provider gave one. */
+export function declinedWords(metadata: ProviderMetadata | undefined): string {
+  const stop = metadata?.anthropic?.stopDetails as { explanation?: unknown } | undefined;
+  const ratings = metadata?.google?.safetyRatings as { category?: unknown; blocked?: unknown }[] | null | undefined;
+  const blocked = (Array.isArray(ratings) ? ratings : []).filter((r) => r.blocked).map((r) => String(r.category));
+  const why =
+    typeof stop?.explanation === 'string'
+      ? stop.explanation
+      : blocked.length
+        ? `blocked by its provider's safety filter (${blocked.join(', ')})`
+        : "stopped by its provider's content filter";
+  return `The model declined to answer this: ${why}`;
 }
 
 /** The provider's stream ended without saying the reply was done: worth another try (llm-activities retries it). */

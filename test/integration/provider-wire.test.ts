@@ -31,6 +31,14 @@ const PROVIDERS: Record<WireProvider, ProviderCases> = {
     overloaded: { status: 503, retryAfter: '5 seconds' },
     rateLimited: { retryAfter: '2 seconds' },
   },
+  anthropic: {
+    // A classifier block: no content, stop_reason "refusal", its explanation in stop_details.
+    refusal:
+      /^The model declined to answer this: This request triggered restrictions on violative cyber content and was blocked under Anthropic's Usage Policy\.$/,
+    malformed: /LookupCustomer are not a JSON object: \{"email": "ada@exa\./,
+    overloaded: { status: 529, retryAfter: '5 seconds' },
+    rateLimited: { retryAfter: '2 seconds' },
+  },
 } as Record<WireProvider, ProviderCases>;
 
 describe.each(Object.keys(PROVIDERS) as WireProvider[])('the %s provider on the wire', (provider) => {
