@@ -32,6 +32,7 @@ import { openBlobStore, readBlobSettings } from '../blobs';
 import { makePdf } from './helpers/reader-fixtures';
 import { decide, say, startConversation, waitForUser, waitUntil } from './helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../testkit/temporal';
+import { recordLocalTools } from './record-local-tools';
 import { recordModelFaults } from './record-model-faults';
 import { recordHooks } from './record-hooks';
 
@@ -606,6 +607,7 @@ async function main(): Promise<void> {
       await reader.stop();
     }
     await recordModelFaults(env, save, wanted);
+    await recordLocalTools(env, save, wanted);
     await recordHooks(env, save, wanted);
   } finally {
     await env.teardown();

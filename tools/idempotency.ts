@@ -4,12 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import { activityInfo } from '@temporalio/activity';
 
-/** `<workflowId>-<runId>-<activityId>` inside a workflow's activity (the same on every retry), else a random key. */
+/** `<workflowId>-<runId>-<activityId>` inside a workflow's activity (the same on every retry; a local activity's id is
+ * marked, as local and other activities count their ids apart), else a random key. */
 export function callKey(): string {
   try {
     const info = activityInfo();
     const run = info.workflowExecution ? `${info.workflowExecution.workflowId}-${info.workflowExecution.runId}-` : '';
-    return `${run}${info.activityId}`;
+    return `${run}${info.isLocal ? 'local-' : ''}${info.activityId}`;
   } catch {
     // Not in an activity (a unit test, a script): nothing to de-duplicate against.
     return randomUUID();

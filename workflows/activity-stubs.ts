@@ -6,6 +6,7 @@ import {
   proxyLocalActivities,
   type ActivityFunctionWithOptions,
   type ActivityOptions,
+  type LocalActivityOptions,
 } from '@temporalio/workflow';
 import {
   FailureTypes,
@@ -95,6 +96,18 @@ const NATIVE_TOOL_OPTIONS: ActivityOptions = {
 
 /** Indexed by tool name: `nativeTools[name](args)` schedules an activity of that type. */
 const nativeTools = proxyActivities<Record<string, ToolActivity>>(NATIVE_TOOL_OPTIONS);
+
+/**
+ * A read-only native tool of this worker (PATCHES.localReadOnlyTools): the same activity, run by the worker inside the
+ * workflow task that asked for it, its result recorded as a marker. Reading changes nothing, so an attempt lost with
+ * its worker is simply run again by the next (after the workflow task's timeout, 10 s, as a heartbeat would be).
+ */
+const LOCAL_TOOL_OPTIONS: LocalActivityOptions = {
+  startToCloseTimeout: NATIVE_TOOL_OPTIONS.startToCloseTimeout,
+  scheduleToCloseTimeout: NATIVE_TOOL_OPTIONS.scheduleToCloseTimeout,
+  retry: NATIVE_TOOL_OPTIONS.retry,
+};
+const localNativeTools = proxyLocalActivities<Record<string, ToolActivity>>(LOCAL_TOOL_OPTIONS);
 
 /** MCP calls: per-call timeouts come from the endpoint (see mcpCallOptions). Connection failures retry. */
 const mcp = proxyActivities<McpActivities>({
@@ -186,6 +199,8 @@ export function runTool(
   args: Record<string, unknown>,
   waitWhenCancelled: boolean,
   caller: ToolCaller = {},
+  /** Read-only native tools of this worker run as local activities (see `runsLocally`). */
+  local = false,
 ): Promise<HookedOutcome & { spent?: Usage }> {
   const cancellationType = waitWhenCancelled
     ? ActivityCancellationType.WAIT_CANCELLATION_COMPLETED
@@ -213,5 +228,12 @@ export function runTool(
   // A tool owned by another worker: same activity type, its own task queue, and a bounded wait for that worker,
   // so if nobody serves the queue the LLM hears so in 30 s, not 3 minutes.
   const routed = spec.taskQueue ? { taskQueue: spec.taskQueue, scheduleToStartTimeout: '30 seconds' } : {};
+  if (local && runsLocally(spec))
+    return localNativeTools[spec.name]!.executeWithOptions({ ...LOCAL_TOOL_OPTIONS, cancellationType }, [args]);
   return nativeTools[spec.name]!.executeWithOptions({ ...NATIVE_TOOL_OPTIONS, ...routed, cancellationType }, [args]);
+}
+
+/** A native tool that may run as a local activity: it changes nothing and this worker serves it. */
+export function runsLocally(spec: ToolSpec): boolean {
+  return spec.kind === 'native' && !spec.taskQueue && spec.readOnly === true;
 }

@@ -22,6 +22,7 @@ import {
   readFile,
   runCode,
   runMadeTool,
+  runsLocally,
   runTool,
   searchTools,
   validatePrompt,
@@ -63,7 +64,11 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
         overBudget: convo.budget.overBudget(convo.goal, convo.settings) ?? undefined,
         userConversation: task ? userConversationOf(workflowInfo().workflowId, task.depth) : undefined,
       };
-      return runTool(spec, call.args, !!ctx.versions().cancelAndExpire, caller).catch((err) => toolError(err, spec));
+      // Checked only where it could change the command: other tools' histories get no marker.
+      const local = runsLocally(spec) && patched(PATCHES.localReadOnlyTools);
+      return runTool(spec, call.args, !!ctx.versions().cancelAndExpire, caller, local).catch((err) =>
+        toolError(err, spec),
+      );
     },
     list_agents: () => failSoft(() => listAgents()),
     resolve_goal: (effect) =>

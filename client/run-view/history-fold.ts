@@ -99,8 +99,10 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
     waiting = null;
   };
 
+  let taskStartedAt = ''; // the latest workflow task's start: where its local activities ran
   for (const e of events) {
     const at = isoTime(e);
+    if (e.workflowTaskStartedEventAttributes) taskStartedAt = at;
     if (e.workflowExecutionStartedEventAttributes) {
       const input = one(e.workflowExecutionStartedEventAttributes.input) as {
         goalId?: string;
@@ -161,8 +163,23 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
       if (step) closeStep(step, 'cancelled', at);
     } else if (e.markerRecordedEventAttributes?.markerName === 'core_local_activity') {
       const details = e.markerRecordedEventAttributes.details ?? {};
-      const data = one(details['data']) as { activity_type?: string; activity_id?: string; attempt?: number };
-      if (data?.activity_type !== 'searchTools') continue;
+      const data = one(details['data']) as LocalActivityData;
+      const type = data?.activity_type ?? '';
+      if (type !== 'searchTools') {
+        // A read-only native tool run as a local activity (PATCHES.localReadOnlyTools).
+        if (HOUSEKEEPING.has(type) || MODEL_TASKS[type]) continue;
+        const step = activityStep(type, undefined, `l${data.activity_id ?? e.eventId}`, at, asked);
+        if (!step) continue;
+        // Run inside the workflow task that asked for it (the marker's own schedule time is the workflow's clock).
+        step.startedAt = taskStartedAt || at;
+        step.attempt = data.attempt ?? 1;
+        add(step, at);
+        const failure = e.markerRecordedEventAttributes.failure;
+        closeStep(step, failure ? 'failed' : 'done', timeOf(data.complete_time) ?? at);
+        if (failure) step.error = failure.cause?.message || failure.message || 'failed';
+        else toolAnswer(step, one(details['result']));
+        continue;
+      }
       const call = takeAsked(asked, 'SearchTools');
       const found = (one(details['result']) as unknown[] | undefined)?.length ?? 0;
       const query = typeof call?.args['query'] === 'string' ? `"${call.args['query']}": ` : '';
@@ -307,4 +324,18 @@ function lastEnd(t: RunTurn): string | undefined {
     (end, s) => (s.endedAt && (!end || s.endedAt > end) ? s.endedAt : end),
     undefined,
   );
+}
+
+/** What a local activity's marker says of it (the SDK's core writes it). */
+interface LocalActivityData {
+  activity_type?: string;
+  activity_id?: string;
+  attempt?: number;
+  complete_time?: { seconds?: number; nanos?: number };
+}
+
+function timeOf(t: LocalActivityData['complete_time']): string | undefined {
+  return t?.seconds === undefined
+    ? undefined
+    : new Date(t.seconds * 1000 + Math.floor((t.nanos ?? 0) / 1e6)).toISOString();
 }

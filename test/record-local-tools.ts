@@ -1,0 +1,36 @@
+// A recording for the replay test (called by record-histories.ts): read-only native tools run as local activities
+// (PATCHES.localReadOnlyTools) — a balance looked up, one that fails (an unknown employee), and then a booking, which
+// changes state and so stays an activity of its own.
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { WorkflowHandle } from '@temporalio/client';
+import { endChatSignal } from '../core/messages';
+import { startWorker, testSettings } from '../testkit/temporal';
+import { ptoScript } from './fixtures/scripts';
+import { decide, say, startConversation } from './helpers/conversation';
+
+export async function recordLocalTools(
+  env: TestWorkflowEnvironment,
+  save: (name: string, handle: WorkflowHandle) => Promise<void>,
+  wanted: (name: string) => boolean,
+): Promise<void> {
+  if (!wanted('local-read-only-tools')) return;
+  const settings = testSettings({ VALIDATE_PROMPTS: 'false' });
+  const worker = await startWorker(env, { script: ptoScript, settings });
+  try {
+    const { handle } = await startConversation(
+      env.client,
+      settings.taskQueue,
+      { goalId: 'goal_hr_pto' },
+      'replay-local-read-only-tools',
+    );
+    await say(handle, 'What is my balance for ada@example.com?');
+    await say(handle, 'What is my balance for nobody@example.com?');
+    await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+    await decide(handle, { approve: true });
+    await handle.signal(endChatSignal);
+    await handle.result();
+    await save('local-read-only-tools', handle);
+  } finally {
+    await worker.stop();
+  }
+}
