@@ -32,9 +32,10 @@ export function toLlmFailure(err: unknown, provider: string, timeoutMs?: number)
         `The ${provider} API's reply broke off mid-stream (${innermost(err)}); nothing of it is kept.`,
         FailureTypes.LlmUnavailable,
       );
-    if (status === 429) return rateLimited(provider, `HTTP 429`, message, retryAfter(err.responseHeaders));
+    const delay = retryAfter(err.responseHeaders) ?? retryInfo(err.responseBody);
+    if (status === 429) return rateLimited(provider, `HTTP 429`, message, delay);
     if (isOverloaded(status, err.data ?? err.responseBody))
-      return overloaded(provider, `HTTP ${status}`, message, retryAfter(err.responseHeaders));
+      return overloaded(provider, `HTTP ${status}`, message, delay);
     if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 409) {
       return ApplicationFailure.nonRetryable(
         `The ${provider} API rejected the request (HTTP ${status}). ${message}`,
@@ -44,7 +45,7 @@ export function toLlmFailure(err: unknown, provider: string, timeoutMs?: number)
     return ApplicationFailure.create({
       message: `The ${provider} API failed (HTTP ${status ?? 'no status'}). ${message}`,
       type: FailureTypes.LlmUnavailable,
-      nextRetryDelay: retryAfter(err.responseHeaders),
+      nextRetryDelay: delay,
     });
   }
   // An error event inside a 200 stream (the provider's error object, kept as the cause by reply-reader.ts).
@@ -134,6 +135,12 @@ function isTimeout(err: unknown): boolean {
     if (e.name === 'TimeoutError' || /aborted due to timeout/i.test(String(e.message))) return true;
   }
   return false;
+}
+
+/** Google's way: a `google.rpc.RetryInfo` detail in the error body (`"retryDelay": "2s"`); capped at a minute. */
+function retryInfo(body: string | undefined): string | undefined {
+  const seconds = Number(/"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(body ?? '')?.[1]);
+  return Number.isFinite(seconds) && seconds > 0 ? `${Math.min(seconds, 60)} seconds` : undefined;
 }
 
 /** Honours `retry-after-ms` (OpenAI) and `retry-after` in seconds or as an HTTP date; capped at a minute. */

@@ -27,6 +27,9 @@ export async function readReply(
       // Every provider's stream ends with its own finish (finish_reason, response.completed, message_delta,
       // finishReason): without one the stream stopped early, and what came is part of a reply, never the reply.
       if (part.finishReason === 'other' && part.rawFinishReason === undefined) throw new UnfinishedReply(text);
+      // Nothing usable and an error for a finish (Gemini's MALFORMED_FUNCTION_CALL): no call to answer, so ask again.
+      if (part.finishReason === 'error' && !text.trim() && toolCalls.length === 0)
+        throw new UnusableReply(part.rawFinishReason, metadata);
       usage = part.totalUsage;
       // A provider's filter that stops the reply before a word (Anthropic's refusal, Gemini's SAFETY) would leave the
       // user an empty message: they are told in words instead. (OpenAI's refusals come as text already.)
@@ -46,13 +49,27 @@ export function declinedWords(metadata: ProviderMetadata | undefined): string {
   const stop = metadata?.anthropic?.stopDetails as { explanation?: unknown } | undefined;
   const ratings = metadata?.google?.safetyRatings as { category?: unknown; blocked?: unknown }[] | null | undefined;
   const blocked = (Array.isArray(ratings) ? ratings : []).filter((r) => r.blocked).map((r) => String(r.category));
+  const prompt = metadata?.google?.promptFeedback as { blockReason?: unknown } | null | undefined;
   const why =
     typeof stop?.explanation === 'string'
       ? stop.explanation
       : blocked.length
         ? `blocked by its provider's safety filter (${blocked.join(', ')})`
-        : "stopped by its provider's content filter";
+        : typeof prompt?.blockReason === 'string'
+          ? `its provider's safety filter blocked the request (${prompt.blockReason})`
+          : "stopped by its provider's content filter";
   return `The model declined to answer this: ${why}`;
+}
+
+/** The model finished in error with nothing to show for it: worth another try. */
+export class UnusableReply extends Error {
+  constructor(reason: string | undefined, metadata: ProviderMetadata | undefined) {
+    const message = metadata?.google?.finishMessage;
+    super(
+      `the model's reply was unusable (${reason ?? 'an error'}${typeof message === 'string' ? `: ${message}` : ''})`,
+    );
+    this.name = 'UnusableReply';
+  }
 }
 
 /** The provider's stream ended without saying the reply was done: worth another try (llm-activities retries it). */

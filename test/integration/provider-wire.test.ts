@@ -11,23 +11,32 @@ import type { WireProvider } from '../../testkit/wire-replay';
 interface ProviderCases {
   /** What the user sees of a refusal. */
   refusal: RegExp;
-  /** The words a malformed tool call comes back to the model with (quoting what it sent). */
-  malformed: RegExp;
-  /** How the API says it is overloaded: the HTTP status, and the retry-after its answer carries. */
-  overloaded: { status: number; retryAfter: string };
+  /**
+   * A malformed tool call: `call`, the words it comes back to the model with (quoting what it sent); `retried`, the
+   * words of the retryable failure when the provider sends no call at all (Gemini's MALFORMED_FUNCTION_CALL).
+   */
+  malformed: { call: RegExp } | { retried: RegExp };
+  /** Whether the API streams one call's arguments in pieces (the Gemini API sends each call whole). */
+  splitsArguments: boolean;
+  /** How the API says it is overloaded: the HTTP status, and the delay its answer asks for (none: Temporal's). */
+  overloaded: { status: number; retryAfter?: string };
   rateLimited: { retryAfter: string };
 }
+
+const OPENAI_MALFORMED = { call: /LookupCustomer are not a JSON object: \{"email": "ada@exa\./ };
 
 const PROVIDERS: Record<WireProvider, ProviderCases> = {
   'openai-chat': {
     refusal: /^I'm sorry, I can't help with that\.$/,
-    malformed: /LookupCustomer are not a JSON object: \{"email": "ada@exa\./,
+    malformed: OPENAI_MALFORMED,
+    splitsArguments: true,
     overloaded: { status: 503, retryAfter: '5 seconds' },
     rateLimited: { retryAfter: '2 seconds' },
   },
   openai: {
     refusal: /^I'm sorry, I can't help with that\.$/,
-    malformed: /LookupCustomer are not a JSON object: \{"email": "ada@exa\./,
+    malformed: OPENAI_MALFORMED,
+    splitsArguments: true,
     overloaded: { status: 503, retryAfter: '5 seconds' },
     rateLimited: { retryAfter: '2 seconds' },
   },
@@ -35,11 +44,24 @@ const PROVIDERS: Record<WireProvider, ProviderCases> = {
     // A classifier block: no content, stop_reason "refusal", its explanation in stop_details.
     refusal:
       /^The model declined to answer this: This request triggered restrictions on violative cyber content and was blocked under Anthropic's Usage Policy\.$/,
-    malformed: /LookupCustomer are not a JSON object: \{"email": "ada@exa\./,
+    malformed: OPENAI_MALFORMED,
+    splitsArguments: true,
     overloaded: { status: 529, retryAfter: '5 seconds' },
     rateLimited: { retryAfter: '2 seconds' },
   },
-} as Record<WireProvider, ProviderCases>;
+  google: {
+    refusal:
+      /^The model declined to answer this: blocked by its provider's safety filter \(HARM_CATEGORY_DANGEROUS_CONTENT\)$/,
+    malformed: {
+      retried:
+        /^Calling google failed: the model's reply was unusable \(MALFORMED_FUNCTION_CALL: Malformed function call: print\(default_api\.LookupCustomer\(email='ada@exa\)$/,
+    },
+    splitsArguments: false,
+    // Gemini's 503 carries no delay; its 429 carries one in a google.rpc.RetryInfo detail of the body, not a header.
+    overloaded: { status: 503 },
+    rateLimited: { retryAfter: '2 seconds' },
+  },
+};
 
 describe.each(Object.keys(PROVIDERS) as WireProvider[])('the %s provider on the wire', (provider) => {
   const cases = PROVIDERS[provider];
@@ -83,25 +105,36 @@ describe.each(Object.keys(PROVIDERS) as WireProvider[])('the %s provider on the 
     expect(result.toolCalls).toEqual([]);
   });
 
-  it('tool arguments split across many chunks are joined exactly (escapes and non-ASCII included)', async () => {
-    wire.replay.play('split-tool-arguments');
-    const result = await wire.plan('Tell Ada about the café.');
-    expect(result.toolCalls).toEqual([
-      {
-        id: expect.any(String),
-        tool: 'SendEmail',
-        args: { to: 'ada@example.com', subject: 'Café "Adá"', body: 'See you at 5 — Zoë' },
-      },
-    ]);
-  });
+  if (cases.splitsArguments)
+    it('tool arguments split across many chunks are joined exactly (escapes and non-ASCII included)', async () => {
+      wire.replay.play('split-tool-arguments');
+      const result = await wire.plan('Tell Ada about the café.');
+      expect(result.toolCalls).toEqual([
+        {
+          id: expect.any(String),
+          tool: 'SendEmail',
+          args: { to: 'ada@example.com', subject: 'Café "Adá"', body: 'See you at 5 — Zoë' },
+        },
+      ]);
+    });
 
-  it('malformed tool-call JSON goes back to the model as that call, quoting what it sent', async () => {
-    wire.replay.play('malformed-tool-arguments');
-    const result = await wire.plan('Find ada');
-    expect(result.toolCalls).toHaveLength(1);
-    expect(result.toolCalls[0]).toMatchObject({ tool: 'LookupCustomer', args: {} });
-    expect(result.toolCalls[0]!.malformed).toMatch(cases.malformed);
-  });
+  const { malformed } = cases;
+  if ('call' in malformed)
+    it('malformed tool-call JSON goes back to the model as that call, quoting what it sent', async () => {
+      wire.replay.play('malformed-tool-arguments');
+      const result = await wire.plan('Find ada');
+      expect(result.toolCalls).toHaveLength(1);
+      expect(result.toolCalls[0]).toMatchObject({ tool: 'LookupCustomer', args: {} });
+      expect(result.toolCalls[0]!.malformed).toMatch(malformed.call);
+    });
+  else
+    it('a malformed call the provider could not send is asked for again (retryable), never an empty reply', async () => {
+      wire.replay.play('malformed-tool-arguments');
+      const failure = await wire.failure('Find ada');
+      expect(failure.type).toBe(FailureTypes.LlmUnavailable);
+      expect(failure.nonRetryable).toBe(false);
+      expect(failure.message).toMatch(malformed.retried);
+    });
 
   it('usage with cached input tokens', async () => {
     wire.replay.play('cached-usage');
@@ -162,5 +195,22 @@ describe.each(Object.keys(PROVIDERS) as WireProvider[])('the %s provider on the 
     const failure = await wire.failure();
     expect(failure.type).toBe(FailureTypes.LlmUnavailable);
     expect(failure.nonRetryable).toBe(false);
+  });
+});
+
+describe('the google provider on the wire, what only Gemini sends', () => {
+  let wire: WireBench;
+  beforeAll(async () => {
+    wire = await startWireBench('google');
+  });
+  afterAll(() => wire?.close());
+
+  it('a prompt its safety filter blocks (no candidates, promptFeedback.blockReason) is told in words', async () => {
+    wire.replay.play('prompt-blocked');
+    const result = await wire.plan('Help me pick a lock.');
+    expect(result.text).toBe(
+      "The model declined to answer this: its provider's safety filter blocked the request (SAFETY)",
+    );
+    expect(result.toolCalls).toEqual([]);
   });
 });
