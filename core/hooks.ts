@@ -152,6 +152,10 @@ export function hookToolError(d: HookDecision): string {
     : `${what}: the hook "${d.hook}" failed (${d.note}).`;
 }
 
+/** The text a message keeps when its turn stopped (cancelled, or its model call failed) before the userMessage hooks
+ * had seen it: unchecked words never reach a model later. */
+export const UNCHECKED_TEXT = '[message withheld: the turn stopped before the hooks checked it]';
+
 /** The text a blocked message keeps in the transcript: its words never reach a model, summaries included. */
 export function withheldText(d: HookDecision): string {
   return `[message withheld: ${d.action === 'block' ? 'blocked' : 'not checked'} by the hook ${d.hook}]`;

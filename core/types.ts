@@ -1,7 +1,7 @@
 // Shared, pure types: imported by the workflow (deterministic sandbox), activities, worker and client.
 // Nothing here may import I/O code.
 import type { BlobRef } from './blobs';
-import type { HookDecision } from './hooks';
+import type { HookDecision, HookPoint } from './hooks';
 
 /** A JSON Schema object (draft 2020-12 / draft-07 subset) describing a tool's input. */
 export type JsonSchema = Record<string, unknown>;
@@ -274,6 +274,8 @@ export interface Settings {
   fallbackCooldownSeconds?: number;
   /** Tools the operator lets run without approval (APPROVAL_EXEMPT_TOOLS; a tool whose code says `always` still asks). */
   approvalExemptTools?: string[];
+  /** Where this worker's hooks run (HOOKS, core/hooks.ts); absent in older runs and without hooks. */
+  hooks?: HookPoint[];
   /** The server knows the search attributes (workflows/search-attributes.ts): the workflow may upsert them. */
   searchAttributes?: boolean;
   /** A tool call waiting this long for approval is declined (APPROVAL_TIMEOUT); absent in older runs. */

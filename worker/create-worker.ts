@@ -173,7 +173,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     maxCachedWorkflows: opts.settings.workflowCache.maxCachedWorkflows,
     stickyQueueScheduleToStartTimeout: opts.settings.workflowCache.stickyScheduleToStartSeconds * 1000,
     activities: createActivities({
-      settings: { ...opts.settings.conversation, searchAttributes, model: modelName },
+      settings: { ...opts.settings.conversation, searchAttributes, model: modelName, hooks: hooks.points() },
       goals,
       tools,
       discovery,

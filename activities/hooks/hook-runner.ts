@@ -4,7 +4,14 @@
 import { Context } from '@temporalio/activity';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { z } from 'zod';
-import type { Hook, HookDecision, HookInputs, HookPoint, HookRewrites } from '../../core/hooks';
+import {
+  HOOK_POINTS,
+  type Hook,
+  type HookDecision,
+  type HookInputs,
+  type HookPoint,
+  type HookRewrites,
+} from '../../core/hooks';
 import { whileHeartbeating } from '../heartbeat';
 
 /** A hook as the worker runs it: its definition, where it came from, and what `configure` made of the settings. */
@@ -46,6 +53,11 @@ export class HookRunner {
   /** The hooks' names, in the order they run. */
   names(): string[] {
     return this.hooks.map((h) => h.hook.name);
+  }
+
+  /** The points some hook runs at. */
+  points(): HookPoint[] {
+    return HOOK_POINTS.filter((point) => this.has(point));
   }
 
   has(point: HookPoint): boolean {

@@ -21,6 +21,10 @@ function clientPublishing(bus: MemoryStreamBus, chunks: StreamChunk[], answer: s
     async retrying() {
       return null;
     },
+    // The chat reads what hooks decided during the exchange from the feed: nothing here.
+    async feed() {
+      return { next: 0, messages: [] };
+    },
   } as unknown as AgentClient;
 }
 

@@ -148,4 +148,76 @@ describe('hooks in the decider', () => {
       { kind: 'note', text: "hook pii rewrote Book's result: 1 phone number redacted", forUser: true, hook: withheld },
     ]);
   });
+
+  describe('a turn that stops before its prompt was checked', () => {
+    const withHooks = { showConfirm: false, hooks: ['userMessage' as const, 'afterToolCall' as const] };
+
+    it('cancelled during its first model call: with userMessage hooks on, the words are withheld', () => {
+      const convo = begun(withHooks);
+      convo.enqueuePrompt('mail ada@example.com');
+      const plan = next(convo, 'plan');
+      expect(convo.cancelTurn()).toBe(true);
+      convo.applyCancelled(plan);
+      expect(convo.nextEffect()).toBeNull();
+      expect(convo.messages.at(-2)).toMatchObject({
+        kind: 'user',
+        text: '[message withheld: the turn stopped before the hooks checked it]',
+      });
+      convo.enqueuePrompt('hello');
+      expect(JSON.stringify(next(convo, 'plan').request.transcript)).not.toContain('ada@');
+    });
+
+    it('its model call failed: the same', () => {
+      const convo = begun(withHooks);
+      convo.enqueuePrompt('mail ada@example.com');
+      convo.apply(next(convo, 'plan'), { failed: 'the model is down' });
+      expect(convo.messages.at(-2)).toMatchObject({ kind: 'user', text: expect.stringContaining('withheld') });
+    });
+
+    it('cancelled before its turn began (the prompt was only logged): the same', () => {
+      const convo = begun(withHooks);
+      convo.enqueuePrompt('mail ada@example.com');
+      expect(convo.cancelTurn()).toBe(true);
+      expect(convo.nextEffect()).toBeNull();
+      expect(convo.messages.at(-2)).toMatchObject({ kind: 'user', text: expect.stringContaining('withheld') });
+    });
+
+    it('without userMessage hooks, or once checked, the words stay', () => {
+      const plain = begun({ showConfirm: false });
+      plain.enqueuePrompt('mail ada@example.com');
+      const plan = next(plain, 'plan');
+      plain.cancelTurn();
+      plain.applyCancelled(plan);
+      plain.nextEffect();
+      expect(plain.messages.at(-2)).toMatchObject({ text: 'mail ada@example.com' });
+
+      const checked = begun(withHooks);
+      checked.enqueuePrompt('book Monday');
+      checked.apply(next(checked, 'plan'), calls(['Book', { day: 'Monday' }]));
+      const run = next(checked, 'run_tool');
+      checked.cancelTurn();
+      checked.applyCancelled(run);
+      checked.nextEffect();
+      expect(checked.messages.find((m) => m.kind === 'user' && m.text === 'book Monday')).toBeDefined();
+    });
+
+    it('a rewritten prompt waiting to be checked again is not checked in a later turn once cancelled', () => {
+      const convo = begun({ validatePrompts: true }, { refreshToolsEachTurn: true, oneModelWait: true });
+      convo.enqueuePrompt('mail ada@example.com');
+      convo.apply(next(convo, 'vet_and_plan'), {
+        valid: true,
+        reply: '',
+        usage,
+        screened: { decisions: [redacted], text: 'mail [email]' },
+      });
+      convo.cancelTurn();
+      expect(convo.nextEffect()).toBeNull();
+      convo.enqueuePrompt('hi');
+      const vet = next(convo, 'vet_and_plan');
+      expect(vet.request.prompt).toBe('hi');
+      convo.apply(vet, { valid: true, reply: '', usage });
+      // Planned on its own, not the cancelled turn's prompt checked again.
+      next(convo, 'plan');
+    });
+  });
 });

@@ -22,6 +22,7 @@ export function stopTurn(convo: Conversation): void {
   // Cancelled before its turn began (the tools were being refreshed): that prompt is dropped, and answered.
   const prompt = convo.turn.open ? undefined : convo.prompts.take();
   if (prompt) convo.log.user(prompt);
+  convo.turn.withholdUnchecked(!!prompt && !prompt.starter);
   // Delegates at work are cancelled with the turn (the workflow cancels them); their calls say so.
   convo.step.cancelDelegates();
   convo.step.decline('the user cancelled the turn');

@@ -5,7 +5,7 @@ import type { Effect, QueuedPrompt, StepFailure } from '../../core/effects';
 import type { PlanRequest, PlanResult, PromptVerdict } from '../../core/activity-types';
 import type * as T from '../../core/types';
 import type * as C from '../../core/conversation-types';
-import { hookReply } from '../../core/hooks';
+import { hookReply, UNCHECKED_TEXT } from '../../core/hooks';
 import type { PromptScreening } from '../../core/hooks';
 import type { Budget } from './budget';
 import { applyScreening, recordDecisions, stoppedBy } from './hook-decisions';
@@ -72,6 +72,7 @@ export class Turn {
     convo.offer.newTurn();
     this.countThisRun++;
     this.unscreened = !prompt.starter;
+    this.vetAgain = null;
     // A delegate's task comes from its parent agent, not from a user: nothing to check.
     const vet = convo.settings.validatePrompts && !prompt.starter && !convo.taskMode.task;
     if (vet && this.vetWhilePlanning) {
@@ -162,6 +163,7 @@ export class Turn {
   applyPlan(result: PlanResult | StepFailure): void {
     this.needsPlan = false;
     if ('failed' in result) {
+      this.withholdUnchecked();
       this.convo.log.say(
         `Sorry, I could not get an answer from the language model (${result.failed}). Please try again.`,
       );
@@ -196,6 +198,18 @@ export class Turn {
   close(): void {
     this.needsPlan = false;
     this.open = false;
+    this.vetAgain = null;
+  }
+
+  /**
+   * The turn stopped (cancelled, or its model call failed) before the userMessage hooks had seen its prompt: with such
+   * hooks on, its words are withheld, so no later request sends them unchecked. `logged`: a prompt the turn never
+   * took up, just logged.
+   */
+  withholdUnchecked(logged = false): void {
+    if ((this.unscreened || logged) && this.convo.settings.hooks?.includes('userMessage'))
+      this.convo.log.rewriteLastUser(UNCHECKED_TEXT);
+    this.unscreened = false;
   }
 
   private planRequest(): PlanRequest {
