@@ -11,6 +11,8 @@ export type Direction = 'request' | 'response';
 interface Hold {
   method: string;
   direction: Direction;
+  /** Calls still let through before holding begins. */
+  skip: number;
   seen: number;
   waiters: (() => void)[];
 }
@@ -44,9 +46,10 @@ export class GrpcProxy {
   /**
    * From now on, calls of `method` (e.g. `RespondActivityTaskCompleted`) are held: the request is never sent on
    * (`request`), or it is sent and the answer never comes back (`response`). Resolves at the first held call.
+   * `skip`: the next so many calls go through first (a later workflow task's report, say).
    */
-  hold(method: string, direction: Direction): Promise<void> {
-    const hold: Hold = { method, direction, seen: 0, waiters: [] };
+  hold(method: string, direction: Direction, skip = 0): Promise<void> {
+    const hold: Hold = { method, direction, skip, seen: 0, waiters: [] };
     this.holds.set(method, hold);
     return new Promise((resolve) => hold.waiters.push(resolve));
   }
@@ -73,7 +76,8 @@ export class GrpcProxy {
         .split('/')
         .pop() ?? '';
     const hold = this.holds.get(method);
-    if (hold?.direction === 'request') return this.noteHeld(hold, stream);
+    if (hold && hold.skip > 0) hold.skip--;
+    else if (hold?.direction === 'request') return this.noteHeld(hold, stream);
 
     const request = this.session().request(outgoing(headers));
     stream.pipe(request);

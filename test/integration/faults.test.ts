@@ -3,9 +3,10 @@
 // Temporal holds one kind of call, so each kill lands at an exact point:
 //   (a) the tool call was scheduled, and the worker dies before it can act;
 //   (b) the tool acted and the worker reported it, but the report never arrived, and the worker dies;
-//   (c) the worker dies while the call waits for the user's approval.
+//   (c) the worker dies while the call waits for the user's approval;
+//   (d) a read-only tool ran as a local activity, and the workflow task carrying its answer never arrived.
 // Each ends with exactly one effect (native tools) or at most one with a "may have run" answer (non-idempotent MCP).
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
@@ -47,6 +48,8 @@ const script: ScriptInput = {
       },
     },
     { afterTool: 'MoveMoney', outcome: 'ok', reply: { text: '{{result.confirmationId}}: {{result.summary}}' } },
+    { user: 'balance for (\\S+@\\S+)', reply: { toolCalls: [{ tool: 'CurrentPTO', args: { email: '{{1}}' } }] } },
+    { afterTool: 'CurrentPTO', outcome: 'ok', reply: { text: '{{result.hoursLeft}} hours left.' } },
     { user: 'pay (\\d+)', reply: { toolCalls: [{ tool: 'ledger__pay', args: { amount: '{{1:number}}' } }] } },
     { afterTool: 'ledger__pay', outcome: 'ok', reply: { text: 'Paid.' } },
     { afterTool: 'ledger__pay', outcome: 'tool_error', reply: { text: 'Payment: {{outcome.error}}' } },
@@ -213,6 +216,34 @@ describe('faults: worker processes killed at the worst moments', () => {
     const reply = await decide(handle, { approve: true });
     expect(reply.reply).toBe('Booked: 80 hours left.');
     expect(employee('ada@example.com').bookings).toHaveLength(2);
+  });
+
+  it('(d) CurrentPTO ran as a local activity, the task carrying its answer was lost, the worker died: read again, one answer', async () => {
+    for (const w of running.splice(0)) await w.kill();
+    const first = await worker();
+    const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_hr_pto' });
+    await waitForUser(handle);
+    // The prompt's first workflow task (which asks the model) goes through; the next one ran CurrentPTO inside it and
+    // reports its result with the next model call: that report never reaches Temporal.
+    const reported = proxy.hold('RespondWorkflowTaskCompleted', 'request', 1);
+    const reply = say(handle, 'balance for ada@example.com');
+    await reported;
+    // Held at the right point: the model had asked for the tool, and no local activity's answer was recorded yet.
+    const sofar = (await handle.fetchHistory()).events ?? [];
+    const accepted = sofar.findIndex((e) => e.workflowExecutionUpdateAcceptedEventAttributes);
+    expect(sofar.slice(accepted).filter((e) => e.activityTaskCompletedEventAttributes)).toHaveLength(1);
+    expect(sofar.some((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toBe(false);
+    await first.kill();
+    proxy.release();
+    await worker();
+    // Ada's hours as the demo data has them (the seed's 104 when no test before this one booked any).
+    const hours = existsSync(path.join(dataDir, 'mock-data.json')) ? employee('ada@example.com').ptoHoursLeft : 104;
+    expect((await reply).reply).toBe(`${hours} hours left.`);
+    expect(toolOutcomes(await history(handle), 'CurrentPTO')).toHaveLength(1);
+    const markers = ((await handle.fetchHistory()).events ?? []).filter(
+      (e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity',
+    );
+    expect(markers).toHaveLength(1); // the lost task's marker never made it; the next worker's did
   });
 
   it('(b) MoveMoney moved the money, the report was lost, the worker died: moved once', async () => {
