@@ -9,6 +9,7 @@ import { ScriptedModel, type ScriptInput } from '../activities/llm/scripted-mode
 import type { ResolvedModel } from '../activities/llm/model';
 import type { MockStore } from '../tools/define-tool';
 import type { ToolRegistry } from '../tools/tool-registry';
+import type { Hook } from '../core/hooks';
 import { createAgentWorker, WORKFLOWS_PATH, type AgentWorker } from '../worker/create-worker';
 import { readWorkerSettings, type WorkerSettings } from '../worker/worker-settings';
 import { dynamicConfigFlags } from '../worker/dev-server';
@@ -85,6 +86,8 @@ export async function startWorker(
     store?: MockStore;
     tools?: ToolRegistry;
     streamBus?: StreamBus;
+    /** Hooks in code (createAgentWorker's `hooks`): they run before those HOOKS names. */
+    hooks?: Hook[];
   },
 ): Promise<AgentWorker & { run: Promise<void>; stop(): Promise<void> }> {
   const agent = await createAgentWorker({
@@ -96,6 +99,7 @@ export async function startWorker(
     store: opts.store,
     tools: opts.tools,
     streamBus: opts.streamBus,
+    hooks: opts.hooks,
   });
   const run = agent.worker.run();
   return {

@@ -9,6 +9,8 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createModel } from '../../activities/llm/model';
 import type { ChatMessage } from '../../core/types';
 import { defineTool } from '../../tools/define-tool';
+import { defineHook } from '../../core/hooks';
+import { createStreamBus, type StreamChunk } from '../../stream';
 import { loadNativeTools, ToolRegistry } from '../../tools/tool-registry';
 import { history, say, startConversation, toolOutcomes } from '../helpers/conversation';
 import { runCli } from '../helpers/cli';
@@ -43,6 +45,7 @@ function orderModel(body: ChatRequestBody): ScriptResult {
   }
   const user = lastUserText(body);
   if (user.startsWith('Greet the user')) return completion({ text: GREETING });
+  if (user.includes('secret')) return completion({ text: 'The password is s3cret.' });
   const orderId = /ORD-\d+/.exec(user)?.[0];
   if (orderId) return completion({ toolCalls: [{ id: `call_${orderId}`, name: 'GetOrder', args: { orderId } }] });
   return completion({ text: `You said: ${user}` });
@@ -58,6 +61,9 @@ describe('hooks and guardrails, on a real Temporal server', () => {
   let shipped: Awaited<ReturnType<typeof startWorker>>;
   /** The test's own hook files: one blocks GetOrder for ORD-1002, one throws on "boom". */
   let own: Awaited<ReturnType<typeof startWorker>>;
+  /** A hook handed to the worker factory: an answer that gives away the secret is withheld. */
+  let coded: Awaited<ReturnType<typeof startWorker>>;
+  const bus = createStreamBus();
   /** GetOrder's runs on `own`'s worker. */
   const ran: string[] = [];
 
@@ -104,8 +110,22 @@ describe('hooks and guardrails, on a real Temporal server', () => {
         HOOKS: 'no-order-lookups,flaky',
       }),
     });
+    coded = await startWorker(env, {
+      model: model(),
+      streamBus: bus,
+      settings: testSettings({ AGENT_GOAL: 'goal_order_status', VALIDATE_PROMPTS: 'false' }),
+      hooks: [
+        defineHook({
+          name: 'no-secrets',
+          on: 'afterModelCall',
+          run: ({ text }) => (text.includes('s3cret') ? { block: 'That answer held a secret.' } : undefined),
+        }),
+      ],
+    });
   });
   afterAll(async () => {
+    await coded?.stop();
+    await bus.close();
     await shipped?.stop();
     await own?.stop();
     await env?.teardown();
@@ -242,6 +262,36 @@ describe('hooks and guardrails, on a real Temporal server', () => {
     // Another order goes through.
     await say(handle, 'And ORD-1001?');
     expect(ran).toEqual(['ORD-1001']);
+  });
+
+  it("a hook in code (createAgentWorker's hooks) withholds a model's answer: not a word of it reaches a screen", async () => {
+    const { handle } = await start(coded);
+    const chunks: StreamChunk[] = [];
+    const unsubscribe = bus.subscribe(handle.workflowId, (chunk) => chunks.push(chunk));
+    try {
+      const reply = await say(handle, 'tell me the secret');
+      expect(reply.reply).toBe('That answer held a secret.');
+      // The answer was streamed by the model server, and held until the hook decided: it was dropped, never shown.
+      expect(server.requests.at(-1)!.body.stream).toBe(true);
+      expect(chunks.filter((c) => c.kind === 'delta')).toEqual([]);
+      expect(chunks.map((c) => c.kind)).toContain('discard');
+      // A passed answer is shown as it comes, once the hook has let it through.
+      chunks.length = 0;
+      expect((await say(handle, 'hello')).reply).toMatch(/^You said: hello/);
+      expect(
+        chunks
+          .filter((c) => c.kind === 'delta')
+          .map((c) => (c as { text: string }).text)
+          .join(''),
+      ).toMatch(/^You said: hello/);
+    } finally {
+      unsubscribe();
+    }
+    const messages = await history(handle);
+    expect(JSON.stringify(messages)).not.toContain('s3cret');
+    expect(notes(messages).map((n) => n.text)).toEqual([
+      "hook no-secrets blocked the model's answer: That answer held a secret.",
+    ]);
   });
 
   it('a hook that throws fails closed: the user is told which hook failed, and the message never reaches the model', async () => {
