@@ -275,6 +275,10 @@ export function secretsOf(settings: WorkerSettings, env: NodeJS.ProcessEnv = pro
       name.endsWith('_KEY') ? [value] : [],
     ),
     settings.toolServices.stripe?.apiKey,
+    // A hook's own credentials (HOOK_MODERATION_API_KEY, say) are blanked like the model's.
+    ...Object.entries(settings.hooks.settings).flatMap(([name, value]) =>
+      /_(KEY|TOKEN|SECRET|PASSWORD)$/.test(name) ? [value] : [],
+    ),
     env.TEMPORAL_API_KEY,
     redisPassword(settings.redisUrl),
   );

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { DEFAULT_HOOKS_FOLDER, loadHooks, readHookFolder } from '../../activities/hooks/load-hooks';
 import { defineHook } from '../../core/hooks';
 import { testSettings } from '../../testkit/temporal';
+import { secretsOf } from '../../worker/create-worker';
 
 /** A folder with these files (name → source). */
 function folder(files: Record<string, string>): string {
@@ -42,6 +43,13 @@ describe('loading hooks', () => {
     expect(settings.hooks).toEqual({ folder: dir, enabled: ['a'], settings: { HOOK_GUARDRAIL_TOPICS: 'x: y' } });
     expect(testSettings().hooks).toEqual({ folder: DEFAULT_HOOKS_FOLDER, enabled: [], settings: {} });
     expect(() => testSettings({ HOOKS: 'PII Redaction' })).toThrow(/HOOKS must be hook names separated by commas/);
+  });
+
+  it("blanks a hook's credentials (HOOK_*_KEY, _TOKEN, _SECRET, _PASSWORD) like the model's key", () => {
+    const settings = testSettings({ HOOK_MODERATION_API_KEY: 'sk-moderation-123', HOOK_GUARDRAIL_TOPICS: 'politics' });
+    const secrets = secretsOf(settings, {});
+    expect(secrets.scrub('key sk-moderation-123, topics politics')).not.toContain('sk-moderation-123');
+    expect(secrets.scrub('topics politics')).toBe('topics politics');
   });
 
   it('names the file whose default export is not a hook, or whose hook is wrong, or that does not load', () => {
