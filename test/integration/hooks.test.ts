@@ -143,19 +143,17 @@ describe('hooks and guardrails, on a real Temporal server', () => {
     // The tool's answer carried the customer's address: the model saw [email], so its reply says so.
     expect(reply.reply).toBe('Order ORD-1001 is shipped; we will write to [email].');
 
-    // Every request the model server received: the check, the plan and the plan after the tool.
+    // Every request the model server received: the greeting, then the check and the plan (made at once, in either
+    // order), and the plan after the tool.
+    const kind = (b: ChatRequestBody) => (b.tools ? (isAfterTool(b) ? 'after tool' : 'plan') : 'check');
     const requests = server.requests.map((r) => r.body);
-    expect(requests.map((b) => (b.tools ? (isAfterTool(b) ? 'after tool' : 'plan') : 'check'))).toEqual([
-      'plan', // the greeting
-      'check',
-      'plan',
-      'after tool',
-    ]);
+    expect(requests.map(kind).sort()).toEqual(['after tool', 'check', 'plan', 'plan']);
     expect(sent(server)).not.toContain('ada@example.com');
     expect(sent(server)).not.toMatch(/555|123-4567/);
-    expect(lastUserText(requests[2]!)).toBe('Where is ORD-1001? Mail [email] or call [phone].');
-    expect(lastUserText(requests[1]!)).toBe('Where is ORD-1001? Mail [email] or call [phone].');
-    expect(JSON.parse(toolResults(requests[3]!)[0]!.content)).toMatchObject({
+    const said = 'Where is ORD-1001? Mail [email] or call [phone].';
+    expect(lastUserText(requests.find((b) => kind(b) === 'check')!)).toBe(said);
+    expect(lastUserText(requests.filter((b) => kind(b) === 'plan').at(-1)!)).toBe(said);
+    expect(JSON.parse(toolResults(requests.find((b) => kind(b) === 'after tool')!)[0]!.content)).toMatchObject({
       status: 'ok',
       result: { id: 'ORD-1001', email: '[email]' },
     });
