@@ -84,6 +84,7 @@ export function recordLlmUsage(call: LlmCall, usage: Usage): void {
   trace.getActiveSpan()?.setAttributes({
     'llm.input_tokens': usage.inputTokens,
     'llm.output_tokens': usage.outputTokens,
+    ...(usage.cachedInputTokens !== undefined ? { 'llm.cached_input_tokens': usage.cachedInputTokens } : {}),
     ...(usage.costUsd !== undefined ? { 'llm.cost_usd': usage.costUsd } : {}),
   });
   const m = meter();
@@ -97,6 +98,12 @@ export function recordLlmUsage(call: LlmCall, usage: Usage): void {
   const tokens = m.createCounter(METRICS.llmTokens, 'tokens', 'Tokens by model, goal and direction (input, output)');
   tokens.add(usage.inputTokens, { ...tags, direction: 'input' });
   tokens.add(usage.outputTokens, { ...tags, direction: 'output' });
+  // Of the input counted above, what the provider's prompt cache served (at its cached-input price).
+  m.createCounter(
+    METRICS.llmCachedInputTokens,
+    'tokens',
+    "Input tokens read from the provider's prompt cache, by model and goal (part of agent_llm_tokens' input)",
+  ).add(usage.cachedInputTokens ?? 0, tags);
   // Counters count whole numbers: cost is a histogram of each call's cost, whose _sum is the total spent.
   if (usage.costUsd !== undefined) {
     m.createHistogram(

@@ -167,6 +167,9 @@ const Usage = z
     inputTokens: z.number(),
     outputTokens: z.number(),
     totalTokens: z.number(),
+    cachedInputTokens: z.number().optional().openapi({
+      description: "Of inputTokens, those read from the provider's prompt cache (priced at the cached-input price)",
+    }),
     costUsd: z.number().optional().openapi({
       description:
         "US dollars at the worker's price table (config/prices.json, PRICES_FILE); absent when no model used has a price",

@@ -164,7 +164,11 @@ export function formatTools(tools: ToolSpec[], catalog: CatalogSummary, made?: M
   return lines.join('\n');
 }
 
-/** Tokens, and their cost when the worker has prices for the models used: `1,234 tokens, $0.0123`. */
+/**
+ * Tokens (with the input the provider's prompt cache served, when any), and their cost when the worker has prices for
+ * the models used: `1,234 tokens (1,000 cached), $0.0123`.
+ */
 export function formatSpend(usage: Usage): string {
-  return `${usage.totalTokens.toLocaleString('en-US')} tokens${usage.costUsd !== undefined ? `, ${formatUsd(usage.costUsd)}` : ''}`;
+  const cached = usage.cachedInputTokens ? ` (${usage.cachedInputTokens.toLocaleString('en-US')} cached)` : '';
+  return `${usage.totalTokens.toLocaleString('en-US')} tokens${cached}${usage.costUsd !== undefined ? `, ${formatUsd(usage.costUsd)}` : ''}`;
 }

@@ -4,6 +4,7 @@ export const METRICS = {
   llmCalls: 'agent_llm_calls',
   llmFallbackCalls: 'agent_llm_fallback_calls',
   llmTokens: 'agent_llm_tokens',
+  llmCachedInputTokens: 'agent_llm_cached_input_tokens',
   llmCost: 'agent_llm_cost_usd',
   toolCalls: 'agent_tool_calls',
   turns: 'agent_turns',

@@ -128,7 +128,7 @@ export type GoalDraftResult = { goalId: string; file: string } | { problems: str
 
 /** Per-goal overrides of the worker's settings. */
 export interface GoalSettings {
-  /** `provider:model` for this agent (same LLM_KEY / LLM_BASE_URL as the worker's model). */
+  /** `provider:model` for this agent (LLM_KEY when it is LLM_MODEL's provider, else the provider's own key variable). */
   model?: string;
   /** Models to answer for this agent, in order, when its own keeps failing (instead of LLM_FALLBACK_MODELS). */
   fallbackModels?: string[];
@@ -220,9 +220,12 @@ export type ToolContent =
     };
 
 export interface Usage {
+  /** Every input token, cached or not (what the provider counts as the prompt). */
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
+  /** Of `inputTokens`, those read from the provider's prompt cache (priced at `cachedInput`); absent: none reported. */
+  cachedInputTokens?: number;
   /** US dollars, from the worker's price table when the call was made; absent when no model used had a price. */
   costUsd?: number;
 }

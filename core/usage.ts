@@ -1,4 +1,5 @@
-// What model calls spend, added up: tokens always, dollars when the worker has a price for the model.
+// What model calls spend, added up: tokens always (cached input tokens when a provider reported them), dollars when
+// the worker has a price for the model.
 import type { Usage } from './types';
 
 export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
@@ -9,6 +10,8 @@ export function addUsage(a: Usage, b: Usage): Usage {
     outputTokens: a.outputTokens + b.outputTokens,
     totalTokens: a.totalTokens + b.totalTokens,
   };
+  if (a.cachedInputTokens !== undefined || b.cachedInputTokens !== undefined)
+    sum.cachedInputTokens = (a.cachedInputTokens ?? 0) + (b.cachedInputTokens ?? 0);
   if (a.costUsd !== undefined || b.costUsd !== undefined) sum.costUsd = roundUsd((a.costUsd ?? 0) + (b.costUsd ?? 0));
   return sum;
 }

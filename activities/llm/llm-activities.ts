@@ -10,7 +10,9 @@ import {
   streamText,
   tool,
   type LanguageModel,
+  type LanguageModelUsage,
   type ModelMessage,
+  type SystemModelMessage,
   type ToolSet,
   type TypedToolCall,
 } from 'ai';
@@ -40,6 +42,7 @@ import { takesMediaInToolResults, toModelMessages } from './model-messages';
 import type { AttachedImages } from './attached-images';
 import type { BlobStore } from '../../blobs/blob-store';
 import { keepReply } from '../claim-check';
+import { cacheFriendly } from './cache-layout';
 import { renderPlanSystemPrompt, renderSummaryPrompt, renderValidateSystemPrompt } from './prompts';
 import type { LlmTask, ScriptedCallInfo } from './scripted-model';
 import { replyStream, type ReplyStream, type StreamBus } from '../../stream';
@@ -73,7 +76,7 @@ export interface LlmDeps {
   hooks?: HookRunner;
 }
 
-type Request = { system: string; messages: ModelMessage[]; tools?: ToolSet };
+type Request = { system: string | SystemModelMessage[]; messages: ModelMessage[]; tools?: ToolSet };
 
 export function createLlmActivities({
   model,
@@ -148,7 +151,11 @@ export function createLlmActivities({
               ...request,
               maxRetries: 0, // Temporal retries the activity; two retry loops would multiply.
               abortSignal: AbortSignal.any([timeout.signal, cancelled, ...(stop ? [stop] : [])]),
-              providerOptions: { scripted: { task, goalId: goal.id } satisfies ScriptedCallInfo as never },
+              providerOptions: {
+                scripted: { task, goalId: goal.id } satisfies ScriptedCallInfo as never,
+                // OpenAI routes requests with one key and one prefix to one cache: an agent's share its prompt and tools.
+                openai: { promptCacheKey: `agent:${goal.id}` } as never,
+              },
             },
             observed,
           ),
@@ -191,14 +198,14 @@ export function createLlmActivities({
         shown.discard();
         return { text: '', toolCalls: [], usage: ZERO_USAGE, hooks: asked.decisions };
       }
-      const request = {
+      const request = cacheFriendly({
         system: asked.system,
         messages: toModelMessages(asked.messages, {
           media: takesMediaInToolResults(modelFor(goal, input).model),
           images: images ? await images.of(asked.messages) : undefined,
         }),
         tools: toToolSet(tools),
-      };
+      });
       const result = await guarded(
         'plan',
         goal,
@@ -419,12 +426,23 @@ function toToolSet(tools: ToolSpec[]): ToolSet {
   );
 }
 
-type RawUsage = { inputTokens?: number; outputTokens?: number; totalTokens?: number };
+type RawUsage = Partial<
+  Pick<LanguageModelUsage, 'inputTokens' | 'outputTokens' | 'totalTokens' | 'cachedInputTokens'>
+> & {
+  inputTokenDetails?: Partial<LanguageModelUsage['inputTokenDetails']>;
+};
 
-function usageOf(u: RawUsage): Usage {
+/** The SDK's usage in ours: input counts every prompt token, `cachedInputTokens` those read from the provider's cache. */
+export function usageOf(u: RawUsage): Usage {
   const inputTokens = u.inputTokens ?? 0;
   const outputTokens = u.outputTokens ?? 0;
-  return { inputTokens, outputTokens, totalTokens: u.totalTokens ?? inputTokens + outputTokens };
+  const cached = u.inputTokenDetails?.cacheReadTokens ?? u.cachedInputTokens;
+  return {
+    inputTokens,
+    outputTokens,
+    totalTokens: u.totalTokens ?? inputTokens + outputTokens,
+    ...(cached ? { cachedInputTokens: cached } : {}),
+  };
 }
 
 function asRecord(input: unknown): Record<string, unknown> {

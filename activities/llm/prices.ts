@@ -14,9 +14,13 @@ export const DEFAULT_PRICES_FILE = path.join(PROJECT_ROOT, 'config', 'prices.jso
 export interface Price {
   input: number;
   output: number;
+  /** Input tokens read from the provider's prompt cache; absent: they cost `input`. */
+  cachedInput?: number;
 }
 
-const priceSchema = z.object({ input: z.number().min(0), output: z.number().min(0) }).strict();
+const priceSchema = z
+  .object({ input: z.number().min(0), output: z.number().min(0), cachedInput: z.number().min(0).optional() })
+  .strict();
 /** `provider:model` (or `provider:*`) → price; keys starting with `$` are comments. */
 const tableSchema = z.record(z.string(), z.unknown());
 
@@ -34,14 +38,19 @@ export class PriceTable {
     return own ?? (provider === 'openai-chat' ? this.priceOf(`openai${model.slice(sep)}`) : undefined);
   }
 
-  /** `usage` with its cost in dollars when the model has a price. */
+  /**
+   * `usage` with its cost in dollars when the model has a price: uncached input at `input`, cached input at
+   * `cachedInput`, output at `output`.
+   */
   priced(model: string, usage: Usage): Usage {
     const price = this.priceOf(model);
     if (!price) return usage;
-    return {
-      ...usage,
-      costUsd: roundUsd((usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000),
-    };
+    const cached = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
+    const micro =
+      (usage.inputTokens - cached) * price.input +
+      cached * (price.cachedInput ?? price.input) +
+      usage.outputTokens * price.output;
+    return { ...usage, costUsd: roundUsd(micro / 1_000_000) };
   }
 }
 
@@ -64,7 +73,7 @@ function readTable(file: string): Record<string, Price> {
   const table = tableSchema.safeParse(raw);
   if (!table.success)
     throw new Error(
-      `PRICES_FILE ${file}: must be an object of "provider:model": {"input": …, "output": …} (US dollars per million tokens)`,
+      `PRICES_FILE ${file}: must be an object of "provider:model": {"input": …, "output": …, "cachedInput"?: …} (US dollars per million tokens)`,
     );
   const prices: Record<string, Price> = {};
   for (const [model, entry] of Object.entries(table.data)) {
@@ -76,7 +85,7 @@ function readTable(file: string): Record<string, Price> {
     const price = priceSchema.safeParse(entry);
     if (!price.success)
       throw new Error(
-        `PRICES_FILE ${file}: "${model}" must be {"input": dollars, "output": dollars} per million tokens, ≥ 0`,
+        `PRICES_FILE ${file}: "${model}" must be {"input": dollars, "output": dollars, "cachedInput"?: dollars} per million tokens, ≥ 0`,
       );
     prices[model] = price.data;
   }

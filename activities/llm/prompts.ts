@@ -55,8 +55,21 @@ export function renderPlanSystemPrompt(input: {
     lines.push('', 'Agents available:', ...agents.map((a) => `- ${a.goalId}: ${a.agentName}: ${a.description}`));
   }
   lines.push('', 'Example conversation:', goal.exampleConversation);
-  if (summary) lines.push('', 'Summary of the conversation so far (older messages were condensed):', summary);
+  // Last: the one part that changes within a conversation (at a continue-as-new), so the part before it stays a
+  // stable prefix the provider can cache (splitPlanSystemPrompt).
+  if (summary) lines.push('', SUMMARY_HEADING, summary);
   return lines.join('\n');
+}
+
+const SUMMARY_HEADING = 'Summary of the conversation so far (older messages were condensed):';
+
+/**
+ * The planning system prompt as its stable part (the same for every turn of the goal: the cacheable prefix) and the
+ * summary after it. A prompt a hook rewrote without the summary's heading is all stable.
+ */
+export function splitPlanSystemPrompt(system: string): { stable: string; summary?: string } {
+  const at = system.lastIndexOf(`\n\n${SUMMARY_HEADING}\n`);
+  return at < 0 ? { stable: system } : { stable: system.slice(0, at), summary: system.slice(at + 2) };
 }
 
 export function renderValidateSystemPrompt(goal: Goal, agents: AgentSummary[] = []): string {

@@ -164,6 +164,8 @@ describe('observability: metrics, cost and budgets on a worker process', () => {
     expect(sample(after, 'agent_llm_tokens_total', { ...model, direction: 'input' })).toBeGreaterThan(
       sample(before, 'agent_llm_tokens_total', { ...model, direction: 'input' }),
     );
+    // Counted for every call, 0 here: the scripted model reports no input read from a prompt cache.
+    expect(sample(after, 'agent_llm_cached_input_tokens_total', model)).toBe(0);
     const usage = await handle.query(usageQuery);
     // The conversations so far: cost by goal on the worker is what they spent.
     expect(sample(after, 'agent_llm_cost_usd_sum', model)).toBeGreaterThanOrEqual(usage.total.costUsd!);

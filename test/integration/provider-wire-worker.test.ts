@@ -4,7 +4,9 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createModel } from '../../activities/llm/model';
 import type { ChatMessage } from '../../core/types';
-import { history, startConversation } from '../helpers/conversation';
+import { loadPrices } from '../../activities/llm/prices';
+import { usageQuery } from '../../core/messages';
+import { history, say, startConversation } from '../helpers/conversation';
 import { WIRE_MODELS } from '../helpers/provider-wire';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { startWireReplay, WIRE_PROVIDERS, type WireProvider, type WireReplay } from '../../testkit/wire-replay';
@@ -53,6 +55,43 @@ describe('provider wire, through a worker', () => {
         );
         expect(said.map((m) => m.text)).toEqual(['Order ORD-1001 shipped yesterday.']);
         expect(said[0]!.usage).toMatchObject({ inputTokens: 2006, outputTokens: 300 });
+      } finally {
+        await worker.stop();
+      }
+    },
+  );
+
+  it.each(['anthropic', 'openai-chat'] as const)(
+    '%s: two turns of one conversation send a byte-identical prefix (system prompt and tools); the cached tokens the provider reports show in its usage, at the cached price',
+    async (provider) => {
+      const { replay, worker } = await workerFor(provider);
+      try {
+        replay.play('cached-usage', 'cached-usage');
+        const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, {
+          goalId: 'goal_hr_pto',
+        });
+        await say(handle, 'How many PTO hours do I have left?');
+        const [first, second] = replay.requests;
+        expect(replay.requests).toHaveLength(2);
+        const fields = provider === 'anthropic' ? ['system', 'tools'] : ['tools'];
+        for (const field of fields) {
+          const sent = JSON.stringify(first!.body[field]);
+          expect(sent.length).toBeGreaterThan(500);
+          // As sent, byte for byte, in both requests.
+          expect(first!.raw).toContain(sent);
+          expect(second!.raw).toContain(sent);
+        }
+        if (provider === 'openai-chat') {
+          // The body up to the end of the first turn's messages (system prompt, starter) is where the second begins.
+          const prefix = first!.raw.slice(0, first!.raw.indexOf('],"tools":'));
+          expect(prefix).toMatch(/^\{"model":"gpt-4o-mini",.*"messages":\[\{"role":"system","content":"You are /);
+          expect(second!.raw.startsWith(prefix)).toBe(true);
+        }
+        const usage = await handle.query(usageQuery);
+        expect(usage.total).toMatchObject({ inputTokens: 4012, cachedInputTokens: 3840, outputTokens: 600 });
+        const price = loadPrices().priceOf(WIRE_MODELS[provider])!;
+        const perCall = (86 * price.input + 1920 * price.cachedInput! + 300 * price.output) / 1_000_000;
+        expect(usage.total.costUsd).toBeCloseTo(2 * perCall, 8);
       } finally {
         await worker.stop();
       }

@@ -4,7 +4,8 @@
 // what reaches the conversation: the text, the tool calls, the usage and its cost, or the failure's type, retry and
 // words. No Temporal server: the activity runs in the test's process (provider-wire-worker.test.ts runs a worker).
 import { FailureTypes } from '../../core/activity-types';
-import { startWireBench, type WireBench } from '../helpers/provider-wire';
+import { loadPrices } from '../../activities/llm/prices';
+import { startWireBench, WIRE_MODELS, type WireBench } from '../helpers/provider-wire';
 import type { WireProvider } from '../../testkit/wire-replay';
 
 /** What differs between providers' answers to the same case. */
@@ -136,12 +137,21 @@ describe.each(Object.keys(PROVIDERS) as WireProvider[])('the %s provider on the 
       expect(failure.message).toMatch(malformed.retried);
     });
 
-  it('usage with cached input tokens', async () => {
+  it('usage with cached input tokens, priced at the cached-input price', async () => {
     wire.replay.play('cached-usage');
     const result = await wire.plan('Where is ORD-1001?');
     expect(result.text).toBe('Order ORD-1001 shipped yesterday.');
-    expect(result.usage).toMatchObject({ inputTokens: 2006, outputTokens: 300, totalTokens: 2306 });
-    expect(result.usage.costUsd).toBeGreaterThan(0);
+    expect(result.usage).toMatchObject({
+      inputTokens: 2006,
+      cachedInputTokens: 1920,
+      outputTokens: 300,
+      totalTokens: 2306,
+    });
+    // Priced at the table's cached-input price: 86 uncached, 1,920 cached, 300 out.
+    const price = loadPrices().priceOf(WIRE_MODELS[provider])!;
+    expect(price.cachedInput).toBeLessThan(price.input);
+    const expected = (86 * price.input + 1920 * price.cachedInput! + 300 * price.output) / 1_000_000;
+    expect(result.usage.costUsd).toBeCloseTo(expected, 10);
   });
 
   it('rate limited (429): retryable LlmRateLimited, retry-after honoured', async () => {

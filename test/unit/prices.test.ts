@@ -1,9 +1,9 @@
 // The price table: defaults for the providers we support, PRICES_FILE entries over them, provider:* for any model
 // of a provider, errors that name the file and entry; and the budget and metrics settings.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadPrices } from '../../activities/llm/prices';
+import { DEFAULT_PRICES_FILE, loadPrices } from '../../activities/llm/prices';
 import { readWorkerSettings } from '../../worker/worker-settings';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'prices-'));
@@ -46,11 +46,36 @@ describe('price table', () => {
       }),
     );
     expect(prices.priceOf('openai:gpt-4o-mini')).toEqual({ input: 1, output: 2 });
-    expect(prices.priceOf('openai:gpt-4o')).toEqual({ input: 2.5, output: 10 });
+    expect(prices.priceOf('openai:gpt-4o')).toEqual({ input: 2.5, cachedInput: 1.25, output: 10 });
     expect(
       prices.priced('openai-compatible:llama3.1', { inputTokens: 2_000_000, outputTokens: 0, totalTokens: 2_000_000 })
         .costUsd,
     ).toBe(1);
+  });
+
+  it('prices input read from the prompt cache at cachedInput: uncached × input + cached × cachedInput + output × output', () => {
+    const prices = loadPrices(
+      file('cached.json', {
+        'anthropic:claude-x': { input: 3, cachedInput: 0.3, output: 15 },
+        'openai-compatible:*': { input: 1, output: 2 },
+      }),
+    );
+    const usage = { inputTokens: 1_000_000, cachedInputTokens: 800_000, outputTokens: 100_000, totalTokens: 1_100_000 };
+    // 200k uncached at $3, 800k cached at $0.30, 100k out at $15.
+    expect(prices.priced('anthropic:claude-x', usage).costUsd).toBeCloseTo(0.6 + 0.24 + 1.5, 8);
+    // No cachedInput price: cached input costs what input costs.
+    expect(prices.priced('openai-compatible:llama', usage).costUsd).toBeCloseTo(1 + 0.2, 8);
+    // Every model the default table lists (but the free scripted one) has a cached price below its input price.
+    const table = JSON.parse(readFileSync(DEFAULT_PRICES_FILE, 'utf8')) as Record<string, unknown>;
+    const listed = Object.keys(table).filter((m) => !m.startsWith('$') && !m.startsWith('scripted:'));
+    expect(listed.length).toBeGreaterThan(10);
+    for (const model of listed) {
+      const price = loadPrices().priceOf(model)!;
+      expect([model, price.cachedInput! < price.input]).toEqual([model, true]);
+    }
+    expect(() => loadPrices(file('bad-cached.json', { 'openai:x': { input: 1, output: 1, cachedInput: -1 } }))).toThrow(
+      /"openai:x" must be \{"input": dollars, "output": dollars, "cachedInput"\?: dollars\}/,
+    );
   });
 
   it('refuses a bad table naming the file and the entry', () => {
