@@ -10,7 +10,6 @@ import {
   streamText,
   tool,
   type LanguageModel,
-  type LanguageModelUsage,
   type ModelMessage,
   type SystemModelMessage,
   type ToolSet,
@@ -43,6 +42,7 @@ import type { AttachedImages } from './attached-images';
 import type { BlobStore } from '../../blobs/blob-store';
 import { keepReply } from '../claim-check';
 import { cacheFriendly } from './cache-layout';
+import { usageOf, type SdkUsage } from './sdk-usage';
 import { renderPlanSystemPrompt, renderSummaryPrompt, renderValidateSystemPrompt } from './prompts';
 import type { LlmTask, ScriptedCallInfo } from './scripted-model';
 import { replyStream, type ReplyStream, type StreamBus } from '../../stream';
@@ -114,7 +114,7 @@ export function createLlmActivities({
 
   const unpriced = new Set<string>();
   /** A call's usage in tokens, with its cost when the model has a price; counted in the worker's metrics and trace. */
-  function spent(call: LlmCall, raw: RawUsage): Usage {
+  function spent(call: LlmCall, raw: SdkUsage): Usage {
     const usage = prices ? prices.priced(call.model, usageOf(raw)) : usageOf(raw);
     if (prices && usage.costUsd === undefined && !unpriced.has(call.model)) {
       unpriced.add(call.model);
@@ -424,25 +424,6 @@ function toToolSet(tools: ToolSpec[]): ToolSet {
   return Object.fromEntries(
     tools.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as never) })]),
   );
-}
-
-type RawUsage = Partial<
-  Pick<LanguageModelUsage, 'inputTokens' | 'outputTokens' | 'totalTokens' | 'cachedInputTokens'>
-> & {
-  inputTokenDetails?: Partial<LanguageModelUsage['inputTokenDetails']>;
-};
-
-/** The SDK's usage in ours: input counts every prompt token, `cachedInputTokens` those read from the provider's cache. */
-export function usageOf(u: RawUsage): Usage {
-  const inputTokens = u.inputTokens ?? 0;
-  const outputTokens = u.outputTokens ?? 0;
-  const cached = u.inputTokenDetails?.cacheReadTokens ?? u.cachedInputTokens;
-  return {
-    inputTokens,
-    outputTokens,
-    totalTokens: u.totalTokens ?? inputTokens + outputTokens,
-    ...(cached ? { cachedInputTokens: cached } : {}),
-  };
 }
 
 function asRecord(input: unknown): Record<string, unknown> {

@@ -6,6 +6,7 @@ import type { Usage } from '../../core/types';
 import { observeLlmCall, recordLlmUsage } from '../call-telemetry';
 import type { PriceTable } from './prices';
 import type { ScriptedCallInfo } from './scripted-model';
+import { usageOf } from './sdk-usage';
 
 export interface SamplingRequest {
   system?: string;
@@ -54,11 +55,7 @@ export function createSampler(deps: {
           scripted: { task: 'sample', goalId: request.goalId } satisfies ScriptedCallInfo as never,
         },
       });
-      const raw = {
-        inputTokens: result.usage.inputTokens ?? 0,
-        outputTokens: result.usage.outputTokens ?? 0,
-        totalTokens: result.usage.totalTokens ?? 0,
-      };
+      const raw = usageOf(result.usage);
       const usage = deps.prices ? deps.prices.priced(deps.modelName, raw) : raw;
       recordLlmUsage(call, usage);
       return {

@@ -1,6 +1,6 @@
 // Cached input tokens through every place usage goes: read from the AI SDK's usage (v6's inputTokenDetails, or the
 // older cachedInputTokens), added up across calls and runs, and shown by the CLI.
-import { usageOf } from '../../activities/llm/llm-activities';
+import { usageOf } from '../../activities/llm/sdk-usage';
 import { formatSpend } from '../../client/terminal-format';
 import { addUsage, ZERO_USAGE } from '../../core/usage';
 
