@@ -1,4 +1,9 @@
-import { renderPlanSystemPrompt, renderSummaryPrompt, renderValidateSystemPrompt } from '../../activities/llm/prompts';
+import {
+  renderPlanSystemPrompt,
+  renderSummaryPrompt,
+  renderValidateSystemPrompt,
+  splitPlanSystemPrompt,
+} from '../../activities/llm/prompts';
 import { toModelMessages } from '../../activities/llm/model-messages';
 import { loadGoals } from '../../goals/goal-registry';
 import { BUILTIN_TOOLS } from '../../core/builtin-specs';
@@ -28,6 +33,16 @@ describe('prompts', () => {
       ],
     });
     expect(prompt).toMatchSnapshot();
+  });
+  it('splits the planning prompt into its stable part and the summary after it (the cacheable prefix)', () => {
+    const input = { goal, tools: [BUILTIN_TOOLS.CompleteGoal!], agents: [] };
+    const without = renderPlanSystemPrompt({ ...input, summary: '' });
+    expect(splitPlanSystemPrompt(without)).toEqual({ stable: without });
+    const withSummary = renderPlanSystemPrompt({ ...input, summary: 'The user is Ada.' });
+    expect(splitPlanSystemPrompt(withSummary)).toEqual({
+      stable: without,
+      summary: 'Summary of the conversation so far (older messages were condensed):\nThe user is Ada.',
+    });
   });
   it('renders the validation and summary prompts', () => {
     expect(renderValidateSystemPrompt(goal)).toMatchSnapshot();
