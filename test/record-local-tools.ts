@@ -1,6 +1,5 @@
-// A recording for the replay test (called by record-histories.ts): read-only native tools run as local activities
-// (PATCHES.localReadOnlyTools) — a balance looked up, one that fails (an unknown employee), and then a booking, which
-// changes state and so stays an activity of its own.
+// A recording for the replay test (called by record-histories.ts): native tools run as local activities
+// (PATCHES.localNativeTools) — a balance looked up, one that fails (an unknown employee), and a booking approved.
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowHandle } from '@temporalio/client';
 import { endChatSignal } from '../core/messages';
@@ -13,7 +12,7 @@ export async function recordLocalTools(
   save: (name: string, handle: WorkflowHandle) => Promise<void>,
   wanted: (name: string) => boolean,
 ): Promise<void> {
-  if (!wanted('local-read-only-tools')) return;
+  if (!wanted('local-native-tools')) return;
   const settings = testSettings({ VALIDATE_PROMPTS: 'false' });
   const worker = await startWorker(env, { script: ptoScript, settings });
   try {
@@ -21,7 +20,7 @@ export async function recordLocalTools(
       env.client,
       settings.taskQueue,
       { goalId: 'goal_hr_pto' },
-      'replay-local-read-only-tools',
+      'replay-local-native-tools',
     );
     await say(handle, 'What is my balance for ada@example.com?');
     await say(handle, 'What is my balance for nobody@example.com?');
@@ -29,7 +28,7 @@ export async function recordLocalTools(
     await decide(handle, { approve: true });
     await handle.signal(endChatSignal);
     await handle.result();
-    await save('local-read-only-tools', handle);
+    await save('local-native-tools', handle);
   } finally {
     await worker.stop();
   }

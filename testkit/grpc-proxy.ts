@@ -2,6 +2,7 @@
 // and on request holds calls of a given method (the worker's completion report, say) so a test can kill the worker
 // at an exact point — after a tool acted, before Temporal heard of it — with no hook in the product's code.
 import http2 from 'node:http2';
+import { gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 
 const { HTTP2_HEADER_PATH, HTTP2_HEADER_STATUS, NGHTTP2_FLAG_END_STREAM } = http2.constants;
@@ -11,8 +12,8 @@ export type Direction = 'request' | 'response';
 interface Hold {
   method: string;
   direction: Direction;
-  /** Calls still let through before holding begins. */
-  skip: number;
+  /** Only requests whose bytes this accepts are held (others go on); none: every call of the method. */
+  match?: (body: Buffer) => boolean;
   seen: number;
   waiters: (() => void)[];
 }
@@ -46,10 +47,11 @@ export class GrpcProxy {
   /**
    * From now on, calls of `method` (e.g. `RespondActivityTaskCompleted`) are held: the request is never sent on
    * (`request`), or it is sent and the answer never comes back (`response`). Resolves at the first held call.
-   * `skip`: the next so many calls go through first (a later workflow task's report, say).
+   * `match` (requests only): hold just the requests whose bytes it accepts — the workflow task report that carries a
+   * local activity's marker, say (protobuf keeps strings as they are).
    */
-  hold(method: string, direction: Direction, skip = 0): Promise<void> {
-    const hold: Hold = { method, direction, skip, seen: 0, waiters: [] };
+  hold(method: string, direction: Direction, match?: (body: Buffer) => boolean): Promise<void> {
+    const hold: Hold = { method, direction, seen: 0, waiters: [], ...(match ? { match } : {}) };
     this.holds.set(method, hold);
     return new Promise((resolve) => hold.waiters.push(resolve));
   }
@@ -76,11 +78,27 @@ export class GrpcProxy {
         .split('/')
         .pop() ?? '';
     const hold = this.holds.get(method);
-    if (hold && hold.skip > 0) hold.skip--;
-    else if (hold?.direction === 'request') return this.noteHeld(hold, stream);
+    if (hold?.direction === 'request' && hold.match) return this.holdIfMatching(hold, stream, headers);
+    if (hold?.direction === 'request') return this.noteHeld(hold, stream);
+    this.pass(stream, headers, method);
+  }
 
+  /** Reads the whole request, then holds it or passes it on. */
+  private holdIfMatching(hold: Hold, stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders): void {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (hold.match!(messagesOf(body))) return this.noteHeld(hold, stream);
+      this.pass(stream, headers, hold.method, body);
+    });
+  }
+
+  /** Forwards the call (`body`: its request, already read) and its answer. */
+  private pass(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, method: string, body?: Buffer) {
     const request = this.session().request(outgoing(headers));
-    stream.pipe(request);
+    if (body) request.end(body);
+    else stream.pipe(request);
     let trailers: http2.IncomingHttpHeaders = {};
     request.on('response', (response, flags) => {
       // Looked up again: a long poll sent before the hold began is answered after it.
@@ -122,4 +140,16 @@ function outgoing(headers: http2.IncomingHttpHeaders): http2.OutgoingHttpHeaders
     if (v !== undefined) out[k] = v;
   }
   return out;
+}
+
+/** The messages of a gRPC request body, uncompressed (a frame is a compressed flag, a length and the message). */
+function messagesOf(body: Buffer): Buffer {
+  const messages: Buffer[] = [];
+  for (let at = 0; at + 5 <= body.length;) {
+    const length = body.readUInt32BE(at + 1);
+    const message = body.subarray(at + 5, at + 5 + length);
+    messages.push(body[at] === 1 ? gunzipSync(message) : message);
+    at += 5 + length;
+  }
+  return Buffer.concat(messages);
 }

@@ -98,9 +98,10 @@ const NATIVE_TOOL_OPTIONS: ActivityOptions = {
 const nativeTools = proxyActivities<Record<string, ToolActivity>>(NATIVE_TOOL_OPTIONS);
 
 /**
- * A read-only native tool of this worker (PATCHES.localReadOnlyTools): the same activity, run by the worker inside the
- * workflow task that asked for it, its result recorded as a marker. Reading changes nothing, so an attempt lost with
- * its worker is simply run again by the next (after the workflow task's timeout, 10 s, as a heartbeat would be).
+ * A native tool of this worker (PATCHES.localNativeTools): the same activity, run by the worker inside the workflow
+ * task that asked for it, its result recorded as a marker with the next model call. An attempt lost with its worker
+ * is run again by the next one (after the workflow task's timeout, 10 s, as a missed heartbeat would be): a read-only
+ * tool reads again, one that changes state finds its first run in the effect ledger, so it acts once.
  */
 const LOCAL_TOOL_OPTIONS: LocalActivityOptions = {
   startToCloseTimeout: NATIVE_TOOL_OPTIONS.startToCloseTimeout,
@@ -199,7 +200,7 @@ export function runTool(
   args: Record<string, unknown>,
   waitWhenCancelled: boolean,
   caller: ToolCaller = {},
-  /** Read-only native tools of this worker run as local activities (see `runsLocally`). */
+  /** Native tools of this worker run as local activities (see `runsLocally`). */
   local = false,
 ): Promise<HookedOutcome & { spent?: Usage }> {
   const cancellationType = waitWhenCancelled
@@ -233,7 +234,7 @@ export function runTool(
   return nativeTools[spec.name]!.executeWithOptions({ ...NATIVE_TOOL_OPTIONS, ...routed, cancellationType }, [args]);
 }
 
-/** A native tool that may run as a local activity: it changes nothing and this worker serves it. */
+/** A native tool that may run as a local activity: this worker serves it (not one routed to another's queue). */
 export function runsLocally(spec: ToolSpec): boolean {
-  return spec.kind === 'native' && !spec.taskQueue && spec.readOnly === true;
+  return spec.kind === 'native' && !spec.taskQueue;
 }

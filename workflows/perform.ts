@@ -65,7 +65,7 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
         userConversation: task ? userConversationOf(workflowInfo().workflowId, task.depth) : undefined,
       };
       // Checked only where it could change the command: other tools' histories get no marker.
-      const local = runsLocally(spec) && patched(PATCHES.localReadOnlyTools);
+      const local = runsLocally(spec) && patched(PATCHES.localNativeTools);
       return runTool(spec, call.args, !!ctx.versions().cancelAndExpire, caller, local).catch((err) =>
         toolError(err, spec),
       );

@@ -34,9 +34,9 @@ export const PATCHES = {
   /** A model call that keeps failing in a way another model could fix is made again with the next fallback model
    * (LLM_FALLBACK_MODELS, a goal's fallbackModels). */
   modelFallback: 'model-fallback',
-  /** A read-only native tool served by this worker runs as a local activity: its result is recorded with the workflow
-   * task that asked for it (a marker), saving the tool step a workflow task and a server round trip. */
-  localReadOnlyTools: 'local-read-only-tools',
+  /** A native tool served by this worker runs as a local activity: its result is recorded with the workflow task that
+   * asked for it (a marker), saving the tool step a workflow task and a server round trip. */
+  localNativeTools: 'local-native-tools',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

@@ -166,7 +166,7 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
       const data = one(details['data']) as LocalActivityData;
       const type = data?.activity_type ?? '';
       if (type !== 'searchTools') {
-        // A read-only native tool run as a local activity (PATCHES.localReadOnlyTools).
+        // A native tool run as a local activity (PATCHES.localNativeTools).
         if (HOUSEKEEPING.has(type) || MODEL_TASKS[type]) continue;
         const step = activityStep(type, undefined, `l${data.activity_id ?? e.eventId}`, at, asked);
         if (!step) continue;
