@@ -27,7 +27,7 @@ const folders = (...names) => `^(\\./)?(\\.\\./)+(${names.join('|')})(/|$)`;
 const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 const below = (layer) => LAYERS.slice(0, layer).flat();
 const above = (layer) => LAYERS.slice(layer + 1).flat();
-const NOT_PRODUCT = ['test', 'testkit', 'bench', 'examples', 'web'];
+const NOT_PRODUCT = ['test', 'testkit', 'bench', 'evals', 'examples', 'web'];
 
 const layerRules = LAYERS.flatMap((names, layer) =>
   names

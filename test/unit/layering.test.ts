@@ -48,7 +48,7 @@ LAYERS.forEach((names, layer) => {
     for (const top of LAYERS.at(-1)!) if (layer < LAYERS.length - 1) plant(file, top, true);
     for (const below of LAYERS[layer - 1] ?? []) plant(file, below, name === 'workflows' && below !== 'core');
     for (const same of names) plant(file, same, false);
-    for (const outside of ['test', 'bench', 'testkit']) plant(file, outside, true);
+    for (const outside of ['test', 'bench', 'testkit', 'evals']) plant(file, outside, true);
   }
 });
 
