@@ -8,6 +8,7 @@ export const PARTS = [
   'turns',
   'round-trips',
   'one-model-wait',
+  'tool-step',
   'delegation',
   'tool-search',
   'sandbox',
@@ -35,6 +36,15 @@ export interface TurnOptions {
 
 /** Round trips per step (issue 11): eager activity dispatch on/off and a heartbeat at activity start, interleaved. */
 export type RoundTripOptions = TurnOptions;
+
+/** A tool step after an approval (issue 29): BookPTO as a local activity vs as an activity of its own. */
+export interface ToolStepOptions {
+  runs: number;
+  /** Interleaved confirm → reply steps per path and run. */
+  iterations: number;
+  /** In-process calls of CurrentPTO, through the dispatcher and bare. */
+  overheadCalls: number;
+}
 
 /** One model wait per turn (issue 11): a model of fixed latency, validation on against off. */
 export interface OneModelWaitOptions {
@@ -213,6 +223,7 @@ export interface Counts {
   turns: TurnOptions;
   roundTrips: RoundTripOptions;
   oneModelWait: OneModelWaitOptions;
+  toolStep: ToolStepOptions;
   delegation: DelegationOptions;
   toolSearch: ToolSearchOptions;
   sandbox: SandboxOptions;
@@ -232,6 +243,7 @@ export const FULL: Counts = {
   turns: { iterations: 200, warmup: 20, turnsPerConversation: 50 },
   roundTrips: { iterations: 100, warmup: 10, turnsPerConversation: 50 },
   oneModelWait: { latenciesMs: [100, 300], runs: 3, iterations: 20 },
+  toolStep: { runs: 3, iterations: 20, overheadCalls: 1000 },
   delegation: { latencyMs: 300, iterations: 8, overheadIterations: 30, warmup: 1, turnsPerConversation: 50 },
   toolSearch: { turns: 5 },
   sandbox: { calls: 1_000 },
@@ -300,6 +312,7 @@ export const QUICK: Counts = {
   turns: { iterations: 10, warmup: 2, turnsPerConversation: 50 },
   roundTrips: { iterations: 4, warmup: 2, turnsPerConversation: 50 },
   oneModelWait: { latenciesMs: [100], runs: 1, iterations: 3 },
+  toolStep: { runs: 1, iterations: 3, overheadCalls: 50 },
   delegation: { latencyMs: 100, iterations: 1, overheadIterations: 3, warmup: 0, turnsPerConversation: 50 },
   toolSearch: { turns: 1 },
   sandbox: { calls: 20 },

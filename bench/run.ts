@@ -21,6 +21,7 @@ import { watchInterrupts } from './interrupts';
 import { runMadeToolsBench } from './made-tools-bench';
 import { runMcpBench } from './mcp-bench';
 import { runOneModelWaitBench } from './one-model-wait';
+import { runToolStepBench } from './tool-step';
 import { readPlan, USAGE, type Counts, type PartName, type Plan } from './options';
 import { printAndSave, type PartResult } from './report/run-report';
 import { runRoundTrips } from './round-trips';
@@ -48,6 +49,7 @@ const RUN: Record<PartName, (r: PartRun) => Promise<BenchPart>> = {
   turns: async (r) => runChatTurns(r.ctx, await r.floorBundle(), r.counts.turns, r.keep),
   'round-trips': async (r) => runRoundTrips(r.ctx, r.server, await r.floorBundle(), r.counts.roundTrips),
   'one-model-wait': (r) => runOneModelWaitBench(r.ctx, r.counts.oneModelWait),
+  'tool-step': (r) => runToolStepBench(r.ctx, r.counts.toolStep),
   delegation: (r) => runDelegationBench(r.ctx, r.counts.delegation),
   'tool-search': (r) => runToolSearchBench(r.ctx, r.counts.toolSearch),
   sandbox: (r) => runSandboxBench(r.ctx, r.counts.sandbox),
