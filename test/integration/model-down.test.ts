@@ -23,7 +23,7 @@ describe('a failing model, in words and in time', () => {
   beforeAll(async () => {
     model = await startFakeChatCompletions(async (body) => {
       const text = lastUserText(body);
-      if (text.includes('fail')) return httpError(500, 'upstream overloaded');
+      if (text.includes('fail')) return httpError(500, 'upstream broke');
       // Longer than MODEL_GIVE_UP: no attempt can get an answer, however late a loaded machine fires its timeout.
       if (text.includes('hang')) await new Promise((r) => setTimeout(r, 20_000));
       return completion({ text: 'Hello.' });
