@@ -1,19 +1,15 @@
 // The LLM activities: planning with native tool calling, prompt validation, and summaries for continue-as-new.
 // Planning streams: each text delta goes to the stream bus as it arrives (for screens), while only the complete
 // reply is returned, so history holds whole messages and a retried attempt replaces, never appends.
-import { ApplicationFailure, CancelledFailure, Context, log } from '@temporalio/activity';
-import { modelRetryDelayMs } from '../../core/model-retry';
+import { ApplicationFailure, CancelledFailure, log } from '@temporalio/activity';
+import { attemptTimeoutMs, callTimeout, finalWhenOutOfTime } from './attempt-budget';
 import {
   generateText,
-  jsonSchema,
-  NoSuchToolError,
   streamText,
-  tool,
   type LanguageModel,
   type ModelMessage,
   type SystemModelMessage,
   type ToolSet,
-  type TypedToolCall,
 } from 'ai';
 import {
   FailureTypes,
@@ -23,18 +19,12 @@ import {
   type PromptVerdict,
 } from '../../core/activity-types';
 import type { LlmActivities } from '../../core/activity-types';
-import {
-  type AgentSummary,
-  type ChatMessage,
-  type Goal,
-  type ToolCall,
-  type ToolSpec,
-  type Usage,
-} from '../../core/types';
+import { type AgentSummary, type ChatMessage, type Goal, type Usage } from '../../core/types';
 import { ZERO_USAGE } from '../../core/usage';
 import { whileHeartbeating } from '../heartbeat';
 import { capText, DEFAULT_LIMITS } from '../limits';
 import { toLlmFailure } from './errors';
+import { parseVerdict, toCall, toToolSet } from './model-answers';
 import { TranscriptCache } from './transcripts';
 import { createModel, type LlmConfig, type ResolvedModel } from './model';
 import { takesMediaInToolResults, toModelMessages } from './model-messages';
@@ -351,113 +341,3 @@ type CallSettings = Request & {
   abortSignal: AbortSignal;
   providerOptions: Record<string, never>;
 };
-
-/** Time kept back from MODEL_GIVE_UP for a failure's report to reach the server and a retry to be dispatched. */
-const RETRY_MARGIN_MS = 2_000;
-/** The shortest attempt worth making: a provider's error comes back in well under this. */
-const MIN_ATTEMPT_MS = 3_000;
-
-/**
- * MODEL_TIMEOUT for one call, held until the call ends. Not AbortSignal.timeout: its timer holds the signal weakly and
- * AbortSignal.any holds its sources weakly, so a timeout signal referenced by nothing else can be collected before it
- * fires, and a provider that never answers is then waited for until the activity's own timeout (a test saw it hang).
- */
-function callTimeout(ms: number): { signal: AbortSignal; clear(): void } {
-  const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
-    ms,
-  );
-  return { signal: controller.signal, clear: () => clearTimeout(timer) };
-}
-
-/** How long this attempt may take: MODEL_TIMEOUT, within what MODEL_GIVE_UP leaves (less a margin for the report). */
-function attemptTimeoutMs(timeoutMs: number): number {
-  const left = budgetLeftMs();
-  return left === null ? timeoutMs : Math.max(1_000, Math.min(timeoutMs, left - RETRY_MARGIN_MS));
-}
-
-/** What is left of MODEL_GIVE_UP (the activity's schedule-to-close), or null outside an activity or without one. */
-function budgetLeftMs(): number | null {
-  let info;
-  try {
-    info = Context.current().info;
-  } catch {
-    return null; // not in an activity
-  }
-  if (!info.scheduleToCloseTimeoutMs) return null;
-  return info.scheduledTimestampMs + info.scheduleToCloseTimeoutMs - Date.now();
-}
-
-/**
- * A failed attempt, final when another could not get MIN_ATTEMPT_MS after its backoff within MODEL_GIVE_UP: then we
- * give up, naming the cause and the attempts, rather than leave Temporal to stop the retries in its own words. An
- * attempt that fits gets what is left (attemptTimeoutMs), so a short MODEL_GIVE_UP still retries fast failures.
- */
-function finalWhenOutOfTime(failure: ApplicationFailure, giveUpSetting = 'MODEL_GIVE_UP'): ApplicationFailure {
-  const left = budgetLeftMs();
-  if (failure.nonRetryable || left === null) return failure;
-  const { attempt } = Context.current().info;
-  // With a margin for the report reaching the server and the retry being dispatched: on a loaded machine that took
-  // seconds, and the server then gave up with its own message, losing the cause.
-  if (left - modelRetryDelayMs(attempt) - RETRY_MARGIN_MS >= MIN_ATTEMPT_MS) return failure;
-  return ApplicationFailure.create({
-    message: `${failure.message} Gave up after ${attempt} attempt${attempt === 1 ? '' : 's'} (${giveUpSetting}).`,
-    type: failure.type ?? undefined,
-    nonRetryable: true,
-  });
-}
-
-/**
- * A tool call as the workflow takes it. Arguments that are not JSON go back to the model as the call's answer (the
- * workflow answers invalid_input), so it corrects them in its next step rather than the call being retried for
- * minutes. (Unknown tool names pass through: the workflow tells the model which tools exist.)
- */
-function toCall(c: TypedToolCall<ToolSet>): ToolCall {
-  return c.invalid && !NoSuchToolError.isInstance(c.error)
-    ? { id: c.toolCallId, tool: c.toolName, args: {}, malformed: malformedWords(c.toolName, c.input) }
-    : { id: c.toolCallId, tool: c.toolName, args: asRecord(c.input) };
-}
-
-/** Tool definitions without `execute`: the model proposes calls, the workflow decides and runs them. */
-function toToolSet(tools: ToolSpec[]): ToolSet {
-  return Object.fromEntries(
-    tools.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as never) })]),
-  );
-}
-
-function asRecord(input: unknown): Record<string, unknown> {
-  // A call to a tool the request did not offer (found by SearchTools, say) may come back unparsed.
-  if (typeof input === 'string') {
-    try {
-      return asRecord(JSON.parse(input));
-    } catch {
-      return {};
-    }
-  }
-  return input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
-}
-
-/** Lenient: a model that answers with prose or broken JSON fails open, so validation never blocks a user. */
-export function parseVerdict(text: string): { valid: boolean; reply: string } {
-  const json = /\{[\s\S]*\}/.exec(text)?.[0];
-  try {
-    const parsed = JSON.parse(json ?? '') as { valid?: unknown; reply?: unknown };
-    if (parsed.valid === false) {
-      const reply =
-        typeof parsed.reply === 'string' && parsed.reply.trim()
-          ? parsed.reply
-          : "That's outside what I can help with here.";
-      return { valid: false, reply };
-    }
-  } catch {
-    // fall through: fail open
-  }
-  return { valid: true, reply: '' };
-}
-
-/** What the model is told of arguments it sent that were not a JSON object. */
-function malformedWords(tool: string, input: unknown): string {
-  const sent = typeof input === 'string' ? input : JSON.stringify(input);
-  return `The arguments you sent for ${tool} are not a JSON object: ${String(sent).slice(0, 200)}. Call it again with its arguments as one JSON object that fits its schema.`;
-}
