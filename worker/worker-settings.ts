@@ -17,7 +17,7 @@ import { DEFAULT_HOOKS_FOLDER, type HookSettings } from '../activities/hooks/loa
 import { DEFAULT_DATA_DIR, DEFAULT_TASK_QUEUE } from '../runtime/connection';
 import { BLOB_SETTING_NAMES, readBlobSettings, type BlobSettings } from '../blobs';
 import { READER_SETTING_NAMES, readerLimitsFromEnv, type ReaderLimits } from '../readers';
-import { parseDuration } from '../runtime/duration';
+import { cacheSize, count, dollars, duration, flag } from './setting-kinds';
 import type { MetricsSettings } from './worker-metrics';
 import { parseTokenKey } from '../mcp/oauth/oauth-settings';
 
@@ -47,73 +47,6 @@ export const DEFAULT_WORKFLOW_CACHE: WorkflowCacheSettings = {
   maxCachedWorkflows: 250,
   stickyScheduleToStartSeconds: 5,
 };
-
-const flag = (name: string, fallback: boolean) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return fallback;
-      const s = v.trim().toLowerCase();
-      if (['1', 'true', 'yes', 'on'].includes(s)) return true;
-      if (['0', 'false', 'no', 'off'].includes(s)) return false;
-      ctx.addIssue({ code: 'custom', message: `${name} must be true or false, got "${v}"` });
-      return z.NEVER;
-    });
-
-const count = (name: string, fallback: number, min: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return fallback;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < min) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be a whole number ≥ ${min}, got "${v}"` });
-        return z.NEVER;
-      }
-      return n;
-    });
-
-/** The SDK takes 0 (no cache) or at least 2. */
-const cacheSize = (name: string, fallback: number) =>
-  count(name, fallback, 0).refine((n) => n !== 1, { message: `${name} must be 0 (no cache) or at least 2, got "1"` });
-
-/** A duration in seconds: `90`, `90s`, `15m`, `24h` or `7d`. */
-const duration = (name: string, fallback: number, min: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return fallback;
-      const seconds = parseDuration(v);
-      if (!(seconds >= min)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `${name} must be a duration of at least ${min} s such as 90s, 15m, 24h or 7d, got "${v}"`,
-        });
-        return z.NEVER;
-      }
-      return seconds;
-    });
-
-/** A positive amount of US dollars, e.g. `0.50`. */
-const dollars = (name: string) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return undefined;
-      const n = Number(v.trim().replace(/^\$/, ''));
-      if (!Number.isFinite(n) || n <= 0) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `${name} must be an amount of US dollars above 0, e.g. 0.50, got "${v}"`,
-        });
-        return z.NEVER;
-      }
-      return n;
-    });
 
 /**
  * Results longer than this (as JSON) are kept whole in the blob store, the longest that went to history before (a
