@@ -191,6 +191,9 @@ export function Chat({ id, agentName, onStatus }: Props) {
             {s.usage && (
               <span data-testid="usage" title={usageDetail(s.usage)}>
                 {s.usage.totalTokens.toLocaleString()} tokens
+                {!!s.usage.cachedInputTokens && (
+                  <span data-testid="cached"> ({s.usage.cachedInputTokens.toLocaleString()} cached)</span>
+                )}
                 {s.usage.costUsd !== undefined && <span data-testid="cost"> · {formatUsd(s.usage.costUsd)}</span>}
               </span>
             )}
@@ -305,5 +308,6 @@ export function Chat({ id, agentName, onStatus }: Props) {
 }
 
 function usageDetail(u: Usage): string {
-  return `${u.inputTokens.toLocaleString()} in, ${u.outputTokens.toLocaleString()} out${u.costUsd !== undefined ? ` (${formatUsd(u.costUsd)} at the worker's prices)` : ''}`;
+  const cached = u.cachedInputTokens ? ` (${u.cachedInputTokens.toLocaleString()} of them cached)` : '';
+  return `${u.inputTokens.toLocaleString()} in${cached}, ${u.outputTokens.toLocaleString()} out${u.costUsd !== undefined ? ` (${formatUsd(u.costUsd)} at the worker's prices)` : ''}`;
 }
