@@ -5,11 +5,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { WORKFLOWS_PATH } from '../worker/create-worker';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../worker/workflow-code';
 
 export default async function globalSetup(): Promise<void> {
   if (process.env.TEST_WORKFLOW_BUNDLE) return;
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
+  const { code } = await bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger: new DefaultLogger('WARN') });
   const dir = path.join(os.tmpdir(), `agent-tests-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'workflow-bundle.js');

@@ -10,7 +10,8 @@ import type { ResolvedModel } from '../activities/llm/model';
 import type { MockStore } from '../tools/define-tool';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { Hook } from '../core/hooks';
-import { createAgentWorker, WORKFLOWS_PATH, type AgentWorker } from '../worker/create-worker';
+import { createAgentWorker, type AgentWorker } from '../worker/create-worker';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../worker/workflow-code';
 import { readWorkerSettings, type WorkerSettings } from '../worker/worker-settings';
 import { dynamicConfigFlags } from '../worker/dev-server';
 import { DEV_SERVER_SEARCH_ATTRIBUTES } from '../worker/register-search-attributes';
@@ -53,7 +54,7 @@ export function workflowBundle(): Promise<WorkflowBundleOption> {
   const prebuilt = process.env.TEST_WORKFLOW_BUNDLE;
   bundle ??= prebuilt
     ? Promise.resolve({ codePath: prebuilt })
-    : bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
+    : bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger: new DefaultLogger('WARN') });
   return bundle;
 }
 

@@ -1,5 +1,4 @@
 // The composition root: registries, the model and the activities wired into one Temporal worker.
-import path from 'node:path';
 import type { LogLevel } from '@temporalio/common';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
@@ -32,11 +31,12 @@ import { recordEndpoints, telemetryOf } from './worker-metrics';
 import type { Tracing } from '../runtime/tracing';
 import { workerTracing } from './worker-tracing';
 import { PROJECT_ROOT, type WorkerSettings } from './worker-settings';
+import { WORKFLOW_BUNDLE_OPTIONS } from './workflow-code';
 import type { Hook } from '../core/hooks';
 import { loadHooks } from '../activities/hooks/load-hooks';
 import type { HookRunner } from '../activities/hooks/hook-runner';
 
-export const WORKFLOWS_PATH = require.resolve(path.join(__dirname, '..', 'workflows'));
+export { WORKFLOWS_PATH } from './workflow-code';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
@@ -167,7 +167,12 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.settings.taskQueue,
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(opts.workflowBundle
+      ? { workflowBundle: opts.workflowBundle }
+      : {
+          workflowsPath: WORKFLOW_BUNDLE_OPTIONS.workflowsPath,
+          bundlerOptions: { preloadModules: WORKFLOW_BUNDLE_OPTIONS.preloadModules },
+        }),
     ...withTracing(secrets, opts.tracing, !opts.workflowBundle),
     maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     maxCachedWorkflows: opts.settings.workflowCache.maxCachedWorkflows,

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../tools/project-root';
 import { TRACING_WORKFLOW_MODULE } from './worker-tracing';
+import { WORKFLOW_BUNDLE_OPTIONS } from './workflow-code';
 
 const DIST = path.join(__dirname, '..');
 export const WORKFLOW_BUNDLE_FILE = path.join(DIST, 'workflow-bundle.js');
@@ -81,12 +82,12 @@ function orphans(): string[] {
 async function build(): Promise<void> {
   for (const file of orphans()) rmSync(file);
   const workflows = hashOfWorkflowCode();
-  const workflowsPath = require.resolve(COMPILED_WORKFLOWS);
   const logger = new DefaultLogger('WARN');
-  writeFileSync(WORKFLOW_BUNDLE_FILE, (await bundleWorkflowCode({ workflowsPath, logger })).code);
+  writeFileSync(WORKFLOW_BUNDLE_FILE, (await bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger })).code);
+  const workflowInterceptorModules = [TRACING_WORKFLOW_MODULE];
   writeFileSync(
     TRACED_WORKFLOW_BUNDLE_FILE,
-    (await bundleWorkflowCode({ workflowsPath, logger, workflowInterceptorModules: [TRACING_WORKFLOW_MODULE] })).code,
+    (await bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger, workflowInterceptorModules })).code,
   );
   writeFileSync(BUNDLE_SOURCE_FILE, `${JSON.stringify({ workflows })}\n`);
   console.log(

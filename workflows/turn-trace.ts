@@ -17,13 +17,19 @@ const untraced: TurnTracing = {
   start: () => ({ run: (fn) => fn(), end: () => {} }),
 };
 
-let tracing: TurnTracing = untraced;
+/**
+ * Kept in the workflow's globals, not in this module: the worker shares its workflow modules between conversations
+ * (worker/workflow-code.ts) while Temporal gives each workflow its own globals; each conversation's tracing
+ * interceptors (their OpenTelemetry context) are its own.
+ */
+const TRACING = Symbol.for('agent.turnTracing');
+type WithTracing = { [TRACING]?: TurnTracing };
 
-/** Called by the tracing interceptors as each workflow starts (stateless: every conversation's spans are its own). */
+/** Called by the tracing interceptors as each workflow starts. */
 export function setTurnTracing(t: TurnTracing): void {
-  tracing = t;
+  (globalThis as WithTracing)[TRACING] = t;
 }
 
 export function turnTracing(): TurnTracing {
-  return tracing;
+  return (globalThis as WithTracing)[TRACING] ?? untraced;
 }

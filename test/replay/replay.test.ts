@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger, Worker } from '@temporalio/worker';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { WORKFLOWS_PATH } from '../../worker/create-worker';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../../worker/workflow-code';
 import { TRACING_WORKFLOW_MODULE } from '../../worker/worker-tracing';
 import { workflowBundle } from '../../testkit/temporal';
 
@@ -32,7 +32,7 @@ describe('replay of recorded histories', () => {
     let traced: ReturnType<typeof bundleWorkflowCode>;
     beforeAll(() => {
       traced = bundleWorkflowCode({
-        workflowsPath: WORKFLOWS_PATH,
+        ...WORKFLOW_BUNDLE_OPTIONS,
         workflowInterceptorModules: [TRACING_WORKFLOW_MODULE],
         logger: new DefaultLogger('WARN'),
       });
