@@ -20,6 +20,7 @@ export const PARTS = [
   'api',
   'run-view',
   'worker',
+  'memory',
   'scale',
 ] as const;
 export type PartName = (typeof PARTS)[number];
@@ -185,6 +186,24 @@ export interface WorkerBenchOptions {
   compareTraced: boolean;
 }
 
+/** Memory per cached conversation (issue 29): the compiled worker holding N conversations, greeted and after turns. */
+export interface MemoryOptions {
+  /** How many conversations the worker holds, each size in a worker process of its own. */
+  sizes: number[];
+  /** Runs of every size (min / median / max). */
+  runs: number;
+  /** Turns each conversation takes after its greeting (0–2: the PTO balance question, then a text turn). */
+  turns: number;
+  /** Conversations started (or taking their turns) at once. */
+  concurrency: number;
+  /** Wait after the last start or turn before the first RSS reading (the work's garbage still held). */
+  settleMs: number;
+  /** Then RSS is read until it has fallen and held this long (the garbage handed back), … */
+  stableMs: number;
+  /** … or this long at most. */
+  maxSettleMs: number;
+}
+
 /** Scale on one box (issue 11): worker processes of their own, the zero-latency scripted model. */
 export interface ScaleOptions {
   /** Conversations taking turns at once. */
@@ -235,6 +254,7 @@ export interface Counts {
   api: ApiOptions;
   runView: RunViewOptions;
   worker: WorkerBenchOptions;
+  memory: MemoryOptions;
   scale: ScaleOptions;
 }
 
@@ -290,6 +310,15 @@ export const FULL: Counts = {
     turns: 20,
     compareSdkCache: true,
     compareTraced: true,
+  },
+  memory: {
+    sizes: [200, 1000],
+    runs: 3,
+    turns: 2,
+    concurrency: 20,
+    settleMs: 5000,
+    stableMs: 10_000,
+    maxSettleMs: 120_000,
   },
   scale: {
     active: 100,
@@ -361,6 +390,7 @@ export const QUICK: Counts = {
     compareSdkCache: false,
     compareTraced: false,
   },
+  memory: { sizes: [10], runs: 1, turns: 1, concurrency: 10, settleMs: 500, stableMs: 1000, maxSettleMs: 2000 },
   scale: {
     active: 10,
     turns: 2,

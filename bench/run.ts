@@ -2,14 +2,14 @@
 // workers. The parts (options.ts, PARTS) run one after the other on one server, in this order: the chat turns against
 // a floor (an update that runs one no-op activity: what is left over it is the orchestrator's own cost), round trips
 // per step, one model wait per turn, delegation, SearchTools, the sandbox, made tools, MCP, HTTP APIs as tools, files
-// and big results, durability, the HTTP API, the run view, the lean worker, scale on one box. `--quick`: every part
-// with small counts (CI's smoke test). What each measures: bench/README.md.
+// and big results, durability, the HTTP API, the run view, the lean worker, memory per conversation, scale on one box.
+// `--quick`: every part with small counts (CI's smoke test). What each measures: bench/README.md.
 //
 // One server for everything; TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE etc.) uses that server instead of a dev server.
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { bundleWorkflowCode, DefaultLogger, Runtime, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { WORKFLOWS_PATH } from '../worker/create-worker';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../worker/workflow-code';
 import { runApiBench } from './api-bench';
 import { runChatTurns } from './chat-turns';
 import type { BenchContext, BenchPart } from './context';
@@ -20,6 +20,7 @@ import { runHttpApisBench } from './http-apis-bench';
 import { watchInterrupts } from './interrupts';
 import { runMadeToolsBench } from './made-tools-bench';
 import { runMcpBench } from './mcp-bench';
+import { runMemoryBench } from './memory-bench';
 import { runOneModelWaitBench } from './one-model-wait';
 import { runToolStepBench } from './tool-step';
 import { readPlan, USAGE, type Counts, type PartName, type Plan } from './options';
@@ -62,6 +63,7 @@ const RUN: Record<PartName, (r: PartRun) => Promise<BenchPart>> = {
   'run-view': (r) => runRunViewBench(r.ctx, r.server, r.counts.runView),
   // Its workers are processes of their own: it compiles the worker first (tsc, then the workflow bundle).
   worker: (r) => runWorkerBench(r.ctx, r.server.info.address, r.counts.worker),
+  memory: (r) => runMemoryBench(r.ctx, r.server.info.address, r.counts.memory),
   scale: (r) => runScaleBench(r.ctx, r.server, r.counts.scale),
 };
 
@@ -87,13 +89,14 @@ async function main(): Promise<void> {
   process.stderr.write(
     `bench: ${plan.parts.join(', ')}${plan.quick ? ' (--quick)' : ''}; starting Temporal and bundling workflow code…\n`,
   );
-  const bundle = (workflowsPath: string) => bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+  const logger = new DefaultLogger('WARN');
   let floor: Promise<WorkflowBundleWithSourceMap> | undefined;
-  const floorBundle = () => (floor ??= bundle(FLOOR_WORKFLOW_PATH));
+  const floorBundle = () => (floor ??= bundleWorkflowCode({ workflowsPath: FLOOR_WORKFLOW_PATH, logger }));
   const needsFloor = plan.parts.includes('turns') || plan.parts.includes('round-trips');
   const [server, agentBundle] = await Promise.all([
     startServer(),
-    bundle(WORKFLOWS_PATH),
+    // The agent's bundle as every worker makes it (its modules shared by its workflows).
+    bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger }),
     needsFloor ? floorBundle() : undefined,
   ]);
   const setupMs = performance.now() - wallStart;

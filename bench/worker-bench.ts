@@ -23,7 +23,7 @@ import { timeIt } from './stats';
 import { buildCompiledWorker, spawnWorker, type WorkerMode } from './worker-process';
 
 /** The workers are processes of their own: of the run, this part needs the server and the run's ids only. */
-type WorkerBenchContext = Pick<BenchContext, 'client' | 'namespace' | 'runId' | 'interrupts'>;
+export type WorkerBenchContext = Pick<BenchContext, 'client' | 'namespace' | 'runId' | 'interrupts'>;
 
 /** The SDK's own default cache size for this machine's heap (worker-options.js, reuseV8Context on). */
 const SDK_DEFAULT_CACHE = Math.max(
@@ -98,7 +98,12 @@ export async function runWorkerBench(
 }
 
 /** The worker's settings: the bench server, the zero-latency bench script, no MCP endpoints, no .env, its own DATA_DIR. */
-function workerEnv(ctx: WorkerBenchContext, address: string, dir: string, script: string): Record<string, string> {
+export function workerEnv(
+  ctx: Pick<BenchContext, 'namespace'>,
+  address: string,
+  dir: string,
+  script: string,
+): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -132,7 +137,7 @@ async function measureStart(
 }
 
 /** performance.now() when the server first lists a poller of the queue's workflow tasks. */
-async function firstPoll(ctx: WorkerBenchContext, queue: string, timeoutMs = 120_000): Promise<number> {
+export async function firstPoll(ctx: WorkerBenchContext, queue: string, timeoutMs = 120_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const asked = performance.now();

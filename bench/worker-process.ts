@@ -29,8 +29,15 @@ export interface WorkerProcess {
   stop(): Promise<void>;
 }
 
-/** `npm run build`'s server part (tsc, then the workflow bundle), so the compiled worker is these sources. */
-export async function buildCompiledWorker(): Promise<void> {
+let built: Promise<void> | undefined;
+
+/** `npm run build`'s server part (tsc, then the workflow bundle), so the compiled worker is these sources; once a run
+ * (the worker and memory parts both need it). */
+export function buildCompiledWorker(): Promise<void> {
+  return (built ??= build());
+}
+
+async function build(): Promise<void> {
   await run(
     process.execPath,
     [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],

@@ -1,0 +1,83 @@
+// Memory per cached conversation (issue 29): MB per conversation at each N, greeted and after the turns, min /
+// median / max over the runs, the median against the target.
+import type { MemoryOptions } from '../options';
+import { summarize, table } from '../stats';
+
+/** Issue 29, item 3: worker memory per cached idle conversation. */
+export const MB_PER_CONVERSATION_TARGET = 0.5;
+
+/** RSS of the worker process, bytes: `settleMs` after a step, and once settled (after `settleMs` more). */
+export interface MemoryReading {
+  busy: number;
+  settled: number;
+  settleMs: number;
+}
+
+export interface MemoryRun {
+  conversations: number;
+  /** Warmed up (one conversation through the same turns); holding N greeted conversations; after each took the
+   * turns (null: no turns). */
+  idle: MemoryReading;
+  greeted: MemoryReading;
+  turned: MemoryReading | null;
+}
+
+const MB = 2 ** 20;
+/** MB per conversation over the settled idle worker. */
+const perConversation = (run: MemoryRun, rss: number) => (rss - run.idle.settled) / run.conversations / MB;
+const fixed = (xs: number[]) => {
+  const s = summarize(xs);
+  return { text: `${s.min.toFixed(3)} / ${s.p50.toFixed(3)} / ${s.max.toFixed(3)}`, ...s };
+};
+
+export function renderMemoryBench(r: { runs: MemoryRun[]; opts: MemoryOptions; turns: number }): {
+  text: string;
+  json: Record<string, unknown>;
+} {
+  const states = [
+    ['greeted', (run: MemoryRun) => run.greeted],
+    ...(r.turns ? ([[`after ${r.turns} turn(s)`, (run: MemoryRun) => run.turned!]] as const) : []),
+  ] as const;
+  const rows: string[][] = [
+    [
+      'conversations',
+      'state',
+      'MB per conversation, settled (min / median / max)',
+      'target',
+      'verdict',
+      'soon after (with its garbage)',
+      'settled after (s)',
+    ],
+  ];
+  const figures: Record<string, unknown>[] = [];
+  for (const size of r.opts.sizes) {
+    const runs = r.runs.filter((run) => run.conversations === size);
+    for (const [state, of] of states) {
+      const settled = fixed(runs.map((run) => perConversation(run, of(run).settled)));
+      const busy = fixed(runs.map((run) => perConversation(run, of(run).busy)));
+      const met = settled.p50 <= MB_PER_CONVERSATION_TARGET;
+      rows.push([
+        size.toLocaleString('en-US'),
+        state,
+        settled.text,
+        `≤ ${MB_PER_CONVERSATION_TARGET}`,
+        met ? 'met' : 'NOT met',
+        busy.text,
+        runs.map((run) => (of(run).settleMs / 1000).toFixed(0)).join(', '),
+      ]);
+      figures.push({ conversations: size, state, settled, soonAfter: busy, met });
+    }
+  }
+  const text = [
+    '',
+    `Memory per cached conversation (issue 29): the compiled worker, its cache holding them all, ${r.opts.runs} run(s) per size,`,
+    `each in a worker process of its own; RSS over the idle worker's (warmed up by one conversation), per conversation, once`,
+    `settled (V8 hands back the garbage of the work after the worker has been idle a while: up to ${r.opts.maxSettleMs / 1000} s) and`,
+    `${r.opts.settleMs / 1000} s after the last start or turn. Turns: ${['the PTO balance question (a tool turn)', 'a text turn'].slice(0, r.turns).join(', then ') || 'none'}.`,
+    table(rows),
+  ].join('\n');
+  return {
+    text,
+    json: { target: MB_PER_CONVERSATION_TARGET, figures, runs: r.runs, opts: r.opts },
+  };
+}
