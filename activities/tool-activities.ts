@@ -9,7 +9,7 @@ import { DEFAULT_LIMITS, type Limits } from './limits';
 import { keepOutcome, type ClaimCheck } from './claim-check';
 import { callKey } from '../tools/idempotency';
 import type { ToolRegistry } from '../tools/tool-registry';
-import { FailureTypes } from '../core/activity-types';
+import { FailureTypes, type NativeToolCall } from '../core/activity-types';
 import type { ToolOutcome } from '../core/types';
 import { observeToolCall } from './call-telemetry';
 import type { HookRunner } from './hooks/hook-runner';
@@ -24,11 +24,11 @@ export function createToolDispatcher(
   /** The hooks around tool calls (HOOKS: beforeToolCall, afterToolCall). */
   hooks?: HookRunner,
 ) {
-  return async function runNativeTool(args: Record<string, unknown>): Promise<HookedOutcome> {
-    return observeToolCall(activityInfo().activityType, undefined, () => run(args));
+  return async function runNativeTool(args: Record<string, unknown>, call?: NativeToolCall): Promise<HookedOutcome> {
+    return observeToolCall(activityInfo().activityType, undefined, () => run(args, call?.owner));
   };
 
-  async function run(given: Record<string, unknown>): Promise<HookedOutcome> {
+  async function run(given: Record<string, unknown>, owner?: string): Promise<HookedOutcome> {
     const info = activityInfo();
     const name = info.activityType;
     const tool = tools.get(name);
@@ -37,7 +37,7 @@ export function createToolDispatcher(
     }
     const before = await beforeToolCall(hooks, { tool: name }, given ?? {});
     if (before.stopped) return before.stopped;
-    const outcome = await checkedRun(tool, before.args, info.workflowExecution?.workflowId);
+    const outcome = await checkedRun(tool, before.args, info.workflowExecution?.workflowId, owner);
     return withDecisions(outcome, [...before.decisions, ...(outcome.hooks ?? [])]);
   }
 
@@ -46,6 +46,8 @@ export function createToolDispatcher(
     tool: NonNullable<ReturnType<ToolRegistry['get']>>,
     args: Record<string, unknown>,
     conversationId: string | undefined,
+    /** Whose conversation calls, when the call says (a local activity); else the conversation is asked. */
+    owner?: string,
   ): Promise<HookedOutcome> {
     const name = tool.name;
     const parsed = tool.input.safeParse(args);
@@ -78,7 +80,8 @@ export function createToolDispatcher(
     const after = await afterToolCall(hooks, { tool: name }, args, ran);
     if (ran.status !== 'ok') return withDecisions(after.outcome, after.decisions);
     // Too big for history: kept whole in the blob store (idempotent by content), before the effect is recorded.
-    const outcome = await keepOutcome(after.outcome, { check, maxChars: limits.maxToolResultChars, tool: name });
+    const keeper = { check, maxChars: limits.maxToolResultChars, tool: name, ...(owner ? { owner } : {}) };
+    const outcome = await keepOutcome(after.outcome, keeper);
     // A read-only call changed nothing: no write. Otherwise the effect and its record go to disk together.
     if (!tool.readOnly) {
       if (outcome.status === 'ok') recordEffect(ctx.store, key, name, outcome.result, ctx.now(), outcome.stored);

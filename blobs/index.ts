@@ -12,8 +12,7 @@ export { readBlobSettings, BLOB_SETTING_NAMES, type BlobSettings } from './blob-
 export { FileTooLarge, fileTooLargeMessage, type BlobLimits } from './blob-limits';
 export { unknownFile } from './keyed-store';
 
-/** Who holds a file when there are no API keys (the API's local caller, the CLI): conversations without an owner. */
-export const LOCAL_OWNER = 'local';
+export { LOCAL_OWNER } from '../core/blobs';
 
 /** A store with the limits it keeps to, so the ways in (the API's body limit, the CLI) refuse early in the same words. */
 export type LimitedBlobStore = BlobStore & { readonly limits: BlobLimits };

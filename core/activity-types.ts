@@ -127,7 +127,14 @@ export interface McpCallRequest {
 }
 
 /** Native tools run as activities whose type is the tool's name; the worker's catch-all `default` runs them. */
-export type ToolActivity = (args: Record<string, unknown>) => Promise<HookedOutcome>;
+export type ToolActivity = (args: Record<string, unknown>, call?: NativeToolCall) => Promise<HookedOutcome>;
+
+/** What a native tool's call says besides its arguments (local activities: PATCHES.localNativeTools). */
+export interface NativeToolCall {
+  /** Whose conversation calls: a result kept whole is kept for them. A local activity runs inside its workflow's
+   * task, so it cannot ask the workflow (a query would wait for that very task). */
+  owner: string;
+}
 
 /** Failure types the activities raise, named once so retry policies and the workflow agree. */
 export const FailureTypes = {

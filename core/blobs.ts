@@ -64,6 +64,9 @@ export interface BlobRead {
 /** The longest preview kept in history. */
 export const PREVIEW_CHARS = 1_000;
 
+/** Who holds a file when there are no API keys (the API's local caller, the CLI): conversations without an owner. */
+export const LOCAL_OWNER = 'local';
+
 /** `report.pdf (application/pdf, 2.1 MB, 12 pages)`: a stored file in one line, for the model and the user. */
 export function describeBlob(ref: BlobRef): string {
   const facts = ref.facts ?? {};

@@ -19,6 +19,7 @@ import {
 } from '../core/activity-types';
 import type { GoalReason } from '../core/effects';
 import type { HookedOutcome } from '../core/hooks';
+import { LOCAL_OWNER } from '../core/blobs';
 import { MODEL_RETRY } from '../core/model-retry';
 import type { McpToolRef, ResolvedGoal, ToolSpec, Usage } from '../core/types';
 
@@ -230,7 +231,10 @@ export function runTool(
   // so if nobody serves the queue the LLM hears so in 30 s, not 3 minutes.
   const routed = spec.taskQueue ? { taskQueue: spec.taskQueue, scheduleToStartTimeout: '30 seconds' } : {};
   if (local && runsLocally(spec))
-    return localNativeTools[spec.name]!.executeWithOptions({ ...LOCAL_TOOL_OPTIONS, cancellationType }, [args]);
+    return localNativeTools[spec.name]!.executeWithOptions({ ...LOCAL_TOOL_OPTIONS, cancellationType }, [
+      args,
+      { owner: caller.owner ?? LOCAL_OWNER },
+    ]);
   return nativeTools[spec.name]!.executeWithOptions({ ...NATIVE_TOOL_OPTIONS, ...routed, cancellationType }, [args]);
 }
 
