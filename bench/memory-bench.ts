@@ -14,11 +14,12 @@ import type { MemoryOptions } from './options';
 import { renderMemoryBench, type MemoryReading, type MemoryRun } from './report/memory-report';
 import { PTO_GOAL, TEXT_PROMPT, TOOL_PROMPT, turnScript } from './scripted-answers';
 import { performance } from 'node:perf_hooks';
-import { buildCompiledWorker, spawnWorker, type WorkerProcess } from './worker-process';
+import { buildCompiledWorker, spawnWorker } from './worker-process';
 import { firstPoll, workerEnv, type WorkerBenchContext } from './worker-bench';
 
-/** The turns each conversation takes after its greeting, in this order. */
+/** The turns each conversation takes after its greeting, in this order, again from the first for more. */
 export const TURNS = [TOOL_PROMPT, TEXT_PROMPT];
+const turnsOf = (count: number) => Array.from({ length: count }, (_, i) => TURNS[i % TURNS.length]!);
 
 export async function runMemoryBench(
   ctx: WorkerBenchContext,
@@ -47,7 +48,7 @@ export async function runMemoryBench(
         runs.push(await holdConversations(ctx, env, conversations, opts));
       }
     }
-    return renderMemoryBench({ runs, opts, turns: TURNS.slice(0, opts.turns).length });
+    return renderMemoryBench({ runs, opts, turns: opts.turns });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -63,19 +64,20 @@ async function holdConversations(
   try {
     await firstPoll(ctx, env.TASK_QUEUE!);
     const agents = new AgentClient(ctx.client, env.TASK_QUEUE!);
-    const turns = TURNS.slice(0, opts.turns);
+    const turns = turnsOf(opts.turns);
+    const rssOf = () => worker.rss().worker;
     const warm = `${env.TASK_QUEUE}-warm`;
     await agents.start(PTO_GOAL, warm);
     for (const prompt of turns) await agents.say(warm, prompt);
-    const idle = await readings(worker, opts);
+    const idle = await readings(rssOf, opts);
     const ids = Array.from({ length: conversations }, (_, i) => `${env.TASK_QUEUE}-${i}`);
     await eachOf(ids, opts.concurrency, (id) => agents.start(PTO_GOAL, id), ctx);
-    const greeted = await readings(worker, opts);
+    const greeted = await readings(rssOf, opts);
     const say = async (id: string) => {
       for (const prompt of turns) await agents.say(id, prompt);
     };
     const turned = turns.length
-      ? await eachOf(ids, opts.concurrency, say, ctx).then(() => readings(worker, opts))
+      ? await eachOf(ids, opts.concurrency, say, ctx).then(() => readings(rssOf, opts))
       : null;
     return { conversations, idle, greeted, turned };
   } finally {
@@ -89,16 +91,19 @@ async function holdConversations(
  * turns, on this machine), so RSS is read every 2 s until it has fallen and then held for `stableMs`, or for
  * `maxSettleMs` at most. The settled figure is what idle conversations cost; the target is about it.
  */
-async function readings(worker: WorkerProcess, opts: MemoryOptions): Promise<MemoryReading> {
+export async function readings(
+  rss: () => number,
+  opts: Pick<MemoryOptions, 'settleMs' | 'stableMs' | 'maxSettleMs'>,
+): Promise<MemoryReading> {
   await sleep(opts.settleMs);
-  const busy = worker.rss().worker;
+  const busy = rss();
   const started = performance.now();
   let settled = busy;
   let low = busy;
   let lowAt = started;
   for (;;) {
     await sleep(2000);
-    settled = worker.rss().worker;
+    settled = rss();
     const now = performance.now();
     if (settled < low - 2 ** 20) [low, lowAt] = [settled, now];
     const fell = low < busy * 0.95;

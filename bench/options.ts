@@ -192,7 +192,7 @@ export interface MemoryOptions {
   sizes: number[];
   /** Runs of every size (min / median / max). */
   runs: number;
-  /** Turns each conversation takes after its greeting (0–2: the PTO balance question, then a text turn). */
+  /** Turns each conversation takes after its greeting: the PTO balance question and a text turn, in turn. */
   turns: number;
   /** Conversations started (or taking their turns) at once. */
   concurrency: number;

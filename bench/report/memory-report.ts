@@ -73,7 +73,7 @@ export function renderMemoryBench(r: { runs: MemoryRun[]; opts: MemoryOptions; t
     `Memory per cached conversation (issue 29): the compiled worker, its cache holding them all, ${r.opts.runs} run(s) per size,`,
     `each in a worker process of its own; RSS over the idle worker's (warmed up by one conversation), per conversation, once`,
     `settled (V8 hands back the garbage of the work after the worker has been idle a while: up to ${r.opts.maxSettleMs / 1000} s) and`,
-    `${r.opts.settleMs / 1000} s after the last start or turn. Turns: ${['the PTO balance question (a tool turn)', 'a text turn'].slice(0, r.turns).join(', then ') || 'none'}.`,
+    `${r.opts.settleMs / 1000} s after the last start or turn. Turns: the PTO balance question (a tool turn) and a text turn, in turn.`,
     table(rows),
   ].join('\n');
   return {

@@ -376,8 +376,7 @@ export class Conversation implements StepHost, TurnHost {
 
   /** The goal and its tools, as task mode adapts them. */
   private takeGoal(resolved: T.ResolvedGoal): void {
-    this.goal = resolved.goal;
-    this.offer.take(resolved, this.taskMode.adapt);
+    this.goal = this.offer.take(resolved, this.taskMode.adapt);
   }
 
   /** The budget is used (checked before each model call, when no tool call is pending): the conversation ends,

@@ -4,6 +4,7 @@
 // decides when MCP tools are looked at again: they are live, and servers come and go between turns.
 import { READ_FILE, READ_FILE_SPEC, SEARCH_TOOLS, SEARCH_TOOLS_SPEC } from '../../core/builtin-specs';
 import { HeldFiles } from './files';
+import { interned, internedGoal } from '../interned';
 import type { CatalogSummary, Goal, ResolvedGoal, ToolSpec } from '../../core/types';
 import type { MadeHere } from '../../core/conversation-types';
 import type { MessageLog } from './message-log';
@@ -27,13 +28,16 @@ export class ToolOffer {
   /** The prompt whose turn last had its tools looked at. */
   private checkedFor = 0;
 
-  /** A goal's tools as resolved; `adapt` fits them to the conversation (a delegate's differ). */
-  take(resolved: ResolvedGoal, adapt: (tools: ToolSpec[]) => ToolSpec[]): void {
-    this.resolved = resolved;
-    this.catalog = resolved.catalog ?? null;
-    const listed = new Set(resolved.tools.map((t) => t.name));
-    const made = this.madeHere.filter((m) => m.goalId === resolved.goal.id && !listed.has(m.spec.name));
-    this.tools = adapt([...resolved.tools, ...made.map((m) => m.spec)]);
+  /** A goal's tools as resolved; `adapt` fits them to the conversation (a delegate's differ). The goal, its specs and
+   * catalog are the worker's copies (interned: the same for every conversation that has them); returns the goal. */
+  take(resolved: ResolvedGoal, adapt: (tools: ToolSpec[]) => ToolSpec[]): Goal {
+    const shared = internedGoal(resolved);
+    this.resolved = shared;
+    this.catalog = shared.catalog ?? null;
+    const listed = new Set(shared.tools.map((t) => t.name));
+    const made = this.madeHere.filter((m) => m.goalId === shared.goal.id && !listed.has(m.spec.name));
+    this.tools = adapt([...shared.tools, ...made.map((m) => m.spec)]);
+    return shared.goal;
   }
 
   /** A tool made in this conversation (CreateTool): the agent's from now on, this version (it replaces an older one). */
@@ -69,7 +73,7 @@ export class ToolOffer {
     if ('failed' in result) return null;
     if (!result.unchanged) return this.refresh(result, adapt);
     // The same tools; the endpoints' statuses and a registry error may still be news for catalog queries.
-    this.catalog = result.catalog ?? this.catalog;
+    this.catalog = result.catalog ? interned(result.catalog) : this.catalog;
     return null;
   }
 
