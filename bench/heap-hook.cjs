@@ -1,19 +1,23 @@
 /* global require, process */
-// Loaded into the compiled worker by bench/heap-snapshots.ts (NODE_OPTIONS=--require=…/heap-hook.cjs), never by the
-// product. On SIGWINCH (ignored by default; Temporal's runtime shuts the worker down on SIGUSR2) it takes a heap
-// snapshot of the workflow thread, where Temporal runs every cached conversation in one V8 context (through the
-// inspector's NodeWorker domain), then one of the main thread (activities, the SDK's worker), and writes them to
-// $HEAP_SNAPSHOT_FILE-<n>.heapsnapshot and -<n>-main.heapsnapshot, n = 1, 2, …, with the memory figures read before
-// and after in -<n>.json. The workflow snapshot is written under a .part name and renamed last, so its name appearing
-// says all three are there. A snapshot collects garbage first, so what it holds is live.
+// Loaded into the compiled worker by the bench's memory part and bench/heap-snapshots.ts
+// (NODE_OPTIONS=--require=…/heap-hook.cjs), never by the product. Through the inspector (the workflow thread, where
+// Temporal runs every cached conversation in one V8 context, through its NodeWorker domain):
+// - SIGURG: both threads' garbage collected as V8 collects it when memory is low — what it does by itself once the
+//   worker has been idle 35–60 s — then $HEAP_HOOK_PREFIX-gc-<n>.json written with the memory figures;
+// - SIGWINCH: a heap snapshot of the workflow thread, then of the main thread (activities, the SDK's worker), written
+//   to $HEAP_HOOK_PREFIX-<n>.heapsnapshot and -<n>-main.heapsnapshot, with the memory figures before and after in
+//   -<n>.json; the workflow snapshot is written under a .part name and renamed last, so its name appearing says all
+//   three are there. A snapshot collects garbage first, so what it holds is live.
+// Both signals are ignored by default (Temporal's runtime shuts the worker down on SIGUSR2).
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { isMainThread } = require('node:worker_threads');
 const { Session } = require('node:inspector');
 const { appendFileSync, renameSync, writeFileSync } = require('node:fs');
 
-if (isMainThread && process.env.HEAP_SNAPSHOT_FILE) {
-  const prefix = process.env.HEAP_SNAPSHOT_FILE;
+if (isMainThread && process.env.HEAP_HOOK_PREFIX) {
+  const prefix = process.env.HEAP_HOOK_PREFIX;
   let taken = 0;
+  let collected = 0;
   const session = new Session();
   session.connect();
   /** The worker threads the inspector attached to, by session id (the worker starts one: the workflow thread). */
@@ -22,13 +26,31 @@ if (isMainThread && process.env.HEAP_SNAPSHOT_FILE) {
   session.post('NodeWorker.enable', { waitForDebuggerOnStart: false });
 
   let taking = false;
-  process.on('SIGWINCH', () => {
+  const once = (what, work) => () => {
     if (taking) return;
     taking = true;
-    snapshots()
-      .catch((err) => process.stderr.write(`heap snapshot failed: ${err.stack ?? err}\n`))
+    work()
+      .catch((err) => process.stderr.write(`${what} failed: ${err.stack ?? err}\n`))
       .finally(() => (taking = false));
-  });
+  };
+  process.on('SIGWINCH', once('heap snapshot', snapshots));
+  process.on('SIGURG', once('garbage collection', collect));
+
+  /** SIGURG: both threads' garbage collected, then -gc-<n>.json written. */
+  async function collect() {
+    const [sessionId] = workers.keys();
+    if (!sessionId) throw new Error('no worker thread attached');
+    const file = `${prefix}-gc-${++collected}.json`;
+    const workflowThread = inWorker(sessionId);
+    try {
+      await workflowThread.send('HeapProfiler.collectGarbage');
+    } finally {
+      workflowThread.close();
+    }
+    await mainThread.send('HeapProfiler.collectGarbage');
+    writeFileSync(`${file}.part`, JSON.stringify(memory()));
+    renameSync(`${file}.part`, file);
+  }
 
   async function snapshots() {
     const [sessionId] = workers.keys();

@@ -56,7 +56,7 @@ async function main(n: number, rounds: number, toolbox: boolean, build: boolean)
         ...(toolbox ? { AGENT_GOAL: TOOLBOX_GOAL, MCP_ENDPOINTS_FILE: writeToolboxRegistry(60_000) } : {}),
         WORKER_MAX_CACHED_WORKFLOWS: String(n + 10),
         NODE_OPTIONS: `--require=${path.join(__dirname, 'heap-hook.cjs')}`,
-        HEAP_SNAPSHOT_FILE: prefix,
+        HEAP_HOOK_PREFIX: prefix,
       },
       ready: /worker on /,
       what: 'the compiled worker',

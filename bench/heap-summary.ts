@@ -1,7 +1,8 @@
 // A V8 heap snapshot (.heapsnapshot, as the inspector writes it) summarised by constructor: how many objects, their
 // own bytes, and the bytes they retain (what would be freed with them: the dominator tree, weak edges not counted).
 // Two snapshots of one worker, idle and holding N conversations, give what a conversation costs and in what.
-// `tsx bench/heap-summary.ts idle.heapsnapshot held.heapsnapshot [N]` prints the difference, per conversation.
+// `tsx bench/heap-summary.ts idle.heapsnapshot held.heapsnapshot [N] [group]` prints the difference, per conversation
+// (within a group: what that group's objects retain).
 import { readFileSync } from 'node:fs';
 
 interface RawSnapshot {
@@ -20,8 +21,9 @@ export interface Group {
 
 export type Summary = Map<string, Group>;
 
-/** The groups of a snapshot: objects by constructor, closures by function name, the rest by V8's type. */
-export function summarise(raw: RawSnapshot): Summary {
+/** The groups of a snapshot: objects by constructor, closures by function name, the rest by V8's type; `within`: only
+ * what objects of that group retain (e.g. 'RootCancellationScope': what the conversations' root scopes hold). */
+export function summarise(raw: RawSnapshot, within?: string): Summary {
   const { meta } = raw.snapshot;
   const nf = meta.node_fields.length;
   const ef = meta.edge_fields.length;
@@ -155,11 +157,13 @@ export function summarise(raw: RawSnapshot): Summary {
       open.set(key, open.get(key)! - 1);
       continue;
     }
-    const g = groups.get(key) ?? { count: 0, selfBytes: 0, retainedBytes: 0 };
-    g.count++;
-    g.selfBytes += nodes[order[p]! * nf + SELF]!;
-    if (!open.get(key)) g.retainedBytes += retained[p]!;
-    groups.set(key, g);
+    if (!within || open.get(within)) {
+      const g = groups.get(key) ?? { count: 0, selfBytes: 0, retainedBytes: 0 };
+      g.count++;
+      g.selfBytes += nodes[order[p]! * nf + SELF]!;
+      if (!open.get(key)) g.retainedBytes += retained[p]!;
+      groups.set(key, g);
+    }
     open.set(key, (open.get(key) ?? 0) + 1);
     leaving[p] = 1;
     walk.push(p);
@@ -168,8 +172,8 @@ export function summarise(raw: RawSnapshot): Summary {
   return groups;
 }
 
-export function readSnapshot(file: string): Summary {
-  return summarise(JSON.parse(readFileSync(file, 'utf8')) as RawSnapshot);
+export function readSnapshot(file: string, within?: string): Summary {
+  return summarise(JSON.parse(readFileSync(file, 'utf8')) as RawSnapshot, within);
 }
 
 /** The groups that grew most from `before` to `after`, by retained bytes, per conversation when `per` is given. */
@@ -198,11 +202,11 @@ export function growth(before: Summary, after: Summary, per = 1, top = 25): stri
 }
 
 if (require.main === module) {
-  const [beforeFile, afterFile, perText] = process.argv.slice(2);
+  const [beforeFile, afterFile, perText, within] = process.argv.slice(2);
   if (!beforeFile || !afterFile) {
-    console.error('usage: tsx bench/heap-summary.ts idle.heapsnapshot held.heapsnapshot [conversations]');
+    console.error('usage: tsx bench/heap-summary.ts idle.heapsnapshot held.heapsnapshot [conversations] [group]');
     process.exit(2);
   }
-  const rows = growth(readSnapshot(beforeFile), readSnapshot(afterFile), Number(perText ?? 1), 40);
+  const rows = growth(readSnapshot(beforeFile, within), readSnapshot(afterFile, within), Number(perText ?? 1), 40);
   for (const row of rows) console.log(row.join('\t'));
 }

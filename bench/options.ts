@@ -196,12 +196,9 @@ export interface MemoryOptions {
   turns: number;
   /** Conversations started (or taking their turns) at once. */
   concurrency: number;
-  /** Wait after the last start or turn before the first RSS reading (the work's garbage still held). */
+  /** Wait after the last start or turn before the first RSS reading (the work's garbage still held); the second is
+   * after a full garbage collection. */
   settleMs: number;
-  /** Then RSS is read until it has fallen and held this long (the garbage handed back), … */
-  stableMs: number;
-  /** … or this long at most. */
-  maxSettleMs: number;
 }
 
 /** Scale on one box (issue 11): worker processes of their own, the zero-latency scripted model. */
@@ -317,8 +314,6 @@ export const FULL: Counts = {
     turns: 2,
     concurrency: 20,
     settleMs: 5000,
-    stableMs: 10_000,
-    maxSettleMs: 120_000,
   },
   scale: {
     active: 100,
@@ -390,7 +385,7 @@ export const QUICK: Counts = {
     compareSdkCache: false,
     compareTraced: false,
   },
-  memory: { sizes: [10], runs: 1, turns: 1, concurrency: 10, settleMs: 500, stableMs: 1000, maxSettleMs: 2000 },
+  memory: { sizes: [20], runs: 1, turns: 1, concurrency: 10, settleMs: 500 },
   scale: {
     active: 10,
     turns: 2,

@@ -19,6 +19,8 @@ const COMMANDS: Record<WorkerMode, string[]> = {
 };
 
 export interface WorkerProcess {
+  /** What was spawned: node itself for the compiled worker, npm for tsx. */
+  pid: number;
   /** performance.now() when it was spawned. */
   spawnedAt: number;
   /** ms from the spawn to its "worker on" line. */
@@ -58,6 +60,7 @@ export async function spawnWorker(mode: WorkerMode, env: Record<string, string>)
     detached: true,
   });
   return {
+    pid: worker.pid,
     spawnedAt: worker.spawnedAt,
     logMs: worker.readyAt - worker.spawnedAt,
     rss() {

@@ -6,11 +6,12 @@ import { summarize, table } from '../stats';
 /** Issue 29, item 3: worker memory per cached idle conversation. */
 export const MB_PER_CONVERSATION_TARGET = 0.5;
 
-/** RSS of the worker process, bytes: `settleMs` after a step, and once settled (after `settleMs` more). */
+/** RSS of the worker process, bytes: `settleMs` after a step, and after a full garbage collection (which took
+ * `collectMs`). */
 export interface MemoryReading {
   busy: number;
-  settled: number;
-  settleMs: number;
+  collected: number;
+  collectMs: number;
 }
 
 export interface MemoryRun {
@@ -23,8 +24,8 @@ export interface MemoryRun {
 }
 
 const MB = 2 ** 20;
-/** MB per conversation over the settled idle worker. */
-const perConversation = (run: MemoryRun, rss: number) => (rss - run.idle.settled) / run.conversations / MB;
+/** MB per conversation over the idle worker, collected. */
+const perConversation = (run: MemoryRun, rss: number) => (rss - run.idle.collected) / run.conversations / MB;
 const fixed = (xs: number[]) => {
   const s = summarize(xs);
   return { text: `${s.min.toFixed(3)} / ${s.p50.toFixed(3)} / ${s.max.toFixed(3)}`, ...s };
@@ -42,38 +43,36 @@ export function renderMemoryBench(r: { runs: MemoryRun[]; opts: MemoryOptions; t
     [
       'conversations',
       'state',
-      'MB per conversation, settled (min / median / max)',
+      'MB per conversation, collected (min / median / max)',
       'target',
       'verdict',
-      'soon after (with its garbage)',
-      'settled after (s)',
+      'soon after, with its garbage',
     ],
   ];
   const figures: Record<string, unknown>[] = [];
   for (const size of r.opts.sizes) {
     const runs = r.runs.filter((run) => run.conversations === size);
     for (const [state, of] of states) {
-      const settled = fixed(runs.map((run) => perConversation(run, of(run).settled)));
+      const collected = fixed(runs.map((run) => perConversation(run, of(run).collected)));
       const busy = fixed(runs.map((run) => perConversation(run, of(run).busy)));
-      const met = settled.p50 <= MB_PER_CONVERSATION_TARGET;
+      const met = collected.p50 <= MB_PER_CONVERSATION_TARGET;
       rows.push([
         size.toLocaleString('en-US'),
         state,
-        settled.text,
+        collected.text,
         `≤ ${MB_PER_CONVERSATION_TARGET}`,
         met ? 'met' : 'NOT met',
         busy.text,
-        runs.map((run) => (of(run).settleMs / 1000).toFixed(0)).join(', '),
       ]);
-      figures.push({ conversations: size, state, settled, soonAfter: busy, met });
+      figures.push({ conversations: size, state, collected, soonAfter: busy, met });
     }
   }
   const text = [
     '',
     `Memory per cached conversation (issue 29): the compiled worker, its cache holding them all, ${r.opts.runs} run(s) per size,`,
-    `each in a worker process of its own; RSS over the idle worker's (warmed up by one conversation), per conversation, once`,
-    `settled (V8 hands back the garbage of the work after the worker has been idle a while: up to ${r.opts.maxSettleMs / 1000} s) and`,
-    `${r.opts.settleMs / 1000} s after the last start or turn. Turns: the PTO balance question (a tool turn) and a text turn, in turn.`,
+    `each in a worker process of its own; RSS over the idle worker's (warmed up by one conversation), per conversation, after`,
+    `a full garbage collection of both threads (where an idle worker gets by itself within a minute) and ${r.opts.settleMs / 1000} s after the`,
+    `last start or turn. Turns: the PTO balance question (a tool turn) and a text turn, in turn.`,
     table(rows),
   ].join('\n');
   return {
