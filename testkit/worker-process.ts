@@ -1,5 +1,6 @@
 // A real worker process (`npm run worker`'s entry point, worker/main.ts) for fault tests: started with the settings a
-// user would give it, killed with SIGKILL like a crashed machine.
+// user would give it, killed with SIGKILL like a crashed machine. A task sent to a dead worker's sticky queue moves to
+// the shared queue after 1 s, not 5 (WORKER_STICKY_SCHEDULE_TO_START), unless the test says otherwise.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,13 @@ export interface WorkerProcess {
 export async function startWorkerProcess(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<WorkerProcess> {
   const worker = await startProcess(process.execPath, ['--require', 'tsx/cjs', 'worker/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'WARN', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      LOG_LEVEL: 'WARN',
+      WORKER_STICKY_SCHEDULE_TO_START: '1s',
+      ...env,
+    },
     ready: /worker on /,
     what: 'the worker process',
     timeoutMs: readyTimeoutMs,

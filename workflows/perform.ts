@@ -127,6 +127,9 @@ async function startDelegate(
         // Ending the parent cancels its delegates (their tools hear the cancel), rather than killing them.
         parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
         workflowExecutionTimeout: `${timeoutSeconds} seconds`,
+        // A delegate recovers from a lost worker as fast as its parent: Temporal would give it the namespace default
+        // (10 s) rather than the parent's. Replay compares a child's type and id, not its timeouts.
+        workflowTaskTimeout: workflowInfo().taskTimeoutMs,
         staticSummary: `delegate: ${input.goalId}`,
       });
       started({ callId: call.id, started: true });

@@ -1,5 +1,5 @@
 // Client-side helpers for driving a conversation in tests, the way the CLI does.
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle, WorkflowStartOptions } from '@temporalio/client';
 import { AgentGoalWorkflow } from '../../workflows';
 import { confirmUpdate, historyQuery, promptUpdate, statusQuery, type PromptInput } from '../../core/messages';
 import type { ChatMessage } from '../../core/types';
@@ -7,11 +7,25 @@ import type { AgentGoalInput, AgentReply, ConfirmDecision } from '../../core/con
 
 let seq = 0;
 
-export async function startConversation(client: Client, taskQueue: string, input: AgentGoalInput, id?: string) {
+/**
+ * The workflow task timeout of conversations in tests that kill workers: a task lost with its worker goes to the next
+ * worker after 2 s, not Temporal's default 10 s. It is the conversation's start option (delegates inherit it), so
+ * the path is the one a user's conversation takes, only shorter.
+ */
+export const FAULT_TASK_TIMEOUT = '2s';
+
+export async function startConversation(
+  client: Client,
+  taskQueue: string,
+  input: AgentGoalInput,
+  id?: string,
+  { workflowTaskTimeout }: { workflowTaskTimeout?: WorkflowStartOptions['workflowTaskTimeout'] } = {},
+) {
   const handle = await client.workflow.start(AgentGoalWorkflow, {
     taskQueue,
     workflowId: id ?? `test-convo-${process.pid}-${Date.now()}-${++seq}`,
     args: [input],
+    ...(workflowTaskTimeout ? { workflowTaskTimeout } : {}),
   });
   const greeting = await waitForUser(handle);
   return { handle, greeting };

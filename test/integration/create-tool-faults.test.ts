@@ -8,7 +8,15 @@ import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { confirmSignal } from '../../core/messages';
 import { madeToolScript } from '../fixtures/made-tools';
-import { history, say, startConversation, toolOutcomes, waitForUser, startedAttempts } from '../helpers/conversation';
+import {
+  history,
+  say,
+  startConversation,
+  toolOutcomes,
+  waitForUser,
+  startedAttempts,
+  FAULT_TASK_TIMEOUT,
+} from '../helpers/conversation';
 import { GrpcProxy } from '../../testkit/grpc-proxy';
 import { startTemporal } from '../../testkit/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
@@ -54,7 +62,13 @@ describe('CreateTool: the worker dies after writing the tool, before Temporal he
 
   it('writes one file, one version, and answers once', async () => {
     const first = await worker();
-    const { handle } = await startConversation(env.client, workerEnv.TASK_QUEUE!, { goalId: 'goal_agent_builder' });
+    const { handle } = await startConversation(
+      env.client,
+      workerEnv.TASK_QUEUE!,
+      { goalId: 'goal_agent_builder' },
+      undefined,
+      { workflowTaskTimeout: FAULT_TASK_TIMEOUT },
+    );
     const asked = await say(handle, 'I need to extract the URLs from texts');
     expect(asked.pendingToolCall?.tool).toBe('CreateTool');
 

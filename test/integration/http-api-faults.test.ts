@@ -10,7 +10,15 @@ import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 import { confirmSignal } from '../../core/messages';
-import { history, say, startConversation, startedAttempts, toolOutcomes, waitForUser } from '../helpers/conversation';
+import {
+  history,
+  say,
+  startConversation,
+  startedAttempts,
+  toolOutcomes,
+  waitForUser,
+  FAULT_TASK_TIMEOUT,
+} from '../helpers/conversation';
 import { startTemporal } from '../../testkit/temporal';
 import { waitUntil } from '../../testkit/wait-until';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
@@ -123,7 +131,9 @@ describe('HTTP API: the worker dies after sending a POST, before its answer', ()
 
   it('sends the POST once and tells the user it may have run', async () => {
     const first = await worker();
-    const { handle } = await startConversation(env.client, workerEnv.TASK_QUEUE!, { goalId: GOAL });
+    const { handle } = await startConversation(env.client, workerEnv.TASK_QUEUE!, { goalId: GOAL }, undefined, {
+      workflowTaskTimeout: FAULT_TASK_TIMEOUT,
+    });
     const asked = await say(handle, 'Please add a pet called Rex');
     expect(asked.pendingToolCall?.tool).toBe('pets__createPet'); // a write asks first
 
