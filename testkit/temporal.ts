@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { StreamBus } from '../stream/bus';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, Runtime, DefaultLogger, type WorkflowBundleOption } from '@temporalio/worker';
+import { Runtime, DefaultLogger, type WorkflowBundleOption } from '@temporalio/worker';
 import { ScriptedModel, type ScriptInput } from '../activities/llm/scripted-model';
 import type { ResolvedModel } from '../activities/llm/model';
 import type { MockStore } from '../tools/define-tool';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { Hook } from '../core/hooks';
 import { createAgentWorker, type AgentWorker } from '../worker/create-worker';
-import { WORKFLOW_BUNDLE_OPTIONS } from '../worker/workflow-code';
+import { cachedWorkflowBundle } from '../worker/bundle-cache';
 import { readWorkerSettings, type WorkerSettings } from '../worker/worker-settings';
 import { dynamicConfigFlags } from '../worker/dev-server';
 import { DEV_SERVER_SEARCH_ATTRIBUTES } from '../worker/register-search-attributes';
@@ -49,12 +49,10 @@ export async function startTemporal(): Promise<TestWorkflowEnvironment> {
 }
 
 let bundle: Promise<WorkflowBundleOption> | undefined;
-/** The workflow code as Jest's global set-up bundled it for the whole run, else bundled now (once per file). */
+/** The workflow code as Jest's global set-up bundled it for the whole run, else as a worker from source gets it. */
 export function workflowBundle(): Promise<WorkflowBundleOption> {
   const prebuilt = process.env.TEST_WORKFLOW_BUNDLE;
-  bundle ??= prebuilt
-    ? Promise.resolve({ codePath: prebuilt })
-    : bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger: new DefaultLogger('WARN') });
+  bundle ??= prebuilt ? Promise.resolve({ codePath: prebuilt }) : cachedWorkflowBundle(false);
   return bundle;
 }
 

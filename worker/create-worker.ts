@@ -31,7 +31,7 @@ import { recordEndpoints, telemetryOf } from './worker-metrics';
 import type { Tracing } from '../runtime/tracing';
 import { workerTracing } from './worker-tracing';
 import { PROJECT_ROOT, type WorkerSettings } from './worker-settings';
-import { WORKFLOW_BUNDLE_OPTIONS } from './workflow-code';
+import { cachedWorkflowBundle } from './bundle-cache';
 import type { Hook } from '../core/hooks';
 import { loadHooks } from '../activities/hooks/load-hooks';
 import type { HookRunner } from '../activities/hooks/hook-runner';
@@ -167,13 +167,8 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.settings.taskQueue,
-    ...(opts.workflowBundle
-      ? { workflowBundle: opts.workflowBundle }
-      : {
-          workflowsPath: WORKFLOW_BUNDLE_OPTIONS.workflowsPath,
-          bundlerOptions: { preloadModules: WORKFLOW_BUNDLE_OPTIONS.preloadModules },
-        }),
-    ...withTracing(secrets, opts.tracing, !opts.workflowBundle),
+    workflowBundle: opts.workflowBundle ?? (await cachedWorkflowBundle(!!opts.tracing)),
+    ...withTracing(secrets, opts.tracing),
     maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     maxCachedWorkflows: opts.settings.workflowCache.maxCachedWorkflows,
     stickyQueueScheduleToStartTimeout: opts.settings.workflowCache.stickyScheduleToStartSeconds * 1000,
@@ -233,12 +228,10 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
 }
 
 /** The worker's interceptors (secrets scrubbed from what activities return) and, when tracing, its spans and their
- * exporter sink; `bundling`: the worker bundles the workflow code itself, so it adds the tracing workflow module (a
- * pre-built bundle has it built in: prebuiltWorkflowBundle). */
+ * exporter sink. The tracing workflow module is built into the bundle (prebuiltWorkflowBundle, cachedWorkflowBundle). */
 function withTracing(
   secrets: SecretScrubber,
   tracing: Tracing | undefined,
-  bundling: boolean,
 ): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
   const { activity } = secrets.interceptors();
   if (!tracing) return { interceptors: { activity } };
@@ -246,7 +239,6 @@ function withTracing(
   return {
     interceptors: {
       activity: [...traced.activityInterceptors, ...activity],
-      ...(bundling ? { workflowModules: traced.workflowModules } : {}),
     },
     sinks: traced.sinks,
   };
@@ -321,7 +313,7 @@ export async function createToolWorker(opts: {
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.taskQueue,
-    ...withTracing(secrets, opts.tracing, false),
+    ...withTracing(secrets, opts.tracing),
     maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     activities: {
       default: createToolDispatcher(

@@ -1,6 +1,7 @@
 // The worker alone, against TEMPORAL_ADDRESS (default 127.0.0.1:7233). In production compiled, with plain node:
 // `npm run build`, then `node dist/worker/main.js` (the workflow code pre-bundled by the build); in development
-// `npm run worker` runs this file from source through tsx, bundling the workflow code at start.
+// `npm run worker` runs this file from source through tsx, bundling the workflow code at its first start (kept
+// in node_modules/.cache by the code's hash: worker/bundle-cache.ts).
 import { NativeConnection } from '@temporalio/worker';
 import { temporalTarget } from '../runtime/connection';
 import { applyEnvFile } from '../runtime/env-file';

@@ -10,7 +10,6 @@ export const TRACING_WORKFLOW_MODULE = require.resolve('../workflows/tracing-int
 export interface WorkerTracing {
   sinks: NonNullable<WorkerOptions['sinks']>;
   activityInterceptors: ActivityInterceptorsFactory[];
-  workflowModules: string[];
 }
 
 export function workerTracing(tracing: Tracing): WorkerTracing {
@@ -28,6 +27,5 @@ export function workerTracing(tracing: Tracing): WorkerTracing {
         outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
       }),
     ],
-    workflowModules: [TRACING_WORKFLOW_MODULE],
   };
 }

@@ -1,16 +1,18 @@
 // The workflow code bundled once, by `npm run build` (dist/workflow-bundle.js), instead of by webpack in every
 // worker at start. Only the compiled worker uses it, and only when it was bundled from the compiled workflow code
-// beside it (a hash of dist/workflows/ and dist/core/, all the workflow code imports, is kept with it): a worker run from source (tsx) bundles its sources at start,
-// so a bundle can never be older than the workflow code it claims to be.
+// beside it (a hash of dist/workflows/ and dist/core/, all the workflow code imports, is kept with it). A worker run
+// from source (tsx) bundles its sources, kept by their hash (bundle-cache.ts). Either way, a bundle can never be older
+// than the workflow code it claims to be.
 //
 // `node dist/worker/workflow-bundle.js` (the build's step after tsc) writes it, after deleting compiled files whose
 // source is gone: the worker loads every module under dist/tools/native and dist/goals/code, so a removed tool must
 // not live on in dist/.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../tools/project-root';
+import { filesUnder } from './bundle-cache';
 import { TRACING_WORKFLOW_MODULE } from './worker-tracing';
 import { WORKFLOW_BUNDLE_OPTIONS } from './workflow-code';
 
@@ -62,13 +64,6 @@ function hashOfWorkflowCode(): string {
   for (const file of WORKFLOW_CODE_FOLDERS.flatMap(filesUnder).filter((f) => f.endsWith('.js')))
     hash.update(path.relative(DIST, file)).update('\0').update(readFileSync(file));
   return hash.digest('hex');
-}
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 
 /** Compiled files (.js, .js.map, .d.ts) whose .ts source no longer exists. */
