@@ -290,6 +290,9 @@ export interface Settings {
   toolQuestionTimeoutSeconds?: number;
   /** More tools than this and the LLM is offered SearchTools instead of them all (TOOL_SEARCH_THRESHOLD; 0 or absent: never). */
   toolSearchThreshold?: number;
+  /** A call whose worker stops heartbeating (it died) is given to another worker after this long
+   * (HEARTBEAT_TIMEOUT); absent in older runs, which keep 10 s. */
+  heartbeatTimeoutSeconds?: number;
   /** Delegation limits (DELEGATE_MAX_DEPTH, DELEGATE_MAX_PARALLEL, DELEGATE_TIMEOUT); absent in older runs. */
   delegation?: DelegationLimits;
   /** What a conversation may spend (CONVERSATION_TOKEN_BUDGET, CONVERSATION_COST_BUDGET); a goal's own budget wins. */

@@ -1,6 +1,7 @@
 // A real worker process (`npm run worker`'s entry point, worker/main.ts) for fault tests: started with the settings a
-// user would give it, killed with SIGKILL like a crashed machine. A task sent to a dead worker's sticky queue moves to
-// the shared queue after 1 s, not 5 (WORKER_STICKY_SCHEDULE_TO_START), unless the test says otherwise.
+// user would give it, killed with SIGKILL like a crashed machine. Unless the test says otherwise, a dead worker is
+// noticed sooner than by default, through the settings: its calls move on after 5 s without a heartbeat, not 10
+// (HEARTBEAT_TIMEOUT), and a task sent to its sticky queue after 1 s, not 5 (WORKER_STICKY_SCHEDULE_TO_START).
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,7 @@ export async function startWorkerProcess(env: Record<string, string>, readyTimeo
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       LOG_LEVEL: 'WARN',
+      HEARTBEAT_TIMEOUT: '5s',
       WORKER_STICKY_SCHEDULE_TO_START: '1s',
       ...env,
     },

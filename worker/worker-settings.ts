@@ -71,6 +71,9 @@ const envSchema = z.object({
   APPROVAL_TIMEOUT: duration('APPROVAL_TIMEOUT', 86_400, 1),
   IDLE_TIMEOUT: duration('IDLE_TIMEOUT', 7 * 86_400, 1),
   TOOL_QUESTION_TIMEOUT: duration('TOOL_QUESTION_TIMEOUT', 600, 1),
+  // At least 5 s, and SANDBOX_TIMEOUT_MS + 4 s (below): long calls beat every 2 s, and one late beat must not look
+  // like a dead worker.
+  HEARTBEAT_TIMEOUT: duration('HEARTBEAT_TIMEOUT', 10, 5),
   TOOL_SEARCH_THRESHOLD: count('TOOL_SEARCH_THRESHOLD', 30, 0),
   DELEGATE_MAX_DEPTH: count('DELEGATE_MAX_DEPTH', 3, 1),
   DELEGATE_MAX_PARALLEL: count('DELEGATE_MAX_PARALLEL', 5, 1),
@@ -107,7 +110,7 @@ const envSchema = z.object({
     .refine((v) => list(v).every((name) => HOOK_NAME.test(name)), {
       message: 'HOOKS must be hook names separated by commas, e.g. pii-redaction,topic-guardrail',
     }),
-  // A call holds its worker's event loop this long: well under the 10 s heartbeat timeout of the draft check.
+  // A call holds its worker's event loop this long: HEARTBEAT_TIMEOUT must leave room for it (readWorkerSettings).
   SANDBOX_TIMEOUT_MS: count('SANDBOX_TIMEOUT_MS', DEFAULT_SANDBOX_LIMITS.timeoutMs, 10).refine((ms) => ms <= 5_000, {
     message: 'SANDBOX_TIMEOUT_MS must be at most 5000: a call holds its worker that long',
   }),
@@ -268,6 +271,13 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     throw new Error(`Bad configuration: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
   }
   const e = parsed.data;
+  // A sandboxed call holds its worker's event loop, heartbeats included, for up to SANDBOX_TIMEOUT_MS; beats are 2 s
+  // apart. A shorter heartbeat timeout would take a busy worker for a dead one.
+  if (e.HEARTBEAT_TIMEOUT * 1000 < e.SANDBOX_TIMEOUT_MS + 4_000) {
+    throw new Error(
+      `Bad configuration: HEARTBEAT_TIMEOUT (${e.HEARTBEAT_TIMEOUT} s) must be at least SANDBOX_TIMEOUT_MS + 4 s (${Math.ceil((e.SANDBOX_TIMEOUT_MS + 4_000) / 1000)} s): a sandboxed call holds its worker's heartbeats that long`,
+    );
+  }
   // Multi-goal mode is on when asked for, or when the default goal is the agent picker.
   const multiGoal = e.MULTI_GOAL || !e.AGENT_GOAL || e.AGENT_GOAL === PICKER_GOAL_ID;
   return {
@@ -290,6 +300,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
       approvalTimeoutSeconds: e.APPROVAL_TIMEOUT,
       idleTimeoutSeconds: e.IDLE_TIMEOUT,
       toolQuestionTimeoutSeconds: e.TOOL_QUESTION_TIMEOUT,
+      heartbeatTimeoutSeconds: e.HEARTBEAT_TIMEOUT,
       toolSearchThreshold: e.TOOL_SEARCH_THRESHOLD,
       delegation: {
         maxDepth: e.DELEGATE_MAX_DEPTH,

@@ -46,10 +46,18 @@ export function resolveGoal(
   return why === 'refresh' ? localGoals.resolveGoal(goalId, known) : goals.resolveGoal(goalId);
 }
 
+/**
+ * How long a call may go without a heartbeat before Temporal gives it to another worker: the conversation's
+ * HEARTBEAT_TIMEOUT (Settings.heartbeatTimeoutSeconds); runs recorded before it existed keep 10 s. Long calls beat
+ * every 2 s (activities/heartbeat.ts), so a dead worker's call moves on within this, not after its whole timeout.
+ * Replay compares an activity's type and id, not its timeouts.
+ */
+function heartbeat(seconds = 10): ActivityOptions['heartbeatTimeout'] {
+  return `${seconds} seconds`;
+}
+
 const LLM_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '2 minutes',
-  // The model call heartbeats: a worker that dies mid-call is noticed in seconds, not after two minutes.
-  heartbeatTimeout: '10 seconds',
   // Transient provider errors retry with backoff, but a turn never hangs on a dead provider for long: the
   // MODEL_GIVE_UP setting bounds the retries (runs recorded before it existed keep 5 minutes).
   scheduleToCloseTimeout: '5 minutes',
@@ -70,10 +78,11 @@ function withGiveUp<A extends { goal: { agentName: string } }, R>(
   task: string,
   activity: ActivityFunctionWithOptions<(arg: A) => Promise<R>>,
 ) {
-  return (arg: A, giveUpSeconds?: number): Promise<R> =>
+  return (arg: A, giveUpSeconds?: number, heartbeatSeconds?: number): Promise<R> =>
     activity.executeWithOptions(
       {
         ...LLM_OPTIONS,
+        heartbeatTimeout: heartbeat(heartbeatSeconds),
         ...(giveUpSeconds ? { scheduleToCloseTimeout: `${giveUpSeconds} seconds` } : {}),
         summary: `${task} (${arg.goal.agentName})`,
       },
@@ -89,9 +98,8 @@ export const summarizeConversation = withGiveUp('summarise for continue-as-new',
 const NATIVE_TOOL_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '1 minute',
   scheduleToCloseTimeout: '3 minutes',
-  // The dispatcher heartbeats while a tool runs: a dead worker's call moves to another in seconds. It runs once
-  // however often it is retried (the effect ledger), so retrying is safe.
-  heartbeatTimeout: '10 seconds',
+  // The dispatcher heartbeats while a tool runs (runTool sets the timeout): a dead worker's call moves to another in
+  // seconds. It runs once however often it is retried (the effect ledger), so retrying is safe.
   retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.UnknownTool] },
 };
 
@@ -101,8 +109,9 @@ const nativeTools = proxyActivities<Record<string, ToolActivity>>(NATIVE_TOOL_OP
 /**
  * A native tool of this worker (PATCHES.localNativeTools): the same activity, run by the worker inside the workflow
  * task that asked for it, its result recorded as a marker with the next model call. An attempt lost with its worker
- * is run again by the next one (after the workflow task's timeout, 10 s, as a missed heartbeat would be): a read-only
- * tool reads again, one that changes state finds its first run in the effect ledger, so it acts once.
+ * is run again by the next one, after the workflow task's timeout (Temporal's 10 s unless the conversation started
+ * with another) as a missed heartbeat would be: a read-only tool reads again, one that changes state finds its first
+ * run in the effect ledger, so it acts once.
  */
 const LOCAL_TOOL_OPTIONS: LocalActivityOptions = {
   startToCloseTimeout: NATIVE_TOOL_OPTIONS.startToCloseTimeout,
@@ -129,15 +138,14 @@ export const { describeEndpointFeatures, readResource, getPrompt } = proxyActivi
 /**
  * RunCode and made tools: the sandbox stops a call after its CPU limit (SANDBOX_TIMEOUT_MS, at most 5 s), so an
  * attempt that takes 30 s lost its worker; pure code is safe to run again elsewhere. A draft check (every example
- * twice) and CreateTool's write heartbeat between runs: a worker that dies there is noticed within 10 s, and the
- * retried write finds its own file.
+ * twice) and CreateTool's write heartbeat between runs: a worker that dies there is noticed within the heartbeat
+ * timeout, and the retried write finds its own file.
  */
 const CODE_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.Misconfigured] },
 };
 const code = proxyActivities<CodeActivities>(CODE_OPTIONS);
-const drafts = proxyActivities<CodeActivities>({ ...CODE_OPTIONS, heartbeatTimeout: '10 seconds' });
 
 export const { runCode, describeMadeTools, manageMadeTool } = code;
 
@@ -146,7 +154,24 @@ export const { readFile } = proxyActivities<FileActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.Misconfigured] },
 });
-export const { checkToolDraft, createTool } = drafts;
+
+/** A tool draft's check (its examples run twice) and CreateTool's write, heartbeating. */
+export function checkToolDraft(
+  draft: Parameters<CodeActivities['checkToolDraft']>[0],
+  heartbeatSeconds?: number,
+): ReturnType<CodeActivities['checkToolDraft']> {
+  return code.checkToolDraft.executeWithOptions({ ...CODE_OPTIONS, heartbeatTimeout: heartbeat(heartbeatSeconds) }, [
+    draft,
+  ]);
+}
+export function createTool(
+  input: Parameters<CodeActivities['createTool']>[0],
+  heartbeatSeconds?: number,
+): ReturnType<CodeActivities['createTool']> {
+  return code.createTool.executeWithOptions({ ...CODE_OPTIONS, heartbeatTimeout: heartbeat(heartbeatSeconds) }, [
+    input,
+  ]);
+}
 
 /** A made tool's call, named in the Temporal UI by the tool and its version. */
 export function runMadeTool(spec: ToolSpec, args: Record<string, unknown>): Promise<HookedOutcome> {
@@ -161,15 +186,15 @@ export function runMadeTool(spec: ToolSpec, args: Record<string, unknown>): Prom
  * the whole. A tool that is not idempotent gets one attempt: once sent, a retry (after a worker crash, say) could act twice, so a lost
  * call is reported as "may have run" instead (workflows/failures.ts). Idempotent and read-only tools retry.
  * `askMs`: how long the call may wait for the user besides (an MCP server's questions, TOOL_QUESTION_TIMEOUT each,
- * for up to three); the 10 s heartbeat still notices a dead worker at once.
+ * for up to three); the heartbeat still notices a dead worker at once.
  */
-function mcpCallOptions(ref: McpToolRef, askMs = 0): ActivityOptions {
+function mcpCallOptions(ref: McpToolRef, askMs: number, heartbeatSeconds: number | undefined): ActivityOptions {
   const attemptMs = ref.timeoutMs + 5_000 + askMs;
   return {
     summary: `${ref.server}/${ref.tool}`,
     startToCloseTimeout: attemptMs,
     scheduleToCloseTimeout: 3 * attemptMs + 30_000,
-    heartbeatTimeout: '10 seconds',
+    heartbeatTimeout: heartbeat(heartbeatSeconds),
     retry: {
       initialInterval: '1 second',
       backoffCoefficient: 2,
@@ -189,6 +214,8 @@ export interface ToolCaller {
   overBudget?: string;
   /** A delegate's: the user's conversation at the top of its tree. */
   userConversation?: string;
+  /** HEARTBEAT_TIMEOUT. */
+  heartbeatSeconds?: number;
 }
 
 /**
@@ -210,21 +237,31 @@ export function runTool(
   if (spec.mcp) {
     const askMs = 3 * 1000 * (caller.questionSeconds ?? 0);
     const { owner, goalId, overBudget, userConversation } = caller;
-    return mcp.callMcpTool.executeWithOptions({ ...mcpCallOptions(spec.mcp, askMs), cancellationType }, [
-      {
-        name: spec.name,
-        ref: spec.mcp,
-        args,
-        ...(owner ? { owner } : {}),
-        ...(goalId ? { goalId } : {}),
-        ...(overBudget ? { overBudget } : {}),
-        ...(userConversation ? { userConversation } : {}),
-      },
-    ]);
+    return mcp.callMcpTool.executeWithOptions(
+      { ...mcpCallOptions(spec.mcp, askMs, caller.heartbeatSeconds), cancellationType },
+      [
+        {
+          name: spec.name,
+          ref: spec.mcp,
+          args,
+          ...(owner ? { owner } : {}),
+          ...(goalId ? { goalId } : {}),
+          ...(overBudget ? { overBudget } : {}),
+          ...(userConversation ? { userConversation } : {}),
+        },
+      ],
+    );
   }
   if (spec.http)
     return mcp.callHttpTool.executeWithOptions(
-      { ...mcpCallOptions({ ...spec.http, server: spec.http.api, tool: spec.http.operation }), cancellationType },
+      {
+        ...mcpCallOptions(
+          { ...spec.http, server: spec.http.api, tool: spec.http.operation },
+          0,
+          caller.heartbeatSeconds,
+        ),
+        cancellationType,
+      },
       [{ name: spec.name, ref: spec.http, args }],
     );
   // A tool owned by another worker: same activity type, its own task queue, and a bounded wait for that worker,
@@ -235,7 +272,10 @@ export function runTool(
       args,
       { owner: caller.owner ?? LOCAL_OWNER },
     ]);
-  return nativeTools[spec.name]!.executeWithOptions({ ...NATIVE_TOOL_OPTIONS, ...routed, cancellationType }, [args]);
+  return nativeTools[spec.name]!.executeWithOptions(
+    { ...NATIVE_TOOL_OPTIONS, ...routed, cancellationType, heartbeatTimeout: heartbeat(caller.heartbeatSeconds) },
+    [args],
+  );
 }
 
 /** A native tool that may run as a local activity: this worker serves it (not one routed to another's queue). */

@@ -109,7 +109,11 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   async function continueAsNewUnlessWatched(): Promise<void> {
     const { summarize, nextRun } = prepareCarry(convo);
     const summary = summarize
-      ? await summarizeConversation(summarize, convo.settings.modelGiveUpSeconds).catch(() => convo.summary)
+      ? await summarizeConversation(
+          summarize,
+          convo.settings.modelGiveUpSeconds,
+          convo.settings.heartbeatTimeoutSeconds,
+        ).catch(() => convo.summary)
       : convo.summary;
     if (!convo.mayContinueAsNew()) return;
     if (convo.ended && patched(PATCHES.endSurvivesCarry)) return;

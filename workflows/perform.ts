@@ -45,10 +45,14 @@ export interface PerformContext {
 }
 
 export function performers(convo: Conversation, ctx: PerformContext): Performers {
+  const { heartbeatTimeoutSeconds: heartbeatSeconds } = convo.settings;
   return {
-    validate: ({ request }) => withFallback(convo, (model, giveUp) => validatePrompt({ ...request, ...model }, giveUp)),
-    vet_and_plan: ({ request }) => withFallback(convo, (model, giveUp) => vetAndPlan({ ...request, ...model }, giveUp)),
-    plan: ({ request }) => withFallback(convo, (model, giveUp) => planTurn({ ...request, ...model }, giveUp)),
+    validate: ({ request }) =>
+      withFallback(convo, (model, giveUp) => validatePrompt({ ...request, ...model }, giveUp, heartbeatSeconds)),
+    vet_and_plan: ({ request }) =>
+      withFallback(convo, (model, giveUp) => vetAndPlan({ ...request, ...model }, giveUp, heartbeatSeconds)),
+    plan: ({ request }) =>
+      withFallback(convo, (model, giveUp) => planTurn({ ...request, ...model }, giveUp, heartbeatSeconds)),
     run_tool: async ({ call, spec }) => {
       if (spec.kind === 'http' && !patched(PATCHES.httpApis))
         return { status: 'tool_error', error: 'this conversation started before HTTP API tools existed' };
@@ -63,6 +67,7 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
         questionSeconds: convo.settings.toolQuestionTimeoutSeconds,
         overBudget: convo.budget.overBudget(convo.goal, convo.settings) ?? undefined,
         userConversation: task ? userConversationOf(workflowInfo().workflowId, task.depth) : undefined,
+        heartbeatSeconds,
       };
       // Checked only where it could change the command: other tools' histories get no marker.
       const local = runsLocally(spec) && patched(PATCHES.localNativeTools);
@@ -81,9 +86,9 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
     check_goal_draft: ({ call }) => versioned(PATCHES.createAgent, () => checkGoalDraft(call.args.goal)),
     create_goal: ({ call, request }) =>
       versioned(PATCHES.createAgent, () => createGoal({ draft: call.args.goal, request, callId: call.id })),
-    check_tool_draft: ({ call }) => versioned(PATCHES.createTool, () => checkToolDraft(call.args)),
+    check_tool_draft: ({ call }) => versioned(PATCHES.createTool, () => checkToolDraft(call.args, heartbeatSeconds)),
     create_tool: ({ call, request }) =>
-      versioned(PATCHES.createTool, () => createTool({ draft: call.args, request, callId: call.id })),
+      versioned(PATCHES.createTool, () => createTool({ draft: call.args, request, callId: call.id }, heartbeatSeconds)),
     read_file: async ({ call, ref }) => {
       const { id: _id, ...window } = call.args;
       const outcome = await versioned(PATCHES.files, () => readFile({ ref, window }));

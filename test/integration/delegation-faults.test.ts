@@ -111,8 +111,12 @@ describe('delegation faults: worker processes killed while delegates work', () =
     const startedRuns = childRuns(await events(handle.workflowId));
     expect([...startedRuns.keys()].sort()).toEqual([pto, order].sort());
     expect(childrenCompleted(await events(handle.workflowId))).toEqual([]);
-    for (const id of [pto!, order!])
+    for (const id of [pto!, order!]) {
       expect((await env.client.workflow.getHandle(id).describe()).status.name).toBe('RUNNING');
+      // A delegate recovers from the kill as fast as its parent: it has the parent's workflow task timeout.
+      const started = (await events(id))[0]?.workflowExecutionStartedEventAttributes;
+      expect(Number(started?.workflowTaskTimeout?.seconds)).toBe(2);
+    }
     await first.kill();
 
     // The approval is answered through the parent, on the next worker; BookPTO acts and its report is held.

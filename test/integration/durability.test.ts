@@ -17,6 +17,27 @@ describe('durability: continue-as-new and worker restarts', () => {
     await env?.teardown();
   });
 
+  it("gives each heartbeating call the conversation's HEARTBEAT_TIMEOUT: 10 s unless set", async () => {
+    const timeouts = async (env2: Record<string, string>) => {
+      const settings = testSettings({ VALIDATE_PROMPTS: 'false', ...env2 });
+      const worker = await startWorker(env, { script: ptoScript, settings });
+      try {
+        const { handle } = await startConversation(env.client, settings.taskQueue, { goalId: 'goal_hr_pto' });
+        await say(handle, 'balance for ada@example.com');
+        const events = (await handle.fetchHistory()).events ?? [];
+        return events
+          .map((e) => e.activityTaskScheduledEventAttributes)
+          .filter((a) => a?.activityType?.name === 'planTurn')
+          .map((a) => Number(a?.heartbeatTimeout?.seconds));
+      } finally {
+        await worker.stop();
+      }
+    };
+    // The model calls of the greeting and the turn (the tool between them runs as a local activity).
+    expect(await timeouts({})).toEqual([10, 10, 10]);
+    expect(await timeouts({ HEARTBEAT_TIMEOUT: '5s' })).toEqual([5, 5, 5]);
+  });
+
   it('continues as new past the history budget, carrying summary, recent turns and pending prompts', async () => {
     const settings = testSettings({ VALIDATE_PROMPTS: 'false', RECENT_MESSAGES_KEPT: '2' });
     const worker = await startWorker(env, { script: ptoScript, settings });

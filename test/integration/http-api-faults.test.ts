@@ -142,7 +142,7 @@ describe('HTTP API: the worker dies after sending a POST, before its answer', ()
     await first.kill();
     await worker();
 
-    // The heartbeat timeout (10 s) notices the dead worker; the POST gets no second attempt.
+    // The heartbeat timeout (HEARTBEAT_TIMEOUT) notices the dead worker; the POST gets no second attempt.
     const reply = await waitForUser(handle, 40_000).catch((err: Error) => err);
     expect(posts()).toHaveLength(1);
     expect(reply).not.toBeInstanceOf(Error);
