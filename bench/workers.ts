@@ -38,13 +38,15 @@ export function createBenchAgentWorker(
   });
 }
 
-/** The worker's scrubber (no secrets in the bench) plus a heartbeat as each activity starts. */
+/** The worker's scrubber (no secrets in the bench) plus a heartbeat as each activity starts (a local activity has
+ * none: its native tools). */
 class BeatAtStart extends SecretScrubber {
   override interceptors() {
     const { activity } = super.interceptors();
     const inbound: ActivityInboundCallsInterceptor = {
       execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>) {
-        Context.current().heartbeat();
+        const ctx = Context.current();
+        if (!ctx.info.isLocal) ctx.heartbeat();
         return next(input);
       },
     };
