@@ -14,6 +14,10 @@ let seq = 0;
  */
 export const FAULT_TASK_TIMEOUT = '2s';
 
+/** A conversation of a test that kills its workers: its workflow task timeout is FAULT_TASK_TIMEOUT. */
+export const startConversationForFaults = (client: Client, taskQueue: string, input: AgentGoalInput) =>
+  startConversation(client, taskQueue, input, undefined, { workflowTaskTimeout: FAULT_TASK_TIMEOUT });
+
 export async function startConversation(
   client: Client,
   taskQueue: string,

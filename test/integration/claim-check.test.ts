@@ -13,7 +13,7 @@ import type { ScriptInput } from '../../activities/llm/scripted-model';
 import { defineTool } from '../../tools/define-tool';
 import { loadNativeTools, ToolRegistry } from '../../tools/tool-registry';
 import type { BlobRef } from '../../core/blobs';
-import { history, say, startConversation, FAULT_TASK_TIMEOUT } from '../helpers/conversation';
+import { history, say, startConversation, startConversationForFaults } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 import { startS3, type RunningS3 } from '../../testkit/s3-server';
@@ -127,16 +127,10 @@ describe('the claim check', () => {
   });
 
   it('keeps 3 MB MCP and native results whole, reads the part asked for, and history stays flat', async () => {
-    const { handle } = await startConversation(
-      env.client,
-      worker.worker.options.taskQueue,
-      {
-        goalId: goal.id,
-        owner: 'alice',
-      },
-      undefined,
-      { workflowTaskTimeout: FAULT_TASK_TIMEOUT },
-    );
+    const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, {
+      goalId: goal.id,
+      owner: 'alice',
+    });
     const sizes = [await historyBytes(handle)];
     const replies: string[] = [];
     for (const prompt of ['listing', 'report', 'listing', 'report']) {
@@ -170,13 +164,7 @@ describe('the claim check', () => {
   });
 
   it('refuses an id the conversation was never given, in words', async () => {
-    const { handle } = await startConversation(
-      env.client,
-      worker.worker.options.taskQueue,
-      { goalId: goal.id },
-      undefined,
-      { workflowTaskTimeout: FAULT_TASK_TIMEOUT },
-    );
+    const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: goal.id });
     await say(handle, 'listing');
     const reply = await say(handle, `again ${'a'.repeat(64)}`);
     expect(reply.reply).toMatch(
@@ -215,9 +203,7 @@ describe('the claim check on an S3-compatible store, two workers, one SIGKILLed'
     // Two workers on one queue, each with a data folder of its own: only the bucket is shared.
     const start = (n: number) => startWorkerProcess({ ...settings, DATA_DIR: path.join(dir, `data-${n}`) });
     running.push(...(await Promise.all([start(1), start(2)])));
-    const { handle } = await startConversation(env.client, taskQueue, { goalId: processGoal.id }, undefined, {
-      workflowTaskTimeout: FAULT_TASK_TIMEOUT,
-    });
+    const { handle } = await startConversationForFaults(env.client, taskQueue, { goalId: processGoal.id });
     expect((await say(handle, 'listing')).reply).toBe(`Found: ${JSON.stringify([bigItem(25000).name], null, 2)}`);
     const ref = (await history(handle)).flatMap((m) =>
       m.kind === 'tool' && m.outcome.status === 'ok' && m.outcome.stored ? [m.outcome.stored] : [],

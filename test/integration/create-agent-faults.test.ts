@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { confirmSignal } from '../../core/messages';
 import { FX_STDIO } from '../fixtures/scripts';
-import { say, startConversation, waitForUser, startedAttempts, FAULT_TASK_TIMEOUT } from '../helpers/conversation';
+import { say, waitForUser, startedAttempts, startConversationForFaults } from '../helpers/conversation';
 import { GrpcProxy } from '../../testkit/grpc-proxy';
 import { startTemporal } from '../../testkit/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
@@ -55,13 +55,9 @@ describe('CreateAgent: the worker dies after writing the goal, before Temporal h
 
   it('writes the goal once and answers once', async () => {
     const first = await worker();
-    const { handle } = await startConversation(
-      env.client,
-      workerEnv.TASK_QUEUE!,
-      { goalId: 'goal_agent_builder' },
-      undefined,
-      { workflowTaskTimeout: FAULT_TASK_TIMEOUT },
-    );
+    const { handle } = await startConversationForFaults(env.client, workerEnv.TASK_QUEUE!, {
+      goalId: 'goal_agent_builder',
+    });
     const asked = await say(handle, REQUEST);
     expect(asked.pendingToolCall?.tool).toBe('CreateAgent');
 

@@ -11,11 +11,10 @@ import { madeToolScript } from '../fixtures/made-tools';
 import {
   history,
   say,
-  startConversation,
   toolOutcomes,
   waitForUser,
   startedAttempts,
-  FAULT_TASK_TIMEOUT,
+  startConversationForFaults,
 } from '../helpers/conversation';
 import { GrpcProxy } from '../../testkit/grpc-proxy';
 import { startTemporal } from '../../testkit/temporal';
@@ -62,13 +61,9 @@ describe('CreateTool: the worker dies after writing the tool, before Temporal he
 
   it('writes one file, one version, and answers once', async () => {
     const first = await worker();
-    const { handle } = await startConversation(
-      env.client,
-      workerEnv.TASK_QUEUE!,
-      { goalId: 'goal_agent_builder' },
-      undefined,
-      { workflowTaskTimeout: FAULT_TASK_TIMEOUT },
-    );
+    const { handle } = await startConversationForFaults(env.client, workerEnv.TASK_QUEUE!, {
+      goalId: 'goal_agent_builder',
+    });
     const asked = await say(handle, 'I need to extract the URLs from texts');
     expect(asked.pendingToolCall?.tool).toBe('CreateTool');
 

@@ -13,7 +13,7 @@ import type { Employee } from '../../tools/mock-data';
 import { confirmUpdate, delegationsQuery, pendingToolCallQuery } from '../../core/messages';
 import type { DelegateEnvelope } from '../../core/conversation-types';
 import { delegationGoalsDir, delegationScript } from '../fixtures/delegation';
-import { history, say, startConversation, toolOutcomes, waitUntil, FAULT_TASK_TIMEOUT } from '../helpers/conversation';
+import { history, say, toolOutcomes, waitUntil, startConversationForFaults } from '../helpers/conversation';
 import { GrpcProxy } from '../../testkit/grpc-proxy';
 import { startTemporal } from '../../testkit/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
@@ -93,9 +93,7 @@ describe('delegation faults: worker processes killed while delegates work', () =
 
   it('a worker killed mid-plan loses nothing: the children resume, the parent gets every envelope once, one booking', async () => {
     const first = await worker();
-    const { handle } = await startConversation(env.client, baseEnv.TASK_QUEUE!, { goalId: 'goal_boss' }, undefined, {
-      workflowTaskTimeout: FAULT_TASK_TIMEOUT,
-    });
+    const { handle } = await startConversationForFaults(env.client, baseEnv.TASK_QUEUE!, { goalId: 'goal_boss' });
     await say(handle, 'take 2026-12-21 to 2026-12-22 off for ada@example.com and chase my order');
     // Both delegates are at work and both wait for the user; the parent shows the approval and the question.
     await waitUntil(

@@ -20,10 +20,9 @@ import type { Employee } from '../../tools/mock-data';
 import { cancelTurnUpdate, confirmSignal } from '../../core/messages';
 import {
   decide,
-  FAULT_TASK_TIMEOUT,
+  startConversationForFaults,
   history,
   say,
-  startConversation,
   toolOutcomes,
   waitForUser,
   waitUntil,
@@ -163,9 +162,7 @@ describe('faults: worker processes killed at the worst moments', () => {
   const reportOfRun = (tool: string) => (body: Buffer) => body.includes('core_local_activity') && body.includes(tool);
 
   async function proposeBooking(email: string, start: string, end: string) {
-    const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_hr_pto' }, undefined, {
-      workflowTaskTimeout: FAULT_TASK_TIMEOUT,
-    });
+    const { handle } = await startConversationForFaults(env.client, taskQueue, { goalId: 'goal_hr_pto' });
     const proposal = await say(handle, `book ${start} to ${end} for ${email}`);
     expect(proposal.pendingToolCall?.call.tool).toBe('BookPTO');
     return handle;
@@ -238,9 +235,7 @@ describe('faults: worker processes killed at the worst moments', () => {
   it('(d) CurrentPTO ran as a local activity, the task carrying its answer was lost, the worker died: read again, one answer', async () => {
     for (const w of running.splice(0)) await w.kill();
     const first = await worker();
-    const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_hr_pto' }, undefined, {
-      workflowTaskTimeout: FAULT_TASK_TIMEOUT,
-    });
+    const { handle } = await startConversationForFaults(env.client, taskQueue, { goalId: 'goal_hr_pto' });
     await waitForUser(handle);
     // The workflow task that ran CurrentPTO reports its answer with the next model call: that report never arrives.
     const reported = proxy.hold('RespondWorkflowTaskCompleted', 'request', reportOfRun('CurrentPTO'));
@@ -268,9 +263,7 @@ describe('faults: worker processes killed at the worst moments', () => {
   it('(b) MoveMoney moved the money, the report was lost, the worker died: moved once', async () => {
     for (const w of running.splice(0)) await w.kill();
     const first = await worker();
-    const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_fin_move_money' }, undefined, {
-      workflowTaskTimeout: FAULT_TASK_TIMEOUT,
-    });
+    const { handle } = await startConversationForFaults(env.client, taskQueue, { goalId: 'goal_fin_move_money' });
     expect((await say(handle, 'move 100 from savings to checking in 11235')).pendingToolCall?.call.tool).toBe(
       'MoveMoney',
     );
@@ -286,9 +279,7 @@ describe('faults: worker processes killed at the worst moments', () => {
   it('a non-idempotent MCP call in flight when the worker died is not re-sent: at most once, and the user is told', async () => {
     for (const w of running.splice(0)) await w.kill();
     const first = await worker();
-    const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_payments' }, undefined, {
-      workflowTaskTimeout: FAULT_TASK_TIMEOUT,
-    });
+    const { handle } = await startConversationForFaults(env.client, taskQueue, { goalId: 'goal_payments' });
     ledger.holdCalls();
     const pending = say(handle, 'pay 5').catch((err: Error) => err);
     await waitUntil(async () => ledger.calls.length === 1);
@@ -307,9 +298,7 @@ describe('faults: worker processes killed at the worst moments', () => {
   it('the user cancels a non-idempotent MCP call and the worker dies before the cancel reaches it: not re-sent, the user is told', async () => {
     for (const w of running.splice(0)) await w.kill();
     const first = await worker();
-    const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_payments' }, undefined, {
-      workflowTaskTimeout: FAULT_TASK_TIMEOUT,
-    });
+    const { handle } = await startConversationForFaults(env.client, taskQueue, { goalId: 'goal_payments' });
     ledger.holdCalls();
     const before = ledger.calls.length;
     const pending = say(handle, 'pay 7').catch((err: Error) => err);

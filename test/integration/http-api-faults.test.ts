@@ -13,11 +13,10 @@ import { confirmSignal } from '../../core/messages';
 import {
   history,
   say,
-  startConversation,
   startedAttempts,
   toolOutcomes,
   waitForUser,
-  FAULT_TASK_TIMEOUT,
+  startConversationForFaults,
 } from '../helpers/conversation';
 import { startTemporal } from '../../testkit/temporal';
 import { waitUntil } from '../../testkit/wait-until';
@@ -131,9 +130,7 @@ describe('HTTP API: the worker dies after sending a POST, before its answer', ()
 
   it('sends the POST once and tells the user it may have run', async () => {
     const first = await worker();
-    const { handle } = await startConversation(env.client, workerEnv.TASK_QUEUE!, { goalId: GOAL }, undefined, {
-      workflowTaskTimeout: FAULT_TASK_TIMEOUT,
-    });
+    const { handle } = await startConversationForFaults(env.client, workerEnv.TASK_QUEUE!, { goalId: GOAL });
     const asked = await say(handle, 'Please add a pet called Rex');
     expect(asked.pendingToolCall?.tool).toBe('pets__createPet'); // a write asks first
 

@@ -12,7 +12,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { answerQuestionUpdate, feedQuery, statusQuery } from '../../core/messages';
 import { ASKING, EVERYTHING_HTTP, questionsScript } from '../fixtures/tool-questions';
 import { startEverythingHttp } from '../../testkit/everything-server';
-import { say, startConversation, startedAttempts, FAULT_TASK_TIMEOUT } from '../helpers/conversation';
+import { say, startedAttempts, startConversationForFaults } from '../helpers/conversation';
 import { startTemporal } from '../../testkit/temporal';
 import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 
@@ -59,21 +59,9 @@ describe('a worker dies while a tool asks the user', () => {
   it('asks once across the crash for a retried call, and withdraws the question of a call that may have run', async () => {
     const first = await worker();
     const queue = workerEnv.TASK_QUEUE!;
-    const retried = (
-      await startConversation(env.client, queue, { goalId: 'goal_general' }, undefined, {
-        workflowTaskTimeout: FAULT_TASK_TIMEOUT,
-      })
-    ).handle;
-    const lost = (
-      await startConversation(env.client, queue, { goalId: 'goal_general' }, undefined, {
-        workflowTaskTimeout: FAULT_TASK_TIMEOUT,
-      })
-    ).handle;
-    const lostHttp = (
-      await startConversation(env.client, queue, { goalId: 'goal_general' }, undefined, {
-        workflowTaskTimeout: FAULT_TASK_TIMEOUT,
-      })
-    ).handle;
+    const retried = (await startConversationForFaults(env.client, queue, { goalId: 'goal_general' })).handle;
+    const lost = (await startConversationForFaults(env.client, queue, { goalId: 'goal_general' })).handle;
+    const lostHttp = (await startConversationForFaults(env.client, queue, { goalId: 'goal_general' })).handle;
     const asked = await say(retried, 'greet me');
     const askedOnce = await say(lost, 'greet once');
     // server-everything over Streamable HTTP: a server that outlives the worker, its tool not idempotent.

@@ -17,7 +17,14 @@ import {
 } from '../../testkit/fake-chat-completions';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
-import { history, say, startConversation, waitForUser, waitUntil, FAULT_TASK_TIMEOUT } from '../helpers/conversation';
+import {
+  history,
+  say,
+  waitForUser,
+  waitUntil,
+  startConversation,
+  startConversationForFaults,
+} from '../helpers/conversation';
 
 const PRIMARY = 'openai-compatible:primary';
 const BACKUP = 'openai-compatible:backup';
@@ -75,15 +82,9 @@ describe('fallback models', () => {
 
     it('a primary that starts answering 529 is given up within LLM_FALLBACK_AFTER; the fallback answers and stays', async () => {
       primaryDown = false;
-      const { handle } = await startConversation(
-        env.client,
-        worker.worker.options.taskQueue,
-        {
-          goalId: 'goal_hr_pto',
-        },
-        undefined,
-        { workflowTaskTimeout: FAULT_TASK_TIMEOUT },
-      );
+      const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, {
+        goalId: 'goal_hr_pto',
+      });
       expect((await say(handle, 'hello there')).reply).toBe('primary: hello there');
 
       primaryDown = true;
@@ -126,15 +127,9 @@ describe('fallback models', () => {
 
     it('a request no model would take (HTTP 400) is not a reason to switch', async () => {
       primaryDown = false;
-      const { handle } = await startConversation(
-        env.client,
-        worker.worker.options.taskQueue,
-        {
-          goalId: 'goal_hr_pto',
-        },
-        undefined,
-        { workflowTaskTimeout: FAULT_TASK_TIMEOUT },
-      );
+      const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, {
+        goalId: 'goal_hr_pto',
+      });
       const backupBefore = asked('backup');
       const reply = await say(handle, 'a malformed request');
       expect(reply.reply).toMatch(/^Sorry, I could not get an answer from the language model \(.*HTTP 400/);
@@ -158,9 +153,7 @@ describe('fallback models', () => {
     };
     let worker: WorkerProcess | null = await startWorkerProcess(workerEnv);
     try {
-      const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_hr_pto' }, undefined, {
-        workflowTaskTimeout: FAULT_TASK_TIMEOUT,
-      });
+      const { handle } = await startConversationForFaults(env.client, taskQueue, { goalId: 'goal_hr_pto' });
       await waitForUser(handle);
       primaryDown = true;
       const reply = say(handle, 'please kill me');

@@ -27,7 +27,7 @@ import { delegationGoalsDir, delegationScript } from '../fixtures/delegation';
 import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 import { builtWebChat } from '../../testkit/web-build';
 import { runCli } from '../helpers/cli';
-import { say, startConversation, FAULT_TASK_TIMEOUT } from '../helpers/conversation';
+import { say, startConversation, startConversationForFaults } from '../helpers/conversation';
 import { launchBrowser, openPage, screenshot, scrollWidth } from '../helpers/browser';
 
 /** Dollars per million tokens. */
@@ -117,19 +117,11 @@ describe('registry figures from Temporal', () => {
     cliEnv = { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: taskQueue, PATH: process.env.PATH };
 
     // The scripted run: A greets, notes milk, fails to note boom, chats; B greets and notes eggs.
-    const a = (
-      await startConversation(env.client, taskQueue, { goalId: 'goal_general' }, undefined, {
-        workflowTaskTimeout: FAULT_TASK_TIMEOUT,
-      })
-    ).handle;
+    const a = (await startConversationForFaults(env.client, taskQueue, { goalId: 'goal_general' })).handle;
     expect((await say(a, 'note milk')).reply).toBe('Noted milk.');
     expect((await say(a, 'note boom')).reply).toBe('That failed.');
     expect((await say(a, 'hello')).reply).toBe('Go on.');
-    const b = (
-      await startConversation(env.client, taskQueue, { goalId: 'goal_general' }, undefined, {
-        workflowTaskTimeout: FAULT_TASK_TIMEOUT,
-      })
-    ).handle;
+    const b = (await startConversationForFaults(env.client, taskQueue, { goalId: 'goal_general' })).handle;
     expect((await say(b, 'note eggs')).reply).toBe('Noted eggs.');
     for (const h of [a, b]) spent = addUsage(spent, (await h.query(usageQuery)).total);
     expect(spent.costUsd).toBeGreaterThan(0);
@@ -224,9 +216,7 @@ describe('registry figures from Temporal', () => {
     });
     try {
       const queue = worker.worker.options.taskQueue;
-      const { handle } = await startConversation(env.client, queue, { goalId: 'goal_boss' }, undefined, {
-        workflowTaskTimeout: FAULT_TASK_TIMEOUT,
-      });
+      const { handle } = await startConversation(env.client, queue, { goalId: 'goal_boss' });
       expect((await say(handle, 'both ada@example.com ORD-1001')).reply).toMatch(/^Boss: ok ok/);
       const spentByBoss = (await handle.query(usageQuery)).total;
       const registry = new Registry(new AgentClient(env.client, queue));

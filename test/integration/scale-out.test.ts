@@ -8,7 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { serveMcpOverHttp, type HttpMcpServer } from '../../mcp/servers/serve';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
-import { say, startConversation, FAULT_TASK_TIMEOUT } from '../helpers/conversation';
+import { say, startConversationForFaults } from '../helpers/conversation';
 import { startTemporal } from '../../testkit/temporal';
 import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 
@@ -91,12 +91,7 @@ describe('scale-out: three worker processes on one task queue, one killed mid-lo
     const handles = await Promise.all(
       Array.from(
         { length: CONVERSATIONS },
-        async () =>
-          (
-            await startConversation(env.client, taskQueue, { goalId: 'goal_general' }, undefined, {
-              workflowTaskTimeout: FAULT_TASK_TIMEOUT,
-            })
-          ).handle,
+        async () => (await startConversationForFaults(env.client, taskQueue, { goalId: 'goal_general' })).handle,
       ),
     );
     const replies = Promise.all(handles.map((h, i) => say(h, `pay ${10 + i} ref R-${i}`)));
