@@ -155,23 +155,13 @@ export const { readFile } = proxyActivities<FileActivities>({
   retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.Misconfigured] },
 });
 
-/** A tool draft's check (its examples run twice) and CreateTool's write, heartbeating. */
-export function checkToolDraft(
-  draft: Parameters<CodeActivities['checkToolDraft']>[0],
-  heartbeatSeconds?: number,
-): ReturnType<CodeActivities['checkToolDraft']> {
-  return code.checkToolDraft.executeWithOptions({ ...CODE_OPTIONS, heartbeatTimeout: heartbeat(heartbeatSeconds) }, [
-    draft,
-  ]);
+/** A tool draft's check (its examples run twice) or CreateTool's write: heartbeating, so a dead worker is noticed. */
+function drafting<A, R>(activity: ActivityFunctionWithOptions<(arg: A) => Promise<R>>) {
+  return (arg: A, heartbeatSeconds?: number): Promise<R> =>
+    activity.executeWithOptions({ ...CODE_OPTIONS, heartbeatTimeout: heartbeat(heartbeatSeconds) }, [arg]);
 }
-export function createTool(
-  input: Parameters<CodeActivities['createTool']>[0],
-  heartbeatSeconds?: number,
-): ReturnType<CodeActivities['createTool']> {
-  return code.createTool.executeWithOptions({ ...CODE_OPTIONS, heartbeatTimeout: heartbeat(heartbeatSeconds) }, [
-    input,
-  ]);
-}
+export const checkToolDraft = drafting(code.checkToolDraft);
+export const createTool = drafting(code.createTool);
 
 /** A made tool's call, named in the Temporal UI by the tool and its version. */
 export function runMadeTool(spec: ToolSpec, args: Record<string, unknown>): Promise<HookedOutcome> {
