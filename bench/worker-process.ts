@@ -5,6 +5,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { withBuildLock } from '../testkit/build-lock';
 import { startProcess } from '../testkit/process';
 import { processTree, rssBytes } from './proc';
 
@@ -39,13 +40,16 @@ export function buildCompiledWorker(): Promise<void> {
   return (built ??= build());
 }
 
-async function build(): Promise<void> {
-  await run(
-    process.execPath,
-    [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    { cwd: ROOT },
-  );
-  await run(process.execPath, ['dist/worker/workflow-bundle.js'], { cwd: ROOT });
+/** One build at a time with the tests' (CI runs the bench beside them): testkit/build-lock.ts. */
+function build(): Promise<void> {
+  return withBuildLock(async () => {
+    await run(
+      process.execPath,
+      [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+      { cwd: ROOT },
+    );
+    await run(process.execPath, ['dist/worker/workflow-bundle.js'], { cwd: ROOT });
+  });
 }
 
 export async function spawnWorker(mode: WorkerMode, env: Record<string, string>): Promise<WorkerProcess> {

@@ -49,12 +49,18 @@ function keep(dir: string, file: string, ours: string, code: string): void {
     for (const name of readdirSync(dir)) {
       if (!name.startsWith(ours)) rmSync(path.join(dir, name), { force: true });
     }
-    const partial = `${file}.${process.pid}.partial`;
-    writeFileSync(partial, code);
-    renameSync(partial, file);
+    writeWhole(file, code);
   } catch {
     // a read-only install, a full disk: the next start bundles again
   }
+}
+
+/** Writes `file` whole or not at all (a temporary file renamed over it): a process reading it meanwhile, a worker
+ * starting, reads the old content or the new, never half of either. */
+export function writeWhole(file: string, text: string): void {
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, text);
+  renameSync(partial, file);
 }
 
 /** sha256 over the bundle's inputs (the files under `folders`, their names included), shortened to 32 digits. */

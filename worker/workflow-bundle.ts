@@ -8,11 +8,11 @@
 // source is gone: the worker loads every module under dist/tools/native and dist/goals/code, so a removed tool must
 // not live on in dist/.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../tools/project-root';
-import { filesUnder } from './bundle-cache';
+import { filesUnder, writeWhole } from './bundle-cache';
 import { TRACING_WORKFLOW_MODULE } from './worker-tracing';
 import { WORKFLOW_BUNDLE_OPTIONS } from './workflow-code';
 
@@ -78,13 +78,14 @@ async function build(): Promise<void> {
   for (const file of orphans()) rmSync(file);
   const workflows = hashOfWorkflowCode();
   const logger = new DefaultLogger('WARN');
-  writeFileSync(WORKFLOW_BUNDLE_FILE, (await bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger })).code);
+  // Whole or not at all: a compiled worker may be starting from dist/ meanwhile (a rebuild over a running project).
+  writeWhole(WORKFLOW_BUNDLE_FILE, (await bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger })).code);
   const workflowInterceptorModules = [TRACING_WORKFLOW_MODULE];
-  writeFileSync(
+  writeWhole(
     TRACED_WORKFLOW_BUNDLE_FILE,
     (await bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger, workflowInterceptorModules })).code,
   );
-  writeFileSync(BUNDLE_SOURCE_FILE, `${JSON.stringify({ workflows })}\n`);
+  writeWhole(BUNDLE_SOURCE_FILE, `${JSON.stringify({ workflows })}\n`);
   console.log(
     `workflow code bundled into ${path.relative(process.cwd(), WORKFLOW_BUNDLE_FILE)} and, with tracing, ${path.relative(process.cwd(), TRACED_WORKFLOW_BUNDLE_FILE)}`,
   );

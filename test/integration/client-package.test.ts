@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ptoScript } from '../fixtures/scripts';
 import { startTemporal, startWorker } from '../../testkit/temporal';
+import { withBuildLock } from '../../testkit/build-lock';
 
 const run = promisify(execFile);
 const ROOT = path.join(__dirname, '..', '..');
@@ -20,7 +21,7 @@ describe('the client package (exports "./client")', () => {
   let project: string;
 
   beforeAll(async () => {
-    await run('npm', ['run', '-s', 'build'], { cwd: ROOT });
+    await withBuildLock(() => run('npm', ['run', '-s', 'build'], { cwd: ROOT }));
     // A user's project with the package installed (a symlink, as `npm link` or a workspace makes).
     project = mkdtempSync(path.join(tmpdir(), 'client-package-'));
     mkdirSync(path.join(project, 'node_modules'));

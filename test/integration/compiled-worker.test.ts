@@ -15,6 +15,7 @@ import { readWorkerSettings } from '../../worker/worker-settings';
 import { TRACING_SETTING_NAMES } from '../../runtime/tracing';
 import { startReceiver } from '../helpers/otlp-receiver';
 import { startTemporal } from '../../testkit/temporal';
+import { withBuildLock } from '../../testkit/build-lock';
 
 const run = promisify(execFile);
 const ROOT = path.join(__dirname, '..', '..');
@@ -53,7 +54,7 @@ describe('the compiled worker (node dist/worker/main.js)', () => {
   const taskQueue = `compiled-${process.pid}`;
 
   beforeAll(async () => {
-    await run('npm', ['run', '-s', 'build'], { cwd: ROOT });
+    await withBuildLock(() => run('npm', ['run', '-s', 'build'], { cwd: ROOT }));
     env = await startTemporal();
     dataDir = mkdtempSync(path.join(tmpdir(), 'compiled-worker-'));
     // Nothing else configured: the model, goals and MCP registry are the shipped defaults, found from dist/.
