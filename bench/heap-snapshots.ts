@@ -17,6 +17,7 @@ import { TURNS } from './memory-bench';
 import { writeToolboxRegistry } from '../testkit/toolbox-setup';
 import { PTO_GOAL, TEXT_PROMPT, turnScript } from './scripted-answers';
 import { startDevServer } from './server';
+import { inParallel } from './interrupts';
 import { table } from './stats';
 import { workerEnv } from './worker-bench';
 import { buildCompiledWorker } from './worker-process';
@@ -79,9 +80,9 @@ async function main(n: number, rounds: number, toolbox: boolean, build: boolean)
       for (const prompt of turnsOfRound) await agents.say(warm, prompt);
       const idle = await snapshot('idle (one conversation went through the turns)');
       const ids = Array.from({ length: n }, (_, i) => `${queue}-${i}`);
-      await inBatches(ids, 10, (id) => agents.start(goal, id));
+      await inParallel(ids, 10, (id) => agents.start(goal, id));
       const greeted = await snapshot(`${n} greeted`);
-      await inBatches(ids, 10, async (id) => {
+      await inParallel(ids, 10, async (id) => {
         for (let round = 0; round < rounds; round++) for (const prompt of turnsOfRound) await agents.say(id, prompt);
       });
       const turns = rounds * turnsOfRound.length;
@@ -118,15 +119,6 @@ async function main(n: number, rounds: number, toolbox: boolean, build: boolean)
     if (!process.env.KEEP_SNAPSHOTS) rmSync(dir, { recursive: true, force: true });
     else process.stderr.write(`snapshots kept in ${dir}\n`);
   }
-}
-
-async function inBatches<T>(items: T[], concurrency: number, run: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) await run(items[next++]!);
-    }),
-  );
 }
 
 if (require.main === module) {

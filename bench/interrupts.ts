@@ -19,3 +19,21 @@ export function watchInterrupts(): Interrupts {
     },
   };
 }
+
+/** Runs `each` over `items`, at most `concurrency` at once, started in order; a signal stops it before the next. */
+export async function inParallel<T>(
+  items: T[],
+  concurrency: number,
+  each: (item: T) => Promise<unknown>,
+  interrupts?: Interrupts,
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) {
+        interrupts?.check();
+        await each(items[next++]!);
+      }
+    }),
+  );
+}

@@ -5,17 +5,17 @@
 // compiled — is not counted per conversation), divided by N. Each N in a worker process of its own, `runs` times:
 // min / median / max, the median against the target. RSS is read twice after each step: soon after, with the
 // garbage of the work just done, and after a full garbage collection (see readings()).
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { AgentClient } from '../client/agent-client';
 import type { BenchPart } from './context';
+import { inParallel } from './interrupts';
 import type { MemoryOptions } from './options';
 import { renderMemoryBench, type MemoryReading, type MemoryRun } from './report/memory-report';
-import { PTO_GOAL, TEXT_PROMPT, TOOL_PROMPT, turnScript } from './scripted-answers';
+import { PTO_GOAL, TEXT_PROMPT, TOOL_PROMPT } from './scripted-answers';
 import { performance } from 'node:perf_hooks';
-import { buildCompiledWorker, spawnWorker } from './worker-process';
-import { firstPoll, workerEnv, type WorkerBenchContext } from './worker-bench';
+import { spawnWorker } from './worker-process';
+import { compiledWorkerFolder, firstPoll, workerEnv, type WorkerBenchContext } from './worker-bench';
 
 /** The turns each conversation takes after its greeting, in this order, again from the first for more. */
 export const TURNS = [TOOL_PROMPT, TEXT_PROMPT];
@@ -26,12 +26,8 @@ export async function runMemoryBench(
   temporalAddress: string,
   opts: MemoryOptions,
 ): Promise<BenchPart> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'bench-memory-'));
+  const { dir, script } = await compiledWorkerFolder('memory');
   try {
-    process.stderr.write('bench (memory): compiling (tsc -p tsconfig.build.json, then the workflow bundle)…\n');
-    await buildCompiledWorker();
-    const script = path.join(dir, 'script.json');
-    writeFileSync(script, JSON.stringify(turnScript));
     const runs: MemoryRun[] = [];
     let seq = 0;
     for (let run = 0; run < opts.runs; run++) {
@@ -84,13 +80,13 @@ async function holdConversations(
     for (const prompt of turns) await agents.say(warm, prompt);
     const idle = await readings(worker, opts);
     const ids = Array.from({ length: conversations }, (_, i) => `${env.TASK_QUEUE}-${i}`);
-    await eachOf(ids, opts.concurrency, (id) => agents.start(PTO_GOAL, id), ctx);
+    await inParallel(ids, opts.concurrency, (id) => agents.start(PTO_GOAL, id), ctx.interrupts);
     const greeted = await readings(worker, opts);
     const say = async (id: string) => {
       for (const prompt of turns) await agents.say(id, prompt);
     };
     const turned = turns.length
-      ? await eachOf(ids, opts.concurrency, say, ctx).then(() => readings(worker, opts))
+      ? await inParallel(ids, opts.concurrency, say, ctx.interrupts).then(() => readings(worker, opts))
       : null;
     return { conversations, idle, greeted, turned };
   } finally {
@@ -113,24 +109,6 @@ async function readings(worker: HookedWorker, opts: MemoryOptions): Promise<Memo
   process.kill(worker.pid, 'SIGURG');
   while (!existsSync(file)) await sleep(100);
   return { busy, collected: worker.rss(), collectMs: Math.round(performance.now() - started) };
-}
-
-/** Runs `fn` over `items`, `concurrency` at a time. */
-async function eachOf(
-  items: string[],
-  concurrency: number,
-  fn: (item: string) => Promise<unknown>,
-  ctx: WorkerBenchContext,
-): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-      while (next < items.length) {
-        ctx.interrupts.check();
-        await fn(items[next++]!);
-      }
-    }),
-  );
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -15,6 +15,7 @@ import { AgentClient } from '../client/agent-client';
 import { startProcess } from '../testkit/process';
 import { ownCpuMs } from './api-stack';
 import type { BenchContext, BenchPart } from './context';
+import { inParallel } from './interrupts';
 import { CpuMeter, processCpuMs } from './proc';
 import type { ScaleOptions } from './options';
 import { scaleJson, scaleText, type Phase } from './report/scale-report';
@@ -126,7 +127,7 @@ async function activePhase(
     ids,
     Math.min(opts.startConcurrency, ids.length),
     async (id) => void (await pool.agents.start(PTO_GOAL, id)),
-    ctx,
+    ctx.interrupts,
   );
   const turns: number[] = [];
   meter.start();
@@ -161,7 +162,7 @@ async function pacedPhase(
     ids,
     Math.min(opts.startConcurrency, ids.length),
     async (id) => void (await pool.agents.start(PTO_GOAL, id)),
-    ctx,
+    ctx.interrupts,
   );
   const random = seeded(thinkMs);
   const think = () => -Math.log(1 - random()) * thinkMs;
@@ -221,27 +222,10 @@ async function startsPhase(
       turnMs.push(performance.now() - said);
       whole.push(performance.now() - at);
     },
-    ctx,
+    ctx.interrupts,
   );
   const wallMs = performance.now() - began;
   return { wallMs, operations: ids.length, latenciesMs: whole, turnMs, cpuMs: meter.stop() };
-}
-
-async function inParallel(
-  ids: string[],
-  concurrency: number,
-  each: (id: string) => Promise<void>,
-  ctx: BenchContext,
-): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, ids.length) }, async () => {
-      while (next < ids.length) {
-        ctx.interrupts.check();
-        await each(ids[next++]!);
-      }
-    }),
-  );
 }
 
 function checkReply(reply: { reply: string }): void {

@@ -19,6 +19,7 @@ import type { WorkerBenchOptions } from './options';
 import { renderWorkerBench, type ConversationsRun, type WorkerStart } from './report/worker-report';
 import { PTO_GOAL, TEXT_PROMPT, turnScript } from './scripted-answers';
 import { externalServerSettings } from './server';
+import { inParallel } from './interrupts';
 import { timeIt } from './stats';
 import { buildCompiledWorker, spawnWorker, type WorkerMode } from './worker-process';
 
@@ -31,17 +32,23 @@ const SDK_DEFAULT_CACHE = Math.max(
   10,
 );
 
+/** The compiled worker built from these sources (once a run), and a fresh folder holding the turn script. */
+export async function compiledWorkerFolder(part: string): Promise<{ dir: string; script: string }> {
+  process.stderr.write(`bench (${part}): compiling (tsc -p tsconfig.build.json, then the workflow bundle)…\n`);
+  await buildCompiledWorker();
+  const dir = mkdtempSync(path.join(tmpdir(), `bench-${part}-`));
+  const script = path.join(dir, 'script.json');
+  writeFileSync(script, JSON.stringify(turnScript));
+  return { dir, script };
+}
+
 export async function runWorkerBench(
   ctx: WorkerBenchContext,
   temporalAddress: string,
   opts: WorkerBenchOptions,
 ): Promise<BenchPart> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'bench-worker-'));
+  const { dir, script } = await compiledWorkerFolder('worker');
   try {
-    process.stderr.write('bench (worker): compiling (tsc -p tsconfig.build.json, then the workflow bundle)…\n');
-    await buildCompiledWorker();
-    const script = path.join(dir, 'script.json');
-    writeFileSync(script, JSON.stringify(turnScript));
     let seq = 0;
     const env = (extra: Record<string, string> = {}) => ({
       ...workerEnv(ctx, temporalAddress, dir, script),
@@ -173,17 +180,12 @@ async function measureConversations(
     const agents = new AgentClient(ctx.client, env.TASK_QUEUE!);
     const ids = Array.from({ length: opts.conversations }, (_, i) => `bench-worker-${env.TASK_QUEUE}-${i}`);
     const startedAt = performance.now();
-    let next = 0;
     let done = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(opts.startConcurrency, ids.length) }, async () => {
-        while (next < ids.length) {
-          ctx.interrupts.check();
-          await agents.start(PTO_GOAL, ids[next++]!);
-          if (++done % 250 === 0) process.stderr.write(`  ${done}/${ids.length} started\n`);
-        }
-      }),
-    );
+    const start = async (id: string) => {
+      await agents.start(PTO_GOAL, id);
+      if (++done % 250 === 0) process.stderr.write(`  ${done}/${ids.length} started\n`);
+    };
+    await inParallel(ids, opts.startConcurrency, start, ctx.interrupts);
     const startMs = performance.now() - startedAt;
     await sleep(opts.settleMs);
     const open = worker.rss().tree;
