@@ -45,14 +45,15 @@ export interface PerformContext {
 }
 
 export function performers(convo: Conversation, ctx: PerformContext): Performers {
-  const { heartbeatTimeoutSeconds: heartbeatSeconds } = convo.settings;
+  /** HEARTBEAT_TIMEOUT, read at each call from the settings the conversation has then. */
+  const heartbeat = () => convo.settings.heartbeatTimeoutSeconds;
   return {
     validate: ({ request }) =>
-      withFallback(convo, (model, giveUp) => validatePrompt({ ...request, ...model }, giveUp, heartbeatSeconds)),
+      withFallback(convo, (model, giveUp) => validatePrompt({ ...request, ...model }, giveUp, heartbeat())),
     vet_and_plan: ({ request }) =>
-      withFallback(convo, (model, giveUp) => vetAndPlan({ ...request, ...model }, giveUp, heartbeatSeconds)),
+      withFallback(convo, (model, giveUp) => vetAndPlan({ ...request, ...model }, giveUp, heartbeat())),
     plan: ({ request }) =>
-      withFallback(convo, (model, giveUp) => planTurn({ ...request, ...model }, giveUp, heartbeatSeconds)),
+      withFallback(convo, (model, giveUp) => planTurn({ ...request, ...model }, giveUp, heartbeat())),
     run_tool: async ({ call, spec }) => {
       if (spec.kind === 'http' && !patched(PATCHES.httpApis))
         return { status: 'tool_error', error: 'this conversation started before HTTP API tools existed' };
@@ -67,7 +68,7 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
         questionSeconds: convo.settings.toolQuestionTimeoutSeconds,
         overBudget: convo.budget.overBudget(convo.goal, convo.settings) ?? undefined,
         userConversation: task ? userConversationOf(workflowInfo().workflowId, task.depth) : undefined,
-        heartbeatSeconds,
+        heartbeatSeconds: heartbeat(),
       };
       // Checked only where it could change the command: other tools' histories get no marker.
       const local = runsLocally(spec) && patched(PATCHES.localNativeTools);
@@ -86,9 +87,9 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
     check_goal_draft: ({ call }) => versioned(PATCHES.createAgent, () => checkGoalDraft(call.args.goal)),
     create_goal: ({ call, request }) =>
       versioned(PATCHES.createAgent, () => createGoal({ draft: call.args.goal, request, callId: call.id })),
-    check_tool_draft: ({ call }) => versioned(PATCHES.createTool, () => checkToolDraft(call.args, heartbeatSeconds)),
+    check_tool_draft: ({ call }) => versioned(PATCHES.createTool, () => checkToolDraft(call.args, heartbeat())),
     create_tool: ({ call, request }) =>
-      versioned(PATCHES.createTool, () => createTool({ draft: call.args, request, callId: call.id }, heartbeatSeconds)),
+      versioned(PATCHES.createTool, () => createTool({ draft: call.args, request, callId: call.id }, heartbeat())),
     read_file: async ({ call, ref }) => {
       const { id: _id, ...window } = call.args;
       const outcome = await versioned(PATCHES.files, () => readFile({ ref, window }));
