@@ -87,6 +87,8 @@ export async function startWorker(
     streamBus?: StreamBus;
     /** Hooks in code (createAgentWorker's `hooks`): they run before those HOOKS names. */
     hooks?: Hook[];
+    /** The worker's clock (createAgentWorker's `now`): the machine's unless a test runs on another day. */
+    now?: () => Date;
   },
 ): Promise<AgentWorker & { run: Promise<void>; stop(): Promise<void> }> {
   const agent = await createAgentWorker({
@@ -99,6 +101,7 @@ export async function startWorker(
     tools: opts.tools,
     streamBus: opts.streamBus,
     hooks: opts.hooks,
+    now: opts.now,
   });
   const run = agent.worker.run();
   return {

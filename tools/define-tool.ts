@@ -5,7 +5,7 @@ import type { ApprovalPolicy, ToolSpec } from '../core/types';
 /** What a handler may use besides its arguments: injected, so tests can swap the data store and the services. */
 export interface ToolContext {
   store: MockStore;
-  /** Today's date; injected so mock answers are stable in tests. */
+  /** The worker's clock (createAgentWorker's `now`): tools read the time here, never from the machine's calendar. */
   now(): Date;
   /** Where the outside services are: read once from the worker's settings, never from process.env per call. */
   services: ToolServices;
@@ -28,6 +28,14 @@ export interface ToolServices {
  * calls persist() after every successful tool call, so a durable store (mock-data/file-store.ts) can write it out.
  */
 export class MockStore extends Map<string, unknown> {
+  /** `now`: the clock the demo data is dated by, when first seeded (tools/mock-data/index.ts demoDay). */
+  constructor(
+    entries: Iterable<readonly [string, unknown]> = [],
+    readonly now: () => Date = () => new Date(),
+  ) {
+    super(entries);
+  }
+
   persist(): void {
     // In memory only: nothing to write.
   }

@@ -48,7 +48,13 @@ export interface AgentWorkerOptions {
   secrets?: SecretScrubber;
   /** A pre-built bundle, so test files bundle workflow code once. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** The demo data; by default in memory, dated by `now`. A store given keeps the clock it was made with. */
   store?: MockStore;
+  /**
+   * The clock tools and the scripted model read (ctx.now(), "next Monday"): the machine's by default. A demo or a
+   * test may run a day, or a year, ahead; workflows keep Temporal's time.
+   */
+  now?: () => Date;
   goals?: GoalRegistry;
   tools?: ToolRegistry;
   /** Where planning publishes the reply as it is written; by default Redis with REDIS_URL, else in memory. */
@@ -116,7 +122,8 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
   }
   // A hook file that cannot be loaded, or a HOOKS name no file has, stops the start: a guardrail must not go missing.
   const hooks = loadHooks(opts.settings.hooks, opts.hooks);
-  const model = paced(opts.model ?? createModel(opts.settings.llm), opts.settings.scriptedStreamDelayMs);
+  const now = opts.now ?? (() => new Date());
+  const model = paced(opts.model ?? createModel(opts.settings.llm), opts.settings.scriptedStreamDelayMs, now);
   const modelName = `${model.provider}:${model.modelId}`;
   // A fallback that cannot be made (no key for its provider, say) would only be found in an outage.
   for (const fallback of opts.settings.conversation.fallbackModels ?? []) {
@@ -127,7 +134,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     }
   }
   const prices = loadPrices(opts.settings.pricesFile);
-  const store = opts.store ?? new MockStore();
+  const store = opts.store ?? new MockStore([], now);
   const secrets = opts.secrets ?? secretsOf(opts.settings);
   // OAuth tokens come from the store the API writes when a user connects; each one joins the scrubbed secrets.
   const oauth = new OAuthAccess(
@@ -206,7 +213,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
         ...(takesImages(opts.settings.files.modelImages, model.provider) ? { images: new AttachedImages(blobs) } : {}),
         replies: blobs,
       },
-      toolContext: { store, now: () => new Date(), services: opts.settings.toolServices },
+      toolContext: { store, now, services: opts.settings.toolServices },
       hooks,
       limits: opts.settings.limits,
       files: {
@@ -245,10 +252,11 @@ function withTracing(
 }
 
 /** SCRIPTED_STREAM_DELAY_MS paces the scripted model, whether the settings made it or a test handed it in. */
-function paced(resolved: ResolvedModel, chunkDelayMs: number): ResolvedModel {
-  return chunkDelayMs > 0 && resolved.model instanceof ScriptedModel
-    ? { ...resolved, model: resolved.model.paced(chunkDelayMs) }
-    : resolved;
+/** The scripted model at the worker's stream pace and on its clock; a real model as it is. */
+function paced(resolved: ResolvedModel, chunkDelayMs: number, now: () => Date): ResolvedModel {
+  if (!(resolved.model instanceof ScriptedModel)) return resolved;
+  const model = resolved.model.withClock(now);
+  return { ...resolved, model: chunkDelayMs > 0 ? model.paced(chunkDelayMs) : model };
 }
 
 /**
@@ -295,6 +303,7 @@ export async function createToolWorker(opts: {
   namespace?: string;
   taskQueue: string;
   services: ToolServices;
+  /** The demo data, in memory by default; the tools' clock is the store's (MockStore.now). */
   store?: MockStore;
   tools?: ToolRegistry;
   secrets?: SecretScrubber;
@@ -318,7 +327,7 @@ export async function createToolWorker(opts: {
     activities: {
       default: createToolDispatcher(
         mine,
-        { store, now: () => new Date(), services: opts.services },
+        { store, now: store.now, services: opts.services },
         opts.limits,
         undefined,
         opts.hooks,

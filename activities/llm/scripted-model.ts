@@ -19,6 +19,7 @@ import type {
 } from '@ai-sdk/provider';
 import { z } from 'zod';
 import { CHANGE_GOAL } from '../../core/builtin-specs';
+import { DAY_PHRASE, isoDay, MONTH_PHRASE } from '../../core/days';
 import { NOTE_PREFIX } from './model-messages';
 import { fillDeep, fillTemplate, type TemplateScope } from './script-template';
 
@@ -74,6 +75,11 @@ export interface ScriptedCallInfo {
   goalId: string;
 }
 
+/** `{day}` and `{month}` in a rule's or route's regex stand for every phrase of a day or month the templates resolve. */
+function withPhrases(regex: string): string {
+  return regex.replaceAll('{day}', DAY_PHRASE).replaceAll('{month}', MONTH_PHRASE);
+}
+
 export function loadScript(file: string): Script {
   let raw: unknown;
   try {
@@ -92,6 +98,8 @@ export function loadScript(file: string): Script {
 export interface ScriptedModelOptions {
   /** Pause before each streamed text chunk after the first (SCRIPTED_STREAM_DELAY_MS); 0: none. */
   chunkDelayMs?: number;
+  /** The worker's clock: "next Monday" in a user's message or a reply means the week after this clock's today. */
+  now?: () => Date;
 }
 
 /** Words per streamed text chunk: several chunks even for a short reply, as a real model sends. */
@@ -103,6 +111,7 @@ export class ScriptedModel implements LanguageModelV3 {
   readonly supportedUrls = {};
   private readonly script: Script;
   private readonly chunkDelayMs: number;
+  private readonly now: () => Date;
   private calls = 0;
 
   constructor(
@@ -110,13 +119,24 @@ export class ScriptedModel implements LanguageModelV3 {
     readonly modelId = 'scripted',
     options: ScriptedModelOptions = {},
   ) {
-    this.script = scriptSchema.parse(script);
+    const parsed = scriptSchema.parse(script);
+    this.script = {
+      ...parsed,
+      rules: parsed.rules.map((r) => (r.user ? { ...r, user: withPhrases(r.user) } : r)),
+      routes: parsed.routes.map((r) => ({ ...r, user: withPhrases(r.user) })),
+    };
     this.chunkDelayMs = options.chunkDelayMs ?? 0;
+    this.now = options.now ?? (() => new Date());
   }
 
   /** The same model streaming at another pace. */
   paced(chunkDelayMs: number): ScriptedModel {
-    return new ScriptedModel(this.script, this.modelId, { chunkDelayMs });
+    return new ScriptedModel(this.script, this.modelId, { chunkDelayMs, now: this.now });
+  }
+
+  /** The same model on another clock (the worker's). */
+  withClock(now: () => Date): ScriptedModel {
+    return new ScriptedModel(this.script, this.modelId, { chunkDelayMs: this.chunkDelayMs, now });
   }
 
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
@@ -164,7 +184,8 @@ export class ScriptedModel implements LanguageModelV3 {
   private respond(options: LanguageModelV3CallOptions): Answer {
     const info = (options.providerOptions?.scripted ?? { task: 'plan', goalId: '' }) as unknown as ScriptedCallInfo;
     const offered = new Set((options.tools ?? []).map((t) => t.name));
-    const { reply, scope } = this.answer(info, readPrompt(options.prompt), offered);
+    const { reply, scope: found } = this.answer(info, readPrompt(options.prompt), offered);
+    const scope = { ...found, today: isoDay(this.now()) };
 
     const content: (LanguageModelV3Text | LanguageModelV3ToolCall)[] = [];
     const text =
@@ -197,7 +218,7 @@ export class ScriptedModel implements LanguageModelV3 {
     info: ScriptedCallInfo,
     view: PromptView,
     offered: Set<string>,
-  ): { reply: Reply; scope: TemplateScope } {
+  ): { reply: Reply; scope: Omit<TemplateScope, 'today'> } {
     const answered = (rule: ScriptRule, seen: PromptView) => ({ reply: rule.reply, scope: scopeOf(rule, seen) });
     // Just switched: the new agent acts on the request that caused the switch, as a model reading the transcript
     // would; with no rule for it, the agent's `afterTool: ChangeGoal` rule (its hello) answers.
@@ -291,7 +312,7 @@ function justSwitched(view: PromptView): boolean {
   return view.lastToolResult?.toolName === CHANGE_GOAL && view.lastToolResult.outcome.status === 'ok';
 }
 
-function scopeOf(rule: ScriptRule, view: PromptView): TemplateScope {
+function scopeOf(rule: ScriptRule, view: PromptView): Omit<TemplateScope, 'today'> {
   const captures = rule.user ? (new RegExp(rule.user, 'i').exec(view.lastUser) ?? []) : [];
   return { captures: [...captures], outcome: view.lastToolResult?.outcome, outcomes: view.lastOutcomes };
 }

@@ -20,16 +20,18 @@ export interface GoalTestbed {
   demo: TestWorker;
 }
 
-export function goalTestbed(script: ScriptInput) {
+/** `now`: the workers' clock, for a test that runs the demo on another day (the machine's by default). */
+export function goalTestbed(script: ScriptInput, opts: { now?: () => Date } = {}) {
   const bed = {} as GoalTestbed;
   beforeAll(async () => {
     bed.env = await startTemporal();
-    bed.worker = await startWorker(bed.env, { script });
+    bed.worker = await startWorker(bed.env, { script, now: opts.now });
     const registry = path.join(mkdtempSync(path.join(tmpdir(), 'demo-mcp-')), 'mcp_endpoints.json');
     writeFileSync(registry, JSON.stringify({ mcpServers: { fx: FX_STDIO } }));
     bed.demo = await startWorker(bed.env, {
       script: loadScript(DEMO_SCRIPT),
       settings: testSettings({ AGENT_GOAL: 'goal_choose_agent', MCP_ENDPOINTS_FILE: registry }),
+      now: opts.now,
     });
   });
   afterAll(async () => {

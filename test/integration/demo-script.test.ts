@@ -1,6 +1,9 @@
 // The offline demo as the README tells it: the shipped script (config/scripted-model.json) on a real dev server
 // and worker, from the agent picker as `npm start` opens it. Every input the README suggests leads where the README
-// says, from any agent: a request another agent owns switches straight to it, and that agent acts on it.
+// says, from any agent: a request another agent owns switches straight to it, and that agent acts on it. It runs
+// twice: on today's date and with the workers' clock a year ahead, with the same inputs (the README's are relative:
+// "next Monday to Thursday"), so the demo cannot go stale as the calendar moves.
+import { addDays, isoDay, resolveDay } from '../../core/days';
 import { agentsQuery, currentGoalQuery, endChatSignal } from '../../core/messages';
 import { decide, say, startConversation } from '../helpers/conversation';
 import { goalTestbed } from '../helpers/goal-testbed';
@@ -32,8 +35,18 @@ const ENTRY: [input: string, goalId: string, reply: RegExp][] = [
   ],
 ];
 
-describe('the offline demo script, as the README tells it', () => {
-  const { bed, steps } = goalTestbed({ rules: [] });
+const YEAR_MS = 365 * 86_400_000;
+
+describe.each([
+  ['today', 0],
+  ['a year ahead', YEAR_MS],
+])('the offline demo script, as the README tells it (%s)', (_, ahead) => {
+  // One instant for the whole file: a run across midnight still has one today.
+  const at = new Date(Date.now() + ahead);
+  const today = isoDay(at);
+  const { bed, steps } = goalTestbed({ rules: [] }, { now: () => at });
+  const nextMonday = resolveDay('next Monday', today)!;
+  const thursday = addDays(nextMonday, 3);
   const fromPicker = async () => {
     const { handle } = await startConversation(bed.env.client, bed.demo.worker.options.taskQueue, {
       goalId: 'goal_choose_agent',
@@ -47,10 +60,13 @@ describe('the offline demo script, as the README tells it', () => {
     expect((await say(handle, 'ada@example.com')).reply).toMatch(
       /^Ada Lovelace, you have 104 hours \(13 days\) of PTO left/,
     );
-    const proposal = await say(handle, 'book 2026-12-21 to 2026-12-24 for ada@example.com');
-    expect(proposal.pendingToolCall?.call.tool).toBe('BookPTO');
+    const proposal = await say(handle, 'book next Monday to Thursday for ada@example.com');
+    expect(proposal.pendingToolCall?.call).toMatchObject({
+      tool: 'BookPTO',
+      args: { startDate: nextMonday, endDate: thursday },
+    });
     expect((await decide(handle, { approve: true })).reply).toMatch(
-      /^Booked 2026-12-21 to 2026-12-24: 32 hours deducted, 72 left\./,
+      new RegExp(`^Booked ${nextMonday} to ${thursday}: 32 hours deducted, 72 left\\.`),
     );
 
     expect((await say(handle, 'where is my order')).reply).toMatch(
@@ -58,7 +74,7 @@ describe('the offline demo script, as the README tells it', () => {
     );
     expect(await goal()).toBe('goal_order_status');
     expect((await say(handle, 'ORD-1001')).reply).toBe(
-      'UPS says: In transit, last seen in Louisville, KY, expected 2026-11-24.',
+      `UPS says: In transit, last seen in Louisville, KY, expected ${addDays(today, 4)}.`,
     );
 
     // bye: the agent is done (back to the picker); bye again: the conversation is.
@@ -129,7 +145,7 @@ describe('the offline demo script, as the README tells it', () => {
 
     await say(handle, 'how many days off do I have?');
     await say(handle, 'ada@example.com');
-    expect((await say(handle, '2026-12-21 to 2026-12-24 for ada@example.com')).reply).toMatch(/say "book time off"/);
+    expect((await say(handle, 'next Monday to Thursday for ada@example.com')).reply).toMatch(/say "book time off"/);
     expect((await say(handle, 'book time off')).reply).toMatch(/^You're with the PTO assistant now/);
     expect(await goal()).toBe('goal_hr_pto');
     await handle.signal(endChatSignal);
@@ -138,7 +154,7 @@ describe('the offline demo script, as the README tells it', () => {
   it('tells the user why a tool failed, in the reply', async () => {
     const { handle } = await fromPicker();
     await say(handle, 'I want to book time off');
-    expect((await say(handle, 'book 2026-12-14 to 2026-12-18 for grace@example.com')).pendingToolCall?.call.tool).toBe(
+    expect((await say(handle, 'book next Monday to Friday for grace@example.com')).pendingToolCall?.call.tool).toBe(
       'BookPTO',
     );
     expect((await decide(handle, { approve: true })).reply).toBe('Sorry: Not enough PTO: 40 hours needed, 36 left.');

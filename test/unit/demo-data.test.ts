@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { dataset } from '../../tools/mock-data';
+import { addDays, isoDay } from '../../core/days';
+import { dataset, demoDay } from '../../tools/mock-data';
+import { paycheckDeposits } from '../../tools/mock-data/hr';
 import { loadFileStore } from '../../tools/mock-data/file-store';
 import { TRAIN_TOOLS_QUEUE } from '../../tools/native/trains/task-queue';
 import { demoDataFiles, resetDemoData } from '../../worker/demo-data';
@@ -45,5 +47,26 @@ describe('resetDemoData (npm start -- --reset)', () => {
     expect(existsSync(path.join(dataDir, 'shop.json'))).toBe(false);
     expect(existsSync(path.join(dataDir, 'temporal.db'))).toBe(true);
     expect(resetDemoData(settings)).toEqual([]);
+  });
+
+  it('dates the demo data from the day it is first written, keeps those dates, and renews them on reset', () => {
+    mkdirSync(dataDir, { recursive: true });
+    resetDemoData(settings);
+    const written = new Date();
+    const later = new Date(written.getTime() + 400 * 86_400_000);
+    const store = loadFileStore(demoDataFile(settings), () => written);
+    const order = () => dataset(store, 'orders').find((o) => o.id === 'ORD-1001')!;
+    expect(order().placedOn).toBe(addDays(isoDay(written), -10));
+    expect(paycheckDeposits(store)[0]!.nextPayday > isoDay(written)).toBe(true);
+    store.persist();
+
+    // Read again 400 days on: the same world, its dates as written.
+    const reread = loadFileStore(demoDataFile(settings), () => later);
+    expect(demoDay(reread)).toBe(isoDay(written));
+    expect(dataset(reread, 'orders').find((o) => o.id === 'ORD-1001')!.placedOn).toBe(order().placedOn);
+
+    resetDemoData(settings);
+    const renewed = loadFileStore(demoDataFile(settings), () => later);
+    expect(dataset(renewed, 'orders').find((o) => o.id === 'ORD-1001')!.placedOn).toBe(addDays(isoDay(later), -10));
   });
 });

@@ -8,8 +8,9 @@ class FileStore extends MockStore {
   constructor(
     private readonly file: string,
     entries: [string, unknown][],
+    now?: () => Date,
   ) {
-    super(entries);
+    super(entries, now);
   }
 
   /** Written whole to a temporary file, then renamed: a crash mid-write leaves the previous file intact. */
@@ -20,12 +21,13 @@ class FileStore extends MockStore {
   }
 }
 
-export function loadFileStore(file: string): MockStore {
+/** The demo data of `file`; data seeded anew is dated by `now` (the day it is first written, kept in the file). */
+export function loadFileStore(file: string, now?: () => Date): MockStore {
   let entries: [string, unknown][] = [];
   try {
     entries = Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>);
   } catch {
     // No file yet (or unreadable): start from the seeds.
   }
-  return new FileStore(file, entries);
+  return new FileStore(file, entries, now);
 }

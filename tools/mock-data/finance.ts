@@ -36,12 +36,13 @@ export interface LoanApplication {
   submittedOn: string;
 }
 
-const CUSTOMERS: BankCustomer[] = [
+/** Customers for 12, 7 and 2 years before the demo day. */
+const customers = (day: string): BankCustomer[] => [
   {
     accountId: '11235',
     name: 'Ada Lovelace',
     email: 'ada@example.com',
-    customerSince: '2014-03-10',
+    customerSince: yearsBefore(day, 12, '03-10'),
     balances: { checking: 875.4, savings: 3200.15 },
     bitcoin: 0.1378,
   },
@@ -49,7 +50,7 @@ const CUSTOMERS: BankCustomer[] = [
     accountId: '81321',
     name: 'Grace Hopper',
     email: 'grace@example.com',
-    customerSince: '2019-07-01',
+    customerSince: yearsBefore(day, 7, '07-01'),
     balances: { checking: 2410, savings: 150.75 },
     bitcoin: 0,
   },
@@ -57,13 +58,17 @@ const CUSTOMERS: BankCustomer[] = [
     accountId: '34558',
     name: 'Alan Turing',
     email: 'alan@example.com',
-    customerSince: '2024-01-15',
+    customerSince: yearsBefore(day, 2, '01-15'),
     balances: { checking: 12.5, savings: 0 },
     bitcoin: 0.5,
   },
 ];
 
-export const bankCustomers = (store: MockStore) => seeded(store, 'bankCustomers', CUSTOMERS);
+export const bankCustomers = (store: MockStore) => seeded(store, 'bankCustomers', customers);
+
+function yearsBefore(day: string, years: number, monthDay: string): string {
+  return `${Number(day.slice(0, 4)) - years}-${monthDay}`;
+}
 export const transfers = (store: MockStore) => seeded<Transfer[]>(store, 'transfers', []);
 export const loanApplications = (store: MockStore) => seeded<LoanApplication[]>(store, 'loanApplications', []);
 

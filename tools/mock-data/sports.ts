@@ -1,6 +1,7 @@
-// Offline Premier League data for the match-and-trains goal: 20 clubs and a full 2026/27 season of fixtures,
-// generated deterministically (a double round robin, weekly, with international breaks). Mock data: not the real
-// fixture list.
+// Offline Premier League data for the match-and-trains goal: 20 clubs and a full season of fixtures, generated
+// deterministically (a double round robin, weekly, with international breaks) around the demo day: fifteen weeks
+// played, the rest to come. Mock data: not the real fixture list.
+import { addDays as addIsoDays, weekdayOf } from '../../core/days';
 import type { MockStore } from '../define-tool';
 import { seeded } from './index';
 
@@ -74,9 +75,10 @@ function team(name: string, short: string, aliases: string[], venue: string, cit
   return { name, short, aliases, venue, city, station };
 }
 
-const SEASON_START = '2026-08-22';
-/** Saturdays with no league games (international breaks). */
-const BREAKS = new Set(['2026-09-05', '2026-10-10', '2026-11-14', '2027-03-27']);
+/** The season starts on a Saturday this many weeks before the demo day, so about six months of it are still to come. */
+const WEEKS_PLAYED = 15;
+/** Weeks after the first Saturday with no league games (international breaks). */
+const BREAKS = new Set([2, 7, 12, 31]);
 /** Matchdays played midweek (Tuesday and Wednesday after the weekend's), so the season ends in May. */
 const MIDWEEK = new Set([15, 20, 26]);
 /** Slot k of a matchday: days after the Saturday, and kickoff time. */
@@ -106,7 +108,9 @@ const MIDWEEK_SLOTS: [number, string][] = [
 ];
 
 /** A double round robin by the circle method: every club plays every other at home and away. */
-function season(teams: Team[]): Fixture[] {
+function season(teams: Team[], demoDay: string): Fixture[] {
+  const start = new Date(`${addIsoDays(demoDay, -((weekdayOf(demoDay) + 1) % 7) - 7 * WEEKS_PLAYED)}T00:00:00Z`);
+  const breaks = new Set([...BREAKS].map((week) => day(addDays(start, 7 * week))));
   const n = teams.length;
   const order = teams.map((_, i) => i);
   const firstHalf: [number, number][][] = [];
@@ -123,12 +127,12 @@ function season(teams: Team[]): Fixture[] {
   }
   const rounds = [...firstHalf, ...firstHalf.map((pairs) => pairs.map(([h, a]): [number, number] => [a, h]))];
   const fixtures: Fixture[] = [];
-  let saturday = new Date(`${SEASON_START}T00:00:00Z`);
+  let saturday = start;
   rounds.forEach((pairs, r) => {
     const midweek = MIDWEEK.has(r + 1);
     // A midweek round follows the previous weekend's; otherwise the next Saturday that is not a break.
     if (midweek) saturday = addDays(saturday, -7);
-    else while (BREAKS.has(day(saturday))) saturday = addDays(saturday, 7);
+    else while (breaks.has(day(saturday))) saturday = addDays(saturday, 7);
     pairs.forEach(([h, a], k) => {
       const home = teams[h]!;
       const away = teams[a]!;
@@ -159,6 +163,4 @@ function day(d: Date): string {
 }
 
 export const teams = (store: MockStore) => seeded(store, 'sports.teams', TEAMS);
-const SEASON = season(TEAMS);
-
-export const fixtures = (store: MockStore) => seeded(store, 'sports.fixtures', SEASON);
+export const fixtures = (store: MockStore) => seeded(store, 'sports.fixtures', (day) => season(TEAMS, day));

@@ -5,7 +5,7 @@ import { fixtures, teams, type Team } from '../../mock-data/sports';
 export default defineTool({
   name: 'SearchFixtures',
   description:
-    'Search Premier League fixtures (2026/27 season) by team and/or month. Each fixture has its date, kickoff (UK ' +
+    'Search Premier League fixtures (this season) by team and/or month. Each fixture has its date, kickoff (UK ' +
     'time), venue, city and the main-line station nearest the ground, for planning the trip.',
   category: 'sports',
   approval: 'never',
@@ -16,17 +16,18 @@ export default defineTool({
       .string()
       .regex(/^\d{4}-\d{2}$/, 'a month as YYYY-MM')
       .optional()
-      .describe('Month as YYYY-MM, e.g. 2027-01; omit for the whole season'),
+      .describe('Month as YYYY-MM; omit for the whole season'),
   }),
   run({ team, month }, ctx) {
     if (!team && !month) throw new ToolError('Give a team, a month (YYYY-MM), or both.');
     const club = team ? findTeam(teams(ctx.store), team) : undefined;
-    const found = fixtures(ctx.store)
+    const season = fixtures(ctx.store);
+    const found = season
       .filter((f) => !club || f.home === club.name || f.away === club.name)
       .filter((f) => !month || f.date.startsWith(month));
     const limit = 40;
     return {
-      competition: 'Premier League 2026/27',
+      competition: `Premier League ${season[0]!.date.slice(0, 4)}/${season[season.length - 1]!.date.slice(2, 4)}`,
       ...(club ? { team: club.name } : {}),
       ...(month ? { month } : {}),
       count: found.length,
