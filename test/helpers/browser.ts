@@ -1,33 +1,14 @@
 // Headless Chromium for the web chat's tests, driven by playwright-core (which downloads nothing). The browser is
-// CHROMIUM_PATH, else a Chromium on PATH, else the one `npm install` brought (@sparticuz/chromium, unpacked into
-// the OS temp folder on first use; it needs no system packages). Code that runs in the page is written as strings:
+// CHROMIUM_PATH, else a Chromium on PATH, else the one `npm install` brought (@sparticuz/chromium, unpacked once into
+// node_modules/.cache by testkit/chromium.ts; it needs no system packages). Code that runs in the page is written as strings:
 // the tests' TypeScript has no DOM types.
-import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { findChromium } from '../../testkit/chromium';
 import { PROJECT_ROOT } from '../../worker/worker-settings';
 
-/** The browser to drive, and where it came from (for a failure's message). */
-export async function findChromium(env: NodeJS.ProcessEnv = process.env): Promise<{ path: string; from: string }> {
-  if (env.CHROMIUM_PATH) return { path: env.CHROMIUM_PATH, from: 'CHROMIUM_PATH' };
-  for (const name of ['chromium', 'chromium-browser']) {
-    const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
-    if (found) return { path: found, from: 'PATH' };
-  }
-  try {
-    // An ES module, which Jest's CommonJS sandbox cannot load: a plain node unpacks it and says where.
-    const unpack =
-      "import('@sparticuz/chromium').then((m) => m.default.executablePath()).then((p) => process.stdout.write(p))";
-    const found = execFileSync(process.execPath, ['-e', unpack], { cwd: PROJECT_ROOT, encoding: 'utf8' }).trim();
-    return { path: found, from: '@sparticuz/chromium' };
-  } catch (err) {
-    throw new Error(
-      `No Chromium for the web chat's tests (${(err as Error).message}). npm install brings one (@sparticuz/chromium); ` +
-        'or set CHROMIUM_PATH, or put chromium on PATH.',
-    );
-  }
-}
+export { findChromium };
 
 export async function launchBrowser(): Promise<Browser> {
   const { path: executablePath, from } = await findChromium();
