@@ -4,6 +4,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { load as loadYaml } from 'js-yaml';
+import { fillDays } from '../activities/llm/script-template';
+import { isoDay } from '../core/days';
 import { z } from 'zod';
 import { scriptSchema } from '../activities/llm/scripted-model';
 
@@ -114,14 +116,14 @@ export type Expectations = z.infer<typeof expectations>;
 const SCENARIO_FILE = /\.(ya?ml|json)$/;
 
 /** Every scenario file in `dir` (sorted by name); `only`: those whose names contain one of these words. */
-export function loadScenarios(dir = SCENARIOS_DIR, only: string[] = []): Scenario[] {
+export function loadScenarios(dir = SCENARIOS_DIR, only: string[] = [], today?: string): Scenario[] {
   let files: string[];
   try {
     files = readdirSync(dir).filter((f) => SCENARIO_FILE.test(f));
   } catch (err) {
     throw new Error(`Cannot read the scenarios folder ${dir}: ${(err as Error).message}`);
   }
-  const scenarios = files.sort().map((f) => loadScenario(path.join(dir, f)));
+  const scenarios = files.sort().map((f) => loadScenario(path.join(dir, f), today));
   const seen = new Map<string, string>();
   for (const s of scenarios) {
     const other = seen.get(s.name);
@@ -136,7 +138,11 @@ export function loadScenarios(dir = SCENARIOS_DIR, only: string[] = []): Scenari
   return picked;
 }
 
-export function loadScenario(file: string): Scenario {
+/**
+ * `today`: the day `{{day next Monday}}` and `{{month next month}}` in the scenario's turns, approvals and
+ * expectations are read from (the worker's clock, the machine's), so a scenario means the same on any day.
+ */
+export function loadScenario(file: string, today = isoDay(new Date())): Scenario {
   let raw: unknown;
   try {
     const text = readFileSync(file, 'utf8');
@@ -144,7 +150,7 @@ export function loadScenario(file: string): Scenario {
   } catch (err) {
     throw new Error(`Scenario ${file}: ${(err as Error).message}`);
   }
-  const parsed = scenarioSchema.safeParse(raw);
+  const parsed = scenarioSchema.safeParse(fillDays(raw, today));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`Scenario ${file}: ${issue.path.join('.') || '(top)'}: ${issue.message}`);

@@ -212,6 +212,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
         streamBus,
         ...(takesImages(opts.settings.files.modelImages, model.provider) ? { images: new AttachedImages(blobs) } : {}),
         replies: blobs,
+        now,
       },
       toolContext: { store, now, services: opts.settings.toolServices },
       hooks,

@@ -33,6 +33,7 @@ import type { BlobStore } from '../../blobs/blob-store';
 import { keepReply } from '../claim-check';
 import { cacheFriendly } from './cache-layout';
 import { usageOf, type SdkUsage } from './sdk-usage';
+import { isoDay } from '../../core/days';
 import { renderPlanSystemPrompt, renderSummaryPrompt, renderValidateSystemPrompt } from './prompts';
 import type { LlmTask, ScriptedCallInfo } from './scripted-model';
 import { replyStream, type ReplyStream, type StreamBus } from '../../stream';
@@ -64,6 +65,8 @@ export interface LlmDeps {
   replies?: BlobStore;
   /** The hooks around model calls (HOOKS: userMessage, beforeModelCall, afterModelCall); none: calls go as they are. */
   hooks?: HookRunner;
+  /** The worker's clock: the planning prompt tells the model today's date from it. */
+  now?: () => Date;
 }
 
 type Request = { system: string | SystemModelMessage[]; messages: ModelMessage[]; tools?: ToolSet };
@@ -80,6 +83,7 @@ export function createLlmActivities({
   images,
   replies,
   hooks,
+  now = () => new Date(),
 }: LlmDeps): LlmActivities {
   const transcripts = new TranscriptCache();
   const goalModels = new Map<string, ResolvedModel>();
@@ -182,7 +186,7 @@ export function createLlmActivities({
     const { goal, tools, summary, agents } = input;
     const shown = heldForHooks(hooks, out);
     try {
-      const system = renderPlanSystemPrompt({ goal, tools, summary, agents });
+      const system = renderPlanSystemPrompt({ goal, tools, summary, agents, today: isoDay(now()) });
       const asked = await beforeModelCall(hooks, 'plan', goal.id, system, messages);
       if (asked.stopped) {
         shown.discard();

@@ -1,5 +1,6 @@
 // Prompts are rendered here, in activities, from structured state by small pure functions; the workflow keeps
 // structured messages only. Snapshot-tested in test/unit/prompts.test.ts.
+import { WEEKDAYS, weekdayOf } from '../../core/days';
 import type { AgentSummary, ChatMessage, Goal, ToolSpec } from '../../core/types';
 import { outcomeInWords } from '../../core/tool-content';
 
@@ -8,8 +9,10 @@ export function renderPlanSystemPrompt(input: {
   tools: ToolSpec[];
   summary: string;
   agents: AgentSummary[];
+  /** The worker's today (YYYY-MM-DD), so "next Monday" means a day: a model knows no date of its own. */
+  today: string;
 }): string {
-  const { goal, tools, summary, agents } = input;
+  const { goal, tools, summary, agents, today } = input;
   const toolNames = new Set(tools.map((t) => t.name));
   const lines = [
     `You are "${goal.agentName}", an agent working toward this goal:`,
@@ -22,6 +25,8 @@ export function renderPlanSystemPrompt(input: {
       '(ask the user for anything "missing"); "tool_error" says why the tool failed; "rejected" means the user ' +
       'declined the call: do not repeat it, ask what they want instead.',
     '- After a tool result, either call the next tool or answer the user briefly.',
+    `- Today is ${capitalised(WEEKDAYS[weekdayOf(today)]!)} ${today}: read "next Monday", "tomorrow" and the like ` +
+      'from it, and give tools dates as YYYY-MM-DD.',
   ];
   if (toolNames.has('CompleteGoal')) {
     lines.push('- When the goal is achieved and the user needs nothing more, call CompleteGoal.');
@@ -59,6 +64,10 @@ export function renderPlanSystemPrompt(input: {
   // stable prefix the provider can cache (splitPlanSystemPrompt).
   if (summary) lines.push('', SUMMARY_HEADING, summary);
   return lines.join('\n');
+}
+
+function capitalised(word: string): string {
+  return word[0]!.toUpperCase() + word.slice(1);
 }
 
 const SUMMARY_HEADING = 'Summary of the conversation so far (older messages were condensed):';

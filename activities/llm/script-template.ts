@@ -39,6 +39,21 @@ export function fillDeep(value: unknown, scope: TemplateScope): unknown {
   return value;
 }
 
+/**
+ * Only the {{day …}} and {{month …}} placeholders of `value`, deep (an eval scenario's expected arguments): the
+ * rest, a script's {{1}} among them, is left for when it is answered.
+ */
+export function fillDays(value: unknown, today: string): unknown {
+  const scope: TemplateScope = { captures: [], today };
+  if (typeof value === 'string')
+    return value.replace(CALENDAR, (_, kind: string, arg: string, from?: string) => calendar(kind, arg, from, scope));
+  if (Array.isArray(value)) return value.map((v) => fillDays(v, today));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillDays(v, today)]));
+  }
+  return value;
+}
+
 const CALENDAR = /\{\{\s*(day|month)\s+(.+?)(?:\s+from\s+(\d+))?\s*\}\}/g;
 const PLACEHOLDER = /\{\{\s*([\w.[\]]+)(?::number)?\s*\}\}/g;
 /** `{{1:number}}` alone in an argument: the value as a JSON number, for numeric tool parameters. */

@@ -16,10 +16,10 @@ export default {
     'agent: Sure. What is your email address?',
     'user: ada@example.com',
     'agent: (calls ListOrders {"email":"ada@example.com"}) You have two orders: ORD-1002 (processing, placed ' +
-      '2026-11-19) and ORD-1001 (shipped, placed 2026-11-10). Want details on one?',
+      'yesterday) and ORD-1001 (shipped, placed ten days ago). Want details on one?',
     'user: ORD-1001',
     'agent: (calls GetOrder {"orderId":"ORD-1001"}) (calls TrackPackage {"trackingNumber":"1Z999AA10123456784"}) ' +
-      'Your mechanical keyboard is with UPS, in transit in Louisville, KY, due 2026-11-24. Anything else?',
+      'Your mechanical keyboard is with UPS, in transit in Louisville, KY, due <its estimatedDelivery>. Anything else?',
     'user: no, thanks',
     'agent: (calls CompleteGoal) Have a great day!',
   ].join('\n'),

@@ -18,14 +18,14 @@ export default {
     'Greet the user, say you can find events in Australia and New Zealand, search flights to them and invoice the ' +
     'trip, and ask which city (or country) and month they have in mind.',
   exampleConversation: [
-    'user: Anything on in Melbourne in March 2027?',
-    'agent: (calls FindEvents {"city":"Melbourne","month":"2027-03"}) In Melbourne in March 2027: the Melbourne Food and ' +
+    'user: Anything on in Melbourne in March?',
+    'agent: (calls FindEvents {"city":"Melbourne","month":"March"}) In Melbourne in March: the Melbourne Food and ' +
       'Wine Festival (13 to 22 March) and the Melbourne International Comedy Festival (from 25 March). Which one, and where are you flying from?',
-    'user: The food festival. I fly from San Francisco on 2027-03-12.',
-    'agent: (calls SearchFlights {"origin":"SFO","destination":"MEL","date":"2027-03-12"}) The cheapest is NZ 212 at 1,180 USD, ' +
+    'user: The food festival. I fly from San Francisco on March 12.',
+    'agent: (calls SearchFlights {"origin":"SFO","destination":"MEL","date":"<that March 12, YYYY-MM-DD>"}) The cheapest is NZ 212 at 1,180 USD, ' +
       'one stop... Shall I invoice it? What is your email?',
     'user: Yes, ada@example.com',
-    'agent: (calls CreateInvoice {"email":"ada@example.com","currency":"USD","items":[{"description":"Flight NZ 212 SFO→MEL on 2027-03-12","amount":1180,"quantity":1}]}) ' +
+    'agent: (calls CreateInvoice {"email":"ada@example.com","currency":"USD","items":[{"description":"Flight NZ 212 SFO→MEL on <that day>","amount":1180,"quantity":1}]}) ' +
       'Invoice INV-1001 for 1,180 USD is on its way to ada@example.com, due in 14 days.',
   ].join('\n'),
   tools: ['FindEvents', 'SearchFlights', 'CreateInvoice'],

@@ -15,7 +15,7 @@ export default {
     'agent: Sure. What is your email address or account number?',
     'user: ada@example.com',
     'agent: (calls FindAccount {"email":"ada@example.com"}) (calls AccountBalances {"accountId":"11235"}) ' +
-      'Ada, your balances: checking $875.40, savings $3,200.15, bitcoin 0.1378 BTC. Thanks for banking with us since 2014!',
+      'Ada, your balances: checking $875.40, savings $3,200.15, bitcoin 0.1378 BTC. Thanks for banking with us these 12 years!',
   ].join('\n'),
   tools: ['FindAccount', 'AccountBalances'],
 } satisfies Goal;

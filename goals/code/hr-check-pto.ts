@@ -16,8 +16,8 @@ export default {
     'agent: I can check that. What is your work email?',
     'user: ada@example.com',
     'agent: (calls CurrentPTO {"email":"ada@example.com"}) Ada, you have 104 hours (13 days) of PTO left.',
-    'user: Will that cover 2026-12-21 to 2026-12-24?',
-    'agent: (calls FuturePTOCalc {"email":"ada@example.com","startDate":"2026-12-21","endDate":"2026-12-24"}) ' +
+    'user: Will that cover next Monday to Thursday?',
+    'agent: (calls FuturePTOCalc {"email":"ada@example.com","startDate":"<next Monday, YYYY-MM-DD>","endDate":"<that Thursday>"}) ' +
       'Yes: those 4 days need 32 hours, and you will have 112 by then. The PTO assistant can book them for you.',
     'user: thanks',
     'agent: (calls CompleteGoal) Enjoy your time off!',

@@ -17,8 +17,8 @@ export default {
     'agent: Let me check. What is your work email?',
     'user: grace@example.com',
     'agent: (calls PaycheckBankStatus {"email":"grace@example.com"}) Your link to Compiler Credit Union (account ' +
-      'ending 1906) is waiting for verification: confirm the two small test deposits sent on 2026-11-18 in the ' +
-      'payroll portal, and your next paycheck on 2026-11-27 will go there.',
+      'ending 1906) is waiting for verification: confirm the two small test deposits sent two days ago in ' +
+      'the payroll portal, and your next paycheck, this Friday, will go there.',
   ].join('\n'),
   tools: ['PaycheckBankStatus'],
 } satisfies Goal;

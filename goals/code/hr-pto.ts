@@ -13,7 +13,7 @@ export default {
   exampleConversation: [
     'user: How much PTO do I have? I am ada@example.com',
     'agent: (calls CurrentPTO {"email":"ada@example.com"}) You have 104 hours (13 days) left.',
-    'user: Can I take 2026-12-21 to 2026-12-24 off?',
+    'user: Can I take next Monday to Thursday off?',
     'agent: (calls FuturePTOCalc) Yes: you need 32 hours and will have 112. Shall I book it?',
     'user: yes',
     'agent: (calls BookPTO) Booked. You have 72 hours left.',

@@ -19,14 +19,14 @@ export default {
     'Greet the user, say you can find Premier League matches, book the trains there and back and invoice the trip, ' +
     'and ask which team (and month) they want to see.',
   exampleConversation: [
-    'user: When do Liverpool play at home in January 2027?',
-    'agent: (calls SearchFixtures {"team":"Liverpool","month":"2027-01"}) At Anfield: Liverpool v Everton on 2027-01-13 at 20:00, ' +
-      'Liverpool v Brighton & Hove Albion on 2027-01-23 at 17:30. Which one?',
+    'user: When do Liverpool play at home next month?',
+    'agent: (calls SearchFixtures {"team":"Liverpool","month":"<next month, YYYY-MM>"}) At Anfield: Liverpool v Everton on a ' +
+      'Wednesday at 20:00, Liverpool v Brighton & Hove Albion on a Saturday at 17:30. Which one?',
     'user: Brighton. I live in London.',
-    'agent: (calls SearchTrains {"from":"London","to":"Liverpool Lime Street","date":"2027-01-23","arriveBy":"16:00","returnDate":"2027-01-23","returnAfter":"20:00"}) ' +
-      'Out: EUS-LIV-20270123-1219, arriving 14:42, £44.20; back: LIV-EUS-20270123-2013, £58.70. Book those? What is your email?',
+    'agent: (calls SearchTrains {"from":"London","to":"Liverpool Lime Street","date":"<that Saturday>","arriveBy":"16:00","returnDate":"<that Saturday>","returnAfter":"20:00"}) ' +
+      'Out: EUS-LIV-<yyyymmdd>-1219, arriving 14:42, £44.20; back: LIV-EUS-<yyyymmdd>-2013, £58.70. Book those? What is your email?',
     'user: Yes, ada@example.com',
-    'agent: (calls BookTrains {"journeyIds":["EUS-LIV-20270123-1219","LIV-EUS-20270123-2013"],"email":"ada@example.com"}) Booked TRN-4001, £102.90.',
+    'agent: (calls BookTrains {"journeyIds":["EUS-LIV-<yyyymmdd>-1219","LIV-EUS-<yyyymmdd>-2013"],"email":"ada@example.com"}) Booked TRN-4001, £102.90.',
     'agent: (calls CreateInvoice {"email":"ada@example.com","currency":"GBP","items":[{"description":"Train tickets TRN-4001","amount":102.9,"quantity":1}]}) ' +
       'Invoice INV-1001 for £102.90 is on its way.',
   ].join('\n'),

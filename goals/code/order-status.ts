@@ -13,7 +13,7 @@ export default {
   exampleConversation: [
     'user: Where is my order ORD-1001?',
     'agent: (calls GetOrder {"orderId":"ORD-1001"}) It shipped with tracking number 1Z999AA10123456784.',
-    'agent: (calls TrackPackage) It is in transit in Louisville, KY, due on 2026-11-24.',
+    'agent: (calls TrackPackage) It is in transit in Louisville, KY, due on <its estimatedDelivery>.',
   ].join('\n'),
   tools: ['ListOrders', 'GetOrder', 'TrackPackage'],
 } satisfies Goal;

@@ -8,6 +8,11 @@ import { toModelMessages } from '../../activities/llm/model-messages';
 import { loadGoals } from '../../goals/goal-registry';
 import { BUILTIN_TOOLS } from '../../core/builtin-specs';
 import type { ChatMessage } from '../../core/types';
+import { isoDay, mondayOfWeek } from '../../core/days';
+
+// The snapshot holds the prompt with today's date in words replaced: it must read the same on any day.
+const today = isoDay(new Date());
+const undated = (prompt: string) => prompt.replace(/Today is \w+ \d{4}-\d{2}-\d{2}:/, 'Today is <weekday> <today>:');
 
 const goal = loadGoals().resolve('goal_hr_pto');
 const messages: ChatMessage[] = [
@@ -25,6 +30,7 @@ const messages: ChatMessage[] = [
 describe('prompts', () => {
   it('renders the planning system prompt from structured state', () => {
     const prompt = renderPlanSystemPrompt({
+      today,
       goal,
       tools: [BUILTIN_TOOLS.CompleteGoal!, BUILTIN_TOOLS.ChangeGoal!],
       summary: 'The user is Ada.',
@@ -32,10 +38,16 @@ describe('prompts', () => {
         { goalId: 'goal_order_status', agentName: 'Order status', description: 'Orders.', category: 'ecommerce' },
       ],
     });
-    expect(prompt).toMatchSnapshot();
+    expect(prompt).toContain(`${today}:`);
+    expect(undated(prompt)).toMatchSnapshot();
+  });
+  it('tells the model which weekday today is', () => {
+    const monday = mondayOfWeek(today, 1);
+    const prompt = renderPlanSystemPrompt({ today: monday, goal, tools: [], summary: '', agents: [] });
+    expect(prompt).toContain(`- Today is Monday ${monday}: read "next Monday"`);
   });
   it('splits the planning prompt into its stable part and the summary after it (the cacheable prefix)', () => {
-    const input = { goal, tools: [BUILTIN_TOOLS.CompleteGoal!], agents: [] };
+    const input = { today, goal, tools: [BUILTIN_TOOLS.CompleteGoal!], agents: [] };
     const without = renderPlanSystemPrompt({ ...input, summary: '' });
     expect(splitPlanSystemPrompt(without)).toEqual({ stable: without });
     const withSummary = renderPlanSystemPrompt({ ...input, summary: 'The user is Ada.' });

@@ -17,7 +17,7 @@ const input = z.object({
   items: z
     .array(
       z.object({
-        description: z.string().min(1).describe('What is charged, e.g. "Flight QF 94 SFO→MEL on 2027-03-18"'),
+        description: z.string().min(1).describe('What is charged, e.g. "Flight QF 94 SFO→MEL"'),
         amount: z.number().positive().describe('Unit price in the currency (not cents), e.g. 1234.5'),
         quantity: z.number().int().min(1).max(99).default(1),
       }),
