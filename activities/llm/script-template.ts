@@ -21,11 +21,12 @@ export interface TemplateScope {
  * Monday}} → that phrase's day; {{month 1}}, {{month next month}} → YYYY-MM. A phrase that is no day stays as it is.
  */
 export function fillTemplate(template: string, scope: TemplateScope): string {
-  return template.replace(CALENDAR, (_, kind: string, arg: string, from?: string) => calendar(kind, arg, from, scope))
+  return template
+    .replace(CALENDAR, (_, kind: string, arg: string, from?: string) => calendar(kind, arg, from, scope))
     .replace(PLACEHOLDER, (_, key: string) => {
-    const value = lookup(key, scope);
-    return value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-  });
+      const value = lookup(key, scope);
+      return value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+    });
 }
 
 /** Fills every string inside `value` (tool arguments); `{{x:number}}` alone in a string becomes a JSON number. */
