@@ -20,7 +20,7 @@ const draft = {
 const provenance: GoalProvenance = {
   createdBy: 'conv-1',
   callId: 'call-1',
-  createdAt: '2026-11-24T00:00:00.000Z',
+  createdAt: new Date(Date.now() - 86_400_000).toISOString(),
   request: 'make me an agent',
 };
 

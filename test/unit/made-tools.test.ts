@@ -31,10 +31,11 @@ const EXTRACT_URLS: ToolDraft = {
   ],
 };
 
+const MADE_AT = new Date(Date.now() - 86_400_000).toISOString();
 const provenance = (callId: string): ToolProvenance => ({
   createdBy: 'conversation-1',
   callId,
-  createdAt: '2026-11-25T00:00:00.000Z',
+  createdAt: MADE_AT,
   request: 'extract the URLs',
   model: 'scripted:test',
 });

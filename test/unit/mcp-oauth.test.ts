@@ -15,6 +15,8 @@ import { NO_KEY, tokenFolder } from '../../mcp/oauth/oauth-settings';
 import { GrantProvider, NeedsConnecting } from '../../mcp/oauth/provider';
 import { TokenStore, type Grant } from '../../mcp/oauth/token-store';
 
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+
 const SERVER = 'https://mcp.example.com/mcp';
 const AUTH = { type: 'oauth' as const };
 
@@ -126,8 +128,8 @@ describe('OAuthAccess', () => {
     const store = freshStore();
     const access = (preferred?: string) => new OAuthAccess({ folder: store.folder, store }, preferred);
     expect(access().discoveryOwner('docs')).toEqual({ why: 'nobody has connected it yet' });
-    store.saveGrant(grant('ada', '2026-01-01T00:00:00Z'), true);
-    store.saveGrant(grant('grace', '2026-02-01T00:00:00Z'), true);
+    store.saveGrant(grant('ada', daysAgo(60)), true);
+    store.saveGrant(grant('grace', daysAgo(30)), true);
     expect(access().discoveryOwner('docs')).toEqual({ owner: 'grace' });
     store.saveGrant(grant('local'), true);
     expect(access().discoveryOwner('docs')).toEqual({ owner: 'local' });

@@ -7,6 +7,8 @@ import path from 'node:path';
 import { TokenStore, TokenStoreError, type Grant } from '../../mcp/oauth/token-store';
 import { openTokenStore, parseTokenKey, NO_KEY } from '../../mcp/oauth/oauth-settings';
 
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+
 const ACCESS = 'access-token-5f2a9c-do-not-leak';
 const REFRESH = 'refresh-token-8d1e77-do-not-leak';
 
@@ -90,8 +92,8 @@ describe('TokenStore', () => {
   });
 
   it('lists the owners holding a grant, newest first, and forgets a deleted one', () => {
-    store.saveGrant({ ...grant('ada'), savedAt: '2026-01-01T00:00:00Z' }, true);
-    store.saveGrant({ ...grant('grace'), savedAt: '2026-02-01T00:00:00Z' }, true);
+    store.saveGrant({ ...grant('ada'), savedAt: daysAgo(60) }, true);
+    store.saveGrant({ ...grant('grace'), savedAt: daysAgo(30) }, true);
     expect(store.grantOwners('docs')).toEqual(['grace', 'ada']);
     const before = store.stamp();
     store.deleteGrant('docs', 'grace');

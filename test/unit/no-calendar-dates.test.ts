@@ -1,5 +1,5 @@
-// No test and no demo data may depend on today's date (issue 37: a test that expected PTO to accrue before
-// 2026-12-21 failed on every machine from 1 December). Dates in tests and in the demo are counted from a clock
+// No test and no demo data may depend on today's date (issue 37: a test that expected PTO to accrue before a
+// December date failed on every machine from 1 December). Dates in tests and in the demo are counted from a clock
 // (core/days.ts, testkit/days.ts, the demo day of tools/mock-data); this guard finds calendar dates written out in
 // the files that hold tests and demo data. Recorded material keeps the dates it was recorded with.
 import { execFileSync } from 'node:child_process';
@@ -13,13 +13,17 @@ const SCOPE = ['test', 'testkit', 'evals', 'examples', 'tools', 'goals', 'config
 
 /** Recorded material that must keep the dates it was recorded with, each with why. */
 const RECORDED: [prefix: string, why: string][] = [
-  ['test/histories/', "workflow histories recorded from real runs: replay needs them byte for byte"],
+  ['test/histories/', 'workflow histories recorded from real runs: replay needs them byte for byte'],
   ['test/fixtures/wire/', "providers' streams recorded as they were sent"],
   ['docs/screenshots/', 'pictures'],
+  [
+    'test/unit/days.test.ts',
+    "the calendar's own tests: each date is an input given with its today, none read from a clock",
+  ],
 ];
 
 /** YYYY-MM-DD, alone or starting a timestamp. */
-const CALENDAR_DATE = /\b(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])\b/g;
+const CALENDAR_DATE = /(?<![\w-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?![\d-])/g;
 
 /** Dates that name a version, not a day: the MCP protocol's (from the SDK's own list). */
 const NOT_A_DAY = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
@@ -56,6 +60,7 @@ describe('calendar dates in tests and demo data', () => {
   it('catches a date planted in a test, and not a protocol version', () => {
     const planted = ['book', ['2026', '12', '21'].join('-'), 'for ada@example.com'].join(' ');
     expect(calendarDates(planted)).toEqual([['2026', '12', '21'].join('-')]);
+    expect(calendarDates(`createdAt: '${['2026', '01', '02'].join('-')}T03:04:05.000Z'`)).toHaveLength(1);
     expect(calendarDates(`protocolVersion: '${SUPPORTED_PROTOCOL_VERSIONS[0]}'`)).toEqual([]);
   });
 });

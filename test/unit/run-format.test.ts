@@ -14,7 +14,8 @@ import {
   usageText,
 } from '../../core/run-format';
 
-const T0 = Date.parse('2026-11-26T10:00:00.000Z');
+// 10:00 today: the times of day the tests read are fixed, the day is any.
+const T0 = Date.parse(`${new Date().toISOString().slice(0, 10)}T10:00:00.000Z`);
 const at = (ms: number) => new Date(T0 + ms).toISOString();
 
 const step = (over: Partial<RunStep> = {}): RunStep => ({
