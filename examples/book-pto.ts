@@ -13,7 +13,7 @@ async function main(): Promise<void> {
     console.log(`conversation ${id}`);
     console.log(`agent> ${greeting?.reply}`);
 
-    const proposal = await agents.say(id, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+    const proposal = await agents.say(id, 'book next Monday to Tuesday for ada@example.com');
     if (proposal.reply) console.log(`agent> ${proposal.reply}`);
     const pending = proposal.pendingToolCall;
     if (pending) {

@@ -11,12 +11,15 @@ import { ptoScript } from '../fixtures/scripts';
 import { openEvents, type SseEvent } from '../../testkit/sse';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { waitUntil } from '../../testkit/wait-until';
+import { week } from '../../testkit/days';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef0';
 const ADMIN = 'admin-key-0123456789abcdef';
 
 describe('HTTP API', () => {
+  const mon = week(4);
+  const tue = week(4, 1);
   let env: TestWorkflowEnvironment;
   let worker: Awaited<ReturnType<typeof startWorker>>;
   let bus: StreamBus;
@@ -97,7 +100,7 @@ describe('HTTP API', () => {
       },
     });
     const proposal = await call('POST', '/api/conversations/api-1/messages', {
-      text: 'book 2026-12-21 to 2026-12-22 for ada@example.com',
+      text: `book ${mon} to ${tue} for ada@example.com`,
     });
     expect(proposal.status).toBe(200);
     expect(proposal.body.pendingToolCall).toMatchObject({
@@ -105,7 +108,7 @@ describe('HTTP API', () => {
       call: { args: { email: 'ada@example.com' } },
     });
     const booked = await call('POST', '/api/conversations/api-1/confirm', { approve: true });
-    expect(booked.body.reply).toMatch(/Booked 2026-12-21 to 2026-12-22/);
+    expect(booked.body.reply).toMatch(new RegExp(`Booked ${mon} to ${tue}`));
 
     const { body: convo } = await call('GET', '/api/conversations/api-1');
     expect(convo).toMatchObject({
@@ -188,7 +191,7 @@ describe('HTTP API', () => {
       expect(tokens[0]!.at).toBeLessThan(reply.at);
       expect(textOf(tokens)).toBe((reply.data as { message: { text: string } }).message.text);
       await call('POST', '/api/conversations/api-3/messages?wait=false', {
-        text: 'book 2026-12-28 to 2026-12-29 for ada@example.com',
+        text: `book ${week(5)} to ${week(5, 1)} for ada@example.com`,
       });
       const approval = await events.next(
         (e) => e.event === 'approval' && (e.data as { pending: unknown }).pending !== null,
@@ -211,7 +214,7 @@ describe('HTTP API', () => {
     first.close();
     // While nobody listens, the conversation goes on.
     await call('POST', '/api/conversations/api-4/messages', {
-      text: 'book 2026-12-21 to 2026-12-22 for ada@example.com',
+      text: `book ${mon} to ${tue} for ada@example.com`,
     });
     await call('POST', '/api/conversations/api-4/confirm', { approve: false, reason: 'wrong week' });
     const second = await openEvents(`${open.url}/api/conversations/api-4/events`, { lastEventId: first.lastId() });
@@ -269,7 +272,7 @@ describe('HTTP API', () => {
       Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
     await call('POST', '/api/conversations', { conversationId: 'api-metrics' });
     await call('POST', '/api/conversations/api-metrics/messages', {
-      text: 'book 2026-12-14 to 2026-12-15 for ada@example.com',
+      text: `book ${week(3)} to ${week(3, 1)} for ada@example.com`,
     });
     let text = '';
     // Visibility (what the gauges count) catches up with the workflow's search attributes within moments.

@@ -4,8 +4,12 @@ import { runCli } from '../helpers/cli';
 import { waitUntil } from '../helpers/conversation';
 import { ptoScript } from '../fixtures/scripts';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
+import { week } from '../../testkit/days';
 
 describe('agent CLI against a real server and worker', () => {
+  const mon = week(4);
+  const tue = week(4, 1);
+  const wed = week(4, 2);
   let env: TestWorkflowEnvironment;
   let worker: Awaited<ReturnType<typeof startWorker>>;
   let cliEnv: NodeJS.ProcessEnv;
@@ -39,9 +43,9 @@ describe('agent CLI against a real server and worker', () => {
       reply: { reply: expect.stringMatching(/work email/) },
     });
 
-    const said = await agent(['say', 'cli-1', 'book', '2026-12-21', 'to', '2026-12-21', 'for', 'ada@example.com']);
+    const said = await agent(['say', 'cli-1', 'book', mon, 'to', mon, 'for', 'ada@example.com']);
     expect(said.out).toContain('agent wants to run BookPTO');
-    expect(said.out).toContain('"startDate":"2026-12-21"');
+    expect(said.out).toContain(`"startDate":"${mon}"`);
 
     const confirmed = await agent(['confirm', 'cli-1', '--reject', 'not now']);
     expect(confirmed.out).toBe('agent> OK, I did not book it (not now).\n');
@@ -64,16 +68,16 @@ describe('agent CLI against a real server and worker', () => {
 
   it('chats interactively: approve with edited args, then /end', async () => {
     const input = [
-      'book 2026-12-21 to 2026-12-22 for ada@example.com',
+      `book ${mon} to ${tue} for ada@example.com`,
       'e',
-      '{"email":"ada@example.com","startDate":"2026-12-23","endDate":"2026-12-23"}',
+      `{"email":"ada@example.com","startDate":"${wed}","endDate":"${wed}"}`,
       '/end',
       '',
     ].join('\n');
     const { code, out } = await agent(['chat', 'cli-chat'], input);
     expect(code).toBe(0);
     expect(out).toContain('agent wants to run BookPTO');
-    expect(out).toMatch(/agent> Booked 2026-12-23 to 2026-12-23; \d+ hours left\./);
+    expect(out).toMatch(new RegExp(`agent> Booked ${wed} to ${wed}; \\d+ hours left\\.`));
     expect(out).toContain('(conversation ended)');
   });
 
@@ -179,7 +183,7 @@ describe('agent CLI against a real server and worker', () => {
   it('lists conversations by goal, state and owner, titled by their first prompt', async () => {
     const owner = `alice-${Date.now()}`;
     expect((await agent(['start', '--id', `${owner}-1`, '--owner', owner, '--json'])).code).toBe(0);
-    await agent(['say', `${owner}-1`, 'book 2026-12-21 to 2026-12-22 for ada@example.com']);
+    await agent(['say', `${owner}-1`, `book ${mon} to ${tue} for ada@example.com`]);
     expect((await agent(['start', '--id', `${owner}-2`, '--owner', owner])).code).toBe(0);
     await agent(['say', `${owner}-2`, 'What is my balance for ada@example.com?']);
     await agent(['end', `${owner}-2`]);
@@ -194,12 +198,12 @@ describe('agent CLI against a real server and worker', () => {
       goal: 'goal_hr_pto',
       state: 'awaiting_approval',
       owner,
-      title: 'book 2026-12-21 to 2026-12-22 for ada@example.com',
+      title: `book ${mon} to ${tue} for ada@example.com`,
     });
     expect((await list('--owner', owner, '--state', 'ended')).map((c) => c.id)).toEqual([`${owner}-2`]);
     expect(await list('--owner', owner, '--goal', 'goal_choose_agent')).toEqual([]);
     const human = await agent(['list', '--owner', owner]);
-    expect(human.out).toMatch(new RegExp(`^${owner}-1  awaiting approval  goal_hr_pto  .*"book 2026-12-21`, 'm'));
+    expect(human.out).toMatch(new RegExp(`^${owner}-1  awaiting approval  goal_hr_pto  .*"book ${mon}`, 'm'));
 
     // Bad filters are refused before any query is sent.
     expect(JSON.parse((await agent(['list', '--state', 'sleeping', '--json'])).out)).toEqual({

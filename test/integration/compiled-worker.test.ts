@@ -16,6 +16,7 @@ import { TRACING_SETTING_NAMES } from '../../runtime/tracing';
 import { startReceiver } from '../helpers/otlp-receiver';
 import { startTemporal } from '../../testkit/temporal';
 import { withBuildLock } from '../../testkit/build-lock';
+import { week } from '../../testkit/days';
 
 const run = promisify(execFile);
 const ROOT = path.join(__dirname, '..', '..');
@@ -92,9 +93,11 @@ describe('the compiled worker (node dist/worker/main.js)', () => {
     expect(greeting?.reply).toBeTruthy();
     expect((await agents.say(id, 'I want to check my PTO')).reply).toMatch(/^You're with the PTO assistant now/);
     expect((await agents.say(id, 'ada@example.com')).reply).toMatch(/^Ada Lovelace, you have 104 hours/);
-    const proposal = await agents.say(id, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+    const mon = week(4);
+    const tue = week(4, 1);
+    const proposal = await agents.say(id, `book ${mon} to ${tue} for ada@example.com`);
     expect(proposal.pendingToolCall?.tool).toBe('BookPTO');
-    expect((await agents.confirm(id, { approve: true })).reply).toMatch(/^Booked 2026-12-21 to 2026-12-22/);
+    expect((await agents.confirm(id, { approve: true })).reply).toMatch(new RegExp(`^Booked ${mon} to ${tue}`));
     // The fx demo server, from config/mcp_endpoints.json, started in the project folder.
     expect((await agents.say(id, 'convert 100 USD to EUR')).reply).toBe('100 USD is 92 EUR.');
     await agents.end(id);

@@ -4,8 +4,15 @@ import { endChatSignal, usageQuery } from '../../core/messages';
 import { ptoScript } from '../fixtures/scripts';
 import { decide, history, rejection, say, startConversation, toolOutcomes } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
+import { week } from '../../testkit/days';
+import { isoDay } from '../../core/days';
 
 describe('AgentGoalWorkflow on a real Temporal server', () => {
+  const mon = week(4);
+  const tue = week(4, 1);
+  const thu = week(4, 3);
+  const fri = week(4, 4);
+  const nextMon = week(5);
   let env: TestWorkflowEnvironment;
   let worker: Awaited<ReturnType<typeof startWorker>>;
 
@@ -40,13 +47,13 @@ describe('AgentGoalWorkflow on a real Temporal server', () => {
   it('asks before acting, and books on approval', async () => {
     const before = dataset(worker.store, 'employees').find((e) => e.email === 'ada@example.com')!.ptoHoursLeft;
     const { handle } = await start();
-    const proposal = await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+    const proposal = await say(handle, `book ${mon} to ${tue} for ada@example.com`);
     expect(proposal.reply).toBe('Booking that now.');
     expect(proposal.pendingToolCall?.call.tool).toBe('BookPTO');
     expect(toolOutcomes(await history(handle), 'BookPTO')).toHaveLength(0);
 
     const done = await decide(handle, { approve: true });
-    expect(done.reply).toBe(`Booked 2026-12-21 to 2026-12-22; ${before - 16} hours left.`);
+    expect(done.reply).toBe(`Booked ${mon} to ${tue}; ${before - 16} hours left.`);
     expect(dataset(worker.store, 'employees').find((e) => e.email === 'ada@example.com')!.ptoHoursLeft).toBe(
       before - 16,
     );
@@ -55,18 +62,18 @@ describe('AgentGoalWorkflow on a real Temporal server', () => {
 
   it('runs the call with the args the user edited', async () => {
     const { handle } = await start();
-    await say(handle, 'book 2026-12-21 to 2026-12-25 for grace@example.com');
+    await say(handle, `book ${mon} to ${fri} for grace@example.com`);
     const done = await decide(handle, {
       approve: true,
-      args: { email: 'grace@example.com', startDate: '2026-12-28', endDate: '2026-12-28' },
+      args: { email: 'grace@example.com', startDate: nextMon, endDate: nextMon },
     });
-    expect(done.reply).toMatch(/^Booked 2026-12-28 to 2026-12-28; \d+ hours left\.$/);
+    expect(done.reply).toMatch(new RegExp(`^Booked ${nextMon} to ${nextMon}; \\d+ hours left\\.$`));
     await handle.signal(endChatSignal);
   });
 
   it('tells the LLM when the user rejects a call, with the reason', async () => {
     const { handle } = await start();
-    await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+    await say(handle, `book ${mon} to ${tue} for ada@example.com`);
     const done = await decide(handle, { approve: false, reason: 'wrong week' });
     expect(done.reply).toBe('OK, I did not book it (wrong week).');
     const [outcome] = toolOutcomes(await history(handle), 'BookPTO');
@@ -101,8 +108,15 @@ describe('AgentGoalWorkflow on a real Temporal server', () => {
 
   it('chains tools without the user until the agent needs them', async () => {
     const { handle } = await start();
-    const reply = await say(handle, 'plan 2026-12-21 to 2026-12-24 for grace@example.com');
-    expect(reply.reply).toBe('You need 32 hours; enough: true.');
+    const grace = dataset(worker.store, 'employees').find((e) => e.email === 'grace@example.com')!;
+    // FuturePTOCalc counts what accrues in the whole calendar months from today to the start.
+    const today = isoDay(new Date());
+    const months =
+      (Number(mon.slice(0, 4)) - Number(today.slice(0, 4))) * 12 +
+      (Number(mon.slice(5, 7)) - Number(today.slice(5, 7)));
+    const enough = grace.ptoHoursLeft + months * grace.hoursAccruedPerMonth >= 32;
+    const reply = await say(handle, `plan ${mon} to ${thu} for grace@example.com`);
+    expect(reply.reply).toBe(`You need 32 hours; enough: ${enough}.`);
     const tools = toolOutcomes(await history(handle)).map((m) => [m.call.tool, m.outcome.status]);
     expect(tools).toEqual([
       ['CurrentPTO', 'ok'],

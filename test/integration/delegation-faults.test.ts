@@ -17,6 +17,7 @@ import { history, say, toolOutcomes, waitUntil, startConversationForFaults } fro
 import { GrpcProxy } from '../../testkit/grpc-proxy';
 import { startTemporal } from '../../testkit/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
+import { week } from '../../testkit/days';
 
 type HistoryEvents = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>;
 
@@ -26,6 +27,8 @@ describe('delegation faults: worker processes killed while delegates work', () =
   let dataDir: string;
   let baseEnv: Record<string, string>;
   const running: WorkerProcess[] = [];
+  const mon = week(4);
+  const tue = week(4, 1);
 
   beforeAll(async () => {
     env = await startTemporal();
@@ -94,7 +97,7 @@ describe('delegation faults: worker processes killed while delegates work', () =
   it('a worker killed mid-plan loses nothing: the children resume, the parent gets every envelope once, one booking', async () => {
     const first = await worker();
     const { handle } = await startConversationForFaults(env.client, baseEnv.TASK_QUEUE!, { goalId: 'goal_boss' });
-    await say(handle, 'take 2026-12-21 to 2026-12-22 off for ada@example.com and chase my order');
+    await say(handle, `take ${mon} to ${tue} off for ada@example.com and chase my order`);
     // Both delegates are at work and both wait for the user; the parent shows the approval and the question.
     await waitUntil(
       async () => (await handle.query(delegationsQuery)).map((d) => d.state).join() === 'awaiting_approval,asking',
@@ -189,7 +192,7 @@ describe('delegation faults: worker processes killed while delegates work', () =
     expect(bookRuns).toHaveLength(1);
     expect(employee('ada@example.com')).toMatchObject({
       ptoHoursLeft: 88,
-      bookings: [{ startDate: '2026-12-21', endDate: '2026-12-22', hours: 16 }],
+      bookings: [{ startDate: mon, endDate: tue, hours: 16 }],
     });
   }, 90_000);
 });

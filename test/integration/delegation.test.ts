@@ -17,8 +17,11 @@ import { createStreamBus } from '../../stream';
 import { runCli } from '../helpers/cli';
 import { decide, history, say, startConversation, toolOutcomes, waitForUser, waitUntil } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
+import { week } from '../../testkit/days';
 
 const MODEL_MS = 150;
+const mon = week(4);
+const tue = week(4, 1);
 
 /** The scripted model, answering after a fixed pause like a (fast) real one. */
 class SlowScriptedModel extends ScriptedModel {
@@ -131,11 +134,11 @@ describe('delegation: agents as tools', () => {
 
   it("shows a delegate's approval in the parent; the answer given there goes down and the child continues", async () => {
     const handle = await start();
-    const asked = await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+    const asked = await say(handle, `book ${mon} to ${tue} for ada@example.com`);
     expect(asked.pendingToolCall).toEqual(
       expect.objectContaining({
         tool: 'BookPTO',
-        call: expect.objectContaining({ args: expect.objectContaining({ startDate: '2026-12-21' }) }),
+        call: expect.objectContaining({ args: expect.objectContaining({ startDate: mon }) }),
         delegate: { agentName: 'PTO assistant', childId: `${handle.workflowId}/1-goal_hr_pto` },
       }),
     );
@@ -145,7 +148,7 @@ describe('delegation: agents as tools', () => {
     expect(ada()).toBe(88);
 
     // A rejection travels the same way, with its reason.
-    const again = await say(handle, 'book 2026-12-28 to 2026-12-28 for ada@example.com');
+    const again = await say(handle, `book ${week(5)} to ${week(5)} for ada@example.com`);
     const no = await decide(handle, { approve: false, reason: 'not that week' });
     expect(again.pendingToolCall?.tool).toBe('BookPTO');
     expect(no.reply).toBe('Boss: ok | Not booked (not that week).');
@@ -168,7 +171,7 @@ describe('delegation: agents as tools', () => {
 
   it('a delegate that runs out of time is an error envelope, and the parent carries on', async () => {
     const handle = await start(shortWorker);
-    const asked = await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+    const asked = await say(handle, `book ${mon} to ${tue} for ada@example.com`);
     expect(asked.pendingToolCall?.tool).toBe('BookPTO');
     await waitUntil(async () => (await handle.query(delegationsQuery))[0]?.state === 'done', 20_000);
     const reply = await waitForUser(handle);
@@ -180,14 +183,14 @@ describe('delegation: agents as tools', () => {
 
   it('cancelling the turn cancels the delegates (cancelled envelope); ending the parent cancels them too', async () => {
     const handle = await start();
-    await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+    await say(handle, `book ${mon} to ${tue} for ada@example.com`);
     const stopped = await handle.executeUpdate(cancelTurnUpdate);
     expect(stopped.reply).toMatch(/Stopped, as you asked/);
     const [first] = await handle.query(delegationsQuery);
     expect(first?.envelope?.status).toBe('cancelled');
     await waitUntil(async () => (await child(first!.childId).describe()).status.name === 'CANCELLED');
 
-    await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+    await say(handle, `book ${mon} to ${tue} for ada@example.com`);
     const second = (await handle.query(delegationsQuery)).find((d: Delegation) => d.state === 'awaiting_approval');
     await handle.signal(endChatSignal);
     await handle.result();
@@ -214,7 +217,7 @@ describe('delegation: agents as tools', () => {
       runCli(args, { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: worker.worker.options.taskQueue });
     const handle = await start();
     const id = handle.workflowId;
-    const asked = await cli('say', id, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+    const asked = await cli('say', id, `book ${mon} to ${tue} for ada@example.com`);
     expect(asked.out).toContain(`PTO assistant (delegate ${id}/1-goal_hr_pto) wants to run BookPTO`);
     expect(asked.out).toContain(`agent confirm ${id}`);
     const status = await cli('status', id);
@@ -229,7 +232,7 @@ describe('delegation: agents as tools', () => {
       [
         `${id}  Boss (goal_boss)  waiting for user`,
         `└─ ${id}/1-goal_hr_pto  PTO assistant (goal_hr_pto)  ok: Booked; 88 hours left.`,
-        '      task: book 2026-12-21 to 2026-12-22 for ada@example.com',
+        `      task: book ${mon} to ${tue} for ada@example.com`,
         '',
       ].join('\n'),
     );
@@ -238,7 +241,7 @@ describe('delegation: agents as tools', () => {
     expect((await cli('list')).out).not.toContain(`${id}/1-goal_hr_pto`);
     const folded = await cli('history', id);
     expect(folded.out).toContain(
-      `  ← AskAgent PTO assistant (${id}/1-goal_hr_pto): ok: Booked; 88 hours left.\n    │ user> book 2026-12-21`,
+      `  ← AskAgent PTO assistant (${id}/1-goal_hr_pto): ok: Booked; 88 hours left.\n    │ user> book ${mon}`,
     );
     expect(folded.out).toContain('    │   ← BookPTO: {"status":"ok"');
   });
@@ -264,7 +267,7 @@ describe('delegation: agents as tools', () => {
       const { body: started } = await post('/api/conversations', { goalId: 'goal_boss' });
       const id: string = started.conversationId;
       const asked = await post(`/api/conversations/${id}/messages`, {
-        text: 'book 2026-12-21 to 2026-12-22 for ada@example.com',
+        text: `book ${mon} to ${tue} for ada@example.com`,
       });
       expect(asked.body.pendingToolCall).toMatchObject({
         tool: 'BookPTO',

@@ -6,6 +6,7 @@ import type { Transcript } from '../../core/conversation-types';
 import { ptoScript } from '../fixtures/scripts';
 import { decide, history, say, startConversation, waitForUser, waitUntil } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
+import { week } from '../../testkit/days';
 
 describe('durability: continue-as-new and worker restarts', () => {
   let env: TestWorkflowEnvironment;
@@ -85,7 +86,8 @@ describe('durability: continue-as-new and worker restarts', () => {
     const store = new MockStore();
     const first = await startWorker(env, { script: ptoScript, settings, store });
     const { handle } = await startConversation(env.client, settings.taskQueue, { goalId: 'goal_hr_pto' });
-    const proposal = await say(handle, 'book 2026-12-21 to 2026-12-21 for grace@example.com');
+    const mon = week(4);
+    const proposal = await say(handle, `book ${mon} to ${mon} for grace@example.com`);
     expect(proposal.pendingToolCall?.call.tool).toBe('BookPTO');
     await first.stop();
 
@@ -94,7 +96,7 @@ describe('durability: continue-as-new and worker restarts', () => {
     try {
       expect((await handle.query(pendingToolCallQuery))?.call.tool).toBe('BookPTO');
       const done = await decide(handle, { approve: true });
-      expect(done.reply).toBe('Booked 2026-12-21 to 2026-12-21; 28 hours left.');
+      expect(done.reply).toBe(`Booked ${mon} to ${mon}; 28 hours left.`);
       expect(dataset(store, 'employees').find((e) => e.email === 'grace@example.com')?.ptoHoursLeft).toBe(28);
       const reply = await say(handle, 'balance for ada@example.com');
       expect(reply.reply).toBe('You have 104 hours of PTO left.');

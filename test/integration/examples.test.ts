@@ -6,6 +6,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DEFAULT_SCRIPT } from '../../activities/llm/model';
 import { loadScript } from '../../activities/llm/scripted-model';
 import { startTemporal, startWorker } from '../../testkit/temporal';
+import { week } from '../../testkit/days';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -45,12 +46,12 @@ describe('examples/book-pto.ts', () => {
       TASK_QUEUE: worker.worker.options.taskQueue,
     });
     expect({ code, err }).toEqual({ code: 0, err: '' });
-    expect(out).toContain(
-      'approving BookPTO {"email":"ada@example.com","startDate":"2026-12-21","endDate":"2026-12-22"}',
-    );
+    // "next Monday to Tuesday", read by the worker's clock (the machine's): next week's Monday and Tuesday.
+    const [mon, tue] = [week(1), week(1, 1)];
+    expect(out).toContain(`approving BookPTO {"email":"ada@example.com","startDate":"${mon}","endDate":"${tue}"}`);
     // The demo script's wording may change; the booking and the balance it reports may not.
-    expect(out).toMatch(/^agent> Booked 2026-12-21 to 2026-12-22\b.* \d+ (hours )?left\b/m);
-    expect(out).toMatch(/^history:\n( {2}.*\n)* {2}user: book 2026-12-21 to 2026-12-22 for ada@example.com\n/m);
+    expect(out).toMatch(new RegExp(`^agent> Booked ${mon} to ${tue}\\b.* \\d+ (hours )?left\\b`, 'm'));
+    expect(out).toMatch(/^history:\n( {2}.*\n)* {2}user: book next Monday to Tuesday for ada@example.com\n/m);
     expect(out).toMatch(/^ {2}tool BookPTO: \{"status":"ok","result":\{"booked":true,.*"hoursLeft":\d+/m);
 
     const id = /^conversation (\S+)$/m.exec(out)?.[1];

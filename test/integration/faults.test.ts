@@ -30,6 +30,7 @@ import {
 import { GrpcProxy } from '../../testkit/grpc-proxy';
 import { startTemporal } from '../../testkit/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
+import { week } from '../../testkit/days';
 
 const script: ScriptInput = {
   rules: [
@@ -79,6 +80,8 @@ function ledgerServer() {
 }
 
 describe('faults: worker processes killed at the worst moments', () => {
+  const mon = week(4);
+  const tue = week(4, 1);
   let env: TestWorkflowEnvironment;
   let proxy: GrpcProxy;
   let dataDir: string;
@@ -189,7 +192,7 @@ describe('faults: worker processes killed at the worst moments', () => {
 
   it('(b) BookPTO acted, its completion never reached Temporal, the worker died: booked once', async () => {
     const first = await worker();
-    const handle = await proposeBooking('ada@example.com', '2026-12-21', '2026-12-22');
+    const handle = await proposeBooking('ada@example.com', mon, tue);
     await approveActAndDie(handle, 'BookPTO', first, () =>
       expect(employee('ada@example.com').bookings).toHaveLength(1),
     );
@@ -199,14 +202,14 @@ describe('faults: worker processes killed at the worst moments', () => {
     expect(await recordedRuns(handle, 'BookPTO')).toBe(1);
     expect(employee('ada@example.com')).toMatchObject({
       ptoHoursLeft: 88,
-      bookings: [{ startDate: '2026-12-21', endDate: '2026-12-22', hours: 16 }],
+      bookings: [{ startDate: mon, endDate: tue, hours: 16 }],
     });
   });
 
   it('(a) BookPTO approved, the worker dies before it can act: booked once, by the next worker', async () => {
     for (const w of running.splice(0)) await w.kill();
     const first = await worker();
-    const handle = await proposeBooking('grace@example.com', '2026-12-28', '2026-12-28');
+    const handle = await proposeBooking('grace@example.com', week(5), week(5));
     // Temporal takes the approval, but the workflow task carrying it never reaches the worker.
     const handed = proxy.hold('PollWorkflowTaskQueue', 'response');
     await handle.signal(confirmSignal, { approve: true });
@@ -224,7 +227,7 @@ describe('faults: worker processes killed at the worst moments', () => {
   it('(c) the worker died while BookPTO waited for approval: approved later, booked once', async () => {
     for (const w of running.splice(0)) await w.kill();
     const first = await worker();
-    const handle = await proposeBooking('ada@example.com', '2027-01-04', '2027-01-04');
+    const handle = await proposeBooking('ada@example.com', week(6), week(6));
     await first.kill();
     await worker();
     const reply = await decide(handle, { approve: true });

@@ -13,6 +13,7 @@ import { AgentClient } from '../../client/agent-client';
 import { ptoScript } from '../fixtures/scripts';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
+import { week } from '../../testkit/days';
 
 const B_KEY = 'deployment-b-key-0123456789';
 
@@ -46,6 +47,8 @@ const deploymentB: ScriptInput = {
 };
 
 describe('agents delegating across deployments over /mcp', () => {
+  const mon = week(4);
+  const tue = week(4, 1);
   let env: TestWorkflowEnvironment;
   let workerA: Awaited<ReturnType<typeof startWorker>>;
   let apiA: RunningApi;
@@ -98,18 +101,18 @@ describe('agents delegating across deployments over /mcp', () => {
 
   it("carries A's approval to B's user as a question, and B's agent follows up on A's conversation", async () => {
     const { id } = await b.start('goal_general');
-    const asked = await b.say(id, 'ask the hr desk to book 2026-12-21 to 2026-12-22 for ada@example.com');
+    const asked = await b.say(id, `ask the hr desk to book ${mon} to ${tue} for ada@example.com`);
     expect(asked.question).toMatchObject({
       kind: 'form',
       tool: 'hrdesk__start_conversation',
-      message: expect.stringMatching(/wants to run BookPTO .*"startDate":"2026-12-21"/),
+      message: expect.stringMatching(new RegExp(`wants to run BookPTO .*"startDate":"${mon}"`)),
       schema: { properties: { approve: { type: 'boolean' } }, required: ['approve'] },
     });
     const booked = await b.answer(id, {
       questionId: asked.question!.id,
       answer: { action: 'accept', content: { approve: true } },
     });
-    expect(booked.reply).toMatch(/^HR desk \S+: Booked 2026-12-21 to 2026-12-22; \d+ hours left\.$/);
+    expect(booked.reply).toMatch(new RegExp(`^HR desk \\S+: Booked ${mon} to ${tue}; \\d+ hours left\\.$`));
     const remoteId = remoteIdOf(booked.reply);
 
     const followUp = await b.say(id, `tell the hr desk on ${remoteId}: balance for ada@example.com`);
@@ -127,7 +130,7 @@ describe('agents delegating across deployments over /mcp', () => {
 
   it("leaves A's call pending when B's user declines the question; B's agent approves it once B's user agrees", async () => {
     const { id } = await b.start('goal_general');
-    const asked = await b.say(id, 'ask the hr desk to book 2027-01-04 to 2027-01-05 for ada@example.com');
+    const asked = await b.say(id, `ask the hr desk to book ${week(6)} to ${week(6, 1)} for ada@example.com`);
     const declined = await b.answer(id, { questionId: asked.question!.id, answer: { action: 'decline' } });
     expect(declined.reply).toMatch(/^HR desk \S+: Booking that now\.$/);
     const remoteId = remoteIdOf(declined.reply);
@@ -139,7 +142,7 @@ describe('agents delegating across deployments over /mcp', () => {
       args: { conversationId: remoteId },
     });
     const booked = await b.confirm(id, { approve: true });
-    expect(booked.reply).toMatch(/^HR desk: Booked 2027-01-04 to 2027-01-05; \d+ hours left\.$/);
+    expect(booked.reply).toMatch(new RegExp(`^HR desk: Booked ${week(6)} to ${week(6, 1)}; \\d+ hours left\\.$`));
     expect((await a.status(remoteId)).state).toBe('waiting_for_user');
   });
 });

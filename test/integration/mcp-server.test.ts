@@ -26,6 +26,7 @@ import { inspect } from '../../testkit/mcp-inspector';
 import { openEvents, parseSseFields, type SseStream } from '../../testkit/sse';
 import { waitUntil } from '../../testkit/wait-until';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
+import { week } from '../../testkit/days';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef0';
@@ -41,6 +42,8 @@ const script: ScriptInput = {
 };
 
 describe('the MCP server at /mcp', () => {
+  const mon = week(4);
+  const tue = week(4, 1);
   let env: TestWorkflowEnvironment;
   let worker: Awaited<ReturnType<typeof startWorker>>;
   let bus: StreamBus;
@@ -125,7 +128,7 @@ describe('the MCP server at /mcp', () => {
     const started = await inspect(url, {
       method: 'tools/call',
       tool: 'start_conversation',
-      args: { goalId: 'goal_hr_pto', message: 'book 2026-12-21 to 2026-12-22 for ada@example.com' },
+      args: { goalId: 'goal_hr_pto', message: `book ${mon} to ${tue} for ada@example.com` },
       headers: asAlice,
     });
     expect(started.code).toBe(0);
@@ -133,7 +136,7 @@ describe('the MCP server at /mcp', () => {
     expect(proposal).toMatchObject({
       greeting: expect.stringMatching(/work email/),
       reply: 'Booking that now.',
-      pendingApproval: { tool: 'BookPTO', args: { email: 'ada@example.com', startDate: '2026-12-21' } },
+      pendingApproval: { tool: 'BookPTO', args: { email: 'ada@example.com', startDate: mon } },
       ended: false,
     });
     // The text says the same for a client that reads only text.
@@ -148,7 +151,7 @@ describe('the MCP server at /mcp', () => {
     });
     expect(booked.json!.structuredContent).toMatchObject({
       conversationId: id,
-      reply: expect.stringMatching(/^Booked 2026-12-21 to 2026-12-22/),
+      reply: expect.stringMatching(new RegExp(`^Booked ${mon} to ${tue}`)),
       pendingApproval: null,
     });
 
@@ -190,11 +193,11 @@ describe('the MCP server at /mcp', () => {
 
     const booked = await call(client, 'send_message', {
       conversationId: id,
-      text: 'book 2026-12-28 to 2026-12-29 for ada@example.com',
+      text: `book ${week(5)} to ${week(5, 1)} for ada@example.com`,
     });
-    expect(asked).toEqual([expect.stringMatching(/wants to run BookPTO .*"startDate":"2026-12-28"/)]);
+    expect(asked).toEqual([expect.stringMatching(new RegExp(`wants to run BookPTO .*"startDate":"${week(5)}"`))]);
     expect(booked.structuredContent).toMatchObject({
-      reply: expect.stringMatching(/^Booked 2026-12-28 to 2026-12-29/),
+      reply: expect.stringMatching(new RegExp(`^Booked ${week(5)} to ${week(5, 1)}`)),
       pendingApproval: null,
       decided: [{ tool: 'BookPTO', approved: true }],
     });
@@ -202,7 +205,7 @@ describe('the MCP server at /mcp', () => {
     answer = { action: 'accept', content: { approve: false, reason: 'not this week' } };
     const rejected = await call(client, 'send_message', {
       conversationId: id,
-      text: 'book 2027-01-04 to 2027-01-05 for ada@example.com',
+      text: `book ${week(6)} to ${week(6, 1)} for ada@example.com`,
     });
     expect(rejected.structuredContent).toMatchObject({
       reply: 'OK, I did not book it (not this week).',
@@ -213,16 +216,16 @@ describe('the MCP server at /mcp', () => {
     answer = { action: 'decline' };
     const left = await call(client, 'send_message', {
       conversationId: id,
-      text: 'book 2027-01-11 to 2027-01-12 for ada@example.com',
+      text: `book ${week(7)} to ${week(7, 1)} for ada@example.com`,
     });
     expect(left.structuredContent).toMatchObject({ pendingApproval: { tool: 'BookPTO' } });
     expect(left.structuredContent.decided).toBeUndefined();
     const edited = await call(client, 'approve_call', {
       conversationId: id,
       callId: left.structuredContent.pendingApproval!.callId,
-      args: { email: 'ada@example.com', startDate: '2027-01-18', endDate: '2027-01-18' },
+      args: { email: 'ada@example.com', startDate: week(8), endDate: week(8) },
     });
-    expect(edited.structuredContent.reply).toMatch(/^Booked 2027-01-18 to 2027-01-18/);
+    expect(edited.structuredContent.reply).toMatch(new RegExp(`^Booked ${week(8)} to ${week(8)}`));
     await call(client, 'end_conversation', { conversationId: id });
     expect((await call(client, 'get_status', { conversationId: id })).structuredContent.state).toBe('ended');
   });
@@ -338,7 +341,7 @@ describe('the MCP server at /mcp', () => {
     const alice = await connect(ALICE);
     const started = await call(alice, 'start_conversation', {
       goalId: 'goal_hr_pto',
-      message: 'book 2027-02-01 to 2027-02-01 for ada@example.com',
+      message: `book ${week(10)} to ${week(10)} for ada@example.com`,
     });
     const id = started.structuredContent.conversationId as string;
     const bob = await connect(BOB);

@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../worker/dev-server';
+import { week } from '../../testkit/days';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -41,7 +42,7 @@ describe('npm start, as the README says', () => {
     const { code, out } = await npmStart(env, [
       'I want to check my PTO',
       'ada@example.com',
-      'book 2026-12-21 to 2026-12-24 for ada@example.com',
+      'book next Monday to Thursday for ada@example.com',
       'y',
       'where is my order',
       'ORD-1001',
@@ -50,7 +51,8 @@ describe('npm start, as the README says', () => {
     expect(out).toMatch(/Temporal dev server at 127\.0\.0\.1:\d+/);
     expect(out).toMatch(new RegExp(`web chat http://127\\.0\\.0\\.1:${env.API_PORT}/ and HTTP API`));
     expect(out).toMatch(/no API_KEYS: the API listens on 127\.0\.0\.1 only/);
-    expect(out).toMatch(/Booked 2026-12-21 to 2026-12-24: 32 hours deducted/);
+    // "next Monday to Thursday", read by the worker's clock (the machine's): next week's Monday to Thursday.
+    expect(out).toMatch(new RegExp(`Booked ${week(1)} to ${week(1, 3)}: 32 hours deducted`));
     expect(out).toMatch(/UPS says: In transit/);
     expect(out).not.toMatch(/I'm the offline scripted model, so I only follow a script/);
     expect(out).not.toMatch(/No workflows registered/);
