@@ -35,11 +35,22 @@ import { startTemporal, startWorker, testSettings } from '../testkit/temporal';
 import { recordLocalTools } from './record-local-tools';
 import { recordModelFaults } from './record-model-faults';
 import { recordHooks } from './record-hooks';
+import { week } from '../testkit/days';
 
 const OUT = path.join(__dirname, 'histories');
 /** Existing recordings are kept (they pin what older code wrote) unless --force is given. */
 const FORCE = process.argv.includes('--force');
 const wanted = (name: string) => FORCE || !existsSync(path.join(OUT, `${name}.json`));
+/** The days the conversations book, counted from the day of recording: Monday to Thursday four weeks on, the week
+ * after, and a match-day Saturday eight weeks on. */
+const DAY = {
+  mon: week(4, 0),
+  tue: week(4, 1),
+  thu: week(4, 3),
+  nextMon: week(5, 0),
+  nextTue: week(5, 1),
+  saturday: week(8, 5),
+};
 
 async function main(): Promise<void> {
   const env = await startTemporal();
@@ -55,15 +66,15 @@ async function main(): Promise<void> {
       const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_hr_pto' }, 'replay-pto');
       await say(handle, 'What is my balance for ada@example.com?');
       await say(handle, 'order me a pizza');
-      await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+      await say(handle, `book ${DAY.mon} to ${DAY.tue} for ada@example.com`);
       await decide(handle, { approve: false, reason: 'wrong week' });
-      await say(handle, 'book 2026-12-28 to 2026-12-29 for ada@example.com');
+      await say(handle, `book ${DAY.nextMon} to ${DAY.nextTue} for ada@example.com`);
       await decide(handle, {
         approve: true,
-        args: { email: 'ada@example.com', startDate: '2026-12-28', endDate: '2026-12-28' },
+        args: { email: 'ada@example.com', startDate: DAY.nextMon, endDate: DAY.nextMon },
       });
       await say(handle, 'book some days');
-      await say(handle, 'plan 2026-12-21 to 2026-12-24 for grace@example.com');
+      await say(handle, `plan ${DAY.mon} to ${DAY.thu} for grace@example.com`);
       await say(handle, 'What is my balance for nobody@example.com?');
       await say(handle, 'that is all');
       await handle.result();
@@ -102,7 +113,7 @@ async function main(): Promise<void> {
       );
       await say(handle, 'What is my balance for ada@example.com?');
       await say(handle, 'order me a pizza');
-      await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+      await say(handle, `book ${DAY.mon} to ${DAY.tue} for ada@example.com`);
       await decide(handle, { approve: true });
       await handle.signal(endChatSignal);
       await handle.result();
@@ -133,9 +144,9 @@ async function main(): Promise<void> {
         { goalId: 'goal_hr_pto' },
         'replay-cancel-expiry',
       );
-      await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+      await say(handle, `book ${DAY.mon} to ${DAY.tue} for ada@example.com`);
       await handle.executeUpdate(cancelTurnUpdate);
-      await say(handle, 'book 2026-12-28 to 2026-12-29 for ada@example.com');
+      await say(handle, `book ${DAY.nextMon} to ${DAY.nextTue} for ada@example.com`);
       await handle.result();
       await save('cancel-and-expiry', handle);
       await expiring.stop();
@@ -151,7 +162,7 @@ async function main(): Promise<void> {
         'replay-searchable',
       );
       await say(handle, 'What is my balance for ada@example.com?');
-      await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+      await say(handle, `book ${DAY.mon} to ${DAY.tue} for ada@example.com`);
       await decide(handle, { approve: true });
       await handle.signal(endChatSignal);
       await handle.result();
@@ -297,7 +308,7 @@ async function main(): Promise<void> {
         { goalId: 'goal_match_train_invoice' },
         'replay-trains',
       );
-      await say(handle, 'trains from London to Liverpool on 2027-01-23 by 16:00 and back after 20:00');
+      await say(handle, `trains from London to Liverpool on ${DAY.saturday} by 16:00 and back after 20:00`);
       await handle.signal(endChatSignal);
       await handle.result();
       await save('tools-on-another-task-queue', handle);
@@ -320,7 +331,7 @@ async function main(): Promise<void> {
         'replay-delegation',
       );
       await say(handle, 'both ada@example.com ORD-1001');
-      await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+      await say(handle, `book ${DAY.mon} to ${DAY.tue} for ada@example.com`);
       await decide(handle, { approve: true });
       await say(handle, 'ask me');
       await say(handle, 'ada@example.com');
@@ -507,8 +518,8 @@ async function main(): Promise<void> {
         { goalId: 'goal_trains_http' },
         'replay-http-api-call',
       );
-      const query = { from: 'London', to: 'Liverpool', date: '2027-01-23', arriveBy: '16:00' };
-      await say(handle, 'trains from London to Liverpool on 2027-01-23 by 16:00');
+      const query = { from: 'London', to: 'Liverpool', date: DAY.saturday, arriveBy: '16:00' };
+      await say(handle, `trains from London to Liverpool on ${DAY.saturday} by 16:00`);
       const journey = searchJourneys(new URLSearchParams(query)).journeys[0]!;
       await say(handle, `book ${journey.id} for ada@example.com`);
       await decide(handle, { approve: true });

@@ -6,6 +6,7 @@ import { endChatSignal } from '../core/messages';
 import { startWorker, testSettings } from '../testkit/temporal';
 import { ptoScript } from './fixtures/scripts';
 import { decide, say, startConversation } from './helpers/conversation';
+import { week } from '../testkit/days';
 
 export async function recordLocalTools(
   env: TestWorkflowEnvironment,
@@ -24,7 +25,7 @@ export async function recordLocalTools(
     );
     await say(handle, 'What is my balance for ada@example.com?');
     await say(handle, 'What is my balance for nobody@example.com?');
-    await say(handle, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+    await say(handle, `book ${week(4, 0)} to ${week(4, 1)} for ada@example.com`);
     await decide(handle, { approve: true });
     await handle.signal(endChatSignal);
     await handle.result();

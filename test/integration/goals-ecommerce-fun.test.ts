@@ -1,7 +1,8 @@
 // The list-orders and pirate-treasure goals end to end: a real dev server, a real worker, each goal's whole tool
 // sequence, and the mock data checked after it; then the offline demo script (config/scripted-model.json)
 // routing the picker to them, as `npm start` does.
-import { dataset } from '../../tools/mock-data';
+import { addDays } from '../../core/days';
+import { dataset, demoDay } from '../../tools/mock-data';
 import { HINTS, treasureHunts } from '../../tools/mock-data/fun';
 import { currentGoalQuery, endChatSignal } from '../../core/messages';
 import { ecommerceFunGoalsScript } from '../fixtures/goal-scripts-ecommerce-fun';
@@ -13,12 +14,14 @@ describe('list-orders and pirate-treasure goals on a real Temporal server', () =
 
   it('goal_ecomm_list_orders: lists the orders, then details and tracking for each one asked about', async () => {
     const before = structuredClone(dataset(bed.worker.store, 'orders'));
+    // The orders and the parcel are dated from the day the store seeded its demo data.
+    const day = demoDay(bed.worker.store);
     const { handle, greeting } = await start('goal_ecomm_list_orders');
     expect(greeting?.reply).toBe('List all orders here. Your email?');
 
     expect((await say(handle, 'ada@example.com')).reply).toBe('Orders: ORD-1002, ORD-1001 (processing, shipped).');
     expect((await say(handle, 'tell me about ORD-1001')).reply).toBe(
-      'UPS: In transit in Louisville, KY, due 2026-11-24.',
+      `UPS: In transit in Louisville, KY, due ${addDays(day, 4)}.`,
     );
     expect((await say(handle, 'and ORD-1002?')).reply).toBe('Not shipped yet, nothing to track.');
     expect((await say(handle, 'ORD-9999')).reply).toBe('Sorry: No order ORD-9999.');
@@ -37,8 +40,8 @@ describe('list-orders and pirate-treasure goals on a real Temporal server', () =
       result: {
         email: 'ada@example.com',
         orders: [
-          { id: 'ORD-1002', status: 'processing', placedOn: '2026-11-19' },
-          { id: 'ORD-1001', status: 'shipped', placedOn: '2026-11-10' },
+          { id: 'ORD-1002', status: 'processing', placedOn: addDays(day, -1) },
+          { id: 'ORD-1001', status: 'shipped', placedOn: addDays(day, -10) },
         ],
       },
     });

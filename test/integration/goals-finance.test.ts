@@ -2,6 +2,7 @@
 // worker, each goal's whole tool sequence with approvals, and the bank's mock data checked after each; then the
 // offline demo script (config/scripted-model.json) routing the picker to them, as `npm start` does.
 import type { MockStore } from '../../tools/define-tool';
+import { demoDay } from '../../tools/mock-data';
 import { bankCustomers, loanApplications, transfers } from '../../tools/mock-data/finance';
 import { currentGoalQuery, endChatSignal } from '../../core/messages';
 import { financeGoalsScript } from '../fixtures/goal-scripts-finance';
@@ -48,7 +49,13 @@ describe('finance goals on a real Temporal server', () => {
     expect(outcomes[1]?.call.args).toEqual({ accountId: '11235' });
     expect(outcomes[1]?.outcome).toMatchObject({
       status: 'ok',
-      result: { checking: 875.4, savings: 3200.15, bitcoin: 0.1378, customerSince: '2014-03-10' },
+      // A customer for twelve years: since 10 March, twelve years before the demo data's year.
+      result: {
+        checking: 875.4,
+        savings: 3200.15,
+        bitcoin: 0.1378,
+        customerSince: `${Number(demoDay(bed.worker.store).slice(0, 4)) - 12}-03-10`,
+      },
     });
 
     expect((await say(handle, 'thanks')).ended).toBe(true);

@@ -1,15 +1,19 @@
 // The HR goals (check PTO, paycheck deposit status) end to end: a real dev server, a real worker, the goal's
 // whole tool sequence driven by a scripted model; then the offline demo script (config/scripted-model.json)
 // routing the picker to them, as `npm start` does.
-import { dataset } from '../../tools/mock-data';
+import { addDays, onOrAfter } from '../../core/days';
+import { dataset, demoDay } from '../../tools/mock-data';
 import { paycheckDeposits } from '../../tools/mock-data/hr';
 import { currentGoalQuery, endChatSignal, toolsQuery } from '../../core/messages';
 import { hrGoalsScript } from '../fixtures/goal-scripts-hr';
 import { history, say, startConversation, toolOutcomes } from '../helpers/conversation';
 import { goalTestbed } from '../helpers/goal-testbed';
+import { week } from '../../testkit/days';
 
 describe('HR goals on a real Temporal server', () => {
   const { bed, start, steps } = goalTestbed(hrGoalsScript);
+  // Monday to Thursday four weeks on: 32 hours, and Ada's balance covers them.
+  const [monday, thursday] = [week(4, 0), week(4, 3)];
 
   it('goal_hr_check_pto: the balance, then a forecast, and no booking', async () => {
     const before = structuredClone(dataset(bed.worker.store, 'employees'));
@@ -22,11 +26,11 @@ describe('HR goals on a real Temporal server', () => {
     ]);
 
     expect((await say(handle, 'ada@example.com')).reply).toBe('Ada Lovelace has 104 hours (13 days) of PTO.');
-    expect((await say(handle, 'could I take 2026-12-21 to 2026-12-24 for ada@example.com?')).reply).toMatch(
+    expect((await say(handle, `could I take ${monday} to ${thursday} for ada@example.com?`)).reply).toMatch(
       /^That needs 32 hours; \d+(\.\d+)? by then; enough: true\.$/,
     );
     // Booking is not this agent's job: the workflow refuses a tool the goal does not have, without asking anyone.
-    const booking = await say(handle, 'book 2026-12-21 to 2026-12-24 for ada@example.com');
+    const booking = await say(handle, `book ${monday} to ${thursday} for ada@example.com`);
     expect(booking.pendingToolCall).toBeNull();
     expect(booking.reply).toMatch(/^I cannot book here: .*unknown tool \\"BookPTO\\"/);
 
@@ -57,11 +61,14 @@ describe('HR goals on a real Temporal server', () => {
 
   it('goal_hr_paycheck_bank_status: connected, waiting for verification, unknown', async () => {
     const before = structuredClone(paycheckDeposits(bed.worker.store));
+    // Paid every other Friday: next the first Friday after the demo day, last two weeks before that.
+    const payday = onOrAfter(addDays(demoDay(bed.worker.store), 1), 5);
     const { handle, greeting } = await start('goal_hr_paycheck_bank_status');
     expect(greeting?.reply).toBe('Paycheck deposit status here. What is your work email?');
 
     expect((await say(handle, 'ada@example.com')).reply).toBe(
-      'Ada Lovelace: connected. Connected to First Analytical Bank (account ending 1843). Last deposit $4,120.55 on 2026-11-13. Next payday 2026-11-27.',
+      'Ada Lovelace: connected. Connected to First Analytical Bank (account ending 1843). ' +
+        `Last deposit $4,120.55 on ${addDays(payday, -14)}. Next payday ${payday}.`,
     );
     expect((await say(handle, 'and grace@example.com?')).reply).toMatch(
       /^Grace Hopper: pending_verification\. The link to Compiler Credit Union \(account ending 1906\) is waiting for verification\. Two small test deposits/,
@@ -108,7 +115,7 @@ describe('HR goals on a real Temporal server', () => {
     expect((await say(handle, 'ada@example.com')).reply).toMatch(
       /^Ada Lovelace, you have 104 hours \(13 days\) of PTO left/,
     );
-    expect((await say(handle, '2026-12-21 to 2026-12-24 for ada@example.com')).reply).toMatch(
+    expect((await say(handle, `${monday} to ${thursday} for ada@example.com`)).reply).toMatch(
       /^Those days need 32 hours; you will have [\d.]+ by then \(enough: true\)/,
     );
 

@@ -6,7 +6,9 @@ import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowHandle } from '@temporalio/client';
 import { loadScript } from '../../activities/llm/scripted-model';
+import { addMonths, isoDay } from '../../core/days';
 import { invoices } from '../../tools/mock-data/billing';
+import { fixtures as seasonFixtures } from '../../tools/mock-data/sports';
 import { TRAIN_TOOLS_QUEUE } from '../../tools/native/trains/task-queue';
 import { startTrainService, type TrainService } from '../../tools/services/train-service';
 import { createToolWorker } from '../../worker/create-worker';
@@ -14,6 +16,7 @@ import { currentGoalQuery, endChatSignal } from '../../core/messages';
 import { trainsScript } from '../fixtures/goal-scripts-sports-trains';
 import { decide, history, say, startConversation, toolOutcomes, resultOf } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
+import { week } from '../../testkit/days';
 
 const DEMO_SCRIPT = path.join(__dirname, '..', '..', 'config', 'scripted-model.json');
 const GOAL = 'goal_match_train_invoice';
@@ -33,6 +36,10 @@ interface Journey {
   arrives: string;
   price: number;
 }
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The month after this one, YYYY-MM: the season always has games then. */
+const nextMonth = () => addMonths(isoDay(new Date()).slice(0, 7), 1);
 
 const shift = (hhmm: string, minutes: number) => {
   const [h, m] = hhmm.split(':').map(Number) as [number, number];
@@ -107,11 +114,12 @@ describe('goal_match_train_invoice: train tools on their own worker and task que
     const { handle, greeting } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: GOAL });
     expect(greeting?.reply).toBe('Match day trains here. Which team?');
 
-    const fixturesReply = await say(handle, 'fixtures for Liverpool in 2027-01');
+    const month = nextMonth();
+    const fixturesReply = await say(handle, `fixtures for Liverpool in ${month}`);
     const { fixtures } = resultOf<{ fixtures: Fixture[] }>(await history(handle), 'SearchFixtures');
     expect(fixtures.length).toBeGreaterThanOrEqual(4);
     for (const f of fixtures) {
-      expect(f.date.startsWith('2027-01')).toBe(true);
+      expect(f.date.startsWith(month)).toBe(true);
       expect([f.home, f.away]).toContain('Liverpool');
     }
     expect(fixturesReply.reply).toBe(`${fixtures.length} fixtures: ${fixtures.map((f) => f.id).join(', ')}`);
@@ -190,11 +198,11 @@ describe('goal_match_train_invoice: train tools on their own worker and task que
 
   it("hands the train service's refusal to the LLM as a tool error", async () => {
     const { handle } = await startConversation(env.client, worker.worker.options.taskQueue, { goalId: GOAL });
-    await say(handle, 'book EUS-LIV-20270116-0001 for ada@example.com');
+    // No train leaves at 00:01: the service knows no such journey, whatever the day.
+    const journey = `EUS-LIV-${week(7, 5).replace(/-/g, '')}-0001`;
+    await say(handle, `book ${journey} for ada@example.com`);
     const reply = await decide(handle, { approve: true });
-    expect(reply.reply).toBe(
-      'Booking failed: No journey EUS-LIV-20270116-0001: search again for the times of that day.',
-    );
+    expect(reply.reply).toBe(`Booking failed: No journey ${journey}: search again for the times of that day.`);
     expect((await scheduledQueues(handle)).BookTrains).toEqual(['train-tools']);
     await handle.signal(endChatSignal);
   });
@@ -205,14 +213,25 @@ describe('goal_match_train_invoice: train tools on their own worker and task que
     });
     const hello = await say(handle, "I'd like to go to a football match by train");
     expect((await handle.query(currentGoalQuery))?.id).toBe(GOAL);
-    expect(hello.reply).toMatch(/^You're with the match day trains agent now\. .*"fixtures for Liverpool in 2027-01"/);
+    expect(hello.reply).toMatch(/^You're with the match day trains agent now\. .*"fixtures for Liverpool next month"/);
 
-    expect((await say(handle, 'fixtures for Liverpool in 2027-01')).reply).toMatch(
-      /^Liverpool in 2027-01: .*, Liverpool v Brighton & Hove Albion, 2027-01-23 17:30 at Anfield \(Liverpool\), /,
+    // "next month" by the worker's clock; an afternoon home game then, from the demo's season.
+    const month = nextMonth();
+    const home = seasonFixtures(demo.store).find(
+      (f) => f.home === 'Liverpool' && f.date.startsWith(month) && f.kickoff <= '17:30',
+    )!;
+    expect(home).toBeDefined();
+    expect((await say(handle, 'fixtures for Liverpool next month')).reply).toMatch(
+      new RegExp(
+        `^Liverpool in ${month}: .*Liverpool v ${escape(home.away)}, ${home.date} ${home.kickoff} at Anfield \\(Liverpool\\)`,
+      ),
     );
-    const options = await say(handle, 'trains from London to Liverpool on 2027-01-23 by 16:00 and back after 20:00');
+    const day = home.date.replace(/-/g, '');
+    const options = await say(handle, `trains from London to Liverpool on ${home.date} by 16:00 and back after 20:00`);
     expect(options.reply).toMatch(
-      /^Out, London Euston to Liverpool Lime Street on 2027-01-23: EUS-LIV-20270123-\d{4}: .* Back: LIV-EUS-20270123-\d{4}: /,
+      new RegExp(
+        `^Out, London Euston to Liverpool Lime Street on ${home.date}: EUS-LIV-${day}-\\d{4}: .* Back: LIV-EUS-${day}-\\d{4}: `,
+      ),
     );
     const { outbound, return: back } = resultOf<{ outbound: Journey[]; return: Journey[] }>(
       await history(handle),
@@ -222,7 +241,9 @@ describe('goal_match_train_invoice: train tools on their own worker and task que
     const bookings = trains.bookings.length;
     await say(handle, `book ${outbound[0]!.id} and ${back[0]!.id} for grace@example.com`);
     const booked = await decide(handle, { approve: true });
-    expect(booked.reply).toMatch(/^Booked TRN-\d+ \(2027-01-23 .* London Euston\) for [\d.]+ GBP\. Now the invoice\.$/);
+    expect(booked.reply).toMatch(
+      new RegExp(`^Booked TRN-\\d+ \\(${home.date} .* London Euston\\) for [\\d.]+ GBP\\. Now the invoice\\.$`),
+    );
     expect(booked.pendingToolCall?.call.tool).toBe('CreateInvoice');
     expect((await decide(handle, { approve: true })).reply).toMatch(/^Invoice INV-1001 for [\d.]+ GBP is open, due /);
     expect(trains.bookings).toHaveLength(bookings + 1);

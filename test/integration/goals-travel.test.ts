@@ -1,6 +1,7 @@
 // goal_event_flight_invoice end to end: a real dev server and worker run FindEvents → SearchFlights → CreateInvoice
 // (approved), and the invoice lands in the worker's mock store; tool errors and a rejected invoice reach the LLM;
 // then the offline demo script (config/scripted-model.json) routes the picker to the goal and runs it, as npm start does.
+import { isoDay, resolveDay, resolveMonth } from '../../core/days';
 import { invoices } from '../../tools/mock-data/billing';
 import { currentGoalQuery, endChatSignal } from '../../core/messages';
 import { travelScript } from '../fixtures/goal-scripts-travel';
@@ -23,18 +24,20 @@ describe('goal_event_flight_invoice on a real Temporal server', () => {
   const { bed } = goalTestbed(travelScript);
 
   const start = () => startConversation(bed.env.client, bed.worker.worker.options.taskQueue, { goalId: GOAL });
+  // March next year: the festivals are yearly, and the flights there are always ahead.
+  const year = Number(isoDay(new Date()).slice(0, 4)) + 1;
 
   it('finds events, searches flights, and invoices the cheapest once the user approves', async () => {
     const { handle, greeting } = await start();
     expect(greeting?.reply).toBe('Events and flights here. Which city and month?');
 
-    expect((await say(handle, 'events in Melbourne in 2027-03')).reply).toBe(
-      'Melbourne in March 2027: Melbourne Food and Wine Festival (Melbourne, 2027-03-13 to 2027-03-22), ' +
-        'Melbourne International Comedy Festival (Melbourne, 2027-03-25 to 2027-04-19)',
+    expect((await say(handle, `events in Melbourne in ${year}-03`)).reply).toBe(
+      `Melbourne in March ${year}: Melbourne Food and Wine Festival (Melbourne, ${year}-03-13 to ${year}-03-22), ` +
+        `Melbourne International Comedy Festival (Melbourne, ${year}-03-25 to ${year}-04-19)`,
     );
 
     // Two passengers: prices are per passenger, sorted, and every offer flies the asked route on the asked day.
-    const search = await say(handle, 'flights from SFO to MEL on 2027-03-12 for 2 passengers');
+    const search = await say(handle, `flights from SFO to MEL on ${year}-03-12 for 2 passengers`);
     const found = resultOf<{ passengers: number; currency: string; flights: Flight[] }>(
       await history(handle),
       'SearchFlights',
@@ -47,13 +50,16 @@ describe('goal_event_flight_invoice on a real Temporal server', () => {
       expect(f).toMatchObject({
         from: 'SFO',
         to: 'MEL',
-        departs: expect.stringMatching(/^2027-03-12T/),
+        departs: expect.stringMatching(new RegExp(`^${year}-03-12T`)),
         total: f.price * 2,
       });
     expect(search.reply).toBe(`Cheapest first: ${found.flights.map((f) => f.flightNumber).join(', ')}.`);
 
     // Invoicing asks first (CreateInvoice follows SHOW_CONFIRM), with the cheapest flight's price in the args.
-    const proposal = await say(handle, 'invoice the cheapest flight from SFO to MEL on 2027-03-12 for ada@example.com');
+    const proposal = await say(
+      handle,
+      `invoice the cheapest flight from SFO to MEL on ${year}-03-12 for ada@example.com`,
+    );
     const cheapest = resultOf<{ flights: Flight[] }>(await history(handle), 'SearchFlights', 1).flights[0]!;
     expect(proposal.reply).toBe(`Invoicing ${cheapest.flightNumber} to ada@example.com.`);
     expect(proposal.pendingToolCall?.call).toMatchObject({
@@ -98,17 +104,17 @@ describe('goal_event_flight_invoice on a real Temporal server', () => {
     expect((await say(handle, 'events in Paris in March')).reply).toMatch(
       /^Sorry: I only know events in Australia and New Zealand; "Paris" is not one of: .*Melbourne/,
     );
-    expect((await say(handle, 'events in Hobart in 2027-03')).reply).toMatch(
-      /^Hobart in March 2027: nothing on there that month; elsewhere: .*Adelaide Fringe/,
+    expect((await say(handle, `events in Hobart in ${year}-03`)).reply).toMatch(
+      new RegExp(`^Hobart in March ${year}: nothing on there that month; elsewhere: .*Adelaide Fringe`),
     );
-    expect((await say(handle, 'flights from SFO to XYZ on 2027-03-12')).reply).toMatch(
+    expect((await say(handle, `flights from SFO to XYZ on ${year}-03-12`)).reply).toMatch(
       /^No flights: Unknown airport "XYZ"\. Known airports: SYD \(Sydney\)/,
     );
-    expect((await say(handle, 'flights from SFO to MEL on 12/03/2027')).reply).toMatch(
+    expect((await say(handle, `flights from SFO to MEL on 12/03/${year}`)).reply).toMatch(
       /^No flights: .*date: a date as YYYY-MM-DD/,
     );
 
-    await say(handle, 'invoice the cheapest flight from LAX to AKL on 2027-03-14 for grace@example.com');
+    await say(handle, `invoice the cheapest flight from LAX to AKL on ${year}-03-14 for grace@example.com`);
     expect((await decide(handle, { approve: false, reason: 'too expensive' })).reply).toBe(
       'No invoice then (too expensive).',
     );
@@ -124,17 +130,24 @@ describe('goal_event_flight_invoice on a real Temporal server', () => {
     const { handle } = await startConversation(bed.env.client, bed.demo.worker.options.taskQueue, {
       goalId: 'goal_choose_agent',
     });
-    // The picker hands over and the agent acts on the request at once.
-    const events = await say(handle, 'I want to go to a festival in Melbourne in March 2027 and need flights');
+    // The picker hands over and the agent acts on the request at once. Days as people say them: the worker's clock
+    // makes "March" the next March (this one while it lasts) and "March 12" the next 12 March.
+    const today = isoDay(new Date());
+    const march = resolveMonth('March', today)!.slice(0, 4);
+    const twelfth = resolveDay('March 12', today)!;
+    const events = await say(handle, 'I want to go to a festival in Melbourne in March and need flights');
     expect((await handle.query(currentGoalQuery))?.id).toBe(GOAL);
     expect(events.reply).toMatch(
-      /^In Melbourne, March 2027: Melbourne Food and Wine Festival \(Melbourne, 2027-03-13 to 2027-03-22\), .*"flights from SFO to MEL on <YYYY-MM-DD>"/,
+      new RegExp(
+        `^In Melbourne, March ${march}: Melbourne Food and Wine Festival \\(Melbourne, ${march}-03-13 to ${march}-03-22\\), ` +
+          '.*"flights from SFO to MEL on <YYYY-MM-DD>"',
+      ),
     );
 
-    expect((await say(handle, 'flights from SFO to MEL on 2027-03-12')).reply).toMatch(
-      /^Flights San Francisco to Melbourne on 2027-03-12, cheapest first: \w\w \d+ \(/,
+    expect((await say(handle, 'flights from SFO to MEL on March 12')).reply).toMatch(
+      new RegExp(`^Flights San Francisco to Melbourne on ${twelfth}, cheapest first: \\w\\w \\d+ \\(`),
     );
-    const proposal = await say(handle, 'invoice the cheapest flight from SFO to MEL on 2027-03-12 for ada@example.com');
+    const proposal = await say(handle, 'invoice the cheapest flight from SFO to MEL on March 12 for ada@example.com');
     expect(proposal.pendingToolCall?.call.tool).toBe('CreateInvoice');
     expect(proposal.reply).toMatch(/^The cheapest is \w\w \d+ .* I'll invoice it to ada@example\.com\.$/);
     const done = await decide(handle, { approve: true });

@@ -13,6 +13,7 @@ import { operationsOf } from '../../apis/operations';
 import { searchJourneys, startTrainService, type TrainService } from '../../tools/services/train-service';
 import { decide, history, say, startConversation, toolOutcomes } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
+import { week } from '../../testkit/days';
 
 const ROOT = path.join(__dirname, '..', '..');
 const DEMO_SCRIPT = path.join(ROOT, 'config', 'scripted-model.json');
@@ -62,17 +63,19 @@ describe('goal_trains_http: the train service as an HTTP API, from its OpenAPI d
     });
     expect(greeting?.reply).toMatch(/^Hi! I search and book UK trains through the train service's HTTP API/);
 
-    const searched = await say(handle, 'trains from London to Liverpool on 2027-01-23 by 16:00');
+    // As the greeting suggests: "next Saturday", the day the worker's clock makes of it.
+    const saturday = week(1, 5);
+    const searched = await say(handle, 'trains from London to Liverpool on next Saturday by 16:00');
     const expected = searchJourneys(
-      new URLSearchParams({ from: 'London', to: 'Liverpool', date: '2027-01-23', arriveBy: '16:00' }),
+      new URLSearchParams({ from: 'London', to: 'Liverpool', date: saturday, arriveBy: '16:00' }),
     );
     const first = expected.journeys[0]!;
     expect(expected.journeys.length).toBeGreaterThan(0);
     const [search] = toolOutcomes(await history(handle), 'trains__searchJourneys');
-    expect(search?.call.args).toEqual({ from: 'London', to: 'Liverpool', date: '2027-01-23', arriveBy: '16:00' });
+    expect(search?.call.args).toEqual({ from: 'London', to: 'Liverpool', date: saturday, arriveBy: '16:00' });
     expect(search?.outcome).toMatchObject({ status: 'ok', result: { status: 200, body: expected } });
     expect(searched.reply).toBe(
-      `Trains from London Euston to Liverpool Lime Street on 2027-01-23, leaving at ` +
+      `Trains from London Euston to Liverpool Lime Street on ${saturday}, leaving at ` +
         `${expected.journeys.map((j) => j.departs).join(', ')}. The first: ${first.id}, ${first.departs} to ` +
         `${first.arrives}, ${first.changes} change(s), ${first.price} GBP. To book, say "book ${first.id} for you@example.com".`,
     );
@@ -92,7 +95,7 @@ describe('goal_trains_http: the train service as an HTTP API, from its OpenAPI d
       `TRN-4001 is confirmed: ${first.id} for ada@example.com, ${first.price} GBP.`,
     );
     // A 404 from the service reaches the model as a tool error in the service's words.
-    expect((await say(handle, 'trains from London to Atlantis on 2027-01-23')).reply).toMatch(
+    expect((await say(handle, `trains from London to Atlantis on ${saturday}`)).reply).toMatch(
       /^I could not search trains: HTTP 404 from trains for GET \/journeys: Unknown station "Atlantis"/,
     );
     expect(toolOutcomes(await history(handle)).map((m) => [m.call.tool, m.outcome.status])).toEqual([
@@ -111,13 +114,14 @@ describe('goal_trains_http: the train service as an HTTP API, from its OpenAPI d
       formats: { date: /^\d{4}-\d{2}-\d{2}$/, 'date-time': (s: string) => !Number.isNaN(Date.parse(s)), email: /@/ },
     });
     // A real journey for the booking; the booking's reference for the look-up.
-    const [journey] = searchJourneys(new URLSearchParams({ from: 'MAN', to: 'London', date: '2027-02-01' })).journeys;
+    const date = week(10);
+    const [journey] = searchJourneys(new URLSearchParams({ from: 'MAN', to: 'London', date })).journeys;
     let reference = '';
     const calls: Record<string, { path: () => string; init?: RequestInit; status: number }> = {
       getHealth: { path: () => '/health', status: 200 },
       listStations: { path: () => '/stations', status: 200 },
       searchJourneys: {
-        path: () => '/journeys?from=MAN&to=London&date=2027-02-01&departAfter=9:00&limit=3',
+        path: () => `/journeys?from=MAN&to=London&date=${date}&departAfter=9:00&limit=3`,
         status: 200,
       },
       listBookings: { path: () => '/bookings', status: 200 },

@@ -21,6 +21,12 @@ import { runCli } from '../helpers/cli';
 import { say, startConversation } from '../helpers/conversation';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 
+/** When a tool file says it was made: `days` before the test ran, at a time with hours, minutes and seconds. */
+const T0 = Date.now();
+const madeAgo = (days: number) => new Date(T0 - days * 86_400_000 - 3_723_000).toISOString();
+/** As the terminal shows a time: YYYY-MM-DD HH:MM. */
+const shortTime = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+
 const wordCount: ToolManifest = {
   name: 'word_count',
   version: 1,
@@ -36,7 +42,7 @@ const wordCount: ToolManifest = {
   provenance: {
     createdBy: 'agent-made0001',
     callId: 'call-1',
-    createdAt: '2026-01-02T03:04:05.000Z',
+    createdAt: madeAgo(60),
     request: 'count the words of my essay',
     model: 'scripted:test',
   },
@@ -67,7 +73,7 @@ const oldTool: ToolManifest = {
     { input: { text: 'ab' }, output: 2 },
     { input: { text: 'abc' }, output: 3 },
   ],
-  provenance: { ...wordCount.provenance!, callId: 'call-2', createdAt: '2025-01-01T00:00:00.000Z' },
+  provenance: { ...wordCount.provenance!, callId: 'call-2', createdAt: madeAgo(400) },
 };
 
 /** Made long ago too, never called: prune proposes it as well. */
@@ -193,7 +199,7 @@ describe('made tools in the CLI and the HTTP API', () => {
     const { out } = await agent('tools', '--made');
     expect(out).toContain('word_count v1  current  How many words a text has.');
     expect(out).toContain(
-      '  made by agent-made0001 at 2026-01-02 03:04 (model scripted:test): "count the words of my essay"',
+      `  made by agent-made0001 at ${shortTime(wordCount.provenance!.createdAt)} (model scripted:test): "count the words of my essay"`,
     );
     expect(out).toContain('shout v1  older  The text in capitals');
     expect(out).toContain('shout v2  current');
@@ -252,20 +258,21 @@ describe('made tools in the CLI and the HTTP API', () => {
     const filesBefore = readdirSync(toolsDir).sort();
     const { code, out } = await agent('tools', 'prune', '--unused-for', '30d');
     expect(code).toBe(0);
+    const madeOld = shortTime(oldTool.provenance!.createdAt);
     expect(out.split('\n')).toEqual([
       '2 made tool(s) unused for 30d; nothing was removed. To remove one, run:',
-      expect.stringMatching(/^ {2}agent tools remove old_tool +# v1, no call in 30d, made 2025-01-01 00:00$/),
-      expect.stringMatching(/^ {2}agent tools remove stale_tool +# v1, no call in 30d, made 2025-01-01 00:00$/),
+      expect.stringMatching(new RegExp(`^ {2}agent tools remove old_tool +# v1, no call in 30d, made ${madeOld}$`)),
+      expect.stringMatching(new RegExp(`^ {2}agent tools remove stale_tool +# v1, no call in 30d, made ${madeOld}$`)),
       'No call in 30d, made at a time no file records: broken_tool, shout',
       '',
     ]);
     const proposal = await json('tools', 'prune', '--unused-for', '30d');
     expect(proposal).toMatchObject({ unusedFor: '30d', unknownAge: ['broken_tool', 'shout'] });
     expect(proposal.unused).toEqual([
-      expect.objectContaining({ name: 'old_tool', lastUsed: null, madeAt: '2025-01-01T00:00:00.000Z' }),
+      expect.objectContaining({ name: 'old_tool', lastUsed: null, madeAt: oldTool.provenance!.createdAt }),
       expect.objectContaining({ name: 'stale_tool', command: 'agent tools remove stale_tool' }),
     ]);
-    // word_count, made in January, was called by the conversation before: its last call counts, not its making.
+    // word_count, made two months ago, was called by the conversation before: its last call counts, not its making.
     expect(out).not.toContain('word_count');
     expect((await agent('tools', 'prune', '--unused-for', '36500d')).out).toBe(
       'No made tool has been unused for 36500d.\nNo call in 36500d, made at a time no file records: broken_tool, shout\n',

@@ -29,6 +29,7 @@ import {
 } from '../helpers/browser';
 import { waitUntil } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
+import { week } from '../../testkit/days';
 import { builtWebChat } from '../../testkit/web-build';
 
 const ACCRUAL =
@@ -235,11 +236,12 @@ describe('web chat in a browser', () => {
 
   it('runs a tool call once the user approves it', async () => {
     const p = await openChat('web-approve');
-    const card = await proposeBooking(p, '2026-12-21', '2026-12-22');
+    const [from, to] = [week(4, 0), week(4, 1)];
+    const card = await proposeBooking(p, from, to);
     await agentSaid(p, 'Booking that now.').waitFor();
     expect(await card.locator('.tool-status').textContent()).toBe('waiting for your approval');
     await card.getByTestId('approve').click();
-    await agentSaid(p, /^Booked 2026-12-21 to 2026-12-22; \d+ hours left\.$/).waitFor();
+    await agentSaid(p, new RegExp(`^Booked ${from} to ${to}; \\d+ hours left\\.$`)).waitFor();
     expect(await card.locator('.tool-status').textContent()).toBe('done');
     await expect(card.getByTestId('approve').count()).resolves.toBe(0);
     await p.locator('[data-testid="state"][data-state="waiting_for_user"]').waitFor();
@@ -265,31 +267,30 @@ describe('web chat in a browser', () => {
 
   it('checks edited arguments before approving, and runs the call with them', async () => {
     const p = await openChat('web-edit');
-    const card = await proposeBooking(p, '2027-01-04', '2027-01-05');
+    const [monday, tuesday, wednesday] = [week(6, 0), week(6, 1), week(6, 2)];
+    const card = await proposeBooking(p, monday, tuesday);
     await card.getByTestId('edit-args').click();
     const editor = card.getByTestId('args-editor');
     await editor.fill('{ "email": "ada@example.com", ');
     await expect(card.getByTestId('args-error').textContent()).resolves.toMatch(/Not valid JSON/);
     await expect(card.getByTestId('approve').isDisabled()).resolves.toBe(true);
-    await editor.fill(JSON.stringify({ email: 'ada@example.com', startDate: '2027-01-04' }, null, 2));
+    await editor.fill(JSON.stringify({ email: 'ada@example.com', startDate: monday }, null, 2));
     await expect(card.getByTestId('args-error').textContent()).resolves.toBe('endDate is required.');
     await p.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
     await screenshot(p, 'approval-edit-args');
-    await editor.fill(JSON.stringify({ email: 'ada@example.com', startDate: '2027-01-04', endDate: 7 }, null, 2));
+    await editor.fill(JSON.stringify({ email: 'ada@example.com', startDate: monday, endDate: 7 }, null, 2));
     await expect(card.getByTestId('args-error').textContent()).resolves.toMatch(/endDate must be string/);
-    await editor.fill(
-      JSON.stringify({ email: 'ada@example.com', startDate: '2027-01-04', endDate: '2027-01-06' }, null, 2),
-    );
+    await editor.fill(JSON.stringify({ email: 'ada@example.com', startDate: monday, endDate: wednesday }, null, 2));
     await card.getByTestId('args-error').waitFor({ state: 'detached' });
     await card.getByTestId('approve').click();
-    await agentSaid(p, /^Booked 2027-01-04 to 2027-01-06;/).waitFor();
+    await agentSaid(p, new RegExp(`^Booked ${monday} to ${wednesday};`)).waitFor();
     await card.getByText('Run with the arguments as you edited them.').waitFor();
-    expect(JSON.parse((await card.locator('.tool-args').textContent()) ?? '')).toMatchObject({ endDate: '2027-01-06' });
+    expect(JSON.parse((await card.locator('.tool-args').textContent()) ?? '')).toMatchObject({ endDate: wednesday });
   });
 
   it('tells the agent why the user rejected a tool call', async () => {
     const p = await openChat('web-reject');
-    const card = await proposeBooking(p, '2027-02-01', '2027-02-02');
+    const card = await proposeBooking(p, week(10, 0), week(10, 1));
     await card.getByTestId('reject-reason').fill('wrong week');
     await card.getByTestId('reject').click();
     await agentSaid(p, 'OK, I did not book it (wrong week).').waitFor();
@@ -306,7 +307,7 @@ describe('web chat in a browser', () => {
     const p = await page();
     await p.goto(`${delegationApi.url}/#/c/web-delegate`);
     await agentSaid(p, 'Boss here.').waitFor();
-    await say(p, 'book 2026-12-21 to 2026-12-22 for ada@example.com');
+    await say(p, `book ${week(4, 0)} to ${week(4, 1)} for ada@example.com`);
     // The call is the PTO assistant's (the boss has no BookPTO), waiting here for this user.
     const card = p.locator('[data-testid="tool-card"][data-tool="BookPTO"]');
     await card.getByTestId('approve').waitFor();
@@ -314,8 +315,8 @@ describe('web chat in a browser', () => {
     expect(await card.locator('.tool-delegate').textContent()).toBe('asked by PTO assistant');
     expect(JSON.parse((await card.locator('.tool-args').textContent()) ?? '')).toEqual({
       email: 'ada@example.com',
-      startDate: '2026-12-21',
-      endDate: '2026-12-22',
+      startDate: week(4, 0),
+      endDate: week(4, 1),
     });
     await card.getByTestId('approve').click();
     await agentSaid(p, 'Boss: ok | Booked; 88 hours left.').waitFor();
@@ -400,20 +401,21 @@ describe('web chat in a browser', () => {
     await agentSaid(p, /hours of PTO left/).waitFor();
     expect(await p.getByTestId('prompt-input').inputValue()).toBe('');
     // Approving from the keyboard: Tab to the card's button, Enter.
-    await p.keyboard.type('book 2027-03-01 to 2027-03-01 for ada@example.com');
+    const day = week(14);
+    await p.keyboard.type(`book ${day} to ${day} for ada@example.com`);
     await p.keyboard.press('Enter');
     await p.getByTestId('approve').waitFor();
     await p.getByTestId('prompt-input').focus();
     for (let i = 0; i < 10 && !(await focused(p, '[data-testid="approve"]')); i++) await p.keyboard.press('Shift+Tab');
     expect(await focused(p, '[data-testid="approve"]')).toBe(true);
     await p.keyboard.press('Enter');
-    await agentSaid(p, /^Booked 2027-03-01 to 2027-03-01;/).waitFor();
+    await agentSaid(p, new RegExp(`^Booked ${day} to ${day};`)).waitFor();
   });
 
   it('fits a 375 px phone screen without scrolling sideways', async () => {
     const phone = { width: 375, height: 740 };
     const p = await openChat('web-phone', phone);
-    await proposeBooking(p, '2027-04-05', '2027-04-09');
+    await proposeBooking(p, week(19, 0), week(19, 4));
     expect(await scrollWidth(p)).toBeLessThanOrEqual(phone.width);
     // At the end of the page the composer (sticky at the bottom) covers none of the card.
     await p.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');

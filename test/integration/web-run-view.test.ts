@@ -17,6 +17,7 @@ import type { StreamBus } from '../../stream/bus';
 import { delegationGoalsDir } from '../fixtures/delegation';
 import { launchBrowser, openPage, screenshot, scrollWidth, SCREENSHOTS_DIR, type OpenedPage } from '../helpers/browser';
 import { startTemporal } from '../../testkit/temporal';
+import { week } from '../../testkit/days';
 import { builtWebChat } from '../../testkit/web-build';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 
@@ -184,7 +185,7 @@ describe('web chat: the run view', () => {
 
   it('shows both delegates live, the approval wait in amber, then everything done with totals and Temporal links', async () => {
     const p = await openRun('web-run-view-1');
-    await say(p, 'take 2026-12-21 off for ada@example.com and check ORD-1001');
+    await say(p, `take ${week(4)} off for ada@example.com and check ORD-1001`);
 
     // Both branches, each named after its agent, while the PTO assistant waits for the user's approval.
     const boss = branch(p, 'Boss');
@@ -266,7 +267,7 @@ describe('web chat: the run view', () => {
   it('shows the retry after the worker is killed mid-call, and ends as the run without the kill', async () => {
     expect(unbroken.length).toBeGreaterThan(0);
     const p = await openRun('web-run-view-2');
-    await say(p, 'take 2026-12-28 off for grace@example.com and check ORD-1001');
+    await say(p, `take ${week(5)} off for grace@example.com and check ORD-1001`);
     const order = branch(p, 'Order status');
     // The order agent is writing its answer (a model call streaming) when the worker dies.
     await ownSteps(order, '[data-kind="tool"][data-label="GetOrder"][data-status="done"]').waitFor();

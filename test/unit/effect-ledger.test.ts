@@ -10,8 +10,12 @@ import { MockStore, type ToolContext } from '../../tools/define-tool';
 import { dataset } from '../../tools/mock-data';
 import { loadFileStore } from '../../tools/mock-data/file-store';
 import { loadNativeTools } from '../../tools/tool-registry';
+import { isoDay } from '../../core/days';
+import { week } from '../../testkit/days';
 
 const tools = loadNativeTools();
+/** The tools' clock: one instant for the whole file, the booking four weeks after it. */
+const now = new Date();
 const ada = (store: MockStore) => dataset(store, 'employees').find((e) => e.email === 'ada@example.com')!;
 
 function attempt(
@@ -23,7 +27,7 @@ function attempt(
 ) {
   const ctx: ToolContext = {
     store,
-    now: () => new Date('2026-11-20T09:00:00Z'),
+    now: () => now,
     services: { trainServiceUrl: 'http://127.0.0.1:1' },
   };
   const env = new MockActivityEnvironment({
@@ -35,7 +39,7 @@ function attempt(
   return env.run(createToolDispatcher(tools, ctx), args);
 }
 
-const booking = { email: 'ada@example.com', startDate: '2026-12-21', endDate: '2026-12-22' };
+const booking = { email: 'ada@example.com', startDate: week(4, 0, isoDay(now)), endDate: week(4, 1, isoDay(now)) };
 
 describe('exactly-once native tools', () => {
   it('a retried BookPTO answers with the first result and books once', async () => {

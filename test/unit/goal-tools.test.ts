@@ -7,13 +7,18 @@ import { invoices } from '../../tools/mock-data/billing';
 import { loadNativeTools } from '../../tools/tool-registry';
 import { parseMonth } from '../../tools/native/travel/find-events';
 import { startTrainService, timetable, type TrainService } from '../../tools/services/train-service';
+import { addDays, isoDay, resolveMonth } from '../../core/days';
+import { week } from '../../testkit/days';
 
 const tools = loadNativeTools();
+/** The tools' clock, and their demo data's: one instant for the whole file. */
+const now = new Date();
+const today = isoDay(now);
 // Offline: no Stripe (mock invoices), and a train service URL nothing here calls (the service is tested directly).
 const OFFLINE: ToolServices = { trainServiceUrl: 'http://127.0.0.1:3802' };
 const context = (services = OFFLINE): ToolContext => ({
-  store: new MockStore(),
-  now: () => new Date('2026-11-20T09:00:00Z'),
+  store: new MockStore([], () => now),
+  now: () => now,
   services,
 });
 // Tool results are plain JSON for the LLM; the tests read them loosely.
@@ -25,20 +30,24 @@ async function run(name: string, args: object, ctx = context()): Promise<any> {
 
 describe('travel tools', () => {
   it('reads months as names, numbers or YYYY-MM, defaulting to the next time the month comes round', () => {
-    const now = new Date('2026-11-20T00:00:00Z');
-    expect(parseMonth('March', now)).toEqual({ year: 2027, month: 3 });
-    expect(parseMonth('nov', now)).toEqual({ year: 2026, month: 11 });
-    expect(parseMonth('12', now)).toEqual({ year: 2026, month: 12 });
-    expect(parseMonth('2028-06', now)).toEqual({ year: 2028, month: 6 });
-    expect(parseMonth('June 2027', now)).toEqual({ year: 2027, month: 6 });
-    expect(() => parseMonth('someday', now)).toThrow(ToolError);
+    // Seen from 20 November this year: March is next year's, November this one, December still this year's.
+    const year = now.getUTCFullYear();
+    const november = new Date(Date.UTC(year, 10, 20));
+    expect(parseMonth('March', november)).toEqual({ year: year + 1, month: 3 });
+    expect(parseMonth('nov', november)).toEqual({ year, month: 11 });
+    expect(parseMonth('12', november)).toEqual({ year, month: 12 });
+    expect(parseMonth(`${year + 2}-06`, november)).toEqual({ year: year + 2, month: 6 });
+    expect(parseMonth(`June ${year + 1}`, november)).toEqual({ year: year + 1, month: 6 });
+    expect(() => parseMonth('someday', november)).toThrow(ToolError);
   });
 
   it('finds events by city or country, and suggests elsewhere when a city has none', async () => {
     const nz = await run('FindEvents', { city: 'New Zealand', month: 'September' });
     expect(nz.events.map((e: { name: string }) => e.name)).toEqual(['World of WearableArt']);
-    expect(nz.events[0]).toMatchObject({ startDate: '2027-09-25', nearestAirport: 'WLG', ticketsFrom: '95 NZD' });
-    const none = await run('FindEvents', { city: 'hobart', month: '2027-01' });
+    // The next September by the tools' clock (this one while it lasts).
+    const september = resolveMonth('September', today)!;
+    expect(nz.events[0]).toMatchObject({ startDate: `${september}-25`, nearestAirport: 'WLG', ticketsFrom: '95 NZD' });
+    const none = await run('FindEvents', { city: 'hobart', month: resolveMonth('January', today) });
     expect(none.events).toEqual([]);
     expect(none.elsewhereThatMonth.map((e: { city: string }) => e.city)).toEqual(
       expect.arrayContaining(['Sydney', 'Melbourne', 'Christchurch']),
@@ -46,45 +55,46 @@ describe('travel tools', () => {
   });
 
   it('offers flights deterministically, cheapest first, with round trips and per-passenger totals', async () => {
-    const args = {
-      origin: 'los angeles',
-      destination: 'akl',
-      date: '2027-02-20',
-      returnDate: '2027-02-27',
-      passengers: 3,
-    };
+    // A Saturday twelve weeks on, back a week later.
+    const [out, back] = [week(12, 5, today), week(13, 5, today)];
+    const args = { origin: 'los angeles', destination: 'akl', date: out, returnDate: back, passengers: 3 };
     const a = await run('SearchFlights', args);
     expect(await run('SearchFlights', args)).toEqual(a);
     expect(a.origin).toEqual({ code: 'LAX', city: 'Los Angeles' });
     expect(a.flights.every((f: { price: number; total: number }) => f.total === f.price * 3)).toBe(true);
     expect(
-      a.returnFlights.every(
-        (f: { from: string; departs: string }) => f.from === 'AKL' && f.departs.startsWith('2027-02-27'),
-      ),
+      a.returnFlights.every((f: { from: string; departs: string }) => f.from === 'AKL' && f.departs.startsWith(back)),
     ).toBe(true);
-    await expect(run('SearchFlights', { origin: 'SYD', destination: 'SYD', date: '2027-02-20' })).rejects.toThrow(
+    await expect(run('SearchFlights', { origin: 'SYD', destination: 'SYD', date: out })).rejects.toThrow(
       /same airport/,
     );
     await expect(
-      run('SearchFlights', { origin: 'SYD', destination: 'MEL', date: '2027-02-20', returnDate: '2027-02-01' }),
+      run('SearchFlights', { origin: 'SYD', destination: 'MEL', date: out, returnDate: week(10, 0, today) }),
     ).rejects.toThrow(/before the departure/);
   });
 });
 
-describe('sports: the mock 2026/27 season', () => {
+describe('sports: the mock season', () => {
   it('has every club play every other home and away, and searches by team alias and month', async () => {
     const season = await run('SearchFixtures', { team: 'Spurs' });
     expect(season.team).toBe('Tottenham Hotspur');
     expect(season.count).toBe(38);
     expect(season.fixtures.filter((f: { home: string }) => f.home === 'Tottenham Hotspur')).toHaveLength(19);
-    const may = await run('SearchFixtures', { month: '2027-05' });
-    expect(may.fixtures.at(-1).date <= '2027-05-31').toBe(true);
+    // The season's last month: a search by that month finds games, all of them in it.
+    const last = season.fixtures.at(-1).date.slice(0, 7);
+    const may = await run('SearchFixtures', { month: last });
+    expect(may.fixtures.length).toBeGreaterThan(0);
+    expect(may.fixtures.at(-1).date <= `${last}-31`).toBe(true);
+    expect(may.fixtures.every((f: { date: string }) => f.date.startsWith(last))).toBe(true);
     await expect(run('SearchFixtures', { team: 'Manchester' })).rejects.toThrow(/Manchester City or Manchester United/);
     await expect(run('SearchFixtures', {})).rejects.toThrow(/team, a month/);
   });
 });
 
 describe('the train service', () => {
+  /** A Saturday ten weeks on, and its timetable's ids' form of it. */
+  const saturday = week(10, 5, today);
+  const compact = saturday.replace(/-/g, '');
   let service: TrainService;
   beforeAll(async () => {
     service = await startTrainService();
@@ -98,41 +108,42 @@ describe('the train service', () => {
     });
 
   it('resolves "London" to the terminal of the line, and keeps a deterministic timetable', () => {
-    const day = timetable('London', 'Newcastle', '2027-02-06');
+    const day = timetable('London', 'Newcastle', saturday);
     expect(day[0]?.from.name).toBe("London King's Cross");
     expect(day.every((j) => j.operator === 'LNER' && j.arrives > j.departs)).toBe(true);
-    expect(timetable('KGX', 'NCL', '2027-02-06')).toEqual(day);
+    expect(timetable('KGX', 'NCL', saturday)).toEqual(day);
   });
 
   it('books once per idempotency key, and refuses unknown journeys with a 4xx', async () => {
-    const [journey] = timetable('EUS', 'MAN', '2027-02-06');
+    const [journey] = timetable('EUS', 'MAN', saturday);
     const body = { journeyIds: [journey!.id], passenger: { email: 'ada@example.com' } };
     const first = await post(body, 'key-1');
     const again = await post(body, 'key-1');
     expect([first.status, again.status]).toEqual([201, 200]);
     expect(await again.json()).toEqual(await first.json());
     expect(service.bookings).toHaveLength(1);
-    const bad = await post({ journeyIds: ['EUS-MAN-20270206-0001'], passenger: { email: 'ada@example.com' } });
+    // No train leaves at 00:01.
+    const bad = await post({ journeyIds: [`EUS-MAN-${compact}-0001`], passenger: { email: 'ada@example.com' } });
     expect(bad.status).toBe(404);
     expect(((await bad.json()) as { error: string }).error).toMatch(/No journey/);
-    expect((await fetch(`${service.url}/journeys?from=London&to=Euston&date=2027-02-06`)).status).toBe(400);
+    expect((await fetch(`${service.url}/journeys?from=London&to=Euston&date=${saturday}`)).status).toBe(400);
   });
 
   it('is reached by SearchTrains at the URL the tool context carries, not one from the environment', async () => {
     const found = await run(
       'SearchTrains',
-      { from: 'EUS', to: 'MAN', date: '2027-02-06' },
+      { from: 'EUS', to: 'MAN', date: saturday },
       context({ trainServiceUrl: `${service.url}/` }),
     );
     expect(found.outbound.map((j: { id: string }) => j.id)).toEqual(
-      timetable('EUS', 'MAN', '2027-02-06')
+      timetable('EUS', 'MAN', saturday)
         .slice(0, 5)
         .map((j) => j.id),
     );
     await expect(
       run(
         'SearchTrains',
-        { from: 'EUS', to: 'MAN', date: '2027-02-06' },
+        { from: 'EUS', to: 'MAN', date: saturday },
         context({ trainServiceUrl: 'http://127.0.0.1:9' }),
       ),
     ).rejects.toThrow(/train service at http:\/\/127\.0\.0\.1:9 is not reachable/);
@@ -201,7 +212,7 @@ describe('CreateInvoice', () => {
       id: 'INV-1001',
       total: 1039.98,
       currency: 'USD',
-      dueDate: '2026-12-04',
+      dueDate: addDays(today, 14),
     });
     expect(invoices(ctx.store)).toHaveLength(1);
   });

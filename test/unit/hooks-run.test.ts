@@ -5,6 +5,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { HookRunner, type LoadedHook } from '../../activities/hooks/hook-runner';
 import { afterToolCall, beforeToolCall } from '../../activities/hooks/tool-hooks';
 import { heldForHooks, screenPrompt } from '../../activities/hooks/model-hooks';
+import { isoDay } from '../../core/days';
 import { defineHook, hookLine, hookReply, hookToolError, type Hook } from '../../core/hooks';
 import pii, { redact } from '../../hooks/pii-redaction';
 import topics, { DEFAULT_TOPICS, parseTopics } from '../../hooks/topic-guardrail';
@@ -220,7 +221,7 @@ describe('the pii-redaction example', () => {
   });
 
   it.each([
-    'Order ORD-1001 ships 2024-01-15',
+    `Order ORD-1001 ships ${isoDay(new Date())}`,
     'tracking number 1Z999AA10123456784',
     'it costs 12345.67 or $1,234.56',
     'from 2019-2024, 10:30-11:45',

@@ -1,4 +1,5 @@
 // How made tools read in the terminal and what `agent tools prune` proposes, from summaries as the worker lists them.
+import { isoDay } from '../../core/days';
 import type { MadeToolSummary, MadeToolUsage } from '../../core/made-tools';
 import type { ToolSpec } from '../../core/types';
 import { catalogMarkdown } from '../../client/catalog-doc';
@@ -6,7 +7,16 @@ import { formatMadeTools, madeToolLines, madeToolState } from '../../client/made
 import { formatPruneProposal, unusedMadeTools } from '../../client/made-tools-prune';
 import { formatReply, formatTools } from '../../client/terminal-format';
 
-const NOW = new Date('2026-06-30T00:00:00.000Z');
+/** The prune's now: today's midnight (UTC); every time below is counted from it. */
+const NOW = new Date(`${isoDay(new Date())}T00:00:00.000Z`);
+/** `days` (and `hours`) after NOW, negative for before, as a file or the stats write it. */
+const at = (days: number, hours = 0) => new Date(NOW.getTime() + (days * 24 + hours) * 3_600_000).toISOString();
+/** As the terminal shows a time: YYYY-MM-DD HH:MM. */
+const shortTime = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+/** alpha v2 made 29 days ago (within 30 days), alpha last used 121 days ago, beta made 149 days ago. */
+const ALPHA_V2_MADE = at(-29, 10);
+const ALPHA_USED = at(-121);
+const BETA_MADE = at(-149, 8.5);
 const unused: MadeToolUsage = { calls: 0, errors: 0, p50Ms: null, p95Ms: null, lastUsed: null };
 
 const tool = (t: Partial<MadeToolSummary> & { name: string; version: number }): MadeToolSummary => ({
@@ -28,9 +38,9 @@ const provenance = (createdAt: string) => ({
 
 // As the worker lists them: by name, newest version first.
 const made: MadeToolSummary[] = [
-  tool({ name: 'alpha', version: 2, current: true, provenance: provenance('2026-06-01T10:00:00.000Z') }),
-  tool({ name: 'alpha', version: 1, provenance: provenance('2026-01-01T10:00:00.000Z') }),
-  tool({ name: 'beta', version: 1, disabled: true, provenance: provenance('2026-02-01T08:30:00.000Z') }),
+  tool({ name: 'alpha', version: 2, current: true, provenance: provenance(ALPHA_V2_MADE) }),
+  tool({ name: 'alpha', version: 1, provenance: provenance(at(-180, 10)) }),
+  tool({ name: 'beta', version: 1, disabled: true, provenance: provenance(BETA_MADE) }),
   tool({ name: 'gamma', version: 3, problems: ['examples: at least 3'], description: undefined, code: undefined }),
   tool({ name: 'gamma', version: 2, current: true }),
 ];
@@ -63,7 +73,7 @@ describe('made tools in the terminal', () => {
       [
         {
           ...made[0]!,
-          usage: { ...unused, calls: 4, errors: 1, p50Ms: 2, p95Ms: 9, lastUsed: '2026-06-29T12:00:00.000Z' },
+          usage: { ...unused, calls: 4, errors: 1, p50Ms: 2, p95Ms: 9, lastUsed: at(-1, 12) },
         },
         made[3]!,
       ],
@@ -71,8 +81,8 @@ describe('made tools in the terminal', () => {
     );
     expect(text.split('\n')).toEqual([
       'alpha v2  current  What alpha does.',
-      '  made by agent-1 at 2026-06-01 10:00 (model openai:gpt): "make it"',
-      '  used: 4 call(s), 1 error(s), p50 2 ms, p95 9 ms, last 2026-06-29 12:00',
+      `  made by agent-1 at ${shortTime(ALPHA_V2_MADE)} (model openai:gpt): "make it"`,
+      `  used: 4 call(s), 1 error(s), p50 2 ms, p95 9 ms, last ${shortTime(at(-1, 12))}`,
       '  file: /tools/alpha.v2.json',
       '  code:',
       '    │ return 1;',
@@ -87,28 +97,28 @@ describe('made tools in the terminal', () => {
 describe('agent tools prune', () => {
   const withUsage = made.map((t) => ({
     ...t,
-    usage: t.name === 'alpha' ? { ...unused, calls: 1, lastUsed: '2026-03-01T00:00:00.000Z' } : unused,
+    usage: t.name === 'alpha' ? { ...unused, calls: 1, lastUsed: ALPHA_USED } : unused,
   }));
 
   it('proposes the names whose last use, or making when not called in that time, is older than the duration', () => {
     const proposal = unusedMadeTools(withUsage, 30 * 86_400, NOW);
-    expect(proposal.before).toBe('2026-05-31T00:00:00.000Z');
+    expect(proposal.before).toBe(at(-30));
     expect(proposal.unused).toEqual([
       {
         name: 'alpha',
         version: 2,
         state: 'current',
-        lastUsed: '2026-03-01T00:00:00.000Z',
-        madeAt: '2026-06-01T10:00:00.000Z',
+        lastUsed: ALPHA_USED,
+        madeAt: ALPHA_V2_MADE,
         command: 'agent tools remove alpha',
       },
-      expect.objectContaining({ name: 'beta', state: 'disabled', lastUsed: null, madeAt: '2026-02-01T08:30:00.000Z' }),
+      expect.objectContaining({ name: 'beta', state: 'disabled', lastUsed: null, madeAt: BETA_MADE }),
     ]);
     expect(proposal.unknownAge).toEqual(['gamma']);
     expect(formatPruneProposal(proposal, '30d').split('\n')).toEqual([
       '2 made tool(s) unused for 30d; nothing was removed. To remove one, run:',
-      `  ${'agent tools remove alpha'.padEnd(44)} # v2, last used 2026-03-01 00:00`,
-      `  ${'agent tools remove beta'.padEnd(44)} # v1, disabled, no call in 30d, made 2026-02-01 08:30`,
+      `  ${'agent tools remove alpha'.padEnd(44)} # v2, last used ${shortTime(ALPHA_USED)}`,
+      `  ${'agent tools remove beta'.padEnd(44)} # v1, disabled, no call in 30d, made ${shortTime(BETA_MADE)}`,
       'No call in 30d, made at a time no file records: gamma',
     ]);
   });

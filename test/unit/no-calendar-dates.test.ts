@@ -16,6 +16,7 @@ const RECORDED: [prefix: string, why: string][] = [
   ['test/histories/', 'workflow histories recorded from real runs: replay needs them byte for byte'],
   ['test/fixtures/wire/', "providers' streams recorded as they were sent"],
   ['docs/screenshots/', 'pictures'],
+  ['test/unit/run-view-fold.test.ts', 'its expectations quote the prompts of a recorded history (test/histories/)'],
   [
     'test/unit/days.test.ts',
     "the calendar's own tests: each date is an input given with its today, none read from a clock",

@@ -8,11 +8,16 @@ import { foldHistory } from '../../client/run-view/history-fold';
 import { percentile, usageStats, type StatsWindow } from '../../core/registry-stats';
 import { emptyTotals, type RunBranch, type RunStep, type RunTurn } from '../../core/run-view';
 import { windowNote } from '../../core/registry';
+import { isoDay } from '../../core/days';
 
 const DIR = path.join(__dirname, '..', 'histories');
+const HOUR_MS = 3_600_000;
+/** The hand-made runs' first hour: the start of the hour a day before this one. */
+const T0 = Math.floor(Date.now() / HOUR_MS) * HOUR_MS - 24 * HOUR_MS;
+/** A window holding every run here: the recorded ones and the hand-made ones. */
 const ALL: StatsWindow = {
-  since: '2000-01-01T00:00:00.000Z',
-  until: '2030-01-01T00:00:00.000Z',
+  since: new Date(0).toISOString(),
+  until: new Date(T0 + 48 * HOUR_MS).toISOString(),
   executions: 0,
   cap: 2000,
   capped: false,
@@ -27,7 +32,6 @@ function fold(file: string, workflowId = file): RunBranch {
   });
 }
 
-const T0 = Date.parse('2026-11-20T10:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();
 
 function step(kind: RunStep['kind'], label: string, from: number, ms: number, more: Partial<RunStep> = {}): RunStep {
@@ -217,7 +221,10 @@ describe('usageStats over runs with known times', () => {
   });
 
   it('says what it counted, and when the cap left runs out', () => {
-    expect(windowNote({ ...window, executions: 3 })).toBe('since 2026-11-20 10:00 UTC: 3 workflow run(s) read');
+    const hour = String(new Date(T0).getUTCHours()).padStart(2, '0');
+    expect(windowNote({ ...window, executions: 3 })).toBe(
+      `since ${isoDay(new Date(T0))} ${hour}:00 UTC: 3 workflow run(s) read`,
+    );
     expect(windowNote({ ...window, executions: 2000, capped: true })).toMatch(/the cap, 2000: older runs are left out/);
   });
 });
