@@ -3,7 +3,7 @@
 // to the machine's calendar, so the demo and its tests mean the same on any day.
 
 export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
-const MONTHS = [
+export const MONTHS = [
   'january',
   'february',
   'march',
@@ -95,18 +95,20 @@ export function resolveDay(phrase: string, today: string, from?: string): string
   return undefined;
 }
 
-/** The YYYY-MM a phrase means, seen from `today`: "2027-03", "this month", "next month", "in 2 months", "March"
- * (the next time it comes round, this month included), "March 2027". */
+/** The YYYY-MM a phrase means, seen from `today`: "2027-03" (or "2027-3"), "this month", "next month", "in 2
+ * months", "March" or "3" (the next time it comes round, this month included), "March 2027", "mar, 2027". */
 export function resolveMonth(phrase: string, today: string): string | undefined {
-  const text = phrase.trim().toLowerCase();
+  const text = phrase.trim().toLowerCase().replace(/,/g, '');
   const current = today.slice(0, 7);
-  if (/^\d{4}-(0[1-9]|1[0-2])$/.test(text)) return text;
+  const iso = /^(\d{4})-(\d{1,2})$/.exec(text);
+  if (iso) return Number(iso[2]) >= 1 && Number(iso[2]) <= 12 ? `${iso[1]}-${iso[2]!.padStart(2, '0')}` : undefined;
   if (text === 'this month') return current;
   if (text === 'next month') return addMonths(current, 1);
   const ahead = /^in (\d+) months?$/.exec(text);
   if (ahead) return addMonths(current, Number(ahead[1]));
-  const named = /^([a-z]+)(?: (\d{4}))?$/.exec(text);
-  const month = named ? monthIndex(named[1]!) : -1;
+  const named = /^([a-z]+|\d{1,2})(?:\s+(\d{4}))?$/.exec(text);
+  const month = !named ? -1 : /^\d+$/.test(named[1]!) ? Number(named[1]) - 1 : monthIndex(named[1]!);
+  if (month > 11) return undefined;
   if (!named || month < 0) return undefined;
   const wanted = String(month + 1).padStart(2, '0');
   if (named[2]) return `${named[2]}-${wanted}`;

@@ -44,6 +44,10 @@ describe('resolveMonth', () => {
     expect(resolveMonth('July', '2031-07-02')).toBe('2031-07');
     expect(resolveMonth('March 2035', '2031-07-02')).toBe('2035-03');
     expect(resolveMonth('2031-13', '2031-07-02')).toBeUndefined();
+    expect(resolveMonth('3', '2031-07-02')).toBe('2032-03');
+    expect(resolveMonth('2031-9', '2031-07-02')).toBe('2031-09');
+    expect(resolveMonth('mar, 2035', '2031-07-02')).toBe('2035-03');
+    expect(resolveMonth('13', '2031-07-02')).toBeUndefined();
   });
 
   it('moves months and weeks', () => {

@@ -1,21 +1,7 @@
 import { z } from 'zod';
 import { defineTool, ToolError } from '../../define-tool';
+import { isoDay, MONTHS, resolveMonth } from '../../../core/days';
 import { yearlyEvents, type YearlyEvent } from '../../mock-data/travel';
-
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
 
 export default defineTool({
   name: 'FindEvents',
@@ -33,7 +19,7 @@ export default defineTool({
     month: z
       .string()
       .min(1)
-      .describe('The month: a name ("March"), a number ("3"), or a year and month ("2027-03", "March 2027")'),
+      .describe('The month: a name ("March"), a number ("3"), "next month", or a year and month (YYYY-MM)'),
   }),
   run({ city, month }, ctx) {
     const all = yearlyEvents(ctx.store);
@@ -88,31 +74,11 @@ function occurrence(e: YearlyEvent, year: number) {
   };
 }
 
-/** "March", "mar", "3", "2027-03", "March 2027": a month, in the given year or the next time it comes round. */
+/** "March", "mar", "3", "next month", a YYYY-MM, "March" and a year: a month, the next time it comes round unless a year is given. */
 export function parseMonth(text: string, now: Date): { year: number; month: number } {
-  const t = text.trim().toLowerCase();
-  let year: number | undefined;
-  let month: number | undefined;
-  const iso = /^(\d{4})-(\d{1,2})$/.exec(t);
-  if (iso) {
-    year = Number(iso[1]);
-    month = Number(iso[2]);
-  } else {
-    const m = /^([a-z]+|\d{1,2})(?:,?\s+(\d{4}))?$/.exec(t);
-    if (m) {
-      month = /^\d+$/.test(m[1]!)
-        ? Number(m[1])
-        : MONTHS.findIndex((name) => name.startsWith(m[1]!) && m[1]!.length >= 3) + 1;
-      if (m[2]) year = Number(m[2]);
-    }
-  }
-  if (!month || month < 1 || month > 12)
-    throw new ToolError(`"${text}" is not a month: say e.g. "March", "3" or "2027-03".`);
-  if (year === undefined) {
-    const thisMonth = now.getUTCMonth() + 1;
-    year = now.getUTCFullYear() + (month < thisMonth ? 1 : 0);
-  }
-  return { year, month };
+  const found = resolveMonth(text, isoDay(now));
+  if (!found) throw new ToolError(`"${text}" is not a month: say e.g. "March", "3" or "next month".`);
+  return { year: Number(found.slice(0, 4)), month: Number(found.slice(5, 7)) };
 }
 
 function cap(s: string): string {
