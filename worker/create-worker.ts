@@ -123,7 +123,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
   // A hook file that cannot be loaded, or a HOOKS name no file has, stops the start: a guardrail must not go missing.
   const hooks = loadHooks(opts.settings.hooks, opts.hooks);
   const now = opts.now ?? (() => new Date());
-  const model = paced(opts.model ?? createModel(opts.settings.llm), opts.settings.scriptedStreamDelayMs, now);
+  const model = paced(opts.model ?? createModel(opts.settings.llm), opts.settings.scriptedStreamDelayMs, opts.now);
   const modelName = `${model.provider}:${model.modelId}`;
   // A fallback that cannot be made (no key for its provider, say) would only be found in an outage.
   for (const fallback of opts.settings.conversation.fallbackModels ?? []) {
@@ -253,11 +253,17 @@ function withTracing(
 }
 
 /** SCRIPTED_STREAM_DELAY_MS paces the scripted model, whether the settings made it or a test handed it in. */
-/** The scripted model at the worker's stream pace and on its clock; a real model as it is. */
-function paced(resolved: ResolvedModel, chunkDelayMs: number, now: () => Date): ResolvedModel {
+/**
+ * The scripted model at the worker's stream pace and on its clock when one is given (it reads the machine's
+ * otherwise); a real model as it is. Each is a new plain ScriptedModel: a subclass given (a test's recording model)
+ * is kept as it is unless a pace or a clock asks for the copy.
+ */
+function paced(resolved: ResolvedModel, chunkDelayMs: number, now?: () => Date): ResolvedModel {
   if (!(resolved.model instanceof ScriptedModel)) return resolved;
-  const model = resolved.model.withClock(now);
-  return { ...resolved, model: chunkDelayMs > 0 ? model.paced(chunkDelayMs) : model };
+  let model = resolved.model;
+  if (now) model = model.withClock(now);
+  if (chunkDelayMs > 0) model = model.paced(chunkDelayMs);
+  return { ...resolved, model };
 }
 
 /**
