@@ -260,7 +260,11 @@ export interface TrainService {
   close(): Promise<void>;
 }
 
-export async function startTrainService(opts: { port?: number; host?: string } = {}): Promise<TrainService> {
+/** `now`: the service's clock, for when a booking was made (the machine's unless a demo runs on another day). */
+export async function startTrainService(
+  opts: { port?: number; host?: string; now?: () => Date } = {},
+): Promise<TrainService> {
+  const now = opts.now ?? (() => new Date());
   const bookings: Booking[] = [];
   const byKey = new Map<string, Booking>();
 
@@ -290,7 +294,7 @@ export async function startTrainService(opts: { port?: number; host?: string } =
       journeys,
       total: Math.round(journeys.reduce((sum, j) => sum + j.price, 0) * 100) / 100,
       currency: 'GBP',
-      createdAt: new Date().toISOString(),
+      createdAt: now().toISOString(),
     };
     bookings.push(booking);
     if (key) byKey.set(key, booking);
