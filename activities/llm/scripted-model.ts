@@ -4,7 +4,8 @@
 // so worker restarts and activity retries behave as they would with a real model. Like a real model in multi-goal
 // mode, it hands a request that belongs to another agent over (ChangeGoal, by the script's routes), and the new
 // agent then acts on that request. It streams as well: the same reply, its text a few words per chunk, optionally
-// paced (SCRIPTED_STREAM_DELAY_MS) so the reply can be watched being written.
+// paced (SCRIPTED_STREAM_DELAY_MS) so the reply can be watched being written. Days its rules read ("next Monday",
+// `{day}` in a regex, `{{day 1}}` in a reply) mean what they do on its clock's today (the worker's).
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
