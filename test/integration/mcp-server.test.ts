@@ -336,7 +336,8 @@ describe('the MCP server at /mcp', () => {
     expect(wrong.headers.get('www-authenticate')).toMatch(/^Bearer/);
     const inspector = await inspect(url, { method: 'tools/list' });
     expect(inspector.code).not.toBe(0);
-    expect(inspector.stdout + inspector.stderr).toMatch(/auth_required|401/);
+    // It reports the server's 401 refusal (its body), as it prints any failed connection.
+    expect(inspector.stdout + inspector.stderr).toMatch(/needs Authorization: Bearer <key>/);
 
     const alice = await connect(ALICE);
     const started = await call(alice, 'start_conversation', {
