@@ -17,10 +17,6 @@ const RECORDED: [prefix: string, why: string][] = [
   ['test/fixtures/wire/', "providers' streams recorded as they were sent"],
   ['docs/screenshots/', 'pictures'],
   ['test/unit/run-view-fold.test.ts', 'its expectations quote the prompts of a recorded history (test/histories/)'],
-  [
-    'test/unit/days.test.ts',
-    "the calendar's own tests: each date is an input given with its today, none read from a clock",
-  ],
 ];
 
 /** YYYY-MM-DD, alone or starting a timestamp. */
