@@ -152,7 +152,7 @@ function uploadTables(opts: FilesOptions, up: UploadResults): string[] {
   const attached = summarize(runs.map((r) => r.attached.ms));
   const plain = summarize(runs.map((r) => r.plain.ms));
   return [
-    `A ${MB(up.pdf.bytes)} PDF (pdf-lib, made in ${formatMs(up.pdf.makeMs)} ms: ${up.pdf.pages - 1} text pages and one page with a`,
+    `A ${MB(up.pdf.bytes)} PDF (testkit/pdf.ts, made in ${formatMs(up.pdf.makeMs)} ms: ${up.pdf.pages - 1} text pages and one page with a`,
     `1,300×1,300 image of noise), a new copy each time (new bytes). API and worker in this process; ${opts.uploadWarmup}`,
     `warm-up run(s) discarded; each run a new conversation: upload (POST /api/files, the raw body), then the turn with`,
     `the file (POST …/messages, files: [id], wait=true; the model answers from the message, which lists the file with its`,

@@ -1,21 +1,21 @@
-// Files for the readers' tests, made in the test rather than committed: a PDF (pdf-lib), a workbook (exceljs), a big
+// Files for the readers' tests, made in the test rather than committed: a PDF (testkit/pdf.ts), a workbook (exceljs), a big
 // CSV, ZIPs written byte by byte (so a zip bomb can declare what it likes), and image headers.
 import { deflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { writePdf } from '../../testkit/pdf';
 
 /** A PDF of `pages` pages, each saying which it is; page 7 also names the secret. */
 export async function makePdf(pages = 12, title = 'Quarterly report', author = 'Ada Lovelace'): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let n = 1; n <= pages; n++) {
-    const page = doc.addPage([612, 792]);
-    page.drawText(`Page ${n} of the quarterly report.`, { x: 50, y: 720, size: 14, font });
-    if (n === 7) page.drawText('The vault code is 4-8-15-16-23-42.', { x: 50, y: 690, size: 12, font });
-  }
-  doc.setTitle(title);
-  doc.setAuthor(author);
-  return doc.save();
+  return writePdf({
+    title,
+    author,
+    pages: Array.from({ length: pages }, (_, i) => ({
+      lines: [
+        { text: `Page ${i + 1} of the quarterly report.`, x: 50, y: 720, size: 14 },
+        ...(i + 1 === 7 ? [{ text: 'The vault code is 4-8-15-16-23-42.', x: 50, y: 690, size: 12 }] : []),
+      ],
+    })),
+  });
 }
 
 export const CITIES = ['Paris', 'Lagos', 'Lima', 'Oslo', 'Pune'];

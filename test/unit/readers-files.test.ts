@@ -1,4 +1,4 @@
-// The readers on files with structure: a 12-page PDF made with pdf-lib (page 7 holds the secret), a workbook made with
+// The readers on files with structure: a 12-page PDF written by testkit/pdf.ts (page 7 holds the secret), a workbook made with
 // exceljs, and zip bombs written by hand — each read right or refused in words before anything is inflated.
 import { PREVIEW_CHARS } from '../../core/blobs';
 import { isoDay } from '../../core/days';
