@@ -1,9 +1,10 @@
 // `npm run build` writes dist/ in place. Two builds at once (the compiled-worker and client-package tests, the bench
 // beside the suite in CI) could each start a process on the other's half-written files. This runs them one at a time
 // across processes: the lock is a directory (made atomically) holding its owner's pid; a lock whose owner is gone is
-// taken over. With the build incremental, the second build writes nothing tsc already wrote.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// taken over. Within one jest run the tests build once (buildOncePerRun).
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { runFolder } from './run-folder';
 
 const BUILD_LOCK = path.join(__dirname, '..', 'node_modules', '.cache', 'build.lock');
 
@@ -42,4 +43,21 @@ function ownerAlive(lock: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * `npm run build` once per jest run: the first test file to ask builds (under the lock), the others find the run's
+ * stamp and build nothing. Outside a jest run with our global set-up, every call builds.
+ */
+export async function buildOncePerRun(
+  build: () => Promise<unknown>,
+  opts: { lock?: string; folder?: string } = {},
+): Promise<void> {
+  const folder = opts.folder ?? runFolder();
+  const stamp = folder && path.join(folder, 'built');
+  await withBuildLock(async () => {
+    if (stamp && existsSync(stamp)) return;
+    await build();
+    if (stamp) writeFileSync(stamp, String(process.pid));
+  }, opts.lock);
 }

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { cachedWorkflowBundle } from '../worker/bundle-cache';
 import { findChromium } from './chromium';
+import { RUN_FOLDER_PREFIX } from './run-folder';
 
 export default async function globalSetup(): Promise<void> {
   // Beside the bundling. When it cannot be made, the browser tests fail saying why (they ask again); the rest run.
@@ -18,7 +19,7 @@ export default async function globalSetup(): Promise<void> {
 
 async function bundleForTheRun(): Promise<void> {
   const { code } = await cachedWorkflowBundle(false);
-  const dir = path.join(os.tmpdir(), `agent-tests-${process.pid}`);
+  const dir = path.join(os.tmpdir(), `${RUN_FOLDER_PREFIX}${process.pid}`);
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'workflow-bundle.js');
   writeFileSync(file, code);

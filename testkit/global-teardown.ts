@@ -1,10 +1,8 @@
-// Jest's global tear-down: the workflow bundle the set-up wrote goes with the run.
+// Jest's global tear-down: the run's folder the set-up made (the workflow bundle, the web chat, …) goes with the run.
 import { rmSync } from 'node:fs';
-import path from 'node:path';
+import { runFolder } from './run-folder';
 
 export default function globalTeardown(): void {
-  const bundle = process.env.TEST_WORKFLOW_BUNDLE;
-  if (bundle && path.basename(path.dirname(bundle)).startsWith('agent-tests-')) {
-    rmSync(path.dirname(bundle), { recursive: true, force: true });
-  }
+  const folder = runFolder();
+  if (folder) rmSync(folder, { recursive: true, force: true });
 }

@@ -8,15 +8,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../worker/worker-settings';
+import { runFolder } from './run-folder';
 
 const WAIT_MS = 180_000;
 
 /** The built web chat's folder (with its index.html). */
 export async function builtWebChat(): Promise<string> {
-  const bundle = process.env.TEST_WORKFLOW_BUNDLE;
-  const shared = bundle && path.basename(path.dirname(bundle)).startsWith('agent-tests-');
   // Outside a jest run with our global set-up: a folder of this caller's own.
-  const root = shared ? path.dirname(bundle) : mkdtempSync(path.join(tmpdir(), 'web-chat-'));
+  const root = runFolder() ?? mkdtempSync(path.join(tmpdir(), 'web-chat-'));
   const out = path.join(root, 'web');
   const failed = path.join(root, 'web.failed');
   try {

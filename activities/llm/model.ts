@@ -3,10 +3,6 @@
 // takes its provider's own variable, as the AI SDK's providers name them (OPENAI_API_KEY, ANTHROPIC_API_KEY, …),
 // so one provider's key is never sent to another.
 import path from 'node:path';
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import { PROJECT_ROOT } from '../../tools/project-root';
 import { loadScript, ScriptedModel } from './scripted-model';
@@ -86,30 +82,45 @@ export function createModel(config: LlmConfig): ResolvedModel {
     modelId,
     description: `LLM ${provider}:${modelId}${baseUrl ? ` at ${baseUrl}` : ''}`,
   });
+  // Each provider's package is loaded when a model of it is made: together ~150 ms that a worker, the API and every
+  // test file would pay at start for providers they never use.
+  /* eslint-disable @typescript-eslint/no-require-imports */
   switch (provider) {
-    case 'openai':
+    case 'openai': {
+      const { createOpenAI } = require('@ai-sdk/openai') as typeof import('@ai-sdk/openai');
       return described(createOpenAI({ apiKey: needKey(), baseURL: baseUrl }).responses(modelId));
-    case 'openai-chat':
+    }
+    case 'openai-chat': {
+      const { createOpenAI } = require('@ai-sdk/openai') as typeof import('@ai-sdk/openai');
       return described(createOpenAI({ apiKey: needKey(), baseURL: baseUrl }).chat(modelId));
-    case 'anthropic':
+    }
+    case 'anthropic': {
+      const { createAnthropic } = require('@ai-sdk/anthropic') as typeof import('@ai-sdk/anthropic');
       return described(createAnthropic({ apiKey: needKey(), baseURL: baseUrl })(modelId));
-    case 'google':
+    }
+    case 'google': {
+      const { createGoogleGenerativeAI } = require('@ai-sdk/google') as typeof import('@ai-sdk/google');
       return described(createGoogleGenerativeAI({ apiKey: needKey(), baseURL: baseUrl })(modelId));
-    case 'openai-compatible':
+    }
+    case 'openai-compatible': {
       if (!baseUrl)
         throw new Error(
           'LLM_BASE_URL is not set: openai-compatible needs the endpoint, e.g. http://localhost:11434/v1 ' +
             '(LLM_BASE_URL is for LLM_MODEL: an openai-compatible model beside another LLM_MODEL has no endpoint).',
         );
       // Local servers (Ollama, LM Studio) often need no key.
+      const { createOpenAICompatible } =
+        require('@ai-sdk/openai-compatible') as typeof import('@ai-sdk/openai-compatible');
       return described(
         createOpenAICompatible({ name: 'openai-compatible', baseURL: baseUrl, apiKey: key, includeUsage: true })(
           modelId,
         ),
       );
+    }
     case 'scripted':
       return scripted(path.resolve(modelId), `scripted model from ${modelId}`);
   }
+  /* eslint-enable @typescript-eslint/no-require-imports */
 }
 
 function parseModel(model: string): { provider: Provider; modelId: string } {

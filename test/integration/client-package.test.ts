@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ptoScript } from '../fixtures/scripts';
 import { startTemporal, startWorker } from '../../testkit/temporal';
-import { withBuildLock } from '../../testkit/build-lock';
+import { buildOncePerRun } from '../../testkit/build-lock';
 import { week } from '../../testkit/days';
 
 const run = promisify(execFile);
@@ -24,7 +24,7 @@ describe('the client package (exports "./client")', () => {
   let project: string;
 
   beforeAll(async () => {
-    await withBuildLock(() => run('npm', ['run', '-s', 'build'], { cwd: ROOT }));
+    await buildOncePerRun(() => run('npm', ['run', '-s', 'build'], { cwd: ROOT }));
     // A user's project with the package installed (a symlink, as `npm link` or a workspace makes).
     project = mkdtempSync(path.join(tmpdir(), 'client-package-'));
     mkdirSync(path.join(project, 'node_modules'));

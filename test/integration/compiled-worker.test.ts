@@ -15,7 +15,7 @@ import { readWorkerSettings } from '../../worker/worker-settings';
 import { TRACING_SETTING_NAMES } from '../../runtime/tracing';
 import { startReceiver } from '../helpers/otlp-receiver';
 import { startTemporal } from '../../testkit/temporal';
-import { withBuildLock } from '../../testkit/build-lock';
+import { buildOncePerRun } from '../../testkit/build-lock';
 import { week } from '../../testkit/days';
 
 const run = promisify(execFile);
@@ -55,7 +55,7 @@ describe('the compiled worker (node dist/worker/main.js)', () => {
   const taskQueue = `compiled-${process.pid}`;
 
   beforeAll(async () => {
-    await withBuildLock(() => run('npm', ['run', '-s', 'build'], { cwd: ROOT }));
+    await buildOncePerRun(() => run('npm', ['run', '-s', 'build'], { cwd: ROOT }));
     env = await startTemporal();
     dataDir = mkdtempSync(path.join(tmpdir(), 'compiled-worker-'));
     // Nothing else configured: the model, goals and MCP registry are the shipped defaults, found from dist/.

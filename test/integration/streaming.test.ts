@@ -4,7 +4,8 @@
 // Only the complete reply enters history.
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createModel } from '../../activities/llm/model';
-import { RedisStreamBus, type StreamBus, type StreamChunk } from '../../stream';
+import type { StreamBus, StreamChunk } from '../../stream';
+import { RedisStreamBus } from '../../stream/redis-bus';
 import type { ChatMessage } from '../../core/types';
 import { history, say, startConversation } from '../helpers/conversation';
 import {

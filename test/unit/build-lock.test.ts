@@ -1,9 +1,10 @@
-// testkit/build-lock.ts: builds of dist/ one at a time across processes, and a lock left by a dead process taken over.
+// testkit/build-lock.ts: builds of dist/ one at a time across processes, a lock left by a dead process taken over,
+// and one build per jest run.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { withBuildLock } from '../../testkit/build-lock';
+import { buildOncePerRun, withBuildLock } from '../../testkit/build-lock';
 
 const freshLock = () => path.join(mkdtempSync(path.join(tmpdir(), 'build-lock-')), 'build.lock');
 
@@ -37,5 +38,24 @@ describe('the build lock', () => {
     mkdirSync(lock);
     writeFileSync(path.join(lock, 'pid'), String(dead));
     await expect(withBuildLock(async () => 'built', lock)).resolves.toBe('built');
+  });
+
+  it('builds once per run: files asking at once wait for the one build; a failed build is tried again', async () => {
+    const lock = freshLock();
+    const folder = mkdtempSync(path.join(tmpdir(), 'agent-tests-'));
+    let builds = 0;
+    const build = async () => {
+      builds++;
+      await new Promise((r) => setTimeout(r, 100));
+    };
+    await Promise.all([1, 2, 3].map(() => buildOncePerRun(build, { lock, folder })));
+    expect(builds).toBe(1);
+
+    const other = mkdtempSync(path.join(tmpdir(), 'agent-tests-'));
+    await expect(
+      buildOncePerRun(() => Promise.reject(new Error('tsc failed')), { lock, folder: other }),
+    ).rejects.toThrow();
+    await buildOncePerRun(build, { lock, folder: other });
+    expect(builds).toBe(2);
   });
 });

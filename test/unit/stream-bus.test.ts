@@ -3,7 +3,8 @@
 // is down.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { MemoryStreamBus, RedisStreamBus, type StreamBus, type StreamChunk } from '../../stream';
+import { MemoryStreamBus, type StreamBus, type StreamChunk } from '../../stream';
+import { RedisStreamBus } from '../../stream/redis-bus';
 import { freePort, startRedis, type RunningRedis } from '../../testkit/redis-server';
 
 const delta = (attempt: string, text: string): StreamChunk => ({ kind: 'delta', attempt, text });
