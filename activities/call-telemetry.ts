@@ -116,11 +116,11 @@ export function recordLlmUsage(call: LlmCall, usage: Usage): void {
 }
 
 /** One tool call, in a `tool.call` span, counted by its outcome (`failed`: it threw, and Temporal retries it). */
-export function observeToolCall(
+export function observeToolCall<T extends ToolOutcome>(
   tool: string,
   server: string | undefined,
-  call: () => Promise<ToolOutcome>,
-): Promise<ToolOutcome> {
+  call: () => Promise<T>,
+): Promise<T> {
   const count = (outcome: string) =>
     meter()
       ?.createCounter(METRICS.toolCalls, 'calls', 'Tool calls by tool, MCP server (none for native tools) and outcome')

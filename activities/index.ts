@@ -8,6 +8,7 @@ import { createCodeActivities, type CodeDeps } from './sandbox/code-activities';
 import { createToolDispatcher } from './tool-activities';
 import { createFileActivities, type FileDeps } from './file-activities';
 import type { HookRunner } from './hooks/hook-runner';
+import { toolPipeline } from './tool-pipeline';
 
 export interface ActivityDeps extends GoalDeps {
   llm: LlmDeps;
@@ -22,13 +23,15 @@ export interface ActivityDeps extends GoalDeps {
 }
 
 export function createActivities(deps: ActivityDeps) {
+  // Every kind of tool call, one way: hooks, claim check, telemetry (tool-pipeline.ts).
+  const callTool = toolPipeline({ hooks: deps.hooks, check: deps.files, limits: deps.limits });
   return {
     ...createGoalActivities(deps),
     ...createLlmActivities({ ...deps.llm, maxReplyChars: deps.limits?.maxReplyChars, hooks: deps.hooks }),
-    ...createMcpActivities({ ...deps.mcp, hooks: deps.hooks }, deps.limits, deps.files),
-    ...createCodeActivities({ made: deps.made, ...deps.code, hooks: deps.hooks }),
+    ...createMcpActivities(deps.mcp, callTool, deps.limits),
+    ...createCodeActivities({ made: deps.made, ...deps.code }, callTool),
     ...(deps.files ? createFileActivities(deps.files) : {}),
     // The catch-all: any activity type not named above is a native tool.
-    default: createToolDispatcher(deps.tools, deps.toolContext, deps.limits, deps.files, deps.hooks),
+    default: createToolDispatcher(deps.tools, deps.toolContext, callTool),
   };
 }

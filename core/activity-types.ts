@@ -73,7 +73,9 @@ export interface CodeActivities {
     callId: string;
   }): Promise<{ spec: ToolSpec; file: string } | { problems: string[] }>;
   /** A made tool's call: version `version` of `name`, run in the sandbox. */
-  runMadeTool(input: { name: string; version: number; args: Record<string, unknown> }): Promise<HookedOutcome>;
+  runMadeTool(
+    input: { name: string; version: number; args: Record<string, unknown> } & ToolCaller,
+  ): Promise<HookedOutcome>;
   /** `agent tools --made`: every made tool file, broken and disabled ones too (their usage comes from Temporal's
    * histories, client/registry-catalog.ts). */
   describeMadeTools(): Promise<MadeToolSummary[]>;
@@ -100,7 +102,9 @@ export interface McpActivities {
    * during the call goes to the conversation (core/tool-questions.ts); `spent`: what its sampling cost. */
   callMcpTool(input: McpCallRequest): Promise<HookedOutcome & { spent?: Usage }>;
   /** Calls an HTTP API operation (`httpApis`); 4xx answers and non-idempotent failures come back as outcomes. */
-  callHttpTool(input: { name: string; ref: HttpToolRef; args: Record<string, unknown> }): Promise<HookedOutcome>;
+  callHttpTool(
+    input: { name: string; ref: HttpToolRef; args: Record<string, unknown> } & ToolCaller,
+  ): Promise<HookedOutcome>;
   /** The registry's endpoints and every MCP tool (for clients: `agent endpoints`, `agent tools`). */
   describeCatalog(): Promise<{ catalog: CatalogSummary; tools: ToolSpec[] }>;
   /** An endpoint's resources, resource templates and prompts (`agent endpoints <name>`, the API). */
@@ -111,15 +115,20 @@ export interface McpActivities {
   getPrompt(input: PromptRef): Promise<PromptOpening>;
 }
 
-export interface McpCallRequest {
+/** Who calls a tool, as every kind's activity is told (the tool pipeline's claim check and hooks): absent in calls
+ * scheduled before that kind said it. */
+export interface ToolCaller {
+  /** Whose conversation calls (AgentGoalInput.owner): a result kept whole is theirs. */
+  owner?: string;
+  /** The calling conversation's goal. */
+  goalId?: string;
+}
+
+export interface McpCallRequest extends ToolCaller {
   /** `<server>__<tool>`. */
   name: string;
   ref: McpToolRef;
   args: Record<string, unknown>;
-  /** Whose conversation calls (AgentGoalInput.owner); absent in calls scheduled before owners reached tools. */
-  owner?: string;
-  /** The calling conversation's goal. */
-  goalId?: string;
   /** Set when the conversation's budget is used (what was spent, against what): the server's sampling is refused. */
   overBudget?: string;
   /** A delegate's call: the user's conversation at the top of its tree, where the tool's progress shows too. */
@@ -132,8 +141,11 @@ export type ToolActivity = (args: Record<string, unknown>, call?: NativeToolCall
 /** What a native tool's call says besides its arguments (local activities: PATCHES.localNativeTools). */
 export interface NativeToolCall {
   /** Whose conversation calls: a result kept whole is kept for them. A local activity runs inside its workflow's
-   * task, so it cannot ask the workflow (a query would wait for that very task). */
-  owner: string;
+   * task, so it cannot ask the workflow (a query would wait for that very task); absent in calls scheduled before
+   * every kind said it, the conversation is asked. */
+  owner?: string;
+  /** The calling conversation's goal, for the hooks; absent in calls scheduled before every kind said it. */
+  goalId?: string;
 }
 
 /** Failure types the activities raise, named once so retry policies and the workflow agree. */

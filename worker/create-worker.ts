@@ -7,6 +7,7 @@ import { openBlobStore, type BlobStore } from '../blobs';
 import { describeFile } from '../readers';
 import { AttachedImages } from '../activities/llm/attached-images';
 import { createToolDispatcher } from '../activities/tool-activities';
+import { toolPipeline } from '../activities/tool-pipeline';
 import { createModel, type ResolvedModel } from '../activities/llm/model';
 import { ScriptedModel } from '../activities/llm/scripted-model';
 import { loadPrices } from '../activities/llm/prices';
@@ -335,9 +336,7 @@ export async function createToolWorker(opts: {
       default: createToolDispatcher(
         mine,
         { store, now: store.now, services: opts.services },
-        opts.limits,
-        undefined,
-        opts.hooks,
+        toolPipeline({ hooks: opts.hooks, limits: opts.limits }),
       ),
     },
   });

@@ -16,6 +16,7 @@ import {
   type LlmActivities,
   type McpActivities,
   type ToolActivity,
+  type ToolCaller,
 } from '../core/activity-types';
 import type { GoalReason } from '../core/effects';
 import type { HookedOutcome } from '../core/hooks';
@@ -164,10 +165,14 @@ export const checkToolDraft = drafting(code.checkToolDraft);
 export const createTool = drafting(code.createTool);
 
 /** A made tool's call, named in the Temporal UI by the tool and its version. */
-export function runMadeTool(spec: ToolSpec, args: Record<string, unknown>): Promise<HookedOutcome> {
+export function runMadeTool(
+  spec: ToolSpec,
+  args: Record<string, unknown>,
+  { owner, goalId }: ToolCaller = {},
+): Promise<HookedOutcome> {
   const version = spec.made?.version ?? 0;
   return code.runMadeTool.executeWithOptions({ ...CODE_OPTIONS, summary: `${spec.name} v${version} (made tool)` }, [
-    { name: spec.name, version, args },
+    { name: spec.name, version, args, ...(owner ? { owner } : {}), ...(goalId ? { goalId } : {}) },
   ]);
 }
 
@@ -194,10 +199,9 @@ function mcpCallOptions(ref: McpToolRef, askMs: number, heartbeatSeconds: number
   };
 }
 
-/** Who calls a tool: its conversation's owner and goal, and how long a question of the tool's may wait. */
-export interface ToolCaller {
-  owner?: string;
-  goalId?: string;
+/** Who calls a tool (its conversation's owner and goal, which every kind's activity is told), and how long a
+ * question of the tool's may wait. */
+export interface ToolCallContext extends ToolCaller {
   /** TOOL_QUESTION_TIMEOUT. */
   questionSeconds?: number;
   /** The conversation's budget is used: the tool may not use our model (sampling). */
@@ -217,16 +221,17 @@ export function runTool(
   spec: ToolSpec,
   args: Record<string, unknown>,
   waitWhenCancelled: boolean,
-  caller: ToolCaller = {},
+  caller: ToolCallContext = {},
   /** Native tools of this worker run as local activities (see `runsLocally`). */
   local = false,
 ): Promise<HookedOutcome & { spent?: Usage }> {
   const cancellationType = waitWhenCancelled
     ? ActivityCancellationType.WAIT_CANCELLATION_COMPLETED
     : ActivityCancellationType.TRY_CANCEL;
+  const { owner, goalId, overBudget, userConversation } = caller;
+  const who: ToolCaller = { ...(owner ? { owner } : {}), ...(goalId ? { goalId } : {}) };
   if (spec.mcp) {
     const askMs = 3 * 1000 * (caller.questionSeconds ?? 0);
-    const { owner, goalId, overBudget, userConversation } = caller;
     return mcp.callMcpTool.executeWithOptions(
       { ...mcpCallOptions(spec.mcp, askMs, caller.heartbeatSeconds), cancellationType },
       [
@@ -234,8 +239,7 @@ export function runTool(
           name: spec.name,
           ref: spec.mcp,
           args,
-          ...(owner ? { owner } : {}),
-          ...(goalId ? { goalId } : {}),
+          ...who,
           ...(overBudget ? { overBudget } : {}),
           ...(userConversation ? { userConversation } : {}),
         },
@@ -252,7 +256,7 @@ export function runTool(
         ),
         cancellationType,
       },
-      [{ name: spec.name, ref: spec.http, args }],
+      [{ name: spec.name, ref: spec.http, args, ...who }],
     );
   // A tool owned by another worker: same activity type, its own task queue, and a bounded wait for that worker,
   // so if nobody serves the queue the LLM hears so in 30 s, not 3 minutes.
@@ -260,11 +264,11 @@ export function runTool(
   if (local && runsLocally(spec))
     return localNativeTools[spec.name]!.executeWithOptions({ ...LOCAL_TOOL_OPTIONS, cancellationType }, [
       args,
-      { owner: caller.owner ?? LOCAL_OWNER },
+      { ...who, owner: owner ?? LOCAL_OWNER },
     ]);
   return nativeTools[spec.name]!.executeWithOptions(
     { ...NATIVE_TOOL_OPTIONS, ...routed, cancellationType, heartbeatTimeout: heartbeat(caller.heartbeatSeconds) },
-    [args],
+    [args, who],
   );
 }
 

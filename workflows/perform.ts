@@ -58,7 +58,8 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
       if (spec.kind === 'http' && !patched(PATCHES.httpApis))
         return { status: 'tool_error', error: 'this conversation started before HTTP API tools existed' };
       if (spec.kind === 'made') {
-        const outcome = await versioned(PATCHES.createTool, () => runMadeTool(spec, call.args));
+        const caller = { owner: convo.input.owner, goalId: convo.goal.id };
+        const outcome = await versioned(PATCHES.createTool, () => runMadeTool(spec, call.args, caller));
         return 'failed' in outcome ? { status: 'tool_error', error: outcome.failed } : outcome;
       }
       const { task } = convo.input;

@@ -5,10 +5,8 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { FailureTypes, type CodeActivities } from '../../core/activity-types';
 import type { MadeTools } from '../../tools/made/made-tools';
 import { DEFAULT_SANDBOX_LIMITS, runSandboxed, type SandboxLimits } from '../../tools/made/sandbox';
-import { observeToolCall } from '../call-telemetry';
 import { whileHeartbeating } from '../heartbeat';
-import type { HookRunner } from '../hooks/hook-runner';
-import { afterToolCall, beforeToolCall, withDecisions } from '../hooks/tool-hooks';
+import { toolPipeline, type CallTool } from '../tool-pipeline';
 
 export interface CodeDeps {
   limits?: SandboxLimits;
@@ -16,16 +14,13 @@ export interface CodeDeps {
   made?: MadeTools;
   /** The model that drafts tools (`provider:model`), for their provenance. */
   modelName?: string;
-  /** The hooks around tool calls (HOOKS: beforeToolCall, afterToolCall): made tools' calls go past them too. */
-  hooks?: HookRunner;
 }
 
-export function createCodeActivities({
-  limits = DEFAULT_SANDBOX_LIMITS,
-  made,
-  modelName,
-  hooks,
-}: CodeDeps = {}): CodeActivities {
+export function createCodeActivities(
+  { limits = DEFAULT_SANDBOX_LIMITS, made, modelName }: CodeDeps = {},
+  /** The tool pipeline: a made tool's call goes the way every tool call does (hooks, claim check). */
+  callTool: CallTool = toolPipeline({}),
+): CodeActivities {
   const registry = () => {
     if (made) return made;
     throw ApplicationFailure.nonRetryable(
@@ -58,19 +53,10 @@ export function createCodeActivities({
       return { spec, file: created.file };
     },
 
-    async runMadeTool({ name, version, args }) {
-      return observeToolCall(name, undefined, async () => {
-        const before = await beforeToolCall(hooks, { tool: name }, args);
-        if (before.stopped) return before.stopped;
-        const after = await afterToolCall(
-          hooks,
-          { tool: name },
-          before.args,
-          await registry().run(name, version, before.args),
-        );
-        return withDecisions(after.outcome, [...before.decisions, ...after.decisions]);
-      });
-    },
+    runMadeTool: ({ name, version, args, owner, goalId }) =>
+      callTool({ tool: name, args, owner, goalId }, async (checked) => ({
+        outcome: await registry().run(name, version, checked),
+      })),
 
     async describeMadeTools() {
       const tools = registry();
