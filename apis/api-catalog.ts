@@ -17,6 +17,8 @@ export interface ApiCall {
   headers: Record<string, string>;
   auth?: ApiEntry['auth'];
   timeoutMs: number;
+  /** A lost attempt is sent again: a read, or any call of an API that honours idempotency keys (`idempotencyKeys`). */
+  retried: boolean;
 }
 
 export interface ListedApi {
@@ -88,6 +90,7 @@ export class ApiCatalog {
       operation,
       ...resolved,
       timeoutMs: entry.timeoutMs,
+      retried: operation.readOnly || entry.idempotencyKeys,
     }));
     const error = problem ? `${problem} (still serving the document loaded at ${good.at})` : undefined;
     return { status: { ...status, toolCount: calls.length, ...(error ? { error } : {}) }, calls };
@@ -185,9 +188,10 @@ export function apiToolSpec(api: string, entry: ApiEntry, op: ApiOperation, take
       api,
       operation: op.id,
       method: op.method.toUpperCase(),
-      // Only reads are sent again: HTTP calls PUT and DELETE idempotent, but an API need not honour it, and a write
-      // that may have acted is the user's to check (its Idempotency-Key lets a server that honours it deduplicate).
-      idempotent: op.readOnly,
+      // Reads are sent again, and writes to an API that honours the Idempotency-Key they carry (`idempotencyKeys`).
+      // HTTP calls PUT and DELETE idempotent, but an API need not honour it: elsewhere a write that may have acted is
+      // the user's to check.
+      idempotent: op.readOnly || entry.idempotencyKeys,
       timeoutMs: entry.timeoutMs,
     },
   };

@@ -23,6 +23,9 @@ const common = {
   /** Per request; a hung API is given up after this long. */
   timeoutMs: z.number().int().positive().max(600_000).default(30_000),
   requireApproval: apiApproval.default('writes'),
+  /** The API honours the Idempotency-Key header (Stripe, GitHub's and most payment APIs): a write whose attempt was
+   * lost (a 5xx, a timeout, a dead worker) is sent again with the same key, as a read is, and done once. */
+  idempotencyKeys: z.boolean().default(false),
   /** Sent with every request (`${env:…}` allowed). */
   headers: z.record(z.string(), z.string()).default({}),
   auth: auth.optional(),

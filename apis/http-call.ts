@@ -2,12 +2,13 @@
 // JSON body), the entry's headers and auth, an Idempotency-Key on every call that changes something (the same on
 // every attempt of the call, so a server that honours it deduplicates); the answer as an outcome. A 4xx is a tool
 // error the model can act on, with the server's message; a 5xx, a timeout or a lost connection is retried when the
-// operation only reads, and otherwise told as it is: the request may have acted, so it is not sent again.
+// operation only reads or its API honours idempotency keys (the same key again: done once), and otherwise told as it
+// is: the request may have acted, so it is not sent again.
 import { mayHaveRun } from '../core/failures';
 import type { ToolOutcome } from '../core/types';
 import type { ApiCall } from './api-catalog';
 
-/** A failure worth another attempt (Temporal retries the activity); only reads throw it. */
+/** A failure worth another attempt (Temporal retries the activity): only a call that may be sent again throws it. */
 export class RetryableHttpError extends Error {
   override name = 'RetryableHttpError';
 }
@@ -48,7 +49,7 @@ export async function callApi(
         status: 'tool_error',
         error: `${call.api}: could not connect for ${where} (${cause}); nothing was sent`,
       };
-    if (op.readOnly) throw new RetryableHttpError(`${call.api}: ${where} failed: ${cause}`);
+    if (call.retried) throw new RetryableHttpError(`${call.api}: ${where} failed: ${cause}`);
     return mayHaveRun(call.api, op.id, cause);
   } finally {
     clearTimeout(timer);
@@ -57,7 +58,7 @@ export async function callApi(
   const body = parseBody(text, res.headers.get('content-type'));
   if (res.status >= 500) {
     const why = `HTTP ${res.status} from ${call.api} for ${where}: ${messageOf(body)}`;
-    if (op.readOnly) throw new RetryableHttpError(why);
+    if (call.retried) throw new RetryableHttpError(why);
     return {
       status: 'tool_error',
       error: `${why}. It was not sent again: it may have acted. Check before trying again.`,

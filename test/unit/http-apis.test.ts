@@ -115,6 +115,9 @@ describe('operationsOf', () => {
     expect(ops.map((o) => `${o.readOnly}/${idempotent(o)}`).join(' ')).toBe(
       'true/true false/false true/true false/false',
     );
+    // An API that honours idempotency keys: its writes are retried too, with the same key.
+    const keyed = entryOf({ openapi: 'petstore.json', idempotencyKeys: true });
+    expect(ops.map((o) => apiToolSpec('p', keyed, o, new Set()).http!.idempotent)).toEqual([true, true, true, true]);
     expect(del!.body).toBeUndefined();
     expect(baseUrlOf(doc, FIXTURE)).toBe('http://127.0.0.1:4010');
     expect(baseUrlOf(doc, FIXTURE, 'http://other:1/api/')).toBe('http://other:1/api');
@@ -336,7 +339,16 @@ describe('callApi against a local server', () => {
     });
   const callOf = (id: string, extra: Partial<ApiCall> = {}): ApiCall => {
     const operation = operationsOf(SHOP, [id])[0]!;
-    return { api: 'shop', baseUrl: base, operation, headers: { 'X-Client': 'tests' }, timeoutMs: 5_000, ...extra };
+    const retried = operation.readOnly;
+    return {
+      api: 'shop',
+      baseUrl: base,
+      operation,
+      headers: { 'X-Client': 'tests' },
+      timeoutMs: 5_000,
+      retried,
+      ...extra,
+    };
   };
   const key = { idempotencyKey: 'key-123' };
 
@@ -390,6 +402,17 @@ describe('callApi against a local server', () => {
       error:
         'HTTP 500 from shop for POST /orders: database down. It was not sent again: it may have acted. Check before trying again.',
     });
+  });
+
+  it('retries a POST to an API that honours idempotency keys, as a GET: a 5xx and a hung server', async () => {
+    answer(500, 'application/json', '{"error":{"message":"database down"}}');
+    await expect(callApi(callOf('createOrder', { retried: true }), { body: {} }, key)).rejects.toThrow(
+      new RetryableHttpError('HTTP 500 from shop for POST /orders: database down'),
+    );
+    expect(seen.at(-1)?.headers['idempotency-key']).toBe('key-123');
+    await expect(callApi(callOf('hangPost', { timeoutMs: 150, retried: true }), {}, key)).rejects.toThrow(
+      new RetryableHttpError('shop: POST /hang failed: no answer within 150 ms'),
+    );
   });
 
   it('gives up on a hung server after timeoutMs: a GET is retried, a POST may have run', async () => {
@@ -463,7 +486,7 @@ describe('parseRegistry with httpApis', () => {
     const { apis, endpoints } = parseRegistry(text);
     expect(Object.keys(endpoints)).toEqual(['fx']);
     const defaults = { includeOperations: ['*'], excludeOperations: [], enabled: true, categories: [], headers: {} };
-    expect(apis.pets).toEqual({ ...pets, ...defaults, timeoutMs: 30_000, requireApproval: 'writes' });
+    expect(apis.pets).toEqual({ ...pets, ...defaults, timeoutMs: 30_000, requireApproval: 'writes', idempotencyKeys: false });
   });
 
   it('names the API and the field of a problem, and refuses a name an MCP server has', () => {
