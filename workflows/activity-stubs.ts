@@ -18,6 +18,7 @@ import {
   type ToolActivity,
   type ToolCaller,
 } from '../core/activity-types';
+import { ACTIVITY_STEPS } from '../core/activity-steps';
 import type { GoalReason } from '../core/effects';
 import type { HookedOutcome } from '../core/hooks';
 import { LOCAL_OWNER } from '../core/blobs';
@@ -91,10 +92,10 @@ function withGiveUp<A extends { goal: { agentName: string } }, R>(
     );
 }
 
-export const validatePrompt = withGiveUp('check the prompt fits', llm.validatePrompt);
-export const planTurn = withGiveUp('plan the next step', llm.planTurn);
-export const vetAndPlan = withGiveUp('check the prompt fits and plan the next step', llm.vetAndPlan);
-export const summarizeConversation = withGiveUp('summarise for continue-as-new', llm.summarizeConversation);
+export const validatePrompt = withGiveUp(ACTIVITY_STEPS.validatePrompt.label, llm.validatePrompt);
+export const planTurn = withGiveUp(ACTIVITY_STEPS.planTurn.label, llm.planTurn);
+export const vetAndPlan = withGiveUp(ACTIVITY_STEPS.vetAndPlan.label, llm.vetAndPlan);
+export const summarizeConversation = withGiveUp(ACTIVITY_STEPS.summarizeConversation.label, llm.summarizeConversation);
 
 const NATIVE_TOOL_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '1 minute',

@@ -11,10 +11,10 @@ import {
   clip,
   closeStep,
   decision,
-  HOUSEKEEPING,
+  isHousekeeping,
+  isModelCall,
   isoTime,
   modelAnswer,
-  MODEL_TASKS,
   promptOf,
   STATES,
   statusOf,
@@ -121,13 +121,13 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
       const input = one(a.input);
       // A prompt's turn begins when the model is first asked about it (prompts wait their turn in a queue). One
       // taken up without a model call of its own (an answer passed down to a delegate) belongs to the turn it answered.
-      const taken = MODEL_TASKS[type] ? prompts.findIndex((p) => p.text === promptOf(input)) : -1;
+      const taken = isModelCall(type) ? prompts.findIndex((p) => p.text === promptOf(input)) : -1;
       if (taken >= 0) {
         const next = prompts.splice(0, taken + 1).at(-1)!;
         newTurn(next.text, next.at);
       }
       if (type === 'resolveGoal') goalLookups.add(String(e.eventId));
-      if (HOUSEKEEPING.has(type)) continue;
+      if (isHousekeeping(type)) continue;
       const step = activityStep(type, input, a.activityId ?? '', at, asked);
       if (step) byActivity.set(String(e.eventId), add(step, at));
     } else if (e.activityTaskStartedEventAttributes) {
@@ -167,7 +167,7 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
       const type = data?.activity_type ?? '';
       if (type !== 'searchTools') {
         // A native tool run as a local activity (PATCHES.localNativeTools).
-        if (HOUSEKEEPING.has(type) || MODEL_TASKS[type]) continue;
+        if (isHousekeeping(type) || isModelCall(type)) continue;
         const step = activityStep(type, undefined, `l${data.activity_id ?? e.eventId}`, at, asked);
         if (!step) continue;
         // Run inside the workflow task that asked for it (the marker's own schedule time is the workflow's clock).

@@ -5,29 +5,19 @@ import type { ChatMessage, ToolCall, ToolOutcome, Usage } from '../../core/types
 import type { PlanResult, PromptVerdict } from '../../core/activity-types';
 import type { RunStatus, RunStep } from '../../core/run-view';
 import { addUsage } from '../../core/usage';
+import { activityStepOf } from '../../core/activity-steps';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
-export const MODEL_TASKS: Record<string, string> = {
-  vetAndPlan: 'check the prompt and plan',
-  planTurn: 'plan the next step',
-  validatePrompt: 'check the prompt fits',
-  summarizeConversation: 'summarise for continue-as-new',
-};
-const DRAFTS: Record<string, string> = {
-  checkGoalDraft: 'CreateAgent: check the draft',
-  createGoal: 'CreateAgent: write the agent',
-  checkToolDraft: 'CreateTool: check the draft',
-  createTool: 'CreateTool: write the tool',
-};
 /** Whether an activity type is a model call (planTurn, vetAndPlan, validatePrompt, summarizeConversation). */
 export function isModelCall(type: string | null | undefined): boolean {
-  return !!type && Object.prototype.hasOwnProperty.call(MODEL_TASKS, type);
+  return activityStepOf(type)?.kind === 'model';
 }
 
 /** Activities a conversation runs for itself (settings, goal lookups, catalogs): not steps of a turn. */
-export const HOUSEKEEPING = new Set(['loadSettings', 'resolveGoal', 'describeCatalog', 'describeAgents']);
-const BUILTIN_ACTIVITIES: Record<string, string> = { listAgents: 'ListAgents', runCode: 'RunCode' };
+export function isHousekeeping(type: string | null | undefined): boolean {
+  return activityStepOf(type)?.kind === 'housekeeping';
+}
 export const STATES = new Set<string>(['waiting_for_user', 'working', 'awaiting_approval', 'ended']);
 const DETAIL_CHARS = 120;
 
@@ -41,21 +31,27 @@ export function activityStep(
 ): RunStep | null {
   const step: RunStep = { id: `a${activityId}`, kind: 'tool', label: type, status: 'running', startedAt: at };
   const req = input as { name?: string; version?: number; ref?: { server?: string; api?: string } } | undefined;
-  if (MODEL_TASKS[type]) return { ...step, kind: 'model', label: MODEL_TASKS[type] };
-  if (DRAFTS[type]) return { ...step, kind: 'draft', label: DRAFTS[type] };
-  if (type === 'callMcpTool' || type === 'callHttpTool') {
-    takeAsked(asked, req?.name ?? '');
-    const endpoint = req?.ref?.server ?? req?.ref?.api;
-    return { ...step, label: req?.name ?? type, ...(endpoint ? { endpoint, detail: endpoint } : {}) };
+  const known = activityStepOf(type);
+  switch (known?.kind) {
+    case 'model':
+    case 'draft':
+      return { ...step, kind: known.kind, label: known.label };
+    case 'endpoint': {
+      takeAsked(asked, req?.name ?? '');
+      const endpoint = req?.ref?.server ?? req?.ref?.api;
+      return { ...step, label: req?.name ?? type, ...(endpoint ? { endpoint, detail: endpoint } : {}) };
+    }
+    case 'made': {
+      const madeVersion = req?.version ?? 0;
+      return { ...step, label: req?.name ?? type, madeVersion, detail: `made tool v${madeVersion}` };
+    }
+    case 'builtin':
+      return takeAsked(asked, known.tool) ? { ...step, label: known.tool } : null;
+    default:
+      // A native tool's activity, named after the tool (housekeeping is skipped before it gets here).
+      takeAsked(asked, type);
+      return step;
   }
-  if (type === 'runMadeTool') {
-    const madeVersion = req?.version ?? 0;
-    return { ...step, label: req?.name ?? type, madeVersion, detail: `made tool v${madeVersion}` };
-  }
-  const builtin = BUILTIN_ACTIVITIES[type];
-  if (builtin) return takeAsked(asked, builtin) ? { ...step, label: builtin } : null;
-  takeAsked(asked, type);
-  return step;
 }
 
 /** The prompt a model call is about: the one it checks, or the user's message its transcript ends with. */

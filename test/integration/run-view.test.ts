@@ -104,7 +104,7 @@ describe('run view (API)', () => {
       const turn = waiting.root.turns[1]!;
       expect(turn.prompt).toMatch(new RegExp(`^take ${mon}`));
       expect(turn.steps.map((s) => [s.kind, s.label])).toEqual([
-        ['model', 'check the prompt and plan'],
+        ['model', 'check the prompt fits and plan the next step'],
         ['delegate', 'PTO assistant'],
         ['delegate', 'Order status'],
       ]);

@@ -74,7 +74,7 @@ test("delegates: the parent's AskAgent steps carry the children's branches, tota
   const childId = `${parentId}/3-goal_hr_pto`;
   const child = fold('delegation-child.json', childId);
   expect(outline(parent)[1]).toEqual([
-    'model:check the prompt and plan:done',
+    'model:check the prompt fits and plan the next step:done',
     'delegate:goal_hr_pto:done',
     'delegate:goal_order_status:done',
     'model:plan the next step:done',
@@ -201,4 +201,13 @@ test('native tools run as local activities show as tool steps, with their time a
   expect(Date.parse(local.endedAt!)).toBeGreaterThanOrEqual(Date.parse(local.startedAt));
   expect(unknown!.steps[1]!.error).toMatch(/nobody@example\.com/);
   expect(booked!.steps[2]!.id).toMatch(/^al\d+$/);
+});
+
+test('a builtin with an activity of its own is a step of that tool (ReadFile, RunCode)', () => {
+  const steps = (file: string) => outline(fold(file)).flat();
+  expect(steps('read-file.json').filter((s) => s.startsWith('tool:'))).toEqual(['tool:ReadFile:done']);
+  expect(steps('run-code.json').filter((s) => s.startsWith('tool:'))).toEqual([
+    'tool:RunCode:done',
+    'tool:RunCode:failed',
+  ]);
 });

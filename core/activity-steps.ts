@@ -1,0 +1,54 @@
+// Every activity the workflows schedule, by name, and what it is as a step of a run: the one table the run view reads
+// (client/run-view/steps.ts) and the workflow's activity stubs label their calls from (workflows/activity-stubs.ts).
+// Keyed by the activity interfaces themselves, so the compiler refuses an activity added without its entry. A native
+// tool's activity is named after the tool (the catch-all `default`): not listed, a tool step by its own name.
+import { LIST_AGENTS, READ_FILE, RUN_CODE, SEARCH_TOOLS } from './builtin-specs';
+import type { CodeActivities, FileActivities, GoalActivities, LlmActivities, McpActivities } from './activity-types';
+
+export type ActivityStep =
+  /** A model call; `label` says what for (the Temporal UI's summary, the run view's step). */
+  | { kind: 'model'; label: string }
+  /** CreateAgent's and CreateTool's checks and writes. */
+  | { kind: 'draft'; label: string }
+  /** A builtin tool's own activity: the step is that tool's call. */
+  | { kind: 'builtin'; tool: string }
+  /** A tool call through an endpoint (MCP server, HTTP API) or the sandbox (a made tool): named by its input. */
+  | { kind: 'endpoint' | 'made' }
+  /** What a conversation (or a client, through a describe workflow) runs for itself: never a step of a turn. */
+  | { kind: 'housekeeping' };
+
+type ActivityName = keyof (GoalActivities & LlmActivities & McpActivities & CodeActivities & FileActivities);
+
+export const ACTIVITY_STEPS = {
+  validatePrompt: { kind: 'model', label: 'check the prompt fits' },
+  planTurn: { kind: 'model', label: 'plan the next step' },
+  vetAndPlan: { kind: 'model', label: 'check the prompt fits and plan the next step' },
+  summarizeConversation: { kind: 'model', label: 'summarise for continue-as-new' },
+  checkGoalDraft: { kind: 'draft', label: 'CreateAgent: check the draft' },
+  createGoal: { kind: 'draft', label: 'CreateAgent: write the agent' },
+  checkToolDraft: { kind: 'draft', label: 'CreateTool: check the draft' },
+  createTool: { kind: 'draft', label: 'CreateTool: write the tool' },
+  listAgents: { kind: 'builtin', tool: LIST_AGENTS },
+  searchTools: { kind: 'builtin', tool: SEARCH_TOOLS },
+  runCode: { kind: 'builtin', tool: RUN_CODE },
+  readFile: { kind: 'builtin', tool: READ_FILE },
+  callMcpTool: { kind: 'endpoint' },
+  callHttpTool: { kind: 'endpoint' },
+  runMadeTool: { kind: 'made' },
+  loadSettings: { kind: 'housekeeping' },
+  resolveGoal: { kind: 'housekeeping' },
+  describeCatalog: { kind: 'housekeeping' },
+  describeAgents: { kind: 'housekeeping' },
+  describeGoalFiles: { kind: 'housekeeping' },
+  manageGoal: { kind: 'housekeeping' },
+  describeMadeTools: { kind: 'housekeeping' },
+  manageMadeTool: { kind: 'housekeeping' },
+  describeEndpointFeatures: { kind: 'housekeeping' },
+  readResource: { kind: 'housekeeping' },
+  getPrompt: { kind: 'housekeeping' },
+} as const satisfies Record<ActivityName, ActivityStep>;
+
+/** What an activity of this type is as a step; undefined for a native tool's (named after the tool). */
+export function activityStepOf(type: string | null | undefined): ActivityStep | undefined {
+  return type && Object.hasOwn(ACTIVITY_STEPS, type) ? ACTIVITY_STEPS[type as ActivityName] : undefined;
+}
