@@ -18,9 +18,9 @@ export interface ToolSpec {
   approval: ApprovalPolicy;
   /** Changes nothing (native `readOnly`, MCP `readOnlyHint`); absent in specs recorded before it existed. */
   readOnly?: boolean;
-  /** `builtin` tools are handled by the workflow itself (core/builtin-specs.ts: ListAgents, ChangeGoal, CompleteGoal,
-   * AskAgent, AskUser, SearchTools, CreateAgent, CreateTool, RunCode); `made` tools are pure functions CreateTool
-   * made, run in the worker's sandbox. */
+  /** `builtin` tools are handled by the workflow itself (their specs: core/builtin-specs.ts BUILTIN_TOOLS; what the
+   * workflow does with each: workflows/builtins/); `made` tools are pure functions CreateTool made, run in the
+   * worker's sandbox. */
   kind: 'native' | 'builtin' | 'mcp' | 'made' | 'http';
   /** For made tools: the version of the tool this spec is (a conversation keeps the version it was given). */
   made?: { version: number };

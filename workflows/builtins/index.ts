@@ -1,4 +1,7 @@
-// Every builtin tool, by name: a new builtin is one file here and one line in each list below.
+// Every builtin tool, by name. A new builtin is a file here, its entry in the table (and its appliers) below, and its
+// spec in core/builtin-specs.ts; one that runs an activity also needs that activity, an effect kind (core/effects.ts),
+// its performer (workflows/perform.ts) and its entry in core/activity-steps.ts. test/unit/builtin-lists.test.ts
+// checks the specs and the docs' lists against this table.
 import {
   ASK_AGENT,
   ASK_USER,
