@@ -7,18 +7,11 @@ import type { StreamBus, StreamChunk } from '../stream/bus';
 import type { ChatMessage } from '../core/types';
 import type { ConversationFeed, ConversationState, PendingApproval } from '../core/conversation-types';
 import type { ToolProgress, ToolQuestion } from '../core/tool-questions';
+import type { LiveEvent } from '../core/live-events';
 
 export type { ToolProgress };
 
-export type LiveEvent =
-  | { event: 'message'; data: { seq: number; message: ChatMessage } }
-  | { event: 'token'; data: { attempt: string; offset: number; text: string } }
-  | { event: 'discard'; data: { attempt: string } }
-  | { event: 'approval'; data: { pending: PendingApproval | null } }
-  | { event: 'question'; data: { question: ToolQuestion | null } }
-  | { event: 'tool_progress'; data: ToolProgress }
-  | { event: 'state'; data: { state: ConversationState; goalId: string } }
-  | { event: 'error'; data: { message: string } };
+export type { LiveEvent } from '../core/live-events';
 
 /** Where a view is: the next message it wants, and how much of which attempt's text it has. */
 export interface Position {

@@ -2,6 +2,7 @@
 // the server's message, a 401 tells whoever listens (the key prompt), and the live events come from one EventSource.
 import type { AgentsDescription } from '../core/activity-types';
 import type { BlobRef } from '../core/blobs';
+import type { LiveEvent, SeqMessage } from '../core/live-events';
 import type { MadeToolSummary } from '../core/made-tools';
 import type { AgentRegistry, EndpointRegistry, ToolRegistry } from '../core/registry';
 import type { EndpointFeatures, PromptRef } from '../core/mcp-features';
@@ -39,11 +40,6 @@ export type {
   Usage,
 };
 
-export interface SeqMessage {
-  seq: number;
-  message: ChatMessage;
-}
-
 /** GET /api/conversations/{id}. */
 export interface Conversation {
   id: string;
@@ -55,7 +51,6 @@ export interface Conversation {
   /** The question a running tool asks the user (absent from APIs before tool questions). */
   question?: ToolQuestion | null;
   usage: Usage;
-  title?: string | null;
 }
 
 export interface Started {
@@ -64,16 +59,8 @@ export interface Started {
   greeting?: AgentReply | null;
 }
 
-/** The events of GET /api/conversations/{id}/events (api/live-feed.ts). */
-export type LiveEvent =
-  | { event: 'message'; data: SeqMessage }
-  | { event: 'token'; data: { attempt: string; offset: number; text: string } }
-  | { event: 'discard'; data: { attempt: string } }
-  | { event: 'approval'; data: { pending: PendingApproval | null } }
-  | { event: 'question'; data: { question: ToolQuestion | null } }
-  | { event: 'tool_progress'; data: ToolProgress }
-  | { event: 'state'; data: { state: ConversationState; goalId: string } }
-  | { event: 'error'; data: { message: string } };
+/** The events of GET /api/conversations/{id}/events: the API's own type (core/live-events.ts). */
+export type { LiveEvent, SeqMessage };
 
 export class ApiError extends Error {
   constructor(
