@@ -8,7 +8,6 @@ import type {
   ToolMatch,
   ResolvedGoal,
   ToolCall,
-  ToolOutcome,
   ToolSpec,
   Usage,
 } from './types';
@@ -46,6 +45,8 @@ interface EffectInputs {
   /** Validation and planning in one activity (PATCHES.oneModelWait); the prompt is already in the transcript. */
   vet_and_plan: { prompt: QueuedPrompt; request: VetAndPlanRequest };
   plan: { request: PlanRequest };
+  /** A tool call of any kind (native, MCP, HTTP API, made, and the builtins that run an activity of their own):
+   * workflows/tool-kinds.ts runs it by its kind. */
   run_tool: { call: ToolCall; spec: ToolSpec };
   /** For the ListAgents call, or (no call) the list a multi-goal run starts with. */
   list_agents: { call?: ToolCall };
@@ -66,10 +67,6 @@ interface EffectInputs {
   check_tool_draft: { call: ToolCall };
   /** CreateTool, approved: the tool's next version written, with the request that asked for it. */
   create_tool: { call: ToolCall; request: string };
-  /** RunCode: the script run in the sandbox, its answer (or why not) the call's outcome. */
-  run_code: { call: ToolCall };
-  /** ReadFile: a window of a file the conversation holds, read from the blob store. */
-  read_file: { call: ToolCall; ref: BlobRef };
 }
 
 export interface DelegateStart {
@@ -99,8 +96,6 @@ export interface EffectResults {
   search_tools: ToolMatch[] | StepFailure;
   check_goal_draft: { problems: string[] } | StepFailure;
   create_goal: GoalDraftResult | StepFailure;
-  run_code: ToolOutcome;
-  read_file: ToolOutcome;
   check_tool_draft: ToolDraftCheck | StepFailure;
   /** The new tool's spec when it was written. */
   create_tool: { spec: ToolSpec; file: string } | { problems: string[] } | StepFailure;

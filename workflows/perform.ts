@@ -1,5 +1,6 @@
 // Performing effects: the one place activities are scheduled and delegates started. Each effect kind has exactly
-// one performer (Performers, checked by the compiler); its result goes back to Conversation.apply.
+// one performer (Performers, checked by the compiler); its result goes back to Conversation.apply. A tool call, of
+// whatever kind, is one effect (run_tool) whose kind's runner is in tool-kinds.ts.
 import {
   CancellationScope,
   getExternalWorkflowHandle,
@@ -19,21 +20,17 @@ import {
   listAgents,
   planTurn,
   resolveGoal,
-  readFile,
-  runCode,
-  runMadeTool,
-  runsLocally,
-  runTool,
   searchTools,
   validatePrompt,
   vetAndPlan,
 } from './activity-stubs';
 import type { Conversation } from './decider/conversation';
-import { DEFAULT_DELEGATION_LIMITS, userConversationOf } from './decider/delegations';
+import { DEFAULT_DELEGATION_LIMITS } from './decider/delegations';
 import { envelopeOf, envelopeOfFailure } from './envelope';
-import { failSoft, toolError } from './failures';
+import { failSoft } from './failures';
 import { withFallback } from './fallback';
-import { PATCHES, type PatchId, type RunVersions } from './versions';
+import { kindOf, TOOL_KINDS, versioned } from './tool-kinds';
+import { PATCHES, type RunVersions } from './versions';
 
 /** What performing needs beyond the conversation. */
 export interface PerformContext {
@@ -54,29 +51,8 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
       withFallback(convo, (model, giveUp) => vetAndPlan({ ...request, ...model }, giveUp, heartbeat())),
     plan: ({ request }) =>
       withFallback(convo, (model, giveUp) => planTurn({ ...request, ...model }, giveUp, heartbeat())),
-    run_tool: async ({ call, spec }) => {
-      if (spec.kind === 'http' && !patched(PATCHES.httpApis))
-        return { status: 'tool_error', error: 'this conversation started before HTTP API tools existed' };
-      if (spec.kind === 'made') {
-        const caller = { owner: convo.input.owner, goalId: convo.goal.id };
-        const outcome = await versioned(PATCHES.createTool, () => runMadeTool(spec, call.args, caller));
-        return 'failed' in outcome ? { status: 'tool_error', error: outcome.failed } : outcome;
-      }
-      const { task } = convo.input;
-      const caller = {
-        owner: convo.input.owner,
-        goalId: convo.goal.id,
-        questionSeconds: convo.settings.toolQuestionTimeoutSeconds,
-        overBudget: convo.budget.overBudget(convo.goal, convo.settings) ?? undefined,
-        userConversation: task ? userConversationOf(workflowInfo().workflowId, task.depth) : undefined,
-        heartbeatSeconds: heartbeat(),
-      };
-      // Checked only where it could change the command: other tools' histories get no marker.
-      const local = runsLocally(spec) && patched(PATCHES.localNativeTools);
-      return runTool(spec, call.args, !!ctx.versions().cancelAndExpire, caller, local).catch((err) =>
-        toolError(err, spec),
-      );
-    },
+    run_tool: ({ call, spec }) =>
+      TOOL_KINDS[kindOf(spec)]({ call, spec, convo, waitWhenCancelled: !!ctx.versions().cancelAndExpire }),
     list_agents: () => failSoft(() => listAgents()),
     resolve_goal: (effect) =>
       failSoft(() => resolveGoal(effect.goalId, effect.why, effect.why === 'refresh' ? effect.known : undefined)),
@@ -91,24 +67,7 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
     check_tool_draft: ({ call }) => versioned(PATCHES.createTool, () => checkToolDraft(call.args, heartbeat())),
     create_tool: ({ call, request }) =>
       versioned(PATCHES.createTool, () => createTool({ draft: call.args, request, callId: call.id }, heartbeat())),
-    read_file: async ({ call, ref }) => {
-      const { id: _id, ...window } = call.args;
-      const outcome = await versioned(PATCHES.files, () => readFile({ ref, window }));
-      return 'failed' in outcome ? { status: 'tool_error', error: outcome.failed } : outcome;
-    },
-    run_code: async ({ call }) => {
-      const outcome = await versioned(PATCHES.runCode, () =>
-        runCode({ code: String(call.args.code), input: call.args.input }),
-      );
-      return 'failed' in outcome ? { status: 'tool_error', error: outcome.failed } : outcome;
-    },
   };
-}
-
-/** A new command path, behind its patch; a run recorded before it says so instead of running it. */
-function versioned<T>(patchId: PatchId, run: () => Promise<T>): Promise<T | { failed: string }> {
-  if (!patched(patchId)) return Promise.resolve({ failed: 'this conversation started before this tool existed' });
-  return failSoft(run);
 }
 
 /** Starts one delegate as a child conversation and, in its own scope, hands its envelope back when it ends. */

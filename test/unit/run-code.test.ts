@@ -1,4 +1,4 @@
-// RunCode in the decider (a run_code effect for a well-formed call, the LLM told why otherwise) and as an activity
+// RunCode in the decider (a run_tool effect, like any tool's, for a well-formed call, the LLM told why otherwise) and as an activity
 // (the sandbox's answer, or the code's error with its line, as the call's outcome).
 import { BUILTIN_TOOLS, RUN_CODE } from '../../core/builtin-specs';
 import { createCodeActivities } from '../../activities/sandbox/code-activities';
@@ -20,7 +20,8 @@ describe('RunCode in the decider', () => {
       next(convo, 'plan'),
       calls([RUN_CODE, { code: 'return input.reduce((a, b) => a + b, 0);', input: [1, 2] }]),
     );
-    const effect = next(convo, 'run_code');
+    const effect = next(convo, 'run_tool');
+    expect(effect.spec.name).toBe(RUN_CODE);
     expect(effect.call.args).toEqual({ code: 'return input.reduce((a, b) => a + b, 0);', input: [1, 2] });
     convo.apply(effect, { status: 'ok', result: { output: 3, ms: 1 } });
     expect(convo.messages.at(-1)).toMatchObject({ kind: 'tool', outcome: { status: 'ok', result: { output: 3 } } });

@@ -54,9 +54,7 @@ export function createBuiltins(convo: BuiltinContext) {
       ...search.appliers,
       ...create.appliers,
       ...ask.appliers,
-      ...code.appliers,
       ...made.appliers,
-      ...files.appliers,
     },
   };
 }

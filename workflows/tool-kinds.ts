@@ -1,0 +1,94 @@
+// How the workflow runs a tool call of each kind: the one place a kind's activity is chosen (perform.ts's run_tool
+// looks the kind up here instead of branching). Each kind keeps the patch that brought it, checked where it always
+// was, so a recorded conversation replays the commands it scheduled. A builtin that only runs an activity of its own
+// (RunCode, ReadFile) is an entry of BUILTIN_RUNS: its call is a run_tool effect like any other tool's.
+import { patched, workflowInfo } from '@temporalio/workflow';
+import type { ResultOf } from '../core/effects';
+import { READ_FILE, RUN_CODE } from '../core/builtin-specs';
+import type { ToolCall, ToolOutcome, ToolSpec } from '../core/types';
+import { readFile, runCode, runMadeTool, runsLocally, runTool, type ToolCallContext } from './activity-stubs';
+import type { Conversation } from './decider/conversation';
+import { userConversationOf } from './decider/delegations';
+import { failSoft, toolError } from './failures';
+import { PATCHES, type PatchId } from './versions';
+
+export type ToolKind = 'native' | 'mcp' | 'http' | 'made' | 'builtin';
+
+/** One call to run: what it is, and the conversation that makes it. */
+export interface ToolRun {
+  call: ToolCall;
+  spec: ToolSpec;
+  convo: Conversation;
+  /** A cancelled call is waited for until it stops (PATCHES.cancelAndExpire). */
+  waitWhenCancelled: boolean;
+}
+
+type Runner = (run: ToolRun) => Promise<ResultOf<'run_tool'>>;
+
+/** A call's kind: by the spec's kind, and for endpoints by the reference it carries, as runs have always told them. */
+export function kindOf(spec: ToolSpec): ToolKind {
+  if (spec.kind === 'builtin' || spec.kind === 'made') return spec.kind;
+  if (spec.mcp) return 'mcp';
+  if (spec.http) return 'http';
+  return 'native';
+}
+
+/** Who calls: the conversation's owner and goal, its budget, its place in a delegation tree, its timeouts. */
+function callerOf(convo: Conversation): ToolCallContext {
+  const { task } = convo.input;
+  return {
+    owner: convo.input.owner,
+    goalId: convo.goal.id,
+    questionSeconds: convo.settings.toolQuestionTimeoutSeconds,
+    overBudget: convo.budget.overBudget(convo.goal, convo.settings) ?? undefined,
+    userConversation: task ? userConversationOf(workflowInfo().workflowId, task.depth) : undefined,
+    heartbeatSeconds: convo.settings.heartbeatTimeoutSeconds,
+  };
+}
+
+const endpointOrNative: Runner = ({ call, spec, convo, waitWhenCancelled }) => {
+  // Checked only where it could change the command: other tools' histories get no marker.
+  const local = runsLocally(spec) && patched(PATCHES.localNativeTools);
+  return runTool(spec, call.args, waitWhenCancelled, callerOf(convo), local).catch((err) => toolError(err, spec));
+};
+
+export const TOOL_KINDS: Record<ToolKind, Runner> = {
+  native: endpointOrNative,
+  mcp: endpointOrNative,
+  http: async (run) => {
+    if (!patched(PATCHES.httpApis))
+      return { status: 'tool_error', error: 'this conversation started before HTTP API tools existed' };
+    return endpointOrNative(run);
+  },
+  made: async ({ call, spec, convo }) => {
+    const caller = { owner: convo.input.owner, goalId: convo.goal.id };
+    return outcomeOf(await versioned(PATCHES.createTool, () => runMadeTool(spec, call.args, caller)));
+  },
+  builtin: async (run) => {
+    const builtin = BUILTIN_RUNS[run.spec.name];
+    if (!builtin) return { status: 'tool_error', error: `${run.spec.name} is not run as a tool call` };
+    return outcomeOf(await builtin(run));
+  },
+};
+
+/** The builtins whose call runs an activity of their own, by tool name. */
+const BUILTIN_RUNS: Record<string, (run: ToolRun) => Promise<ToolOutcome | { failed: string }>> = {
+  [RUN_CODE]: ({ call }) =>
+    versioned(PATCHES.runCode, () => runCode({ code: String(call.args.code), input: call.args.input })),
+  [READ_FILE]: ({ call, convo }) => {
+    const { id, ...window } = call.args;
+    // The builtin checked the id before this call was made: the conversation holds that file.
+    const ref = convo.log.files.get(String(id))!;
+    return versioned(PATCHES.files, () => readFile({ ref, window }));
+  },
+};
+
+function outcomeOf(outcome: ToolOutcome | { failed: string }): ToolOutcome {
+  return 'failed' in outcome ? { status: 'tool_error', error: outcome.failed } : outcome;
+}
+
+/** A new command path, behind its patch; a run recorded before it says so instead of running it. */
+export function versioned<T>(patchId: PatchId, run: () => Promise<T>): Promise<T | { failed: string }> {
+  if (!patched(patchId)) return Promise.resolve({ failed: 'this conversation started before this tool existed' });
+  return failSoft(run);
+}
