@@ -1,5 +1,5 @@
 // The builtin tools' names and specs, as the LLM reads them: tools the workflow handles itself, without a tool
-// activity (workflows/builtins/ decides each). Most change only the conversation; AskAgent starts delegates,
+// activity (workflows/decider/builtins/ decides each). Most change only the conversation; AskAgent starts delegates,
 // CreateAgent writes a goal file and CreateTool a tool file after the user approves them.
 import type { AgentSummary, ToolSpec } from './types';
 

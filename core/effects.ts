@@ -2,15 +2,7 @@
 // EffectInputs and EffectResults keeps both halves checked by the compiler: perform(effect) must return the
 // result of that effect's kind, and Conversation.apply(effect, result) receives exactly that type, with no casts.
 import type { BlobRef } from './blobs';
-import type {
-  AgentSummary,
-  GoalDraftResult,
-  ToolMatch,
-  ResolvedGoal,
-  ToolCall,
-  ToolSpec,
-  Usage,
-} from './types';
+import type { AgentSummary, GoalDraftResult, ToolMatch, ResolvedGoal, ToolCall, ToolSpec, Usage } from './types';
 import type { AgentGoalInput, ConfirmDecision } from './conversation-types';
 import type { ToolDraftCheck } from './made-tools';
 import type { AnsweredQuestion } from './tool-questions';

@@ -2,18 +2,10 @@
 // e-mail addresses before the model sees them) or block it with a reason. One file each in the hooks folder
 // (HOOKS_DIR; HOOKS names the ones that run, in order), run inside activities (activities/hooks/), their decisions
 // recorded in the transcript as notes. Pure types and wording here: the workflow and the web chat read decisions too.
+import type { HookDecision, HookPoint } from './hook-points';
 import type { ChatMessage, ToolCall, ToolOutcome } from './types';
 
-/** Where a hook runs. */
-export type HookPoint = 'userMessage' | 'beforeModelCall' | 'afterModelCall' | 'beforeToolCall' | 'afterToolCall';
-
-export const HOOK_POINTS: readonly HookPoint[] = [
-  'userMessage',
-  'beforeModelCall',
-  'afterModelCall',
-  'beforeToolCall',
-  'afterToolCall',
-];
+export { HOOK_POINTS, type HookDecision, type HookPoint } from './hook-points';
 
 /** Which model call: planning the turn, checking a prompt fits the goal (VALIDATE_PROMPTS), or summarising. */
 export type ModelTask = 'plan' | 'validate' | 'summarize';
@@ -79,18 +71,6 @@ export function defineHook<P extends HookPoint, Config = undefined>(hook: Hook<P
 }
 
 export const HOOK_NAME = /^[a-z][a-z0-9-]{0,63}$/;
-
-/** A hook's decision, as the transcript records it: passes are not recorded. */
-export interface HookDecision {
-  hook: string;
-  point: HookPoint;
-  /** `failed`: the hook threw or answered nonsense; it failed closed, as a block does. */
-  action: 'rewrite' | 'block' | 'failed';
-  /** rewrite: what changed (the hook's words); block: its reason; failed: what went wrong. */
-  note: string;
-  /** At the tool points: the tool called. */
-  tool?: string;
-}
 
 /** A tool's outcome with what its hooks decided (absent when they only passed), for the workflow to record. */
 export type HookedOutcome = ToolOutcome & { hooks?: HookDecision[] };

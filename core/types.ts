@@ -1,7 +1,7 @@
 // Shared, pure types: imported by the workflow (deterministic sandbox), activities, worker and client.
 // Nothing here may import I/O code.
 import type { BlobRef } from './blobs';
-import type { HookDecision, HookPoint } from './hooks';
+import type { HookDecision, HookPoint } from './hook-points';
 
 /** A JSON Schema object (draft 2020-12 / draft-07 subset) describing a tool's input. */
 export type JsonSchema = Record<string, unknown>;
@@ -19,7 +19,7 @@ export interface ToolSpec {
   /** Changes nothing (native `readOnly`, MCP `readOnlyHint`); absent in specs recorded before it existed. */
   readOnly?: boolean;
   /** `builtin` tools are handled by the workflow itself (their specs: core/builtin-specs.ts BUILTIN_TOOLS; what the
-   * workflow does with each: workflows/builtins/); `made` tools are pure functions CreateTool made, run in the
+   * workflow does with each: workflows/decider/builtins/); `made` tools are pure functions CreateTool made, run in the
    * worker's sandbox. */
   kind: 'native' | 'builtin' | 'mcp' | 'made' | 'http';
   /** For made tools: the version of the tool this spec is (a conversation keeps the version it was given). */

@@ -4,14 +4,16 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { formatConversations, formatHistory, formatReply } from '../../client/terminal-format';
 import type { ChatMessage } from '../../core/types';
+import type { AgentClient } from '../../client/agent-client';
+import type { Caller } from '../auth';
 import { visibleFeed } from '../conversation-access';
-import type { AgentsServerDeps } from './agents-server';
 import { answer, approvalOf, approvalShape, conversationId, guarded, questionOf, questionShape } from './shapes';
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const STATE = z.enum(['waiting_for_user', 'working', 'awaiting_approval', 'ended']);
 
-export function addReadingTools(server: McpServer, { agents, caller }: AgentsServerDeps): void {
+/** On `server`, for `caller`: what the agents server's reading tools need of its deps. */
+export function addReadingTools(server: McpServer, { agents, caller }: { agents: AgentClient; caller: Caller }): void {
   server.registerTool(
     'list_agents',
     {

@@ -1,10 +1,10 @@
-// The builtins as the docs list them, checked against the table the workflow runs on (workflows/builtins/index.ts)
+// The builtins as the docs list them, checked against the table the workflow runs on (workflows/decider/builtins/index.ts)
 // and the specs the model reads (core/builtin-specs.ts): a builtin added to the code and left out of a list fails here.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BUILTIN_TOOLS } from '../../core/builtin-specs';
-import type { BuiltinContext } from '../../workflows/builtins/builtin';
-import { createBuiltins } from '../../workflows/builtins';
+import type { BuiltinContext } from '../../workflows/decider/builtins/builtin';
+import { createBuiltins } from '../../workflows/decider/builtins';
 
 const ROOT = path.join(__dirname, '..', '..');
 const names = Object.keys(createBuiltins({} as BuiltinContext).table).sort();

@@ -486,7 +486,13 @@ describe('parseRegistry with httpApis', () => {
     const { apis, endpoints } = parseRegistry(text);
     expect(Object.keys(endpoints)).toEqual(['fx']);
     const defaults = { includeOperations: ['*'], excludeOperations: [], enabled: true, categories: [], headers: {} };
-    expect(apis.pets).toEqual({ ...pets, ...defaults, timeoutMs: 30_000, requireApproval: 'writes', idempotencyKeys: false });
+    expect(apis.pets).toEqual({
+      ...pets,
+      ...defaults,
+      timeoutMs: 30_000,
+      requireApproval: 'writes',
+      idempotencyKeys: false,
+    });
   });
 
   it('names the API and the field of a problem, and refuses a name an MCP server has', () => {

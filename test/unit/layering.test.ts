@@ -1,6 +1,7 @@
 // The lint rules that keep the folders layered one way (eslint.config.mjs LAYERS) and workflow code deterministic,
 // checked against imports planted in each folder: every rule must bite on a bad import and let a good one through,
-// so a rule with a hole fails here, not in a production replay. Then the real tree: no folder imports in a circle.
+// so a rule with a hole fails here, not in a production replay. Then the real tree imports down the layers only (its
+// circles, file by file and folder by folder: import-circles.test.ts), and the README says the layers as lint has them.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -139,17 +140,6 @@ describe('the source tree', () => {
     return graph;
   }
 
-  it('has no folder circles', () => {
-    const graph = folderGraph();
-    const circles: string[] = [];
-    const visit = (folder: string, trail: string[]) => {
-      if (trail.includes(folder)) return circles.push([...trail.slice(trail.indexOf(folder)), folder].join(' → '));
-      for (const next of graph.get(folder) ?? []) visit(next, [...trail, folder]);
-    };
-    for (const folder of graph.keys()) visit(folder, []);
-    expect(circles).toEqual([]);
-  });
-
   it('imports down the layers only, as lint says', () => {
     const layerOf = new Map(LAYERS.flatMap((names, i) => names.map((n) => [n, i] as const)));
     const upward = [...folderGraph()].flatMap(([from, targets]) =>
@@ -158,5 +148,18 @@ describe('the source tree', () => {
         .map((to) => `${from} → ${to}`),
     );
     expect(upward).toEqual([]);
+  });
+
+  it('README says the layers as lint has them, and names every folder; docs/architecture.md gives each a section', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const said = /\*\*Imports go one way\*\*, bottom to top: ([^.]*)\./.exec(readme)?.[1] ?? '';
+    const layers = said.split(' < ').map((group) => [...group.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]));
+    expect(layers).toEqual(LAYERS);
+    const folders = readme.slice(readme.indexOf('The folders:'), readme.indexOf('**Imports go one way**'));
+    const architecture = readFileSync(path.join(ROOT, 'docs', 'architecture.md'), 'utf8');
+    const unnamed = [...folderGraph().keys(), 'web', 'test', 'testkit', 'bench', 'evals', 'examples']
+      .filter((f) => !folders.includes(`\`${f}/\``) || !architecture.includes(`**\`${f}/\`**`))
+      .sort();
+    expect(unnamed).toEqual([]);
   });
 });

@@ -2,11 +2,23 @@
 // compiler against the effect's result type. The builtin tools bring their own.
 import type { Appliers } from '../../core/effects';
 import type { ToolOutcome } from '../../core/types';
-import { moveGoal, switchByClient } from '../builtins/change-goal';
-import type { Conversation } from './conversation';
+import type { BuiltinAppliers } from './builtins';
+import type { BuiltinContext } from './builtins/builtin';
+import { moveGoal, switchByClient } from './builtins/change-goal';
+import type { Budget } from './budget';
 import { recordDecisions } from './hook-decisions';
+import type { Prompts } from './prompts';
+import type { Turn } from './turn';
 
-export function appliersFor(convo: Conversation): Appliers {
+/** What the appliers change of the conversation (Conversation implements it). */
+export interface ApplierHost extends BuiltinContext {
+  readonly turn: Turn;
+  readonly budget: Budget;
+  readonly prompts: Prompts;
+  readonly builtins: { appliers: BuiltinAppliers };
+}
+
+export function appliersFor(convo: ApplierHost): Appliers {
   return {
     validate: (effect, verdict) => convo.turn.applyVerdict(effect.prompt, verdict),
     vet_and_plan: (effect, verdict) => convo.turn.applyVettedPlan(verdict, effect.prompt),

@@ -2,10 +2,22 @@
 // delegates at work; these record what is known of each and stop the turn, so the agent waits for the next prompt.
 import type { Effect } from '../../core/effects';
 import { cancelledCall } from '../../core/failures';
-import type { Conversation } from './conversation';
+import type { Builtin, BuiltinContext } from './builtins/builtin';
+import type { Prompts } from './prompts';
+import type { ToolStep } from './tool-step';
+import type { Turn } from './turn';
+
+/** What cancelling changes of the conversation (Conversation implements it). */
+export interface CancelHost extends BuiltinContext {
+  readonly turn: Turn;
+  readonly step: ToolStep;
+  readonly prompts: Prompts;
+  readonly builtins: { table: Record<string, Builtin> };
+  endTurn(outcome?: 'cancelled'): void;
+}
 
 /** The effect in flight was cancelled before it finished: record what is known of it. */
-export function applyCancelled(convo: Conversation, effect: Effect): void {
+export function applyCancelled(convo: CancelHost, effect: Effect): void {
   if (effect.kind === 'validate') convo.log.user(effect.prompt);
   if (effect.kind === 'run_tool')
     convo.record(effect.call, { status: 'tool_error', error: cancelledCall(effect.spec) });
@@ -18,7 +30,7 @@ export function applyCancelled(convo: Conversation, effect: Effect): void {
 }
 
 /** Stops the turn: calls not yet run are declined, and the agent waits for the next prompt. */
-export function stopTurn(convo: Conversation): void {
+export function stopTurn(convo: CancelHost): void {
   // Cancelled before its turn began (the tools were being refreshed): that prompt is dropped, and answered.
   const prompt = convo.turn.open ? undefined : convo.prompts.take();
   if (prompt) convo.log.user(prompt);

@@ -2,16 +2,17 @@
 // state. It is the only decider; the workflow performs effects (schedules activities) and hands results back. It
 // sequences the work (a cancel, a follow-up, the step's calls, a goal switch, the next plan, the next prompt) and
 // asks collaborators that own their state: the turn and its tool step, prompts, the message log, approvals, budget,
-// tool offer, task mode, delegations, replies, and the builtin tools (../builtins). Cancelling (cancel.ts), waits
+// tool offer, task mode, delegations, replies, and the builtin tools (builtins/). Cancelling (cancel.ts), waits
 // that run out (waits.ts) and what it hands on (views.ts) are functions of it. Unit tests drive it without Temporal.
 import type { Appliers, Effect, EffectKind, QueuedPrompt, ResultOf } from '../../core/effects';
 import type * as T from '../../core/types';
 import type * as C from '../../core/conversation-types';
 import type { ToolQuestion } from '../../core/tool-questions';
-import { createBuiltins } from '../builtins';
-import { appliersFor } from './appliers';
+import { createBuiltins } from './builtins';
+import { appliersFor, type ApplierHost } from './appliers';
 import { Approvals } from './approvals';
 import * as cancel from './cancel';
+import type { CancelHost } from './cancel';
 import { Budget, budgetStopText } from './budget';
 import { Delegations } from './delegations';
 import { MessageLog } from './message-log';
@@ -28,7 +29,7 @@ import type { RunVersions } from '../versions';
 
 export type { RunVersions } from '../versions';
 
-export class Conversation implements StepHost, TurnHost {
+export class Conversation implements StepHost, TurnHost, ApplierHost, CancelHost {
   // Set by begin(): the first activities read them, but handlers must exist before the first await.
   settings!: T.Settings;
   goal!: T.Goal;

@@ -6,7 +6,7 @@ import type { Effect, QueuedPrompt } from '../../core/effects';
 import type { ToolCall, ToolOutcome, ToolSpec, Usage } from '../../core/types';
 import type { DelegateEnvelope } from '../../core/conversation-types';
 import { ZERO_USAGE } from '../../core/usage';
-import type { Builtin, BuiltinContext, Decision } from '../builtins/builtin';
+import type { Builtin, BuiltinContext, Decision } from './builtins/builtin';
 import { needsApproval, type Approvals } from './approvals';
 import type { Budget } from './budget';
 

@@ -1,7 +1,7 @@
 // AskUser: a delegate's question for the user, asked through its parent; the answer comes back as the call's result
 // (Conversation takes the user's next message as it). Offered to delegates only (TaskMode).
-import { checkArgs } from '../../core/check-args';
-import type { ToolCall, ToolSpec } from '../../core/types';
+import { checkArgs } from '../../../core/check-args';
+import type { ToolCall, ToolSpec } from '../../../core/types';
 import { invalid, type Builtin, type BuiltinContext } from './builtin';
 
 export function askUser(convo: BuiltinContext): Builtin {

@@ -3,14 +3,14 @@
 // (AskAgent starts delegates, CreateAgent and CreateTool write files after approval, RunCode and ReadFile run in the
 // worker). Each is one file in this folder; index.ts lists them by tool name, and Conversation looks the tool up
 // instead of branching.
-import { invalidArgs } from '../../core/check-args';
-import type { Appliers, Effect, EffectKind } from '../../core/effects';
-import type { AgentSummary, Goal, ResolvedGoal, Settings, ToolCall, ToolOutcome, ToolSpec } from '../../core/types';
-import type { AgentGoalInput, DelegateEnvelope } from '../../core/conversation-types';
-import type { Delegations } from '../decider/delegations';
-import type { MessageLog } from '../decider/message-log';
-import type { TaskMode } from '../decider/task-mode';
-import type { ToolOffer } from '../decider/tool-offer';
+import { invalidArgs } from '../../../core/check-args';
+import type { Appliers, Effect, EffectKind } from '../../../core/effects';
+import type { AgentSummary, Goal, ResolvedGoal, Settings, ToolCall, ToolOutcome, ToolSpec } from '../../../core/types';
+import type { AgentGoalInput, DelegateEnvelope } from '../../../core/conversation-types';
+import type { Delegations } from '../delegations';
+import type { MessageLog } from '../message-log';
+import type { TaskMode } from '../task-mode';
+import type { ToolOffer } from '../tool-offer';
 
 /** An effect to perform; null: wait for the user; undefined: decided here (an outcome recorded), look again. */
 export type Decision = Effect | null | undefined;

@@ -1,7 +1,7 @@
 // CreateAgent: a new agent (a goal) drafted by the LLM from the live catalog. It changes the world (a goal file), so
 // it goes through argument checks and approval like any such tool; the draft is checked first, so the user is only
 // shown drafts that can be goals; once approved, an activity writes it and it is usable at once.
-import type { ToolCall } from '../../core/types';
+import type { ToolCall } from '../../../core/types';
 import { invalid, type BuiltinContext, type BuiltinWith } from './builtin';
 
 export function createAgent(convo: BuiltinContext): BuiltinWith<'check_goal_draft' | 'create_goal'> {

@@ -1,9 +1,9 @@
 // ChangeGoal: the conversation switches to another agent. The same move ends ListAgents and CompleteGoal when they
 // take the conversation back to the picker: moveGoal records the call's result and takes the new goal. A client's
 // changeGoal signal switches without a call (switchByClient).
-import type { Effect, ResultOf } from '../../core/effects';
-import type { ToolCall } from '../../core/types';
-import type { Prompts } from '../decider/prompts';
+import type { Effect, ResultOf } from '../../../core/effects';
+import type { ToolCall } from '../../../core/types';
+import type { Prompts } from '../prompts';
 import type { Builtin, BuiltinContext } from './builtin';
 
 export function changeGoal(): Builtin {

@@ -13,7 +13,7 @@ import {
   READ_FILE,
   RUN_CODE,
   SEARCH_TOOLS,
-} from '../../core/builtin-specs';
+} from '../../../core/builtin-specs';
 import { askAgent } from './ask-agent';
 import { askUser } from './ask-user';
 import type { Builtin, BuiltinContext } from './builtin';
@@ -58,3 +58,6 @@ export function createBuiltins(convo: BuiltinContext) {
     },
   };
 }
+
+/** The appliers of the effects only builtins ask for. */
+export type BuiltinAppliers = ReturnType<typeof createBuiltins>['appliers'];

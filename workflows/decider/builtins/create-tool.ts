@@ -2,9 +2,9 @@
 // a free name, the size budget, every example run twice in its sandbox), so the user is only asked about drafts that
 // work, and is shown how each example ran beside the code; a failing draft goes back to the LLM with the reasons.
 // Once approved an activity writes the tool's next version, and this conversation can call it at once.
-import { shortJson } from '../../core/format';
-import type { ExampleRun } from '../../core/made-tools';
-import type { ToolCall } from '../../core/types';
+import { shortJson } from '../../../core/format';
+import type { ExampleRun } from '../../../core/made-tools';
+import type { ToolCall } from '../../../core/types';
 import { invalid, type BuiltinContext, type BuiltinWith } from './builtin';
 
 export function createTool(convo: BuiltinContext): BuiltinWith<'check_tool_draft' | 'create_tool'> {

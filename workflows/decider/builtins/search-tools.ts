@@ -1,6 +1,6 @@
 // SearchTools: past TOOL_SEARCH_THRESHOLD the LLM sees only some tools (ToolOffer) and finds the rest by what they
 // do; what it finds is offered for the rest of the turn. The ranking runs as a local activity.
-import type { ToolCall, ToolSpec } from '../../core/types';
+import type { ToolCall, ToolSpec } from '../../../core/types';
 import { argsFit, type BuiltinContext, type BuiltinWith } from './builtin';
 
 export function searchTools(convo: BuiltinContext): BuiltinWith<'search_tools'> {

@@ -1,11 +1,11 @@
 // AskAgent: hands a task to another agent, run as a child conversation (a delegate). All of a step's AskAgent calls
 // start together, before its other calls, within the depth and parallel limits (Delegations); the delegates then run
 // side by side and each one's envelope becomes its call's result.
-import { ASK_AGENT } from '../../core/builtin-specs';
-import type { ToolCall } from '../../core/types';
-import { DEFAULT_DELEGATION_LIMITS } from '../decider/delegations';
+import { ASK_AGENT } from '../../../core/builtin-specs';
+import type { ToolCall } from '../../../core/types';
+import { DEFAULT_DELEGATION_LIMITS } from '../delegations';
 import type { BuiltinContext, BuiltinWith } from './builtin';
-import { ZERO_USAGE } from '../../core/usage';
+import { ZERO_USAGE } from '../../../core/usage';
 
 export function askAgent(convo: BuiltinContext): BuiltinWith<'start_delegates'> {
   return {

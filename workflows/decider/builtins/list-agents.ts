@@ -1,7 +1,7 @@
 // ListAgents: the agents the user can switch to. In multi-goal mode, asked from an agent other than the picker, it
 // takes the conversation back to the picker (a versioned change: runs from before it only list).
-import type { ToolCall } from '../../core/types';
-import { PATCHES } from '../versions';
+import type { ToolCall } from '../../../core/types';
+import { PATCHES } from '../../versions';
 import type { BuiltinContext, BuiltinWith } from './builtin';
 
 export function listAgents(convo: BuiltinContext): BuiltinWith<'list_agents' | 'check_version'> {

@@ -1,6 +1,6 @@
 // CompleteGoal: the user's goal is achieved. A delegate's task ends with its envelope; in multi-goal mode a finished
 // agent hands the conversation back to the picker (whose own closing ends it); otherwise the conversation ends.
-import type { ToolCall } from '../../core/types';
+import type { ToolCall } from '../../../core/types';
 import type { Builtin, BuiltinContext } from './builtin';
 
 export function completeGoal(convo: BuiltinContext): Builtin {
