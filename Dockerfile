@@ -27,7 +27,7 @@ COPY package.json package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY config ./config
-COPY mcp/servers ./mcp/servers
+COPY demo ./demo
 # DATA_DIR (demo data, the shop server's records): mount a volume here to keep it across containers.
 RUN mkdir data && chown node:node data
 USER node

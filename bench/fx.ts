@@ -1,4 +1,4 @@
-// The demo MCP server fx (mcp/servers/fx.ts) as the MCP benchmarks use it: over stdio, converting 100 USD to EUR.
+// The demo MCP server fx (demo/fx.ts) as the MCP benchmarks use it: over stdio, converting 100 USD to EUR.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -6,7 +6,7 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PROJECT_ROOT } from '../worker/worker-settings';
 
-const FX_ARGS = ['--require', 'tsx/cjs', 'mcp/servers/fx.ts'];
+const FX_ARGS = ['--require', 'tsx/cjs', 'demo/fx.ts'];
 export const FX_COMMAND = `node ${FX_ARGS.join(' ')}`;
 /** A registry entry for fx, as the integration tests write it: read-only tools need no approval. */
 export const fxEntry = {

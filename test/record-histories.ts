@@ -20,7 +20,7 @@ import {
 import type { AnsweredQuestion } from '../core/tool-questions';
 import { ASKING, QUESTION_GOALS, questionsScript } from './fixtures/tool-questions';
 import { TRAIN_TOOLS_QUEUE } from '../tools/native/trains/task-queue';
-import { searchJourneys, startTrainService } from '../tools/services/train-service';
+import { searchJourneys, startTrainService } from '../demo/train-service';
 import { createToolWorker } from '../worker/create-worker';
 import { delegationGoalsDir, delegationScript } from './fixtures/delegation';
 import { calculator, runCodeScript } from './fixtures/run-code';

@@ -17,7 +17,7 @@ export interface ToolContext {
 
 /** The outside services native tools call (worker settings TRAIN_SERVICE_URL, STRIPE_API_KEY, STRIPE_API_BASE). */
 export interface ToolServices {
-  /** The train team's HTTP service (tools/services/train-service.ts), for SearchTrains and BookTrains. */
+  /** The train team's HTTP service (demo/train-service.ts), for SearchTrains and BookTrains. */
   trainServiceUrl: string;
   /** Stripe for CreateInvoice; absent, CreateInvoice records mock invoices in the store instead. */
   stripe?: { apiKey: string; apiBase: string };

@@ -7,7 +7,7 @@ import { isStdio, parseRegistry, type Registry } from '../mcp/endpoint-registry'
 import { loadNativeTools, type ToolRegistry } from '../tools/tool-registry';
 import { demoDataFile, PROJECT_ROOT, type WorkerSettings } from './worker-settings';
 
-/** Demo MCP servers (mcp/servers/) keep their records in the file a `<NAME>_DATA_FILE` variable of their entry names. */
+/** Demo MCP servers (demo/) keep their records in the file a `<NAME>_DATA_FILE` variable of their entry names. */
 const SERVER_DATA_FILE = /^[A-Z][A-Z0-9_]*_DATA_FILE$/;
 
 /**

@@ -15,7 +15,7 @@ import { recordEmbeddedServer, temporalTarget } from '../runtime/connection';
 import { applyEnvFile } from '../runtime/env-file';
 import type { ConversationSummary } from '../core/conversation-types';
 import { UserError } from '../client/user-error';
-import { DEFAULT_TRAIN_SERVICE_PORT, startTrainService } from '../tools/services/train-service';
+import { DEFAULT_TRAIN_SERVICE_PORT, startTrainService } from '../demo/train-service';
 import { createAgentWorker, createToolWorker, installRuntime } from './create-worker';
 import { startTracing } from '../runtime/tracing';
 import { resetDemoData } from './demo-data';

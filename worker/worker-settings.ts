@@ -10,7 +10,7 @@ import type { ToolServices } from '../tools/define-tool';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from '../tools/made/sandbox';
 import { DEFAULT_TOOL_CODE_BUDGET, type ToolCodeBudget } from '../tools/made/tool-draft';
 import { PROJECT_ROOT } from '../tools/project-root';
-import { DEFAULT_TRAIN_SERVICE_PORT } from '../tools/services/train-service';
+import { DEFAULT_TRAIN_SERVICE_PORT } from '../demo/train-service';
 import type { Settings } from '../core/types';
 import { HOOK_NAME } from '../core/hooks';
 import { DEFAULT_HOOKS_FOLDER, type HookSettings } from '../activities/hooks/load-hooks';

@@ -37,7 +37,7 @@ export async function everythingTestbed(script: ScriptInput): Promise<Everything
       mcpServers: {
         ev: everythingStdio(),
         evh: { url: http.url, requireApproval: 'destructive' },
-        fx: { command: process.execPath, args: ['--require', 'tsx/cjs', 'mcp/servers/fx.ts'] },
+        fx: { command: process.execPath, args: ['--require', 'tsx/cjs', 'demo/fx.ts'] },
       },
     }),
   );

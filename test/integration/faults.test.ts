@@ -14,7 +14,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { serveMcpOverHttp, type HttpMcpServer } from '../../mcp/servers/serve';
+import { serveMcpOverHttp, type HttpMcpServer } from '../../demo/serve';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 import type { Employee } from '../../tools/mock-data';
 import { cancelTurnUpdate, confirmSignal } from '../../core/messages';

@@ -1,5 +1,5 @@
 // goal_food_ordering end to end: the native AddToCart mixed with the MCP tools of the demo shop server
-// (mcp/servers/shop.ts). The main test serves the shop over Streamable HTTP in this process, so its records can be
+// (demo/shop.ts). The main test serves the shop over Streamable HTTP in this process, so its records can be
 // checked after the conversation; the demo test uses the shipped registry entry (stdio) and the offline demo script,
 // from the picker, as npm start does, and also opens the Stripe agent, whose endpoint ships disabled.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { loadScript } from '../../activities/llm/scripted-model';
-import { serveHttp, ShopState, type ShopData } from '../../mcp/servers/shop';
+import { serveHttp, ShopState, type ShopData } from '../../demo/shop';
 import { carts } from '../../tools/mock-data/food';
 import { catalogQuery, currentGoalQuery, endChatSignal, toolsQuery } from '../../core/messages';
 import { foodScript } from '../fixtures/goal-scripts-food';

@@ -10,7 +10,7 @@ import { addMonths, isoDay } from '../../core/days';
 import { invoices } from '../../tools/mock-data/billing';
 import { fixtures as seasonFixtures } from '../../tools/mock-data/sports';
 import { TRAIN_TOOLS_QUEUE } from '../../tools/native/trains/task-queue';
-import { startTrainService, type TrainService } from '../../tools/services/train-service';
+import { startTrainService, type TrainService } from '../../demo/train-service';
 import { createToolWorker } from '../../worker/create-worker';
 import { currentGoalQuery, endChatSignal } from '../../core/messages';
 import { trainsScript } from '../fixtures/goal-scripts-sports-trains';

@@ -10,7 +10,7 @@ import Ajv from 'ajv';
 import { loadScript } from '../../activities/llm/scripted-model';
 import { parseDocument } from '../../apis/api-document';
 import { operationsOf } from '../../apis/operations';
-import { searchJourneys, startTrainService, type TrainService } from '../../tools/services/train-service';
+import { searchJourneys, startTrainService, type TrainService } from '../../demo/train-service';
 import { decide, history, say, startConversation, toolOutcomes } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { week } from '../../testkit/days';

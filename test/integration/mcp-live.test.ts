@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { runCli } from '../helpers/cli';
-import { serveHttp } from '../../mcp/servers/fx';
+import { serveHttp } from '../../demo/fx';
 import { catalogQuery, endChatSignal } from '../../core/messages';
 import { FX_STDIO as fx, mcpScript as script } from '../fixtures/scripts';
 import { decide, history, say, startConversation, toolOutcomes } from '../helpers/conversation';

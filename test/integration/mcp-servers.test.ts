@@ -9,14 +9,14 @@ import { McpDiscovery } from '../../mcp/catalog';
 import { callMcpTool } from '../../mcp/call';
 import { McpPool } from '../../mcp/pool';
 import { RegistryFile } from '../../mcp/endpoint-registry';
-import { serveHttp } from '../../mcp/servers/fx';
+import { serveHttp } from '../../demo/fx';
 import { PROJECT_ROOT } from '../../worker/worker-settings';
 import type { ToolSpec } from '../../core/types';
 
 const TSX = ['--require', 'tsx/cjs'];
 const fxStdio = {
   command: process.execPath,
-  args: [...TSX, 'mcp/servers/fx.ts'],
+  args: [...TSX, 'demo/fx.ts'],
   categories: ['finance'],
   requireApproval: 'destructive',
 };

@@ -9,7 +9,7 @@ import { McpDiscovery } from '../../mcp/catalog';
 import { callMcpTool } from '../../mcp/call';
 import { McpPool } from '../../mcp/pool';
 import { RegistryFile } from '../../mcp/endpoint-registry';
-import { serveHttp } from '../../mcp/servers/fx';
+import { serveHttp } from '../../demo/fx';
 import { PROJECT_ROOT } from '../../worker/worker-settings';
 
 describe('McpPool with a cap on stdio server processes', () => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { serveMcpOverHttp, type HttpMcpServer } from '../../mcp/servers/serve';
+import { serveMcpOverHttp, type HttpMcpServer } from '../../demo/serve';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 import { freePort } from '../../worker/dev-server';
 import { usageQuery } from '../../core/messages';

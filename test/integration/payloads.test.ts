@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { serveMcpOverHttp, type HttpMcpServer } from '../../mcp/servers/serve';
+import { serveMcpOverHttp, type HttpMcpServer } from '../../demo/serve';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 import { DEFAULT_LIMITS } from '../../activities/limits';
 import { history, say, startConversation, toolOutcomes } from '../helpers/conversation';

@@ -12,7 +12,7 @@ import type { Browser } from 'playwright-core';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
-import { serveMcpOverHttp, type HttpMcpServer } from '../../mcp/servers/serve';
+import { serveMcpOverHttp, type HttpMcpServer } from '../../demo/serve';
 import { usageQuery } from '../../core/messages';
 import type { AgentRegistry, EndpointRegistry, ToolRegistry } from '../../core/registry';
 import type { Usage } from '../../core/types';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { serveMcpOverHttp, type HttpMcpServer } from '../../mcp/servers/serve';
+import { serveMcpOverHttp, type HttpMcpServer } from '../../demo/serve';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 import { say, startConversationForFaults } from '../helpers/conversation';
 import { startTemporal } from '../../testkit/temporal';

@@ -9,7 +9,7 @@ import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { serveMcpOverHttp, type HttpMcpServer } from '../../mcp/servers/serve';
+import { serveMcpOverHttp, type HttpMcpServer } from '../../demo/serve';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 import { startTracing, type Tracing } from '../../runtime/tracing';
 import { endChatSignal } from '../../core/messages';

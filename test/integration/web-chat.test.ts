@@ -81,7 +81,7 @@ describe('web chat in a browser', () => {
         mcpServers: {
           fx: {
             command: process.execPath,
-            args: ['--require', 'tsx/cjs', 'mcp/servers/fx.ts'],
+            args: ['--require', 'tsx/cjs', 'demo/fx.ts'],
             description: 'Demo foreign-exchange desk with offline rates',
             categories: ['finance'],
           },

@@ -6,7 +6,7 @@ import { MockStore, ToolError, type ToolContext, type ToolServices } from '../..
 import { invoices } from '../../tools/mock-data/billing';
 import { loadNativeTools } from '../../tools/tool-registry';
 import { parseMonth } from '../../tools/native/travel/find-events';
-import { startTrainService, timetable, type TrainService } from '../../tools/services/train-service';
+import { startTrainService, timetable, type TrainService } from '../../demo/train-service';
 import { addDays, isoDay, resolveMonth } from '../../core/days';
 import { week } from '../../testkit/days';
 

@@ -150,13 +150,15 @@ describe('the source tree', () => {
     expect(upward).toEqual([]);
   });
 
-  it('README says the layers as lint has them, and names every folder; docs/architecture.md gives each a section', () => {
+  it('README and docs/architecture.md say the layers as lint has them, and name every folder', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const said = /\*\*Imports go one way\*\*, bottom to top: ([^.]*)\./.exec(readme)?.[1] ?? '';
     const layers = said.split(' < ').map((group) => [...group.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]));
     expect(layers).toEqual(LAYERS);
-    const folders = readme.slice(readme.indexOf('The folders:'), readme.indexOf('**Imports go one way**'));
     const architecture = readFileSync(path.join(ROOT, 'docs', 'architecture.md'), 'utf8');
+    const drawn = /Bottom to top:\s*```\s*([^`]*?)\s*```/.exec(architecture)?.[1] ?? '';
+    expect(drawn.split(' < ').map((group) => group.split(', '))).toEqual(LAYERS);
+    const folders = readme.slice(readme.indexOf('The folders:'), readme.indexOf('**Imports go one way**'));
     const unnamed = [...folderGraph().keys(), 'web', 'test', 'testkit', 'bench', 'evals', 'examples']
       .filter((f) => !folders.includes(`\`${f}/\``) || !architecture.includes(`**\`${f}/\`**`))
       .sort();

@@ -1,5 +1,5 @@
 // Shopping carts for the food-ordering goal, one per customer email. The menu and prices belong to the shop (the
-// MCP server mcp/servers/shop.ts); the cart is ours, kept in the worker's store like the other demo data.
+// MCP server demo/shop.ts); the cart is ours, kept in the worker's store like the other demo data.
 import type { MockStore } from '../define-tool';
 import { seeded } from './index';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoDate } from '../../schemas';
 import { defineTool } from '../../define-tool';
-import type { Journey } from '../../services/train-service';
+import type { Journey } from '../../../demo/train-service';
 import { TRAIN_TOOLS_QUEUE } from './task-queue';
 import { trainService } from './train-service-client';
 

@@ -1,4 +1,4 @@
-// How the train tools reach the train service (tools/services/train-service.ts), at the URL the worker's settings
+// How the train tools reach the train service (demo/train-service.ts), at the URL the worker's settings
 // put on the tool context (ctx.services.trainServiceUrl). Not a tool (no default export). 4xx answers are domain
 // answers for the LLM (ToolError); an unreachable service or a 5xx is thrown as a plain error, so Temporal retries
 // the activity before reporting it.
@@ -21,7 +21,7 @@ export async function trainService<T>(
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
     throw new Error(
-      `The train service at ${base} is not reachable (${cause}). Start it with: npx tsx tools/services/train-service.ts`,
+      `The train service at ${base} is not reachable (${cause}). Start it with: npx tsx demo/train-service.ts`,
     );
   }
   const body = (await res.json().catch(() => ({}))) as { error?: string };

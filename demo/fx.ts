@@ -1,6 +1,6 @@
 // Demo MCP server "fx": a small foreign-exchange desk with offline rates. Written with the MCP SDK.
-//   stdio:           tsx mcp/servers/fx.ts
-//   Streamable HTTP: tsx mcp/servers/fx.ts --http [--port 3801]   (serves http://127.0.0.1:PORT/mcp)
+//   stdio:           tsx demo/fx.ts
+//   Streamable HTTP: tsx demo/fx.ts --http [--port 3801]   (serves http://127.0.0.1:PORT/mcp)
 // Logs go to stderr only: on stdio, stdout is the protocol channel.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runFromCommandLine, serveMcpOverHttp, type HttpMcpServer } from './serve';

@@ -1,7 +1,7 @@
 // A small UK train service, standing in for another team's booking system: a JSON API on 127.0.0.1 with an
 // offline, deterministic timetable and bookings kept in memory. The SearchTrains / BookTrains tools call it over
 // HTTP from their own worker (task queue "train-tools").
-//   npx tsx tools/services/train-service.ts [--port 3802]     (the tools find it through TRAIN_SERVICE_URL)
+//   npx tsx demo/train-service.ts [--port 3802]     (the tools find it through TRAIN_SERVICE_URL)
 //
 //   GET  /health
 //   GET  /stations

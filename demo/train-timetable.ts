@@ -1,4 +1,4 @@
-// The train service's offline timetable (tools/services/train-service.ts serves it): stations, and the day's journeys
+// The train service's offline timetable (demo/train-service.ts serves it): stations, and the day's journeys
 // between two of them, deterministic so a journey id can be checked again at booking time. Bad input is an HttpError
 // the service answers with its status.
 import { createHash } from 'node:crypto';

@@ -1,7 +1,7 @@
 // Demo MCP server "shop": a small pizzeria with a menu, customers and invoices, shaped like Stripe's MCP tools
 // (products, prices, customers, invoice items, invoices) but offline. Written with the MCP SDK.
-//   stdio:           tsx mcp/servers/shop.ts
-//   Streamable HTTP: tsx mcp/servers/shop.ts --http [--port 3803]   (serves http://127.0.0.1:PORT/mcp)
+//   stdio:           tsx demo/shop.ts
+//   Streamable HTTP: tsx demo/shop.ts --http [--port 3803]   (serves http://127.0.0.1:PORT/mcp)
 // State lives in memory, or in the JSON file SHOP_DATA_FILE names (so a tab survives the server being restarted).
 // Amounts are in cents, as in Stripe. An invoice item created without an invoice is pending on the customer's tab;
 // create_invoice collects the customer's pending items. Logs go to stderr only: on stdio, stdout is the protocol.
