@@ -23,6 +23,7 @@ import { formatMs, round, roundSummary, summarize, waitForGreeting, type Summary
 import { createStreamBus } from '../stream';
 import { completion, startFakeChatCompletions, streamed } from '../testkit/fake-chat-completions';
 import { createBenchAgentWorker, createStreamingBenchAgentWorker } from './workers';
+import { judge } from './verdict';
 
 const REPLY = 'You have plenty of paid time off left this year.';
 const SCRIPT = {
@@ -180,19 +181,20 @@ function report(opts: OneModelWaitOptions, byLatency: { latencyMs: number; runs:
     const serial = spread(runs, 'serial');
     const concurrent = spread(runs, 'concurrent');
     const target = L + OVERHEAD_TARGET_MS;
-    const met = on.p50 <= target;
+    const verdictOn = judge(`one model wait: text turn, validation on, L = ${L}`, on.p50, target, { unit: 'ms' });
+    const verdictHttp = judge(`one model wait: text turn over HTTP, L = ${L}`, http.p50, target, { unit: 'ms' });
     lines.push(
-      `| ${L} | text turn, validation on (vetAndPlan) | ${threeOf(on)} | target ≤ L + ${OVERHEAD_TARGET_MS} = ${target}: ${met ? 'met' : 'NOT met'} (L + ${formatMs(on.p50 - L)}) |`,
+      `| ${L} | text turn, validation on (vetAndPlan) | ${threeOf(on)} | target ≤ L + ${OVERHEAD_TARGET_MS} = ${target}: ${verdictOn} (L + ${formatMs(on.p50 - L)}) |`,
       `| ${L} | text turn, validation off (planTurn) | ${threeOf(off)} | one model call: L + ${formatMs(off.p50 - L)} |`,
-      `| ${L} | text turn, validation on, model over HTTP (streamed) | ${threeOf(http)} | target ≤ ${target}: ${http.p50 <= target ? 'met' : 'NOT met'} (L + ${formatMs(http.p50 - L)}) |`,
+      `| ${L} | text turn, validation on, model over HTTP (streamed) | ${threeOf(http)} | target ≤ ${target}: ${verdictHttp} (L + ${formatMs(http.p50 - L)}) |`,
       `| ${L} | activities: validatePrompt then planTurn | ${threeOf(serial)} | runs recorded before one-model-wait |`,
       `| ${L} | activities: vetAndPlan | ${threeOf(concurrent)} | ${(concurrent.p50 / serial.p50).toFixed(2)}× the serial pair |`,
     );
     json.push({
       latencyMs: L,
       targetMs: target,
-      met,
-      metOverHttp: http.p50 <= target,
+      met: verdictOn === 'met',
+      metOverHttp: verdictHttp === 'met',
       validationOn: roundSummary(on),
       overHttp: roundSummary(http),
       validationOff: roundSummary(off),
@@ -222,10 +224,10 @@ function report(opts: OneModelWaitOptions, byLatency: { latencyMs: number; runs:
   const perTask = median(
     byLatency.flatMap(({ runs }) => runs.flatMap((r) => r.steps.on.map((s) => s.wftOnWorker / s.wfts))),
   );
-  const taskMet = perTask <= TASK_TARGET_MS;
+  const verdictTask = judge('a workflow task on the worker, text turn', perTask, TASK_TARGET_MS, { unit: 'ms' });
   lines.push(
     '',
-    `A workflow task on the worker, text turn (validation on): ${formatMs(perTask)} ms p50 per task; target ≤ ${TASK_TARGET_MS}: ${taskMet ? 'met' : 'NOT met'}`,
+    `A workflow task on the worker, text turn (validation on): ${formatMs(perTask)} ms p50 per task; target ≤ ${TASK_TARGET_MS}: ${verdictTask}`,
   );
   return {
     text: lines.join('\n'),
@@ -234,7 +236,7 @@ function report(opts: OneModelWaitOptions, byLatency: { latencyMs: number; runs:
       byLatency: json,
       workflowTaskMs: round(perTask),
       workflowTaskTargetMs: TASK_TARGET_MS,
-      workflowTaskMet: taskMet,
+      workflowTaskMet: verdictTask === 'met',
     },
   };
 }

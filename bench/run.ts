@@ -32,6 +32,7 @@ import { startServer, type BenchServer } from './server';
 import { runToolSearchBench } from './tool-search';
 import { runSandboxBench } from './sandbox-bench';
 import { runWorkerBench } from './worker-bench';
+import { verdicts } from './verdict';
 
 const FLOOR_WORKFLOW_PATH = require.resolve('./floor-workflow');
 const interrupts = watchInterrupts();
@@ -131,6 +132,12 @@ async function main(): Promise<void> {
       loadAfter: os.loadavg(),
     };
     printAndSave(facts, results);
+    // A full run that missed a target fails, so a regression cannot pass unnoticed; --quick judges nothing.
+    const missed = verdicts().filter((v) => !v.met);
+    if (!plan.quick && missed.length) {
+      console.error(`bench: ${missed.length} target(s) missed: ${missed.map((v) => v.what).join('; ')}`);
+      process.exitCode = 1;
+    }
   } finally {
     for (const stop of kept.reverse()) await stop();
     await server.teardown();

@@ -16,6 +16,7 @@ import type { ToolSearchOptions } from './options';
 import { round, roundSummary, summarize, table } from './stats';
 import { createStreamingBenchAgentWorker } from './workers';
 import { createStreamBus } from '../stream';
+import { judge } from './verdict';
 
 const REQUEST = 'schedule a meeting with the design team';
 /** The issue's bar: a request with SearchTools at most this share of one with the full list. */
@@ -135,7 +136,7 @@ function report(
         summarize(r.turnMs).p50.toFixed(0),
       ]),
     ]),
-    `  Bytes per request, SearchTools / full list: ${(100 * ratio).toFixed(1)}% (target ≤ ${100 * BYTES_TARGET}%: ${ratio <= BYTES_TARGET ? 'met' : 'not met'}).`,
+    `  Bytes per request, SearchTools / full list: ${(100 * ratio).toFixed(1)}% (target ≤ ${100 * BYTES_TARGET}%: ${judge('SearchTools: bytes per request, of the full list', 100 * ratio, 100 * BYTES_TARGET, { unit: '%' })}).`,
     table([
       ['queries', 'n', 'hit at 1', 'hit at 5'],
       ...hits.map((h) => [h.set, String(h.n), pct(h.at1, h.n), pct(h.at5, h.n)]),

@@ -21,6 +21,7 @@ import { PTO_GOAL } from './scripted-answers';
 import { formatMs, round, roundSummary, summarize, waitForGreeting, type Summary } from './stats';
 import { turnBreakdown, type TurnBreakdown } from './turn-breakdown';
 import { createBenchAgentWorker } from './workers';
+import { judge } from './verdict';
 
 const PATHS = ['local', 'activity'] as const;
 type ToolPath = (typeof PATHS)[number];
@@ -156,12 +157,12 @@ function report(opts: ToolStepOptions, runs: Run[], overhead: { dispatched: Summ
       const b = runs.flatMap((r) => r.steps[p]);
       const note =
         p === 'local'
-          ? `${ratio.toFixed(2)}× before; target ≤ ${STEP_TARGET}: ${ratio <= STEP_TARGET ? 'met' : 'NOT met'}`
+          ? `${ratio.toFixed(2)}× before; target ≤ ${STEP_TARGET}: ${judge('tool step after an approval, local activity / before', ratio, STEP_TARGET, { unit: '×' })}`
           : '';
       return `| ${LABEL[p]} | ${three(s[p])} | ${med(b.map((x) => x.wfts))} | ${formatMs(med(b.map((x) => x.wftDispatch)))} | ${formatMs(med(b.map((x) => x.wftOnWorker)))} | ${formatMs(med(b.map((x) => x.activityDispatch)))} | ${formatMs(med(b.map((x) => x.activities)))} | ${formatMs(med(b.map((x) => x.onServer)))} | ${note} |`;
     }),
     '',
-    `A native tool's own overhead (CurrentPTO, in-process, ${opts.overheadCalls} calls): through the dispatcher ${formatMs(overhead.dispatched.p50)} ms p50, bare ${formatMs(overhead.bare.p50)} ms: ${formatMs(extra)} ms above; target ≤ ${OVERHEAD_TARGET_MS}: ${extra <= OVERHEAD_TARGET_MS ? 'met' : 'NOT met'}`,
+    `A native tool's own overhead (CurrentPTO, in-process, ${opts.overheadCalls} calls): through the dispatcher ${formatMs(overhead.dispatched.p50)} ms p50, bare ${formatMs(overhead.bare.p50)} ms: ${formatMs(extra)} ms above; target ≤ ${OVERHEAD_TARGET_MS}: ${judge("a native tool's overhead through the dispatcher", extra, OVERHEAD_TARGET_MS, { unit: 'ms' })}`,
   ];
   return {
     text: lines.join('\n'),

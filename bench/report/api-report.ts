@@ -7,6 +7,7 @@ import type { CallScenario } from '../scenario';
 import type { SessionRotation } from '../session-rotation';
 import { formatMs, ratio, round, roundSummary, summarize, table, type Summary } from '../stats';
 import { STREAMED_REPLY } from '../streaming-model';
+import { judge } from '../verdict';
 
 /** Issue 10: the first token at the client at most this long after the model wrote it (p50). */
 export const FIRST_TOKEN_BAR_MS = 30;
@@ -42,7 +43,19 @@ export function renderApiBench(f: ApiBenchFacts): { text: string; json: Record<s
     stats: statsOf(samples),
     samples,
   }));
-  const met = (s: Record<Field, Summary>) => s.chunkToClientMs.p50 <= FIRST_TOKEN_BAR_MS;
+  const verdictOf = new Map(
+    first.map(({ bus, stats: s }) => [
+      bus,
+      judge(
+        `first token at the client over the ${bus} bus, chunk → client p50`,
+        s.chunkToClientMs.p50,
+        FIRST_TOKEN_BAR_MS,
+        {
+          unit: 'ms',
+        },
+      ),
+    ]),
+  );
   const firstTable = table([
     [
       'bus',
@@ -66,7 +79,7 @@ export function renderApiBench(f: ApiBenchFacts): { text: string; json: Record<s
       formatMs(s.chunkToPublishMs.p50),
       formatMs(s.publishToClientMs.p50),
       formatMs(s.sendToClientMs.p50),
-      met(s) ? 'met' : 'NOT met',
+      verdictOf.get(bus)!,
     ]),
   ]);
 
@@ -137,7 +150,7 @@ export function renderApiBench(f: ApiBenchFacts): { text: string; json: Record<s
     firstTable,
     `Bar (issue 10): first token at the client ≤ the model's TTFT + ${FIRST_TOKEN_BAR_MS} ms at p50, i.e. chunk→client p50 ≤ ${FIRST_TOKEN_BAR_MS} ms: ` +
       first
-        .map(({ bus, stats: s }) => `${bus} ${met(s) ? 'met' : 'NOT met'} (${formatMs(s.chunkToClientMs.p50)} ms)`)
+        .map(({ bus, stats: s }) => `${bus} ${verdictOf.get(bus)!} (${formatMs(s.chunkToClientMs.p50)} ms)`)
         .join(', ') +
       '.',
     '',
@@ -173,7 +186,7 @@ export function renderApiBench(f: ApiBenchFacts): { text: string; json: Record<s
       rows: first.map(({ bus, n, stats: s, samples }) => ({
         bus,
         turns: n,
-        met: met(s),
+        met: verdictOf.get(bus) === 'met',
         ms: Object.fromEntries(FIELDS.map((k) => [k, roundSummary(s[k])])),
         samples: samples.map((x) => Object.fromEntries(FIELDS.map((k) => [k, round(x[k])]))),
       })),

@@ -4,6 +4,7 @@ import type { BigResultRun, BigResultTurn } from '../files-turns';
 import type { TimedTurn, UploadResults, UploadRun } from '../files-upload';
 import type { FilesOptions } from '../options';
 import { formatMs, ratio, round, roundSummary, summarize, table, type Summary } from '../stats';
+import { judge } from '../verdict';
 
 const bytes = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleString('en-US'));
 const MB = (n: number) => `${(n / 1e6).toFixed(2)} MB`;
@@ -132,7 +133,7 @@ function bytesPerTurn(opts: FilesOptions, big: { claim: BigResultRun; cut: BigRe
       ]),
     ]),
     `  Target: history bytes per turn at turn ${n} ≤ 1.5× turn 1 with the claim check: ${claimRatio.toFixed(2)}× ` +
-      `(${claimRatio <= 1.5 ? 'met' : 'NOT met'}).`,
+      `(${judge(`files: history bytes per turn at turn ${n} / turn 1, claim check`, claimRatio, 1.5, { unit: '×' })}).`,
     `  The conversation's result when it ends (its transcript, one payload): ${MB(big.claim.resultBytes)} with the claim ` +
       `check, ${MB(big.cut.resultBytes)} without (the SDK warns past 512 KB; Temporal refuses a payload past 2 MB).`,
   ];

@@ -2,6 +2,7 @@
 // median / max over the runs, the median against the target.
 import type { MemoryOptions } from '../options';
 import { summarize, table } from '../stats';
+import { judge } from '../verdict';
 
 /** Issue 29, item 3: worker memory per cached idle conversation. */
 export const MB_PER_CONVERSATION_TARGET = 0.5;
@@ -55,13 +56,21 @@ export function renderMemoryBench(r: { runs: MemoryRun[]; opts: MemoryOptions; t
     for (const [state, of] of states) {
       const collected = fixed(runs.map((run) => perConversation(run, of(run).collected)));
       const busy = fixed(runs.map((run) => perConversation(run, of(run).busy)));
-      const met = collected.p50 <= MB_PER_CONVERSATION_TARGET;
+      const word = judge(
+        `memory per cached conversation, ${size} ${state}`,
+        collected.p50,
+        MB_PER_CONVERSATION_TARGET,
+        {
+          unit: 'MB',
+        },
+      );
+      const met = word === 'met';
       rows.push([
         size.toLocaleString('en-US'),
         state,
         collected.text,
         `≤ ${MB_PER_CONVERSATION_TARGET}`,
-        met ? 'met' : 'NOT met',
+        word,
         busy.text,
       ]);
       figures.push({ conversations: size, state, collected, soonAfter: busy, met });

@@ -8,6 +8,7 @@ import type { BenchPart } from '../context';
 import { PARTS, type PartName } from '../options';
 import { sdkVersion, type BenchServer } from '../server';
 import { round } from '../stats';
+import { verdicts, verdictTable } from '../verdict';
 
 const ROOT = path.join(__dirname, '..', '..');
 const RESULTS_DIR = path.join(__dirname, '..', 'results');
@@ -39,6 +40,7 @@ export function printAndSave(facts: RunFacts, results: PartResult[]): void {
   const file = resultsFile(facts.quick, facts.parts);
   console.log(header(facts));
   for (const r of results) console.log(r.part.text);
+  console.log(`\n${verdictTable(facts.quick)}`);
   const took = results.map((r) => `${r.name} ${seconds(r.ms)}`).join(', ');
   console.log(
     `\nWall ${seconds(facts.wallMs)} s (setup ${seconds(facts.setupMs)}, ${took}); ` +
@@ -58,6 +60,7 @@ export function printAndSave(facts: RunFacts, results: PartResult[]): void {
     setupMs: round(facts.setupMs, 1),
     wallMs: round(facts.wallMs, 1),
     partMs: Object.fromEntries(results.map((r) => [r.name, round(r.ms, 1)])),
+    verdicts: verdicts(),
     ...Object.fromEntries(results.map((r) => [jsonKey(r.name), r.part.json])),
   };
   mkdirSync(path.dirname(file), { recursive: true });

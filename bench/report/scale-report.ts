@@ -3,6 +3,7 @@
 // the CPU went, in cores used over the phase's wall time.
 import type { ScaleOptions } from '../options';
 import { round, roundSummary, summarize, table } from '../stats';
+import { judge } from '../verdict';
 
 export interface Phase {
   wallMs: number;
@@ -93,7 +94,7 @@ export function scaleText(facts: ScaleFacts, paced: Paced[], active: Phase, star
   const { opts } = facts;
   const pacedVerdicts = paced.map(({ thinkMs, phase }) => {
     const p95 = summarize(phase.latenciesMs).p95;
-    return `  ${opts.active} conversations, think ~${fixed(thinkMs / 1000)} s: p95 ${fixed(p95, 0)} ms (bar ≤ ${PACED_P95_TARGET_MS} ms: ${p95 <= PACED_P95_TARGET_MS ? 'met' : 'not met'}); ${verdict(phase, facts.cpus)}`;
+    return `  ${opts.active} conversations, think ~${fixed(thinkMs / 1000)} s: p95 ${fixed(p95, 0)} ms (bar ≤ ${PACED_P95_TARGET_MS} ms: ${judge(`scale: ${opts.active} conversations, think ~${fixed(thinkMs / 1000)} s, p95`, p95, PACED_P95_TARGET_MS, { unit: 'ms' })}); ${verdict(phase, facts.cpus)}`;
   });
   const main = table([
     HEADER,

@@ -1,6 +1,7 @@
 // The lean-worker tables (issue 11): targets against what was measured, tsx / compiled ratios, and the cache rows.
 import { formatMs, p50Of, ratio, round, table } from '../stats';
 import type { WorkerMode } from '../worker-process';
+import { judge } from '../verdict';
 
 export interface WorkerStart {
   mode: WorkerMode;
@@ -33,8 +34,6 @@ type StartFigure = 'logMs' | 'pollMs' | 'rssWorker' | 'rssTree';
 const MB = 2 ** 20;
 const mb = (bytes: number) => (Number.isFinite(bytes) ? `${(bytes / MB).toFixed(0)} MB` : '—');
 const seconds = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : '—');
-const verdict = (measured: number, bar: number) =>
-  !Number.isFinite(measured) ? '—' : measured <= bar ? 'met' : 'missed';
 
 export function renderWorkerBench(r: {
   starts: WorkerStart[];
@@ -51,7 +50,7 @@ export function renderWorkerBench(r: {
     format(of('tsx', key)),
     format(of('compiled', key)),
     ratio(of('tsx', key), of('compiled', key)),
-    bar ? verdict(of('compiled', key), bar[1]) : '',
+    bar ? judge(`compiled worker: ${label}`, of('compiled', key), bar[1]) : '',
   ];
   const rows: string[][] = [
     ['', 'target', 'npm run worker (tsx)', 'node dist/worker/main.js', 'tsx / compiled', 'target met'],
@@ -67,7 +66,9 @@ export function renderWorkerBench(r: {
       '',
       mb(shipped.rssOpen),
       '',
-      verdict(shipped.rssOpen, 500 * MB),
+      judge(`compiled worker: ${shipped.conversations} idle open conversations, RSS`, shipped.rssOpen / MB, 500, {
+        unit: 'MB',
+      }),
     ]);
   }
   const cacheRows: string[][] = [
