@@ -1,7 +1,7 @@
 // Settings, agents and goals reach the workflow through activities, so a replay sees the values the original
 // run saw, and a later worker can serve changed goals without touching running histories.
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { GoalDrafts } from '../goals/goal-drafts';
+import { AgentDrafts } from '../goals/agent-drafts';
 import { ToolIndexCache } from './tool-search';
 import type { GoalRegistry } from '../goals/goal-registry';
 import { resolveGoal } from '../goals/resolve';
@@ -34,7 +34,7 @@ export function createGoalActivities({
   // A tool made (or dropped in the folder) since the last look is known before a goal or a draft names it.
   const fresh = async () => made?.refresh();
   const drafts = goalsFolder
-    ? new GoalDrafts(goals, goalsFolder, (name) => tools.spec(name) !== undefined, discovery)
+    ? new AgentDrafts(goals, goalsFolder, (name) => tools.spec(name) !== undefined, discovery)
     : null;
   const noFolder = () =>
     ApplicationFailure.nonRetryable(

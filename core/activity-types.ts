@@ -6,7 +6,7 @@ import type {
   CatalogSummary,
   ChatMessage,
   Goal,
-  GoalDraftResult,
+  AgentDraftResult,
   GoalProvenance,
   HttpToolRef,
   McpToolRef,
@@ -34,7 +34,7 @@ export interface GoalActivities {
   /** CreateAgent, before the user sees the draft: why it cannot be a goal (none: it can). */
   checkGoalDraft(draft: unknown): Promise<{ problems: string[] }>;
   /** CreateAgent, once approved: checks again and writes the goal file, with its provenance. */
-  createGoal(input: { draft: unknown; request: string; callId: string }): Promise<GoalDraftResult>;
+  createGoal(input: { draft: unknown; request: string; callId: string }): Promise<AgentDraftResult>;
   /** SearchTools: the best `limit` of `tools` for `query` (a local activity: its answer is recorded, never recomputed). */
   searchTools(input: { tools: ToolSpec[]; query: string; limit?: number }): Promise<ToolMatch[]>;
   /** `agent goals`: the goals folder's files, with provenance; disable, enable or remove one. */

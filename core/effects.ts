@@ -2,7 +2,7 @@
 // EffectInputs and EffectResults keeps both halves checked by the compiler: perform(effect) must return the
 // result of that effect's kind, and Conversation.apply(effect, result) receives exactly that type, with no casts.
 import type { BlobRef } from './blobs';
-import type { AgentSummary, GoalDraftResult, ToolMatch, ResolvedGoal, ToolCall, ToolSpec, Usage } from './types';
+import type { AgentSummary, AgentDraftResult, ToolMatch, ResolvedGoal, ToolCall, ToolSpec, Usage } from './types';
 import type { AgentGoalInput, ConfirmDecision } from './conversation-types';
 import type { ToolDraftCheck } from './made-tools';
 import type { AnsweredQuestion } from './tool-questions';
@@ -52,9 +52,9 @@ interface EffectInputs {
   /** SearchTools: the goal's tools ranked for the query. */
   search_tools: { call: ToolCall; query: string; limit?: number; tools: ToolSpec[] };
   /** CreateAgent: the draft checked against the live catalog before the user is shown it. */
-  check_goal_draft: { call: ToolCall };
+  check_agent_draft: { call: ToolCall };
   /** CreateAgent, approved: the goal written, with the request that asked for it. */
-  create_goal: { call: ToolCall; request: string };
+  create_agent: { call: ToolCall; request: string };
   /** CreateTool: the draft checked (its examples run in the sandbox) before the user is shown it. */
   check_tool_draft: { call: ToolCall };
   /** CreateTool, approved: the tool's next version written, with the request that asked for it. */
@@ -86,8 +86,8 @@ export interface EffectResults {
   /** Whether the signal reached the delegate (it may have ended meanwhile). */
   answer_delegate: true | StepFailure;
   search_tools: ToolMatch[] | StepFailure;
-  check_goal_draft: { problems: string[] } | StepFailure;
-  create_goal: GoalDraftResult | StepFailure;
+  check_agent_draft: { problems: string[] } | StepFailure;
+  create_agent: AgentDraftResult | StepFailure;
   check_tool_draft: ToolDraftCheck | StepFailure;
   /** The new tool's spec when it was written. */
   create_tool: { spec: ToolSpec; file: string } | { problems: string[] } | StepFailure;

@@ -124,7 +124,7 @@ export interface ToolMatch {
 }
 
 /** What CreateAgent's activities answer: the goal written, or why the draft cannot be one. */
-export type GoalDraftResult = { goalId: string; file: string } | { problems: string[] };
+export type AgentDraftResult = { goalId: string; file: string } | { problems: string[] };
 
 /** Per-goal overrides of the worker's settings. */
 export interface GoalSettings {

@@ -61,8 +61,8 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
     answer_delegate: ({ childId, answer }) => answerDelegate(childId, answer),
     search_tools: ({ tools, query, limit }) =>
       versioned(PATCHES.searchTools, () => searchTools({ tools, query, limit })),
-    check_goal_draft: ({ call }) => versioned(PATCHES.createAgent, () => checkGoalDraft(call.args.goal)),
-    create_goal: ({ call, request }) =>
+    check_agent_draft: ({ call }) => versioned(PATCHES.createAgent, () => checkGoalDraft(call.args.goal)),
+    create_agent: ({ call, request }) =>
       versioned(PATCHES.createAgent, () => createGoal({ draft: call.args.goal, request, callId: call.id })),
     check_tool_draft: ({ call }) => versioned(PATCHES.createTool, () => checkToolDraft(call.args, heartbeat())),
     create_tool: ({ call, request }) =>

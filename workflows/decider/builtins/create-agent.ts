@@ -4,28 +4,28 @@
 import type { ToolCall } from '../../../core/types';
 import { invalid, type BuiltinContext, type BuiltinWith } from './builtin';
 
-export function createAgent(convo: BuiltinContext): BuiltinWith<'check_goal_draft' | 'create_goal'> {
+export function createAgent(convo: BuiltinContext): BuiltinWith<'check_agent_draft' | 'create_agent'> {
   /** Calls whose draft passed the check: the user is shown them for approval. */
   const checked = new Set<string>();
   return {
     approvalText: 'Save this new agent to the goals folder; it is usable at once.',
-    beforeApproval: (call: ToolCall) => (checked.has(call.id) ? undefined : { kind: 'check_goal_draft', call }),
+    beforeApproval: (call: ToolCall) => (checked.has(call.id) ? undefined : { kind: 'check_agent_draft', call }),
     // What the new agent was asked for: the user's latest words.
-    run: (call: ToolCall) => ({ kind: 'create_goal', call, request: convo.log.lastUserText() }),
+    run: (call: ToolCall) => ({ kind: 'create_agent', call, request: convo.log.lastUserText() }),
     cancelled: (effect) =>
-      effect.kind === 'create_goal'
+      effect.kind === 'create_agent'
         ? {
             status: 'tool_error',
             error: 'Cancelled by the user; the agent may or may not have been saved (agent goals lists it if it was).',
           }
         : undefined,
     appliers: {
-      check_goal_draft: ({ call }, draft) => {
+      check_agent_draft: ({ call }, draft) => {
         if ('failed' in draft) convo.record(call, { status: 'tool_error', error: draft.failed });
         else if (draft.problems.length > 0) convo.record(call, invalid(draft.problems));
         else checked.add(call.id);
       },
-      create_goal: ({ call }, created) => {
+      create_agent: ({ call }, created) => {
         if ('failed' in created) return convo.record(call, { status: 'tool_error', error: created.failed });
         if ('problems' in created) return convo.record(call, invalid(created.problems));
         const next = `ChangeGoal to ${created.goalId} to use it now`;

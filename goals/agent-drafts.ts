@@ -19,7 +19,7 @@ export interface DraftCheck {
   problems: string[];
 }
 
-export class GoalDrafts {
+export class AgentDrafts {
   constructor(
     private readonly goals: GoalRegistry,
     private readonly folder: string,

@@ -3,7 +3,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { GoalDrafts, MAX_GOAL_BYTES } from '../../goals/goal-drafts';
+import { AgentDrafts, MAX_GOAL_BYTES } from '../../goals/agent-drafts';
 import { loadGoals } from '../../goals/goal-registry';
 import { loadNativeTools } from '../../tools/tool-registry';
 import type { GoalProvenance } from '../../core/types';
@@ -29,10 +29,10 @@ function setup() {
   const tools = loadNativeTools();
   const toolExists = (name: string) => tools.get(name) !== undefined;
   const goals = loadGoals({ folder, toolExists });
-  return { folder, drafts: new GoalDrafts(goals, folder, toolExists) };
+  return { folder, drafts: new AgentDrafts(goals, folder, toolExists) };
 }
 
-describe('GoalDrafts', () => {
+describe('AgentDrafts', () => {
   it('names every reason a draft cannot be a goal', async () => {
     const { drafts } = setup();
     expect((await drafts.check(draft)).problems).toEqual([]);
