@@ -16,6 +16,7 @@ import { readWorkerSettings, type WorkerSettings } from '../worker/worker-settin
 import { dynamicConfigFlags } from '../worker/dev-server';
 import { DEV_SERVER_SEARCH_ATTRIBUTES } from '../worker/register-search-attributes';
 import { findTemporalCli } from '../worker/pypi-binaries';
+import { closedConnectionGuard } from './closed-connection-guard';
 
 let runtimeInstalled = false;
 
@@ -30,12 +31,20 @@ export async function startTemporal(): Promise<TestWorkflowEnvironment> {
   quietRuntime();
   // Without a CLI (no Python to install it), the SDK downloads one: that needs the internet, and says so if it fails.
   const cli = findTemporalCli();
-  return TestWorkflowEnvironment.createLocal({
+  const guard = closedConnectionGuard();
+  const env = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: cli ? { type: 'existing-path', path: cli } : { type: 'cached-download' },
       extraArgs: ['--log-level', 'error', ...DEV_SERVER_SEARCH_ATTRIBUTES, ...dynamicConfigFlags()],
     },
+    plugins: [guard.plugin],
   });
+  const teardown = env.teardown.bind(env);
+  env.teardown = () => {
+    guard.close();
+    return teardown();
+  };
+  return env;
 }
 
 let bundle: Promise<WorkflowBundleOption> | undefined;
