@@ -1,7 +1,7 @@
 // GitHub's OpenAPI description of api.github.com (generated/api.github.com.json of @octokit/openapi, MIT: 12.4 MB,
 // 1,223 operations): the big real-world document the HTTP API tests and bench load. The package holds 385 MB (every
 // GHES version, each also dereferenced) for this one file, so it is no dependency: `npm install` (the postinstall,
-// worker/pypi-binaries.ts) takes the file alone out of the package's tarball, got by `npm pack` through npm's cache and
+// worker/pypi-binaries.ts, through testkit/test-binaries.ts) takes the file alone out of the package's tarball, got by `npm pack` through npm's cache and
 // registry and checked against the integrity pinned here, into node_modules/.cache. What reads it calls
 // githubOpenApiDocument(), which throws, saying how to get it, when it is missing.
 import { execFileSync } from 'node:child_process';
@@ -178,7 +178,7 @@ function paxField(data: Buffer, key: string): string | undefined {
   return undefined;
 }
 
-// `npm install` runs this from worker/pypi-binaries.ts (the postinstall); by hand: `npx tsx testkit/github-openapi.ts install`.
+// `npm install` runs this through testkit/test-binaries.ts (the postinstall); by hand: `npx tsx testkit/github-openapi.ts install`.
 if (require.main === module && process.argv[2] === 'install') {
   installGithubOpenApi().then(
     (file) => console.log(`GitHub's OpenAPI document: ${file}`),

