@@ -12,13 +12,14 @@ export const LAYERS = [
   ['demo'],
   ['tools'],
   ['endpoints'],
-  ['apis'],
-  ['mcp'],
   ['goals', 'stream', 'readers', 'hooks'],
   ['blobs'],
   ['activities'],
   ['workflows'],
   ['runtime'],
+  // Read models built from Temporal's histories (the run view, the registry's figures): the API serves them, the client
+  // library and the CLI read them.
+  ['views'],
   ['client'],
   ['api'],
   ['worker'],

@@ -5,7 +5,7 @@ import { AgentDrafts } from '../goals/agent-drafts';
 import { ToolIndexCache } from './tool-search';
 import type { GoalRegistry } from '../goals/goal-registry';
 import { resolveGoal } from '../goals/resolve';
-import type { McpDiscovery } from '../mcp/catalog';
+import type { McpDiscovery } from '../endpoints/catalog';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { MadeTools } from '../tools/made/made-tools';
 import { FailureTypes, type GoalActivities } from '../core/activity-types';

@@ -1,16 +1,16 @@
 // Endpoints on the activity side: MCP calls over the worker's session pool, HTTP API calls (apis/), and catalog
 // descriptions for clients.
 import { ApplicationFailure } from '@temporalio/activity';
-import { callApi, RetryableHttpError } from '../apis/http-call';
+import { callApi, RetryableHttpError } from '../endpoints/http/http-call';
 import { idempotencyKey } from '../tools/idempotency';
-import type { McpDiscovery } from '../mcp/catalog';
-import { callMcpTool } from '../mcp/call';
+import type { McpDiscovery } from '../endpoints/catalog';
+import { callMcpTool } from '../endpoints/mcp/call';
 import { whileHeartbeating } from './heartbeat';
 import { DEFAULT_LIMITS, type Limits } from './limits';
 import type { Usage } from '../core/types';
-import type { McpPool } from '../mcp/pool';
+import type { McpPool } from '../endpoints/mcp/pool';
 import type { McpActivities } from '../core/activity-types';
-import { EndpointFeaturesReader } from '../mcp/endpoint-features';
+import { EndpointFeaturesReader } from '../endpoints/mcp/endpoint-features';
 import { capContent } from '../core/tool-content';
 import { conversationHost, type ToolQuestionDeps } from './tool-questions';
 import { toolPipeline, type CallTool } from './tool-pipeline';

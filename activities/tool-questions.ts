@@ -1,4 +1,4 @@
-// The conversation's side of what an MCP server asks during a tool call (mcp/call-host.ts): its questions for the
+// The conversation's side of what an MCP server asks during a tool call (endpoints/mcp/call-host.ts): its questions for the
 // user become toolQuestion updates on the conversation running the call (recorded there, shown to the user like
 // an approval, declined when nobody answers within TOOL_QUESTION_TIMEOUT); its requests for a completion run on our
 // model (sampling, after the user approves when the endpoint's `sampling` policy is `ask`); its progress and log
@@ -22,7 +22,7 @@ import { toolQuestionUpdate } from '../core/messages';
 import type { QuestionAnswer, QuestionSchema, ToolQuestion } from '../core/tool-questions';
 import type { Usage } from '../core/types';
 import { addUsage, ZERO_USAGE } from '../core/usage';
-import type { CallHost } from '../mcp/call-host';
+import type { CallHost } from '../endpoints/mcp/call-host';
 import { attemptKey, type StreamBus } from '../stream/bus';
 import type { Sampler } from './llm/sampling';
 

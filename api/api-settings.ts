@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApiKeys } from './auth';
-import { RegistryFile } from '../mcp/endpoint-registry';
-import { OAuthEndpoints } from '../mcp/oauth/oauth-endpoints';
-import { openTokenStore, type OAuthStore } from '../mcp/oauth/oauth-settings';
+import { RegistryFile } from '../endpoints/endpoint-registry';
+import { OAuthEndpoints } from '../endpoints/mcp/oauth/oauth-endpoints';
+import { openTokenStore, type OAuthStore } from '../endpoints/mcp/oauth/oauth-settings';
 import { DEFAULT_DATA_DIR } from '../runtime/connection';
 import { PROJECT_ROOT } from '../tools/project-root';
 import { BLOB_SETTING_NAMES, readBlobSettings, type BlobSettings } from '../blobs';

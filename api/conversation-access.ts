@@ -1,7 +1,7 @@
 // Who may see and act on a conversation: its owner's keys and admin keys (the local caller, without API_KEYS, is an
 // admin). One rule for the REST routes and the MCP server's tools, so neither can drift from the other.
 import type { AgentClient } from '../client/agent-client';
-import { UserError } from '../client/user-error';
+import { UserError } from '../core/user-error';
 import type { ConversationFeed } from '../core/conversation-types';
 import type { Caller } from './auth';
 

@@ -4,7 +4,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import type { AgentClient } from '../client/agent-client';
-import { UserError } from '../client/user-error';
+import { UserError } from '../core/user-error';
 import { LOCAL_OWNER, fileTooLargeMessage, type LimitedBlobStore } from '../blobs';
 import type { BlobRef } from '../core/blobs';
 import { MAX_ATTACHMENTS } from '../core/messages';

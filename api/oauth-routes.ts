@@ -1,14 +1,14 @@
 // Connecting an MCP server that needs OAuth, once per owner: `GET /api/endpoints/{name}/connect` sends the caller (the
 // owner of their API key) to the server's authorization server, `GET /api/oauth/callback` takes the code back and
-// stores the grant, encrypted, where the workers read it (mcp/oauth/). The callback carries no API key (a browser
+// stores the grant, encrypted, where the workers read it (endpoints/mcp/oauth/). The callback carries no API key (a browser
 // arrives from the authorization server): the state it brings is the proof — random, bound to owner and endpoint
 // when the connect began, and good once. The endpoint list is shown as the caller has it: an OAuth endpoint they have
 // not connected "needs connecting", whatever the worker-wide catalog says.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { beginConnect, ConnectError, finishConnect, PENDING_MS } from '../mcp/oauth/connect-flow';
-import { endpointsForOwner, TargetError } from '../mcp/oauth/oauth-endpoints';
-import { ownerOrDefault } from '../mcp/oauth/oauth-settings';
+import { beginConnect, ConnectError, finishConnect, PENDING_MS } from '../endpoints/mcp/oauth/connect-flow';
+import { endpointsForOwner, TargetError } from '../endpoints/mcp/oauth/oauth-endpoints';
+import { ownerOrDefault } from '../endpoints/mcp/oauth/oauth-settings';
 import type { CatalogSummary } from '../core/types';
 import type { ApiEnv } from './auth';
 import type { ApiOAuth } from './api-settings';

@@ -5,7 +5,7 @@ import type { Context } from 'hono';
 import { serveEvents } from './event-stream';
 import type { AgentClient } from '../client/agent-client';
 import { inConversation } from '../client/conversation-updates';
-import type { TemporalUi } from '../client/run-view/run-reader';
+import type { TemporalUi } from '../views/run-view/run-reader';
 import type { ApiEnv } from './auth';
 import type { RunWatches } from './run-watch';
 import * as S from './schemas';

@@ -4,7 +4,7 @@
 // the whole tree again when anything changed, at most once per `throttleMs`.
 import type { Client } from '@temporalio/client';
 import type { RunBranch, RunView } from '../core/run-view';
-import type { PendingAttempt } from '../client/run-view/history-fold';
+import type { PendingAttempt } from '../views/run-view/history-fold';
 import {
   assemble,
   branchOf,
@@ -12,7 +12,7 @@ import {
   HistoryTail,
   pendingAttempts,
   type TemporalUi,
-} from '../client/run-view/run-reader';
+} from '../views/run-view/run-reader';
 
 export interface RunWatchTiming {
   /** Least time between two views sent. */

@@ -9,10 +9,10 @@
 // specs (no model).
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ApiCatalog, apiToolSpec } from '../apis/api-catalog';
-import { DEFAULT_MAX_DOCUMENT_BYTES, fetchDocument, parseDocument } from '../apis/api-document';
-import { documentApiEntry } from '../apis/api-entry';
-import { operationsOf } from '../apis/operations';
+import { ApiCatalog, apiToolSpec } from '../endpoints/http/api-catalog';
+import { DEFAULT_MAX_DOCUMENT_BYTES, fetchDocument, parseDocument } from '../endpoints/http/api-document';
+import { documentApiEntry } from '../endpoints/http/api-entry';
+import { operationsOf } from '../endpoints/http/operations';
 import { ToolIndex } from '../activities/tool-search';
 import { BUILTIN_TOOLS, COMPLETE_GOAL, SEARCH_TOOLS_SPEC } from '../core/builtin-specs';
 import type { ToolSpec } from '../core/types';

@@ -2,9 +2,9 @@
 // c runs after them, alone, once the agent workers have stopped, so its process spawns do not load the CPU under
 // the others.
 import { performance } from 'node:perf_hooks';
-import { McpDiscovery } from '../mcp/catalog';
-import { McpPool } from '../mcp/pool';
-import { RegistryFile } from '../mcp/endpoint-registry';
+import { McpDiscovery } from '../endpoints/catalog';
+import { McpPool } from '../endpoints/mcp/pool';
+import { RegistryFile } from '../endpoints/endpoint-registry';
 import type { AgentWorker } from '../worker/create-worker';
 import { PROJECT_ROOT } from '../worker/worker-settings';
 import { agentConversations } from './agent-conversation';

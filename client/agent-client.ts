@@ -45,11 +45,11 @@ import { checkFilterValue, listConversations, type ConversationFilter } from './
 import { type ConversationSummary } from '../core/conversation-types';
 import { untilReachable, type ServerWait } from './server-outage';
 import { inConversation, sendUpdate } from './conversation-updates';
-import { UserError } from './user-error';
+import { UserError } from '../core/user-error';
 import { delegationTree, historyTree, type HistoryTree } from './conversation-tree';
 import { WorkerQuestions } from './worker-questions';
-import { readRun, type TemporalUi } from './run-view/run-reader';
-import { isModelCall } from './run-view/steps';
+import { readRun, type TemporalUi } from '../views/run-view/run-reader';
+import { isModelCall } from '../views/run-view/steps';
 import type { RunView } from '../core/run-view';
 
 export type { HistoryTree } from './conversation-tree';

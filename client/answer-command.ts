@@ -3,7 +3,7 @@
 import type { AnsweredQuestion } from '../core/tool-questions';
 import type { AgentClient } from './agent-client';
 import { contentFromPairs } from './question-answer';
-import { UserError } from './user-error';
+import { UserError } from '../core/user-error';
 
 interface AnswerOptions {
   accept?: string[];

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { LimitedBlobStore } from '../blobs';
 import type { BlobRef } from '../core/blobs';
 import { FileRefusal } from '../readers/reader';
-import { UserError } from './user-error';
+import { UserError } from '../core/user-error';
 
 export async function storeAttachment(
   store: LimitedBlobStore,

@@ -9,7 +9,7 @@ import type { ChatMessage } from '../core/types';
 import { printStreamedText } from './streamed-text';
 import { printToolProgress } from './tool-progress';
 import { askQuestion } from './question-prompt';
-import { UserError } from './user-error';
+import { UserError } from '../core/user-error';
 
 export interface ChatIO {
   input: NodeJS.ReadableStream;

@@ -7,7 +7,8 @@ import { DEFAULT_TASK_QUEUE } from '../runtime/connection';
 import { applyEnvFile } from '../runtime/env-file';
 import { startTracing } from '../runtime/tracing';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
-import { parseAge, pruneConversations } from './prune';
+import { parseAge } from '../runtime/duration';
+import { pruneConversations } from './prune';
 import { formatGoalsPrune, pruneGoals } from './goals-prune';
 import { createStreamBus } from '../stream';
 import { runChat, type ChatIO } from './chat';
@@ -31,7 +32,7 @@ import { formatAgentRegistry, formatEndpointRegistry } from './registry-format';
 import { catalogForOwner, connectEndpoint } from './endpoint-connect';
 import { formatEndpointFeatures, promptRef } from './endpoint-features-format';
 import type { ConversationFilter } from './conversation-list';
-import { UserError } from './user-error';
+import { UserError } from '../core/user-error';
 import { formatQuestion } from './question-format';
 import { answerFrom, bareAccept } from './answer-command';
 

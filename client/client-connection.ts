@@ -6,7 +6,7 @@ import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/
 import { openBlobStore, readBlobSettings, type LimitedBlobStore } from '../blobs';
 import { DEFAULT_DATA_DIR, temporalTarget } from '../runtime/connection';
 import { RECONNECT_QUICKLY } from './server-outage';
-import { UserError } from './user-error';
+import { UserError } from '../core/user-error';
 
 export async function connectTemporal(
   env: NodeJS.ProcessEnv,

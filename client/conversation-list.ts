@@ -3,7 +3,7 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import type { ConversationState, ConversationSummary } from '../core/conversation-types';
 import { AGENT_GOAL, AGENT_OWNER, AGENT_STATE } from '../workflows/search-attributes';
-import { UserError } from './user-error';
+import { UserError } from '../core/user-error';
 
 export interface ConversationFilter {
   goal?: string;

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowUpdateHandle } from '@temporalio/client';
 import type { AgentReply } from '../core/conversation-types';
 import { untilReachable, type ServerWait } from './server-outage';
-import { UserError } from './user-error';
+import { UserError } from '../core/user-error';
 
 /** Runs a call on conversation `id`; a conversation that does not exist, or has ended, is said so as a user error. */
 export async function inConversation<T>(id: string, run: () => Promise<T>): Promise<T> {

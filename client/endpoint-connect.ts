@@ -7,13 +7,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { CatalogSummary } from '../core/types';
-import { RegistryFile } from '../mcp/endpoint-registry';
-import { beginConnect, finishConnect, PENDING_MS } from '../mcp/oauth/connect-flow';
-import { endpointsForOwner, OAuthEndpoints, TargetError } from '../mcp/oauth/oauth-endpoints';
-import { openTokenStore, ownerOrDefault, type OAuthStore } from '../mcp/oauth/oauth-settings';
+import { RegistryFile } from '../endpoints/endpoint-registry';
+import { beginConnect, finishConnect, PENDING_MS } from '../endpoints/mcp/oauth/connect-flow';
+import { endpointsForOwner, OAuthEndpoints, TargetError } from '../endpoints/mcp/oauth/oauth-endpoints';
+import { openTokenStore, ownerOrDefault, type OAuthStore } from '../endpoints/mcp/oauth/oauth-settings';
 import { DEFAULT_DATA_DIR } from '../runtime/connection';
 import { PROJECT_ROOT } from '../tools/project-root';
-import { UserError } from './user-error';
+import { UserError } from '../core/user-error';
 
 /** The worker's registry and token store, as its settings name them (MCP_ENDPOINTS_FILE, DATA_DIR, MCP_TOKEN_KEY). */
 function local(env: NodeJS.ProcessEnv): { endpoints: OAuthEndpoints; tokens: OAuthStore } {

@@ -2,7 +2,7 @@
 // k=v`): an endpoint's resources, templates and prompts, one per line, as a person scans them.
 import type { EndpointFeatures, PromptRef } from '../core/mcp-features';
 import { formatBytes } from '../core/tool-content';
-import { UserError } from './user-error';
+import { UserError } from '../core/user-error';
 
 export function formatEndpointFeatures(f: EndpointFeatures): string {
   const lines: string[] = [];

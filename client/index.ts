@@ -6,7 +6,7 @@ export { DEFAULT_TASK_QUEUE } from '../runtime/connection';
 export type { ConversationFilter } from './conversation-list';
 export type { ServerWait } from './server-outage';
 export { startTracing, type Tracing } from '../runtime/tracing';
-export { UserError } from './user-error';
+export { UserError } from '../core/user-error';
 export { AgentGoalWorkflow } from '../workflows';
 export * from '../core/messages';
 export type { AgentsDescription } from '../core/activity-types';

@@ -3,16 +3,6 @@
 // conversation holds). Running conversations are never touched; `--dry-run` only lists.
 import type { Client } from '@temporalio/client';
 import type { BlobStore } from '../blobs';
-import { parseDuration } from '../runtime/duration';
-import { UserError } from './user-error';
-
-/** `90s`, `15m`, `24h`, `7d` (a bare number is seconds) → seconds; `option` is named when it is not a duration. */
-export function parseAge(text: string, option = '--older-than'): number {
-  const seconds = parseDuration(text);
-  if (Number.isNaN(seconds))
-    throw new UserError(`${option} must be a duration such as 90s, 15m, 24h or 7d, got "${text}"`);
-  return seconds;
-}
 
 export interface Pruned {
   id: string;

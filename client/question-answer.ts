@@ -3,7 +3,7 @@
 // the whole answer against the schema (core/check-args.ts); this only turns words into values, saying what is wrong.
 import type { QuestionField, ToolQuestion } from '../core/tool-questions';
 import { fieldChoices } from '../core/tool-questions';
-import { UserError } from './user-error';
+import { UserError } from '../core/user-error';
 
 export type FieldValue = string | number | boolean | string[];
 

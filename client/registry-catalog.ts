@@ -16,8 +16,8 @@ import type { MadeToolSummary } from '../core/made-tools';
 import type { ToolSpec } from '../core/types';
 import type { AgentClient } from './agent-client';
 import { catalogSnapshot, delegatesOf, type CatalogSnapshot } from './catalog-doc';
-import { DEFAULT_MAX_EXECUTIONS, RegistryStats } from './registry-stats';
-import { UserError } from './user-error';
+import { DEFAULT_MAX_EXECUTIONS, RegistryStats } from '../views/registry-stats';
+import { UserError } from '../core/user-error';
 
 const NO_CALLS: Omit<ToolStats, 'name'> = {
   calls: 0,

@@ -2,7 +2,7 @@
 // about 20 s; a restart can take longer, and a turn in flight goes on once the server is back, so calls that are
 // safe to repeat are repeated — for a bounded time, and telling the user why they wait.
 import { isGrpcServiceError } from '@temporalio/client';
-import { UserError } from './user-error';
+import { UserError } from '../core/user-error';
 
 /** gRPC codes of a server that cannot be reached, or did not answer in time: the call may be sent again. */
 const UNAVAILABLE = 14;

@@ -8,9 +8,9 @@ import { formatMadeTools } from './made-tools-format';
 import { registryOf } from './registry-catalog';
 import { formatToolRegistry } from './registry-format';
 import { formatPruneProposal, unusedMadeTools } from './made-tools-prune';
-import { parseAge } from './prune';
+import { parseAge } from '../runtime/duration';
 import { formatTools } from './terminal-format';
-import { UserError } from './user-error';
+import { UserError } from '../core/user-error';
 
 export const TOOLS_USAGE =
   'usage: agent tools [--goal <id>] [--markdown] [--made [--code]] [--stats [--since <duration>]] | ' +

@@ -13,7 +13,7 @@ import { temporal } from '@temporalio/proto';
 import { DescribeWorkflow } from '../workflows';
 import { describeWorkflowId } from '../workflows/describe-workflows';
 import { FailureTypes } from '../core/activity-types';
-import { UserError, type UserErrorKind } from './user-error';
+import { UserError, type UserErrorKind } from '../core/user-error';
 
 /** How long a question to the worker may take: discovery of a slow endpoint is bounded well below. */
 const ASK_WORKER_MS = 60_000;

@@ -25,7 +25,7 @@ import {
   type ResourceRef,
 } from '../core/mcp-features';
 import { unknownGoalMessage } from '../goals/unknown-goal';
-import { UserError } from './user-error';
+import { UserError } from '../core/user-error';
 import { WorkerDesk } from './worker-desk';
 
 export class WorkerQuestions {

@@ -1,5 +1,5 @@
 // Every activity the workflows schedule, by name, and what it is as a step of a run: the one table the run view reads
-// (client/run-view/steps.ts) and the workflow's activity stubs label their calls from (workflows/activity-stubs.ts).
+// (views/run-view/steps.ts) and the workflow's activity stubs label their calls from (workflows/activity-stubs.ts).
 // Keyed by the activity interfaces themselves, so the compiler refuses an activity added without its entry. A native
 // tool's activity is named after the tool (the catch-all `default`): not listed, a tool step by its own name.
 import { LIST_AGENTS, READ_FILE, RUN_CODE, SEARCH_TOOLS } from './builtin-specs';

@@ -1,6 +1,6 @@
 // A conversation's run as the run view shows it: its turns, each a list of steps (model calls, tool calls, waits for
 // the user, delegates with their own turns), with status, times, attempts, tokens and cost. Read from the workflows'
-// own histories (client/run-view/), never kept anywhere else; the registry's figures are sums over these.
+// own histories (views/run-view/), never kept anywhere else; the registry's figures are sums over these.
 import type { ConversationState } from './conversation-types';
 import type { Usage } from './types';
 import { addUsage } from './usage';

@@ -3,7 +3,7 @@
 // folder's housekeeping for `agent goal-files`: list with provenance, disable, enable, remove.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { selectTools, type McpDiscovery } from '../mcp/catalog';
+import { selectTools, type McpDiscovery } from '../endpoints/catalog';
 import { isBuiltinTool } from '../core/builtin-specs';
 import type { GoalFileSummary } from '../core/activity-types';
 import type { Goal, GoalProvenance } from '../core/types';

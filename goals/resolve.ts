@@ -15,7 +15,7 @@ import {
   LIST_AGENTS,
 } from '../core/builtin-specs';
 import type { Goal, ResolvedGoal, Settings, ToolSpec } from '../core/types';
-import { selectTools, versionOf, type McpDiscovery } from '../mcp/catalog';
+import { selectTools, versionOf, type McpDiscovery } from '../endpoints/catalog';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { GoalRegistry } from './goal-registry';
 

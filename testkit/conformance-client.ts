@@ -6,11 +6,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { CallHost } from '../mcp/call-host';
-import { callMcpTool } from '../mcp/call';
-import { McpDiscovery } from '../mcp/catalog';
-import { RegistryFile } from '../mcp/endpoint-registry';
-import { McpPool } from '../mcp/pool';
+import type { CallHost } from '../endpoints/mcp/call-host';
+import { callMcpTool } from '../endpoints/mcp/call';
+import { McpDiscovery } from '../endpoints/catalog';
+import { RegistryFile } from '../endpoints/endpoint-registry';
+import { McpPool } from '../endpoints/mcp/pool';
 
 const USER_KEEPS_DEFAULTS: CallHost = {
   elicit: async () => ({ action: 'accept', content: {} }),

@@ -3,7 +3,7 @@
 // README use the balances up. Conversations (the Temporal database) are not demo data and stay.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { isStdio, parseRegistry, type Registry } from '../mcp/endpoint-registry';
+import { isStdio, parseRegistry, type Registry } from '../endpoints/endpoint-registry';
 import { loadNativeTools, type ToolRegistry } from '../tools/tool-registry';
 import { demoDataFile, PROJECT_ROOT, type WorkerSettings } from './worker-settings';
 

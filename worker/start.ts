@@ -14,7 +14,7 @@ import { runChat } from '../client/chat';
 import { recordEmbeddedServer, temporalTarget } from '../runtime/connection';
 import { applyEnvFile } from '../runtime/env-file';
 import type { ConversationSummary } from '../core/conversation-types';
-import { UserError } from '../client/user-error';
+import { UserError } from '../core/user-error';
 import { DEFAULT_TRAIN_SERVICE_PORT, startTrainService } from '../demo/train-service';
 import { createAgentWorker, createToolWorker, installRuntime } from './create-worker';
 import { startTracing } from '../runtime/tracing';

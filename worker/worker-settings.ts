@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { LogLevel } from '@temporalio/common';
 import { z } from 'zod';
 import { DEFAULT_GOALS_FOLDER, PICKER_GOAL_ID } from '../goals/goal-registry';
-import { DEFAULT_MAX_DOCUMENT_BYTES } from '../apis/api-document';
+import { DEFAULT_MAX_DOCUMENT_BYTES } from '../endpoints/http/api-document';
 import { PROVIDER_VARIABLES, type LlmConfig } from '../activities/llm/model';
 import { DEFAULT_LIMITS, type Limits } from '../activities/limits';
 import type { ToolServices } from '../tools/define-tool';
@@ -19,7 +19,7 @@ import { BLOB_SETTING_NAMES, readBlobSettings, type BlobSettings } from '../blob
 import { READER_SETTING_NAMES, readerLimitsFromEnv, type ReaderLimits } from '../readers';
 import { cacheSize, count, dollars, duration, flag } from './setting-kinds';
 import type { MetricsSettings } from './worker-metrics';
-import { parseTokenKey } from '../mcp/oauth/oauth-settings';
+import { parseTokenKey } from '../endpoints/mcp/oauth/oauth-settings';
 
 /** The project's folder, whether this runs from source or compiled into dist/. */
 export { PROJECT_ROOT };
@@ -86,7 +86,7 @@ const envSchema = z.object({
   MCP_ENDPOINTS_FILE: z.string().optional(),
   MCP_MAX_STDIO_PROCESSES: count('MCP_MAX_STDIO_PROCESSES', 16, 1),
   MCP_SESSIONS_PER_ENDPOINT: count('MCP_SESSIONS_PER_ENDPOINT', 8, 1),
-  // The key of the OAuth token store (mcp/oauth/), shared with the API: checked here so a bad one stops the start.
+  // The key of the OAuth token store (endpoints/mcp/oauth/), shared with the API: checked here so a bad one stops the start.
   MCP_TOKEN_KEY: z
     .string()
     .optional()

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { UserError } from '../../client/user-error';
+import { UserError } from '../../core/user-error';
 import type { AgentReply, PendingApproval } from '../../core/conversation-types';
 import type { ToolQuestion } from '../../core/tool-questions';
 import { formatReply } from '../../client/terminal-format';

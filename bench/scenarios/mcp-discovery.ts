@@ -4,9 +4,9 @@
 //   warm re-list catalog() after invalidate(): re-lists every endpoint over the pooled, live sessions;
 // then the pool is closed (its processes ended) before the next run.
 import { performance } from 'node:perf_hooks';
-import { McpDiscovery, type McpCatalog } from '../../mcp/catalog';
-import { McpPool } from '../../mcp/pool';
-import { RegistryFile } from '../../mcp/endpoint-registry';
+import { McpDiscovery, type McpCatalog } from '../../endpoints/catalog';
+import { McpPool } from '../../endpoints/mcp/pool';
+import { RegistryFile } from '../../endpoints/endpoint-registry';
 import { PROJECT_ROOT } from '../../worker/worker-settings';
 import { fxRegistry } from '../fx';
 import type { Interrupts } from '../interrupts';

@@ -1,8 +1,8 @@
 // callMcpTool() in-process: what the callMcpTool activity runs (catalog cache hit, argument schema check, callTool
 // on the pooled session, outcome mapping) without Temporal, to tell the call path's cost from the workflow's.
-import { callMcpTool } from '../../mcp/call';
-import type { McpDiscovery } from '../../mcp/catalog';
-import type { McpPool } from '../../mcp/pool';
+import { callMcpTool } from '../../endpoints/mcp/call';
+import type { McpDiscovery } from '../../endpoints/catalog';
+import type { McpPool } from '../../endpoints/mcp/pool';
 import type { McpToolRef } from '../../core/types';
 import { checkConverted, CONVERT_ARGS } from '../fx';
 import type { CallScenario } from '../scenario';
@@ -22,7 +22,7 @@ export function inProcessCall(
     key: 'callMcpTool',
     name: '   callMcpTool() in-process',
     description:
-      'mcp/call.ts callMcpTool: catalog cache hit, argument schema check, callTool on the pooled session, outcome mapping; no Temporal.',
+      'endpoints/mcp/call.ts callMcpTool: catalog cache hit, argument schema check, callTool on the pooled session, outcome mapping; no Temporal.',
     sampler: { samples: [], sample: () => timeIt(call) },
   };
 }

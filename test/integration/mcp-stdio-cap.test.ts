@@ -5,10 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { McpDiscovery } from '../../mcp/catalog';
-import { callMcpTool } from '../../mcp/call';
-import { McpPool } from '../../mcp/pool';
-import { RegistryFile } from '../../mcp/endpoint-registry';
+import { McpDiscovery } from '../../endpoints/catalog';
+import { callMcpTool } from '../../endpoints/mcp/call';
+import { McpPool } from '../../endpoints/mcp/pool';
+import { RegistryFile } from '../../endpoints/endpoint-registry';
 import { serveHttp } from '../../demo/fx';
 import { PROJECT_ROOT } from '../../worker/worker-settings';
 

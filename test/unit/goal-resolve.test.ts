@@ -7,7 +7,7 @@ import { GoalFolder } from '../../goals/goal-folder';
 import { GoalRegistry } from '../../goals/goal-registry';
 import { resolveGoal, type ResolveGoalDeps } from '../../goals/resolve';
 import { unknownGoalMessage } from '../../goals/unknown-goal';
-import type { McpCatalog, McpDiscovery } from '../../mcp/catalog';
+import type { McpCatalog, McpDiscovery } from '../../endpoints/catalog';
 import { loadNativeTools } from '../../tools/tool-registry';
 import type { Goal, ToolSpec } from '../../core/types';
 

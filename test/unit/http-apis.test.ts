@@ -1,15 +1,15 @@
-// HTTP APIs as tools (apis/): real documents in a temporary folder, a real local HTTP server, no fakes of our code.
+// HTTP APIs as tools (endpoints/http/): real documents in a temporary folder, a real local HTTP server, no fakes of our code.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiCatalog, apiToolSpec, type ApiCall } from '../../apis/api-catalog';
-import { baseUrlOf, parseDocument } from '../../apis/api-document';
-import { parseApiEntry, type ApiEntry } from '../../apis/api-entry';
-import { callApi, RetryableHttpError } from '../../apis/http-call';
-import { operationsOf } from '../../apis/operations';
-import { parseRegistry } from '../../mcp/endpoint-registry';
+import { ApiCatalog, apiToolSpec, type ApiCall } from '../../endpoints/http/api-catalog';
+import { baseUrlOf, parseDocument } from '../../endpoints/http/api-document';
+import { parseApiEntry, type ApiEntry } from '../../endpoints/http/api-entry';
+import { callApi, RetryableHttpError } from '../../endpoints/http/http-call';
+import { operationsOf } from '../../endpoints/http/operations';
+import { parseRegistry } from '../../endpoints/endpoint-registry';
 
 const FIXTURE = path.join(__dirname, '../fixtures/openapi/petstore.json');
 const ok = { '200': { description: 'ok' } };

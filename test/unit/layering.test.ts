@@ -67,7 +67,7 @@ for (const source of [
   "import { generateText as y } from 'ai';",
   "import { createActivities as y } from '../activities';",
   "import { loadGoals as y } from '../goals/goal-registry';",
-  "import { callMcpTool as y } from '../mcp/call';",
+  "import { callMcpTool as y } from '../endpoints/mcp/call';",
   "import { defineTool as y } from '../tools/define-tool';",
   "import { createStreamBus as y } from '../stream';",
 ]) {

@@ -7,13 +7,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { EndpointStatus } from '../../core/types';
-import { parseRegistry } from '../../mcp/endpoint-registry';
-import { ConnectError, finishConnect } from '../../mcp/oauth/connect-flow';
-import { OAuthAccess } from '../../mcp/oauth/oauth-access';
-import { endpointsForOwner } from '../../mcp/oauth/oauth-endpoints';
-import { NO_KEY, tokenFolder } from '../../mcp/oauth/oauth-settings';
-import { GrantProvider, NeedsConnecting } from '../../mcp/oauth/provider';
-import { TokenStore, type Grant } from '../../mcp/oauth/token-store';
+import { parseRegistry } from '../../endpoints/endpoint-registry';
+import { ConnectError, finishConnect } from '../../endpoints/mcp/oauth/connect-flow';
+import { OAuthAccess } from '../../endpoints/mcp/oauth/oauth-access';
+import { endpointsForOwner } from '../../endpoints/mcp/oauth/oauth-endpoints';
+import { NO_KEY, tokenFolder } from '../../endpoints/mcp/oauth/oauth-settings';
+import { GrantProvider, NeedsConnecting } from '../../endpoints/mcp/oauth/provider';
+import { TokenStore, type Grant } from '../../endpoints/mcp/oauth/token-store';
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 

@@ -1,6 +1,6 @@
 import { mcpToolName } from '../../endpoints/tool-names';
 import { globMatch } from '../../core/naming';
-import { parseRegistry, resolveEndpoint } from '../../mcp/endpoint-registry';
+import { parseRegistry, resolveEndpoint } from '../../endpoints/endpoint-registry';
 
 describe('MCP registry parsing', () => {
   it('accepts the Claude Desktop / Cursor shape with our extension fields, filling defaults', () => {

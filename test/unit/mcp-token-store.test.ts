@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { TokenStore, TokenStoreError, type Grant } from '../../mcp/oauth/token-store';
-import { openTokenStore, parseTokenKey, NO_KEY } from '../../mcp/oauth/oauth-settings';
+import { TokenStore, TokenStoreError, type Grant } from '../../endpoints/mcp/oauth/token-store';
+import { openTokenStore, parseTokenKey, NO_KEY } from '../../endpoints/mcp/oauth/oauth-settings';
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 

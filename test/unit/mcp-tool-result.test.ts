@@ -1,6 +1,6 @@
 // What an MCP tool's answer becomes: structured content checked against the outputSchema, typed content parts for
 // images, audio, resource links, embedded resources and annotations, and media too large for history described.
-import { outcomeOf } from '../../mcp/tool-result';
+import { outcomeOf } from '../../endpoints/mcp/tool-result';
 import { capOutcome } from '../../activities/limits';
 import { contentAsText } from '../../core/tool-content';
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { foldHistory } from '../../client/run-view/history-fold';
+import { foldHistory } from '../../views/run-view/history-fold';
 import { percentile, usageStats, type StatsWindow } from '../../core/registry-stats';
 import { emptyTotals, type RunBranch, type RunStep, type RunTurn } from '../../core/run-view';
 import { windowNote } from '../../core/registry';

@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { foldHistory, type PendingAttempt } from '../../client/run-view/history-fold';
-import { assemble, temporalUrl } from '../../client/run-view/run-reader';
-import { isModelCall } from '../../client/run-view/steps';
+import { foldHistory, type PendingAttempt } from '../../views/run-view/history-fold';
+import { assemble, temporalUrl } from '../../views/run-view/run-reader';
+import { isModelCall } from '../../views/run-view/steps';
 import type { RunBranch } from '../../core/run-view';
 
 const DIR = path.join(__dirname, '..', 'histories');

@@ -17,7 +17,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { OAuthEntry } from '../endpoint-registry';
+import type { OAuthEntry } from '../../endpoint-registry';
 import { clientMetadata, configuredClient } from './provider';
 import type { TokenStore } from './token-store';
 

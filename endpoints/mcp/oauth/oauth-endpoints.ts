@@ -2,8 +2,8 @@
 // OAuth, each one resolved for connecting (its `${env:…}` references filled from this process's environment), and the
 // worker's endpoint list turned into one owner's view — an OAuth endpoint this owner has no grant for "needs
 // connecting", whatever the worker-wide catalog says.
-import type { EndpointStatus } from '../../core/types';
-import { oauthOf, resolveEndpoint, type RegistryFile } from '../endpoint-registry';
+import type { EndpointStatus } from '../../../core/types';
+import { oauthOf, resolveEndpoint, type RegistryFile } from '../../endpoint-registry';
 import type { OAuthTarget } from './connect-flow';
 import type { OAuthStore } from './oauth-settings';
 import { TokenStore } from './token-store';

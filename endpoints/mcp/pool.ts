@@ -11,7 +11,7 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { clientWithHost, type CallHost } from './call-host';
-import { isStdio, oauthOf, type ResolvedEndpoint } from './endpoint-registry';
+import { isStdio, oauthOf, type ResolvedEndpoint } from '../endpoint-registry';
 import type { OAuthAccess } from './oauth/oauth-access';
 import { NeedsConnecting } from './oauth/provider';
 import { DEFAULT_OWNER } from './oauth/oauth-settings';
@@ -28,7 +28,7 @@ export interface PoolOptions {
   /** Called when a server says its tool list changed. */
   onToolsChanged?: (endpoint: string) => void;
   clientInfo?: { name: string; version: string };
-  /** Remote endpoints that need OAuth (mcp/oauth/): their sessions are per owner, each presenting its owner's token. */
+  /** Remote endpoints that need OAuth (oauth/): their sessions are per owner, each presenting its owner's token. */
   oauth?: OAuthAccess;
 }
 

@@ -9,7 +9,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { OAuthEntry } from '../endpoint-registry';
+import type { OAuthEntry } from '../../endpoint-registry';
 import type { Grant, TokenStore } from './token-store';
 
 /** An OAuth endpoint this owner has not connected (or whose grant the server refused): the user must connect it. */

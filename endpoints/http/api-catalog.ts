@@ -2,9 +2,9 @@
 // its operations made tools, its secrets resolved in the worker. A document that breaks or cannot be fetched keeps
 // the last good one serving, and says why; an API never loaded is unavailable, with the reason.
 import { createHash } from 'node:crypto';
-import type { EndpointStatus, ToolSpec } from '../core/types';
-import { envResolver } from '../endpoints/env-refs';
-import { mcpToolName } from '../endpoints/tool-names';
+import type { EndpointStatus, ToolSpec } from '../../core/types';
+import { envResolver } from '../env-refs';
+import { mcpToolName } from '../tool-names';
 import { isDocumentApi, type ApiEntry } from './api-entry';
 import { baseUrlOf, fetchDocument, parseDocument } from './api-document';
 import { operationsOf, type ApiOperation, type HttpMethod } from './operations';

@@ -2,8 +2,8 @@
 // names), its input schema built from the path, query and header parameters and the JSON request body (`body`), its
 // description from the summary. Schemas are compacted (descriptions only near the top, depth and length capped): a
 // 1,000-operation API's specs travel in a workflow's history, so each must stay small.
-import type { JsonSchema } from '../core/types';
-import { globMatch } from '../core/naming';
+import type { JsonSchema } from '../../core/types';
+import { globMatch } from '../../core/naming';
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];

@@ -1,9 +1,9 @@
 // An MCP server's tool as the workflow and the model see it: named `<server>__<tool>`, its approval from the entry's
 // `requireApproval` and the tool's annotations (MCP's defaults: destructive and not idempotent unless it says so).
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolSpec } from '../core/types';
-import { mcpToolName } from '../endpoints/tool-names';
-import type { EndpointEntry } from './endpoint-registry';
+import type { ToolSpec } from '../../core/types';
+import { mcpToolName } from '../tool-names';
+import type { EndpointEntry } from '../endpoint-registry';
 
 export function mcpToolSpec(server: string, entry: EndpointEntry, tool: Tool, taken: Set<string>): ToolSpec {
   const a = tool.annotations ?? {};

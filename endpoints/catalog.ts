@@ -8,12 +8,12 @@ import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogSummary, EndpointStatus, McpSelection, ToolSpec } from '../core/types';
 import { normaliseCategory, globMatch } from '../core/naming';
-import { mcpToolSpec } from './mcp-tool-spec';
-import { apiToolSpec, type ApiCall, type ApiCatalog, type ListedApi } from '../apis/api-catalog';
-import type { ApiEntry } from '../apis/api-entry';
-import type { McpPool } from './pool';
-import type { OAuthAccess } from './oauth/oauth-access';
-import { NeedsConnecting } from './oauth/provider';
+import { mcpToolSpec } from './mcp/mcp-tool-spec';
+import { apiToolSpec, type ApiCall, type ApiCatalog, type ListedApi } from './http/api-catalog';
+import type { ApiEntry } from './http/api-entry';
+import type { McpPool } from './mcp/pool';
+import type { OAuthAccess } from './mcp/oauth/oauth-access';
+import { NeedsConnecting } from './mcp/oauth/provider';
 import {
   isStdio,
   oauthOf,
@@ -49,7 +49,7 @@ export interface DiscoveryOptions {
   onDiscovered?: (endpoints: EndpointStatus[]) => void;
   /** Loads the registry's HTTP APIs (`httpApis`); absent, they are listed as unavailable. */
   apis?: ApiCatalog;
-  /** OAuth endpoints (mcp/oauth/): discovery lists their tools with one connected owner's grant. */
+  /** OAuth endpoints (endpoints/mcp/oauth/): discovery lists their tools with one connected owner's grant. */
   oauth?: OAuthAccess;
 }
 

@@ -4,8 +4,8 @@
 // history. A plain text answer stays what it always was (the result, no parts), so older histories read the same.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import type { ContentAnnotations, ToolContent, ToolOutcome } from '../core/types';
-import { base64Bytes, contentAsText, MEDIA_BYTES_KEPT } from '../core/tool-content';
+import type { ContentAnnotations, ToolContent, ToolOutcome } from '../../core/types';
+import { base64Bytes, contentAsText, MEDIA_BYTES_KEPT } from '../../core/tool-content';
 
 type Block = CallToolResult['content'][number];
 

@@ -4,8 +4,8 @@
 // error the model can act on, with the server's message; a 5xx, a timeout or a lost connection is retried when the
 // operation only reads or its API honours idempotency keys (the same key again: done once), and otherwise told as it
 // is: the request may have acted, so it is not sent again.
-import { mayHaveRun } from '../core/failures';
-import type { ToolOutcome } from '../core/types';
+import { mayHaveRun } from '../../core/failures';
+import type { ToolOutcome } from '../../core/types';
 import type { ApiCall } from './api-catalog';
 
 /** A failure worth another attempt (Temporal retries the activity): only a call that may be sent again throws it. */

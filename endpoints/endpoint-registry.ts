@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseApiEntry, type ApiEntry } from '../apis/api-entry';
-import { envResolver } from '../endpoints/env-refs';
+import { parseApiEntry, type ApiEntry } from './http/api-entry';
+import { envResolver } from './env-refs';
 
 const approval = z.enum(['always', 'never', 'destructive']);
 
@@ -33,7 +33,7 @@ const stdioEntry = z
   })
   .strict();
 
-/** OAuth 2.1 for a remote server (mcp/oauth/): without `clientId` the client registers itself (dynamic registration);
+/** OAuth 2.1 for a remote server (endpoints/mcp/oauth/): without `clientId` the client registers itself (dynamic registration);
  * `clientSecret` is best a `${env:…}` reference, resolved in the process that presents it. */
 const oauthAuth = z
   .object({
@@ -57,7 +57,7 @@ const remoteEntry = z
 export const registrySchema = z
   .object({
     mcpServers: z.record(z.string(), z.unknown()),
-    /** HTTP APIs whose operations become tools (apis/api-entry.ts); names share one space with the MCP servers. */
+    /** HTTP APIs whose operations become tools (endpoints/http/api-entry.ts); names share one space with the MCP servers. */
     httpApis: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();

@@ -4,10 +4,10 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, type ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import { FailureTypes } from '../core/activity-types';
-import type { EndpointFeatures, PromptOpening, PromptRef, ResourceRead, ResourceRef } from '../core/mcp-features';
-import { describePart, MEDIA_BYTES_KEPT } from '../core/tool-content';
-import type { McpDiscovery } from './catalog';
+import { FailureTypes } from '../../core/activity-types';
+import type { EndpointFeatures, PromptOpening, PromptRef, ResourceRead, ResourceRef } from '../../core/mcp-features';
+import { describePart, MEDIA_BYTES_KEPT } from '../../core/tool-content';
+import type { McpDiscovery } from '../catalog';
 import type { McpPool } from './pool';
 import { partOf } from './tool-result';
 

@@ -5,7 +5,7 @@
 // most recently. Listing tools reveals only their names and schemas, which every owner sees anyway.
 import { extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { OAuthEntry } from '../endpoint-registry';
+import type { OAuthEntry } from '../../endpoint-registry';
 import { DEFAULT_OWNER, type OAuthStore } from './oauth-settings';
 import { GrantProvider, NeedsConnecting } from './provider';
 

@@ -1,13 +1,13 @@
 // The registry's usage figures, read from Temporal: every AgentGoalWorkflow execution active in the window (Temporal's
-// list; each continue-as-new run and each delegate is one) folded into its run (client/run-view/) and summed
+// list; each continue-as-new run and each delegate is one) folded into its run (views/run-view/) and summed
 // (core/registry-stats.ts). Nothing is counted in a worker, so the figures survive worker restarts and read the same
 // from every API. Closed runs never change: their folds are kept by run id; open ones are read again each time.
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import type { RunBranch } from '../core/run-view';
 import { usageStats, type UsageStats } from '../core/registry-stats';
 import { branchOf, HistoryTail } from './run-view/run-reader';
-import { parseAge } from './prune';
-import { UserError } from './user-error';
+import { parseAge } from '../runtime/duration';
+import { UserError } from '../core/user-error';
 
 export const DEFAULT_SINCE = '30d';
 /** Executions read at most per answer (REGISTRY_MAX_EXECUTIONS): the newest, the rest left out and said so. */
