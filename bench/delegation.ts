@@ -48,7 +48,7 @@ const GOALS = [
   ...DESKS.map((id, i) => goal(id, `PTO desk ${i + 1}`, {})),
 ];
 
-const ask = (agentId: string) => ({ tool: ASK_AGENT, args: { agentId, task: TASK } });
+const ask = (goalId: string) => ({ tool: ASK_AGENT, args: { goalId, task: TASK } });
 const SCRIPT: ScriptInput = {
   rules: [
     { goal: LEAD, user: '^Greet the user', reply: { text: 'Lead here.' } },

@@ -35,7 +35,7 @@ export function bossGoalsDir(): string {
   return dir;
 }
 
-const ask = (agentId: string, task: string) => ({ tool: ASK_AGENT, args: { agentId, task } });
+const ask = (goalId: string, task: string) => ({ tool: ASK_AGENT, args: { goalId, task } });
 
 export const BOSS_SCRIPT: ScriptInput = {
   rules: [

@@ -102,12 +102,11 @@ export function catalogMarkdown(snapshot: CatalogSnapshot, about: { taskQueue: s
   return `${lines.join('\n')}\n`;
 }
 
-/** The goal ids AskAgent may delegate to: the enum of its model-facing `agentId` argument. */
-/** The agents a goal's AskAgent may ask (its `agentId` choices). */
+/** The goal ids a goal's AskAgent may delegate to: the enum of its `goalId` argument. */
 export function delegatesOf(tools: ToolSpec[]): string[] {
   const delegateArg = (
     tools.find((t) => t.name === ASK_AGENT)?.inputSchema.properties as Record<string, JsonSchema> | undefined
-  )?.agentId;
+  )?.goalId;
   return Array.isArray(delegateArg?.enum) ? delegateArg.enum.map(String) : [];
 }
 

@@ -274,19 +274,25 @@ export function askAgentSpec(delegates: AgentSummary[]): ToolSpec {
     inputSchema: {
       type: 'object',
       properties: {
-        agentId: {
+        goalId: {
           type: 'string',
           enum: delegates.map((a) => a.goalId),
           description: 'The goal id of the agent to ask',
         },
         task: { type: 'string', minLength: 1, description: 'What the agent should do, with every detail it needs' },
       },
-      required: ['agentId', 'task'],
+      required: ['goalId', 'task'],
       additionalProperties: false,
     },
     approval: 'never',
     kind: 'builtin',
   };
+}
+
+/** The goal id an AskAgent call asks. Its argument was first named `agentId`: a conversation that began then offers
+ * that name (its AskAgent spec is recorded with its goal) and its calls use it; they mean the same. */
+export function askedGoalId(args: Record<string, unknown>): string {
+  return String(args.goalId ?? args.agentId);
 }
 
 export function isBuiltinTool(name: string): boolean {

@@ -292,7 +292,7 @@ describe('delegation: agents as tools', () => {
       expect(text).toContain(
         '- delegates (AskAgent): `goal_ecomm_list_orders`, `goal_hr_pto`, `goal_order_status`, `goal_loop_a`, `goal_loop_b`',
       );
-      expect(text).toMatch(/\| `agentId` \| one of .*`goal_hr_pto`, .*`goal_order_status`.* \| yes \|/);
+      expect(text).toMatch(/\| `goalId` \| one of .*`goal_hr_pto`, .*`goal_order_status`.* \| yes \|/);
     } finally {
       await api.close();
       await bus.close();

@@ -95,8 +95,8 @@ function delegationModel(body: ChatRequestBody): ScriptResult {
   if (lastUserText(body).startsWith('Greet the user')) return completion({ text: 'Boss here.' });
   return completion({
     toolCalls: [
-      { id: 'call_pto', name: 'AskAgent', args: { agentId: 'goal_hr_pto', task: 'PTO left for ada@example.com' } },
-      { id: 'call_order', name: 'AskAgent', args: { agentId: 'goal_order_status', task: 'where is ORD-1001' } },
+      { id: 'call_pto', name: 'AskAgent', args: { goalId: 'goal_hr_pto', task: 'PTO left for ada@example.com' } },
+      { id: 'call_order', name: 'AskAgent', args: { goalId: 'goal_order_status', task: 'where is ORD-1001' } },
     ],
   });
 }

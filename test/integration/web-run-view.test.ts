@@ -23,7 +23,7 @@ import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-pro
 
 const UI = 'http://temporal-ui.test:8233';
 const EMAIL = '([\\w.]+@[\\w.]+\\w)';
-const ask = (agentId: string, task: string) => ({ tool: 'AskAgent', args: { agentId, task } });
+const ask = (goalId: string, task: string) => ({ tool: 'AskAgent', args: { goalId, task } });
 /** The order agent's answer: long enough, streamed a chunk per pause, for a kill to land while it is written. */
 const ORDER_REPLY = `{{result.id}} is {{result.status}}. ${'It left the warehouse and is on its way to you. '.repeat(3)}`;
 

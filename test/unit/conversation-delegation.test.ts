@@ -3,7 +3,7 @@
 // and a delegate (task mode) ends its one task with an envelope.
 import { Conversation } from '../../workflows/decider/conversation';
 import { ASK_AGENT, ASK_USER, askAgentSpec, BUILTIN_TOOLS } from '../../core/builtin-specs';
-import type { Goal, ToolCall } from '../../core/types';
+import type { Goal, JsonSchema, ToolCall } from '../../core/types';
 import type { DelegateEnvelope } from '../../core/conversation-types';
 import { toModelMessages } from '../../activities/llm/model-messages';
 import { envelopeOf, envelopeProblem } from '../../workflows/envelope';
@@ -16,14 +16,18 @@ const delegates = [
   { goalId: 'goal_orders', agentName: 'Order agent', description: 'orders', category: 'ecommerce' },
 ];
 const orchestrator: Goal = { ...goal, id: 'goal_orchestrator', tools: [], delegates: ['*'] };
-const ask = (id: string, agentId: string, task: string): ToolCall => ({ id, tool: ASK_AGENT, args: { agentId, task } });
+const ask = (id: string, goalId: string, task: string): ToolCall => ({ id, tool: ASK_AGENT, args: { goalId, task } });
 const ok = (summary: string): DelegateEnvelope => ({
   status: 'ok',
   summary,
   usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
 });
 
-function parent(limits = { maxDepth: 3, maxParallel: 5, timeoutSeconds: 60 }, depth = 0) {
+function parent(
+  limits = { maxDepth: 3, maxParallel: 5, timeoutSeconds: 60 },
+  depth = 0,
+  askSpec = askAgentSpec(delegates),
+) {
   const convo = new Conversation(
     depth
       ? { goalId: orchestrator.id, task: { task: 't', parentId: 'p', callId: 'x', depth } }
@@ -32,7 +36,7 @@ function parent(limits = { maxDepth: 3, maxParallel: 5, timeoutSeconds: 60 }, de
   );
   convo.begin(
     { ...settings, delegation: limits },
-    { goal: orchestrator, tools: [askAgentSpec(delegates), BUILTIN_TOOLS.CompleteGoal!] },
+    { goal: orchestrator, tools: [askSpec, BUILTIN_TOOLS.CompleteGoal!] },
   );
   // A delegate's first prompt is its task; a user's conversation opens with a greeting, then the user asks.
   if (depth) return convo;
@@ -46,6 +50,21 @@ function planCalls(convo: Conversation, ...calls: ToolCall[]) {
 }
 
 describe('Conversation: delegation (parent side)', () => {
+  it('runs a conversation begun when the argument was named agentId as before: same child, same input', () => {
+    // Its AskAgent spec was recorded with its goal, under the old name; the model's calls use that name.
+    const spec = askAgentSpec(delegates);
+    const { goalId, ...rest } = spec.inputSchema.properties as Record<string, JsonSchema>;
+    const properties = { agentId: goalId!, ...rest };
+    const convo = parent(undefined, 0, {
+      ...spec,
+      inputSchema: { ...spec.inputSchema, properties, required: ['agentId', 'task'] },
+    });
+    planCalls(convo, { id: 'a', tool: ASK_AGENT, args: { agentId: 'goal_pto', task: 'PTO left for x@y.z' } });
+    const start = next(convo, 'start_delegates');
+    expect(start.delegates.map((d) => d.childId)).toEqual(['conv-1/1-goal_pto']);
+    expect(start.delegates[0]!.input.goalId).toBe('goal_pto');
+  });
+
   it('starts every AskAgent call of a step at once, with child ids from its own, and plans once all envelopes are in', () => {
     const convo = parent();
     planCalls(convo, ask('a', 'goal_pto', 'PTO left for x@y.z'), ask('b', 'goal_orders', 'where is ORD-1001'));
@@ -91,7 +110,7 @@ describe('Conversation: delegation (parent side)', () => {
     expect(outcomes.c).toEqual(
       expect.objectContaining({
         status: 'invalid_input',
-        problems: [expect.stringMatching(/"agentId" must be one of/)],
+        problems: [expect.stringMatching(/"goalId" must be one of/)],
       }),
     );
 

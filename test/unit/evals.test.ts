@@ -128,14 +128,14 @@ describe('judge', () => {
     const s = scenario({
       expect: {
         tools: [
-          { tool: 'AskAgent', args: { agentId: 'b' } },
-          { tool: 'AskAgent', args: { agentId: 'a' } },
+          { tool: 'AskAgent', args: { goalId: 'b' } },
+          { tool: 'AskAgent', args: { goalId: 'a' } },
         ],
       },
     });
-    const asks = ['a', 'b'].map((agentId) => ({
+    const asks = ['a', 'b'].map((goalId) => ({
       tool: 'AskAgent',
-      args: { agentId, task: 't' },
+      args: { goalId, task: 't' },
       outcome: 'ok' as const,
       agent: 'boss',
     }));
@@ -143,7 +143,7 @@ describe('judge', () => {
     const stopped = judge(s, observed({ toolCalls: asks.slice(0, 1), error: 'the run did not finish within 5 s' }));
     expect(stopped.failures).toEqual([
       'the run did not finish within 5 s',
-      'another AskAgent call was expected ({"agentId":"b"}); it was called 1 time(s)',
+      'another AskAgent call was expected ({"goalId":"b"}); it was called 1 time(s)',
     ]);
   });
 });

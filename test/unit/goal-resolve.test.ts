@@ -88,8 +88,8 @@ describe('resolveGoal', () => {
   it('offers AskAgent with the delegates as they are now, never the goal itself', async () => {
     const goals = registry([goal('goal_lead', { delegates: ['finance'] }), goal('goal_helper')]);
     const ask = (await resolveGoal('goal_lead', deps(goals))).tools.find((t) => t.name === 'AskAgent');
-    const agentId = (ask?.inputSchema.properties as Record<string, { enum?: string[] }>).agentId;
-    expect(agentId?.enum).toEqual(['goal_helper']);
+    const goalId = (ask?.inputSchema.properties as Record<string, { enum?: string[] }>).goalId;
+    expect(goalId?.enum).toEqual(['goal_helper']);
   });
 
   it('describes what CreateAgent can build with: native tools, MCP servers and agents', async () => {

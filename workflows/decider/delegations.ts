@@ -12,7 +12,7 @@ import type {
   DelegateWait,
   Delegation,
 } from '../../core/conversation-types';
-import { ASK_AGENT } from '../../core/builtin-specs';
+import { ASK_AGENT, askedGoalId } from '../../core/builtin-specs';
 import type { AnsweredQuestion, ToolQuestion } from '../../core/tool-questions';
 
 /** The conversation at the top of a delegate's tree: each delegation appends `/<n>-<goal id>` to its parent's id. */
@@ -109,7 +109,7 @@ export class Delegations {
           ),
         ]);
       } else {
-        const goalId = String(call.args.agentId);
+        const goalId = askedGoalId(call.args);
         const task = String(call.args.task);
         const childId = `${this.workflowId}/${++this.started}-${goalId}`;
         const input: AgentGoalInput = {

@@ -1,6 +1,7 @@
 // The tool calls of one planned step, decided one by one in order: the builtins look first (AskAgent starts all of
 // the step's delegates at once, and they run beside the other calls), then each call is checked, put to the user
 // when its policy asks, and run. The step is over when every call has an outcome; the turn then plans again.
+import { askedGoalId } from '../../core/builtin-specs';
 import { invalidArgs } from '../../core/check-args';
 import type { Effect, QueuedPrompt } from '../../core/effects';
 import type { ToolCall, ToolOutcome, ToolSpec, Usage } from '../../core/types';
@@ -101,7 +102,7 @@ export class ToolStep {
   applyEnvelope(callId: string, envelope: DelegateEnvelope, byModel?: Record<string, Usage>): void {
     const call = this.calls.find((c) => c.id === callId);
     if (!call || !this.convo.delegations.finish(callId, envelope)) return;
-    this.convo.budget.spend(envelope.usage, String(call.args.agentId ?? this.convo.goal.id), byModel);
+    this.convo.budget.spend(envelope.usage, askedGoalId(call.args), byModel);
     this.record(call, { status: 'ok', result: envelope });
   }
 
