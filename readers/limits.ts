@@ -17,7 +17,7 @@ export interface ReaderLimits {
   maxPdfPages: number;
   /** READER_TIMEOUT_S: a PDF or workbook whose parse takes longer is refused (it runs in a worker thread, stopped then). */
   timeoutMs: number;
-  /** READER_WORKER_HEAP_MB: the heap such a parse may take (a workbook takes about 20 times its inflated XML). */
+  /** READER_WORKER_HEAP_MB: the heap such a parse may take (a workbook takes 3 to 4 times its inflated XML). */
   workerHeapMb: number;
   /** READER_MAX_UNZIPPED_MB: the most a ZIP-based file (XLSX) may inflate to, in all. */
   maxUnzippedBytes: number;

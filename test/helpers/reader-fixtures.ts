@@ -1,7 +1,7 @@
-// Files for the readers' tests, made in the test rather than committed: a PDF (testkit/pdf.ts), a workbook (exceljs), a big
-// CSV, ZIPs written byte by byte (so a zip bomb can declare what it likes), and image headers.
+// Files for the readers' tests, made in the test rather than committed: a PDF (testkit/pdf.ts), a workbook (writeXlsx,
+// the parts of ECMA-376 a reader reads), a big CSV, ZIPs written byte by byte (so a zip bomb can declare what it
+// likes), and image headers. One workbook written by another program is committed (test/fixtures/readers/).
 import { deflateRawSync } from 'node:zlib';
-import ExcelJS from 'exceljs';
 import { writePdf } from '../../testkit/pdf';
 
 /** A PDF of `pages` pages, each saying which it is; page 7 also names the secret. */
@@ -31,20 +31,78 @@ export function makeCsv(rows = 50_000, delimiter = ','): Uint8Array {
 }
 
 /** A workbook: "Sales" (region, units, price, total as a formula with its saved result, date), and "Notes". */
-export async function makeXlsx(rows = 200): Promise<Uint8Array> {
-  const workbook = new ExcelJS.Workbook();
-  const sales = workbook.addWorksheet('Sales');
-  sales.addRow(['region', 'units', 'price', 'total', 'day']);
+export function makeXlsx(rows = 200): Uint8Array {
+  const sales: XlsxCell[][] = [['region', 'units', 'price', 'total', 'day']];
   for (let i = 0; i < rows; i++) {
     const units = i % 50;
     const price = 2.5;
-    sales.addRow([i % 2 ? 'North' : 'South', units, price, { formula: `B${i + 2}*C${i + 2}`, result: units * price }]);
-    sales.getCell(`E${i + 2}`).value = new Date(Date.UTC(2026, 0, 1 + (i % 28)));
+    const day = new Date(Date.UTC(2026, 0, 1 + (i % 28)));
+    sales.push([
+      i % 2 ? 'North' : 'South',
+      units,
+      price,
+      { formula: `B${i + 2}*C${i + 2}`, result: units * price },
+      day,
+    ]);
   }
-  const notes = workbook.addWorksheet('Notes');
-  notes.addRow(['note']);
-  notes.addRow([{ richText: [{ text: 'Figures are ' }, { text: 'provisional' }] }]);
-  return new Uint8Array(await workbook.xlsx.writeBuffer());
+  const notes: XlsxCell[][] = [['note'], [{ richText: ['Figures are ', 'provisional'] }]];
+  return writeXlsx([
+    { name: 'Sales', rows: sales },
+    { name: 'Notes', rows: notes },
+  ]);
+}
+
+export type XlsxCell =
+  string | number | boolean | Date | null | { formula: string; result: number } | { richText: string[] };
+
+const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+const R = 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+
+/** A workbook as Excel writes one: shared strings, dates as serial days in a date style (s="1", format 14). */
+export function writeXlsx(sheets: { name: string; rows: XlsxCell[][] }[]): Uint8Array {
+  // Each distinct string once, as Excel keeps them.
+  const strings = new Map<string, number>();
+  const shared = (si: string) => strings.get(si) ?? (strings.set(si, strings.size), strings.size - 1);
+  const cell = (value: XlsxCell, ref: string): string => {
+    if (value === null) return '';
+    if (typeof value === 'string') return `<c r="${ref}" t="s"><v>${shared(`<t>${xml(value)}</t>`)}</v></c>`;
+    if (typeof value === 'number') return `<c r="${ref}"><v>${value}</v></c>`;
+    if (typeof value === 'boolean') return `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`;
+    if (value instanceof Date) return `<c r="${ref}" s="1"><v>${value.getTime() / 86_400_000 + 25_569}</v></c>`;
+    if ('formula' in value) return `<c r="${ref}"><f>${xml(value.formula)}</f><v>${value.result}</v></c>`;
+    const runs = value.richText.map((t) => `<r><t xml:space="preserve">${xml(t)}</t></r>`).join('');
+    return `<c r="${ref}" t="s"><v>${shared(runs)}</v></c>`;
+  };
+  const sheetXml = (rows: XlsxCell[][]) =>
+    `<worksheet ${NS}><sheetData>${rows
+      .map(
+        (row, r) =>
+          `<row r="${r + 1}">${row.map((v, c) => cell(v, `${String.fromCharCode(65 + c)}${r + 1}`)).join('')}</row>`,
+      )
+      .join('')}</sheetData></worksheet>`;
+  const parts: [string, string][] = sheets.map((s, i) => [`xl/worksheets/sheet${i + 1}.xml`, sheetXml(s.rows)]);
+  parts.push(
+    [
+      'xl/workbook.xml',
+      `<workbook ${NS} ${R}><sheets>${sheets.map((s, i) => `<sheet name="${xml(s.name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('')}</sheets></workbook>`,
+    ],
+    [
+      'xl/_rels/workbook.xml.rels',
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${sheets.map((_, i) => `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('')}</Relationships>`,
+    ],
+    ['xl/sharedStrings.xml', `<sst ${NS}>${[...strings.keys()].map((si) => `<si>${si}</si>`).join('')}</sst>`],
+    [
+      'xl/styles.xml',
+      `<styleSheet ${NS}><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="14" applyNumberFormat="1"/></cellXfs></styleSheet>`,
+    ],
+  );
+  return makeZip(
+    parts.map(([name, text]) => {
+      const bytes = Buffer.from(text);
+      return { name, data: deflateRawSync(bytes), size: bytes.length };
+    }),
+  );
 }
 
 export interface ZipPart {
