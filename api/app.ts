@@ -16,8 +16,8 @@ import { LOCAL_CALLER, type ApiEnv } from './auth';
 import { visibleFeed } from './conversation-access';
 import { body, errors, json } from './schemas';
 import { addWorkerRoutes } from './worker-routes';
-import { Registry } from '../client/registry-catalog';
-import { RegistryStats } from '../views/registry-stats';
+import { Listings } from '../client/listings';
+import { UsageStatsReader } from '../views/usage-stats';
 import { addOAuthRoutes, OAUTH_CALLBACK_PATH } from './oauth-routes';
 import { mountMcpServer } from './mcp-server/mount';
 import type { McpSessions } from './mcp-server/sessions';
@@ -334,9 +334,12 @@ export function createApi(deps: ApiDeps): {
   addWorkerRoutes(
     app,
     agents,
-    new Registry(
+    new Listings(
       agents,
-      new RegistryStats(agents.client, { maxExecutions: settings.registryMaxExecutions, taskQueue: agents.taskQueue }),
+      new UsageStatsReader(agents.client, {
+        maxExecutions: settings.registryMaxExecutions,
+        taskQueue: agents.taskQueue,
+      }),
     ),
   );
   addRunRoutes(app, { agents, watches: runs, temporalUi, mine });

@@ -1,20 +1,20 @@
 // The routes that ask the worker rather than a conversation: health (does the API reach Temporal), the agents it
 // offers, the MCP endpoints and tools as it sees them (an endpoint's resources and prompts, a resource read), the whole catalog as one Markdown document, and the made tools
 // of its tools folder (listed, disabled, enabled, removed). With ?stats=1 the agents, tools and endpoints come as the
-// registry's rows, each with its usage read from Temporal (client/registry-catalog.ts).
+// registry's rows, each with its usage read from Temporal (client/listings.ts).
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import type { AgentClient } from '../client/agent-client';
 import { catalogMarkdown, catalogSnapshot } from '../client/catalog-doc';
-import { Registry } from '../client/registry-catalog';
+import { Listings } from '../client/listings';
 import type { ApiEnv } from './auth';
 import * as S from './schemas';
 import { errors, json } from './schemas';
 
 const withStats = (q: { stats?: string }) => q.stats === '1' || q.stats === 'true';
 
-/** `registry`: one per API process, so closed runs are folded once (its figures come from Temporal, not from it). */
-export function addWorkerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient, registry = new Registry(agents)): void {
+/** `listings`: one per API process, so closed runs are folded once (its figures come from Temporal, not from it). */
+export function addWorkerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient, listings = new Listings(agents)): void {
   app.openapi(
     createRoute({
       method: 'get',
@@ -43,11 +43,11 @@ export function addWorkerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient, r
       path: '/api/agents',
       summary: 'The agents the worker offers; with stats=1, each with its source, tools, delegates and usage',
       request: { query: S.StatsQuery },
-      responses: { 200: json(S.Anything, 'AgentsDescription; with stats=1, AgentRegistry'), ...errors },
+      responses: { 200: json(S.Anything, 'AgentsDescription; with stats=1, AgentListing'), ...errors },
     }),
     async (c) => {
       const q = c.req.valid('query');
-      return c.json(withStats(q) ? await registry.agents(q.since) : await agents.agents(), 200);
+      return c.json(withStats(q) ? await listings.agents(q.since) : await agents.agents(), 200);
     },
   );
   app.openapi(
@@ -56,11 +56,11 @@ export function addWorkerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient, r
       path: '/api/endpoints',
       summary: 'The MCP endpoints as the worker sees them; with stats=1, each with its calls and errors by hour',
       request: { query: S.StatsQuery },
-      responses: { 200: json(S.Anything, 'CatalogSummary; with stats=1, EndpointRegistry'), ...errors },
+      responses: { 200: json(S.Anything, 'CatalogSummary; with stats=1, EndpointListing'), ...errors },
     }),
     async (c) => {
       const q = c.req.valid('query');
-      return c.json(withStats(q) ? await registry.endpoints(q.since) : (await agents.catalog()).catalog, 200);
+      return c.json(withStats(q) ? await listings.endpoints(q.since) : (await agents.catalog()).catalog, 200);
     },
   );
   app.openapi(
@@ -119,14 +119,14 @@ export function addWorkerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient, r
       summary: 'The tools of a goal (all MCP tools without one); with stats=1, every tool with its kind and usage',
       request: { query: S.ToolsQuery },
       responses: {
-        200: json(z.union([z.array(S.Anything), S.Anything]), 'ToolSpec[]; with stats=1, ToolRegistry'),
+        200: json(z.union([z.array(S.Anything), S.Anything]), 'ToolSpec[]; with stats=1, ToolListing'),
         ...errors,
       },
     }),
     async (c) => {
       const q = c.req.valid('query');
       if (!withStats(q)) return c.json((await agents.catalog(q.goal)).tools, 200);
-      const found = await registry.tools(q.since);
+      const found = await listings.tools(q.since);
       return c.json(q.goal ? { ...found, tools: found.tools.filter((t) => t.agents.includes(q.goal!)) } : found, 200);
     },
   );
@@ -140,7 +140,7 @@ export function addWorkerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient, r
       responses: { 200: json(z.array(S.MadeTool), 'MadeTool[]'), ...errors },
     }),
     async (c) =>
-      c.json(c.req.valid('query').usage === 'true' ? await registry.madeTools() : await agents.madeTools(), 200),
+      c.json(c.req.valid('query').usage === 'true' ? await listings.madeTools() : await agents.madeTools(), 200),
   );
   app.openapi(
     createRoute({

@@ -2,7 +2,7 @@
 // checked against the tool's schema, the sandbox, the answer checked) costs against the same
 // function run natively and against the bare sandbox call; what checking a draft costs (`MadeTools.check`: schemas
 // compiled, every example run twice in one context); and whether many calls leave the process's memory flat (their
-// usage is counted from Temporal's histories, not here: views/registry-stats.ts). No server: the registry in a temporary folder, in this process (as
+// usage is counted from Temporal's histories, not here: views/usage-stats.ts). No server: the registry in a temporary folder, in this process (as
 // the worker runs it, in the runMadeTool activity).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

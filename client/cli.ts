@@ -27,8 +27,8 @@ import { toolsCommand } from './tools-command';
 import { USAGE } from './cli-usage';
 import { formatRun } from './run-tree-format';
 import { embeddedServer } from '../runtime/connection';
-import { registryOf } from './registry-catalog';
-import { formatAgentRegistry, formatEndpointRegistry } from './registry-format';
+import { listingsOf } from './listings';
+import { formatAgentListing, formatEndpointListing } from './listing-format';
 import { catalogForOwner, connectEndpoint } from './endpoint-connect';
 import { formatEndpointFeatures, promptRef } from './endpoint-features-format';
 import type { ConversationFilter } from './conversation-list';
@@ -107,8 +107,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     switch (command) {
       case 'agents': {
         if (values.stats) {
-          const registry = await registryOf(await connect(), io.env).agents(values.since);
-          out(formatAgentRegistry(registry), registry);
+          const registry = await listingsOf(await connect(), io.env).agents(values.since);
+          out(formatAgentListing(registry), registry);
           return 0;
         }
         const { agents, problems, sources } = await (await connect()).agents();
@@ -152,8 +152,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
           return 0;
         }
         if (values.stats) {
-          const registry = await registryOf(await connect(), io.env).endpoints(values.since);
-          out(formatEndpointRegistry(registry), registry);
+          const registry = await listingsOf(await connect(), io.env).endpoints(values.since);
+          out(formatEndpointListing(registry), registry);
           return 0;
         }
         if (rest[0]) {

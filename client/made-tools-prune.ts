@@ -1,5 +1,5 @@
 // `agent tools prune --unused-for <duration> [--yes]`: which made tools nobody has called for that long (their calls
-// read from Temporal's histories over exactly that window: client/registry-catalog.ts). It proposes,
+// read from Temporal's histories over exactly that window: client/listings.ts). It proposes,
 // and with --yes disables them (`agent tools enable` brings one back): a made tool may be in a goal file or a running
 // conversation the worker cannot see from here, so removing one is left to the user, one `agent tools remove <name>`
 // at a time.

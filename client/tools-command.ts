@@ -5,8 +5,8 @@ import type { MadeToolSummary } from '../core/made-tools';
 import type { AgentClient } from './agent-client';
 import { catalogMarkdown, catalogSnapshot } from './catalog-doc';
 import { formatMadeTools } from './made-tools-format';
-import { registryOf } from './registry-catalog';
-import { formatToolRegistry } from './registry-format';
+import { listingsOf } from './listings';
+import { formatToolListing } from './listing-format';
 import { formatPruneProposal, unusedMadeTools } from './made-tools-prune';
 import { parseAge } from '../runtime/duration';
 import { formatTools } from './terminal-format';
@@ -63,7 +63,7 @@ export async function toolsCommand(
     const seconds = parseAge(opts.unusedFor, '--unused-for');
     const client = await connect();
     // Used in that time or not: the usage over exactly that window.
-    const proposal = unusedMadeTools(await registryOf(client, opts.env ?? {}).madeTools(opts.unusedFor), seconds);
+    const proposal = unusedMadeTools(await listingsOf(client, opts.env ?? {}).madeTools(opts.unusedFor), seconds);
     const disabled: string[] = [];
     if (opts.yes)
       for (const t of proposal.unused.filter((u) => u.state !== 'disabled')) {
@@ -81,14 +81,14 @@ export async function toolsCommand(
     return;
   }
   if (opts.made || opts.code) {
-    const made = opts.stats ? await registryOf(c, opts.env ?? {}).madeTools(opts.since) : await c.madeTools();
+    const made = opts.stats ? await listingsOf(c, opts.env ?? {}).madeTools(opts.since) : await c.madeTools();
     out(formatMadeTools(made, { code: opts.code }), made);
     return;
   }
   if (opts.stats) {
-    const registry = await registryOf(c, opts.env ?? {}).tools(opts.since);
+    const registry = await listingsOf(c, opts.env ?? {}).tools(opts.since);
     const tools = opts.goal ? registry.tools.filter((t) => t.agents.includes(opts.goal!)) : registry.tools;
-    out(formatToolRegistry({ ...registry, tools }), { ...registry, tools });
+    out(formatToolListing({ ...registry, tools }), { ...registry, tools });
     return;
   }
   // An unknown goal comes back from the worker as its one UnknownGoal message.

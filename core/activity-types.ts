@@ -77,7 +77,7 @@ export interface CodeActivities {
     input: { name: string; version: number; args: Record<string, unknown> } & ToolCaller,
   ): Promise<HookedOutcome>;
   /** `agent tools --made`: every made tool file, broken and disabled ones too (their usage comes from Temporal's
-   * histories, client/registry-catalog.ts). */
+   * histories, client/listings.ts). */
   describeMadeTools(): Promise<MadeToolSummary[]>;
   manageMadeTool(input: { action: 'disable' | 'enable' | 'remove'; name: string }): Promise<MadeToolSummary[]>;
 }

@@ -2,7 +2,7 @@
 // approves, and the worker keeps as versioned files (TOOLS_DIR). Data only: the workflow sees names, versions and
 // results, never the files.
 import type { JsonSchema } from './types';
-import type { ToolStats } from './registry-stats';
+import type { ToolStats } from './usage-stats';
 
 export interface ToolExample {
   input: Record<string, unknown>;
@@ -58,7 +58,7 @@ export interface ToolDraftCheck {
 
 export type ToolCreated = { name: string; version: number; file: string } | { problems: string[] };
 
-/** A made tool's usage: a tool's figures (core/registry-stats.ts), from Temporal's histories, over every version. */
+/** A made tool's usage: a tool's figures (core/usage-stats.ts), from Temporal's histories, over every version. */
 export type MadeToolUsage = Pick<ToolStats, 'calls' | 'errors' | 'p50Ms' | 'p95Ms' | 'lastUsed'>;
 
 /** A made tool's file as `agent tools` and the API list it. */

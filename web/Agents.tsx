@@ -1,12 +1,12 @@
 // The agents (GET /api/agents?stats=1): where each comes from (code, a goal file, a chat's CreateAgent), its tools and
 // delegates, and how it is used: conversations, turns, p50/p95 turn time, cost, last use, from Temporal's histories.
 import { formatMs, formatUsd } from '../core/format';
-import type { AgentEntry } from '../core/registry';
+import type { AgentRow } from '../core/listings';
 import { api } from './api';
 import { RegistryTable, when, type Column } from './RegistryTable';
 import { RegistryPage } from './RegistryPage';
 
-const COLUMNS: Column<AgentEntry>[] = [
+const COLUMNS: Column<AgentRow>[] = [
   {
     key: 'agent',
     label: 'Agent',

@@ -5,8 +5,8 @@
 // server's authorization server, which returns to the API's callback, which says when it is done.
 import { useState } from 'react';
 import { formatMs } from '../core/format';
-import { lastHours } from '../core/registry';
-import type { HourStats } from '../core/registry-stats';
+import { lastHours } from '../core/listings';
+import type { HourStats } from '../core/usage-stats';
 import { api, messageOf } from './api';
 import { WindowNote, when } from './RegistryTable';
 import { useLoaded } from './use-loaded';

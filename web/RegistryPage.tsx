@@ -1,7 +1,7 @@
 // A registry page's frame (agents, tools): its title, the window picker and a refresh, loading and errors, the
 // window the figures cover; the page itself gives what it loads and how it shows it.
 import { useState, type ReactNode } from 'react';
-import type { StatsWindow } from '../core/registry-stats';
+import type { StatsWindow } from '../core/usage-stats';
 import { WindowNote } from './RegistryTable';
 import { SincePicker } from './SincePicker';
 import { useLoaded } from './use-loaded';

@@ -2,8 +2,8 @@
 // other way), and the same sort as a menu for phones, where the table becomes one card per row and hides its headings.
 // Also the line saying what the figures count (the window, the cap when reached).
 import { useMemo, useState, type ReactNode } from 'react';
-import type { StatsWindow } from '../core/registry-stats';
-import { windowNote } from '../core/registry';
+import type { StatsWindow } from '../core/usage-stats';
+import { windowNote } from '../core/listings';
 
 export interface Column<T> {
   key: string;

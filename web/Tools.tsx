@@ -1,12 +1,12 @@
 // Every tool (GET /api/tools?stats=1): native, MCP, HTTP API, made on demand, builtin; the agents offered it, and how
 // it is used: calls, errors, p50/p95 time, last use, from Temporal's histories.
 import { formatMs, toolSummary } from '../core/format';
-import type { ToolEntry } from '../core/registry';
+import type { ToolRow } from '../core/listings';
 import { api } from './api';
 import { RegistryTable, when, type Column } from './RegistryTable';
 import { RegistryPage } from './RegistryPage';
 
-const KIND_WORDS: Record<ToolEntry['kind'], string> = {
+const KIND_WORDS: Record<ToolRow['kind'], string> = {
   native: 'native',
   builtin: 'builtin',
   mcp: 'MCP',
@@ -21,7 +21,7 @@ const listed = (names: string[]) =>
 
 const percent = (rate: number) => `${Math.round(rate * 1000) / 10}%`;
 
-const COLUMNS: Column<ToolEntry>[] = [
+const COLUMNS: Column<ToolRow>[] = [
   {
     key: 'tool',
     label: 'Tool',

@@ -4,7 +4,7 @@ import type { AgentsDescription } from '../core/activity-types';
 import type { BlobRef } from '../core/blobs';
 import type { LiveEvent, SeqMessage } from '../core/live-events';
 import type { MadeToolSummary } from '../core/made-tools';
-import type { AgentRegistry, EndpointRegistry, ToolRegistry } from '../core/registry';
+import type { AgentListing, EndpointListing, ToolListing } from '../core/listings';
 import type { CatalogSummary, ChatMessage, ToolCall, ToolOutcome, ToolSpec, Usage } from '../core/types';
 import type { QuestionAnswer, QuestionField, ToolProgress, ToolQuestion } from '../core/tool-questions';
 import type {
@@ -16,9 +16,9 @@ import type {
 } from '../core/conversation-types';
 
 export type {
-  AgentRegistry,
-  EndpointRegistry,
-  ToolRegistry,
+  AgentListing,
+  EndpointListing,
+  ToolListing,
   AgentsDescription,
   AgentReply,
   BlobRef,

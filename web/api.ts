@@ -7,9 +7,9 @@ import type {
   Started,
   LiveEvent,
   AgentsDescription,
-  AgentRegistry,
-  EndpointRegistry,
-  ToolRegistry,
+  AgentListing,
+  EndpointListing,
+  ToolListing,
   BlobRef,
   CatalogSummary,
   ConfirmDecision,
@@ -116,9 +116,9 @@ export const api = {
   cancel: (id: string) => request<AgentReply>('POST', conv(id, '/cancel')),
   endpoints: () => request<CatalogSummary>('GET', '/endpoints'),
   /** The registry pages: every agent, tool and endpoint with its usage from Temporal (`since`: 7d, 24h; default 30d). */
-  agentsStats: (since?: string) => request<AgentRegistry>('GET', `/agents?stats=1${sinceParam(since)}`),
-  toolsStats: (since?: string) => request<ToolRegistry>('GET', `/tools?stats=1${sinceParam(since)}`),
-  endpointsStats: (since?: string) => request<EndpointRegistry>('GET', `/endpoints?stats=1${sinceParam(since)}`),
+  agentsStats: (since?: string) => request<AgentListing>('GET', `/agents?stats=1${sinceParam(since)}`),
+  toolsStats: (since?: string) => request<ToolListing>('GET', `/tools?stats=1${sinceParam(since)}`),
+  endpointsStats: (since?: string) => request<EndpointListing>('GET', `/endpoints?stats=1${sinceParam(since)}`),
   /** Where to send the user to connect an MCP server that needs OAuth (their owner: the stored key's). */
   connect: (endpoint: string) =>
     request<{ authorizationUrl: string }>('GET', `/endpoints/${encodeURIComponent(endpoint)}/connect?redirect=false`),

@@ -20,7 +20,7 @@ import {
 import { decide, history, say, startConversation, toolOutcomes } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { AgentClient } from '../../client/agent-client';
-import { Registry } from '../../client/registry-catalog';
+import { Listings } from '../../client/listings';
 import { EXTRACT_URLS_DRAFT, madeToolScript, SAMPLE_TEXT, WRONG_EXAMPLE_DRAFT } from '../fixtures/made-tools';
 
 describe('CreateTool: a tool made, checked, approved and used in the same conversation', () => {
@@ -95,7 +95,7 @@ describe('CreateTool: a tool made, checked, approved and used in the same conver
     const answer = await say(second.handle, `what are the links in: ${SAMPLE_TEXT} and https://example.com`);
     expect(answer).toMatchObject({ reply: '4 links.', pendingToolCall: null });
     // Its usage, from the two conversations' histories: the check's call in the first, this one in the second.
-    const registry = new Registry(new AgentClient(env.client, queue));
+    const registry = new Listings(new AgentClient(env.client, queue));
     expect((await registry.madeTools())[0]).toMatchObject({ name: 'extract_urls', usage: { calls: 2, errors: 0 } });
   });
 

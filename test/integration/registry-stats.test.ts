@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 import { serveMcpOverHttp, type HttpMcpServer } from '../../demo/serve';
 import { usageQuery } from '../../core/messages';
-import type { AgentRegistry, EndpointRegistry, ToolRegistry } from '../../core/registry';
+import type { AgentListing, EndpointListing, ToolListing } from '../../core/listings';
 import type { Usage } from '../../core/types';
 import { addUsage, ZERO_USAGE } from '../../core/usage';
 import { startApi, type RunningApi } from '../../api/server';
@@ -22,7 +22,7 @@ import { readApiSettings } from '../../api/api-settings';
 import { AgentClient } from '../../client/agent-client';
 import { createStreamBus } from '../../stream';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
-import { Registry } from '../../client/registry-catalog';
+import { Listings } from '../../client/listings';
 import { delegationGoalsDir, delegationScript } from '../fixtures/delegation';
 import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 import { builtWebChat } from '../../testkit/web-build';
@@ -62,7 +62,7 @@ const TOOL = { name: 'notes__add', kind: 'mcp', endpoint: 'notes', calls: 3, err
 const ENDPOINT = { name: 'notes', status: 'ok', calls: 3, errors: 1 };
 
 /** The figures that must agree exactly between readers (the window's `until` is when each read). */
-function figures(agents: AgentRegistry, tools: ToolRegistry, endpoints: EndpointRegistry) {
+function figures(agents: AgentListing, tools: ToolListing, endpoints: EndpointListing) {
   return {
     agent: agents.agents.find((a) => a.goalId === 'goal_general'),
     tool: tools.tools.find((t) => t.name === 'notes__add'),
@@ -89,9 +89,9 @@ describe('registry figures from Temporal', () => {
   };
   const viaApi = async (base: string) =>
     figures(
-      await get<AgentRegistry>(base, '/api/agents?stats=1'),
-      await get<ToolRegistry>(base, '/api/tools?stats=1'),
-      await get<EndpointRegistry>(base, '/api/endpoints?stats=1'),
+      await get<AgentListing>(base, '/api/agents?stats=1'),
+      await get<ToolListing>(base, '/api/tools?stats=1'),
+      await get<EndpointListing>(base, '/api/endpoints?stats=1'),
     );
   const cli = async (...args: string[]) => {
     const { code, out, err } = await runCli([...args, '--json'], cliEnv);
@@ -219,7 +219,7 @@ describe('registry figures from Temporal', () => {
       const { handle } = await startConversation(env.client, queue, { goalId: 'goal_boss' });
       expect((await say(handle, 'both ada@example.com ORD-1001')).reply).toMatch(/^Boss: ok ok/);
       const spentByBoss = (await handle.query(usageQuery)).total;
-      const registry = new Registry(new AgentClient(env.client, queue));
+      const registry = new Listings(new AgentClient(env.client, queue));
       const [{ agents, window }, { tools }] = await Promise.all([registry.agents(), registry.tools()]);
       const of = (goalId: string) => agents.find((a) => a.goalId === goalId);
       expect(of('goal_boss')).toMatchObject({ source: 'file', conversations: 1, delegated: 0, turns: 2 });

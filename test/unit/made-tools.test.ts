@@ -200,7 +200,7 @@ describe('the made tools folder', () => {
     await expect(tools.manage('remove', 'extract_urls')).rejects.toThrow(/No made tool named extract_urls/);
   });
 
-  it('writes nothing per call: usage is counted from Temporal’s histories (views/registry-stats.ts)', async () => {
+  it('writes nothing per call: usage is counted from Temporal’s histories (views/usage-stats.ts)', async () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'made-tools-'));
     const tools = registry(folder);
     await tools.create(EXTRACT_URLS, provenance('call-1'));

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { foldHistory } from '../../views/run-view/history-fold';
-import { percentile, usageStats, type StatsWindow } from '../../core/registry-stats';
+import { percentile, usageStats, type StatsWindow } from '../../core/usage-stats';
 import { emptyTotals, type RunBranch, type RunStep, type RunTurn } from '../../core/run-view';
-import { windowNote } from '../../core/registry';
+import { windowNote } from '../../core/listings';
 import { isoDay } from '../../core/days';
 
 const DIR = path.join(__dirname, '..', 'histories');

@@ -163,7 +163,7 @@ export class MadeTools {
   }
 
   /** Runs version `version` of `name` on `args` in the sandbox (its call is in the conversation's history, which is
-   * where its usage is counted: views/registry-stats.ts). */
+   * where its usage is counted: views/usage-stats.ts). */
   async run(name: string, version: number, args: Record<string, unknown>): Promise<ToolOutcome> {
     await this.refresh();
     const tool = this.files.find((f) => f.name === name && f.version === version);

@@ -1,10 +1,10 @@
 // The registry's usage figures, read from Temporal: every AgentGoalWorkflow execution active in the window (Temporal's
 // list; each continue-as-new run and each delegate is one) folded into its run (views/run-view/) and summed
-// (core/registry-stats.ts). Nothing is counted in a worker, so the figures survive worker restarts and read the same
+// (core/usage-stats.ts). Nothing is counted in a worker, so the figures survive worker restarts and read the same
 // from every API. Closed runs never change: their folds are kept by run id; open ones are read again each time.
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import type { RunBranch } from '../core/run-view';
-import { usageStats, type UsageStats } from '../core/registry-stats';
+import { usageStats, type UsageStats } from '../core/usage-stats';
 import { branchOf, HistoryTail } from './run-view/run-reader';
 import { parseAge } from '../runtime/duration';
 import { UserError } from '../core/user-error';
@@ -33,7 +33,7 @@ export function sinceTime(since: string | undefined, now = Date.now()): Date {
   return new Date(now - parseAge(text, 'since') * 1000);
 }
 
-export class RegistryStats {
+export class UsageStatsReader {
   /** Folds of closed runs, by run id. */
   private readonly closed = new Map<string, RunBranch>();
 

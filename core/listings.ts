@@ -1,7 +1,7 @@
 // The registry pages' rows: each agent, tool and endpoint the worker serves (or that ran in the window), where it comes
-// from, and its usage (core/registry-stats.ts). What GET /api/agents?stats=1, /api/tools?stats=1,
+// from, and its usage (core/usage-stats.ts). What GET /api/agents?stats=1, /api/tools?stats=1,
 // /api/endpoints?stats=1, `agent agents|tools|endpoints --stats` and the web's #/agents, #/tools, #/endpoints show.
-import type { AgentStats, EndpointStats, HourStats, StatsWindow, ToolStats } from './registry-stats';
+import type { AgentStats, EndpointStats, HourStats, StatsWindow, ToolStats } from './usage-stats';
 import type { EndpointStatus, GoalProvenance, ToolSpec } from './types';
 import type { ToolProvenance } from './made-tools';
 
@@ -9,7 +9,7 @@ import type { ToolProvenance } from './made-tools';
  * the window but the worker no longer serves it. */
 export type AgentSource = 'code' | 'file' | 'chat' | 'gone';
 
-export interface AgentEntry extends Omit<AgentStats, 'agentName'> {
+export interface AgentRow extends Omit<AgentStats, 'agentName'> {
   agentName: string;
   description: string;
   category: string;
@@ -23,10 +23,10 @@ export interface AgentEntry extends Omit<AgentStats, 'agentName'> {
 }
 
 /** `unknown`: ran in the window, but the worker offers no tool of that name now. */
-export type ToolKind = ToolSpec['kind'] | 'unknown';
+export type ToolRowKind = ToolSpec['kind'] | 'unknown';
 
-export interface ToolEntry extends ToolStats {
-  kind: ToolKind;
+export interface ToolRow extends ToolStats {
+  kind: ToolRowKind;
   description: string;
   /** The agents offered it now. */
   agents: string[];
@@ -37,23 +37,23 @@ export interface ToolEntry extends ToolStats {
 
 /** An endpoint's calls beside what discovery sees of it now; `gone`: called in the window but not in the registry
  * now, so without a status. */
-export type EndpointEntry = EndpointStats & Partial<Omit<EndpointStatus, 'name'>> & { gone?: boolean };
+export type EndpointRow = EndpointStats & Partial<Omit<EndpointStatus, 'name'>> & { gone?: boolean };
 
-export interface AgentRegistry {
+export interface AgentListing {
   window: StatsWindow;
-  agents: AgentEntry[];
+  agents: AgentRow[];
   /** Goal files the worker left out, and why. */
   problems: string[];
 }
 
-export interface ToolRegistry {
+export interface ToolListing {
   window: StatsWindow;
-  tools: ToolEntry[];
+  tools: ToolRow[];
 }
 
-export interface EndpointRegistry {
+export interface EndpointListing {
   window: StatsWindow;
-  endpoints: EndpointEntry[];
+  endpoints: EndpointRow[];
   registryError: string | null;
 }
 

@@ -1,8 +1,8 @@
 // The registry in a terminal (`agent agents|tools|endpoints --stats`): one row per agent, tool or endpoint with its
 // usage, and a line saying what was counted (the window, the cap when reached).
-import type { AgentRegistry, EndpointRegistry, ToolRegistry } from '../core/registry';
-import { lastHours, windowNote } from '../core/registry';
-import type { HourStats } from '../core/registry-stats';
+import type { AgentListing, EndpointListing, ToolListing } from '../core/listings';
+import { lastHours, windowNote } from '../core/listings';
+import type { HourStats } from '../core/usage-stats';
 import { formatMs, formatUsd } from '../core/format';
 import { shortTime } from './made-tools-format';
 
@@ -21,7 +21,7 @@ function table(head: string[], rows: Cell[][]): string {
 
 const percent = (rate: number) => `${Math.round(rate * 1000) / 10}%`;
 
-export function formatAgentRegistry(r: AgentRegistry): string {
+export function formatAgentListing(r: AgentListing): string {
   const rows = r.agents.map((a) => [
     a.goalId,
     a.source === 'chat' ? `chat (${a.provenance?.createdBy ?? '?'})` : a.source,
@@ -38,7 +38,7 @@ export function formatAgentRegistry(r: AgentRegistry): string {
   return [table(head, rows), ...leftOut, windowNote(r.window)].join('\n');
 }
 
-export function formatToolRegistry(r: ToolRegistry): string {
+export function formatToolListing(r: ToolListing): string {
   const rows = r.tools.map((t) => [
     t.name,
     t.kind === 'made' ? `made v${t.version ?? t.madeVersion ?? '?'}` : t.kind,
@@ -54,7 +54,7 @@ export function formatToolRegistry(r: ToolRegistry): string {
   return [table(head, rows), windowNote(r.window)].join('\n');
 }
 
-export function formatEndpointRegistry(r: EndpointRegistry): string {
+export function formatEndpointListing(r: EndpointListing): string {
   const rows = r.endpoints.map((e) => [
     e.name,
     e.gone || !e.status ? 'gone' : e.status.replace('_', ' '),

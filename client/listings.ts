@@ -1,22 +1,22 @@
 // The registry pages' rows: what the worker serves now (agents with their source, provenance, tools and delegates;
-// tools by kind; endpoints with their status), each beside its usage read from Temporal (registry-stats.ts). An agent,
+// tools by kind; endpoints with their status), each beside its usage read from Temporal (usage-stats.ts). An agent,
 // tool or endpoint that ran in the window but is served no more is listed too, marked as gone.
 import type {
-  AgentEntry,
-  AgentRegistry,
-  EndpointEntry,
-  EndpointRegistry,
-  ToolEntry,
-  ToolKind,
-  ToolRegistry,
-} from '../core/registry';
-import { NO_AGENT_STATS, type EndpointStats, type ToolStats } from '../core/registry-stats';
+  AgentRow,
+  AgentListing,
+  EndpointRow,
+  EndpointListing,
+  ToolRow,
+  ToolRowKind,
+  ToolListing,
+} from '../core/listings';
+import { NO_AGENT_STATS, type EndpointStats, type ToolStats } from '../core/usage-stats';
 import { isBuiltinTool } from '../core/builtin-specs';
 import type { MadeToolSummary } from '../core/made-tools';
 import type { ToolSpec } from '../core/types';
 import type { AgentClient } from './agent-client';
 import { catalogSnapshot, delegatesOf, type CatalogSnapshot } from './catalog-doc';
-import { DEFAULT_MAX_EXECUTIONS, RegistryStats } from '../views/registry-stats';
+import { DEFAULT_MAX_EXECUTIONS, UsageStatsReader } from '../views/usage-stats';
 import { UserError } from '../core/user-error';
 
 const NO_CALLS: Omit<ToolStats, 'name'> = {
@@ -28,20 +28,20 @@ const NO_CALLS: Omit<ToolStats, 'name'> = {
   lastUsed: null,
 };
 
-export class Registry {
+export class Listings {
   constructor(
     private readonly client: AgentClient,
-    private readonly stats: RegistryStats = new RegistryStats(client.client, { taskQueue: client.taskQueue }),
+    private readonly stats: UsageStatsReader = new UsageStatsReader(client.client, { taskQueue: client.taskQueue }),
   ) {}
 
-  async agents(since?: string): Promise<AgentRegistry> {
+  async agents(since?: string): Promise<AgentListing> {
     const [snapshot, files] = await Promise.all([catalogSnapshot(this.client), this.client.goalFiles()]);
     const usage = await this.stats.read({ since, endpointOf: endpointMap(allSpecs(snapshot)) });
     const { agents, sources, goalIds, problems } = snapshot.agents;
     const used = new Map(usage.agents.map((a) => [a.goalId, a]));
     const file = new Map(files.map((f) => [f.goalId, f]));
     const ids = [...new Set([...agents.map((a) => a.goalId), ...goalIds, ...used.keys()])];
-    const rows = ids.map((goalId): AgentEntry => {
+    const rows = ids.map((goalId): AgentRow => {
       const offered = agents.find((a) => a.goalId === goalId);
       const stats = used.get(goalId);
       const source = sources[goalId];
@@ -64,7 +64,7 @@ export class Registry {
     return { window: usage.window, agents: rows, problems };
   }
 
-  async tools(since?: string): Promise<ToolRegistry> {
+  async tools(since?: string): Promise<ToolListing> {
     const [snapshot, made] = await Promise.all([catalogSnapshot(this.client), madeToolsOrNone(this.client)]);
     const specs = allSpecs(snapshot);
     const usage = await this.stats.read({ since, endpointOf: endpointMap(specs) });
@@ -76,12 +76,12 @@ export class Registry {
     const current = new Map(made.filter((t) => t.current).map((t) => [t.name, t]));
     const used = new Map(usage.tools.map((t) => [t.name, t]));
     const names = [...new Set([...specs.keys(), ...current.keys(), ...used.keys()])];
-    const rows = names.map((name): ToolEntry => {
+    const rows = names.map((name): ToolRow => {
       const spec = specs.get(name);
       const stats = used.get(name);
       const file = current.get(name);
       const endpoint = spec?.mcp?.server ?? spec?.http?.api ?? stats?.endpoint;
-      const kind: ToolKind =
+      const kind: ToolRowKind =
         spec?.kind ??
         (file || stats?.madeVersion
           ? 'made'
@@ -120,12 +120,12 @@ export class Registry {
     });
   }
 
-  async endpoints(since?: string): Promise<EndpointRegistry> {
+  async endpoints(since?: string): Promise<EndpointListing> {
     const { catalog, tools } = await this.client.catalog();
     const usage = await this.stats.read({ since, endpointOf: endpointMap(new Map(tools.map((t) => [t.name, t]))) });
     const used = new Map(usage.endpoints.map((e) => [e.name, e]));
     const none: Omit<EndpointStats, 'name'> = { ...NO_CALLS, hours: [] };
-    const rows: EndpointEntry[] = catalog.endpoints.map((e) => ({ ...none, ...used.get(e.name), ...e }));
+    const rows: EndpointRow[] = catalog.endpoints.map((e) => ({ ...none, ...used.get(e.name), ...e }));
     for (const e of usage.endpoints)
       if (!catalog.endpoints.some((c) => c.name === e.name)) rows.push({ ...e, gone: true });
     return { window: usage.window, endpoints: rows, registryError: catalog.registryError };
@@ -157,12 +157,12 @@ async function madeToolsOrNone(client: AgentClient): Promise<MadeToolSummary[]> 
   }
 }
 
-/** The CLI's registry: REGISTRY_MAX_EXECUTIONS from its environment, read once here at the edge. */
-export function registryOf(client: AgentClient, env: NodeJS.ProcessEnv): Registry {
+/** The CLI's listings: REGISTRY_MAX_EXECUTIONS from its environment, read once here at the edge. */
+export function listingsOf(client: AgentClient, env: NodeJS.ProcessEnv): Listings {
   const cap = Number(env.REGISTRY_MAX_EXECUTIONS || DEFAULT_MAX_EXECUTIONS);
   if (!Number.isInteger(cap) || cap < 1)
     throw new UserError(
       `REGISTRY_MAX_EXECUTIONS must be a whole number of 1 or more, got "${env.REGISTRY_MAX_EXECUTIONS}"`,
     );
-  return new Registry(client, new RegistryStats(client.client, { maxExecutions: cap, taskQueue: client.taskQueue }));
+  return new Listings(client, new UsageStatsReader(client.client, { maxExecutions: cap, taskQueue: client.taskQueue }));
 }
