@@ -16,7 +16,7 @@ export async function whileHeartbeating<T>(work: (signal: AbortSignal) => Promis
     return work(NEVER);
   }
   // No beat at the start: the heartbeat timeout already counts from the start, and a beat sent then delays the
-  // completion of a call that ends quickly by about one server round trip (bench/round-trips.ts measures it).
+  // completion of a call that ends quickly by about one server round trip (bench/README.md: "Round trips per step").
   // A local activity has no heartbeat: its workflow task's timeout notices a dead worker instead.
   const timer = ctx.info.isLocal ? undefined : setInterval(() => ctx.heartbeat(), EVERY_MS);
   try {

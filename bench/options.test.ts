@@ -1,5 +1,7 @@
 // The bench's command line: parts by name in run order, --quick's counts, and where each run's results go.
-import { FULL, PARTS, QUICK, readPlan } from './options';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { FULL, PARTS, QUICK, readPlan, RETIRED_PARTS } from './options';
 import { resultsFile } from './report/run-report';
 
 describe('readPlan', () => {
@@ -12,7 +14,13 @@ describe('readPlan', () => {
   });
 
   it('refuses anything else, naming it and the parts', () => {
-    expect(() => readPlan(['--iterations=5'])).toThrow(/unknown argument --iterations=5\. Usage: .*round-trips/);
+    expect(() => readPlan(['--iterations=5'])).toThrow(/unknown argument --iterations=5\. Usage: .*one-model-wait/);
+  });
+
+  it('says where a retired part went: its figures in the README, its code in git', () => {
+    expect(() => readPlan(['run-view'])).toThrow(
+      /^run-view: no longer a part; the figures it measured are in bench\/README\.md/,
+    );
   });
 });
 
@@ -23,5 +31,15 @@ describe('resultsFile', () => {
     expect(name(true, [...PARTS])).toBe('latest-quick.json');
     expect(name(false, ['api'])).toBe('latest-api.json');
     expect(name(true, ['api', 'scale'])).toBe('latest-quick-api+scale.json');
+  });
+});
+
+describe('bench/README.md', () => {
+  it('has a row for each part in its parts table, and none for a part that is not one', () => {
+    const readme = readFileSync(path.join(__dirname, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('## The parts'), readme.indexOf('## Figures as recorded'));
+    const rows = [...table.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]);
+    expect(rows).toEqual([...PARTS]);
+    expect(RETIRED_PARTS.filter((p) => table.includes(`\`${p}\``))).toEqual(RETIRED_PARTS);
   });
 });

@@ -6,19 +6,14 @@
 /** In the order a whole run takes them. */
 export const PARTS = [
   'turns',
-  'round-trips',
   'one-model-wait',
   'tool-step',
-  'delegation',
   'tool-search',
-  'sandbox',
-  'made-tools',
   'mcp',
   'http-apis',
   'files',
   'durability',
   'api',
-  'run-view',
   'worker',
   'memory',
   'scale',
@@ -32,13 +27,9 @@ import type { Counts } from './part-options';
 /** `npm run bench`: about 20 minutes on 2 cores. */
 export const FULL: Counts = {
   turns: { iterations: 200, warmup: 20, turnsPerConversation: 50 },
-  roundTrips: { iterations: 100, warmup: 10, turnsPerConversation: 50 },
   oneModelWait: { latenciesMs: [100, 300], runs: 3, iterations: 20 },
   toolStep: { runs: 3, iterations: 20, overheadCalls: 1000 },
-  delegation: { latencyMs: 300, iterations: 8, overheadIterations: 30, warmup: 1, turnsPerConversation: 50 },
   toolSearch: { turns: 5 },
-  sandbox: { calls: 1_000 },
-  madeTools: { calls: 1_000, checks: 100, memoryCalls: 1_000 },
   mcp: {
     calls: 100,
     spawnCalls: 100,
@@ -63,15 +54,6 @@ export const FULL: Counts = {
     fanoutTurns: 5,
     overheadTurns: 100,
     turnsPerConversation: 50,
-  },
-  runView: {
-    views: 20,
-    conversations: 20,
-    oneConversation: true,
-    latencyMs: 1500,
-    busySeconds: 10,
-    idleSeconds: 5,
-    longIdleSeconds: 21,
   },
   worker: {
     starts: 3,
@@ -108,13 +90,9 @@ export const FULL: Counts = {
  */
 export const QUICK: Counts = {
   turns: { iterations: 10, warmup: 2, turnsPerConversation: 50 },
-  roundTrips: { iterations: 4, warmup: 2, turnsPerConversation: 50 },
   oneModelWait: { latenciesMs: [100], runs: 1, iterations: 3 },
   toolStep: { runs: 1, iterations: 3, overheadCalls: 50 },
-  delegation: { latencyMs: 100, iterations: 1, overheadIterations: 3, warmup: 0, turnsPerConversation: 50 },
   toolSearch: { turns: 1 },
-  sandbox: { calls: 20 },
-  madeTools: { calls: 20, checks: 5, memoryCalls: 100 },
   mcp: {
     calls: 5,
     spawnCalls: 2,
@@ -140,15 +118,6 @@ export const QUICK: Counts = {
     fanoutTurns: 1,
     overheadTurns: 5,
     turnsPerConversation: 50,
-  },
-  runView: {
-    views: 4,
-    conversations: 2,
-    oneConversation: false,
-    latencyMs: 0,
-    busySeconds: 1,
-    idleSeconds: 0.5,
-    longIdleSeconds: 0.5,
   },
   worker: {
     starts: 1,
@@ -180,8 +149,19 @@ export interface Plan {
 
 export const USAGE = `npm run bench -- [--quick] [part…]; parts: ${PARTS.join(', ')} (none named: all)`;
 
+/** Finished investigations, parts no more: their figures are recorded in bench/README.md, their code in git (the last
+ * commit that had them). */
+export const RETIRED_PARTS = ['round-trips', 'delegation', 'sandbox', 'made-tools', 'run-view'];
+const LAST_WITH_RETIRED = '425520e';
+
 /** The command line: `--quick` and part names. Throws, with the usage, on anything else. */
 export function readPlan(argv: string[] = process.argv.slice(2)): Plan {
+  const retired = argv.filter((a) => RETIRED_PARTS.includes(a));
+  if (retired.length) {
+    throw new Error(
+      `${retired.join(', ')}: no longer a part; the figures it measured are in bench/README.md, and \`git checkout ${LAST_WITH_RETIRED} -- bench\` brings its code back to run it`,
+    );
+  }
   const unknown = argv.filter((a) => a !== '--quick' && !(PARTS as readonly string[]).includes(a));
   if (unknown.length) throw new Error(`unknown argument ${unknown.join(' ')}. Usage: ${USAGE}`);
   const named = PARTS.filter((p) => argv.includes(p));

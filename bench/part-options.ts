@@ -10,9 +10,6 @@ export interface TurnOptions {
   turnsPerConversation: number;
 }
 
-/** Round trips per step (issue 11): eager activity dispatch on/off and a heartbeat at activity start, interleaved. */
-export type RoundTripOptions = TurnOptions;
-
 /** A tool step after an approval (issue 29): BookPTO as a local activity vs as an activity of its own. */
 export interface ToolStepOptions {
   runs: number;
@@ -28,18 +25,6 @@ export interface OneModelWaitOptions {
   latenciesMs: number[];
   runs: number;
   iterations: number;
-}
-
-/** Delegation (issue 12): 4 delegates side by side vs one by one, and one delegation vs the tool in the lead. */
-export interface DelegationOptions {
-  /** The slow model's latency per call; the plans also run with a zero-latency one. */
-  latencyMs: number;
-  /** Timed turns per plan row. */
-  iterations: number;
-  /** Timed turns per path of one delegation's cost. */
-  overheadIterations: number;
-  warmup: number;
-  turnsPerConversation: number;
 }
 
 /** SearchTools (issue 13): turns with it and with the full list. */
@@ -119,30 +104,6 @@ export interface ApiOptions {
   turnsPerConversation: number;
 }
 
-/**
- * The run view's cost (issue 26): open run views (and, for the ratio, the same views of the plain events stream) over
- * many conversations and over one, each for a window while the conversations take turns, then one while they wait.
- */
-export interface RunViewOptions {
-  /** SSE views open at once in each row. */
-  views: number;
-  /** Conversations the first rows divide the views over. */
-  conversations: number;
-  /** Also the rows with every view on one conversation (one watch, or one feed, shared by all). */
-  oneConversation: boolean;
-  /** The model's latency per call: past a second, a watch also describes the workflow once a second. */
-  latencyMs: number;
-  /** The window measured while the conversations wait for the user (after their last turn), … */
-  idleSeconds: number;
-  /**
-   * … but for the first row's run views: longer than the server's long poll (20 s), so that each watch's idle poll is
-   * answered and renewed in it (a shorter window just after the turns sees none).
-   */
-  longIdleSeconds: number;
-  /** The window measured while they take turns back to back. */
-  busySeconds: number;
-}
-
 /** The lean-worker benchmarks (issue 11): the compiled worker against `npm run worker` (tsx), each in its own process. */
 export interface WorkerBenchOptions {
   /** Starts of each worker, alternating, for start time and idle RSS. */
@@ -194,37 +155,16 @@ export interface ScaleOptions {
   workerRounds: number;
 }
 
-/** The sandbox for model-written code. */
-export interface SandboxOptions {
-  /** Timed calls, each in the sandbox and natively. */
-  calls: number;
-}
-
-/** Made tools (issue 23): calls through the registry, draft checks, and many calls for memory. */
-export interface MadeToolsOptions {
-  /** Timed calls, each through MadeTools.run, the bare sandbox and natively. */
-  calls: number;
-  /** Timed draft checks after the first. */
-  checks: number;
-  /** Calls of the made tool alone, memory read before and after. */
-  memoryCalls: number;
-}
-
 export interface Counts {
   turns: TurnOptions;
-  roundTrips: RoundTripOptions;
   oneModelWait: OneModelWaitOptions;
   toolStep: ToolStepOptions;
-  delegation: DelegationOptions;
   toolSearch: ToolSearchOptions;
-  sandbox: SandboxOptions;
-  madeTools: MadeToolsOptions;
   mcp: McpOptions;
   httpApis: HttpApisOptions;
   files: FilesOptions;
   durability: DurabilityOptions;
   api: ApiOptions;
-  runView: RunViewOptions;
   worker: WorkerBenchOptions;
   memory: MemoryOptions;
   scale: ScaleOptions;

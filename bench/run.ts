@@ -1,8 +1,9 @@
 // `npm run bench -- [--quick] [part…]`: what the orchestrator costs, measured on a real Temporal server with real
 // workers. The parts (options.ts, PARTS) run one after the other on one server, in this order: the chat turns against
-// a floor (an update that runs one no-op activity: what is left over it is the orchestrator's own cost), round trips
-// per step, one model wait per turn, delegation, SearchTools, the sandbox, made tools, MCP, HTTP APIs as tools, files
-// and big results, durability, the HTTP API, the run view, the lean worker, memory per conversation, scale on one box.
+// a floor (an update that runs one no-op activity: what is left over it is the orchestrator's own cost), one model
+// wait per turn, a tool step after an approval, SearchTools, MCP, HTTP APIs as tools, files and big results,
+// durability, the HTTP API, the lean worker, memory per conversation, scale on one box. Finished investigations (round
+// trips, delegation, the sandbox, made tools, the run view) are figures in bench/README.md, no longer parts.
 // `--quick`: every part with small counts (CI's smoke test). What each measures: bench/README.md.
 //
 // One server for everything; TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE etc.) uses that server instead of a dev server.
@@ -13,24 +14,19 @@ import { WORKFLOW_BUNDLE_OPTIONS } from '../worker/workflow-code';
 import { runApiBench } from './api-bench';
 import { runChatTurns } from './chat-turns';
 import type { BenchContext, BenchPart } from './context';
-import { runDelegationBench } from './delegation';
 import { runDurabilityBench } from './durability-bench';
 import { runFilesBench } from './files-bench';
 import { runHttpApisBench } from './http-apis-bench';
 import { watchInterrupts } from './interrupts';
-import { runMadeToolsBench } from './made-tools-bench';
 import { runMcpBench } from './mcp-bench';
 import { runMemoryBench } from './memory-bench';
 import { runOneModelWaitBench } from './one-model-wait';
 import { runToolStepBench } from './tool-step';
 import { readPlan, USAGE, type Counts, type PartName, type Plan } from './options';
 import { printAndSave, type PartResult } from './report/run-report';
-import { runRoundTrips } from './round-trips';
-import { runRunViewBench } from './run-view-bench';
 import { runScaleBench } from './scale';
 import { startServer, type BenchServer } from './server';
 import { runToolSearchBench } from './tool-search';
-import { runSandboxBench } from './sandbox-bench';
 import { runWorkerBench } from './worker-bench';
 import { verdicts } from './verdict';
 
@@ -49,19 +45,14 @@ interface PartRun {
 
 const RUN: Record<PartName, (r: PartRun) => Promise<BenchPart>> = {
   turns: async (r) => runChatTurns(r.ctx, await r.floorBundle(), r.counts.turns, r.keep),
-  'round-trips': async (r) => runRoundTrips(r.ctx, r.server, await r.floorBundle(), r.counts.roundTrips),
   'one-model-wait': (r) => runOneModelWaitBench(r.ctx, r.counts.oneModelWait),
   'tool-step': (r) => runToolStepBench(r.ctx, r.counts.toolStep),
-  delegation: (r) => runDelegationBench(r.ctx, r.counts.delegation),
   'tool-search': (r) => runToolSearchBench(r.ctx, r.counts.toolSearch),
-  sandbox: (r) => runSandboxBench(r.ctx, r.counts.sandbox),
-  'made-tools': (r) => runMadeToolsBench(r.ctx, r.counts.madeTools),
   mcp: (r) => runMcpBench(r.ctx, r.counts.mcp),
   'http-apis': (r) => runHttpApisBench(r.ctx, r.counts.httpApis),
   files: (r) => runFilesBench(r.ctx, r.counts.files),
   durability: (r) => runDurabilityBench(r.ctx, r.server.info.address, r.counts.durability),
   api: (r) => runApiBench(r.ctx, r.server.info.address, r.counts.api),
-  'run-view': (r) => runRunViewBench(r.ctx, r.server, r.counts.runView),
   // Its workers are processes of their own: it compiles the worker first (tsc, then the workflow bundle).
   worker: (r) => runWorkerBench(r.ctx, r.server.info.address, r.counts.worker),
   memory: (r) => runMemoryBench(r.ctx, r.server.info.address, r.counts.memory),
@@ -93,7 +84,7 @@ async function main(): Promise<void> {
   const logger = new DefaultLogger('WARN');
   let floor: Promise<WorkflowBundleWithSourceMap> | undefined;
   const floorBundle = () => (floor ??= bundleWorkflowCode({ workflowsPath: FLOOR_WORKFLOW_PATH, logger }));
-  const needsFloor = plan.parts.includes('turns') || plan.parts.includes('round-trips');
+  const needsFloor = plan.parts.includes('turns');
   const [server, agentBundle] = await Promise.all([
     startServer(),
     // The agent's bundle as every worker makes it (its modules shared by its workflows).

@@ -12,7 +12,8 @@ import { findTemporalCli, MISSING_CLI } from './pypi-binaries';
 /**
  * Dynamic config of every dev server we start (npm start, the tests, the bench). Eager activity dispatch: an activity
  * a workflow task schedules comes back to its worker in the answer to that task, not through a task queue and another
- * poll (bench/round-trips.ts measures it). CLI 1.9 has it on already; named here so it stays on whatever CLI runs.
+ * poll (bench/README.md: "Round trips per step"). CLI 1.9 has it on already; named here so it stays on whatever
+ * CLI runs.
  */
 export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, unknown>> = {
   'system.enableActivityEagerExecution': true,

@@ -67,7 +67,7 @@ export function printAndSave(facts: RunFacts, results: PartResult[]): void {
   writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
 }
 
-/** round-trips → roundTrips, as the results file has always named them. */
+/** one-model-wait → oneModelWait, as the results file has always named them. */
 const jsonKey = (name: PartName) => name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
