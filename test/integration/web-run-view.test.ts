@@ -214,7 +214,11 @@ describe('web chat: the run view', () => {
 
     // Approved in the chat: the booking runs and both delegates end; so does the turn.
     await p.locator('[data-testid="tool-card"][data-tool="BookPTO"]').getByTestId('approve').click();
-    await p.getByTestId('message-agent').filter({ hasText: 'Both done.' }).waitFor();
+    // After the kill, each of the three workflows takes its next task on the new worker (the boss with the approval,
+    // the PTO desk with BookPTO, the order desk with its retried answer), then the boss plans and streams its reply:
+    // a few seconds when the machine is quiet, past the default 15 s once beside three test files and a browser
+    // (one clean-clone CI run in six). The same allowance as the retry above.
+    await p.getByTestId('message-agent').filter({ hasText: 'Both done.' }).waitFor({ timeout: 40_000 });
     await latestTurn(boss).and(p.locator('[data-status="done"]')).waitFor();
     await pto.and(p.locator('[data-status="done"]')).waitFor();
     await order.and(p.locator('[data-status="done"]')).waitFor();
@@ -284,13 +288,17 @@ describe('web chat: the run view', () => {
     await shoot(order, 'run-view-retry');
 
     await p.locator('[data-testid="tool-card"][data-tool="BookPTO"]').getByTestId('approve').click();
-    await p.getByTestId('message-agent').filter({ hasText: 'Both done.' }).waitFor();
+    // After the kill, each of the three workflows takes its next task on the new worker (the boss with the approval,
+    // the PTO desk with BookPTO, the order desk with its retried answer), then the boss plans and streams its reply:
+    // a few seconds when the machine is quiet, past the default 15 s once beside three test files and a browser
+    // (one clean-clone CI run in six). The same allowance as the retry above.
+    await p.getByTestId('message-agent').filter({ hasText: 'Both done.' }).waitFor({ timeout: 40_000 });
     await latestTurn(branch(p, 'Boss')).and(p.locator('[data-status="done"]')).waitFor();
     await order.and(p.locator('[data-status="done"]')).waitFor();
     // Once done, the step keeps its retry (from the history), and the run reads as the one without the kill.
     expect(await retried.getAttribute('data-status')).toBe('done');
     expect(await shape(p)).toEqual(unbroken);
-  }, 90_000);
+  }, 120_000);
 
   it('says so for a conversation it does not know, and stops asking', async () => {
     const o = await openPage(browser);
