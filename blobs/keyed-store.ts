@@ -21,6 +21,8 @@ export type DescribeFile = (
 ) => Promise<{ type: string; preview: string; facts: BlobFacts }>;
 
 const ID = /^[0-9a-f]{64}$/;
+/** Rounds of put back and look again before a release leaves a blob to the next one (holds came and went each time). */
+const MAX_DELETE_ROUNDS = 10;
 
 export class KeyedBlobStore implements BlobStore {
   constructor(
@@ -115,25 +117,33 @@ export class KeyedBlobStore implements BlobStore {
     await this.space.remove(`${conversationFolder(conversationId)}/${id}-${size}`);
   }
 
-  /** Deletes a blob no conversation holds: moved aside, looked at once more, then deleted or put back. 1 if deleted. */
+  /**
+   * Deletes a blob no conversation holds: moved aside, looked at once more, then deleted or put back. 1 if deleted.
+   * Putting back looks again: the hold that came meanwhile may have been released already, by a release that found the
+   * blob away and deleted nothing, and a blob nobody holds must not stay behind (three processes taking up and
+   * releasing the same contents at once left such a ref, about one run in six).
+   */
   private async deleteIfUnheld(id: string): Promise<number> {
-    if (await this.heldByAConversation(id)) return 0;
-    const aside = `trash/${id}.${randomBytes(6).toString('hex')}`;
-    const movedContent = await this.space.move(contentKey(id), aside);
-    const movedRef = await this.space.move(refKey(id), `${aside}.json`);
-    if (await this.heldByAConversation(id)) {
-      // A put or hold came meanwhile: it either finds these back or has written them again (the same bytes).
-      if (movedContent) await this.space.move(aside, contentKey(id));
-      if (movedRef) await this.space.move(`${aside}.json`, refKey(id));
-      return 0;
+    for (let round = 0; round < MAX_DELETE_ROUNDS; round++) {
+      if (await this.heldByAConversation(id)) return 0;
+      const aside = `trash/${id}.${randomBytes(6).toString('hex')}`;
+      const movedContent = await this.space.move(contentKey(id), aside);
+      const movedRef = await this.space.move(refKey(id), `${aside}.json`);
+      if (await this.heldByAConversation(id)) {
+        // A put or hold came meanwhile: it either finds these back or has written them again (the same bytes).
+        if (movedContent) await this.space.move(aside, contentKey(id));
+        if (movedRef) await this.space.move(`${aside}.json`, refKey(id));
+        continue;
+      }
+      await this.space.remove(aside);
+      await this.space.remove(`${aside}.json`);
+      for (const name of await this.space.list(holdsFolder(id))) {
+        if (name.startsWith('o.')) await this.space.remove(`${holdsFolder(id)}/${name}`);
+      }
+      await this.space.removeFolder(holdsFolder(id));
+      return movedContent ? 1 : 0;
     }
-    await this.space.remove(aside);
-    await this.space.remove(`${aside}.json`);
-    for (const name of await this.space.list(holdsFolder(id))) {
-      if (name.startsWith('o.')) await this.space.remove(`${holdsFolder(id)}/${name}`);
-    }
-    await this.space.removeFolder(holdsFolder(id));
-    return movedContent ? 1 : 0;
+    return 0;
   }
 
   /**

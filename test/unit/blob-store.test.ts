@@ -6,10 +6,10 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FsBlobStore } from '../../blobs/fs-store';
+import { FolderSpace, FsBlobStore } from '../../blobs/fs-store';
 import { DEFAULT_BLOB_LIMITS, FileTooLarge } from '../../blobs/blob-limits';
 import { readBlobSettings } from '../../blobs/blob-settings';
-import type { DescribeFile } from '../../blobs/keyed-store';
+import { KeyedBlobStore, type DescribeFile } from '../../blobs/keyed-store';
 import { FileRefusal } from '../../readers/reader';
 import { describeText, SHARED_CONTENTS, sharedContent } from '../helpers/blob-contents';
 
@@ -139,6 +139,51 @@ describe('FsBlobStore', () => {
     await expect(
       store.put(Buffer.from('PK\u0003\u0004...'), { name: 'bomb.zip', owner: 'a', conversationId: 'c' }),
     ).rejects.toThrow(new FileRefusal('bomb.zip is a zip: not read.'));
+    expect(files(dir)).toEqual([]);
+  });
+});
+
+describe('KeyedBlobStore: a release that puts a blob back', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), 'blobs-interleaved-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('deletes it after all when its new holder let go while it was aside', async () => {
+    // Two stores over one folder, as two processes. Store X releases the last conversation holding a blob; while X has
+    // it aside, the other takes it up (its put writes it again) and, while X puts it back, lets it go (its release
+    // finds it away and deletes nothing). Without a second look X would leave it behind with no holder.
+    const bytes = Buffer.from('shared between two processes');
+    const id = sha(bytes);
+    const other = new KeyedBlobStore(new FolderSpace(dir), describeText, DEFAULT_BLOB_LIMITS);
+    const steps: Record<string, () => Promise<unknown>> = {
+      // Before X's second look for holds: the other takes it up.
+      'list holds/2': () => other.put(bytes, { name: 'b.txt', owner: 'bob', conversationId: 'cb' }),
+      // Before X puts the content back: the other lets it go.
+      'move back/1': () => other.release('cb'),
+    };
+    const seen: Record<string, number> = {};
+    const at = async (step: string) => {
+      seen[step] = (seen[step] ?? 0) + 1;
+      await steps[`${step}/${seen[step]}`]?.();
+    };
+    const folder = new FolderSpace(dir);
+    const x = new KeyedBlobStore(
+      Object.assign(Object.create(folder) as FolderSpace, {
+        list: async (key: string) => {
+          if (key === `holds/${id}`) await at('list holds');
+          return folder.list(key);
+        },
+        move: async (from: string, to: string) => {
+          if (from.startsWith('trash/')) await at('move back');
+          return folder.move(from, to);
+        },
+      }),
+      describeText,
+      DEFAULT_BLOB_LIMITS,
+    );
+    await x.put(bytes, { name: 'a.txt', owner: 'ada', conversationId: 'ca' });
+    await x.release('ca');
+    expect(seen['move back']).toBeGreaterThan(0);
     expect(files(dir)).toEqual([]);
   });
 });
