@@ -2,8 +2,8 @@
 // workbook is a ZIP of XML parts (ECMA-376): xl/workbook.xml names the sheets, its relationships say which part holds
 // each, xl/sharedStrings.xml holds the strings cells point at, xl/styles.xml says which number formats are dates, and
 // a sheet's part lists its non-empty rows and cells. Only what a cell shows is read: no library, nothing evaluated.
-// The ZIP was checked by hand before (zip.ts): the worker inflates only the parts it reads, each capped at the size
-// its directory declared.
+// The ZIP was checked by hand before (zip.ts: guardZip gives each entry with where its data starts): the worker
+// inflates only the parts it reads, each capped at the size its directory declared.
 //
 // What a cell becomes: a number, a string, a boolean; an error as its code (#DIV/0!); a formula as the result Excel
 // saved with it (null without one); rich text as its characters; a date (a number in a date format, or an ISO date
@@ -20,9 +20,7 @@ function part(name) {
   const lower = name.toLowerCase();
   const entry = entries.find((e) => e.name === name) || entries.find((e) => e.name.toLowerCase() === lower);
   if (!entry) return undefined;
-  const at = entry.localHeaderOffset;
-  const start = at + 30 + zip.readUInt16LE(at + 26) + zip.readUInt16LE(at + 28);
-  const raw = zip.subarray(start, start + entry.compressedSize);
+  const raw = zip.subarray(entry.dataStart, entry.dataStart + entry.compressedSize);
   const data = entry.method === 0 ? raw : inflateRawSync(raw, { maxOutputLength: Math.max(entry.size, 1) });
   return data.toString('utf8');
 }

@@ -83,11 +83,16 @@ function readZip64Extra(view: DataView, start: number, length: number, entry: Zi
   }
 }
 
+/** An entry proven by guardZip, with where its stored bytes start (past its local header). */
+export interface ProvenEntry extends ZipEntry {
+  dataStart: number;
+}
+
 /**
  * Refuses an archive over the limits, from its central directory alone, then proves each declared size by inflating
- * the entry with that size as a cap. Returns the entries.
+ * the entry with that size as a cap. Returns the entries, each with where its data starts.
  */
-export function guardZip(bytes: Uint8Array, limits: ReaderLimits): ZipEntry[] {
+export function guardZip(bytes: Uint8Array, limits: ReaderLimits): ProvenEntry[] {
   const entries = zipEntries(bytes);
   if (!entries) throw new FileRefusal('a malformed ZIP archive: its central directory is missing or damaged');
   if (entries.length > limits.maxZipEntries) {
@@ -111,11 +116,11 @@ export function guardZip(bytes: Uint8Array, limits: ReaderLimits): ZipEntry[] {
       `a zip bomb: ${formatBytes(packed)} would inflate to ${formatBytes(size)} (${Math.round(ratio(size, packed))}:1, over ${limits.maxZipRatio}:1)`,
     );
   }
-  for (const entry of entries) proveSize(bytes, entry, limit);
-  return entries;
+  return entries.map((entry) => ({ ...entry, dataStart: proveSize(bytes, entry, limit) }));
 }
 
-function proveSize(bytes: Uint8Array, entry: ZipEntry, limit: string): void {
+/** Where the entry's data starts; throws when it does not inflate to the size it declares. */
+function proveSize(bytes: Uint8Array, entry: ZipEntry, limit: string): number {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const at = entry.localHeaderOffset;
   if (at + 30 > bytes.length || view.getUint32(at, true) !== LOCAL) {
@@ -126,7 +131,7 @@ function proveSize(bytes: Uint8Array, entry: ZipEntry, limit: string): void {
   if (entry.method === 0) {
     if (entry.compressedSize !== entry.size)
       throw new FileRefusal(`a malformed ZIP archive: ${entry.name} has two sizes`);
-    return;
+    return start;
   }
   if (entry.method !== 8)
     throw new FileRefusal(`a ZIP archive compressed with method ${entry.method}, which I do not unpack`);
@@ -146,4 +151,5 @@ function proveSize(bytes: Uint8Array, entry: ZipEntry, limit: string): void {
       `a malformed ZIP archive: ${entry.name} inflates to ${inflated} bytes, not the ${entry.size} it declares`,
     );
   }
+  return start;
 }
