@@ -13,6 +13,8 @@ export interface StartedProcess {
   spawnedAt: number;
   readyAt: number;
   exited: Promise<void>;
+  /** Whether its output (from `from` on) comes to match `pattern` within `timeoutMs`; false once it exits. */
+  printed(pattern: RegExp, from: number, timeoutMs: number): Promise<boolean>;
   /** Sends `signal` (to its whole process group when `detached`), SIGKILL after `killAfterMs` if given; waits for the exit. */
   end(signal: NodeJS.Signals, killAfterMs?: number): Promise<void>;
 }
@@ -49,6 +51,7 @@ export async function startProcess(
     }
   };
   let output = '';
+  const listeners = new Set<() => void>();
   let readyAt = NaN;
   let onReady: (m: RegExpExecArray) => void = () => {};
   const matched = new Promise<RegExpExecArray>((resolve) => (onReady = resolve));
@@ -59,6 +62,7 @@ export async function startProcess(
       readyAt = performance.now();
       onReady(m);
     }
+    for (const listener of listeners) listener();
   };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
@@ -82,6 +86,20 @@ export async function startProcess(
     spawnedAt,
     readyAt,
     exited,
+    async printed(pattern, from, timeoutMs) {
+      const seen = () => pattern.test(output.slice(from));
+      if (seen()) return true;
+      let listener = () => {};
+      let timer: NodeJS.Timeout | undefined;
+      const result = await Promise.race([
+        new Promise<boolean>((resolve) => listeners.add((listener = () => seen() && resolve(true)))),
+        exited.then(() => seen()),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(seen()), timeoutMs))),
+      ]);
+      listeners.delete(listener);
+      clearTimeout(timer);
+      return result;
+    },
     async end(s, killAfterMs) {
       if (gone()) return;
       signal(s);
