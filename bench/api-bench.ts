@@ -1,8 +1,8 @@
-// The HTTP API benchmarks (issue 10), after the others on the same server: (1) the model's first token → the SSE
-// `token` event at a client, with the stream bus in process (API and worker together, as `npm start`) and in Redis
-// (the API alone in its own process); (2) many SSE subscribers on one API process: delta latency and RSS; (3) the
-// API's overhead on a text turn against AgentClient.say. (1) and (2) use a local streaming Chat Completions server
-// with a fixed time to first token; (3) the zero-latency scripted model. Counts: options.ts (ApiOptions).
+// The HTTP API benchmark (issue 10), after the others on the same server: the model's first token → the SSE `token`
+// event at a client, with the stream bus in process (API and worker together, as `npm start`) and in Redis (the API
+// alone in its own process), the model a local streaming Chat Completions server with a fixed time to first token.
+// Counts: options.ts (ApiOptions). Fan-out to many subscribers and the API's overhead on a turn were finished
+// investigations: their figures are in bench/README.md.
 import { performance } from 'node:perf_hooks';
 import { startApi } from '../api/server';
 import { DEFAULT_BODY_LIMIT, type ApiSettings } from '../api/api-settings';
@@ -11,18 +11,15 @@ import { MemoryStreamBus } from '../stream';
 import { RedisStreamBus } from '../stream/redis-bus';
 import { MISSING_REDIS, startRedis } from '../testkit/redis-server';
 import { startApiProcess } from './api-process';
-import { ownCpuMs, type ApiStack } from './api-stack';
+import type { ApiStack } from './api-stack';
 import type { BenchContext, BenchPart } from './context';
 import type { ApiOptions } from './options';
 import { renderApiBench } from './report/api-report';
-import { roundRobin } from './round-robin';
-import { fanout, type FanoutResult } from './scenarios/api-fanout';
 import { firstTokenTurns } from './scenarios/api-first-token';
-import { apiOverheadScenarios } from './scenarios/api-overhead';
-import { PTO_GOAL, turnScript } from './scripted-answers';
+import { PTO_GOAL } from './scripted-answers';
 import { startStreamingModel } from './streaming-model';
 import { TimedBus } from './timed-bus';
-import { createBenchAgentWorker, createStreamingBenchAgentWorker, runWorkers } from './workers';
+import { createStreamingBenchAgentWorker, runWorkers } from './workers';
 
 /** What a measurement leaves to close, run in reverse order at the end. */
 type Later = (cleanup: () => Promise<void>) => void;
@@ -42,9 +39,6 @@ export async function runApiBench(ctx: BenchContext, temporalAddress: string, op
   const died: Promise<never>[] = [];
   const guarded = <T>(work: Promise<T>) => Promise.race([work, ...died]);
   try {
-    const overhead = await measureOverhead(ctx, opts, later, died);
-    const phasesMs = { overhead: performance.now() - started, firstToken: 0, fanout: 0 };
-
     const model = await startStreamingModel(opts.ttftMs, opts.chunkMs);
     later(model.close);
     const modelEnv = {
@@ -70,7 +64,6 @@ export async function runApiBench(ctx: BenchContext, temporalAddress: string, op
     process.stderr.write(
       `bench (API): ${opts.warmup} warm-up + ${opts.firstTokenTurns} timed first-token turns per bus (${stacks.map((s) => s.label).join(', ')})\n`,
     );
-    let phaseStart = performance.now();
     const firstToken = await guarded(
       firstTokenTurns(stacks, model, {
         warmup: opts.warmup,
@@ -80,80 +73,13 @@ export async function runApiBench(ctx: BenchContext, temporalAddress: string, op
       }),
     );
 
-    phasesMs.firstToken = performance.now() - phaseStart;
-    phaseStart = performance.now();
-    const fanouts: FanoutResult[] = [];
-    const shapes = [
-      { stack: stacks[0]!, conversations: 1 },
-      ...(opts.conversations > 1 ? [{ stack: stacks[0]!, conversations: opts.conversations }] : []),
-      ...(stacks[1] ? [{ stack: stacks[1], conversations: 1 }] : []),
-    ];
-    for (const { stack, conversations } of shapes) {
-      process.stderr.write(
-        `bench (API): ${opts.subscribers} SSE subscribers over ${conversations} conversation(s), ${stack.label} bus, ${opts.fanoutTurns} turns each\n`,
-      );
-      const shape = { subscribers: opts.subscribers, conversations, turns: opts.fanoutTurns };
-      fanouts.push(await guarded(fanout(stack, shape, { runId: ctx.runId, interrupts: ctx.interrupts })));
-    }
-    phasesMs.fanout = performance.now() - phaseStart;
-    return renderApiBench({
-      opts,
-      overhead,
-      firstToken,
-      fanouts,
-      redisNote,
-      measureMs: performance.now() - started,
-      phasesMs,
-    });
+    return renderApiBench({ opts, firstToken, redisNote, measureMs: performance.now() - started });
   } catch (err) {
     ctx.interrupts.check();
     throw err;
   } finally {
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
   }
-}
-
-/** (3): API vs AgentClient.say, interleaved, on a worker with the zero-latency scripted model. */
-async function measureOverhead(ctx: BenchContext, opts: ApiOptions, later: Later, died: Promise<never>[]) {
-  const agent = await createBenchAgentWorker(
-    ctx,
-    'api-text',
-    { AGENT_GOAL: PTO_GOAL, VALIDATE_PROMPTS: 'false' },
-    turnScript,
-  );
-  const running = runWorkers(ctx, [agent.worker], [agent.close], 'the API overhead worker');
-  later(running.stop);
-  died.push(running.died);
-  const agents = new AgentClient(ctx.client, agent.worker.options.taskQueue);
-  const api = await startApi({ agents, bus: agent.streamBus, settings: API_SETTINGS, defaultGoal: PTO_GOAL });
-  later(api.close);
-  const scenarios = apiOverheadScenarios(ctx.client, agents, api.url, {
-    runId: ctx.runId,
-    turnsPerConversation: opts.turnsPerConversation,
-  });
-  const samplers = scenarios.map((s) => s.sampler);
-  process.stderr.write(
-    `bench (API): ${opts.warmup} warm-up + ${opts.overheadTurns} timed text turns, API vs AgentClient.say interleaved\n`,
-  );
-  try {
-    await Promise.race([
-      (async () => {
-        const progress = { unit: 'turns per path', every: 50 };
-        await roundRobin(samplers, {
-          warmup: opts.warmup,
-          iterations: opts.overheadTurns,
-          interrupts: ctx.interrupts,
-          progress,
-        });
-        for (const s of samplers) await s.finish();
-      })(),
-      running.died,
-    ]);
-  } catch (err) {
-    await Promise.all(samplers.map((s) => s.abort()));
-    throw err;
-  }
-  return scenarios;
 }
 
 /** The API and the worker in this process sharing an in-memory bus, as `npm start` runs them. */
@@ -180,10 +106,6 @@ async function inProcessStack(
     label: 'in-process',
     url: api.url,
     bus,
-    rss: () => process.memoryUsage().rss,
-    cpuMs: ownCpuMs,
-    rssOf: 'the bench process (API, its worker, the idle workers of the other parts)',
-    alone: false,
   };
 }
 
@@ -215,9 +137,5 @@ async function redisStack(
     label: 'Redis',
     url: api.url,
     bus,
-    rss: api.rss,
-    cpuMs: api.cpuMs,
-    rssOf: 'the API process alone (api/main.ts)',
-    alone: true,
   };
 }

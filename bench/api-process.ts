@@ -2,17 +2,12 @@
 // runs in the bench process: the deployment where the text being written travels through Redis (REDIS_URL).
 import path from 'node:path';
 import { startProcess } from '../testkit/process';
-import { processCpuMs, rssBytes } from './proc';
 import { externalServerSettings } from './server';
 
 const ROOT = path.join(__dirname, '..');
 
 export interface ApiProcess {
   url: string;
-  /** The process's resident set size in bytes (Linux /proc; NaN elsewhere). */
-  rss(): number;
-  /** The CPU time it has used, ms (Linux /proc; NaN elsewhere). */
-  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -50,8 +45,6 @@ export async function startApiProcess(opts: {
   });
   return {
     url: api.ready[1]!,
-    rss: () => rssBytes(api.pid),
-    cpuMs: () => processCpuMs(api.pid),
     stop: () => api.end('SIGTERM'),
   };
 }

@@ -9,20 +9,6 @@ export interface ApiStack {
   url: string;
   /** The worker's bus: when each delta was published. */
   bus: TimedBus;
-  /** Resident set size, in bytes, of the process the API runs in. */
-  rss(): number;
-  /** CPU time, in ms, the process the API runs in has used so far. */
-  cpuMs(): number;
-  /** What rss() and cpuMs() measure, for the report. */
-  rssOf: string;
-  /** Whether that process runs the API alone (else the worker's turns count in its CPU and memory too). */
-  alone: boolean;
-}
-
-/** This process's CPU time (user + system), ms. */
-export function ownCpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
 }
 
 export async function postJson(url: string, body: unknown): Promise<{ status: number; body: unknown }> {

@@ -35,7 +35,7 @@ export function fxRegistry(dir: string, n: number): string {
 }
 
 /** Throws unless `value` is fx's answer to CONVERT_ARGS: every way of calling must really have called. */
-export function checkConverted(where: string, value: unknown): void {
+function checkConverted(where: string, value: unknown): void {
   const converted = (value as { converted?: unknown } | undefined)?.converted;
   if (converted !== CONVERTED)
     throw new Error(`${where}: expected converted ${CONVERTED}, got ${JSON.stringify(value)}`);

@@ -1,7 +1,6 @@
 // A model that answers every call `ms` later (a stream's first part too), as a remote model would; which model
-// answers may depend on the call (the delegation benchmark picks the lead's steps itself).
+// answers may depend on the call.
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
-import type { ResolvedModel } from '../activities/llm/model';
 
 export function delayed(
   ms: number,
@@ -17,9 +16,4 @@ export function delayed(
     doGenerate: async (o) => (await wait(), pick(o).doGenerate(o)),
     doStream: async (o) => (await wait(), pick(o).doStream(o)),
   };
-}
-
-/** As a worker is given it: the model scripted, answering `ms` later. */
-export function delayedScripted(ms: number, answer: Parameters<typeof delayed>[1]): ResolvedModel {
-  return { model: delayed(ms, answer), provider: 'scripted', modelId: `latency-${ms}`, description: 'bench script' };
 }

@@ -39,15 +39,14 @@ function render(
 ): BenchPart {
   const text = [
     '',
-    `MCP: demo server fx over stdio (${FX_COMMAND}). a, a+, a', callMcpTool() and b interleaved round-robin, ` +
-      `${opts.warmup} warm-up calls each discarded; c alone afterwards (${opts.spawnWarmup} warm-up).`,
-    `Turns: scripted model (no latency), VALIDATE_PROMPTS=false, one worker for a and a', one for a+; a new conversation every ${opts.turnsPerConversation} turns, outside the timed window.`,
+    `MCP: demo server fx over stdio (${FX_COMMAND}). a, a' and b interleaved round-robin, ` +
+      `${opts.warmup} warm-up calls each discarded.`,
+    `Turns: scripted model (no latency), VALIDATE_PROMPTS=false, one worker; a new conversation every ${opts.turnsPerConversation} turns, outside the timed window.`,
     '',
     ...mcpCallLines(calls),
     '',
     ...discoveryLines(opts, discovery.results),
-    `MCP measuring ${seconds(measureMs)} s (calls ${seconds(calls.phase1Ms)} s, spawn per call ` +
-      `${seconds(calls.spawnMs)} s, discovery ${seconds(discovery.ms)} s).`,
+    `MCP measuring ${seconds(measureMs)} s (calls ${seconds(calls.ms)} s, discovery ${seconds(discovery.ms)} s).`,
   ].join('\n');
   const json = {
     benchmark: 'MCP tool call and discovery',

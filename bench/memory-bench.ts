@@ -14,8 +14,7 @@ import type { MemoryOptions } from './options';
 import { renderMemoryBench, type MemoryReading, type MemoryRun } from './report/memory-report';
 import { PTO_GOAL, TEXT_PROMPT, TOOL_PROMPT } from './scripted-answers';
 import { performance } from 'node:perf_hooks';
-import { spawnWorker } from './worker-process';
-import { compiledWorkerFolder, firstPoll, workerEnv, type WorkerBenchContext } from './worker-bench';
+import { compiledWorkerFolder, firstPoll, spawnWorker, workerEnv, type WorkerBenchContext } from './worker-process';
 
 /** The turns each conversation takes after its greeting, in this order, again from the first for more. */
 export const TURNS = [TOOL_PROMPT, TEXT_PROMPT];
@@ -65,7 +64,7 @@ async function holdConversations(
   opts: MemoryOptions,
 ): Promise<MemoryRun> {
   const prefix = path.join(env.DATA_DIR!, env.TASK_QUEUE!);
-  const spawned = await spawnWorker('compiled', {
+  const spawned = await spawnWorker({
     ...env,
     NODE_OPTIONS: `--require=${path.join(__dirname, 'heap-hook.cjs')}`,
     HEAP_HOOK_PREFIX: prefix,

@@ -4,15 +4,10 @@
 // - end to end on Temporal: a text turn with VALIDATE_PROMPTS on (vetAndPlan) and with it off (planTurn), same model,
 //   in-process; and validation on with the model over HTTP (a local Chat Completions server streaming its reply after
 //   L ms, the `openai-compatible` provider), as a real deploy runs it — each with where the server's time went (history
-//   timeline) and what the LLM activity did around its model calls;
-// - the activities alone: the check then the plan in a row (what runs recorded before one-model-wait still do) vs
-//   vetAndPlan, so the serial figure is measured, not remembered.
+//   timeline) and what the LLM activity did around its model calls. (The activities alone, the check then the plan in
+//   a row against vetAndPlan, were measured until the figure was settled: bench/README.md.)
 import { performance } from 'node:perf_hooks';
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
-import { createLlmActivities } from '../activities/llm/llm-activities';
 import { ScriptedModel } from '../activities/llm/scripted-model';
-import { loadGoals } from '../goals/goal-registry';
 import { AgentGoalWorkflow } from '../workflows';
 import { endChatSignal, promptUpdate } from '../core/messages';
 import type { BenchContext, BenchPart } from './context';
@@ -41,9 +36,8 @@ const TASK_TARGET_MS = 8;
 /** The turns through Temporal: in-process model with validation on and off, and over HTTP with it on. */
 const TURNS = ['on', 'off', 'http'] as const;
 type TurnPath = (typeof TURNS)[number];
-type Path = TurnPath | 'serial' | 'concurrent';
 interface Run {
-  samples: Record<Path, number[]>;
+  samples: Record<TurnPath, number[]>;
   steps: Record<TurnPath, StepTimes[]>;
 }
 
@@ -75,37 +69,20 @@ async function oneRun(ctx: BenchContext, latencyMs: number, iterations: number, 
       bus,
     ),
   ]);
-  const queues = Object.fromEntries(TURNS.map((v, i) => [v, workers[i]!.worker.options.taskQueue])) as Record<
-    TurnPath,
-    string
-  >;
+  const queueOf = (v: TurnPath) => workers[TURNS.indexOf(v)]!.worker.options.taskQueue;
   const running = workers.map((w) => w.worker.run());
-  const samples: Record<Path, number[]> = { on: [], off: [], http: [], serial: [], concurrent: [] };
+  const samples: Record<TurnPath, number[]> = { on: [], off: [], http: [] };
   try {
     const handles = await Promise.all(
       TURNS.map(async (v) => {
         const handle = await ctx.client.workflow.start(AgentGoalWorkflow, {
-          taskQueue: queues[v],
-          workflowId: `${queues[v]}-1`,
+          taskQueue: queueOf(v),
+          workflowId: `${queueOf(v)}-1`,
           args: [{ goalId: 'goal_hr_pto' }],
         });
         await waitForGreeting(handle);
         return [v, handle] as const;
       }),
-    );
-    const llm = createLlmActivities({ model: delayed(latencyMs, new ScriptedModel(SCRIPT)), provider: 'scripted' });
-    const goal = loadGoals().resolve('goal_hr_pto');
-    const request = {
-      goal,
-      tools: [],
-      summary: '',
-      agents: [],
-      messages: [{ kind: 'user' as const, text: 'how much PTO?', promptId: 1 }],
-      prompt: 'how much PTO?',
-    };
-    const activity = new MockActivityEnvironment(
-      { scheduleToCloseTimeoutMs: 0 },
-      { logger: new DefaultLogger('ERROR') },
     );
     for (let i = 0; i < iterations; i++) {
       ctx.interrupts.check();
@@ -116,13 +93,6 @@ async function oneRun(ctx: BenchContext, latencyMs: number, iterations: number, 
         if (reply.reply !== REPLY) throw new Error(`one model wait (${v}): unexpected reply ${JSON.stringify(reply)}`);
         samples[v].push(performance.now() - began);
       }
-      let began = performance.now();
-      await activity.run(llm.validatePrompt, request);
-      await activity.run(llm.planTurn, request);
-      samples.serial.push(performance.now() - began);
-      began = performance.now();
-      await activity.run(llm.vetAndPlan, request);
-      samples.concurrent.push(performance.now() - began);
     }
     await Promise.all(handles.map(([, h]) => h.signal(endChatSignal)));
     const steps = Object.fromEntries(
@@ -162,7 +132,7 @@ async function httpModel(latencyMs: number) {
 
 const median = (xs: number[]) => summarize(xs).p50;
 /** The runs' p50s of `path`: min / median / max. */
-const spread = (runs: Run[], path: Path) => summarize(runs.map((r) => summarize(r.samples[path]).p50));
+const spread = (runs: Run[], path: TurnPath) => summarize(runs.map((r) => summarize(r.samples[path]).p50));
 const threeOf = (s: Summary) => `${formatMs(s.min)} / ${formatMs(s.p50)} / ${formatMs(s.max)}`;
 
 function report(opts: OneModelWaitOptions, byLatency: { latencyMs: number; runs: Run[] }[]): BenchPart {
@@ -178,8 +148,6 @@ function report(opts: OneModelWaitOptions, byLatency: { latencyMs: number; runs:
     const on = spread(runs, 'on');
     const off = spread(runs, 'off');
     const http = spread(runs, 'http');
-    const serial = spread(runs, 'serial');
-    const concurrent = spread(runs, 'concurrent');
     const target = L + OVERHEAD_TARGET_MS;
     const verdictOn = judge(`one model wait: text turn, validation on, L = ${L}`, on.p50, target, { unit: 'ms' });
     const verdictHttp = judge(`one model wait: text turn over HTTP, L = ${L}`, http.p50, target, { unit: 'ms' });
@@ -187,8 +155,6 @@ function report(opts: OneModelWaitOptions, byLatency: { latencyMs: number; runs:
       `| ${L} | text turn, validation on (vetAndPlan) | ${threeOf(on)} | target ≤ L + ${OVERHEAD_TARGET_MS} = ${target}: ${verdictOn} (L + ${formatMs(on.p50 - L)}) |`,
       `| ${L} | text turn, validation off (planTurn) | ${threeOf(off)} | one model call: L + ${formatMs(off.p50 - L)} |`,
       `| ${L} | text turn, validation on, model over HTTP (streamed) | ${threeOf(http)} | target ≤ ${target}: ${verdictHttp} (L + ${formatMs(http.p50 - L)}) |`,
-      `| ${L} | activities: validatePrompt then planTurn | ${threeOf(serial)} | runs recorded before one-model-wait |`,
-      `| ${L} | activities: vetAndPlan | ${threeOf(concurrent)} | ${(concurrent.p50 / serial.p50).toFixed(2)}× the serial pair |`,
     );
     json.push({
       latencyMs: L,
@@ -198,8 +164,6 @@ function report(opts: OneModelWaitOptions, byLatency: { latencyMs: number; runs:
       validationOn: roundSummary(on),
       overHttp: roundSummary(http),
       validationOff: roundSummary(off),
-      serialActivities: roundSummary(serial),
-      vetAndPlanActivity: roundSummary(concurrent),
       steps: Object.fromEntries(TURNS.map((v) => [v, stepSummary(runs.flatMap((r) => r.steps[v]))])),
       runs: runs.map((r) => Object.fromEntries(Object.entries(r.samples).map(([k, v]) => [k, v.map(round)]))),
     });

@@ -40,6 +40,7 @@ describe('bench/README.md', () => {
     const table = readme.slice(readme.indexOf('## The parts'), readme.indexOf('## Figures as recorded'));
     const rows = [...table.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]);
     expect(rows).toEqual([...PARTS]);
-    expect(RETIRED_PARTS.filter((p) => table.includes(`\`${p}\``))).toEqual(RETIRED_PARTS);
+    const retired = Object.keys(RETIRED_PARTS);
+    expect(retired.filter((p) => table.includes(`\`${p}\``))).toEqual(retired);
   });
 });

@@ -4,20 +4,7 @@
 // TEMPORAL_ADDRESS (with the TEMPORAL_* settings the worker reads) runs the bench on an existing server.
 
 /** In the order a whole run takes them. */
-export const PARTS = [
-  'turns',
-  'one-model-wait',
-  'tool-step',
-  'tool-search',
-  'mcp',
-  'http-apis',
-  'files',
-  'durability',
-  'api',
-  'worker',
-  'memory',
-  'scale',
-] as const;
+export const PARTS = ['turns', 'one-model-wait', 'mcp', 'durability', 'api', 'memory', 'scale'] as const;
 export type PartName = (typeof PARTS)[number];
 
 // Each part's counts, as types: part-options.ts.
@@ -28,41 +15,21 @@ import type { Counts } from './part-options';
 export const FULL: Counts = {
   turns: { iterations: 200, warmup: 20, turnsPerConversation: 50 },
   oneModelWait: { latenciesMs: [100, 300], runs: 3, iterations: 20 },
-  toolStep: { runs: 3, iterations: 20, overheadCalls: 1000 },
-  toolSearch: { turns: 5 },
   mcp: {
     calls: 100,
-    spawnCalls: 100,
     warmup: 20,
-    spawnWarmup: 3,
     turnsPerConversation: 50,
     coldRuns: 5,
     endpointCounts: [1, 10, 20],
     warmHitsPerPool: 200,
     warmRelistsPerPool: 20,
   },
-  httpApis: { coldLoads: 5, warmLoads: 20, turns: 30, warmup: 3, turnsPerConversation: 50 },
-  files: { turns: 20, uploads: 10, uploadWarmup: 1 },
   durability: { historyTurns: 300, recoveryRuns: 3 },
   api: {
     firstTokenTurns: 30,
     warmup: 3,
     ttftMs: 200,
     chunkMs: 20,
-    subscribers: 200,
-    conversations: 20,
-    fanoutTurns: 5,
-    overheadTurns: 100,
-    turnsPerConversation: 50,
-  },
-  worker: {
-    starts: 3,
-    settleMs: 5000,
-    conversations: 1000,
-    startConcurrency: 20,
-    turns: 20,
-    compareSdkCache: true,
-    compareTraced: true,
   },
   memory: {
     sizes: [200, 1000],
@@ -78,55 +45,31 @@ export const FULL: Counts = {
     startConcurrency: 100,
     thinkMs: [5000, 2500],
     pacedSeconds: 45,
-    workerRounds: 2,
   },
 };
 
 /**
  * `npm run bench -- --quick`: every part once through with small counts, to keep the bench from rotting. The model
- * latencies are shorter too (their waits would dominate); no worker kills (each costs a heartbeat timeout, ~12 s); the
- * lean worker holds its conversations once, with the shipped cache (the SDK-default and traced runs are the same code
- * with another setting; test/integration/compiled-worker.test.ts runs the traced bundle).
+ * latencies are shorter too (their waits would dominate); no worker kills (each costs a heartbeat timeout, ~12 s).
  */
 export const QUICK: Counts = {
   turns: { iterations: 10, warmup: 2, turnsPerConversation: 50 },
   oneModelWait: { latenciesMs: [100], runs: 1, iterations: 3 },
-  toolStep: { runs: 1, iterations: 3, overheadCalls: 50 },
-  toolSearch: { turns: 1 },
   mcp: {
     calls: 5,
-    spawnCalls: 2,
     warmup: 2,
-    spawnWarmup: 2,
     turnsPerConversation: 50,
     coldRuns: 1,
     endpointCounts: [1, 2],
     warmHitsPerPool: 200,
     warmRelistsPerPool: 5,
-    hungTimeoutMs: 1000,
   },
-  httpApis: { coldLoads: 1, warmLoads: 3, turns: 5, warmup: 1, turnsPerConversation: 50 },
-  files: { turns: 3, uploads: 2, uploadWarmup: 0 },
   durability: { historyTurns: 5, recoveryRuns: 0 },
   api: {
     firstTokenTurns: 3,
     warmup: 1,
     ttftMs: 50,
     chunkMs: 5,
-    subscribers: 10,
-    conversations: 2,
-    fanoutTurns: 1,
-    overheadTurns: 5,
-    turnsPerConversation: 50,
-  },
-  worker: {
-    starts: 1,
-    settleMs: 500,
-    conversations: 20,
-    startConcurrency: 10,
-    turns: 2,
-    compareSdkCache: false,
-    compareTraced: false,
   },
   memory: { sizes: [20], runs: 1, turns: 1, concurrency: 10, settleMs: 500 },
   scale: {
@@ -136,7 +79,6 @@ export const QUICK: Counts = {
     startConcurrency: 10,
     thinkMs: [1000],
     pacedSeconds: 3,
-    workerRounds: 0,
   },
 };
 
@@ -150,16 +92,26 @@ export interface Plan {
 export const USAGE = `npm run bench -- [--quick] [part…]; parts: ${PARTS.join(', ')} (none named: all)`;
 
 /** Finished investigations, parts no more: their figures are recorded in bench/README.md, their code in git (the last
- * commit that had them). */
-export const RETIRED_PARTS = ['round-trips', 'delegation', 'sandbox', 'made-tools', 'run-view'];
-const LAST_WITH_RETIRED = '425520e';
+ * commit that had each). */
+export const RETIRED_PARTS: Readonly<Record<string, string>> = {
+  'round-trips': '425520e',
+  delegation: '425520e',
+  sandbox: '425520e',
+  'made-tools': '425520e',
+  'run-view': '425520e',
+  'tool-step': 'ae21cd1',
+  'http-apis': 'ae21cd1',
+  files: 'ae21cd1',
+  worker: 'ae21cd1',
+  'tool-search': 'ae21cd1',
+};
 
 /** The command line: `--quick` and part names. Throws, with the usage, on anything else. */
 export function readPlan(argv: string[] = process.argv.slice(2)): Plan {
-  const retired = argv.filter((a) => RETIRED_PARTS.includes(a));
-  if (retired.length) {
+  const retired = argv.find((a) => Object.hasOwn(RETIRED_PARTS, a));
+  if (retired) {
     throw new Error(
-      `${retired.join(', ')}: no longer a part; the figures it measured are in bench/README.md, and \`git checkout ${LAST_WITH_RETIRED} -- bench\` brings its code back to run it`,
+      `${retired}: no longer a part; the figures it measured are in bench/README.md, and \`git checkout ${RETIRED_PARTS[retired]} -- bench\` brings its code back to run it`,
     );
   }
   const unknown = argv.filter((a) => a !== '--quick' && !(PARTS as readonly string[]).includes(a));

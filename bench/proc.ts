@@ -12,6 +12,12 @@ const TICKS_PER_SECOND = (() => {
 })();
 
 /** user + system CPU time of process `pid`, in ms. */
+/** This process's CPU time (user + system), ms. */
+export function ownCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 export function processCpuMs(pid: number | undefined): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

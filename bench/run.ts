@@ -1,9 +1,8 @@
 // `npm run bench -- [--quick] [part…]`: what the orchestrator costs, measured on a real Temporal server with real
 // workers. The parts (options.ts, PARTS) run one after the other on one server, in this order: the chat turns against
 // a floor (an update that runs one no-op activity: what is left over it is the orchestrator's own cost), one model
-// wait per turn, a tool step after an approval, SearchTools, MCP, HTTP APIs as tools, files and big results,
-// durability, the HTTP API, the lean worker, memory per conversation, scale on one box. Finished investigations (round
-// trips, delegation, the sandbox, made tools, the run view) are figures in bench/README.md, no longer parts.
+// wait per turn, MCP, durability, the HTTP API, memory per conversation (the compiled worker), scale on
+// one box. Finished investigations (options.ts, RETIRED_PARTS) are figures in bench/README.md, no longer parts.
 // `--quick`: every part with small counts (CI's smoke test). What each measures: bench/README.md.
 //
 // One server for everything; TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE etc.) uses that server instead of a dev server.
@@ -15,19 +14,14 @@ import { runApiBench } from './api-bench';
 import { runChatTurns } from './chat-turns';
 import type { BenchContext, BenchPart } from './context';
 import { runDurabilityBench } from './durability-bench';
-import { runFilesBench } from './files-bench';
-import { runHttpApisBench } from './http-apis-bench';
 import { watchInterrupts } from './interrupts';
 import { runMcpBench } from './mcp-bench';
 import { runMemoryBench } from './memory-bench';
 import { runOneModelWaitBench } from './one-model-wait';
-import { runToolStepBench } from './tool-step';
 import { readPlan, USAGE, type Counts, type PartName, type Plan } from './options';
 import { printAndSave, type PartResult } from './report/run-report';
 import { runScaleBench } from './scale';
 import { startServer, type BenchServer } from './server';
-import { runToolSearchBench } from './tool-search';
-import { runWorkerBench } from './worker-bench';
 import { verdicts } from './verdict';
 
 const FLOOR_WORKFLOW_PATH = require.resolve('./floor-workflow');
@@ -46,15 +40,10 @@ interface PartRun {
 const RUN: Record<PartName, (r: PartRun) => Promise<BenchPart>> = {
   turns: async (r) => runChatTurns(r.ctx, await r.floorBundle(), r.counts.turns, r.keep),
   'one-model-wait': (r) => runOneModelWaitBench(r.ctx, r.counts.oneModelWait),
-  'tool-step': (r) => runToolStepBench(r.ctx, r.counts.toolStep),
-  'tool-search': (r) => runToolSearchBench(r.ctx, r.counts.toolSearch),
   mcp: (r) => runMcpBench(r.ctx, r.counts.mcp),
-  'http-apis': (r) => runHttpApisBench(r.ctx, r.counts.httpApis),
-  files: (r) => runFilesBench(r.ctx, r.counts.files),
   durability: (r) => runDurabilityBench(r.ctx, r.server.info.address, r.counts.durability),
   api: (r) => runApiBench(r.ctx, r.server.info.address, r.counts.api),
   // Its workers are processes of their own: it compiles the worker first (tsc, then the workflow bundle).
-  worker: (r) => runWorkerBench(r.ctx, r.server.info.address, r.counts.worker),
   memory: (r) => runMemoryBench(r.ctx, r.server.info.address, r.counts.memory),
   scale: (r) => runScaleBench(r.ctx, r.server, r.counts.scale),
 };

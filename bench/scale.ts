@@ -3,9 +3,9 @@
 // at a user's pace: each takes a turn, then waits a think time (random, mean `thinkMs`) before the next: the turn time
 // a user sees at that load; (1) the same conversations taking turns back to back, at once: the box's saturation
 // throughput (turn time there is queueing: conversations / throughput); (2) `starts`
-// conversations started, each taking one turn, `startConcurrency` at a time; (3) the same load as (1) on one worker
-// process and on two serving one task queue, alternating: throughput ratio. Around each phase, the CPU time of the
-// dev server, the worker processes and this process: where the time goes. Counts: options.ts (ScaleOptions).
+// conversations started, each taking one turn, `startConcurrency` at a time. Around each phase, the CPU time of the
+// dev server, the worker process and this process: where the time goes. Counts: options.ts (ScaleOptions). (One
+// worker process against two on one task queue was measured until settled: bench/README.md.)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,10 +13,9 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentClient } from '../client/agent-client';
 import { startProcess } from '../testkit/process';
-import { ownCpuMs } from './api-stack';
 import type { BenchContext, BenchPart } from './context';
 import { inParallel } from './interrupts';
-import { CpuMeter, processCpuMs } from './proc';
+import { CpuMeter, ownCpuMs, processCpuMs } from './proc';
 import type { ScaleOptions } from './options';
 import { scaleJson, scaleText, type Phase } from './report/scale-report';
 import { PTO_GOAL, TEXT_PROMPT, TEXT_REPLY, turnScript } from './scripted-answers';
@@ -45,7 +44,7 @@ export async function runScaleBench(ctx: BenchContext, server: BenchServer, opts
     writeFileSync(script, JSON.stringify(turnScript));
     const bundle = path.join(dir, 'workflow-bundle.js');
     writeFileSync(bundle, ctx.agentBundle.code);
-    process.stderr.write(`bench (scale): starting ${opts.workerRounds ? 3 : 1} worker process(es)…\n`);
+    process.stderr.write('bench (scale): starting a worker process…\n');
     const pool = async (name: string, count: number): Promise<Pool> => {
       const queue = `bench-scale-${name}-${ctx.runId}`;
       const env = workerEnv(server, queue, dir, script);
@@ -58,7 +57,7 @@ export async function runScaleBench(ctx: BenchContext, server: BenchServer, opts
       if (failed) throw failed.reason;
       return p;
     };
-    const [one, two] = await Promise.all([pool('one', 1), opts.workerRounds ? pool('two', 2) : undefined]);
+    const one = await pool('one', 1);
     const meter = (p: Pool) =>
       new CpuMeter({
         server: () => (server.pid ? processCpuMs(server.pid) : NaN),
@@ -82,19 +81,10 @@ export async function runScaleBench(ctx: BenchContext, server: BenchServer, opts
     );
     const starts = await startsPhase(ctx, one, meter(one), opts);
 
-    const rounds: { workers: number; phase: Phase }[] = [];
-    for (let r = 0; r < opts.workerRounds; r++) {
-      for (const p of r % 2 === 0 ? [one, two!] : [two!, one]) {
-        process.stderr.write(
-          `bench (scale): round ${r + 1}/${opts.workerRounds}, ${p.workers.length} worker process(es)\n`,
-        );
-        rounds.push({ workers: p.workers.length, phase: await activePhase(ctx, p, meter(p), opts, `round${r}`) });
-      }
-    }
     const facts = { opts, serverPid: server.pid, cpus: os.cpus().length };
     return {
-      text: scaleText(facts, paced, active, starts, rounds),
-      json: scaleJson(facts, paced, active, starts, rounds),
+      text: scaleText(facts, paced, active, starts),
+      json: scaleJson(facts, paced, active, starts),
     };
   } finally {
     await Promise.all(pools.flatMap((p) => p.workers.map((w) => w.stop())));

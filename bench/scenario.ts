@@ -20,21 +20,6 @@ export interface ChatTurnSpec extends AgentConversationSpec {
   validatePrompts: boolean;
 }
 
-/** One way of running a step in the round-trip table; `before` is neither change, `now` is both. */
-export interface RoundTripConfig {
-  key: 'before' | 'eager' | 'now';
-  label: string;
-  eager: boolean;
-  beatAtStart: boolean;
-}
-
-/** A row of the round-trip table: a turn shape on one configuration. */
-export interface RoundTripRow {
-  scenario: string;
-  config: RoundTripConfig;
-  sampler: SessionRotation;
-}
-
 /** A row of the MCP tool-call table; `key` names it in ratios ("b:a") and in the JSON. */
 export interface CallScenario<S extends Sampler = Sampler> {
   key: string;

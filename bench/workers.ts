@@ -1,31 +1,25 @@
 // The benchmark's workers. Agent workers are built exactly as production builds them (createAgentWorker), with the
 // zero-latency scripted model, each on a task queue of its own; a worker that stops on its own (a fatal error)
 // fails the run rather than leaving an update waiting forever. Not testkit/temporal.ts's startWorker: these read the
-// project's MCP registry as production does, some heartbeat at activity start, and many run at once, raced by `died`.
-import { Context } from '@temporalio/activity';
-import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, Next, Worker } from '@temporalio/worker';
+// project's MCP registry as production does, and many run at once, raced by `died`.
+import type { Worker } from '@temporalio/worker';
 import type { ResolvedModel } from '../activities/llm/model';
 import type { ScriptInput } from '../activities/llm/scripted-model';
-import { SecretScrubber } from '../activities/secrets';
 import type { StreamBus } from '../stream/bus';
 import { createAgentWorker, type AgentWorker } from '../worker/create-worker';
 import { readWorkerSettings } from '../worker/worker-settings';
-import type { ToolRegistry } from '../tools/tool-registry';
 import { scripted } from '../testkit/temporal';
 import type { BenchContext } from './context';
 
 /**
  * An agent worker on task queue bench-<queue>-<run id>, configured by `env` as the real worker is, its model the
- * scripted one on `script` (or a model of the caller's). `beatAtStart`: its activities heartbeat as they start, as
- * whileHeartbeating did before issue 11 (the round-trip benchmark's "before"). `tools`: the native tools (by default the
- * shipped ones), for a part that brings a tool of its own.
+ * scripted one on `script` (or a model of the caller's).
  */
 export function createBenchAgentWorker(
   ctx: BenchContext,
   queue: string,
   env: Record<string, string>,
   model: ScriptInput | ResolvedModel,
-  opts: { beatAtStart?: boolean; tools?: ToolRegistry } = {},
 ): Promise<AgentWorker> {
   return createAgentWorker({
     connection: ctx.connection,
@@ -33,26 +27,7 @@ export function createBenchAgentWorker(
     settings: { ...readWorkerSettings(env as NodeJS.ProcessEnv), taskQueue: `bench-${queue}-${ctx.runId}` },
     model: 'rules' in model ? scripted(model) : model,
     workflowBundle: ctx.agentBundle,
-    ...(opts.beatAtStart ? { secrets: new BeatAtStart() } : {}),
-    ...(opts.tools ? { tools: opts.tools } : {}),
   });
-}
-
-/** The worker's scrubber (no secrets in the bench) plus a heartbeat as each activity starts (a local activity has
- * none: its native tools). */
-class BeatAtStart extends SecretScrubber {
-  override interceptors() {
-    const { activity } = super.interceptors();
-    const inbound: ActivityInboundCallsInterceptor = {
-      execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>) {
-        const ctx = Context.current();
-        if (!ctx.info.isLocal) ctx.heartbeat();
-        return next(input);
-      },
-    };
-    const beat = () => ({ inbound });
-    return { activity: [...activity, beat] };
-  }
 }
 
 /**

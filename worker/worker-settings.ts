@@ -36,12 +36,12 @@ export interface WorkflowCacheSettings {
 }
 
 /**
- * Chosen for memory (measured by bench/worker-bench.ts). Each cached conversation costs ~330 KB whether it is busy or
- * idle; 1,000 idle ones took the compiled worker from ~200 MB to ~400–500 MB with 250 cached, ~530–550 MB with all
- * cached (the SDK's default cache, ≈ 600 per GB of heap, is ~2,300 here). 250 still holds more than 100 conversations
- * active at once without replays; an evicted one replays its history on its next turn (+35–40 ms here). Sticky 5 s,
- * not the SDK's 10 s: the conversations of a worker that died or was redeployed wait at most 5 s for another worker,
- * while a live worker takes its sticky tasks within milliseconds.
+ * Chosen for memory (measured by the bench's retired `worker` part: bench/README.md). Each cached conversation costs
+ * ~330 KB whether it is busy or idle; 1,000 idle ones took the compiled worker from ~200 MB to ~400–500 MB with 250
+ * cached, ~530–550 MB with all cached (the SDK's default cache, ≈ 600 per GB of heap, is ~2,300 here). 250 still holds
+ * more than 100 conversations active at once without replays; an evicted one replays its history on its next turn
+ * (+35–40 ms here). Sticky 5 s, not the SDK's 10 s: the conversations of a worker that died or was redeployed wait at
+ * most 5 s for another worker, while a live worker takes its sticky tasks within milliseconds.
  */
 export const DEFAULT_WORKFLOW_CACHE: WorkflowCacheSettings = {
   maxCachedWorkflows: 250,

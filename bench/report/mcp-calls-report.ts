@@ -1,6 +1,5 @@
 // The MCP tool-call table and its JSON: every way of calling compared with a (the durable turn), the ratios the
-// README quotes (a+:a, a turn beside a hung endpoint, has issue 8's bar of 1.2×), each turn's activity run times from
-// the server history, and where c's time goes.
+// README quotes, and each turn's activity run times from the server history.
 import type { McpCallResults } from '../mcp-calls';
 import { CONVERT_ARGS } from '../fx';
 import { formatMs, p50Of, ratio, round, roundSummary, summarize, table, type Summary } from '../stats';
@@ -9,12 +8,9 @@ type Stats = Map<string, Summary>;
 const statsOf = (calls: McpCallResults): Stats =>
   new Map(calls.scenarios.map((s) => [s.key, summarize(s.sampler.samples)]));
 
-/** a+ may take this many times a's time: a bad endpoint must not slow the good ones. */
-const HUNG_ENDPOINT_BAR = 1.2;
-
 export function mcpCallLines(calls: McpCallResults): string[] {
   const stats = statsOf(calls);
-  const [a, aHung, aNative, b, c] = (['a', 'a+', "a'", 'b', 'c'] as const).map((k) => stats.get(k)!);
+  const [a, aNative, b] = (['a', "a'", 'b'] as const).map((k) => stats.get(k)!);
   const rows = [
     ['MCP tool call (fx convert, stdio)', 'n', 'p50 ms', 'p95 ms', 'mean ms', 'p50 vs a', 'p95 vs a'],
     ...calls.scenarios.map((s) => {
@@ -29,35 +25,23 @@ export function mcpCallLines(calls: McpCallResults): string[] {
     Object.entries(calls.activityMs[key] ?? {})
       .map(([name, xs]) => `${name} ${formatMs(p50Of(xs))}`)
       .join(', ');
-  const parts = calls.spawn.parts;
   return [
     table(rows),
     '',
-    `Ratios (p50 / p95): b:a ${both(b!, a!)}, c:a ${both(c!, a!)}, c:b ${both(c!, b!)}; a:a' ${both(a!, aNative!)} ` +
+    `Ratios (p50 / p95): b:a ${both(b!, a!)}; a:a' ${both(a!, aNative!)} ` +
       `(MCP turn ${gap >= 0 ? '+' : '−'}${formatMs(Math.abs(gap))} ms at p50 over the native one-tool turn).`,
-    `A hung endpoint in the registry: a+:a ${both(aHung!, a!)} (bar: ≤ ${HUNG_ENDPOINT_BAR}× at p50 and p95).`,
-    `Activity run time p50 (ms, history timestamps): a: ${activities('a')}; a+: ${activities('a+')}; a': ${activities("a'")}.`,
-    `c split p50 (ms): spawn + connect ${formatMs(p50Of(parts.connect))}, callTool ${formatMs(p50Of(parts.call))}, ` +
-      `close (process exit) ${formatMs(p50Of(parts.close))}.`,
+    `Activity run time p50 (ms, history timestamps): a: ${activities('a')}; a': ${activities("a'")}.`,
   ];
 }
 
 export function mcpCallJson(calls: McpCallResults): Record<string, unknown> {
   const stats = statsOf(calls);
-  const [a, aHung, aNative, b, c] = (['a', 'a+', "a'", 'b', 'c'] as const).map((k) => stats.get(k)!);
-  const ratios = {
-    'b:a': [b!, a!],
-    'c:a': [c!, a!],
-    'c:b': [c!, b!],
-    "a:a'": [a!, aNative!],
-    'a+:a': [aHung!, a!],
-  } as const;
-  const parts = calls.spawn.parts;
+  const [a, aNative, b] = (['a', "a'", 'b'] as const).map((k) => stats.get(k)!);
+  const ratios = { 'b:a': [b!, a!], "a:a'": [a!, aNative!] } as const;
   return {
     tool: 'convert',
     args: CONVERT_ARGS,
-    order: "a, a+, a', callMcpTool, b interleaved round-robin (start rotated each iteration); c afterwards, alone",
-    hungEndpointBar: HUNG_ENDPOINT_BAR,
+    order: "a, a', b interleaved round-robin (start rotated each iteration)",
     percentileMethod: 'nearest rank',
     conversationsStarted: calls.conversations,
     results: calls.scenarios.map((s) => {
@@ -82,11 +66,6 @@ export function mcpCallJson(calls: McpCallResults): Record<string, unknown> {
         Object.fromEntries(Object.entries(byName).map(([n, xs]) => [n, round(p50Of(xs))])),
       ]),
     ),
-    spawnPerCallP50Ms: {
-      connect: round(p50Of(parts.connect)),
-      callTool: round(p50Of(parts.call)),
-      close: round(p50Of(parts.close)),
-    },
-    phaseMs: { interleaved: round(calls.phase1Ms, 1), spawnPerCall: round(calls.spawnMs, 1) },
+    measureMs: round(calls.ms, 1),
   };
 }

@@ -56,24 +56,11 @@ export function renderMemoryBench(r: { runs: MemoryRun[]; opts: MemoryOptions; t
     for (const [state, of] of states) {
       const collected = fixed(runs.map((run) => perConversation(run, of(run).collected)));
       const busy = fixed(runs.map((run) => perConversation(run, of(run).busy)));
-      const word = judge(
-        `memory per cached conversation, ${size} ${state}`,
-        collected.p50,
-        MB_PER_CONVERSATION_TARGET,
-        {
-          unit: 'MB',
-        },
-      );
-      const met = word === 'met';
-      rows.push([
-        size.toLocaleString('en-US'),
-        state,
-        collected.text,
-        `≤ ${MB_PER_CONVERSATION_TARGET}`,
-        word,
-        busy.text,
-      ]);
-      figures.push({ conversations: size, state, collected, soonAfter: busy, met });
+      const what = `memory per cached conversation, ${size} ${state}`;
+      const word = judge(what, collected.p50, MB_PER_CONVERSATION_TARGET, { unit: 'MB' });
+      const bar = `≤ ${MB_PER_CONVERSATION_TARGET}`;
+      rows.push([size.toLocaleString('en-US'), state, collected.text, bar, word, busy.text]);
+      figures.push({ conversations: size, state, collected, soonAfter: busy, met: word === 'met' });
     }
   }
   const text = [

@@ -22,21 +22,9 @@ export interface ScaleFacts {
   cpus: number;
 }
 
-type Round = { workers: number; phase: Phase };
-
 const perSecond = (p: Phase) => p.operations / (p.wallMs / 1000);
 const cores = (p: Phase, part: string) => (p.cpuMs[part] ?? NaN) / p.wallMs;
 const fixed = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
-
-function median(xs: number[]): number {
-  return xs.length ? summarize(xs).p50 : NaN;
-}
-
-/** Throughput with 2 worker processes over with 1: median of the rounds of each. */
-export function workerRatio(rounds: Round[]): number {
-  const of = (n: number) => median(rounds.filter((r) => r.workers === n).map((r) => perSecond(r.phase)));
-  return of(2) / of(1);
-}
 
 function row(label: string, unit: string, p: Phase): string[] {
   const s = summarize(p.latenciesMs);
@@ -90,7 +78,7 @@ const HEADER = [
   'load cores',
 ];
 
-export function scaleText(facts: ScaleFacts, paced: Paced[], active: Phase, starts: Phase, rounds: Round[]): string {
+export function scaleText(facts: ScaleFacts, paced: Paced[], active: Phase, starts: Phase): string {
   const { opts } = facts;
   const pacedVerdicts = paced.map(({ thinkMs, phase }) => {
     const p95 = summarize(phase.latenciesMs).p95;
@@ -116,37 +104,10 @@ export function scaleText(facts: ScaleFacts, paced: Paced[], active: Phase, star
     `  ${opts.starts} conversations: ${fixed(starts.wallMs / 1000)} s in all; their first turn alone p50 ${fixed(startTurn.p50, 0)} ms, p95 ${fixed(startTurn.p95, 0)} ms.`,
     `  Active: ${verdict(active, facts.cpus)}`,
     `  Starts: ${verdict(starts, facts.cpus)}`,
-    '',
-    ...(rounds.length ? workerRounds(facts, rounds) : ['1 worker process against 2: no rounds (--quick).']),
   ].join('\n');
 }
 
-function workerRounds(facts: ScaleFacts, rounds: Round[]): string[] {
-  const { opts } = facts;
-  const byWorkers = table([
-    HEADER,
-    ...rounds.map((r, i) =>
-      row(`round ${Math.floor(i / 2) + 1}: ${r.workers} worker process${r.workers > 1 ? 'es' : ''}`, 'turns', r.phase),
-    ),
-  ]);
-  return [
-    `The same load (${opts.active} conversations × ${opts.turns} turns at once) on one task queue served by 1 and by 2 worker processes, alternating:`,
-    byWorkers,
-    `  Throughput 2 workers / 1 worker: ${fixed(workerRatio(rounds), 2)}× (median of ${opts.workerRounds} rounds each).`,
-    ...rounds
-      .filter((r) => r.workers === 2)
-      .slice(-1)
-      .map((r) => `  2 workers: ${verdict(r.phase, facts.cpus)}`),
-  ];
-}
-
-export function scaleJson(
-  facts: ScaleFacts,
-  paced: Paced[],
-  active: Phase,
-  starts: Phase,
-  rounds: Round[],
-): Record<string, unknown> {
+export function scaleJson(facts: ScaleFacts, paced: Paced[], active: Phase, starts: Phase): Record<string, unknown> {
   const phase = (p: Phase) => ({
     operations: p.operations,
     wallMs: round(p.wallMs, 1),
@@ -158,7 +119,7 @@ export function scaleJson(
     ),
   });
   return {
-    benchmark: 'scale on one box: concurrent conversations, 1,000 starts, 1 vs 2 worker processes',
+    benchmark: 'scale on one box: concurrent conversations, 1,000 starts',
     options: facts.opts,
     cpus: facts.cpus,
     paced: paced.map(({ thinkMs, phase: p }) => ({
@@ -169,7 +130,5 @@ export function scaleJson(
     })),
     active: phase(active),
     starts: { ...phase(starts), firstTurnMs: roundSummary(summarize(starts.turnMs ?? [])) },
-    workerRounds: rounds.map((r) => ({ workers: r.workers, ...phase(r.phase) })),
-    throughputRatio2to1: round(workerRatio(rounds), 3),
   };
 }
