@@ -5,7 +5,7 @@ import { activityInfo, Context } from '@temporalio/activity';
 import { feedQuery } from '../core/messages';
 import { LOCAL_OWNER } from '../blobs';
 import { describeBlob, type BlobRef } from '../core/blobs';
-import { READ_FILE } from '../core/builtin-specs';
+import { READ_FILE } from '../core/read-file';
 import type { ToolOutcome } from '../core/types';
 import type { BlobStore } from '../blobs/blob-store';
 import { capOutcome } from './limits';

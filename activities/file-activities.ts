@@ -1,6 +1,6 @@
 // ReadFile's activity: a window of a stored file, read from the blob store by the reader of its kind (readers/).
 // The bytes stay in the store; only the window read (at most READ_FILE_CHARS) comes back into history.
-import type { FileActivities } from '../core/activity-types';
+import type { BuiltinRunActivities } from '../core/builtin-runs';
 import type { BlobStore } from '../blobs/blob-store';
 import { readWindow, type ReaderLimits } from '../readers';
 import { FileRefusal } from '../readers/reader';
@@ -13,7 +13,7 @@ export interface FileDeps {
   readers?: ReaderLimits;
 }
 
-export function createFileActivities({ store, maxChars, readers }: FileDeps): FileActivities {
+export function createFileActivities({ store, maxChars, readers }: FileDeps): Pick<BuiltinRunActivities, 'readFile'> {
   return {
     async readFile({ ref, window }) {
       if (!(await store.stat(ref.id)))

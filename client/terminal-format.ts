@@ -27,7 +27,7 @@ export function formatReply(reply: AgentReply | null, conversationId?: string): 
     const [first, ...more] = description.split('\n');
     lines.push(`${who} wants to run ${call.tool}${first ? ` (${first})` : ''}`);
     lines.push(...more.map((line) => `  ${line}`));
-    // Code (RunCode, CreateTool) is printed as code, not as one JSON string full of \n.
+    // Code (a script, a made tool's body) is printed as code, not as one JSON string full of \n.
     const { code, ...rest } = call.args;
     if (typeof code === 'string') lines.push('  code:', ...code.split('\n').map((line) => `    ${line}`));
     lines.push(`  args: ${JSON.stringify(typeof code === 'string' ? rest : call.args)}`);

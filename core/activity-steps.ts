@@ -2,8 +2,9 @@
 // (views/run-view/steps.ts) and the workflow's activity stubs label their calls from (workflows/activity-stubs.ts).
 // Keyed by the activity interfaces themselves, so the compiler refuses an activity added without its entry. A native
 // tool's activity is named after the tool (the catch-all `default`): not listed, a tool step by its own name.
-import { LIST_AGENTS, READ_FILE, RUN_CODE, SEARCH_TOOLS } from './builtin-specs';
-import type { CodeActivities, FileActivities, GoalActivities, LlmActivities, McpActivities } from './activity-types';
+import { LIST_AGENTS, SEARCH_TOOLS } from './builtin-specs';
+import { BUILTIN_RUN_STEPS, type BuiltinRunActivities } from './builtin-runs';
+import type { CodeActivities, GoalActivities, LlmActivities, McpActivities } from './activity-types';
 
 export type ActivityStep =
   /** A model call; `label` says what for (the Temporal UI's summary, the run view's step). */
@@ -17,7 +18,7 @@ export type ActivityStep =
   /** What a conversation (or a client, through a describe workflow) runs for itself: never a step of a turn. */
   | { kind: 'housekeeping' };
 
-type ActivityName = keyof (GoalActivities & LlmActivities & McpActivities & CodeActivities & FileActivities);
+type ActivityName = keyof (GoalActivities & LlmActivities & McpActivities & CodeActivities & BuiltinRunActivities);
 
 export const ACTIVITY_STEPS = {
   validatePrompt: { kind: 'model', label: 'check the prompt fits' },
@@ -30,8 +31,7 @@ export const ACTIVITY_STEPS = {
   createTool: { kind: 'draft', label: 'CreateTool: write the tool' },
   listAgents: { kind: 'builtin', tool: LIST_AGENTS },
   searchTools: { kind: 'builtin', tool: SEARCH_TOOLS },
-  runCode: { kind: 'builtin', tool: RUN_CODE },
-  readFile: { kind: 'builtin', tool: READ_FILE },
+  ...BUILTIN_RUN_STEPS,
   callMcpTool: { kind: 'endpoint' },
   callHttpTool: { kind: 'endpoint' },
   runMadeTool: { kind: 'made' },

@@ -1,6 +1,6 @@
 // The activity contract, as pure types: activities implement it, the workflow schedules it.
 // Lives here so workflow code never imports the activities/ folder, not even for types.
-import type { BlobRef, BlobWindow } from './blobs';
+import type { BlobRef } from './blobs';
 import type {
   AgentSummary,
   CatalogSummary,
@@ -14,7 +14,6 @@ import type {
   Settings,
   ToolCall,
   ToolMatch,
-  ToolOutcome,
   ToolSpec,
   Usage,
 } from './types';
@@ -62,8 +61,6 @@ export interface AgentsDescription {
 
 /** Model-written code, run in the worker's sandbox (tools/made/), and the made tools' registry. */
 export interface CodeActivities {
-  /** Runs `code` (a function body of `input`); its JSON answer, or the code's error with its line, as the outcome. */
-  runCode(request: { code: string; input?: unknown }): Promise<ToolOutcome>;
   /** CreateTool, before the user sees the draft: why it cannot be a tool (none: it can), and its examples' runs. */
   checkToolDraft(draft: unknown): Promise<ToolDraftCheck>;
   /** CreateTool, once approved: checks again and writes the tool's next version; the spec conversations call. */
@@ -83,12 +80,6 @@ export interface CodeActivities {
 }
 
 /** Files kept whole outside history (core/blobs.ts): a window read for ReadFile. */
-export interface FileActivities {
-  /** A window of a stored file, as the call's outcome: the text (or rows) read, whether there is more and what next;
-   * a window the file's kind cannot serve, or a file no longer stored, is a tool error in words. */
-  readFile(input: { ref: BlobRef; window: BlobWindow }): Promise<ToolOutcome>;
-}
-
 export interface LlmActivities {
   validatePrompt(input: ValidateRequest): Promise<PromptVerdict>;
   planTurn(input: PlanRequest): Promise<PlanResult>;
@@ -148,20 +139,7 @@ export interface NativeToolCall {
   goalId?: string;
 }
 
-/** Failure types the activities raise, named once so retry policies and the workflow agree. */
-export const FailureTypes = {
-  LlmAuth: 'LlmAuth',
-  LlmMisconfigured: 'LlmMisconfigured',
-  LlmBadRequest: 'LlmBadRequest',
-  LlmRateLimited: 'LlmRateLimited',
-  LlmUnavailable: 'LlmUnavailable',
-  UnknownGoal: 'UnknownGoal',
-  UnknownTool: 'UnknownTool',
-  Misconfigured: 'Misconfigured',
-  McpUnavailable: 'McpUnavailable',
-  /** A resource or prompt asked of an endpoint the registry lacks, or that cannot serve (not retried). */
-  UnknownEndpoint: 'UnknownEndpoint',
-} as const;
+export { FailureTypes } from './failure-types';
 
 // ---- the model's requests and answers ----------------------------------------------------------------------
 

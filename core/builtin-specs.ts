@@ -1,6 +1,8 @@
-// The builtin tools' names and specs, as the LLM reads them: tools the workflow handles itself, without a tool
-// activity (workflows/decider/builtins/ decides each). Most change only the conversation; AskAgent starts delegates,
-// CreateAgent writes a goal file and CreateTool a tool file after the user approves them.
+// The builtin tools' names and specs, as the LLM reads them: tools the workflow decides itself
+// (workflows/decider/builtins/). Most change only the conversation; AskAgent starts delegates, CreateAgent writes a
+// goal file and CreateTool a tool file after the user approves them. The builtins that only run an activity of their
+// own are each described whole in a file of their own, listed in core/builtin-runs.ts.
+import { BUILTIN_RUN_SPECS } from './builtin-runs';
 import type { AgentSummary, ToolSpec } from './types';
 
 export const LIST_AGENTS = 'ListAgents';
@@ -16,61 +18,6 @@ export const CREATE_AGENT = 'CreateAgent';
 export const CREATE_TOOL = 'CreateTool';
 /** Finds tools by what they do, when a goal has more than TOOL_SEARCH_THRESHOLD: the LLM then sees only some. */
 export const SEARCH_TOOLS = 'SearchTools';
-/** Runs a short pure script in the sandbox for a one-off computation; offered to goals that list it. */
-export const RUN_CODE = 'RunCode';
-/** Reads a window of a file the conversation holds (an attachment, a result too big for history); offered while it
- * holds any. */
-export const READ_FILE = 'ReadFile';
-
-/** ReadFile's spec: a window by characters, pages, rows (of a sheet), or a query (JSONPath, a column filter). */
-export const READ_FILE_SPEC: ToolSpec = {
-  name: READ_FILE,
-  description:
-    'Read part of a file of this conversation (one the user attached, or a tool result too big to show whole): by ' +
-    'pages (PDF), rows (CSV, spreadsheets; filter rows with `where`), characters (text, JSON), or a JSONPath into ' +
-    'JSON. Each answer says whether there is more and the window to ask for next.',
-  category: 'files',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      id: { type: 'string', description: 'The file id (64 hex characters), as given with the file' },
-      pages: {
-        type: 'object',
-        properties: { from: { type: 'integer', minimum: 1 }, to: { type: 'integer', minimum: 1 } },
-        required: ['from'],
-        additionalProperties: false,
-        description: 'PDF pages, 1-based, inclusive',
-      },
-      rows: {
-        type: 'object',
-        properties: { from: { type: 'integer', minimum: 0 }, count: { type: 'integer', minimum: 1, maximum: 500 } },
-        required: ['from', 'count'],
-        additionalProperties: false,
-        description: 'Table rows, 0-based, after the header (after the filter, with `where`)',
-      },
-      sheet: { type: 'string', description: 'A spreadsheet sheet by name (default: the first)' },
-      where: {
-        type: 'object',
-        properties: {
-          column: { type: 'string' },
-          op: { type: 'string', enum: ['=', '!=', '<', '<=', '>', '>=', 'contains'] },
-          value: { type: ['string', 'number'] },
-        },
-        required: ['column', 'op', 'value'],
-        additionalProperties: false,
-        description: 'Only the rows whose column compares so (numbers as numbers)',
-      },
-      jsonPath: { type: 'string', description: 'A JSONPath into JSON, e.g. $.items[0:10].name' },
-      offset: { type: 'integer', minimum: 0, description: 'Text: the first character to read' },
-      length: { type: 'integer', minimum: 1, maximum: 20000, description: 'Text: how many characters' },
-    },
-    required: ['id'],
-    additionalProperties: false,
-  },
-  approval: 'never',
-  readOnly: true,
-  kind: 'builtin',
-};
 
 /** SearchTools' spec: the arguments and the one-line promise the LLM reads. */
 export const SEARCH_TOOLS_SPEC: ToolSpec = {
@@ -131,27 +78,7 @@ export const BUILTIN_TOOLS: Record<string, ToolSpec> = {
   [SEARCH_TOOLS]: SEARCH_TOOLS_SPEC,
   [CREATE_AGENT]: createAgentSpec(''),
   [CREATE_TOOL]: createToolSpec(),
-  [RUN_CODE]: {
-    name: RUN_CODE,
-    description:
-      'Compute something exactly with a short JavaScript function body (sums, date arithmetic without Date, parsing ' +
-      'a pasted table, counting): `input` holds the data you pass; `return` a JSON value. It runs in a sandbox with ' +
-      'no network, files, clock, randomness or tools, and stops after 1 s of CPU. The user sees the code and the result.',
-    category: 'agents',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        code: { type: 'string', minLength: 1, description: 'The body of function (input) { … }: end with return' },
-        input: { description: 'The data the code works on (any JSON value)' },
-      },
-      required: ['code'],
-      additionalProperties: false,
-    },
-    approval: 'never',
-    readOnly: true,
-    kind: 'builtin',
-  },
-  [READ_FILE]: READ_FILE_SPEC,
+  ...BUILTIN_RUN_SPECS,
   [ASK_USER]: {
     name: ASK_USER,
     description:

@@ -9,7 +9,7 @@ import { addUsage } from './usage';
 export type RunStatus = 'running' | 'waiting' | 'done' | 'failed' | 'cancelled';
 
 /**
- * `model`: one model call (its retries are attempts); `tool`: a tool's activity (native, MCP, HTTP API, made, RunCode);
+ * `model`: one model call (its retries are attempts); `tool`: a tool's activity (native, MCP, HTTP API, made, a builtin's own);
  * `search`: SearchTools; `draft`: CreateAgent/CreateTool checking or writing a draft; `approval` and `question`: the
  * time a call waited for the user; `delegate`: an AskAgent call, with the delegate's own run as `branch`.
  */

@@ -27,7 +27,7 @@ export function ToolCard({ call, spec, description, delegate, result, pending, o
   const edited = result !== undefined && JSON.stringify(result.call.args) !== JSON.stringify(call.args);
   // The approval's words are for the user, whole; the tool's description is for the model, so its first sentence.
   const about = description || (spec?.description ? toolSummary(spec.description) : undefined);
-  // Code (RunCode, CreateTool) reads as code, not as one JSON string full of \n.
+  // Code (a script, a made tool's body) reads as code, not as one JSON string full of \n.
   const code = typeof args.code === 'string' ? args.code : null;
   const rest = code === null ? args : Object.fromEntries(Object.entries(args).filter(([k]) => k !== 'code'));
   return (

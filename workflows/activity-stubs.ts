@@ -11,7 +11,6 @@ import {
 import {
   FailureTypes,
   type CodeActivities,
-  type FileActivities,
   type GoalActivities,
   type LlmActivities,
   type McpActivities,
@@ -19,11 +18,12 @@ import {
   type ToolCaller,
 } from '../core/activity-types';
 import { ACTIVITY_STEPS } from '../core/activity-steps';
+import { BUILTIN_RUNS, type BuiltinRun } from '../core/builtin-runs';
 import type { GoalReason } from '../core/effects';
 import type { HookedOutcome } from '../core/hooks';
 import { LOCAL_OWNER } from '../core/blobs';
 import { MODEL_RETRY } from '../core/model-retry';
-import type { McpToolRef, ResolvedGoal, ToolSpec, Usage } from '../core/types';
+import type { McpToolRef, ResolvedGoal, ToolOutcome, ToolSpec, Usage } from '../core/types';
 
 const goalRetry = {
   maximumAttempts: 3,
@@ -138,10 +138,10 @@ export const { describeEndpointFeatures, readResource, getPrompt } = proxyActivi
 });
 
 /**
- * RunCode and made tools: the sandbox stops a call after its CPU limit (SANDBOX_TIMEOUT_MS, at most 5 s), so an
- * attempt that takes 30 s lost its worker; pure code is safe to run again elsewhere. A draft check (every example
- * twice) and CreateTool's write heartbeat between runs: a worker that dies there is noticed within the heartbeat
- * timeout, and the retried write finds its own file.
+ * Made tools: the sandbox stops a call after its CPU limit (SANDBOX_TIMEOUT_MS, at most 5 s), so an attempt that
+ * takes 30 s lost its worker; pure code is safe to run again elsewhere. A draft check (every example twice) and
+ * CreateTool's write heartbeat between runs: a worker that dies there is noticed within the heartbeat timeout, and the
+ * retried write finds its own file.
  */
 const CODE_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
@@ -149,13 +149,21 @@ const CODE_OPTIONS: ActivityOptions = {
 };
 const code = proxyActivities<CodeActivities>(CODE_OPTIONS);
 
-export const { runCode, describeMadeTools, manageMadeTool } = code;
+export const { describeMadeTools, manageMadeTool } = code;
 
-/** ReadFile: a window of a stored file; reading changes nothing, so any failure but a refusal is tried again. */
-export const { readFile } = proxyActivities<FileActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.Misconfigured] },
-});
+/** The builtins that run an activity of their own (core/builtin-runs.ts), each with the options its file gives. */
+const builtinRuns = Object.fromEntries(
+  BUILTIN_RUNS.map((run) => [
+    run.activity,
+    proxyActivities<Record<string, BuiltinRunStub>>(run.options)[run.activity]!,
+  ]),
+);
+type BuiltinRunStub = (input: unknown) => Promise<ToolOutcome>;
+
+/** A builtin run's activity, its input made from the call by the builtin's file. */
+export function runBuiltin(run: BuiltinRun, input: unknown): Promise<ToolOutcome> {
+  return builtinRuns[run.activity]!(input);
+}
 
 /** A tool draft's check (its examples run twice) or CreateTool's write: heartbeating, so a dead worker is noticed. */
 function drafting<A, R>(activity: ActivityFunctionWithOptions<(arg: A) => Promise<R>>) {

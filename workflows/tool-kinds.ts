@@ -1,12 +1,12 @@
 // How the workflow runs a tool call of each kind: the one place a kind's activity is chosen (perform.ts's run_tool
 // looks the kind up here instead of branching). Each kind keeps the patch that brought it, checked where it always
 // was, so a recorded conversation replays the commands it scheduled. A builtin that only runs an activity of its own
-// (RunCode, ReadFile) is an entry of BUILTIN_RUNS: its call is a run_tool effect like any other tool's.
+// (core/builtin-runs.ts) is run from its entry there: its call is a run_tool effect like any other tool's.
 import { patched, workflowInfo } from '@temporalio/workflow';
 import type { ResultOf } from '../core/effects';
-import { READ_FILE, RUN_CODE } from '../core/builtin-specs';
+import { BUILTIN_RUN_OF } from '../core/builtin-runs';
 import type { ToolCall, ToolOutcome, ToolSpec } from '../core/types';
-import { readFile, runCode, runMadeTool, runsLocally, runTool, type ToolCallContext } from './activity-stubs';
+import { runBuiltin, runMadeTool, runsLocally, runTool, type ToolCallContext } from './activity-stubs';
 import type { Conversation } from './decider/conversation';
 import { userConversationOf } from './decider/delegations';
 import { failSoft, toolError } from './failures';
@@ -64,22 +64,12 @@ export const TOOL_KINDS: Record<ToolKind, Runner> = {
     const caller = { owner: convo.input.owner, goalId: convo.goal.id };
     return outcomeOf(await versioned(PATCHES.createTool, () => runMadeTool(spec, call.args, caller)));
   },
-  builtin: async (run) => {
-    const builtin = BUILTIN_RUNS[run.spec.name];
-    if (!builtin) return { status: 'tool_error', error: `${run.spec.name} is not run as a tool call` };
-    return outcomeOf(await builtin(run));
-  },
-};
-
-/** The builtins whose call runs an activity of their own, by tool name. */
-const BUILTIN_RUNS: Record<string, (run: ToolRun) => Promise<ToolOutcome | { failed: string }>> = {
-  [RUN_CODE]: ({ call }) =>
-    versioned(PATCHES.runCode, () => runCode({ code: String(call.args.code), input: call.args.input })),
-  [READ_FILE]: ({ call, convo }) => {
-    const { id, ...window } = call.args;
-    // The builtin checked the id before this call was made: the conversation holds that file.
-    const ref = convo.log.files.get(String(id))!;
-    return versioned(PATCHES.files, () => readFile({ ref, window }));
+  builtin: async ({ call, spec, convo }) => {
+    const builtin = BUILTIN_RUN_OF[spec.name];
+    if (!builtin) return { status: 'tool_error', error: `${spec.name} is not run as a tool call` };
+    // The builtin's refusals were checked when its call was decided (workflows/decider/builtins/index.ts).
+    const input = builtin.input(call, convo.log.files);
+    return outcomeOf(await versioned(builtin.patch, () => runBuiltin(builtin, input)));
   },
 };
 

@@ -1,5 +1,7 @@
 // Changes to the workflow's command sequence, each behind patched(): a conversation started before a change keeps
 // replaying the path it recorded. Named once here, so the ids and why they exist are in one place.
+import { BUILTIN_RUN_PATCHES } from '../core/builtin-runs';
+
 export const PATCHES = {
   /** The goal's tools (MCP discovery) are re-resolved before every turn of a goal that selects MCP tools. */
   perTurnToolDiscovery: 'per-turn-tool-discovery',
@@ -23,20 +25,19 @@ export const PATCHES = {
   createAgent: 'create-agent',
   /** A conversation that reached its token or cost budget ends instead of calling the model again. */
   budgets: 'budgets',
-  /** RunCode runs a script in the worker's sandbox through an activity. */
-  runCode: 'run-code',
   /** CreateTool checks and writes made tools through activities, and made tools run as the runMadeTool activity. */
   createTool: 'create-tool',
   /** HTTP API operations (`httpApis`) run as the callHttpTool activity. */
   httpApis: 'http-apis',
-  /** ReadFile reads a window of a file the conversation holds through the readFile activity. */
-  files: 'files',
   /** A model call that keeps failing in a way another model could fix is made again with the next fallback model
    * (LLM_FALLBACK_MODELS, a goal's fallbackModels). */
   modelFallback: 'model-fallback',
   /** A native tool served by this worker runs as a local activity: its result is recorded with the workflow task that
    * asked for it (a marker), saving the tool step a workflow task and a server round trip. */
   localNativeTools: 'local-native-tools',
+  /** Each builtin that runs an activity of its own came with a patch, named in its file (core/builtin-runs.ts lists
+   * them): keyed here by its activity. */
+  ...BUILTIN_RUN_PATCHES,
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

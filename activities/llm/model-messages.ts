@@ -2,7 +2,7 @@
 import type { LanguageModel, ModelMessage } from 'ai';
 import type { ChatMessage } from '../../core/types';
 import { describeBlob, type BlobRef } from '../../core/blobs';
-import { READ_FILE } from '../../core/builtin-specs';
+import { READ_FILE } from '../../core/read-file';
 import { toolResultOutput } from './tool-result-output';
 
 /** Notes (goal switches, system events) travel as user text with this prefix; providers reject mid-chat system turns. */

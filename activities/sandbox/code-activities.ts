@@ -3,6 +3,7 @@
 // endless loop, too much memory or output) is a tool error the model reads, with the line.
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { FailureTypes, type CodeActivities } from '../../core/activity-types';
+import type { BuiltinRunActivities } from '../../core/builtin-runs';
 import type { MadeTools } from '../../tools/made/made-tools';
 import { DEFAULT_SANDBOX_LIMITS, runSandboxed, type SandboxLimits } from '../../tools/made/sandbox';
 import { whileHeartbeating } from '../heartbeat';
@@ -20,7 +21,7 @@ export function createCodeActivities(
   { limits = DEFAULT_SANDBOX_LIMITS, made, modelName }: CodeDeps = {},
   /** The tool pipeline: a made tool's call goes the way every tool call does (hooks, claim check). */
   callTool: CallTool = toolPipeline({}),
-): CodeActivities {
+): CodeActivities & Pick<BuiltinRunActivities, 'runCode'> {
   const registry = () => {
     if (made) return made;
     throw ApplicationFailure.nonRetryable(
@@ -29,6 +30,7 @@ export function createCodeActivities(
     );
   };
   return {
+    /** RunCode: `code` (a function body of `input`); its JSON answer, or the code's error with its line. */
     async runCode({ code, input }) {
       const result = await runSandboxed(code, input, limits);
       return result.ok

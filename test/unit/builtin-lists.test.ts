@@ -2,7 +2,10 @@
 // and the specs the model reads (core/builtin-specs.ts): a builtin added to the code and left out of a list fails here.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ACTIVITY_STEPS } from '../../core/activity-steps';
 import { BUILTIN_TOOLS } from '../../core/builtin-specs';
+import { BUILTIN_RUNS } from '../../core/builtin-runs';
+import { PATCHES } from '../../workflows/versions';
 import type { BuiltinContext } from '../../workflows/decider/builtins/builtin';
 import { createBuiltins } from '../../workflows/decider/builtins';
 
@@ -31,5 +34,28 @@ describe('the builtins', () => {
   ])('are all named where %s lists them', (file, from, to) => {
     const listed = section(file, from, to);
     expect(names.filter((name) => !listed.includes(name))).toEqual([]);
+  });
+});
+
+// A builtin that only runs an activity of its own is one file in core/ and one line in core/builtin-runs.ts: the
+// spec the model reads, the decider's table, the activity steps, the patch ids and the workflow's run all follow.
+describe('the builtins that run an activity of their own', () => {
+  const builtins = createBuiltins({} as BuiltinContext).table;
+
+  it.each(BUILTIN_RUNS.map((run) => [run.spec.name, run] as const))(
+    '%s is offered, decided, run and shown',
+    (name, run) => {
+      expect(BUILTIN_TOOLS[name]).toBe(run.spec);
+      expect(builtins[name]?.decide).toBeDefined();
+      expect(ACTIVITY_STEPS[run.activity as keyof typeof ACTIVITY_STEPS]).toEqual({ kind: 'builtin', tool: name });
+      expect(Object.values(PATCHES)).toContain(run.patch);
+    },
+  );
+
+  it('keeps the patch ids recorded conversations replay by', () => {
+    expect(Object.fromEntries(BUILTIN_RUNS.map((run) => [run.spec.name, run.patch]))).toEqual({
+      RunCode: 'run-code',
+      ReadFile: 'files',
+    });
   });
 });

@@ -1,6 +1,7 @@
 // RunCode in the decider (a run_tool effect, like any tool's, for a well-formed call, the LLM told why otherwise) and as an activity
 // (the sandbox's answer, or the code's error with its line, as the call's outcome).
-import { BUILTIN_TOOLS, RUN_CODE } from '../../core/builtin-specs';
+import { BUILTIN_TOOLS } from '../../core/builtin-specs';
+import { RUN_CODE } from '../../core/run-code';
 import { createCodeActivities } from '../../activities/sandbox/code-activities';
 import { Conversation } from '../../workflows/decider/conversation';
 import { calls, goal, next, settings, text } from '../helpers/conversation-unit';

@@ -1,8 +1,8 @@
-// A builtin tool as the decider runs it: the workflow handles these itself, without a tool activity. Some change only
-// the conversation (ListAgents, ChangeGoal, …); some reach out through their own activities or child workflows
-// (AskAgent starts delegates, CreateAgent and CreateTool write files after approval, RunCode and ReadFile run in the
-// worker). Each is one file in this folder; index.ts lists them by tool name, and Conversation looks the tool up
-// instead of branching.
+// A builtin tool as the decider runs it: the workflow handles these itself. Some change only the conversation
+// (ListAgents, ChangeGoal, …); some reach out through their own activities or child workflows (AskAgent starts
+// delegates, CreateAgent and CreateTool write files after approval). Each is one file in this folder; index.ts lists
+// them by tool name, with the builtins that only run an activity of their own (core/builtin-runs.ts), and Conversation
+// looks the tool up instead of branching.
 import { invalidArgs } from '../../../core/check-args';
 import type { Appliers, Effect, EffectKind } from '../../../core/effects';
 import type { AgentSummary, Goal, ResolvedGoal, Settings, ToolCall, ToolOutcome, ToolSpec } from '../../../core/types';

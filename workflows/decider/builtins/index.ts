@@ -1,7 +1,8 @@
-// Every builtin tool, by name. A new builtin is a file here, its entry in the table (and its appliers) below, and its
-// spec in core/builtin-specs.ts; one that runs an activity also needs that activity, an effect kind (core/effects.ts),
-// its performer (workflows/perform.ts) and its entry in core/activity-steps.ts. test/unit/builtin-lists.test.ts
-// checks the specs and the docs' lists against this table.
+// Every builtin tool, by name. A builtin the workflow decides itself is a file here, its entry in the table (and its
+// appliers) below, and its spec in core/builtin-specs.ts. One that only runs an activity of its own is a file in
+// core/ and its line in core/builtin-runs.ts, nothing here: it is decided as any call (its arguments checked, its
+// refusals recorded) and run as a run_tool effect. test/unit/builtin-lists.test.ts checks the specs and the docs'
+// lists against these tables.
 import {
   ASK_AGENT,
   ASK_USER,
@@ -10,20 +11,18 @@ import {
   CREATE_AGENT,
   CREATE_TOOL,
   LIST_AGENTS,
-  READ_FILE,
-  RUN_CODE,
   SEARCH_TOOLS,
 } from '../../../core/builtin-specs';
 import { askAgent } from './ask-agent';
 import { askUser } from './ask-user';
-import type { Builtin, BuiltinContext } from './builtin';
+import { BUILTIN_RUNS, type BuiltinRun } from '../../../core/builtin-runs';
+import type { ToolCall, ToolSpec } from '../../../core/types';
+import { argsFit, type Builtin, type BuiltinContext } from './builtin';
 import { changeGoal } from './change-goal';
 import { completeGoal } from './complete-goal';
 import { createAgent } from './create-agent';
 import { createTool } from './create-tool';
 import { listAgents } from './list-agents';
-import { readFile } from './read-file';
-import { runCode } from './run-code';
 import { searchTools } from './search-tools';
 
 /** A conversation's builtins (each may keep state of its own), and how they take in their effects' results. */
@@ -32,9 +31,7 @@ export function createBuiltins(convo: BuiltinContext) {
   const search = searchTools(convo);
   const create = createAgent(convo);
   const ask = askAgent(convo);
-  const code = runCode(convo);
   const made = createTool(convo);
-  const files = readFile(convo);
   const table: Record<string, Builtin> = {
     [LIST_AGENTS]: list,
     [CHANGE_GOAL]: changeGoal(),
@@ -43,9 +40,8 @@ export function createBuiltins(convo: BuiltinContext) {
     [ASK_USER]: askUser(convo),
     [SEARCH_TOOLS]: search,
     [CREATE_AGENT]: create,
-    [RUN_CODE]: code,
     [CREATE_TOOL]: made,
-    [READ_FILE]: files,
+    ...Object.fromEntries(BUILTIN_RUNS.map((run) => [run.spec.name, builtinRun(convo, run)])),
   };
   return {
     table,
@@ -55,6 +51,19 @@ export function createBuiltins(convo: BuiltinContext) {
       ...create.appliers,
       ...ask.appliers,
       ...made.appliers,
+    },
+  };
+}
+
+/** A builtin that runs an activity of its own: its arguments checked, then its refusal or its run. */
+function builtinRun(convo: BuiltinContext, run: BuiltinRun): Builtin {
+  return {
+    decide: (call: ToolCall, spec: ToolSpec) => {
+      if (!argsFit(convo, call, spec)) return undefined;
+      const refused = run.refuse?.(call, convo.log.files);
+      if (refused === undefined) return { kind: 'run_tool', call, spec };
+      convo.record(call, { status: 'tool_error', error: refused });
+      return undefined;
     },
   };
 }
