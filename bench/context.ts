@@ -14,8 +14,12 @@ export interface BenchContext {
   interrupts: Interrupts;
 }
 
-/** A part's results: printed as text, saved under the part's name in the results file. */
+/**
+ * What every part's run gives back: its tables as text, and its figures, saved under the part's name in the results
+ * file. Its targets are judged through verdict.ts's `judge` as it measures; the run gives each part's result its
+ * verdicts (what was measured, the bar, met or missed), prints them in one table and fails a full run that missed one.
+ */
 export interface BenchPart {
   text: string;
-  json: Record<string, unknown>;
+  figures: Record<string, unknown>;
 }

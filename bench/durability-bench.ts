@@ -46,6 +46,6 @@ export async function runDurabilityBench(
   ].join('\n');
   return {
     text,
-    json: { historyGrowth: growth, recovery: { samples: recovery, killToRetry: kill, killToReply: reply } },
+    figures: { historyGrowth: growth, recovery: { samples: recovery, killToRetry: kill, killToReply: reply } },
   };
 }

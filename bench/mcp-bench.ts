@@ -56,7 +56,7 @@ function render(
     call: mcpCallJson(calls),
     discovery: discoveryJson(discovery.results, discovery.ms),
   };
-  return { text, json };
+  return { text, figures: json };
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);

@@ -195,7 +195,7 @@ function report(opts: OneModelWaitOptions, byLatency: { latencyMs: number; runs:
   );
   return {
     text: lines.join('\n'),
-    json: {
+    figures: {
       targetOverheadMs: OVERHEAD_TARGET_MS,
       byLatency: json,
       workflowTaskMs: round(perTask),

@@ -96,12 +96,13 @@ async function main(): Promise<void> {
     for (const name of plan.parts) {
       interrupts.check();
       const started = performance.now();
+      const judged = verdicts().length;
       const part = await RUN[name](run).catch((err: unknown) => {
         // Ctrl-C also reaches the servers and workers, so what fails first is often a call to one: name the real cause.
         interrupts.check();
         throw err;
       });
-      results.push({ name, part, ms: performance.now() - started });
+      results.push({ name, part, verdicts: verdicts().slice(judged), ms: performance.now() - started });
     }
     const facts = {
       ...plan,

@@ -84,7 +84,7 @@ export async function runScaleBench(ctx: BenchContext, server: BenchServer, opts
     const facts = { opts, serverPid: server.pid, cpus: os.cpus().length };
     return {
       text: scaleText(facts, paced, active, starts),
-      json: scaleJson(facts, paced, active, starts),
+      figures: scaleJson(facts, paced, active, starts),
     };
   } finally {
     await Promise.all(pools.flatMap((p) => p.workers.map((w) => w.stop())));

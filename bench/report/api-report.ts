@@ -24,7 +24,7 @@ const statsOf = (samples: FirstTokenSample[]) =>
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 const chunks = STREAMED_REPLY.match(/\s*\S+\s*/g)!.length;
 
-export function renderApiBench(f: ApiBenchFacts): { text: string; json: Record<string, unknown> } {
+export function renderApiBench(f: ApiBenchFacts): { text: string; figures: Record<string, unknown> } {
   const { opts } = f;
   const first = [...f.firstToken].map(([bus, samples]) => ({
     bus,
@@ -116,5 +116,5 @@ export function renderApiBench(f: ApiBenchFacts): { text: string; json: Record<s
     },
     measureMs: round(f.measureMs, 1),
   };
-  return { text, json };
+  return { text, figures: json };
 }

@@ -43,7 +43,7 @@ export function renderChatTurns(opts: TurnOptions, scenarios: TurnScenario[], me
     measureMs: round(measureMs, 1),
     results,
   };
-  return { text, json };
+  return { text, figures: json };
 }
 
 function chatTurnResults(scenarios: TurnScenario[]): ChatTurnResult[] {

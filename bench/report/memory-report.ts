@@ -34,7 +34,7 @@ const fixed = (xs: number[]) => {
 
 export function renderMemoryBench(r: { runs: MemoryRun[]; opts: MemoryOptions; turns: number }): {
   text: string;
-  json: Record<string, unknown>;
+  figures: Record<string, unknown>;
 } {
   const states = [
     ['greeted', (run: MemoryRun) => run.greeted],
@@ -73,6 +73,6 @@ export function renderMemoryBench(r: { runs: MemoryRun[]; opts: MemoryOptions; t
   ].join('\n');
   return {
     text,
-    json: { target: MB_PER_CONVERSATION_TARGET, figures, runs: r.runs, opts: r.opts },
+    figures: { target: MB_PER_CONVERSATION_TARGET, figures, runs: r.runs, opts: r.opts },
   };
 }

@@ -8,7 +8,7 @@ import type { BenchPart } from '../context';
 import { PARTS, type PartName } from '../options';
 import { sdkVersion, type BenchServer } from '../server';
 import { round } from '../stats';
-import { verdicts, verdictTable } from '../verdict';
+import { verdicts, verdictTable, type Verdict } from '../verdict';
 
 const ROOT = path.join(__dirname, '..', '..');
 const RESULTS_DIR = path.join(__dirname, '..', 'results');
@@ -27,6 +27,8 @@ export interface RunFacts {
 export interface PartResult {
   name: PartName;
   part: BenchPart;
+  /** The targets it judged while it ran. */
+  verdicts: readonly Verdict[];
   ms: number;
 }
 
@@ -61,7 +63,7 @@ export function printAndSave(facts: RunFacts, results: PartResult[]): void {
     wallMs: round(facts.wallMs, 1),
     partMs: Object.fromEntries(results.map((r) => [r.name, round(r.ms, 1)])),
     verdicts: verdicts(),
-    ...Object.fromEntries(results.map((r) => [jsonKey(r.name), r.part.json])),
+    ...Object.fromEntries(results.map((r) => [jsonKey(r.name), { ...r.part.figures, verdicts: r.verdicts }])),
   };
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
