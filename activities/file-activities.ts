@@ -15,6 +15,8 @@ export interface FileDeps {
 
 export function createFileActivities({ store, maxChars, readers }: FileDeps): Pick<BuiltinRunActivities, 'readFile'> {
   return {
+    /** ReadFile: a window of a stored file, as the call's outcome: the text (or rows) read, whether there is more and
+     * what next; a window the file's kind cannot serve, or a file no longer stored, is a tool error in words. */
     async readFile({ ref, window }) {
       if (!(await store.stat(ref.id)))
         return { status: 'tool_error', error: `The file ${ref.name} (${ref.id}) is no longer stored.` };

@@ -1,6 +1,6 @@
-// A builtin whose call only runs an activity of its own: one file in core/ says what it is — the spec
-// the model reads, the activity it runs with its timeouts and retries, the patch that brought it, the activity's input
-// made from the call — and one line in builtin-runs.ts's table makes it a tool. Everything else reads that table: the
+// A builtin whose call only runs an activity of its own: one file in core/ says what it is — the spec the model reads,
+// the activity it runs with its timeouts and retries, the patch that brought it, the activity's input made from the
+// call — and one line in builtin-runs.ts's table makes it a tool. Everything else reads that table: the
 // builtins the decider offers and decides (workflows/decider/builtins/index.ts), how the workflow runs the call
 // (workflows/tool-kinds.ts, a run_tool effect like any tool's), the activity stubs, the activity interface the worker
 // implements, the run view's steps and the patch ids (workflows/versions.ts).

@@ -19,7 +19,8 @@ export const BUILTIN_RUN_SPECS: Readonly<Record<string, ToolSpec>> = Object.from
   BUILTIN_RUNS.map((run) => [run.spec.name, run.spec]),
 );
 
-/** Their activities as the worker implements them (activities/ provides each; core/activity-types.ts joins them). */
+/** Their activities as the worker implements them (activities/ provides each; core/activity-steps.ts names them with
+ * every other activity). */
 export type BuiltinRunActivities = { [R in Run as R['activity']]: BuiltinRunActivity<R> };
 
 /** Their patch ids, by activity name (workflows/versions.ts lists them with the others). */
