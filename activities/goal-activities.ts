@@ -9,6 +9,7 @@ import type { McpDiscovery } from '../endpoints/catalog';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { MadeTools } from '../tools/made/made-tools';
 import { FailureTypes, type GoalActivities } from '../core/activity-types';
+import type { BuiltinRunActivities } from '../core/builtin-runs';
 import type { Settings } from '../core/types';
 
 export interface GoalDeps {
@@ -30,7 +31,7 @@ export function createGoalActivities({
   discovery,
   goalsFolder,
   made,
-}: GoalDeps): GoalActivities {
+}: GoalDeps): GoalActivities & Pick<BuiltinRunActivities, 'searchTools'> {
   // A tool made (or dropped in the folder) since the last look is known before a goal or a draft names it.
   const fresh = async () => made?.refresh();
   const drafts = goalsFolder
@@ -43,6 +44,8 @@ export function createGoalActivities({
     );
   const indexes = new ToolIndexCache();
   return {
+    /** SearchTools: the best `limit` of `tools` for `query` (a local activity: its answer is recorded, never
+     * recomputed). */
     async searchTools({ tools: catalog, query, limit }) {
       return indexes.search(catalog, query, limit);
     },

@@ -2,7 +2,7 @@
 // (views/run-view/steps.ts) and the workflow's activity stubs label their calls from (workflows/activity-stubs.ts).
 // Keyed by the activity interfaces themselves, so the compiler refuses an activity added without its entry. A native
 // tool's activity is named after the tool (the catch-all `default`): not listed, a tool step by its own name.
-import { LIST_AGENTS, SEARCH_TOOLS } from './builtin-specs';
+import { LIST_AGENTS } from './builtin-specs';
 import { BUILTIN_RUN_STEPS, type BuiltinRunActivities } from './builtin-runs';
 import type { CodeActivities, GoalActivities, LlmActivities, McpActivities } from './activity-types';
 
@@ -30,7 +30,6 @@ export const ACTIVITY_STEPS = {
   checkToolDraft: { kind: 'draft', label: 'CreateTool: check the draft' },
   createTool: { kind: 'draft', label: 'CreateTool: write the tool' },
   listAgents: { kind: 'builtin', tool: LIST_AGENTS },
-  searchTools: { kind: 'builtin', tool: SEARCH_TOOLS },
   ...BUILTIN_RUN_STEPS,
   callMcpTool: { kind: 'endpoint' },
   callHttpTool: { kind: 'endpoint' },

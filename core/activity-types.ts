@@ -13,7 +13,6 @@ import type {
   ResolvedGoal,
   Settings,
   ToolCall,
-  ToolMatch,
   ToolSpec,
   Usage,
 } from './types';
@@ -34,8 +33,6 @@ export interface GoalActivities {
   checkGoalDraft(draft: unknown): Promise<{ problems: string[] }>;
   /** CreateAgent, once approved: checks again and writes the goal file, with its provenance. */
   createGoal(input: { draft: unknown; request: string; callId: string }): Promise<AgentDraftResult>;
-  /** SearchTools: the best `limit` of `tools` for `query` (a local activity: its answer is recorded, never recomputed). */
-  searchTools(input: { tools: ToolSpec[]; query: string; limit?: number }): Promise<ToolMatch[]>;
   /** `agent goals`: the goals folder's files, with provenance; disable, enable or remove one. */
   describeGoalFiles(): Promise<GoalFileSummary[]>;
   manageGoal(input: { action: 'disable' | 'enable' | 'remove'; goalId: string }): Promise<GoalFileSummary>;

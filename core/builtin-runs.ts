@@ -1,16 +1,17 @@
 // The builtins whose call runs an activity of their own: one line each. What reads this table is listed in
 // builtin-run.ts; a new one is a file in core/, its line here, and its activity in the worker.
 import type { ToolSpec } from './types';
-import type { BuiltinRunActivity } from './builtin-run';
+import type { BuiltinRun, BuiltinRunActivity } from './builtin-run';
 import { readFile } from './read-file';
 import { runCode } from './run-code';
+import { searchTools } from './search-tools';
 
-export const BUILTIN_RUNS = [runCode, readFile] as const;
+export const BUILTIN_RUNS = [searchTools, runCode, readFile] as const;
 
 type Run = (typeof BUILTIN_RUNS)[number];
 
 /** By tool name. */
-export const BUILTIN_RUN_OF: Readonly<Record<string, Run>> = Object.fromEntries(
+export const BUILTIN_RUN_OF: Readonly<Record<string, BuiltinRun>> = Object.fromEntries(
   BUILTIN_RUNS.map((run) => [run.spec.name, run]),
 );
 
@@ -33,4 +34,4 @@ export const BUILTIN_RUN_STEPS = Object.fromEntries(
   BUILTIN_RUNS.map((run) => [run.activity, { kind: 'builtin', tool: run.spec.name }]),
 ) as { readonly [R in Run as R['activity']]: { kind: 'builtin'; tool: string } };
 
-export type { BuiltinRun, HeldFileRefs } from './builtin-run';
+export type { BuiltinRun, BuiltinRunContext, BuiltinRunHost } from './builtin-run';

@@ -16,30 +16,6 @@ export const ASK_USER = 'AskUser';
 export const CREATE_AGENT = 'CreateAgent';
 /** Drafts a new tool (a pure function run in the sandbox); checked on its examples, approved, then usable at once. */
 export const CREATE_TOOL = 'CreateTool';
-/** Finds tools by what they do, when a goal has more than TOOL_SEARCH_THRESHOLD: the LLM then sees only some. */
-export const SEARCH_TOOLS = 'SearchTools';
-
-/** SearchTools' spec: the arguments and the one-line promise the LLM reads. */
-export const SEARCH_TOOLS_SPEC: ToolSpec = {
-  name: SEARCH_TOOLS,
-  description:
-    'Find tools by what they should do (e.g. "create a calendar event", "refund an invoice"). Returns the best ' +
-    'matches with their arguments; you can call them right away, for the rest of this request.',
-  category: 'agents',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      query: { type: 'string', minLength: 1, description: 'What the tool should do, in a few words' },
-      limit: { type: 'integer', minimum: 1, maximum: 10, description: 'How many matches (default 5)' },
-    },
-    required: ['query'],
-    additionalProperties: false,
-  },
-  approval: 'never',
-  readOnly: true,
-  kind: 'builtin',
-};
-
 export const BUILTIN_TOOLS: Record<string, ToolSpec> = {
   [LIST_AGENTS]: {
     name: LIST_AGENTS,
@@ -75,7 +51,6 @@ export const BUILTIN_TOOLS: Record<string, ToolSpec> = {
     kind: 'builtin',
   },
   [ASK_AGENT]: askAgentSpec([]),
-  [SEARCH_TOOLS]: SEARCH_TOOLS_SPEC,
   [CREATE_AGENT]: createAgentSpec(''),
   [CREATE_TOOL]: createToolSpec(),
   ...BUILTIN_RUN_SPECS,

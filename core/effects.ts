@@ -2,7 +2,7 @@
 // EffectInputs and EffectResults keeps both halves checked by the compiler: perform(effect) must return the
 // result of that effect's kind, and Conversation.apply(effect, result) receives exactly that type, with no casts.
 import type { BlobRef } from './blobs';
-import type { AgentSummary, AgentDraftResult, ToolMatch, ResolvedGoal, ToolCall, ToolSpec, Usage } from './types';
+import type { AgentSummary, AgentDraftResult, ResolvedGoal, ToolCall, ToolSpec, Usage } from './types';
 import type { AgentGoalInput, ConfirmDecision } from './conversation-types';
 import type { ToolDraftCheck } from './made-tools';
 import type { AnsweredQuestion } from './tool-questions';
@@ -49,8 +49,6 @@ interface EffectInputs {
   start_delegates: { delegates: DelegateStart[] };
   /** The user's answer to a delegate's approval or question, sent down to it. */
   answer_delegate: { childId: string; answer: DelegateAnswer };
-  /** SearchTools: the goal's tools ranked for the query. */
-  search_tools: { call: ToolCall; query: string; limit?: number; tools: ToolSpec[] };
   /** CreateAgent: the draft checked against the live catalog before the user is shown it. */
   check_agent_draft: { call: ToolCall };
   /** CreateAgent, approved: the goal written, with the request that asked for it. */
@@ -85,7 +83,6 @@ export interface EffectResults {
   start_delegates: DelegateStarted[];
   /** Whether the signal reached the delegate (it may have ended meanwhile). */
   answer_delegate: true | StepFailure;
-  search_tools: ToolMatch[] | StepFailure;
   check_agent_draft: { problems: string[] } | StepFailure;
   create_agent: AgentDraftResult | StepFailure;
   check_tool_draft: ToolDraftCheck | StepFailure;

@@ -69,13 +69,13 @@ export const readFile = builtinRun({
     retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.Misconfigured] },
   },
   patch: 'files',
-  refuse: (call, files) => {
+  refuse: (call, { files }) => {
     const id = String(call.args.id);
     if (files.get(id)) return undefined;
     const held = files.list().map((f) => `${f.id} (${f.name})`);
     return `No file ${id} in this conversation; its files: ${held.join(', ') || 'none'}.`;
   },
-  input: (call, files) => {
+  input: (call, { files }) => {
     const { id, ...window } = call.args;
     // `refuse` let the call through: the conversation holds that file.
     return { ref: files.get(String(id))!, window: window as BlobWindow };

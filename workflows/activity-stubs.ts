@@ -23,7 +23,7 @@ import type { GoalReason } from '../core/effects';
 import type { HookedOutcome } from '../core/hooks';
 import { LOCAL_OWNER } from '../core/blobs';
 import { MODEL_RETRY } from '../core/model-retry';
-import type { McpToolRef, ResolvedGoal, ToolOutcome, ToolSpec, Usage } from '../core/types';
+import type { McpToolRef, ResolvedGoal, ToolSpec, Usage } from '../core/types';
 
 const goalRetry = {
   maximumAttempts: 3,
@@ -36,9 +36,6 @@ const localGoals = proxyLocalActivities<GoalActivities>({ startToCloseTimeout: '
 
 export const { loadSettings, listAgents, describeAgents, checkGoalDraft, createGoal, describeGoalFiles, manageGoal } =
   goals;
-
-/** SearchTools runs here: in-process, its answer recorded as a marker (no round trip to the server). */
-export const searchTools = localGoals.searchTools;
 
 export function resolveGoal(
   goalId: string,
@@ -153,15 +150,17 @@ export const { describeMadeTools, manageMadeTool } = code;
 
 /** The builtins that run an activity of their own (core/builtin-runs.ts), each with the options its file gives. */
 const builtinRuns = Object.fromEntries(
-  BUILTIN_RUNS.map((run) => [
-    run.activity,
-    proxyActivities<Record<string, BuiltinRunStub>>(run.options)[run.activity]!,
-  ]),
+  BUILTIN_RUNS.map((run: BuiltinRun) => {
+    const proxy = run.local
+      ? proxyLocalActivities<Record<string, BuiltinRunStub>>(run.options as LocalActivityOptions)
+      : proxyActivities<Record<string, BuiltinRunStub>>(run.options);
+    return [run.activity, proxy[run.activity]!];
+  }),
 );
-type BuiltinRunStub = (input: unknown) => Promise<ToolOutcome>;
+type BuiltinRunStub = (input: unknown) => Promise<unknown>;
 
-/** A builtin run's activity, its input made from the call by the builtin's file. */
-export function runBuiltin(run: BuiltinRun, input: unknown): Promise<ToolOutcome> {
+/** A builtin run's activity, its input made from the call by the builtin's file: the activity's answer. */
+export function runBuiltin(run: BuiltinRun, input: unknown): Promise<unknown> {
   return builtinRuns[run.activity]!(input);
 }
 

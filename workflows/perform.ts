@@ -20,7 +20,6 @@ import {
   listAgents,
   planTurn,
   resolveGoal,
-  searchTools,
   validatePrompt,
   vetAndPlan,
 } from './activity-stubs';
@@ -59,8 +58,6 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
     check_version: async ({ patchId }) => patched(patchId),
     start_delegates: ({ delegates }) => Promise.all(delegates.map((d) => startDelegate(convo, ctx, d))),
     answer_delegate: ({ childId, answer }) => answerDelegate(childId, answer),
-    search_tools: ({ tools, query, limit }) =>
-      versioned(PATCHES.searchTools, () => searchTools({ tools, query, limit })),
     check_agent_draft: ({ call }) => versioned(PATCHES.createAgent, () => checkGoalDraft(call.args.goal)),
     create_agent: ({ call, request }) =>
       versioned(PATCHES.createAgent, () => createGoal({ draft: call.args.goal, request, callId: call.id })),

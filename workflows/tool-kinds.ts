@@ -8,6 +8,7 @@ import { BUILTIN_RUN_OF } from '../core/builtin-runs';
 import type { ToolCall, ToolOutcome, ToolSpec } from '../core/types';
 import { runBuiltin, runMadeTool, runsLocally, runTool, type ToolCallContext } from './activity-stubs';
 import type { Conversation } from './decider/conversation';
+import { builtinRunContext } from './decider/builtins';
 import { userConversationOf } from './decider/delegations';
 import { failSoft, toolError } from './failures';
 import { PATCHES, type PatchId } from './versions';
@@ -68,8 +69,10 @@ export const TOOL_KINDS: Record<ToolKind, Runner> = {
     const builtin = BUILTIN_RUN_OF[spec.name];
     if (!builtin) return { status: 'tool_error', error: `${spec.name} is not run as a tool call` };
     // The builtin's refusals were checked when its call was decided (workflows/decider/builtins/index.ts).
-    const input = builtin.input(call, convo.log.files);
-    return outcomeOf(await versioned(builtin.patch, () => runBuiltin(builtin, input)));
+    const input = builtin.input(call, builtinRunContext(convo));
+    const answer = await versioned(builtin.patch as PatchId, () => runBuiltin(builtin, input));
+    if (answer && typeof answer === 'object' && 'failed' in answer) return outcomeOf(answer as { failed: string });
+    return builtin.outcome ? builtin.outcome(answer, call) : (answer as ToolOutcome);
   },
 };
 

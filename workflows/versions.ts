@@ -19,8 +19,6 @@ export const PATCHES = {
   oneModelWait: 'one-model-wait',
   /** AskAgent starts child conversations (delegates), whose envelopes come back as the call's result. */
   delegation: 'delegation',
-  /** SearchTools runs as a local activity (a marker in the history). */
-  searchTools: 'search-tools',
   /** CreateAgent checks the draft and writes the goal through activities. */
   createAgent: 'create-agent',
   /** A conversation that reached its token or cost budget ends instead of calling the model again. */

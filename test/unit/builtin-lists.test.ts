@@ -54,6 +54,7 @@ describe('the builtins that run an activity of their own', () => {
 
   it('keeps the patch ids recorded conversations replay by', () => {
     expect(Object.fromEntries(BUILTIN_RUNS.map((run) => [run.spec.name, run.patch]))).toEqual({
+      SearchTools: 'search-tools',
       RunCode: 'run-code',
       ReadFile: 'files',
     });

@@ -1,7 +1,9 @@
 // SearchTools without Temporal: past TOOL_SEARCH_THRESHOLD the LLM is offered the builtins, the tools it used lately,
 // those found this turn and SearchTools; searching is deterministic and finds the right tool for users' requests.
 import { Conversation } from '../../workflows/decider/conversation';
-import { BUILTIN_TOOLS, SEARCH_TOOLS } from '../../core/builtin-specs';
+import { BUILTIN_TOOLS } from '../../core/builtin-specs';
+import { SEARCH_TOOLS, searchTools } from '../../core/search-tools';
+import { builtinRunContext } from '../../workflows/decider/builtins';
 import { ToolIndex } from '../../activities/tool-search';
 import type { ToolSpec } from '../../core/types';
 import { TOOLBOX_HELD_OUT_QUERIES, TOOLBOX_QUERIES, toolboxSpecs } from '../../testkit/toolbox';
@@ -64,21 +66,25 @@ describe('Conversation: SearchTools past TOOL_SEARCH_THRESHOLD', () => {
       toolCalls: [{ id: 's1', tool: SEARCH_TOOLS, args: { query: 'schedule a meeting', limit: 3 } }],
       usage,
     });
-    // The search runs in a local activity over the goal's tools (the builtins left out).
-    const search = next(convo, 'search_tools');
-    expect(search).toMatchObject({ query: 'schedule a meeting', limit: 3 });
-    expect(search.tools).toHaveLength(TOOLBOX.length);
-    convo.apply(search, new ToolIndex(search.tools).find(search.query, search.limit));
+    // The search runs in a local activity over the goal's tools (the builtins left out), as a tool call of its own.
+    const search = next(convo, 'run_tool');
+    expect(search.spec.name).toBe(SEARCH_TOOLS);
+    const input = searchTools.input(search.call, builtinRunContext(convo));
+    expect(input).toMatchObject({ query: 'schedule a meeting', limit: 3 });
+    expect(input.tools).toHaveLength(TOOLBOX.length);
+    const matches = new ToolIndex(input.tools).find(input.query, input.limit);
+    convo.apply(search, searchTools.outcome!(matches, search.call));
     const second = next(convo, 'plan');
     const [found] = convo.messages.filter((m) => m.kind === 'tool');
-    const matches = (
+    const foundNames = (
       found?.kind === 'tool' && found.outcome.status === 'ok'
         ? (found.outcome.result as { matches: { name: string }[] }).matches
         : []
     ).map((m) => m.name);
-    expect(matches).toHaveLength(3);
-    expect(matches[0]).toBe('toolbox__calendar_create_event');
-    expect(offered(second)).toEqual([...matches, 'CompleteGoal', SEARCH_TOOLS]);
+    expect(foundNames).toEqual(matches.map((m) => m.name));
+    expect(foundNames).toHaveLength(3);
+    expect(foundNames[0]).toBe('toolbox__calendar_create_event');
+    expect(offered(second)).toEqual([...foundNames, 'CompleteGoal', SEARCH_TOOLS]);
 
     // It calls one; the next turn offers what it used, not everything it found.
     convo.apply(second, {

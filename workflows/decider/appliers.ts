@@ -1,5 +1,6 @@
 // How each effect's result changes the conversation (Conversation.apply): one function per effect kind, checked by the
 // compiler against the effect's result type. The builtin tools bring their own.
+import { BUILTIN_RUN_OF } from '../../core/builtin-runs';
 import type { Appliers } from '../../core/effects';
 import type { ToolOutcome } from '../../core/types';
 import type { BuiltinAppliers } from './builtins';
@@ -27,6 +28,9 @@ export function appliersFor(convo: ApplierHost): Appliers {
     // What hooks decided about the call follows its outcome, as notes.
     run_tool: (effect, { spent, hooks, ...outcome }) => {
       if (spent) convo.budget.spend(spent, convo.goal.id);
+      // A builtin's outcome may change the conversation (SearchTools offers what it found): before it is recorded.
+      if (effect.spec.kind === 'builtin' && outcome.status === 'ok')
+        BUILTIN_RUN_OF[effect.spec.name]?.took?.(outcome, convo.offer);
       convo.record(effect.call, outcome as ToolOutcome);
       recordDecisions(convo.log, hooks);
     },

@@ -2,7 +2,7 @@
 // TOOL_SEARCH_THRESHOLD, the builtins, the tools it used lately, those SearchTools found this turn, and SearchTools
 // (hundreds of schemas on every request cost time, money and worse picks; every tool stays callable). It also
 // decides when MCP tools are looked at again: they are live, and servers come and go between turns.
-import { SEARCH_TOOLS, SEARCH_TOOLS_SPEC } from '../../core/builtin-specs';
+import { SEARCH_TOOLS, SEARCH_TOOLS_SPEC } from '../../core/search-tools';
 import { READ_FILE, READ_FILE_SPEC } from '../../core/read-file';
 import { HeldFiles } from './files';
 import { interned, internedGoal } from '../interned';

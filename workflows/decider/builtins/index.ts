@@ -11,11 +11,10 @@ import {
   CREATE_AGENT,
   CREATE_TOOL,
   LIST_AGENTS,
-  SEARCH_TOOLS,
 } from '../../../core/builtin-specs';
 import { askAgent } from './ask-agent';
 import { askUser } from './ask-user';
-import { BUILTIN_RUNS, type BuiltinRun } from '../../../core/builtin-runs';
+import { BUILTIN_RUNS, type BuiltinRun, type BuiltinRunContext } from '../../../core/builtin-runs';
 import type { ToolCall, ToolSpec } from '../../../core/types';
 import { argsFit, type Builtin, type BuiltinContext } from './builtin';
 import { changeGoal } from './change-goal';
@@ -23,12 +22,10 @@ import { completeGoal } from './complete-goal';
 import { createAgent } from './create-agent';
 import { createTool } from './create-tool';
 import { listAgents } from './list-agents';
-import { searchTools } from './search-tools';
 
 /** A conversation's builtins (each may keep state of its own), and how they take in their effects' results. */
 export function createBuiltins(convo: BuiltinContext) {
   const list = listAgents(convo);
-  const search = searchTools(convo);
   const create = createAgent(convo);
   const ask = askAgent(convo);
   const made = createTool(convo);
@@ -38,7 +35,6 @@ export function createBuiltins(convo: BuiltinContext) {
     [COMPLETE_GOAL]: completeGoal(convo),
     [ASK_AGENT]: ask,
     [ASK_USER]: askUser(convo),
-    [SEARCH_TOOLS]: search,
     [CREATE_AGENT]: create,
     [CREATE_TOOL]: made,
     ...Object.fromEntries(BUILTIN_RUNS.map((run) => [run.spec.name, builtinRun(convo, run)])),
@@ -47,7 +43,6 @@ export function createBuiltins(convo: BuiltinContext) {
     table,
     appliers: {
       ...list.appliers,
-      ...search.appliers,
       ...create.appliers,
       ...ask.appliers,
       ...made.appliers,
@@ -60,12 +55,17 @@ function builtinRun(convo: BuiltinContext, run: BuiltinRun): Builtin {
   return {
     decide: (call: ToolCall, spec: ToolSpec) => {
       if (!argsFit(convo, call, spec)) return undefined;
-      const refused = run.refuse?.(call, convo.log.files);
+      const refused = run.refuse?.(call, builtinRunContext(convo));
       if (refused === undefined) return { kind: 'run_tool', call, spec };
       convo.record(call, { status: 'tool_error', error: refused });
       return undefined;
     },
   };
+}
+
+/** What of the conversation a builtin run reads to make its activity's input (core/builtin-run.ts). */
+export function builtinRunContext(convo: Pick<BuiltinContext, 'log' | 'offer'>): BuiltinRunContext {
+  return { files: convo.log.files, tools: convo.offer.tools.filter((t) => t.kind !== 'builtin') };
 }
 
 /** The appliers of the effects only builtins ask for. */
