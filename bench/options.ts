@@ -11,7 +11,7 @@ export type PartName = (typeof PARTS)[number];
 export type * from './part-options';
 import type { Counts } from './part-options';
 
-/** `npm run bench`: about 20 minutes on 2 cores. */
+/** `npm run bench`: every part with its full counts. */
 export const FULL: Counts = {
   turns: { iterations: 200, warmup: 20, turnsPerConversation: 50 },
   oneModelWait: { latenciesMs: [100, 300], runs: 3, iterations: 20 },
