@@ -14,11 +14,8 @@ export interface BenchContext {
   interrupts: Interrupts;
 }
 
-/**
- * What every part's run gives back: its tables as text, and its figures, saved under the part's name in the results
- * file. Its targets are judged through verdict.ts's `judge` as it measures; the run gives each part's result its
- * verdicts (what was measured, the bar, met or missed), prints them in one table and fails a full run that missed one.
- */
+/** What every part's run gives back: its tables as text, and its figures (saved under its name in the results file).
+ * Its targets are judged through verdict.ts's `judge`; the run attaches them to the part's result (run-report.ts). */
 export interface BenchPart {
   text: string;
   figures: Record<string, unknown>;

@@ -11,7 +11,7 @@ import type { McpOptions } from './options';
 import { mcpCallJson, mcpCallLines } from './report/mcp-calls-report';
 import { discoveryJson, discoveryLines } from './report/mcp-discovery-report';
 import { benchDiscovery, type DiscoverySampler } from './scenarios/mcp-discovery';
-import { round } from './stats';
+import { round, seconds } from './stats';
 
 export async function runMcpBench(ctx: BenchContext, opts: McpOptions): Promise<BenchPart> {
   const started = performance.now();
@@ -58,5 +58,3 @@ function render(
   };
   return { text, figures: json };
 }
-
-const seconds = (ms: number) => (ms / 1000).toFixed(1);

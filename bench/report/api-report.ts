@@ -2,7 +2,7 @@
 // token + 30 ms at p50).
 import type { ApiOptions } from '../options';
 import type { FirstTokenSample } from '../scenarios/api-first-token';
-import { formatMs, round, roundSummary, summarize, table, type Summary } from '../stats';
+import { formatMs, round, roundSummary, seconds, summarize, type Summary, table } from '../stats';
 import { STREAMED_REPLY } from '../streaming-model';
 import { judge } from '../verdict';
 
@@ -21,7 +21,6 @@ type Field = (typeof FIELDS)[number];
 
 const statsOf = (samples: FirstTokenSample[]) =>
   Object.fromEntries(FIELDS.map((f) => [f, summarize(samples.map((s) => s[f]))])) as Record<Field, Summary>;
-const seconds = (ms: number) => (ms / 1000).toFixed(1);
 const chunks = STREAMED_REPLY.match(/\s*\S+\s*/g)!.length;
 
 export function renderApiBench(f: ApiBenchFacts): { text: string; figures: Record<string, unknown> } {

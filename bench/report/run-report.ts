@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { BenchPart } from '../context';
 import { PARTS, type PartName } from '../options';
 import { sdkVersion, type BenchServer } from '../server';
-import { round } from '../stats';
+import { round, seconds } from '../stats';
 import { verdicts, verdictTable, type Verdict } from '../verdict';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -71,8 +71,6 @@ export function printAndSave(facts: RunFacts, results: PartResult[]): void {
 
 /** one-model-wait → oneModelWait, as the results file has always named them. */
 const jsonKey = (name: PartName) => name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
-
-const seconds = (ms: number) => (ms / 1000).toFixed(1);
 
 function header({ server, quick, parts }: RunFacts): string {
   const cpus = os.cpus();
