@@ -70,9 +70,13 @@ export const TOOL_KINDS: Record<ToolKind, Runner> = {
     if (!builtin) return { status: 'tool_error', error: `${spec.name} is not run as a tool call` };
     // The builtin's refusals were checked when its call was decided (workflows/decider/builtins/index.ts).
     const input = builtin.input(call, builtinRunContext(convo));
-    const answer = await versioned(builtin.patch as PatchId, () => runBuiltin(builtin, input));
-    if (answer && typeof answer === 'object' && 'failed' in answer) return outcomeOf(answer as { failed: string });
-    return builtin.outcome ? builtin.outcome(answer, call) : (answer as ToolOutcome);
+    // The patch id is one of PATCHES (test/unit/builtin-lists.test.ts); the answer becomes the call's outcome as the
+    // builtin's file says, inside the run, so a failure and an answer end the same way.
+    const run = async () => {
+      const answer = await runBuiltin(builtin, input);
+      return builtin.outcome ? builtin.outcome(answer, call) : (answer as ToolOutcome);
+    };
+    return outcomeOf(await versioned(builtin.patch as PatchId, run));
   },
 };
 

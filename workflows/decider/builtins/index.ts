@@ -37,7 +37,7 @@ export function createBuiltins(convo: BuiltinContext) {
     [ASK_USER]: askUser(convo),
     [CREATE_AGENT]: create,
     [CREATE_TOOL]: made,
-    ...Object.fromEntries(BUILTIN_RUNS.map((run) => [run.spec.name, builtinRun(convo, run)])),
+    ...Object.fromEntries(BUILTIN_RUNS.map((run) => [run.spec.name, decidedAsRun(convo, run)])),
   };
   return {
     table,
@@ -51,7 +51,7 @@ export function createBuiltins(convo: BuiltinContext) {
 }
 
 /** A builtin that runs an activity of its own: its arguments checked, then its refusal or its run. */
-function builtinRun(convo: BuiltinContext, run: BuiltinRun): Builtin {
+function decidedAsRun(convo: BuiltinContext, run: BuiltinRun): Builtin {
   return {
     decide: (call: ToolCall, spec: ToolSpec) => {
       if (!argsFit(convo, call, spec)) return undefined;
