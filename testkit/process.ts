@@ -52,28 +52,37 @@ export async function startProcess(
   };
   let output = '';
   const listeners = new Set<() => void>();
-  let readyAt = NaN;
-  let onReady: (m: RegExpExecArray) => void = () => {};
-  const matched = new Promise<RegExpExecArray>((resolve) => (onReady = resolve));
   const onData = (d: Buffer) => {
     output += d.toString();
-    const m = Number.isNaN(readyAt) ? opts.ready.exec(output) : null;
-    if (m) {
-      readyAt = performance.now();
-      onReady(m);
-    }
     for (const listener of listeners) listener();
   };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
-  let timer: NodeJS.Timeout | undefined;
-  const ready = await Promise.race([
-    matched,
-    exited.then(() => undefined),
-    // Cleared below: a pending timer would keep jest from exiting after the tests.
-    new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), opts.timeoutMs ?? 60_000))),
-  ]);
-  clearTimeout(timer);
+  /** The first match of `pattern` in the output from `from` on, within `timeoutMs`; null once it exits without one. */
+  const whenPrinted = async (pattern: RegExp, from: number, timeoutMs: number) => {
+    const find = () => pattern.exec(output.slice(from));
+    const now = find();
+    if (now) return now;
+    let listener = () => {};
+    let timer: NodeJS.Timeout | undefined;
+    const found = await Promise.race([
+      new Promise<RegExpExecArray>((resolve) => {
+        listener = () => {
+          const m = find();
+          if (m) resolve(m);
+        };
+        listeners.add(listener);
+      }),
+      exited.then(find),
+      // Cleared below: a pending timer would keep jest from exiting after the tests.
+      new Promise<RegExpExecArray | null>((resolve) => (timer = setTimeout(() => resolve(find()), timeoutMs))),
+    ]);
+    listeners.delete(listener);
+    clearTimeout(timer);
+    return found;
+  };
+  const ready = await whenPrinted(opts.ready, 0, opts.timeoutMs ?? 60_000);
+  const readyAt = performance.now();
   if (!ready) {
     signal('SIGKILL');
     throw new Error(`${opts.what} did not start:\n${output}`);
@@ -86,20 +95,7 @@ export async function startProcess(
     spawnedAt,
     readyAt,
     exited,
-    async printed(pattern, from, timeoutMs) {
-      const seen = () => pattern.test(output.slice(from));
-      if (seen()) return true;
-      let listener = () => {};
-      let timer: NodeJS.Timeout | undefined;
-      const result = await Promise.race([
-        new Promise<boolean>((resolve) => listeners.add((listener = () => seen() && resolve(true)))),
-        exited.then(() => seen()),
-        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(seen()), timeoutMs))),
-      ]);
-      listeners.delete(listener);
-      clearTimeout(timer);
-      return result;
-    },
+    printed: async (pattern, from, timeoutMs) => (await whenPrinted(pattern, from, timeoutMs)) !== null,
     async end(s, killAfterMs) {
       if (gone()) return;
       signal(s);
