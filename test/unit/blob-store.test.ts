@@ -188,6 +188,40 @@ describe('KeyedBlobStore: a release that puts a blob back', () => {
   });
 });
 
+describe('FsBlobStore: a release killed mid-delete', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), 'blobs-killed-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('loses nothing held: a conversation that puts or holds the contents after the kill reads them whole', async () => {
+    const store = new FsBlobStore(dir, describeText, DEFAULT_BLOB_LIMITS);
+    const bytes = sharedContent(7);
+    const { id } = await store.put(bytes, { name: 'a.txt', owner: 'owner-a', conversationId: 'a' });
+    // Another process releases conversation a and dies with the blob moved aside (the only copy of its bytes).
+    const killed = await new Promise<NodeJS.Signals | null>((resolve) => {
+      const p = spawn(process.execPath, ['--require', 'tsx/cjs', 'test/helpers/blob-release-killed.ts', dir, 'a'], {
+        cwd: ROOT,
+        stdio: 'ignore',
+      });
+      p.once('exit', (_code, signal) => resolve(signal));
+    });
+    expect(killed).toBe('SIGKILL');
+    expect(files(dir).filter((f) => f.startsWith('trash/'))).toHaveLength(1);
+    // The same contents put by another conversation are written again, whole, once; a third conversation holds them.
+    await store.put(bytes, { name: 'b.txt', owner: 'owner-b', conversationId: 'b' });
+    await store.hold(id, 'c', 'owner-c');
+    expect(Buffer.compare(Buffer.from(await store.get(id)), Buffer.from(bytes))).toBe(0);
+    // Owners stay until the blob is deleted, as when a releases while others hold it.
+    expect((await store.stat(id))?.owners).toEqual(['owner-a', 'owner-b', 'owner-c']);
+    // The release retried (as its activity is, on another worker) deletes nothing held; released by all three, the
+    // blob is deleted once, and what the killed process had moved aside is all that is left.
+    expect(await store.release('a')).toBe(0);
+    expect((await store.release('b')) + (await store.release('c'))).toBe(1);
+    expect(files(dir).every((f) => f.startsWith('trash/'))).toBe(true);
+    expect(files(dir)).toHaveLength(1);
+  }, 30_000);
+});
+
 describe('FsBlobStore shared by processes', () => {
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), 'blobs-shared-'))));
