@@ -171,7 +171,6 @@ describe('JSON reader', () => {
     const ms = performance.now() - started;
     expect(about.preview).toMatch(/^JSON, an object with 1 key: rows;/);
     expect(read).toMatchObject({ text: '[\n  "SKU-19999"\n]', matched: 1, more: false });
-    expect(ms).toBeLessThan(3000);
     if (process.env.READER_TIMINGS) console.log(`describe and query 3 MB JSON: ${ms.toFixed(0)} ms`);
   });
 
@@ -194,7 +193,7 @@ describe('JSON reader', () => {
 describe('CSV reader', () => {
   const csv = makeCsv(50_000);
 
-  it('describes 50,000 rows with their columns quickly', async () => {
+  it('describes 50,000 rows with their columns', async () => {
     const started = performance.now();
     const about = await describeFile(csv, 'orders.csv');
     const ms = performance.now() - started;
@@ -204,7 +203,6 @@ describe('CSV reader', () => {
       /^CSV table, 50,000 rows × 5 columns\nid,city,amount,active,zip\n0,Paris,0.5,true,00000\n/,
     );
     expect(about.preview.length).toBeLessThanOrEqual(PREVIEW_CHARS);
-    expect(ms).toBeLessThan(3000);
     if (process.env.READER_TIMINGS) console.log(`describe 50k-row CSV: ${ms.toFixed(0)} ms`);
   });
 
@@ -234,7 +232,6 @@ describe('CSV reader', () => {
     expect(big.matched).toBe(500);
     expect(big.rows?.map((r) => r[0])).toEqual([990, 991, 992, 993, 994]);
     expect(big.next).toEqual({ rows: { from: 5, count: 5 }, where: { column: 'amount', op: '>=', value: '990' } });
-    expect(ms).toBeLessThan(3000);
     if (process.env.READER_TIMINGS) console.log(`filter 50k-row CSV: ${ms.toFixed(0)} ms`);
 
     const lima = await readWindow(
