@@ -31,7 +31,7 @@ export function createGoalActivities({
   discovery,
   goalsFolder,
   made,
-}: GoalDeps): GoalActivities & Pick<BuiltinRunActivities, 'searchTools'> {
+}: GoalDeps): GoalActivities & Pick<BuiltinRunActivities, 'searchTools' | 'checkGoalDraft' | 'createGoal'> {
   // A tool made (or dropped in the folder) since the last look is known before a goal or a draft names it.
   const fresh = async () => made?.refresh();
   const drafts = goalsFolder
@@ -50,6 +50,8 @@ export function createGoalActivities({
       return indexes.search(catalog, query, limit);
     },
 
+    // CreateAgent's check before the user sees the draft (why it cannot be a goal; none: it can), and its write once
+    // approved (checked again, with its provenance).
     async checkGoalDraft(draft) {
       if (!drafts) throw noFolder();
       await fresh();

@@ -6,7 +6,6 @@ import type {
   CatalogSummary,
   ChatMessage,
   Goal,
-  AgentDraftResult,
   GoalProvenance,
   HttpToolRef,
   McpToolRef,
@@ -16,7 +15,7 @@ import type {
   ToolSpec,
   Usage,
 } from './types';
-import type { MadeToolSummary, ToolDraftCheck } from './made-tools';
+import type { MadeToolSummary } from './made-tools';
 import type { HookDecision, HookedOutcome, PromptScreening } from './hooks';
 import type { EndpointFeatures, PromptOpening, PromptRef, ResourceRead, ResourceRef } from './mcp-features';
 
@@ -29,10 +28,6 @@ export interface GoalActivities {
   /** Fails with the non-retryable `UnknownGoal` for an id no goal has. With `known` (a catalog version) and no change
    * since, the answer says `unchanged` and carries no tools. */
   resolveGoal(goalId: string, known?: string): Promise<ResolvedGoal>;
-  /** CreateAgent, before the user sees the draft: why it cannot be a goal (none: it can). */
-  checkGoalDraft(draft: unknown): Promise<{ problems: string[] }>;
-  /** CreateAgent, once approved: checks again and writes the goal file, with its provenance. */
-  createGoal(input: { draft: unknown; request: string; callId: string }): Promise<AgentDraftResult>;
   /** `agent goals`: the goals folder's files, with provenance; disable, enable or remove one. */
   describeGoalFiles(): Promise<GoalFileSummary[]>;
   manageGoal(input: { action: 'disable' | 'enable' | 'remove'; goalId: string }): Promise<GoalFileSummary>;
@@ -58,14 +53,6 @@ export interface AgentsDescription {
 
 /** Model-written code, run in the worker's sandbox (tools/made/), and the made tools' registry. */
 export interface CodeActivities {
-  /** CreateTool, before the user sees the draft: why it cannot be a tool (none: it can), and its examples' runs. */
-  checkToolDraft(draft: unknown): Promise<ToolDraftCheck>;
-  /** CreateTool, once approved: checks again and writes the tool's next version; the spec conversations call. */
-  createTool(input: {
-    draft: unknown;
-    request: string;
-    callId: string;
-  }): Promise<{ spec: ToolSpec; file: string } | { problems: string[] }>;
   /** A made tool's call: version `version` of `name`, run in the sandbox. */
   runMadeTool(
     input: { name: string; version: number; args: Record<string, unknown> } & ToolCaller,

@@ -2,9 +2,8 @@
 // EffectInputs and EffectResults keeps both halves checked by the compiler: perform(effect) must return the
 // result of that effect's kind, and Conversation.apply(effect, result) receives exactly that type, with no casts.
 import type { BlobRef } from './blobs';
-import type { AgentSummary, AgentDraftResult, ResolvedGoal, ToolCall, ToolSpec, Usage } from './types';
+import type { AgentSummary, ResolvedGoal, ToolCall, ToolSpec, Usage } from './types';
 import type { AgentGoalInput, ConfirmDecision } from './conversation-types';
-import type { ToolDraftCheck } from './made-tools';
 import type { AnsweredQuestion } from './tool-questions';
 import type { PlanRequest, PlanResult, PromptVerdict, ValidateRequest, VetAndPlanRequest } from './activity-types';
 import type { HookedOutcome } from './hooks';
@@ -37,9 +36,10 @@ interface EffectInputs {
   /** Validation and planning in one activity (PATCHES.oneModelWait); the prompt is already in the transcript. */
   vet_and_plan: { prompt: QueuedPrompt; request: VetAndPlanRequest };
   plan: { request: PlanRequest };
-  /** A tool call of any kind (native, MCP, HTTP API, made, and the builtins that run an activity of their own):
-   * workflows/tool-kinds.ts runs it by its kind. */
-  run_tool: { call: ToolCall; spec: ToolSpec };
+  /** A tool call of any kind (native, MCP, HTTP API, made, and the builtins that run activities of their own):
+   * workflows/tool-kinds.ts runs it by its kind. `check`: a builtin's check before the user is asked to approve the
+   * call (core/builtin-run.ts), whose ok outcome is what the user is shown, not the call's result. */
+  run_tool: { call: ToolCall; spec: ToolSpec; check?: true };
   /** For the ListAgents call, or (no call) the list a multi-goal run starts with. */
   list_agents: { call?: ToolCall };
   /** Whether this run takes a versioned path (a PATCHES id): patched() answers, and a replayed older run says false. */
@@ -49,14 +49,6 @@ interface EffectInputs {
   start_delegates: { delegates: DelegateStart[] };
   /** The user's answer to a delegate's approval or question, sent down to it. */
   answer_delegate: { childId: string; answer: DelegateAnswer };
-  /** CreateAgent: the draft checked against the live catalog before the user is shown it. */
-  check_agent_draft: { call: ToolCall };
-  /** CreateAgent, approved: the goal written, with the request that asked for it. */
-  create_agent: { call: ToolCall; request: string };
-  /** CreateTool: the draft checked (its examples run in the sandbox) before the user is shown it. */
-  check_tool_draft: { call: ToolCall };
-  /** CreateTool, approved: the tool's next version written, with the request that asked for it. */
-  create_tool: { call: ToolCall; request: string };
 }
 
 export interface DelegateStart {
@@ -75,19 +67,15 @@ export interface EffectResults {
   vet_and_plan: PromptVerdict | StepFailure;
   plan: PlanResult | StepFailure;
   /** `spent`: what the tool's use of our model cost (an MCP server's sampling), counted in the conversation's usage;
-   * `hooks`: what hooks decided about the call, recorded in the transcript. */
-  run_tool: HookedOutcome & { spent?: Usage };
+   * `hooks`: what hooks decided about the call, recorded in the transcript; `answer`: a builtin run's activity
+   * answer, for what it changes in the conversation (its `took`). */
+  run_tool: HookedOutcome & { spent?: Usage; answer?: unknown };
   list_agents: AgentSummary[] | StepFailure;
   check_version: boolean;
   resolve_goal: ResolvedGoal | StepFailure;
   start_delegates: DelegateStarted[];
   /** Whether the signal reached the delegate (it may have ended meanwhile). */
   answer_delegate: true | StepFailure;
-  check_agent_draft: { problems: string[] } | StepFailure;
-  create_agent: AgentDraftResult | StepFailure;
-  check_tool_draft: ToolDraftCheck | StepFailure;
-  /** The new tool's spec when it was written. */
-  create_tool: { spec: ToolSpec; file: string } | { problems: string[] } | StepFailure;
 }
 
 export type EffectKind = keyof EffectInputs;

@@ -44,5 +44,5 @@ export const searchTools = builtinRun({
     limit: typeof call.args.limit === 'number' ? call.args.limit : undefined,
   }),
   outcome: (matches: ToolMatch[], call) => ({ status: 'ok', result: { query: String(call.args.query), matches } }),
-  took: (outcome, host) => host.found((outcome.result as { matches: ToolMatch[] }).matches.map((m) => m.name)),
+  took: (matches, host) => host.found(matches.map((m) => m.name)),
 });

@@ -3,17 +3,9 @@
 // resolveGoal activity, so a replay sees the tools the original run saw and a later turn sees a changed registry.
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureTypes } from '../core/activity-types';
-import {
-  ASK_AGENT,
-  askAgentSpec,
-  BUILTIN_TOOLS,
-  CHANGE_GOAL,
-  COMPLETE_GOAL,
-  CREATE_AGENT,
-  CREATE_TOOL,
-  createAgentSpec,
-  LIST_AGENTS,
-} from '../core/builtin-specs';
+import { ASK_AGENT, askAgentSpec, BUILTIN_TOOLS, CHANGE_GOAL, COMPLETE_GOAL, LIST_AGENTS } from '../core/builtin-specs';
+import { CREATE_AGENT, createAgentSpec } from '../core/create-agent';
+import { CREATE_TOOL } from '../core/create-tool';
 import type { Goal, ResolvedGoal, Settings, ToolSpec } from '../core/types';
 import { selectTools, versionOf, type McpDiscovery } from '../endpoints/catalog';
 import type { ToolRegistry } from '../tools/tool-registry';

@@ -18,7 +18,7 @@ import {
   type ToolCaller,
 } from '../core/activity-types';
 import { ACTIVITY_STEPS } from '../core/activity-steps';
-import { BUILTIN_RUNS, type BuiltinRun } from '../core/builtin-runs';
+import { BUILTIN_RUNS, type BuiltinRun, type BuiltinStep } from '../core/builtin-runs';
 import type { GoalReason } from '../core/effects';
 import type { HookedOutcome } from '../core/hooks';
 import { LOCAL_OWNER } from '../core/blobs';
@@ -34,8 +34,7 @@ const goals = proxyActivities<GoalActivities>({ startToCloseTimeout: '10 seconds
  * round trip); a cold discovery still fits its timeout. */
 const localGoals = proxyLocalActivities<GoalActivities>({ startToCloseTimeout: '30 seconds', retry: goalRetry });
 
-export const { loadSettings, listAgents, describeAgents, checkGoalDraft, createGoal, describeGoalFiles, manageGoal } =
-  goals;
+export const { loadSettings, listAgents, describeAgents, describeGoalFiles, manageGoal } = goals;
 
 export function resolveGoal(
   goalId: string,
@@ -136,9 +135,7 @@ export const { describeEndpointFeatures, readResource, getPrompt } = proxyActivi
 
 /**
  * Made tools: the sandbox stops a call after its CPU limit (SANDBOX_TIMEOUT_MS, at most 5 s), so an attempt that
- * takes 30 s lost its worker; pure code is safe to run again elsewhere. A draft check (every example twice) and
- * CreateTool's write heartbeat between runs: a worker that dies there is noticed within the heartbeat timeout, and the
- * retried write finds its own file.
+ * takes 30 s lost its worker; pure code is safe to run again elsewhere.
  */
 const CODE_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
@@ -148,29 +145,26 @@ const code = proxyActivities<CodeActivities>(CODE_OPTIONS);
 
 export const { describeMadeTools, manageMadeTool } = code;
 
-/** The builtins that run an activity of their own (core/builtin-runs.ts), each with the options its file gives. */
-const builtinRuns = Object.fromEntries(
-  BUILTIN_RUNS.map((run: BuiltinRun) => {
-    const proxy = run.local
-      ? proxyLocalActivities<Record<string, BuiltinRunStub>>(run.options as LocalActivityOptions)
-      : proxyActivities<Record<string, BuiltinRunStub>>(run.options);
-    return [run.activity, proxy[run.activity]!];
+/** The activities of the builtins that run activities of their own (core/builtin-runs.ts), each with the options its
+ * file gives: each run's, and each check's. */
+const builtinSteps = Object.fromEntries(
+  BUILTIN_RUNS.flatMap((run: BuiltinRun) => (run.check ? [run, run.check] : [run])).map((step: BuiltinStep) => {
+    const proxy = step.local
+      ? proxyLocalActivities<Record<string, BuiltinStepStub>>(step.options as LocalActivityOptions)
+      : proxyActivities<Record<string, BuiltinStepStub>>(step.options);
+    return [step.activity, proxy[step.activity]!];
   }),
 );
-type BuiltinRunStub = (input: unknown) => Promise<unknown>;
+type BuiltinStepStub = ActivityFunctionWithOptions<(input: unknown) => Promise<unknown>>;
 
-/** A builtin run's activity, its input made from the call by the builtin's file: the activity's answer. */
-export function runBuiltin(run: BuiltinRun, input: unknown): Promise<unknown> {
-  return builtinRuns[run.activity]!(input);
+/** A builtin's activity (its run's or its check's), its input made from the call by the builtin's file: the answer.
+ * One that heartbeats gets the conversation's HEARTBEAT_TIMEOUT. */
+export function runBuiltin(step: BuiltinStep, input: unknown, heartbeatSeconds?: number): Promise<unknown> {
+  const stub = builtinSteps[step.activity]!;
+  return step.heartbeats
+    ? stub.executeWithOptions({ ...step.options, heartbeatTimeout: heartbeat(heartbeatSeconds) }, [input])
+    : stub(input);
 }
-
-/** A tool draft's check (its examples run twice) or CreateTool's write: heartbeating, so a dead worker is noticed. */
-function drafting<A, R>(activity: ActivityFunctionWithOptions<(arg: A) => Promise<R>>) {
-  return (arg: A, heartbeatSeconds?: number): Promise<R> =>
-    activity.executeWithOptions({ ...CODE_OPTIONS, heartbeatTimeout: heartbeat(heartbeatSeconds) }, [arg]);
-}
-export const checkToolDraft = drafting(code.checkToolDraft);
-export const createTool = drafting(code.createTool);
 
 /** A made tool's call, named in the Temporal UI by the tool and its version. */
 export function runMadeTool(

@@ -12,23 +12,13 @@ import {
 import type { DelegateAnswer, DelegateStart, DelegateStarted, Performers } from '../core/effects';
 import { answerToolQuestionSignal, confirmSignal, userPromptSignal } from '../core/messages';
 import type { AgentGoalInput, Transcript } from '../core/conversation-types';
-import {
-  checkGoalDraft,
-  checkToolDraft,
-  createGoal,
-  createTool,
-  listAgents,
-  planTurn,
-  resolveGoal,
-  validatePrompt,
-  vetAndPlan,
-} from './activity-stubs';
+import { listAgents, planTurn, resolveGoal, validatePrompt, vetAndPlan } from './activity-stubs';
 import type { Conversation } from './decider/conversation';
 import { DEFAULT_DELEGATION_LIMITS } from './decider/delegations';
 import { envelopeOf, envelopeOfFailure } from './envelope';
 import { failSoft } from './failures';
 import { withFallback } from './fallback';
-import { kindOf, TOOL_KINDS, versioned } from './tool-kinds';
+import { kindOf, TOOL_KINDS } from './tool-kinds';
 import { PATCHES, type RunVersions } from './versions';
 
 /** What performing needs beyond the conversation. */
@@ -50,20 +40,14 @@ export function performers(convo: Conversation, ctx: PerformContext): Performers
       withFallback(convo, (model, giveUp) => vetAndPlan({ ...request, ...model }, giveUp, heartbeat())),
     plan: ({ request }) =>
       withFallback(convo, (model, giveUp) => planTurn({ ...request, ...model }, giveUp, heartbeat())),
-    run_tool: ({ call, spec }) =>
-      TOOL_KINDS[kindOf(spec)]({ call, spec, convo, waitWhenCancelled: !!ctx.versions().cancelAndExpire }),
+    run_tool: ({ call, spec, check }) =>
+      TOOL_KINDS[kindOf(spec)]({ call, spec, check, convo, waitWhenCancelled: !!ctx.versions().cancelAndExpire }),
     list_agents: () => failSoft(() => listAgents()),
     resolve_goal: (effect) =>
       failSoft(() => resolveGoal(effect.goalId, effect.why, effect.why === 'refresh' ? effect.known : undefined)),
     check_version: async ({ patchId }) => patched(patchId),
     start_delegates: ({ delegates }) => Promise.all(delegates.map((d) => startDelegate(convo, ctx, d))),
     answer_delegate: ({ childId, answer }) => answerDelegate(childId, answer),
-    check_agent_draft: ({ call }) => versioned(PATCHES.createAgent, () => checkGoalDraft(call.args.goal)),
-    create_agent: ({ call, request }) =>
-      versioned(PATCHES.createAgent, () => createGoal({ draft: call.args.goal, request, callId: call.id })),
-    check_tool_draft: ({ call }) => versioned(PATCHES.createTool, () => checkToolDraft(call.args, heartbeat())),
-    create_tool: ({ call, request }) =>
-      versioned(PATCHES.createTool, () => createTool({ draft: call.args, request, callId: call.id }, heartbeat())),
   };
 }
 

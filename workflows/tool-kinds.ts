@@ -1,7 +1,8 @@
 // How the workflow runs a tool call of each kind: the one place a kind's activity is chosen (perform.ts's run_tool
 // looks the kind up here instead of branching). Each kind keeps the patch that brought it, checked where it always
-// was, so a recorded conversation replays the commands it scheduled. A builtin that only runs an activity of its own
-// (core/builtin-runs.ts) is run from its entry there: its call is a run_tool effect like any other tool's.
+// was, so a recorded conversation replays the commands it scheduled. A builtin that runs activities of its own
+// (core/builtin-runs.ts) is run from its entry there: its call, and its check before approval, are run_tool effects
+// like any other tool's.
 import { patched, workflowInfo } from '@temporalio/workflow';
 import type { ResultOf } from '../core/effects';
 import { BUILTIN_RUN_OF } from '../core/builtin-runs';
@@ -20,6 +21,8 @@ export interface ToolRun {
   call: ToolCall;
   spec: ToolSpec;
   convo: Conversation;
+  /** A builtin's check before the user is asked to approve the call, not its run (core/builtin-run.ts). */
+  check?: true;
   /** A cancelled call is waited for until it stops (PATCHES.cancelAndExpire). */
   waitWhenCancelled: boolean;
 }
@@ -65,20 +68,32 @@ export const TOOL_KINDS: Record<ToolKind, Runner> = {
     const caller = { owner: convo.input.owner, goalId: convo.goal.id };
     return outcomeOf(await versioned(PATCHES.createTool, () => runMadeTool(spec, call.args, caller)));
   },
-  builtin: async ({ call, spec, convo }) => {
+  builtin: async ({ call, spec, check, convo }) => {
     const builtin = BUILTIN_RUN_OF[spec.name];
     if (!builtin) return { status: 'tool_error', error: `${spec.name} is not run as a tool call` };
+    const step = check ? builtin.check : builtin;
+    if (!step) return { status: 'tool_error', error: `${spec.name} has no check` };
     // The builtin's refusals were checked when its call was decided (workflows/decider/builtins/index.ts).
-    const input = builtin.input(call, builtinRunContext(convo));
+    const input = step.input(call, builtinRunContext(convo));
     // The patch id is one of PATCHES (test/unit/builtin-lists.test.ts); the answer becomes the call's outcome as the
     // builtin's file says, inside the run, so a failure and an answer end the same way.
-    const run = async () => {
-      const answer = await runBuiltin(builtin, input);
+    let answer: unknown;
+    const run = async (): Promise<ToolOutcome> => {
+      answer = await runBuiltin(step, input, convo.settings.heartbeatTimeoutSeconds);
+      if (builtin.check && check) return checked(builtin.check.verdict(answer));
       return builtin.outcome ? builtin.outcome(answer, call) : (answer as ToolOutcome);
     };
-    return outcomeOf(await versioned(builtin.patch as PatchId, run));
+    const outcome = outcomeOf(await versioned(builtin.patch as PatchId, run));
+    return check || outcome.status !== 'ok' ? outcome : { ...outcome, answer };
   },
 };
+
+/** A check's verdict as an outcome: its problems are the call's invalid input; ok, what the user is shown. */
+function checked(verdict: { problems: string[] } | { shown: string[] }): ToolOutcome {
+  return 'problems' in verdict
+    ? { status: 'invalid_input', problems: verdict.problems, missing: [] }
+    : { status: 'ok', result: { shown: verdict.shown } };
+}
 
 function outcomeOf(outcome: ToolOutcome | { failed: string }): ToolOutcome {
   return 'failed' in outcome ? { status: 'tool_error', error: outcome.failed } : outcome;

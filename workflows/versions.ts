@@ -19,12 +19,8 @@ export const PATCHES = {
   oneModelWait: 'one-model-wait',
   /** AskAgent starts child conversations (delegates), whose envelopes come back as the call's result. */
   delegation: 'delegation',
-  /** CreateAgent checks the draft and writes the goal through activities. */
-  createAgent: 'create-agent',
   /** A conversation that reached its token or cost budget ends instead of calling the model again. */
   budgets: 'budgets',
-  /** CreateTool checks and writes made tools through activities, and made tools run as the runMadeTool activity. */
-  createTool: 'create-tool',
   /** HTTP API operations (`httpApis`) run as the callHttpTool activity. */
   httpApis: 'http-apis',
   /** A model call that keeps failing in a way another model could fix is made again with the next fallback model
@@ -33,8 +29,9 @@ export const PATCHES = {
   /** A native tool served by this worker runs as a local activity: its result is recorded with the workflow task that
    * asked for it (a marker), saving the tool step a workflow task and a server round trip. */
   localNativeTools: 'local-native-tools',
-  /** Each builtin that runs an activity of its own came with a patch, named in its file (core/builtin-runs.ts lists
-   * them): keyed here by its activity. */
+  /** Each builtin that runs activities of its own came with a patch, named in its file (core/builtin-runs.ts lists
+   * them): keyed here by its run's activity. CreateAgent's (createGoal: its check and write) and CreateTool's
+   * (createTool: its check and write, and made tools run as the runMadeTool activity) are among them. */
   ...BUILTIN_RUN_PATCHES,
 } as const;
 

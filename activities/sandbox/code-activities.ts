@@ -21,7 +21,7 @@ export function createCodeActivities(
   { limits = DEFAULT_SANDBOX_LIMITS, made, modelName }: CodeDeps = {},
   /** The tool pipeline: a made tool's call goes the way every tool call does (hooks, claim check). */
   callTool: CallTool = toolPipeline({}),
-): CodeActivities & Pick<BuiltinRunActivities, 'runCode'> {
+): CodeActivities & Pick<BuiltinRunActivities, 'runCode' | 'checkToolDraft' | 'createTool'> {
   const registry = () => {
     if (made) return made;
     throw ApplicationFailure.nonRetryable(
@@ -38,6 +38,8 @@ export function createCodeActivities(
         : { status: 'tool_error', error: result.error };
     },
 
+    // CreateTool's check before the user sees the draft (why it cannot be a tool, and its examples' runs), and its
+    // write once approved (checked again; the spec of exactly the version written).
     async checkToolDraft(draft) {
       const { problems, runs } = await whileHeartbeating(() => registry().check(draft));
       return { problems, runs };

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ACTIVITY_STEPS } from '../../core/activity-steps';
 import { BUILTIN_TOOLS } from '../../core/builtin-specs';
-import { BUILTIN_RUNS } from '../../core/builtin-runs';
+import { BUILTIN_RUNS, type BuiltinRun } from '../../core/builtin-runs';
 import { PATCHES } from '../../workflows/versions';
 import type { BuiltinContext } from '../../workflows/decider/builtins/builtin';
 import { createBuiltins } from '../../workflows/decider/builtins';
@@ -37,26 +37,48 @@ describe('the builtins', () => {
   });
 });
 
-// A builtin that only runs an activity of its own is one file in core/ and one line in core/builtin-runs.ts: the
-// spec the model reads, the decider's table, the activity steps, the patch ids and the workflow's run all follow.
-describe('the builtins that run an activity of their own', () => {
+// A builtin that runs activities of its own is one file in core/ and one line in core/builtin-runs.ts: the spec the
+// model reads, the decider's table, the activity steps, the patch ids and the workflow's run all follow.
+describe('the builtins that run activities of their own', () => {
   const builtins = createBuiltins({} as BuiltinContext).table;
 
   it.each(BUILTIN_RUNS.map((run) => [run.spec.name, run] as const))(
     '%s is offered, decided, run and shown',
-    (name, run) => {
+    (name, run: BuiltinRun) => {
       expect(BUILTIN_TOOLS[name]).toBe(run.spec);
-      expect(builtins[name]?.decide).toBeDefined();
-      expect(ACTIVITY_STEPS[run.activity as keyof typeof ACTIVITY_STEPS]).toEqual({ kind: 'builtin', tool: name });
+      // Checked, then put to the user, when it has a check; else decided at once.
+      if (run.check) expect(builtins[name]?.beforeApproval).toBeDefined();
+      else expect(builtins[name]?.decide).toBeDefined();
+      const step = (activity: string) => ACTIVITY_STEPS[activity as keyof typeof ACTIVITY_STEPS];
+      expect(step(run.activity)).toEqual(
+        run.label ? { kind: 'draft', label: `${name}: ${run.label}` } : { kind: 'builtin', tool: name },
+      );
+      if (run.check) expect(step(run.check.activity)).toEqual({ kind: 'draft', label: `${name}: ${run.check.label}` });
       expect(Object.values(PATCHES)).toContain(run.patch);
     },
   );
 
-  it('keeps the patch ids recorded conversations replay by', () => {
+  it('keeps the patch ids and activity names recorded conversations replay by, and the run view its labels', () => {
     expect(Object.fromEntries(BUILTIN_RUNS.map((run) => [run.spec.name, run.patch]))).toEqual({
       SearchTools: 'search-tools',
       RunCode: 'run-code',
       ReadFile: 'files',
+      CreateAgent: 'create-agent',
+      CreateTool: 'create-tool',
+    });
+    expect(
+      Object.fromEntries(
+        Object.entries(ACTIVITY_STEPS).filter(([, step]) => step.kind === 'draft' || step.kind === 'builtin'),
+      ),
+    ).toEqual({
+      listAgents: { kind: 'builtin', tool: 'ListAgents' },
+      searchTools: { kind: 'builtin', tool: 'SearchTools' },
+      runCode: { kind: 'builtin', tool: 'RunCode' },
+      readFile: { kind: 'builtin', tool: 'ReadFile' },
+      checkGoalDraft: { kind: 'draft', label: 'CreateAgent: check the draft' },
+      createGoal: { kind: 'draft', label: 'CreateAgent: write the agent' },
+      checkToolDraft: { kind: 'draft', label: 'CreateTool: check the draft' },
+      createTool: { kind: 'draft', label: 'CreateTool: write the tool' },
     });
   });
 });

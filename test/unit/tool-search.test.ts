@@ -73,7 +73,8 @@ describe('Conversation: SearchTools past TOOL_SEARCH_THRESHOLD', () => {
     expect(input).toMatchObject({ query: 'schedule a meeting', limit: 3 });
     expect(input.tools).toHaveLength(TOOLBOX.length);
     const matches = new ToolIndex(input.tools).find(input.query, input.limit);
-    convo.apply(search, searchTools.outcome!(matches, search.call));
+    // As workflows/tool-kinds.ts hands it back: the outcome, with the activity's answer for what it changes.
+    convo.apply(search, { ...searchTools.outcome!(matches, search.call), answer: matches });
     const second = next(convo, 'plan');
     const [found] = convo.messages.filter((m) => m.kind === 'tool');
     const foundNames = (

@@ -1,10 +1,10 @@
 // How each effect's result changes the conversation (Conversation.apply): one function per effect kind, checked by the
 // compiler against the effect's result type. The builtin tools bring their own.
-import { BUILTIN_RUN_OF } from '../../core/builtin-runs';
+import { BUILTIN_RUN_OF, type BuiltinRunHost } from '../../core/builtin-runs';
 import type { Appliers } from '../../core/effects';
 import type { ToolOutcome } from '../../core/types';
 import type { BuiltinAppliers } from './builtins';
-import type { BuiltinContext } from './builtins/builtin';
+import type { Builtin, BuiltinContext } from './builtins/builtin';
 import { moveGoal, switchByClient } from './builtins/change-goal';
 import type { Budget } from './budget';
 import { recordDecisions } from './hook-decisions';
@@ -16,7 +16,19 @@ export interface ApplierHost extends BuiltinContext {
   readonly turn: Turn;
   readonly budget: Budget;
   readonly prompts: Prompts;
-  readonly builtins: { appliers: BuiltinAppliers };
+  readonly builtins: { table: Record<string, Builtin>; appliers: BuiltinAppliers };
+}
+
+/** What a builtin run's answer may change (core/builtin-run.ts). */
+function builtinRunHost(convo: ApplierHost): BuiltinRunHost {
+  return {
+    found: (names) => convo.offer.found(names),
+    made: (spec) => convo.offer.extend(spec, convo.taskMode.adapt),
+    // The picker's list of agents includes the new one from the next step on.
+    agentMade: () => {
+      if (convo.settings.multiGoal) convo.followWith({ kind: 'list_agents' });
+    },
+  };
 }
 
 export function appliersFor(convo: ApplierHost): Appliers {
@@ -26,12 +38,16 @@ export function appliersFor(convo: ApplierHost): Appliers {
     plan: (_effect, plan) => convo.turn.applyPlan(plan),
     // What the tool's use of our model cost (an MCP server's sampling) counts like the conversation's own calls.
     // What hooks decided about the call follows its outcome, as notes.
-    run_tool: (effect, { spent, hooks, ...outcome }) => {
+    run_tool: (effect, { spent, hooks, answer, ...result }) => {
+      const outcome = result as ToolOutcome;
       if (spent) convo.budget.spend(spent, convo.goal.id);
-      // A builtin's outcome may change the conversation (SearchTools offers what it found): before it is recorded.
-      if (effect.spec.kind === 'builtin' && outcome.status === 'ok')
-        BUILTIN_RUN_OF[effect.spec.name]?.took?.(outcome, convo.offer);
-      convo.record(effect.call, outcome as ToolOutcome);
+      // A builtin's check that passed: the call is put to the user next (one that did not is the call's outcome).
+      if (effect.check && outcome.status === 'ok')
+        return convo.builtins.table[effect.call.tool]?.checked?.(effect.call, outcome);
+      // A builtin's answer may change the conversation (SearchTools offers what it found): before it is recorded.
+      if (effect.spec.kind === 'builtin' && outcome.status === 'ok' && !effect.check)
+        BUILTIN_RUN_OF[effect.spec.name]?.took?.(answer, builtinRunHost(convo));
+      convo.record(effect.call, outcome);
       recordDecisions(convo.log, hooks);
     },
     resolve_goal: (effect, resolved) => {

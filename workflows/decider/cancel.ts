@@ -2,7 +2,8 @@
 // delegates at work; these record what is known of each and stop the turn, so the agent waits for the next prompt.
 import type { Effect } from '../../core/effects';
 import { cancelledCall } from '../../core/failures';
-import type { Builtin, BuiltinContext } from './builtins/builtin';
+import { BUILTIN_RUN_OF } from '../../core/builtin-runs';
+import type { BuiltinContext } from './builtins/builtin';
 import type { Prompts } from './prompts';
 import type { ToolStep } from './tool-step';
 import type { Turn } from './turn';
@@ -12,19 +13,18 @@ export interface CancelHost extends BuiltinContext {
   readonly turn: Turn;
   readonly step: ToolStep;
   readonly prompts: Prompts;
-  readonly builtins: { table: Record<string, Builtin> };
   endTurn(outcome?: 'cancelled'): void;
 }
 
 /** The effect in flight was cancelled before it finished: record what is known of it. */
 export function applyCancelled(convo: CancelHost, effect: Effect): void {
   if (effect.kind === 'validate') convo.log.user(effect.prompt);
-  if (effect.kind === 'run_tool')
-    convo.record(effect.call, { status: 'tool_error', error: cancelledCall(effect.spec) });
+  // A builtin's check before approval was not the call: the cancelled turn declines it.
+  if (effect.kind === 'run_tool' && !effect.check) {
+    const builtin = effect.spec.kind === 'builtin' ? BUILTIN_RUN_OF[effect.spec.name] : undefined;
+    convo.record(effect.call, { status: 'tool_error', error: builtin?.cancelled ?? cancelledCall(effect.spec) });
+  }
   if (effect.kind === 'start_delegates') convo.step.cancelDelegates(effect.delegates.map((d) => d.call));
-  const call = 'call' in effect ? effect.call : undefined;
-  const outcome = call && convo.builtins.table[call.tool]?.cancelled?.(effect);
-  if (call && outcome) convo.record(call, outcome);
   // The agents a multi-goal run starts with are not part of any turn: list them again.
   if (effect.kind === 'list_agents' && !effect.call) convo.followWith(effect);
 }

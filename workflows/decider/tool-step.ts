@@ -139,7 +139,7 @@ export class ToolStep {
       this.record(call, invalid);
       return undefined;
     }
-    const first = decision ? undefined : builtin?.beforeApproval?.(call);
+    const first = decision ? undefined : builtin?.beforeApproval?.(call, spec);
     if (first) return first;
     if (!decision && needsApproval(spec, this.convo.goal, this.convo.settings)) {
       this.convo.approvals.ask(call);

@@ -1,8 +1,7 @@
 // A builtin tool as the decider runs it: the workflow handles these itself. Some change only the conversation
-// (ListAgents, ChangeGoal, …); some reach out through their own activities or child workflows (AskAgent starts
-// delegates, CreateAgent and CreateTool write files after approval). Each is one file in this folder; index.ts lists
-// them by tool name, with the builtins that only run an activity of their own (core/builtin-runs.ts), and Conversation
-// looks the tool up instead of branching.
+// (ListAgents, ChangeGoal, …); AskAgent starts delegates as child workflows. Each is one file in this folder; index.ts
+// lists them by tool name, with the builtins that run activities of their own (core/builtin-runs.ts: SearchTools,
+// CreateAgent, …), and Conversation looks the tool up instead of branching.
 import { invalidArgs } from '../../../core/check-args';
 import type { Appliers, Effect, EffectKind } from '../../../core/effects';
 import type { AgentSummary, Goal, ResolvedGoal, Settings, ToolCall, ToolOutcome, ToolSpec } from '../../../core/types';
@@ -24,13 +23,13 @@ export interface Builtin {
   /** The step's calls of this tool, before any other call of the step (AskAgent's run side by side); null: none. */
   beforeCalls?(calls: ToolCall[]): Decision | null;
   /** An effect that must come before the user is asked to approve (CreateAgent's draft check). */
-  beforeApproval?(call: ToolCall): Effect | undefined;
+  beforeApproval?(call: ToolCall, spec: ToolSpec): Effect | undefined;
+  /** That effect's ok outcome: the call may be put to the user now (any other outcome is the call's). */
+  checked?(call: ToolCall, outcome: ToolOutcome): void;
   /** Approved (or needing no approval): the effect that does it. */
   run?(call: ToolCall): Effect;
   /** What the user is shown when asked to approve; the spec's description is written for the LLM. */
   approvalText?: string | ((call: ToolCall) => string);
-  /** Its call's outcome when `effect` was cancelled in flight; undefined: the cancelled turn declines the call. */
-  cancelled?(effect: Effect): ToolOutcome | undefined;
 }
 
 /** A builtin and how it takes in the results of the effects only it asks for. */

@@ -1,56 +1,36 @@
 // Every builtin tool, by name. A builtin the workflow decides itself is a file here, its entry in the table (and its
-// appliers) below, and its spec in core/builtin-specs.ts. One that only runs an activity of its own is a file in
-// core/ and its line in core/builtin-runs.ts, nothing here: it is decided as any call (its arguments checked, its
-// refusals recorded) and run as a run_tool effect. test/unit/builtin-lists.test.ts checks the specs and the docs'
+// appliers) below, and its spec in core/builtin-specs.ts. One that runs activities of its own is a file in core/ and
+// its line in core/builtin-runs.ts, nothing here: it is decided as any call (its arguments checked, its refusals
+// recorded, or its check and the user's approval) and run as a run_tool effect. test/unit/builtin-lists.test.ts checks the specs and the docs'
 // lists against these tables.
-import {
-  ASK_AGENT,
-  ASK_USER,
-  CHANGE_GOAL,
-  COMPLETE_GOAL,
-  CREATE_AGENT,
-  CREATE_TOOL,
-  LIST_AGENTS,
-} from '../../../core/builtin-specs';
+import { ASK_AGENT, ASK_USER, CHANGE_GOAL, COMPLETE_GOAL, LIST_AGENTS } from '../../../core/builtin-specs';
 import { askAgent } from './ask-agent';
 import { askUser } from './ask-user';
 import { BUILTIN_RUNS, type BuiltinRun, type BuiltinRunContext } from '../../../core/builtin-runs';
-import type { ToolCall, ToolSpec } from '../../../core/types';
+import type { ToolCall, ToolOutcome, ToolSpec } from '../../../core/types';
 import { argsFit, type Builtin, type BuiltinContext } from './builtin';
 import { changeGoal } from './change-goal';
 import { completeGoal } from './complete-goal';
-import { createAgent } from './create-agent';
-import { createTool } from './create-tool';
 import { listAgents } from './list-agents';
 
 /** A conversation's builtins (each may keep state of its own), and how they take in their effects' results. */
 export function createBuiltins(convo: BuiltinContext) {
   const list = listAgents(convo);
-  const create = createAgent(convo);
   const ask = askAgent(convo);
-  const made = createTool(convo);
   const table: Record<string, Builtin> = {
     [LIST_AGENTS]: list,
     [CHANGE_GOAL]: changeGoal(),
     [COMPLETE_GOAL]: completeGoal(convo),
     [ASK_AGENT]: ask,
     [ASK_USER]: askUser(convo),
-    [CREATE_AGENT]: create,
-    [CREATE_TOOL]: made,
-    ...Object.fromEntries(BUILTIN_RUNS.map((run) => [run.spec.name, decidedAsRun(convo, run)])),
+    ...Object.fromEntries(
+      BUILTIN_RUNS.map((run: BuiltinRun) => [run.spec.name, run.check ? approvedRun(run) : decidedAsRun(convo, run)]),
+    ),
   };
-  return {
-    table,
-    appliers: {
-      ...list.appliers,
-      ...create.appliers,
-      ...ask.appliers,
-      ...made.appliers,
-    },
-  };
+  return { table, appliers: { ...list.appliers, ...ask.appliers } };
 }
 
-/** A builtin that runs an activity of its own: its arguments checked, then its refusal or its run. */
+/** A builtin that runs an activity of its own with no check: its arguments checked, then its refusal or its run. */
 function decidedAsRun(convo: BuiltinContext, run: BuiltinRun): Builtin {
   return {
     decide: (call: ToolCall, spec: ToolSpec) => {
@@ -63,9 +43,32 @@ function decidedAsRun(convo: BuiltinContext, run: BuiltinRun): Builtin {
   };
 }
 
+/**
+ * A builtin run that changes the world (CreateAgent, CreateTool): decided as any such call (its arguments checked, put
+ * to the user when its spec asks, then run), with its check first, so the user is only asked about calls that pass,
+ * and shown what the check showed.
+ */
+function approvedRun(run: BuiltinRun): Builtin {
+  /** Calls whose check passed, with what the user is shown beside the approval text. */
+  const passed = new Map<string, string[]>();
+  return {
+    beforeApproval: (call: ToolCall, spec: ToolSpec) =>
+      passed.has(call.id) ? undefined : { kind: 'run_tool', call, spec, check: true },
+    checked: (call: ToolCall, outcome: ToolOutcome) => {
+      passed.set(call.id, (outcome as { result: { shown: string[] } }).result.shown);
+    },
+    approvalText: (call: ToolCall) =>
+      [run.approvalText ?? run.spec.description, ...(passed.get(call.id) ?? [])].join('\n'),
+  };
+}
+
 /** What of the conversation a builtin run reads to make its activity's input (core/builtin-run.ts). */
 export function builtinRunContext(convo: Pick<BuiltinContext, 'log' | 'offer'>): BuiltinRunContext {
-  return { files: convo.log.files, tools: convo.offer.tools.filter((t) => t.kind !== 'builtin') };
+  return {
+    files: convo.log.files,
+    tools: convo.offer.tools.filter((t) => t.kind !== 'builtin'),
+    request: convo.log.lastUserText(),
+  };
 }
 
 /** The appliers of the effects only builtins ask for. */
