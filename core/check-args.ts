@@ -161,5 +161,10 @@ function spelled(value: unknown): string {
 /** A call's outcome when its arguments do not fit (the LLM reads why); null when they fit. */
 export function invalidArgs(schema: JsonSchema, args: unknown): ToolOutcome | null {
   const { problems, missing } = checkArgs(schema, args);
-  return problems.length > 0 ? { status: 'invalid_input', problems, missing } : null;
+  return problems.length > 0 ? invalid(problems, missing) : null;
+}
+
+/** A call's outcome when what it asks cannot be done as asked: the problems, for the LLM to mend its call. */
+export function invalid(problems: string[], missing: string[] = []): ToolOutcome {
+  return { status: 'invalid_input', problems, missing };
 }

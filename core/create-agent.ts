@@ -3,6 +3,7 @@
 // shown drafts that can be goals; once approved, an activity writes it and it is usable at once.
 import { FailureTypes } from './failure-types';
 import { builtinCheck, builtinRun } from './builtin-run';
+import { invalid } from './check-args';
 import type { AgentDraftResult, ToolSpec } from './types';
 
 /** Drafts a new agent (a goal) from the live catalog; the user approves the full definition before it is written. */
@@ -37,7 +38,7 @@ export const createAgent = builtinRun({
   cancelled: 'Cancelled by the user; the agent may or may not have been saved (agent goals lists it if it was).',
   outcome: (created: AgentDraftResult) =>
     'problems' in created
-      ? { status: 'invalid_input', problems: created.problems, missing: [] }
+      ? invalid(created.problems)
       : { status: 'ok', result: { created: created.goalId, next: `ChangeGoal to ${created.goalId} to use it now` } },
   took: (_created, host) => host.agentMade(),
 });

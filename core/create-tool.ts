@@ -4,6 +4,7 @@
 // Once approved an activity writes the tool's next version, and this conversation can call it at once.
 import { FailureTypes } from './failure-types';
 import { builtinCheck, builtinRun } from './builtin-run';
+import { invalid } from './check-args';
 import { shortJson } from './format';
 import type { ExampleRun, ToolDraftCheck } from './made-tools';
 import type { ToolSpec } from './types';
@@ -52,7 +53,7 @@ export const createTool = builtinRun({
   cancelled: 'Cancelled by the user; the tool may or may not have been saved (agent tools --made lists it if it was).',
   outcome: (created: Created) =>
     'problems' in created
-      ? { status: 'invalid_input', problems: created.problems, missing: [] }
+      ? invalid(created.problems)
       : {
           status: 'ok',
           result: {

@@ -6,6 +6,7 @@
 import { patched, workflowInfo } from '@temporalio/workflow';
 import type { ResultOf } from '../core/effects';
 import { BUILTIN_RUN_OF } from '../core/builtin-runs';
+import { invalid } from '../core/check-args';
 import type { ToolCall, ToolOutcome, ToolSpec } from '../core/types';
 import { runBuiltin, runMadeTool, runsLocally, runTool, type ToolCallContext } from './activity-stubs';
 import type { Conversation } from './decider/conversation';
@@ -90,9 +91,7 @@ export const TOOL_KINDS: Record<ToolKind, Runner> = {
 
 /** A check's verdict as an outcome: its problems are the call's invalid input; ok, what the user is shown. */
 function checked(verdict: { problems: string[] } | { shown: string[] }): ToolOutcome {
-  return 'problems' in verdict
-    ? { status: 'invalid_input', problems: verdict.problems, missing: [] }
-    : { status: 'ok', result: { shown: verdict.shown } };
+  return 'problems' in verdict ? invalid(verdict.problems) : { status: 'ok', result: { shown: verdict.shown } };
 }
 
 function outcomeOf(outcome: ToolOutcome | { failed: string }): ToolOutcome {

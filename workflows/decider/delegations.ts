@@ -1,7 +1,7 @@
 // A conversation's AskAgent calls and the delegates running them: which calls start (within the depth and
 // parallel limits), what each delegate waits for from the user, and the answers going down. Pure, like Conversation,
 // which owns one of these and asks it; the workflow starts the children and hands their envelopes back.
-import { invalidArgs } from '../../core/check-args';
+import { invalid, invalidArgs } from '../../core/check-args';
 import type { DelegateAnswer, DelegateStart, Effect } from '../../core/effects';
 import type { DelegationLimits, ToolCall, ToolOutcome, ToolSpec } from '../../core/types';
 import type {
@@ -89,11 +89,11 @@ export class Delegations {
     const refused: [ToolCall, ToolOutcome][] = [];
     const runningNow = [...this.byCall.values()].filter((d) => d.state !== 'done').length;
     for (const call of calls) {
-      const invalid: ToolOutcome | null = spec
+      const unfit: ToolOutcome | null = spec
         ? invalidArgs(spec.inputSchema, call.args)
-        : { status: 'invalid_input', problems: ['this agent has no delegates'], missing: [] };
-      if (invalid) {
-        refused.push([call, invalid]);
+        : invalid(['this agent has no delegates']);
+      if (unfit) {
+        refused.push([call, unfit]);
       } else if (depth + 1 > limits.maxDepth) {
         refused.push([
           call,

@@ -2,7 +2,7 @@
 // the step's delegates at once, and they run beside the other calls), then each call is checked, put to the user
 // when its policy asks, and run. The step is over when every call has an outcome; the turn then plans again.
 import { askedGoalId } from '../../core/builtin-specs';
-import { invalidArgs } from '../../core/check-args';
+import { invalid, invalidArgs } from '../../core/check-args';
 import type { Effect, QueuedPrompt } from '../../core/effects';
 import type { ToolCall, ToolOutcome, ToolSpec, Usage } from '../../core/types';
 import type { DelegateEnvelope } from '../../core/conversation-types';
@@ -64,7 +64,7 @@ export class ToolStep {
     // Arguments that were not JSON go back to the model at once, before anything runs or is put to the user.
     const malformed = this.calls.find((c) => c.malformed);
     if (malformed) {
-      this.record(malformed, { status: 'invalid_input', problems: [malformed.malformed!], missing: [] });
+      this.record(malformed, invalid([malformed.malformed!]));
       return undefined;
     }
     for (const builtin of Object.values(this.builtins)) {
@@ -83,7 +83,7 @@ export class ToolStep {
     }
     const spec = this.convo.offer.find(call.tool);
     if (!spec) {
-      this.record(call, { status: 'invalid_input', problems: [this.convo.offer.unknownTool(call.tool)], missing: [] });
+      this.record(call, invalid([this.convo.offer.unknownTool(call.tool)]));
       return undefined;
     }
     const builtin = spec.kind === 'builtin' ? this.builtins[spec.name] : undefined;

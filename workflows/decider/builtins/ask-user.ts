@@ -2,7 +2,8 @@
 // (Conversation takes the user's next message as it). Offered to delegates only (TaskMode).
 import { checkArgs } from '../../../core/check-args';
 import type { ToolCall, ToolSpec } from '../../../core/types';
-import { invalid, type Builtin, type BuiltinContext } from './builtin';
+import { invalid } from '../../../core/check-args';
+import type { Builtin, BuiltinContext } from './builtin';
 
 export function askUser(convo: BuiltinContext): Builtin {
   return {

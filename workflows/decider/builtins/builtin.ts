@@ -61,10 +61,6 @@ export interface BuiltinContext {
   applyEnvelope(callId: string, envelope: DelegateEnvelope): void;
 }
 
-export function invalid(problems: string[], missing: string[] = []): ToolOutcome {
-  return { status: 'invalid_input', problems, missing };
-}
-
 /** Whether the call's arguments fit its spec; when not, the problems are its outcome, recorded here. */
 export function argsFit(convo: BuiltinContext, call: ToolCall, spec: ToolSpec): boolean {
   const problems = invalidArgs(spec.inputSchema, call.args);
