@@ -1,8 +1,8 @@
 // Every builtin tool, by name. A builtin the workflow decides itself is a file here, its entry in the table (and its
 // appliers) below, and its spec in core/builtin-specs.ts. One that runs activities of its own is a file in core/ and
 // its line in core/builtin-runs.ts, nothing here: it is decided as any call (its arguments checked, its refusals
-// recorded, or its check and the user's approval) and run as a run_tool effect. test/unit/builtin-lists.test.ts checks the specs and the docs'
-// lists against these tables.
+// recorded, or its check and the user's approval) and run as a run_tool effect. test/unit/builtin-lists.test.ts
+// checks the specs and the docs' lists against these tables.
 import { ASK_AGENT, ASK_USER, CHANGE_GOAL, COMPLETE_GOAL, LIST_AGENTS } from '../../../core/builtin-specs';
 import { askAgent } from './ask-agent';
 import { askUser } from './ask-user';
