@@ -61,7 +61,8 @@ export interface BuiltinRun<Activity extends string = string, Input = unknown, A
   spec: ToolSpec;
   /** The patch (workflows/versions.ts) that brought it: a conversation recorded before it gets a tool error. */
   patch: string;
-  /** Why a call with valid arguments is refused in the workflow, recorded as its tool error; undefined: run it. */
+  /** Why a call with valid arguments is refused in the workflow, recorded as its tool error; undefined: run it. (A
+   * run with a `check` is refused by its check's verdict instead.) */
   refuse?(call: ToolCall, context: BuiltinRunContext): string | undefined;
   /** A call that changes the world: checked by this activity first (under the same patch), then put to the user
    * when the spec's approval asks, with `approvalText`. */
