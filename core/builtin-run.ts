@@ -69,7 +69,8 @@ export interface BuiltinRun<Activity extends string = string, Input = unknown, A
   check?: BuiltinCheck;
   /** What the user is shown when asked to approve; the spec's description is written for the model. */
   approvalText?: string;
-  /** The call's tool error when the user cancelled its run in flight; unset, as any tool's (core/failures.ts). */
+  /** The call's tool error when the user cancelled its run in flight (core/failures.ts's cancelledCall says it);
+   * unset, as any tool's. */
   cancelled?: string;
   /** The call's outcome from the activity's answer; unset, the answer is the outcome. */
   outcome?(answer: Answer, call: ToolCall): ToolOutcome;

@@ -71,21 +71,22 @@ export const TOOL_KINDS: Record<ToolKind, Runner> = {
   },
   builtin: async ({ call, spec, check, convo }) => {
     const builtin = BUILTIN_RUN_OF[spec.name];
-    if (!builtin) return { status: 'tool_error', error: `${spec.name} is not run as a tool call` };
-    const step = check ? builtin.check : builtin;
-    if (!step) return { status: 'tool_error', error: `${spec.name} has no check` };
+    const step = check ? builtin?.check : builtin;
+    if (!builtin || !step) return { status: 'tool_error', error: `${spec.name} is not run as a tool call` };
     // The builtin's refusals were checked when its call was decided (workflows/decider/builtins/index.ts).
     const input = step.input(call, builtinRunContext(convo));
-    // The patch id is one of PATCHES (test/unit/builtin-lists.test.ts); the answer becomes the call's outcome as the
-    // builtin's file says, inside the run, so a failure and an answer end the same way.
-    let answer: unknown;
-    const run = async (): Promise<ToolOutcome> => {
-      answer = await runBuiltin(step, input, convo.settings.heartbeatTimeoutSeconds);
-      if (builtin.check && check) return checked(builtin.check.verdict(answer));
-      return builtin.outcome ? builtin.outcome(answer, call) : (answer as ToolOutcome);
+    // The patch id is one of PATCHES (test/unit/builtin-lists.test.ts); the answer becomes the call's outcome (or the
+    // check's verdict) as the builtin's file says, inside the run, so a failure and an answer end the same way. The
+    // answer goes with it, for what it changes in the conversation (the builtin's `took`).
+    const run = async () => {
+      const answer = await runBuiltin(step, input, convo.settings.heartbeatTimeoutSeconds);
+      const outcome =
+        check && builtin.check
+          ? checked(builtin.check.verdict(answer))
+          : (builtin.outcome?.(answer, call) ?? (answer as ToolOutcome));
+      return { ...outcome, answer };
     };
-    const outcome = outcomeOf(await versioned(builtin.patch as PatchId, run));
-    return check || outcome.status !== 'ok' ? outcome : { ...outcome, answer };
+    return outcomeOf(await versioned(builtin.patch as PatchId, run));
   },
 };
 
@@ -94,7 +95,7 @@ function checked(verdict: { problems: string[] } | { shown: string[] }): ToolOut
   return 'problems' in verdict ? invalid(verdict.problems) : { status: 'ok', result: { shown: verdict.shown } };
 }
 
-function outcomeOf(outcome: ToolOutcome | { failed: string }): ToolOutcome {
+function outcomeOf<T extends ToolOutcome>(outcome: T | { failed: string }): T | ToolOutcome {
   return 'failed' in outcome ? { status: 'tool_error', error: outcome.failed } : outcome;
 }
 

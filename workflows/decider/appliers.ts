@@ -45,7 +45,7 @@ export function appliersFor(convo: ApplierHost): Appliers {
       if (effect.check && outcome.status === 'ok')
         return convo.builtins.table[effect.call.tool]?.checked?.(effect.call, outcome);
       // A builtin's answer may change the conversation (SearchTools offers what it found): before it is recorded.
-      if (effect.spec.kind === 'builtin' && outcome.status === 'ok' && !effect.check)
+      if (effect.spec.kind === 'builtin' && outcome.status === 'ok')
         BUILTIN_RUN_OF[effect.spec.name]?.took?.(answer, builtinRunHost(convo));
       convo.record(effect.call, outcome);
       recordDecisions(convo.log, hooks);

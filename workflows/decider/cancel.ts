@@ -2,7 +2,6 @@
 // delegates at work; these record what is known of each and stop the turn, so the agent waits for the next prompt.
 import type { Effect } from '../../core/effects';
 import { cancelledCall } from '../../core/failures';
-import { BUILTIN_RUN_OF } from '../../core/builtin-runs';
 import type { BuiltinContext } from './builtins/builtin';
 import type { Prompts } from './prompts';
 import type { ToolStep } from './tool-step';
@@ -20,10 +19,8 @@ export interface CancelHost extends BuiltinContext {
 export function applyCancelled(convo: CancelHost, effect: Effect): void {
   if (effect.kind === 'validate') convo.log.user(effect.prompt);
   // A builtin's check before approval was not the call: the cancelled turn declines it.
-  if (effect.kind === 'run_tool' && !effect.check) {
-    const builtin = effect.spec.kind === 'builtin' ? BUILTIN_RUN_OF[effect.spec.name] : undefined;
-    convo.record(effect.call, { status: 'tool_error', error: builtin?.cancelled ?? cancelledCall(effect.spec) });
-  }
+  if (effect.kind === 'run_tool' && !effect.check)
+    convo.record(effect.call, { status: 'tool_error', error: cancelledCall(effect.spec) });
   if (effect.kind === 'start_delegates') convo.step.cancelDelegates(effect.delegates.map((d) => d.call));
   // The agents a multi-goal run starts with are not part of any turn: list them again.
   if (effect.kind === 'list_agents' && !effect.call) convo.followWith(effect);

@@ -64,10 +64,15 @@ function approvedRun(run: BuiltinRun): Builtin {
 
 /** What of the conversation a builtin run reads to make its activity's input (core/builtin-run.ts). */
 export function builtinRunContext(convo: Pick<BuiltinContext, 'log' | 'offer'>): BuiltinRunContext {
+  // Read when a builtin's input asks, not for every call decided.
   return {
     files: convo.log.files,
-    tools: convo.offer.tools.filter((t) => t.kind !== 'builtin'),
-    request: convo.log.lastUserText(),
+    get tools() {
+      return convo.offer.tools.filter((t) => t.kind !== 'builtin');
+    },
+    get request() {
+      return convo.log.lastUserText();
+    },
   };
 }
 
