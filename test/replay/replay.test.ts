@@ -3,10 +3,9 @@
 // tracing interceptors built in too: turning OTLP tracing on in a deploy must not change a running conversation.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { bundleWorkflowCode, DefaultLogger, Worker } from '@temporalio/worker';
+import { Worker, type ReplayWorkerOptions } from '@temporalio/worker';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { WORKFLOW_BUNDLE_OPTIONS } from '../../worker/workflow-code';
-import { TRACING_WORKFLOW_MODULE } from '../../worker/worker-tracing';
+import { cachedWorkflowBundle } from '../../worker/bundle-cache';
 import { workflowBundle } from '../../testkit/temporal';
 
 const DIR = path.join(__dirname, '..', 'histories');
@@ -18,31 +17,51 @@ const RECORDED_IDS: Record<string, string> = {
   'tool-question-delegation.json': 'replay-tool-question-delegation',
 };
 
+/** Every history replayed by one replay worker (a worker per history cost a core-second each), failures by file. */
+async function replayAll(options: ReplayWorkerOptions): Promise<Map<string, Error | undefined>> {
+  const histories = files.map((file) => ({
+    history: historyFromJSON(JSON.parse(readFileSync(path.join(DIR, file), 'utf8'))),
+    workflowId: RECORDED_IDS[file] ?? file,
+  }));
+  const fileOf = new Map(files.map((file) => [RECORDED_IDS[file] ?? file, file]));
+  const results = new Map<string, Error | undefined>();
+  for await (const { workflowId, error } of Worker.runReplayHistories(options, histories)) {
+    results.set(fileOf.get(workflowId) ?? workflowId, error);
+  }
+  return results;
+}
+
+/** A history's replay passed: it was replayed, and without an error. */
+function expectReplayed(results: Map<string, Error | undefined>, file: string): void {
+  expect(results.has(file)).toBe(true);
+  const error = results.get(file);
+  if (error) throw error;
+}
+
 describe('replay of recorded histories', () => {
   it('has recorded histories to replay', () => {
     expect(files.length).toBeGreaterThanOrEqual(7);
   });
 
-  it.each(files)('%s replays deterministically', async (file) => {
-    const history = historyFromJSON(JSON.parse(readFileSync(path.join(DIR, file), 'utf8')));
-    await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, RECORDED_IDS[file] ?? file);
+  describe('with the workflow bundle', () => {
+    let results: Map<string, Error | undefined>;
+    beforeAll(async () => {
+      results = await replayAll({ workflowBundle: await workflowBundle() });
+    });
+
+    it.each(files)('%s replays deterministically', (file) => expectReplayed(results, file));
   });
 
   describe('with the tracing interceptors (the traced bundle)', () => {
-    let traced: ReturnType<typeof bundleWorkflowCode>;
-    beforeAll(() => {
-      traced = bundleWorkflowCode({
-        ...WORKFLOW_BUNDLE_OPTIONS,
-        workflowInterceptorModules: [TRACING_WORKFLOW_MODULE],
-        logger: new DefaultLogger('WARN'),
-      });
-    });
-
-    it.each(files)('%s replays deterministically', async (file) => {
-      const history = historyFromJSON(JSON.parse(readFileSync(path.join(DIR, file), 'utf8')));
+    let results: Map<string, Error | undefined>;
+    beforeAll(async () => {
+      // As a traced worker from source gets it: bundled once per code change, shared with the tracing tests' workers.
+      const traced = await cachedWorkflowBundle(true);
       // The span exporter's sink, as a traced worker registers it (replays never call it).
       const sinks = { exporter: { export: { fn: () => {}, callDuringReplay: false } } };
-      await Worker.runReplayHistory({ workflowBundle: await traced, sinks }, history, RECORDED_IDS[file] ?? file);
+      results = await replayAll({ workflowBundle: traced, sinks });
     });
+
+    it.each(files)('%s replays deterministically', (file) => expectReplayed(results, file));
   });
 });
