@@ -33,7 +33,7 @@ export interface WorkerProcess {
 
 let built: Promise<void> | undefined;
 
-/** `npm run build`'s server part (tsc, then the workflow bundle), so the compiled worker is these sources; once a run
+/** `npm run build:server` (tsc, then the workflow bundle: `npm run build` without the web chat), so the compiled worker is these sources; once a run
  * (the memory part's runs share it). */
 export function buildCompiledWorker(): Promise<void> {
   return (built ??= build());
@@ -42,12 +42,7 @@ export function buildCompiledWorker(): Promise<void> {
 /** One build at a time with the tests' (CI runs the bench beside them): testkit/build-lock.ts. */
 function build(): Promise<void> {
   return withBuildLock(async () => {
-    await run(
-      process.execPath,
-      [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-      { cwd: ROOT },
-    );
-    await run(process.execPath, ['dist/worker/workflow-bundle.js'], { cwd: ROOT });
+    await run('npm', ['run', '-s', 'build:server'], { cwd: ROOT });
   });
 }
 
@@ -80,7 +75,7 @@ export type WorkerBenchContext = Pick<BenchContext, 'client' | 'namespace' | 'ru
 
 /** The compiled worker built from these sources (once a run), and a fresh folder holding the turn script. */
 export async function compiledWorkerFolder(part: string): Promise<{ dir: string; script: string }> {
-  process.stderr.write(`bench (${part}): compiling (tsc -p tsconfig.build.json, then the workflow bundle)…\n`);
+  process.stderr.write(`bench (${part}): compiling (npm run build:server: tsc, then the workflow bundle)…\n`);
   await buildCompiledWorker();
   const dir = mkdtempSync(path.join(tmpdir(), `bench-${part}-`));
   const script = path.join(dir, 'script.json');

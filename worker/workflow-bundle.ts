@@ -2,7 +2,8 @@
 // worker at start. Only the compiled worker uses it, and only when it was bundled from the compiled workflow code
 // beside it (a hash of dist/workflows/ and dist/core/, all the workflow code imports, is kept with it). A worker run
 // from source (tsx) bundles its sources, kept by their hash (bundle-cache.ts). Either way, a bundle can never be older
-// than the workflow code it claims to be.
+// than the workflow code it claims to be. A rebuild whose workflow code, lockfile and bundling options are unchanged
+// keeps both bundles (webpack twice is most of an incremental build's time).
 //
 // `node dist/worker/workflow-bundle.js` (the build's step after tsc) writes it, after deleting compiled files whose
 // source is gone: the worker loads every module under dist/tools/native and dist/goals/code, so a removed tool must
@@ -74,9 +75,31 @@ function orphans(): string[] {
   });
 }
 
+/** What else a bundle is made from: the SDK's workflow runtime and the packages the workflow code imports (the
+ * lockfile's versions) and the bundling options. */
+function hashOfBundleInputs(): string {
+  const hash = createHash('sha256').update(JSON.stringify(WORKFLOW_BUNDLE_OPTIONS));
+  const lockfile = path.join(PROJECT_ROOT, 'package-lock.json');
+  if (existsSync(lockfile)) hash.update(readFileSync(lockfile));
+  return hash.digest('hex');
+}
+
+/** Both bundles are there and were made from this very code and these inputs: a rebuild of unchanged workflow code
+ * (the incremental tsc leaves its files as they were) need not run webpack twice again. */
+function bundlesCurrent(made: { workflows: string; inputs: string }): boolean {
+  if (![WORKFLOW_BUNDLE_FILE, TRACED_WORKFLOW_BUNDLE_FILE, BUNDLE_SOURCE_FILE].every((f) => existsSync(f)))
+    return false;
+  const kept = JSON.parse(readFileSync(BUNDLE_SOURCE_FILE, 'utf8')) as { workflows?: string; inputs?: string };
+  return kept.workflows === made.workflows && kept.inputs === made.inputs;
+}
+
 async function build(): Promise<void> {
   for (const file of orphans()) rmSync(file);
-  const workflows = hashOfWorkflowCode();
+  const made = { workflows: hashOfWorkflowCode(), inputs: hashOfBundleInputs() };
+  if (bundlesCurrent(made)) {
+    console.log(`workflow code unchanged: ${path.relative(process.cwd(), WORKFLOW_BUNDLE_FILE)} kept`);
+    return;
+  }
   const logger = new DefaultLogger('WARN');
   // Whole or not at all: a compiled worker may be starting from dist/ meanwhile (a rebuild over a running project).
   writeWhole(WORKFLOW_BUNDLE_FILE, (await bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger })).code);
@@ -85,7 +108,7 @@ async function build(): Promise<void> {
     TRACED_WORKFLOW_BUNDLE_FILE,
     (await bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger, workflowInterceptorModules })).code,
   );
-  writeWhole(BUNDLE_SOURCE_FILE, `${JSON.stringify({ workflows })}\n`);
+  writeWhole(BUNDLE_SOURCE_FILE, `${JSON.stringify(made)}\n`);
   console.log(
     `workflow code bundled into ${path.relative(process.cwd(), WORKFLOW_BUNDLE_FILE)} and, with tracing, ${path.relative(process.cwd(), TRACED_WORKFLOW_BUNDLE_FILE)}`,
   );

@@ -1,6 +1,7 @@
-// The client library as a user's project sees it: `npm run build` compiles it to dist/, and a project outside this
-// repository imports `temporal-agent-orchestrator/client` through package.json "exports" (plain Node, no tsx), both
-// from JavaScript (against a real server and worker) and from TypeScript (its declarations type-check).
+// The client library as a user's project sees it: `npm run build` (its server part, build:server) compiles it to
+// dist/, and a project outside this repository imports `temporal-agent-orchestrator/client` through package.json
+// "exports" (plain Node, no tsx), both from JavaScript (against a real server and worker) and from TypeScript (its
+// declarations type-check).
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +25,7 @@ describe('the client package (exports "./client")', () => {
   let project: string;
 
   beforeAll(async () => {
-    await buildOncePerRun(() => run('npm', ['run', '-s', 'build'], { cwd: ROOT }));
+    await buildOncePerRun(() => run('npm', ['run', '-s', 'build:server'], { cwd: ROOT }));
     // A user's project with the package installed (a symlink, as `npm link` or a workspace makes).
     project = mkdtempSync(path.join(tmpdir(), 'client-package-'));
     mkdirSync(path.join(project, 'node_modules'));

@@ -1,10 +1,11 @@
-// The production path: `npm run build`, then the worker with plain node (`node dist/worker/main.js`: no tsx, no npm).
+// The production path: `npm run build` (its server part, build:server: the web chat is built once a run by
+// testkit/web-build.ts), then the worker with plain node (`node dist/worker/main.js`: no tsx, no npm).
 // With nothing configured it finds what it reads at run time from dist/ as from source (the shipped script, the
 // goals folder, the MCP registry and its demo servers), runs the workflow code the build pre-bundled, and serves a
 // conversation end to end on a real dev server; with an OTLP endpoint it runs the bundle with the tracing interceptors
 // built in; a bundle that does not match the compiled code is refused.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -55,7 +56,7 @@ describe('the compiled worker (node dist/worker/main.js)', () => {
   const taskQueue = `compiled-${process.pid}`;
 
   beforeAll(async () => {
-    await buildOncePerRun(() => run('npm', ['run', '-s', 'build'], { cwd: ROOT }));
+    await buildOncePerRun(() => run('npm', ['run', '-s', 'build:server'], { cwd: ROOT }));
     env = await startTemporal();
     dataDir = mkdtempSync(path.join(tmpdir(), 'compiled-worker-'));
     // Nothing else configured: the model, goals and MCP registry are the shipped defaults, found from dist/.
@@ -144,6 +145,14 @@ describe('the compiled worker (node dist/worker/main.js)', () => {
       await receiver.close();
     }
   }, 120_000);
+
+  it('a rebuild of unchanged workflow code keeps both bundles instead of bundling again', async () => {
+    // Writes nothing when right (and whole files when not): the other tests' workers may be reading them.
+    const bundled = statSync(path.join(ROOT, 'dist', 'workflow-bundle-traced.js')).mtimeMs;
+    const { stdout } = await run(process.execPath, [path.join('dist', 'worker', 'workflow-bundle.js')], { cwd: ROOT });
+    expect(stdout).toMatch(/^workflow code unchanged: dist\/workflow-bundle\.js kept/);
+    expect(statSync(path.join(ROOT, 'dist', 'workflow-bundle-traced.js')).mtimeMs).toBe(bundled);
+  });
 
   describe('refuses a bundle that is not the compiled code beside it', () => {
     // A copy of dist/ in a project of its own, so the build the other tests use stays as it is.
