@@ -72,7 +72,10 @@ export function testSettings(env: Record<string, string> = {}): WorkerSettings {
     BLOB_DIR: mkdtempSync(path.join(tmpdir(), 'blobs-')),
     ...env,
   } as NodeJS.ProcessEnv);
-  return { ...config, taskQueue: `test-${process.pid}-${++queueSeq}` };
+  const taskQueue = `test-${process.pid}-${++queueSeq}`;
+  // A deployment per task queue, as a worker's default is, unless the test names one.
+  const versioning = config.versioning && { ...config.versioning, deployment: env.WORKER_DEPLOYMENT ?? taskQueue };
+  return { ...config, taskQueue, versioning };
 }
 
 export async function startWorker(

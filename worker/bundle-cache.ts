@@ -32,6 +32,11 @@ export async function cachedWorkflowBundle(traced: boolean, dir = BUNDLE_CACHE_D
   return { code: bundle.code };
 }
 
+/** The hash of the workflow code a worker from source runs (and bundles): its build, unless WORKER_BUILD_ID says. */
+export function sourceCodeHash(): string {
+  return codeHash(CODE_FOLDERS);
+}
+
 /** The kept bundle, read whole at once: a start of other code may clean the folder up at any moment. */
 function readKept(file: string): string | undefined {
   try {

@@ -33,6 +33,8 @@ import type { Tracing } from '../runtime/tracing';
 import { workerTracing } from './worker-tracing';
 import { PROJECT_ROOT, type WorkerSettings } from './worker-settings';
 import { cachedWorkflowBundle } from './bundle-cache';
+import { defaultBuildId, deploymentOptions, promoteAtStart } from './versioning';
+import { workflowCodeHash } from './workflow-bundle';
 import type { Hook } from '../core/hooks';
 import { loadHooks } from '../activities/hooks/load-hooks';
 import type { HookRunner } from '../activities/hooks/hook-runner';
@@ -82,6 +84,8 @@ export interface AgentWorker {
   streamBus: StreamBus;
   /** The hooks that run, in order (in code, then HOOKS). */
   hooks: HookRunner;
+  /** Its build and whether new conversations start on it, in words for its start line (worker/versioning.ts). */
+  build: string;
   /** Closes the MCP sessions and a stream bus the worker created; call after worker.run() has returned. */
   close(): Promise<void>;
 }
@@ -165,6 +169,13 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
   const searchAttributes = await registerSearchAttributes(opts.connection, opts.namespace ?? 'default', (message) =>
     console.warn(`warning: ${message}`),
   );
+  const temporal = new Client({ connection: opts.connection, namespace: opts.namespace ?? 'default' });
+  const versioning = opts.settings.versioning && {
+    ...opts.settings.versioning,
+    buildId: opts.settings.versioning.buildId ?? defaultBuildId(workflowCodeHash()),
+  };
+  // Before the first poll: a versioned worker whose build is not current would wait for tasks, silently.
+  const build = versioning ? await promoteAtStart(temporal, versioning) : 'unversioned (WORKER_VERSIONING=off)';
   // Made last, so a worker that fails to start leaves no Redis connection open.
   const streamBus = opts.streamBus ?? createStreamBus(opts.settings.redisUrl);
   const ownBus = opts.streamBus === undefined;
@@ -175,6 +186,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.settings.taskQueue,
+    ...deploymentOptions(versioning),
     workflowBundle: opts.workflowBundle ?? (await cachedWorkflowBundle(!!opts.tracing)),
     ...withTracing(secrets, opts.tracing),
     maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
@@ -193,7 +205,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
         pool,
         questions: {
           // A tool call's activity asks its own conversation (an update) when its MCP server asks the user.
-          temporal: new Client({ connection: opts.connection, namespace: opts.namespace ?? 'default' }),
+          temporal,
           sampler: createSampler({
             model: model.model,
             modelName,
@@ -233,7 +245,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     await pool.closeAll();
     if (ownBus) await streamBus.close(); // a bus handed in belongs to its giver (the API may still use it)
   };
-  return { worker, model, goals, tools, made, store, discovery, secrets, streamBus, hooks, close };
+  return { worker, model, goals, tools, made, store, discovery, secrets, streamBus, hooks, build, close };
 }
 
 /** The worker's interceptors (secrets scrubbed from what activities return) and, when tracing, its spans and their

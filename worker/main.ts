@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const connection = await NativeConnection.connect(target.connectionOptions);
   // The demo data survives a restart (and a crash: it is written with each tool call's idempotency record).
   const store = loadFileStore(demoDataFile(settings));
-  const { worker, model, hooks, close } = await createAgentWorker({
+  const { worker, model, hooks, build, close } = await createAgentWorker({
     connection,
     namespace: target.namespace,
     settings,
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     tracing,
   });
   console.log(
-    `worker on ${target.connectionOptions.address} (namespace ${target.namespace}, task queue ${settings.taskQueue}); ${model.description}; demo data in ${demoDataFile(settings)}${workflowBundle ? `; workflow code pre-bundled (${workflowBundle.codePath})` : ''}${hooks.hooks.length ? `; hooks ${hooks.names().join(', ')}` : ''}${tracing ? '; traces to OTLP' : ''}${settings.metrics ? `; metrics on http://${settings.metrics.host}:${settings.metrics.port}/metrics` : ''}`,
+    `worker on ${target.connectionOptions.address} (namespace ${target.namespace}, task queue ${settings.taskQueue}); ${build}; ${model.description}; demo data in ${demoDataFile(settings)}${workflowBundle ? `; workflow code pre-bundled (${workflowBundle.codePath})` : ''}${hooks.hooks.length ? `; hooks ${hooks.names().join(', ')}` : ''}${tracing ? '; traces to OTLP' : ''}${settings.metrics ? `; metrics on http://${settings.metrics.host}:${settings.metrics.port}/metrics` : ''}`,
   );
   // Worker.run() shuts down gracefully on SIGINT/SIGTERM.
   await worker.run();

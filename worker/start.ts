@@ -85,7 +85,16 @@ async function main(): Promise<void> {
   const agent = await createAgentWorker({
     connection,
     namespace: target.namespace,
-    settings,
+    // One machine, one build: this start's build is the one new conversations start on, unless WORKER_PROMOTE says.
+    settings: settings.versioning
+      ? {
+          ...settings,
+          versioning: {
+            ...settings.versioning,
+            promote: process.env.WORKER_PROMOTE ? settings.versioning.promote : 'always',
+          },
+        }
+      : settings,
     store,
     secrets,
     streamBus,
@@ -94,7 +103,7 @@ async function main(): Promise<void> {
   const running = agent.worker.run();
   const hooks = agent.hooks.names();
   log(
-    `worker on task queue ${settings.taskQueue}; ${agent.model.description}${hooks.length ? `; hooks ${hooks.join(', ')}` : ''}`,
+    `worker on task queue ${settings.taskQueue}; ${agent.build}; ${agent.model.description}${hooks.length ? `; hooks ${hooks.join(', ')}` : ''}`,
   );
 
   let trainTools: Awaited<ReturnType<typeof createToolWorker>> | undefined;

@@ -16,6 +16,7 @@ import { HOOK_NAME } from '../core/hooks';
 import { DEFAULT_HOOKS_FOLDER, type HookSettings } from '../activities/hooks/load-hooks';
 import { DEFAULT_DATA_DIR, DEFAULT_TASK_QUEUE } from '../runtime/connection';
 import { BLOB_SETTING_NAMES, readBlobSettings, type BlobSettings } from '../blobs';
+import { readVersioningSettings, VERSIONING_SETTING_NAMES, type VersioningSettings } from './versioning';
 import { READER_SETTING_NAMES, readerLimitsFromEnv, type ReaderLimits } from '../readers';
 import { cacheSize, count, dollars, duration, flag } from './setting-kinds';
 import type { MetricsSettings } from './worker-metrics';
@@ -182,6 +183,7 @@ export const WORKER_SETTING_NAMES: readonly string[] = [
   ...Object.keys(envSchema.shape),
   ...BLOB_SETTING_NAMES,
   ...READER_SETTING_NAMES,
+  ...VERSIONING_SETTING_NAMES,
 ];
 
 export interface WorkerSettings {
@@ -240,6 +242,9 @@ export interface WorkerSettings {
   scriptedStreamDelayMs: number;
   /** The worker's workflow cache (WORKER_MAX_CACHED_WORKFLOWS, WORKER_STICKY_SCHEDULE_TO_START): see DEFAULT_WORKFLOW_CACHE. */
   workflowCache: WorkflowCacheSettings;
+  /** Its Worker Deployment and build (WORKER_DEPLOYMENT, WORKER_BUILD_ID, WORKER_PROMOTE); unset with
+   * WORKER_VERSIONING=off (worker/versioning.ts). */
+  versioning?: VersioningSettings;
 }
 
 /** The demo data a worker process keeps in DATA_DIR: one file per task queue it serves tools for. */
@@ -356,6 +361,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
       maxCachedWorkflows: e.WORKER_MAX_CACHED_WORKFLOWS,
       stickyScheduleToStartSeconds: e.WORKER_STICKY_SCHEDULE_TO_START,
     },
+    versioning: readVersioningSettings(env, e.TASK_QUEUE),
     toolServices: {
       trainServiceUrl: e.TRAIN_SERVICE_URL,
       ...(e.STRIPE_API_KEY ? { stripe: { apiKey: e.STRIPE_API_KEY, apiBase: e.STRIPE_API_BASE } } : {}),

@@ -13,7 +13,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../tools/project-root';
-import { filesUnder, writeWhole } from './bundle-cache';
+import { filesUnder, sourceCodeHash, writeWhole } from './bundle-cache';
 import { TRACING_WORKFLOW_MODULE } from './worker-tracing';
 import { WORKFLOW_BUNDLE_OPTIONS } from './workflow-code';
 
@@ -57,6 +57,14 @@ export function prebuiltWorkflowBundle(traced = false): { codePath: string } | u
     throw new Error(`${file} was bundled from other workflow code than ${COMPILED_WORKFLOWS}: ${rebuild}.`);
   }
   return { codePath: file };
+}
+
+/** The hash of the workflow code this worker runs: the compiled code's, as the build recorded it beside the bundle
+ * (prebuiltWorkflowBundle refuses a start where they differ), or the sources' when run from source. */
+export function workflowCodeHash(): string {
+  if (path.extname(__filename) !== '.js') return sourceCodeHash();
+  const { workflows } = JSON.parse(readFileSync(BUNDLE_SOURCE_FILE, 'utf8')) as { workflows?: string };
+  return workflows ?? hashOfWorkflowCode();
 }
 
 /** sha256 over the compiled workflow code (.js), file names included. */

@@ -7,7 +7,9 @@ import {
   condition,
   continueAsNew,
   isCancellation,
+  makeContinueAsNewFunc,
   patched,
+  setWorkflowOptions,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Effect, EffectKind } from '../core/effects';
@@ -49,6 +51,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     cancelAndExpire: patched(PATCHES.cancelAndExpire),
     oneModelWait: patched(PATCHES.oneModelWait),
     budgets: patched(PATCHES.budgets),
+    upgradeOnNewBuild: patched(PATCHES.upgradeOnNewBuild),
   };
   convo.begin(settings, await resolveGoal(input.goalId), versions);
   listing.searchable = !!settings.searchAttributes && patched(PATCHES.searchAttributes);
@@ -98,10 +101,12 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     if (!(await condition(ready, limit.seconds * 1000, { summary })) && !ready()) expire(convo, limit);
   }
 
+  /** Time to continue as new: the history is long, or (pinned to an older build) a newer build is current. */
   function historyIsFull(): boolean {
     if (!convo.mayContinueAsNew()) return false;
     const info = workflowInfo();
-    return info.continueAsNewSuggested || info.historyLength >= convo.settings.historyEventBudget;
+    const newerBuild = !!versions.upgradeOnNewBuild && info.targetWorkerDeploymentVersionChanged;
+    return info.continueAsNewSuggested || info.historyLength >= convo.settings.historyEventBudget || newerBuild;
   }
 
   /** Summarises the older messages and continues as a new run, unless something arrived meanwhile that this run
@@ -118,6 +123,15 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     if (!convo.mayContinueAsNew()) return;
     if (convo.ended && patched(PATCHES.endSurvivesCarry)) return;
     await condition(allHandlersFinished);
-    await continueAsNew<typeof AgentGoalWorkflow>(nextRun(summary));
+    // The next run starts on the current build (then stays pinned to it): a conversation moves to new code here only,
+    // between turns, with nothing open, never mid-turn.
+    const carryOn = versions.upgradeOnNewBuild
+      ? makeContinueAsNewFunc<typeof AgentGoalWorkflow>({ initialVersioningBehavior: 'AUTO_UPGRADE' })
+      : continueAsNew<typeof AgentGoalWorkflow>;
+    await carryOn(nextRun(summary));
   }
 }
+
+// On versioned workers, a conversation runs on the build that started it until it continues as new (above): its
+// workflow tasks never reach code that could not replay it (worker/versioning.ts).
+setWorkflowOptions({ versioningBehavior: 'PINNED' }, AgentGoalWorkflow);

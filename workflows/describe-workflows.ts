@@ -9,6 +9,7 @@ import {
   continueAsNew,
   defineUpdate,
   setHandler,
+  setWorkflowOptions,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AgentsDescription, GoalFileSummary } from '../core/activity-types';
@@ -120,3 +121,7 @@ export async function DescribeWorkflow(): Promise<never> {
   await condition(allHandlersFinished);
   return continueAsNew<typeof DescribeWorkflow>();
 }
+
+// The worker's desk answers from whichever build is current: it holds nothing a newer build could not replay (each
+// question is an update that runs one activity), and a pinned desk would keep an old build's workers needed forever.
+setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, DescribeWorkflow);

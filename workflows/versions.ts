@@ -26,6 +26,9 @@ export const PATCHES = {
   /** A model call that keeps failing in a way another model could fix is made again with the next fallback model
    * (LLM_FALLBACK_MODELS, a goal's fallbackModels). */
   modelFallback: 'model-fallback',
+  /** A conversation continues as new when Temporal says a newer build became current (workers are versioned and
+   * it is pinned to an older one), and every continue-as-new starts the next run on the current build. */
+  upgradeOnNewBuild: 'upgrade-on-new-build',
   /** A native tool served by this worker runs as a local activity: its result is recorded with the workflow task that
    * asked for it (a marker), saving the tool step a workflow task and a server round trip. */
   localNativeTools: 'local-native-tools',
@@ -47,4 +50,6 @@ export interface RunVersions {
   oneModelWait?: boolean;
   /** Runs started before budgets existed never stop for spending. */
   budgets?: boolean;
+  /** Runs started before worker versioning continue as new on the history's length alone, onto their own build. */
+  upgradeOnNewBuild?: boolean;
 }
