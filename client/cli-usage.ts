@@ -60,7 +60,13 @@ export const USAGE = `usage: agent <command> [options]
   tools disable|enable|remove <name>              set a made tool aside (every version), bring it back, or delete it
   tools prune --unused-for <duration> [--yes]     propose the made tools unused for that long (30d), with the command
                                                   that removes each; --yes disables them (removes nothing)
+  deploy status                                   the worker deployment's builds: current, ramping, draining,
+                                                  drained; conversations open on each, and whether its workers may
+                                                  stop (WORKER_DEPLOYMENT, else TASK_QUEUE; docs/deploying.md)
+  deploy promote <buildId> [--ramp <percent>]     new conversations start on that build (with --ramp, that share of
+                                                  them); open ones stay on their build until they continue as new
+  deploy rollback                                 the build current before this one is current again; a ramp ends
 options: --json (machine-readable output), --help
-env: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE, TASK_QUEUE, AGENT_GOAL, BLOB_STORE, BLOB_DIR or
-  DATA_DIR, S3_* (--file: the worker's blob store), FILE_MAX_MB,
+env: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE, TASK_QUEUE, WORKER_DEPLOYMENT (deploy), AGENT_GOAL,
+  BLOB_STORE, BLOB_DIR or DATA_DIR, S3_* (--file: the worker's blob store), FILE_MAX_MB,
   REGISTRY_MAX_EXECUTIONS (--stats: runs read at most, 2000)`;

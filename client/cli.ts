@@ -1,5 +1,5 @@
 // `npm run agent -- <command>`: start, chat, list, say, confirm, answer, cancel, history, tree, status, end, prune, agents,
-// goal-files, endpoints, tools (client/tools-command.ts, made tools included).
+// goal-files, endpoints, tools (client/tools-command.ts, made tools included), deploy (client/deploy-command.ts).
 import { parseArgs } from 'node:util';
 import { PICKER_GOAL_ID } from '../goals/goal-registry';
 import { AgentClient } from './agent-client';
@@ -35,6 +35,7 @@ import type { ConversationFilter } from './conversation-list';
 import { UserError } from '../core/user-error';
 import { formatQuestion } from './question-format';
 import { answerFrom, bareAccept } from './answer-command';
+import { deployCommand } from './deploy-command';
 
 export interface CliIO extends ChatIO {
   error: NodeJS.WritableStream;
@@ -76,6 +77,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         decline: { type: 'boolean', default: false },
         cancel: { type: 'boolean', default: false },
         question: { type: 'string' },
+        ramp: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -309,6 +311,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
           ].join('\n'),
           { dryRun: values['dry-run'], pruned, filesDeleted: pruned.filesDeleted ?? 0 },
         );
+        return 0;
+      }
+      case 'deploy': {
+        const deployment = io.env.WORKER_DEPLOYMENT || io.env.TASK_QUEUE || DEFAULT_TASK_QUEUE;
+        const { human, data } = await deployCommand((await connect()).client, deployment, rest, values.ramp);
+        out(human, data);
         return 0;
       }
       case 'end': {
