@@ -21,7 +21,7 @@ const STATES: Partial<Record<number, BuildState>> = {
 export interface BuildStatus {
   buildId: string;
   state: BuildState;
-  /** Workflows still running pinned to this build (conversations and their delegates). */
+  /** Conversations still running on this build (delegates included). */
   open: number;
   /** Whether its workers may be stopped now, and why (or why not). */
   canStop: boolean;
@@ -153,9 +153,10 @@ export class Deployments {
     }
   }
 
-  /** Workflows running pinned to the build (visibility: TemporalWorkerDeploymentVersion). */
+  /** Conversations (and delegates) running on the build (visibility: TemporalWorkerDeploymentVersion). The worker's
+   * desk is left out: it follows the current build (client/worker-desk.ts), never needing an old one. */
   private async openOn(buildId: string): Promise<number> {
-    const query = `TemporalWorkerDeploymentVersion = '${this.deployment}:${buildId}' AND ExecutionStatus = 'Running'`;
+    const query = `TemporalWorkerDeploymentVersion = '${this.deployment}:${buildId}' AND ExecutionStatus = 'Running' AND WorkflowType = 'AgentGoalWorkflow'`;
     return (await this.client.workflow.count(query)).count;
   }
 

@@ -54,6 +54,7 @@ export class WorkerDesk {
       taskQueue: this.taskQueue,
       workflowId: describeWorkflowId(this.taskQueue),
       workflowIdConflictPolicy: 'USE_EXISTING',
+      versioningOverride: 'AUTO_UPGRADE',
       staticSummary: `Answers agent agents / endpoints / tools for task queue ${this.taskQueue}; not a conversation`,
       args: [],
     });

@@ -20,9 +20,14 @@ export interface WorkerProcess {
   stop(): Promise<void>;
 }
 
-export async function startWorkerProcess(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<WorkerProcess> {
+/** `root`: the project to run it from (a copy of this one, testkit/project-copy.ts, for a second build). */
+export async function startWorkerProcess(
+  env: Record<string, string>,
+  readyTimeoutMs = 60_000,
+  root = ROOT,
+): Promise<WorkerProcess> {
   const worker = await startProcess(process.execPath, ['--require', 'tsx/cjs', 'worker/main.ts'], {
-    cwd: ROOT,
+    cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',

@@ -9,7 +9,6 @@ import {
   isCancellation,
   makeContinueAsNewFunc,
   patched,
-  setWorkflowOptions,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Effect, EffectKind } from '../core/effects';
@@ -125,13 +124,12 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     await condition(allHandlersFinished);
     // The next run starts on the current build (then stays pinned to it): a conversation moves to new code here only,
     // between turns, with nothing open, never mid-turn.
-    const carryOn = versions.upgradeOnNewBuild
-      ? makeContinueAsNewFunc<typeof AgentGoalWorkflow>({ initialVersioningBehavior: 'AUTO_UPGRADE' })
-      : continueAsNew<typeof AgentGoalWorkflow>;
+    // (Only from a versioned worker: an unversioned one may not name a versioning behaviour.)
+    const carryOn =
+      versions.upgradeOnNewBuild && workflowInfo().currentDeploymentVersion
+        ? makeContinueAsNewFunc<typeof AgentGoalWorkflow>({ initialVersioningBehavior: 'AUTO_UPGRADE' })
+        : continueAsNew<typeof AgentGoalWorkflow>;
     await carryOn(nextRun(summary));
   }
 }
 
-// On versioned workers, a conversation runs on the build that started it until it continues as new (above): its
-// workflow tasks never reach code that could not replay it (worker/versioning.ts).
-setWorkflowOptions({ versioningBehavior: 'PINNED' }, AgentGoalWorkflow);

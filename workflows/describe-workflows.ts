@@ -9,7 +9,6 @@ import {
   continueAsNew,
   defineUpdate,
   setHandler,
-  setWorkflowOptions,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AgentsDescription, GoalFileSummary } from '../core/activity-types';
@@ -122,6 +121,3 @@ export async function DescribeWorkflow(): Promise<never> {
   return continueAsNew<typeof DescribeWorkflow>();
 }
 
-// The worker's desk answers from whichever build is current: it holds nothing a newer build could not replay (each
-// question is an update that runs one activity), and a pinned desk would keep an old build's workers needed forever.
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, DescribeWorkflow);

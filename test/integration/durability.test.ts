@@ -39,47 +39,54 @@ describe('durability: continue-as-new and worker restarts', () => {
     expect(await timeouts({ HEARTBEAT_TIMEOUT: '5s' })).toEqual([5, 5, 5]);
   });
 
-  it('continues as new past the history budget, carrying summary, recent turns and pending prompts', async () => {
-    const settings = testSettings({ VALIDATE_PROMPTS: 'false', RECENT_MESSAGES_KEPT: '2' });
-    const worker = await startWorker(env, { script: ptoScript, settings });
-    try {
-      const { handle } = await startConversation(env.client, settings.taskQueue, {
-        goalId: 'goal_hr_pto',
-        historyEventBudget: 20,
-      });
-      const firstRunId = (await handle.describe()).runId;
-      // Three prompts at once: one starts a turn, the others are still queued when the budget is hit.
-      const prompts = [
-        'balance for ada@example.com',
-        'balance for grace@example.com',
-        'balance for nobody@example.com',
-      ];
-      for (const p of prompts) await handle.signal(userPromptSignal, p);
+  // Every continue-as-new asks for the current build (worker versioning); unversioned, the same carry must hold.
+  it.each([
+    ['versioned', {}],
+    ['unversioned (WORKER_VERSIONING=off)', { WORKER_VERSIONING: 'off' }],
+  ])(
+    'continues as new past the history budget, carrying summary, recent turns and pending prompts: %s',
+    async (_, versioning) => {
+      const settings = testSettings({ VALIDATE_PROMPTS: 'false', RECENT_MESSAGES_KEPT: '2', ...versioning });
+      const worker = await startWorker(env, { script: ptoScript, settings });
+      try {
+        const { handle } = await startConversation(env.client, settings.taskQueue, {
+          goalId: 'goal_hr_pto',
+          historyEventBudget: 20,
+        });
+        const firstRunId = (await handle.describe()).runId;
+        // Three prompts at once: one starts a turn, the others are still queued when the budget is hit.
+        const prompts = [
+          'balance for ada@example.com',
+          'balance for grace@example.com',
+          'balance for nobody@example.com',
+        ];
+        for (const p of prompts) await handle.signal(userPromptSignal, p);
 
-      await waitUntil(
-        async () => (await handle.query(usageQuery)).runs >= 2 && (await lastUserText(handle)) === prompts[2],
-      );
-      await waitForUser(handle);
-      expect((await handle.describe()).runId).not.toBe(firstRunId);
-      const usage = await handle.query(usageQuery);
-      expect(usage.runs).toBeGreaterThanOrEqual(2);
-      expect(usage.total.totalTokens).toBeGreaterThan(0);
+        await waitUntil(
+          async () => (await handle.query(usageQuery)).runs >= 2 && (await lastUserText(handle)) === prompts[2],
+        );
+        await waitForUser(handle);
+        expect((await handle.describe()).runId).not.toBe(firstRunId);
+        const usage = await handle.query(usageQuery);
+        expect(usage.runs).toBeGreaterThanOrEqual(2);
+        expect(usage.total.totalTokens).toBeGreaterThan(0);
 
-      await handle.signal(endChatSignal);
-      const transcript: Transcript = await handle.result();
-      // Nothing lost: every prompt is either kept verbatim or in the summary of older turns.
-      for (const p of prompts) {
-        const kept = transcript.messages.some((m) => m.kind === 'user' && m.text === p);
-        expect(kept || transcript.summary.includes(p)).toBe(true);
+        await handle.signal(endChatSignal);
+        const transcript: Transcript = await handle.result();
+        // Nothing lost: every prompt is either kept verbatim or in the summary of older turns.
+        for (const p of prompts) {
+          const kept = transcript.messages.some((m) => m.kind === 'user' && m.text === p);
+          expect(kept || transcript.summary.includes(p)).toBe(true);
+        }
+        expect(transcript.summary).not.toBe('');
+        expect(transcript.messages.filter((m) => m.kind === 'agent').at(-1)).toMatchObject({
+          text: 'Sorry: No employee with email nobody@example.com.',
+        });
+      } finally {
+        await worker.stop();
       }
-      expect(transcript.summary).not.toBe('');
-      expect(transcript.messages.filter((m) => m.kind === 'agent').at(-1)).toMatchObject({
-        text: 'Sorry: No employee with email nobody@example.com.',
-      });
-    } finally {
-      await worker.stop();
-    }
-  });
+    },
+  );
 
   it('a conversation started on one worker is finished by another after the first stops', async () => {
     const settings = testSettings();
