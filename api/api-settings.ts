@@ -28,6 +28,8 @@ export const API_SETTING_NAMES: readonly string[] = [
   'API_PUBLIC_URL',
   'TEMPORAL_UI_URL',
   'REGISTRY_MAX_EXECUTIONS',
+  // The worker deployment /api/deploy reads and changes: the workers' (worker/versioning.ts).
+  'WORKER_DEPLOYMENT',
   // Files: the API stores uploads in the worker's blob store, within the same limits.
   ...BLOB_SETTING_NAMES,
 ];
@@ -48,6 +50,8 @@ export interface ApiSettings {
   temporalUiUrl?: string;
   /** The workflow runs the registry pages read at most per answer (REGISTRY_MAX_EXECUTIONS; absent: 2,000). */
   registryMaxExecutions?: number;
+  /** The worker deployment /api/deploy reads and changes (WORKER_DEPLOYMENT); absent: the task queue's name. */
+  deployment?: string;
   /** Where uploaded files are kept, and their limits (BLOB_STORE, BLOB_DIR, S3_*, FILE_MAX_MB, CONVERSATION_FILES_MAX_MB):
    * the worker's store. api/main.ts opens it for the AgentClient the routes use. */
   files?: BlobSettings;
@@ -83,6 +87,7 @@ export function readApiSettings(env: NodeJS.ProcessEnv = process.env): ApiSettin
     ...(env.REGISTRY_MAX_EXECUTIONS
       ? { registryMaxExecutions: whole('REGISTRY_MAX_EXECUTIONS', env.REGISTRY_MAX_EXECUTIONS, 0, 1, 1_000_000) }
       : {}),
+    ...(env.WORKER_DEPLOYMENT ? { deployment: env.WORKER_DEPLOYMENT } : {}),
     files: readBlobSettings(env, path.resolve(env.DATA_DIR || DEFAULT_DATA_DIR)),
   };
 }

@@ -25,6 +25,8 @@ import { LiveFeeds, eventId, parseEventId, type FeedTiming } from './live-feed';
 import { ApiMetrics } from './metrics';
 import { addRunRoutes } from './run-routes';
 import { addControlRoutes } from './control-routes';
+import { addDeployRoutes } from './deploy-routes';
+import { Deployments } from '../client/deployments';
 import { addFileRoutes, attachmentsOf, carriesFiles } from './file-routes';
 import { FileRefusal } from '../readers';
 import { FileTooLarge } from '../blobs';
@@ -37,7 +39,7 @@ export interface ApiDeps {
   bus: StreamBus;
   settings: Pick<
     ApiSettings,
-    'keys' | 'bodyLimitBytes' | 'corsOrigins' | 'oauth' | 'temporalUiUrl' | 'registryMaxExecutions'
+    'keys' | 'bodyLimitBytes' | 'corsOrigins' | 'oauth' | 'temporalUiUrl' | 'registryMaxExecutions' | 'deployment'
   >;
   /** The goal a conversation starts with when the request names none (the worker's AGENT_GOAL). */
   defaultGoal: string;
@@ -342,6 +344,7 @@ export function createApi(deps: ApiDeps): {
       }),
     ),
   );
+  addDeployRoutes(app, new Deployments(agents.client, settings.deployment ?? agents.taskQueue, 'agent API'));
   addRunRoutes(app, { agents, watches: runs, temporalUi, mine });
   // Our agents as an MCP server (api/mcp-server/): the same keys and owners as the routes above.
   const mcp = mountMcpServer(app, {

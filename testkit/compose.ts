@@ -14,6 +14,7 @@ export interface ComposeService {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: unknown;
   command?: string[];
+  image?: string;
   profiles?: string[];
   /** Short syntax: `source:target[:mode]`. */
   volumes?: string[];

@@ -1,13 +1,55 @@
 // The container image's HEALTHCHECK (`node dist/worker/healthcheck.js`): healthy when the process answers on
 // HEALTHCHECK_URL, by default the worker's metrics endpoint (METRICS_PORT), which Temporal's runtime serves for as
 // long as the worker runs (a worker that stops ends its process). The API's container points it at /api/health,
-// which also says whether Temporal is reachable.
+// which also says whether Temporal is reachable. For a worker it also says its build and whether new conversations
+// start on it (`docker inspect` shows the line): a worker of a build that is not current is healthy, serving the
+// conversations pinned to its build.
+import { Client, Connection } from '@temporalio/client';
+import { Deployments } from '../client/deployments';
+import { temporalTarget } from '../runtime/connection';
+import { defaultBuildId } from './versioning';
+import { readWorkerSettings } from './worker-settings';
+import { workflowCodeHash } from './workflow-bundle';
+
 const url = process.env.HEALTHCHECK_URL || `http://127.0.0.1:${process.env.METRICS_PORT || 9464}/metrics`;
 
-fetch(url, { signal: AbortSignal.timeout(4_000) }).then(
-  (res) => process.exit(res.ok ? 0 : 1),
-  (err: unknown) => {
+/** `build B of deployment D: current` (or ramping, or not current); unversioned; or why it could not be read. */
+async function buildLine(): Promise<string> {
+  const { versioning } = readWorkerSettings(process.env);
+  if (!versioning) return 'unversioned (WORKER_VERSIONING=off)';
+  const buildId = versioning.buildId ?? defaultBuildId(workflowCodeHash());
+  const target = temporalTarget(process.env);
+  const connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: '3 seconds' });
+  try {
+    const client = new Client({ connection, namespace: target.namespace });
+    const routing = (await new Deployments(client, versioning.deployment).describe())?.routingConfig;
+    const current = routing?.currentDeploymentVersion?.buildId;
+    const ramping = routing?.rampingDeploymentVersion?.buildId;
+    const state =
+      current === buildId
+        ? 'current'
+        : ramping === buildId
+          ? `ramping (${routing?.rampingVersionPercentage ?? 0}% of new conversations)`
+          : `not current (new conversations start on ${current || 'no build'})`;
+    return `build ${buildId} of deployment ${versioning.deployment}: ${state}`;
+  } finally {
+    await connection.close();
+  }
+}
+
+async function main(): Promise<number> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(4_000) });
+    if (!res.ok) return 1;
+  } catch (err) {
     console.error(`unhealthy: ${url}: ${(err as Error).message}`);
-    process.exit(1);
-  },
-);
+    return 1;
+  }
+  if (!process.env.HEALTHCHECK_URL) {
+    const line = await buildLine().catch((err: unknown) => `build unknown: ${(err as Error).message}`);
+    console.log(`healthy; ${line}`);
+  }
+  return 0;
+}
+
+void main().then((code) => process.exit(code));

@@ -92,7 +92,11 @@ export async function promoteAtStart(
   const deployments = new Deployments(client, deployment, `worker of build ${buildId}`);
   const named = `build ${buildId} of deployment ${deployment}`;
   const current = async () => (await deployments.describe())?.routingConfig?.currentDeploymentVersion?.buildId || '';
-  const now = await current();
+  const now = await current().catch((err: unknown) => {
+    throw new Error(
+      `WORKER_VERSIONING: the Temporal server does not take worker deployments (${(err as Error).message}): it needs Temporal Server 1.28 or later; set WORKER_VERSIONING=off to run unversioned (docs/deploying.md)`,
+    );
+  });
   if (now === buildId) return `${named} (current)`;
   if (promote === 'always' || (promote === 'first' && !now)) {
     try {

@@ -263,6 +263,26 @@ describe('HTTP API', () => {
     expect((await call('GET', `/api/conversations/${id}`, undefined, ADMIN, keyed)).status).toBe(200);
   });
 
+  it('the worker deployment: its build current, promote and rollback refused or answered; admin keys only', async () => {
+    expect(await call('GET', '/api/deploy', undefined, ALICE, keyed)).toMatchObject({ status: 403 });
+    expect(await call('POST', '/api/deploy/rollback', undefined, ALICE, keyed)).toMatchObject({ status: 403 });
+    const { status, body } = await call('GET', '/api/deploy', undefined, ADMIN, keyed);
+    expect(status).toBe(200);
+    // The test worker is versioned (the default) and the first of its deployment: its build became current.
+    expect(body).toMatchObject({ deployment: worker.worker.options.taskQueue, current: expect.any(String) });
+    expect(body.builds).toEqual([expect.objectContaining({ buildId: body.current, state: 'current', canStop: false })]);
+    expect(worker.build).toBe(`build ${body.current} of deployment ${body.deployment} (made current)`);
+    const unknown = await call('POST', '/api/deploy/promote', { buildId: 'no-such-build' }, ADMIN, keyed);
+    expect(unknown).toMatchObject({ status: 404 });
+    expect(unknown.body.error).toMatch(/has no build no-such-build \(its builds: /);
+    expect(
+      await call('POST', '/api/deploy/promote', { buildId: body.current, rampPercent: 100 }, ADMIN, keyed),
+    ).toMatchObject({ status: 400 });
+    const rollback = await call('POST', '/api/deploy/rollback', undefined, ADMIN, keyed);
+    expect(rollback).toMatchObject({ status: 404 });
+    expect(rollback.body.error).toMatch(/no earlier current build to roll back to/);
+  });
+
   it('serves Prometheus metrics: requests by route, conversations by state, approvals waiting; only to admin keys when keyed', async () => {
     const scrape = async (api = open, key?: string) => {
       const res = await fetch(`${api.url}/metrics`, { headers: key ? { authorization: `Bearer ${key}` } : {} });

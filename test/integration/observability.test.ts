@@ -211,19 +211,27 @@ describe('observability: metrics, cost and budgets on a worker process', () => {
     }
   }, 60_000);
 
-  test("the image's health check: healthy while the worker serves its metrics, unhealthy when nothing answers", async () => {
+  test("the image's health check: healthy while the worker serves its metrics, unhealthy when nothing answers; it says the worker's build", async () => {
     const check = (env: Record<string, string>) =>
-      new Promise<number | null>((resolve) => {
+      new Promise<{ code: number | null; out: string }>((resolve) => {
         const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'worker/healthcheck.ts'], {
           cwd: path.join(__dirname, '..', '..'),
           env: { PATH: process.env.PATH ?? '', ...env },
-          stdio: 'ignore',
+          stdio: ['ignore', 'pipe', 'ignore'],
         });
-        child.once('exit', (code) => resolve(code));
+        let out = '';
+        child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+        child.once('exit', (code) => resolve({ code, out }));
       });
-    expect(await check({ METRICS_PORT: new URL(metricsUrl).port })).toBe(0);
-    expect(await check({ METRICS_PORT: String(await freePort(0)) })).toBe(1);
-    expect(await check({ HEALTHCHECK_URL: metricsUrl })).toBe(0);
+    const worker = { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: taskQueue, ENV_FILE: '/dev/null' };
+    const healthy = await check({ METRICS_PORT: new URL(metricsUrl).port, ...worker });
+    expect(healthy.code).toBe(0);
+    expect(healthy.out).toMatch(new RegExp(`^healthy; build \\S+ of deployment ${taskQueue}: current\\n$`));
+    expect((await check({ METRICS_PORT: new URL(metricsUrl).port, ...worker, WORKER_VERSIONING: 'off' })).out).toBe(
+      'healthy; unversioned (WORKER_VERSIONING=off)\n',
+    );
+    expect((await check({ METRICS_PORT: String(await freePort(0)) })).code).toBe(1);
+    expect(await check({ HEALTHCHECK_URL: metricsUrl })).toEqual({ code: 0, out: '' });
   }, 30_000);
 
   test("a goal's budget stops the conversation with a clear message", async () => {
