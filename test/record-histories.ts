@@ -35,6 +35,7 @@ import { startTemporal, startWorker, testSettings } from '../testkit/temporal';
 import { recordLocalTools } from './record-local-tools';
 import { recordModelFaults } from './record-model-faults';
 import { recordHooks } from './record-hooks';
+import { recordUpgradeOnNewBuild } from './record-upgrade';
 import { week } from '../testkit/days';
 
 const OUT = path.join(__dirname, 'histories');
@@ -620,6 +621,7 @@ async function main(): Promise<void> {
     await recordModelFaults(env, save, wanted);
     await recordLocalTools(env, save, wanted);
     await recordHooks(env, save, wanted);
+    await recordUpgradeOnNewBuild(env, save, wanted);
   } finally {
     await env.teardown();
   }

@@ -132,4 +132,3 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     await carryOn(nextRun(summary));
   }
 }
-

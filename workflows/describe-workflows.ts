@@ -120,4 +120,3 @@ export async function DescribeWorkflow(): Promise<never> {
   await condition(allHandlersFinished);
   return continueAsNew<typeof DescribeWorkflow>();
 }
-
