@@ -14,16 +14,17 @@ import { floorScenario } from './scenarios/floor';
 import { textTurn } from './scenarios/text-turn';
 import { toolTurn } from './scenarios/tool-turn';
 import { validatedTextTurn } from './scenarios/validated-text-turn';
+import { unversionedTextTurn } from './scenarios/unversioned-text-turn';
 import { PTO_GOAL, turnScript } from './scripted-answers';
 import { SessionRotation } from './session-rotation';
 import { createBenchAgentWorker, runWorkers, type RunningWorkers } from './workers';
 
 /** In table order; the floor comes first (the others are compared with it). */
-const AGENT_TURNS: ChatTurnSpec[] = [textTurn, validatedTextTurn, toolTurn];
+const AGENT_TURNS: ChatTurnSpec[] = [textTurn, validatedTextTurn, toolTurn, unversionedTextTurn];
 
 interface ChatTurnWorkers {
   floorQueue: string;
-  agentQueue(validatePrompts: boolean): string;
+  agentQueue(spec: ChatTurnSpec): string;
   running: RunningWorkers;
 }
 
@@ -58,14 +59,27 @@ async function startChatTurnWorkers(
     workflowBundle: floorBundle,
     activities: createFloorActivities(),
   });
-  const agent = (queue: string, validate: boolean) =>
-    createBenchAgentWorker(ctx, queue, { AGENT_GOAL: PTO_GOAL, VALIDATE_PROMPTS: String(validate) }, turnScript);
+  const agent = (queue: string, validate: boolean, versioning = 'on') =>
+    createBenchAgentWorker(
+      ctx,
+      queue,
+      { AGENT_GOAL: PTO_GOAL, VALIDATE_PROMPTS: String(validate), WORKER_VERSIONING: versioning },
+      turnScript,
+    );
   const plain = await agent('agent', false);
   const validating = await agent('agent-validating', true);
+  const unversioned = await agent('agent-unversioned', false, 'off');
+  const all = [plain, validating, unversioned];
   return {
     floorQueue,
-    agentQueue: (validate) => (validate ? validating : plain).worker.options.taskQueue,
-    running: runWorkers(ctx, [floor, plain.worker, validating.worker], [plain.close, validating.close], 'a worker'),
+    agentQueue: (spec) =>
+      (spec.unversioned ? unversioned : spec.validatePrompts ? validating : plain).worker.options.taskQueue,
+    running: runWorkers(
+      ctx,
+      [floor, ...all.map((a) => a.worker)],
+      all.map((a) => a.close),
+      'a worker',
+    ),
   };
 }
 
@@ -75,10 +89,7 @@ function chatTurnScenarios(ctx: BenchContext, workers: ChatTurnWorkers, opts: Tu
     name: spec.name,
     description: spec.description,
     activitiesPerTurn: spec.activitiesPerTurn,
-    sampler: new SessionRotation(
-      policy,
-      agentConversations(ctx.client, workers.agentQueue(spec.validatePrompts), ctx.runId, spec),
-    ),
+    sampler: new SessionRotation(policy, agentConversations(ctx.client, workers.agentQueue(spec), ctx.runId, spec)),
   });
   return [floorScenario(ctx.client, workers.floorQueue, ctx.runId, policy), ...AGENT_TURNS.map(agentTurn)];
 }

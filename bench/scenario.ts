@@ -18,6 +18,8 @@ export interface ChatTurnSpec extends AgentConversationSpec {
   activitiesPerTurn: string;
   /** Served by the worker with VALIDATE_PROMPTS=true rather than false. */
   validatePrompts: boolean;
+  /** Served by a worker with WORKER_VERSIONING=off (the others are versioned, the default). */
+  unversioned?: boolean;
 }
 
 /** A row of the MCP tool-call table; `key` names it in ratios ("b:a") and in the JSON. */

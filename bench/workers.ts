@@ -7,7 +7,7 @@ import type { ResolvedModel } from '../activities/llm/model';
 import type { ScriptInput } from '../activities/llm/scripted-model';
 import type { StreamBus } from '../stream/bus';
 import { createAgentWorker, type AgentWorker } from '../worker/create-worker';
-import { readWorkerSettings } from '../worker/worker-settings';
+import { readWorkerSettings, type WorkerSettings } from '../worker/worker-settings';
 import { scripted } from '../testkit/temporal';
 import type { BenchContext } from './context';
 
@@ -24,7 +24,7 @@ export function createBenchAgentWorker(
   return createAgentWorker({
     connection: ctx.connection,
     namespace: ctx.namespace,
-    settings: { ...readWorkerSettings(env as NodeJS.ProcessEnv), taskQueue: `bench-${queue}-${ctx.runId}` },
+    settings: ownQueue(readWorkerSettings(env as NodeJS.ProcessEnv), `bench-${queue}-${ctx.runId}`),
     model: 'rules' in model ? scripted(model) : model,
     workflowBundle: ctx.agentBundle,
   });
@@ -47,10 +47,20 @@ export function createStreamingBenchAgentWorker(
   return createAgentWorker({
     connection: ctx.connection,
     namespace: ctx.namespace,
-    settings: { ...settings, taskQueue: `bench-${queue}-${ctx.runId}` },
+    settings: ownQueue(settings, `bench-${queue}-${ctx.runId}`),
     workflowBundle: ctx.agentBundle,
     streamBus,
   });
+}
+
+/** A bench worker's own task queue, and its own deployment (versioned workers): never the one a real worker of the
+ * server (TEMPORAL_ADDRESS) belongs to, whose current build a bench worker could otherwise make its own. */
+function ownQueue(settings: WorkerSettings, taskQueue: string): WorkerSettings {
+  return {
+    ...settings,
+    taskQueue,
+    versioning: settings.versioning && { ...settings.versioning, deployment: taskQueue },
+  };
 }
 
 export interface RunningWorkers {
