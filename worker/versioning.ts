@@ -27,7 +27,7 @@ const schema = z.object({
   WORKER_BUILD_ID: z
     .string()
     .regex(/^[A-Za-z0-9_+-][A-Za-z0-9_.+-]{0,99}$/, {
-      message: 'WORKER_BUILD_ID must be 1-100 letters, digits, ".", "_", "+" or "-", e.g. 2026-12-07.1',
+      message: 'WORKER_BUILD_ID must be 1-100 letters, digits, ".", "_", "+" or "-", e.g. release-42.1',
     })
     .optional(),
   WORKER_DEPLOYMENT: z

@@ -13,10 +13,10 @@ describe('worker versioning settings', () => {
     expect(readVersioningSettings({ WORKER_VERSIONING: '', WORKER_PROMOTE: '' }, 'agents')?.promote).toBe('first');
     expect(
       readVersioningSettings(
-        { WORKER_DEPLOYMENT: 'agents-prod', WORKER_BUILD_ID: '2026-12-07.1', WORKER_PROMOTE: 'never' },
+        { WORKER_DEPLOYMENT: 'agents-prod', WORKER_BUILD_ID: 'release-42.1', WORKER_PROMOTE: 'never' },
         'agents',
       ),
-    ).toEqual({ deployment: 'agents-prod', buildId: '2026-12-07.1', promote: 'never' });
+    ).toEqual({ deployment: 'agents-prod', buildId: 'release-42.1', promote: 'never' });
   });
 
   it('WORKER_VERSIONING=off: unversioned, no deployment options', () => {
