@@ -82,7 +82,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     await waitForWork();
     listing.publish();
     if (convo.ended) break;
-    if (historyIsFull()) await continueAsNewUnlessWatched();
+    if (timeToContinueAsNew()) await continueAsNewUnlessWatched();
     const effect = convo.nextEffect();
     if (effect) await listing.turns.run(() => step(effect));
   }
@@ -92,7 +92,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
 
   /** Waits until there is something to do; a wait for the user that outlives its limit expires (approval, idle). */
   async function waitForWork(): Promise<void> {
-    const ready = () => convo.hasWork() || historyIsFull();
+    const ready = () => convo.hasWork() || timeToContinueAsNew();
     const limit = ready() ? null : waitLimit(convo);
     if (!limit) return condition(ready);
     const summary = limit.expires === 'approval' ? 'approval expires' : 'idle conversation ends';
@@ -101,7 +101,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   }
 
   /** Time to continue as new: the history is long, or (pinned to an older build) a newer build is current. */
-  function historyIsFull(): boolean {
+  function timeToContinueAsNew(): boolean {
     if (!convo.mayContinueAsNew()) return false;
     const info = workflowInfo();
     const newerBuild = !!versions.upgradeOnNewBuild && info.targetWorkerDeploymentVersionChanged;
