@@ -1,6 +1,7 @@
 // One conversation with an agent, as a short interpreter. Conversation decides everything; this file asks it for
 // the next effect, performs it (perform.ts: the one place activities are called) and hands the result back, waits
-// for the user (with the limits Conversation sets), and continues as new when the history is full or a newer build is current.
+// for the user (with the limits Conversation sets), and continues as new when the history is full or a newer build
+// is current.
 import {
   allHandlersFinished,
   CancellationScope,
