@@ -14,6 +14,7 @@ import { DescribeWorkflow } from '../workflows';
 import { describeWorkflowId } from '../workflows/describe-workflows';
 import { FailureTypes } from '../core/activity-types';
 import { UserError, type UserErrorKind } from '../core/user-error';
+import { Deployments } from './deployments';
 
 /** How long a question to the worker may take: discovery of a slow endpoint is bounded well below. */
 const ASK_WORKER_MS = 60_000;
@@ -36,7 +37,7 @@ export class WorkerDesk {
         taskQueue: { name: this.taskQueue },
         taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
       });
-      if (pollers?.length) return;
+      if (pollers?.length) return this.requireCurrentBuild(pollers);
       if (Date.now() > deadline) {
         throw new UserError(
           `No worker is serving task queue "${this.taskQueue}": start one (npm run worker, or npm start), or set TASK_QUEUE to the one it serves.`,
@@ -45,6 +46,27 @@ export class WorkerDesk {
       }
       await new Promise((r) => setTimeout(r, 250));
     }
+  }
+
+  /**
+   * Versioned workers poll, yet none of their builds is current (each started with WORKER_PROMOTE=never, or the
+   * current build's workers all stopped): a new conversation would wait, silently. Says what to promote instead.
+   */
+  private async requireCurrentBuild(pollers: temporal.api.taskqueue.v1.IPollerInfo[]): Promise<void> {
+    const versioned = pollers.map((p) => p.deploymentOptions).filter((o) => o?.deploymentName && o.buildId);
+    if (versioned.length < pollers.length) return; // an unversioned worker takes any new conversation
+    const deployment = versioned[0]!.deploymentName!;
+    const builds = [...new Set(versioned.map((o) => o!.buildId!))];
+    const current = (await new Deployments(this.client, deployment).describe())?.routingConfig?.currentDeploymentVersion
+      ?.buildId;
+    if (current && builds.includes(current)) return;
+    const now = current
+      ? `its current build ${current} has no worker`
+      : `no build of deployment ${deployment} is current`;
+    throw new UserError(
+      `Workers of build ${builds.join(', ')} serve task queue "${this.taskQueue}", but ${now}, so a new conversation would wait: promote one (npm run -s agent -- deploy promote ${builds[0]})${current ? ` or start workers of ${current}` : ''}.`,
+      'unavailable',
+    );
   }
 
   /** Asks the worker; its failure (an unknown goal or made tool, say) comes back as a user error. */

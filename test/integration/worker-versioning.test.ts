@@ -4,14 +4,15 @@
 // one waiting for an approval finishes on build 1 after build 2 is promoted (and while build 1's workers were gone,
 // `agent deploy status` said build 1 was still needed); a long one moves to build 2 at its next continue-as-new; a
 // delegate of a build-1 parent runs; a 50 % ramp starts new conversations on both; a rollback sends new ones to build
-// 1 again while build-2 conversations keep running on build 2.
+// 1 again while build-2 conversations keep running on build 2. A client asked for a conversation while only workers of
+// builds that are not current poll says which to promote instead of waiting.
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { AgentClient } from '../../client/agent-client';
 import type { DeploymentStatus } from '../../client/deployments';
-import { startTemporal } from '../../testkit/temporal';
+import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 import { copyProject } from '../../testkit/project-copy';
 import { waitUntil } from '../../testkit/wait-until';
@@ -124,6 +125,22 @@ describe('worker versioning: two builds, pinned conversations, promote, ramp, ro
     expect(build(before, 'build-2')).toMatchObject({ open: 0, canStop: true });
     for (const id of Object.values(open)) expect(await buildOf(id)).toBe('build-1');
   }, 120_000);
+
+  it('a client says so, instead of waiting, when the workers that poll are of no current build', async () => {
+    const settings = testSettings({ WORKER_BUILD_ID: 'lonely', WORKER_PROMOTE: 'never' });
+    const lonely = await startWorker(env, { script: delegationScript, settings });
+    try {
+      expect(lonely.build).toMatch(
+        /^build lonely of deployment test-\d+-\d+, not current \(new conversations start on no build yet\)/,
+      );
+      const client = new AgentClient(env.client, settings.taskQueue);
+      await expect(client.start('goal_hr_pto')).rejects.toThrow(
+        /Workers of build lonely serve task queue "test-\d+-\d+", but no build of deployment test-\d+-\d+ is current, so a new conversation would wait: promote one \(npm run -s agent -- deploy promote lonely\)\.$/,
+      );
+    } finally {
+      await lonely.stop();
+    }
+  });
 
   it('ramping build 2 at 50 %: new conversations start on both builds', async () => {
     await cli('promote', 'build-2', '--ramp', '50');
