@@ -32,8 +32,7 @@ export function addDeployRoutes(app: OpenAPIHono<ApiEnv>, deployments: Deploymen
     }),
     async (c) => {
       requireAdmin(c);
-      const status = await deployments.status();
-      return c.json(status ?? { deployment: deployments.deployment, builds: [] }, 200);
+      return c.json(await deployments.status(), 200);
     },
   );
   app.openapi(
@@ -55,7 +54,7 @@ export function addDeployRoutes(app: OpenAPIHono<ApiEnv>, deployments: Deploymen
     createRoute({
       method: 'post',
       path: '/api/deploy/rollback',
-      summary: 'The build current before this one is current again; a ramp ends',
+      summary: 'During a ramp, the ramp ends; otherwise the build current before this one is current again',
       responses: { 200: json(S.Anything, '{ from, to }'), ...errors, ...forbidden },
     }),
     async (c) => {

@@ -64,8 +64,9 @@ export const USAGE = `usage: agent <command> [options]
                                                   drained; conversations open on each, and whether its workers may
                                                   stop (WORKER_DEPLOYMENT, else TASK_QUEUE; docs/deploying.md)
   deploy promote <buildId> [--ramp <percent>]     new conversations start on that build (with --ramp, that share of
-                                                  them); open ones stay on their build until they continue as new
-  deploy rollback                                 the build current before this one is current again; a ramp ends
+                                                  them); open ones move to it at their next continue-as-new
+  deploy rollback                                 during a ramp, the ramp ends; otherwise the build current before this
+                                                  one is current again
 options: --json (machine-readable output), --help
 env: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE, TASK_QUEUE, WORKER_DEPLOYMENT (deploy), AGENT_GOAL,
   BLOB_STORE, BLOB_DIR or DATA_DIR, S3_* (--file: the worker's blob store), FILE_MAX_MB,

@@ -19,7 +19,7 @@ export async function deployCommand(
   switch (action) {
     case 'status': {
       const status = await deployments.status();
-      return { human: formatStatus(deployment, status), data: status ?? { deployment, builds: [] } };
+      return { human: formatStatus(status), data: status };
     }
     case 'promote': {
       if (!buildId) throw new UserError(`promote needs a build id. ${DEPLOY_USAGE}`);
@@ -27,14 +27,14 @@ export async function deployCommand(
       await deployments.promote(buildId, { rampPercent });
       const human =
         rampPercent === undefined
-          ? `build ${buildId} is current: new conversations start on it; open ones stay on their build until they continue as new`
+          ? `build ${buildId} is current: new conversations start on it; open ones move to it at their next continue-as-new, after a turn`
           : `build ${buildId} is ramping: ${rampPercent}% of new conversations start on it, the rest on the current build`;
       return { human, data: { deployment, buildId, ...(rampPercent === undefined ? {} : { rampPercent }) } };
     }
     case 'rollback': {
       const { from, to } = await deployments.rollback();
       return {
-        human: `build ${to} is current again${from ? ` (was ${from}; conversations open on ${from} stay on it)` : ''}`,
+        human: `build ${to} is current again${from ? ` (was ${from}; conversations open on ${from} finish their turn there, then move)` : ''}`,
         data: { deployment, from, to },
       };
     }
@@ -43,8 +43,9 @@ export async function deployCommand(
   }
 }
 
-export function formatStatus(deployment: string, status: DeploymentStatus | null): string {
-  if (!status?.builds.length) {
+export function formatStatus(status: DeploymentStatus): string {
+  const { deployment } = status;
+  if (!status.builds.length) {
     return `deployment ${deployment}: no versioned worker has polled yet (workers off versioning, WORKER_VERSIONING=off, or none started)`;
   }
   const ramp = status.ramping ? `, ramping ${status.ramping.buildId} at ${status.ramping.percentage}%` : '';

@@ -54,10 +54,10 @@ export class Deployments {
     return this.client.options.namespace;
   }
 
-  /** The deployment's builds with their state and open conversations; null when no versioned worker ever polled. */
-  async status(): Promise<DeploymentStatus | null> {
+  /** The deployment's builds with their state and open conversations; none when no versioned worker ever polled. */
+  async status(): Promise<DeploymentStatus> {
     const info = await this.describe();
-    if (!info) return null;
+    if (!info) return { deployment: this.deployment, builds: [] };
     const routing = info.routingConfig ?? {};
     const current = routing.currentDeploymentVersion?.buildId || undefined;
     const rampingId = routing.rampingDeploymentVersion?.buildId || undefined;
@@ -89,8 +89,11 @@ export class Deployments {
    * Makes `buildId` the build new conversations start on; with `rampPercent` (1-99), only that share of them, the
    * rest staying on the current build. `atStart`: a worker promoting its own build before it polls.
    */
-  async promote(buildId: string, opts: { rampPercent?: number; atStart?: boolean } = {}): Promise<void> {
-    const { rampPercent, atStart = false } = opts;
+  async promote(
+    buildId: string,
+    opts: { rampPercent?: number; atStart?: boolean; conflictToken?: Uint8Array } = {},
+  ): Promise<void> {
+    const { rampPercent, atStart = false, conflictToken } = opts;
     if (rampPercent !== undefined && !(Number.isInteger(rampPercent) && rampPercent >= 1 && rampPercent <= 99)) {
       throw new UserError(`--ramp must be a whole percentage from 1 to 99, got ${rampPercent}`);
     }
@@ -103,6 +106,8 @@ export class Deployments {
       // A worker promoting itself does so before its first poll: its version has no poller, no task queue yet.
       allowNoPollers: atStart,
       ignoreMissingTaskQueues: atStart,
+      // Given: refused if the deployment changed since it was read (two workers promoting themselves at once).
+      ...(conflictToken ? { conflictToken } : {}),
     };
     await this.call(() =>
       rampPercent === undefined
@@ -111,17 +116,23 @@ export class Deployments {
     );
   }
 
-  /** Back to the build that was current before this one (the latest other build once current); any ramp ends. */
+  /**
+   * Undoes the last promotion: a ramp ends (new conversations all start on the current build again); without one,
+   * the build current before this one (the latest other build once current) is current again.
+   */
   async rollback(): Promise<{ from?: string; to: string }> {
     const status = await this.status();
-    const from = status?.current;
-    const previous = (status?.builds ?? [])
+    if (status.ramping && status.current) {
+      await this.endRamp();
+      return { from: status.ramping.buildId, to: status.current };
+    }
+    const from = status.current;
+    const previous = status.builds
       .filter((b) => b.buildId !== from && b.lastCurrentAt)
       .sort((a, b) => Date.parse(b.lastCurrentAt!) - Date.parse(a.lastCurrentAt!))[0];
     if (!previous) {
       throw new UserError(`Deployment ${this.deployment} has no earlier current build to roll back to.`, 'not_found');
     }
-    if (status?.ramping) await this.endRamp();
     await this.promote(previous.buildId);
     return { ...(from ? { from } : {}), to: previous.buildId };
   }
@@ -141,14 +152,24 @@ export class Deployments {
 
   /** The deployment as Temporal describes it; undefined when it does not exist (yet). */
   async describe() {
+    return (await this.read())?.workerDeploymentInfo ?? undefined;
+  }
+
+  /** The build new conversations start on, and the token that makes a change conditional on it; none yet: ''. */
+  async current(): Promise<{ buildId: string; conflictToken?: Uint8Array }> {
+    const read = await this.read();
+    const buildId = read?.workerDeploymentInfo?.routingConfig?.currentDeploymentVersion?.buildId ?? '';
+    return { buildId, ...(read?.conflictToken ? { conflictToken: read.conflictToken } : {}) };
+  }
+
+  private async read() {
     try {
-      const { workerDeploymentInfo } = await this.client.workflowService.describeWorkerDeployment({
+      return await this.client.workflowService.describeWorkerDeployment({
         namespace: this.namespace,
         deploymentName: this.deployment,
       });
-      return workerDeploymentInfo ?? undefined;
     } catch (err) {
-      if (isNotFound(err)) return undefined;
+      if (grpcCode(err) === NOT_FOUND) return undefined;
       throw err;
     }
   }
@@ -171,12 +192,17 @@ export class Deployments {
     }
   }
 
+  /** A change, with the server's refusals in the user's words: unknown, refused in this state, or bad input. */
   private async call<T>(change: () => Promise<T>): Promise<T> {
     try {
       return await change();
     } catch (err) {
-      if (isNotFound(err))
+      const code = grpcCode(err);
+      const why = (err as { details?: string }).details || (err as Error).message;
+      if (code === NOT_FOUND)
         throw new UserError(`No deployment ${this.deployment}: no versioned worker polled yet.`, 'not_found');
+      if (code === FAILED_PRECONDITION) throw new UserError(`Deployment ${this.deployment}: ${why}`, 'refused');
+      if (code === INVALID_ARGUMENT) throw new UserError(`Deployment ${this.deployment}: ${why}`, 'invalid');
       throw err;
     }
   }
@@ -190,8 +216,14 @@ function verdict(state: BuildState, open: number): { canStop: boolean; why: stri
   return { canStop: true, why: 'no open conversation runs on it' };
 }
 
-function isNotFound(err: unknown): boolean {
-  return (err as { code?: number }).code === 5; // gRPC NOT_FOUND
+// gRPC status codes the deployment calls answer with.
+const INVALID_ARGUMENT = 3;
+const NOT_FOUND = 5;
+const FAILED_PRECONDITION = 9;
+export const UNIMPLEMENTED = 12;
+
+export function grpcCode(err: unknown): number | undefined {
+  return (err as { code?: number }).code;
 }
 
 function seconds(t: { seconds?: unknown } | null | undefined): number {

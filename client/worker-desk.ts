@@ -57,8 +57,7 @@ export class WorkerDesk {
     if (versioned.length < pollers.length) return; // an unversioned worker takes any new conversation
     const deployment = versioned[0]!.deploymentName!;
     const builds = [...new Set(versioned.map((o) => o!.buildId!))];
-    const current = (await new Deployments(this.client, deployment).describe())?.routingConfig?.currentDeploymentVersion
-      ?.buildId;
+    const current = (await new Deployments(this.client, deployment).current()).buildId;
     if (current && builds.includes(current)) return;
     const now = current
       ? `its current build ${current} has no worker`

@@ -33,8 +33,8 @@ import type { Tracing } from '../runtime/tracing';
 import { workerTracing } from './worker-tracing';
 import { PROJECT_ROOT, type WorkerSettings } from './worker-settings';
 import { cachedWorkflowBundle } from './bundle-cache';
-import { defaultBuildId, deploymentOptions, promoteAtStart } from './versioning';
-import { workflowCodeHash } from './workflow-bundle';
+import { deploymentOptions, promoteAtStart } from './versioning';
+import { buildIdOf } from './workflow-bundle';
 import type { Hook } from '../core/hooks';
 import { loadHooks } from '../activities/hooks/load-hooks';
 import type { HookRunner } from '../activities/hooks/hook-runner';
@@ -172,7 +172,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
   const temporal = new Client({ connection: opts.connection, namespace: opts.namespace ?? 'default' });
   const versioning = opts.settings.versioning && {
     ...opts.settings.versioning,
-    buildId: opts.settings.versioning.buildId ?? defaultBuildId(workflowCodeHash()),
+    buildId: buildIdOf(opts.settings.versioning),
   };
   // Before the first poll: a versioned worker whose build is not current would wait for tasks, silently.
   const build = versioning ? await promoteAtStart(temporal, versioning) : 'unversioned (WORKER_VERSIONING=off)';

@@ -15,7 +15,7 @@ import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { WorkerOptions } from '@temporalio/worker';
 import { z } from 'zod';
-import { Deployments } from '../client/deployments';
+import { Deployments, grpcCode, UNIMPLEMENTED } from '../client/deployments';
 import { PROJECT_ROOT } from '../tools/project-root';
 import { flag } from './setting-kinds';
 
@@ -91,24 +91,25 @@ export async function promoteAtStart(
   const { deployment, buildId, promote } = versioning;
   const deployments = new Deployments(client, deployment, `worker of build ${buildId}`);
   const named = `build ${buildId} of deployment ${deployment}`;
-  const current = async () => (await deployments.describe())?.routingConfig?.currentDeploymentVersion?.buildId || '';
-  const now = await current().catch((err: unknown) => {
+  const now = await deployments.current().catch((err: unknown) => {
+    if (grpcCode(err) !== UNIMPLEMENTED) throw err;
     throw new Error(
       `WORKER_VERSIONING: the Temporal server does not take worker deployments (${(err as Error).message}): it needs Temporal Server 1.28 or later; set WORKER_VERSIONING=off to run unversioned (docs/deploying.md)`,
     );
   });
-  if (now === buildId) return `${named} (current)`;
-  if (promote === 'always' || (promote === 'first' && !now)) {
+  if (now.buildId === buildId) return `${named} (current)`;
+  if (promote === 'always' || (promote === 'first' && !now.buildId)) {
     try {
-      await deployments.promote(buildId, { atStart: true });
-      return `${named} (made current${now ? `; was ${now}` : ''})`;
+      // Conditional on the deployment as read: of two first workers starting at once, one promotes itself.
+      await deployments.promote(buildId, { atStart: true, conflictToken: now.conflictToken });
+      return `${named} (made current${now.buildId ? `; was ${now.buildId}` : ''})`;
     } catch (err) {
-      // Another worker changed the deployment meanwhile (two first workers at once): say what it is now.
-      const after = await current();
+      // Another worker changed the deployment meanwhile: say what it is now.
+      const after = (await deployments.current()).buildId;
       if (after === buildId) return `${named} (current)`;
       if (!after) throw err;
     }
   }
-  const promoteCommand = `npm run -s agent -- deploy promote ${buildId}`;
-  return `${named}, not current (new conversations start on ${(await current()) || 'no build yet'}): this worker takes only conversations pinned to its build until promoted: ${promoteCommand}`;
+  const current = (await deployments.current()).buildId;
+  return `${named}, not current (new conversations start on ${current || 'no build yet'}): this worker takes only conversations pinned to its build until promoted: npm run -s agent -- deploy promote ${buildId}`;
 }

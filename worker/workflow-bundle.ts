@@ -14,6 +14,7 @@ import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../tools/project-root';
 import { filesUnder, sourceCodeHash, writeWhole } from './bundle-cache';
+import { defaultBuildId, type VersioningSettings } from './versioning';
 import { TRACING_WORKFLOW_MODULE } from './worker-tracing';
 import { WORKFLOW_BUNDLE_OPTIONS } from './workflow-code';
 
@@ -65,6 +66,11 @@ export function workflowCodeHash(): string {
   if (path.extname(__filename) !== '.js') return sourceCodeHash();
   const { workflows } = JSON.parse(readFileSync(BUNDLE_SOURCE_FILE, 'utf8')) as { workflows?: string };
   return workflows ?? hashOfWorkflowCode();
+}
+
+/** The worker's build id: WORKER_BUILD_ID, else the package version and the hash of the workflow code it runs. */
+export function buildIdOf(versioning: VersioningSettings): string {
+  return versioning.buildId ?? defaultBuildId(workflowCodeHash());
 }
 
 /** sha256 over the compiled workflow code (.js), file names included. */

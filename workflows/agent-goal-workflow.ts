@@ -127,7 +127,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     // between turns, with nothing open, never mid-turn.
     // (Only from a versioned worker: an unversioned one may not name a versioning behaviour.)
     const carryOn =
-      versions.upgradeOnNewBuild && workflowInfo().currentDeploymentVersion
+      versions.upgradeOnNewBuild && workflowInfo().currentDeploymentVersion?.deploymentName
         ? makeContinueAsNewFunc<typeof AgentGoalWorkflow>({ initialVersioningBehavior: 'AUTO_UPGRADE' })
         : continueAsNew<typeof AgentGoalWorkflow>;
     await carryOn(nextRun(summary));

@@ -9,6 +9,7 @@ import {
   continueAsNew,
   defineUpdate,
   setHandler,
+  setWorkflowOptions,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AgentsDescription, GoalFileSummary } from '../core/activity-types';
@@ -120,3 +121,12 @@ export async function DescribeWorkflow(): Promise<never> {
   await condition(allHandlersFinished);
   return continueAsNew<typeof DescribeWorkflow>();
 }
+
+// The worker's desk answers from whichever build is current: it holds nothing a newer build could not replay (each
+// question is an update that runs one activity), and pinned it would keep an old build's workers needed. Named only
+// on a versioned worker: an unversioned one may not name a versioning behaviour. (Its client also starts it with an
+// AUTO_UPGRADE override, client/worker-desk.ts; that one is not carried across continue-as-new.)
+setWorkflowOptions(
+  () => (workflowInfo().currentDeploymentVersion?.deploymentName ? { versioningBehavior: 'AUTO_UPGRADE' } : {}),
+  DescribeWorkflow,
+);

@@ -107,7 +107,11 @@ describe('compose files (as Compose resolves them)', () => {
     // itself (docs/deploying.md, "Roll out a new version").
     expect(services['worker-next']).toMatchObject({ profiles: ['rollout'], command: services.worker!.command });
     expect(services['worker-next']!.image).not.toBe(services.worker!.image);
-    expect(services['worker-next']!.environment).toEqual({ ...services.worker!.environment, WORKER_PROMOTE: 'never' });
+    expect(services['worker-next']!.environment).toEqual({
+      ...services.worker!.environment,
+      WORKER_PROMOTE: 'never',
+      WORKER_BUILD_ID: '',
+    });
     // Prometheus, Grafana and Jaeger only with `--profile observability`; Prometheus scrapes the port the workers
     // serve on; Grafana is provisioned with Prometheus and the shipped dashboard, which exist where it mounts them.
     for (const name of ['prometheus', 'grafana', 'jaeger']) expect(services[name]!.profiles).toEqual(['observability']);

@@ -3,9 +3,10 @@
 // them, so a build-1 conversation that reached build 2's code would fail to replay. Pinned conversations never do:
 // one waiting for an approval finishes on build 1 after build 2 is promoted (and while build 1's workers were gone,
 // `agent deploy status` said build 1 was still needed); a long one moves to build 2 at its next continue-as-new; a
-// delegate of a build-1 parent runs; a 50 % ramp starts new conversations on both; a rollback sends new ones to build
-// 1 again while build-2 conversations keep running on build 2. A client asked for a conversation while only workers of
-// builds that are not current poll says which to promote instead of waiting.
+// delegate of a build-1 parent runs; a 50 % ramp starts new conversations on both (a rollback ends it); a rollback
+// sends new ones to build 1 again, and a build-2 conversation answers its turn on build 2, then moves back. A client
+// asked for a conversation while only workers of builds that are not current poll says which to promote instead of
+// waiting.
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -142,7 +143,7 @@ describe('worker versioning: two builds, pinned conversations, promote, ramp, ro
     }
   });
 
-  it('ramping build 2 at 50 %: new conversations start on both builds', async () => {
+  it('ramping build 2 at 50 %: new conversations start on both builds; a rollback ends the ramp', async () => {
     await cli('promote', 'build-2', '--ramp', '50');
     expect((await status()).ramping).toEqual({ buildId: 'build-2', percentage: 50 });
     const started = await Promise.all(Array.from({ length: 40 }, () => agents.start('goal_hr_pto')));
@@ -153,6 +154,10 @@ describe('worker versioning: two builds, pinned conversations, promote, ramp, ro
     expect(40 - on2).toBeGreaterThanOrEqual(5);
     expect(builds.every((b) => b === 'build-1' || b === 'build-2')).toBe(true);
     await Promise.all(started.map(({ id }) => agents.end(id)));
+    // Rolled back during a ramp: the ramp ends, build 1 stays current.
+    expect(await cli('rollback')).toMatchObject({ from: 'build-2', to: 'build-1' });
+    expect(await status()).toMatchObject({ current: 'build-1' });
+    expect((await status()).ramping).toBeUndefined();
   }, 120_000);
 
   it('promoted: new conversations start on build 2; one waiting for an approval stays on build 1, needed while it waits', async () => {
@@ -201,14 +206,17 @@ describe('worker versioning: two builds, pinned conversations, promote, ramp, ro
     expect((await agents.say(open.parent, `pto only ${ADA}`)).reply).toMatch(/^Boss: ok \| \d+ hours left\.$/);
   }, 120_000);
 
-  it('rolled back: new conversations start on build 1 again; build-2 conversations keep running on build 2', async () => {
+  it('rolled back: new conversations start on build 1 again; a build-2 conversation finishes its turn on build 2, then moves back', async () => {
     expect(await cli('rollback')).toMatchObject({ from: 'build-2', to: 'build-1' });
     expect((await status()).current).toBe('build-1');
     const again = (await agents.start('goal_hr_pto')).id;
     expect(await buildOf(again)).toBe('build-1');
-    expect((await agents.say(onBuild2, `PTO left for ${ADA}`)).reply).toBe('104 hours left.');
-    expect(await buildOf(onBuild2)).toBe('build-2');
+    // A build-2 conversation answers its turn on build 2, then moves back to build 1 at its continue-as-new.
+    const onBuild2Run = (await agents.client.workflow.getHandle(onBuild2).describe()).runId;
     expect(build(await status(), 'build-2')).toMatchObject({ canStop: false });
+    expect((await agents.say(onBuild2, `PTO left for ${ADA}`)).reply).toMatch(/^\d+ hours left\.$/);
+    expect(await tasksRanOn(onBuild2, onBuild2Run)).toEqual(new Set(['build-2']));
+    await waitUntil(async () => (await buildOf(onBuild2)) === 'build-1');
 
     // Once nothing runs on build 2, its workers may stop.
     await Promise.all([again, onBuild2, open.long, open.parent].map((id) => agents.end(id)));

@@ -54,7 +54,7 @@ describe('worker versioning settings', () => {
 
 describe('agent deploy status', () => {
   it('lists the builds, newest first, with open conversations and whether their workers may stop', () => {
-    const text = formatStatus('agents', {
+    const text = formatStatus({
       deployment: 'agents',
       current: 'b2',
       ramping: { buildId: 'b3', percentage: 10 },
@@ -74,6 +74,8 @@ describe('agent deploy status', () => {
   });
 
   it('says when no versioned worker has polled', () => {
-    expect(formatStatus('agents', null)).toMatch(/^deployment agents: no versioned worker has polled yet/);
+    expect(formatStatus({ deployment: 'agents', builds: [] })).toMatch(
+      /^deployment agents: no versioned worker has polled yet/,
+    );
   });
 });
