@@ -1,5 +1,6 @@
 // `npm run agent -- <command>`: start, chat, list, say, confirm, answer, cancel, history, tree, status, end, prune, agents,
-// goal-files, endpoints, tools (client/tools-command.ts, made tools included), deploy (client/deploy-command.ts).
+// goal-files (client/goal-files-command.ts), endpoints, tools (client/tools-command.ts, made tools included), deploy
+// (client/deploy-command.ts).
 import { parseArgs } from 'node:util';
 import { PICKER_GOAL_ID } from '../goals/goal-registry';
 import { AgentClient } from './agent-client';
@@ -9,18 +10,16 @@ import { startTracing } from '../runtime/tracing';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { parseAge } from '../runtime/duration';
 import { pruneConversations } from './prune';
-import { formatGoalsPrune, pruneGoals } from './goals-prune';
+import { goalFilesCommand } from './goal-files-command';
+import { formatStatusReport } from './status-report';
 import { createStreamBus } from '../stream';
 import { runChat, type ChatIO } from './chat';
 import {
   formatConversations,
-  formatDelegations,
   formatEndpoints,
-  formatGoalFiles,
   formatHistory,
   formatHookNotes,
   formatReply,
-  formatSpend,
   formatTree,
 } from './terminal-format';
 import { toolsCommand } from './tools-command';
@@ -33,7 +32,6 @@ import { catalogForOwner, connectEndpoint } from './endpoint-connect';
 import { formatEndpointFeatures, promptRef } from './endpoint-features-format';
 import type { ConversationFilter } from './conversation-list';
 import { UserError } from '../core/user-error';
-import { formatQuestion } from './question-format';
 import { answerFrom, bareAccept } from './answer-command';
 import { deployCommand } from './deploy-command';
 
@@ -126,24 +124,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       // `goals` is the old name, kept for scripts: it listed goal files only, never every goal.
       case 'goals':
       case 'goal-files': {
-        const c = await connect();
-        const [action, id] = rest;
-        if (action === 'prune') {
-          const unusedFor = values['unused-for'];
-          if (!unusedFor) throw new UserError(`usage: agent ${command} prune --unused-for <duration> [--yes]`);
-          const pruned = await pruneGoals(c, parseAge(unusedFor, '--unused-for'), values.yes);
-          out(formatGoalsPrune(pruned, unusedFor), pruned);
-          return 0;
-        }
-        if (action) {
-          if (!['disable', 'enable', 'remove'].includes(action) || !id)
-            throw new UserError(`usage: agent ${command} [disable|enable|remove <goalId>]`);
-          const done = await c.manageGoal(action as 'disable' | 'enable' | 'remove', id);
-          out(`${action === 'remove' ? 'removed' : `${action}d`} ${id} (${done.file})`, { action, ...done });
-          return 0;
-        }
-        const files = await c.goalFiles();
-        out(formatGoalFiles(files), files);
+        const opts = { unusedFor: values['unused-for'], yes: values.yes };
+        const { human, data } = await goalFilesCommand(command, rest, opts, await connect());
+        out(human, data);
         return 0;
       }
       case 'endpoints': {
@@ -271,29 +254,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         const status = await c.status(id);
         const { goal, usage } = await c.details(id);
         const retrying = status.state === 'working' ? await c.retrying(id) : null;
-        out(
-          `${id}: ${status.state.replace(/_/g, ' ')}; agent ${goal?.agentName ?? '?'} (${goal?.id ?? '?'}); ` +
-            `${formatSpend(usage.total)} over ${usage.runs} run(s)` +
-            (Object.keys(usage.byGoal ?? {}).length > 1
-              ? `\nby agent: ${Object.entries(usage.byGoal!)
-                  .map(([g, u]) => `${g} ${formatSpend(u)}`)
-                  .join('; ')}`
-              : '') +
-            (Object.keys(usage.byModel ?? {}).length > 1
-              ? `\nby model: ${Object.entries(usage.byModel!)
-                  .map(([m, u]) => `${m} ${formatSpend(u)}`)
-                  .join('; ')}`
-              : '') +
-            (status.fallback ? `\nanswering: ${status.fallback.model} (a fallback, LLM_FALLBACK_MODELS)` : '') +
-            (retrying
-              ? `\nthe model is not answering (${retrying.lastFailure}); retrying, attempt ${retrying.attempt}`
-              : '') +
-            (status.delegations?.length ? `\n${formatDelegations(status.delegations)}` : '') +
-            (status.lastReply?.question
-              ? `\n${status.lastReply.reply}\n${formatQuestion(status.lastReply.question, id)}`
-              : ''),
-          { id, ...status, goal: goal?.id, usage, retrying },
-        );
+        out(formatStatusReport(id, status, goal, usage, retrying), { id, ...status, goal: goal?.id, usage, retrying });
         return 0;
       }
       case 'prune': {
