@@ -27,7 +27,7 @@ export interface BuildStatus {
   canStop: boolean;
   why: string;
   createdAt?: string;
-  /** When it was last current (a build rolled back to is the latest of these). */
+  /** When it was last current (a rollback goes to the latest of these). */
   lastCurrentAt?: string;
 }
 
@@ -91,13 +91,14 @@ export class Deployments {
    */
   async promote(
     buildId: string,
-    opts: { rampPercent?: number; atStart?: boolean; conflictToken?: Uint8Array } = {},
+    opts: { rampPercent?: number; atStart?: boolean; conflictToken?: Uint8Array; known?: boolean } = {},
   ): Promise<void> {
-    const { rampPercent, atStart = false, conflictToken } = opts;
+    const { rampPercent, atStart = false, conflictToken, known = atStart } = opts;
     if (rampPercent !== undefined && !(Number.isInteger(rampPercent) && rampPercent >= 1 && rampPercent <= 99)) {
       throw new UserError(`--ramp must be a whole percentage from 1 to 99, got ${rampPercent}`);
     }
-    if (!atStart) await this.requireBuild(buildId);
+    // `known`: the caller read it from the deployment (rollback), or it is the caller's own build (a worker at start).
+    if (!known) await this.requireBuild(buildId);
     const common = {
       namespace: this.namespace,
       deploymentName: this.deployment,
@@ -121,20 +122,22 @@ export class Deployments {
    * the build current before this one (the latest other build once current) is current again.
    */
   async rollback(): Promise<{ from?: string; to: string }> {
-    const status = await this.status();
-    if (status.ramping && status.current) {
+    const info = await this.describe();
+    const from = info?.routingConfig?.currentDeploymentVersion?.buildId || undefined;
+    const ramping = info?.routingConfig?.rampingDeploymentVersion?.buildId;
+    if (ramping && from) {
       await this.endRamp();
-      return { from: status.ramping.buildId, to: status.current };
+      return { from: ramping, to: from };
     }
-    const from = status.current;
-    const previous = status.builds
-      .filter((b) => b.buildId !== from && b.lastCurrentAt)
-      .sort((a, b) => Date.parse(b.lastCurrentAt!) - Date.parse(a.lastCurrentAt!))[0];
+    const previous = (info?.versionSummaries ?? [])
+      .filter((s) => s.deploymentVersion?.buildId && s.deploymentVersion.buildId !== from && s.lastCurrentTime)
+      .sort((a, b) => seconds(b.lastCurrentTime) - seconds(a.lastCurrentTime))[0]?.deploymentVersion?.buildId;
     if (!previous) {
       throw new UserError(`Deployment ${this.deployment} has no earlier current build to roll back to.`, 'not_found');
     }
-    await this.promote(previous.buildId);
-    return { ...(from ? { from } : {}), to: previous.buildId };
+    // A build of this deployment's own list: no need to check it exists.
+    await this.promote(previous, { known: true });
+    return { ...(from ? { from } : {}), to: previous };
   }
 
   /** Ends a ramp: every new conversation starts on the current build again. */
