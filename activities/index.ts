@@ -9,6 +9,8 @@ import { createToolDispatcher } from './tool-activities';
 import { createFileActivities, type FileDeps } from './file-activities';
 import type { HookRunner } from './hooks/hook-runner';
 import { toolPipeline } from './tool-pipeline';
+import type { Client } from '@temporalio/client';
+import { createDeploymentActivities } from './deployment-activities';
 
 export interface ActivityDeps extends GoalDeps {
   llm: LlmDeps;
@@ -20,6 +22,8 @@ export interface ActivityDeps extends GoalDeps {
   files?: FileDeps & { thresholdChars: number };
   /** The hooks (HOOKS): around model calls, tool calls and the user's messages. */
   hooks?: HookRunner;
+  /** The worker's Temporal client: a versioned conversation asks it where its deployment routes (worker versioning). */
+  temporal?: Client;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -31,6 +35,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createMcpActivities(deps.mcp, callTool, deps.limits),
     ...createCodeActivities({ made: deps.made, ...deps.code }, callTool),
     ...(deps.files ? createFileActivities(deps.files) : {}),
+    ...(deps.temporal ? createDeploymentActivities(deps.temporal) : {}),
     // The catch-all: any activity type not named above is a native tool.
     default: createToolDispatcher(deps.tools, deps.toolContext, callTool),
   };

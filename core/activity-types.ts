@@ -33,6 +33,13 @@ export interface GoalActivities {
   manageGoal(input: { action: 'disable' | 'enable' | 'remove'; goalId: string }): Promise<GoalFileSummary>;
 }
 
+/** Worker versioning, as a conversation asks about it: whether to move to the build new conversations start on. */
+export interface DeploymentActivities {
+  /** Whether the deployment routes new conversations (current or ramping) to a build created after `buildId`: a
+   * newer build to move to, not a rollback to stay clear of. */
+  newerBuildRouted(version: { deployment: string; buildId: string }): Promise<boolean>;
+}
+
 export interface GoalFileSummary {
   goalId: string;
   file: string;

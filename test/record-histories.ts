@@ -35,7 +35,7 @@ import { startTemporal, startWorker, testSettings } from '../testkit/temporal';
 import { recordLocalTools } from './record-local-tools';
 import { recordModelFaults } from './record-model-faults';
 import { recordHooks } from './record-hooks';
-import { recordUpgradeOnNewBuild } from './record-upgrade';
+import { recordBuildMovesForward, recordUpgradeOnNewBuild } from './record-upgrade';
 import { week } from '../testkit/days';
 
 const OUT = path.join(__dirname, 'histories');
@@ -622,6 +622,7 @@ async function main(): Promise<void> {
     await recordLocalTools(env, save, wanted);
     await recordHooks(env, save, wanted);
     await recordUpgradeOnNewBuild(env, save, wanted);
+    await recordBuildMovesForward(env, save, wanted);
   } finally {
     await env.teardown();
   }

@@ -229,6 +229,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
       },
       toolContext: { store, now, services: opts.settings.toolServices },
       hooks,
+      temporal,
       limits: opts.settings.limits,
       files: {
         store: blobs,

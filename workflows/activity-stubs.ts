@@ -11,6 +11,7 @@ import {
 import {
   FailureTypes,
   type CodeActivities,
+  type DeploymentActivities,
   type GoalActivities,
   type LlmActivities,
   type McpActivities,
@@ -35,6 +36,12 @@ const goals = proxyActivities<GoalActivities>({ startToCloseTimeout: '10 seconds
 const localGoals = proxyLocalActivities<GoalActivities>({ startToCloseTimeout: '30 seconds', retry: goalRetry });
 
 export const { loadSettings, listAgents, describeAgents, describeGoalFiles, manageGoal } = goals;
+
+/** Where the deployment routes: read from the server, a few retries; a conversation that cannot tell stays put. */
+export const { newerBuildRouted } = proxyActivities<DeploymentActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { maximumAttempts: 3 },
+});
 
 export function resolveGoal(
   goalId: string,

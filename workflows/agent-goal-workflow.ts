@@ -14,7 +14,7 @@ import {
 } from '@temporalio/workflow';
 import type { Effect, EffectKind } from '../core/effects';
 import type { AgentGoalInput, Transcript } from '../core/conversation-types';
-import { loadSettings, resolveGoal, summarizeConversation } from './activity-stubs';
+import { loadSettings, newerBuildRouted, resolveGoal, summarizeConversation } from './activity-stubs';
 import { Conversation } from './decider/conversation';
 import { prepareCarry, transcript } from './decider/views';
 import { expire, waitLimit } from './decider/waits';
@@ -22,6 +22,9 @@ import { setHandlers } from './handlers';
 import { Listing } from './listing';
 import { performers } from './perform';
 import { PATCHES, type RunVersions } from './versions';
+
+/** How long a conversation that was routed back to an older build stays before asking again (workflow time). */
+const STAY_MS = 60 * 60 * 1000;
 
 export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcript> {
   const convo = new Conversation(input, workflowInfo().workflowId);
@@ -32,6 +35,8 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   /** Which versioned paths this run takes; read once the first activity has run (see below). */
   let versions: RunVersions = { refreshToolsEachTurn: false };
   const listing = new Listing(convo);
+  /** Workflow time until which this run stays on its build: the deployment routes to an older one (a rollback). */
+  let stayUntil = 0;
 
   /** Stops the running turn: Conversation decides what that means; the effect in flight is cancelled. */
   function cancelTurn(): boolean {
@@ -52,7 +57,13 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     oneModelWait: patched(PATCHES.oneModelWait),
     budgets: patched(PATCHES.budgets),
     upgradeOnNewBuild: patched(PATCHES.upgradeOnNewBuild),
+    buildMovesForward: patched(PATCHES.buildMovesForward),
   };
+  // A task (a delegate's) inherits its parent's build; when a newer one is current, the task runs there instead.
+  // Nothing has reached it yet, so it carries its input unchanged.
+  if (input.task && workflowInfo().targetWorkerDeploymentVersionChanged && (await movesForward())) {
+    return await makeContinueAsNewFunc<typeof AgentGoalWorkflow>({ initialVersioningBehavior: 'AUTO_UPGRADE' })(input);
+  }
   convo.begin(settings, await resolveGoal(input.goalId), versions);
   listing.searchable = !!settings.searchAttributes && patched(PATCHES.searchAttributes);
   const perform = performers(convo, { workflow: AgentGoalWorkflow, versions: () => versions, delegates });
@@ -104,14 +115,44 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   /** Time to continue as new: the history is long, or (pinned to an older build) a newer build is current. */
   function timeToContinueAsNew(): boolean {
     if (!convo.mayContinueAsNew()) return false;
+    const routedElsewhere =
+      !!versions.upgradeOnNewBuild &&
+      workflowInfo().targetWorkerDeploymentVersionChanged &&
+      !(versions.buildMovesForward && Date.now() < stayUntil);
+    return historyFull() || routedElsewhere;
+  }
+
+  function historyFull(): boolean {
     const info = workflowInfo();
-    const newerBuild = !!versions.upgradeOnNewBuild && info.targetWorkerDeploymentVersionChanged;
-    return info.continueAsNewSuggested || info.historyLength >= convo.settings.historyEventBudget || newerBuild;
+    return info.continueAsNewSuggested || info.historyLength >= convo.settings.historyEventBudget;
+  }
+
+  /**
+   * Whether the next run starts on the build new conversations start on (then stays pinned to it), rather than on
+   * this one: yes on a versioned worker, unless the deployment now routes to an older build (a rollback), which
+   * could not read state written by this build's code. Told so, this run stays and asks again after STAY_MS.
+   */
+  async function movesForward(): Promise<boolean> {
+    const info = workflowInfo();
+    const own = info.currentDeploymentVersion;
+    // Only from a versioned worker: an unversioned one may not name a versioning behaviour.
+    if (!versions.upgradeOnNewBuild || !own?.deploymentName) return false;
+    if (!versions.buildMovesForward || !info.targetWorkerDeploymentVersionChanged) return true;
+    if (Date.now() < stayUntil) return false;
+    const newer = await newerBuildRouted({ deployment: own.deploymentName, buildId: own.buildId }).catch((err) => {
+      if (isCancellation(err)) throw err;
+      return false;
+    });
+    if (!newer) stayUntil = Date.now() + STAY_MS;
+    return newer;
   }
 
   /** Summarises the older messages and continues as a new run, unless something arrived meanwhile that this run
    * must answer first: a prompt update waiting for its reply, a cancel, or the end of the chat. */
   async function continueAsNewUnlessWatched(): Promise<void> {
+    // Asked first: routed back to an older build, with a history that is not full, there is nothing to do.
+    const forward = await movesForward();
+    if (!forward && !historyFull()) return;
     const { summarize, nextRun } = prepareCarry(convo);
     const summary = summarize
       ? await summarizeConversation(
@@ -123,13 +164,11 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     if (!convo.mayContinueAsNew()) return;
     if (convo.ended && patched(PATCHES.endSurvivesCarry)) return;
     await condition(allHandlersFinished);
-    // The next run starts on the current build (then stays pinned to it): a conversation moves to new code here only,
-    // between turns, with nothing open, never mid-turn.
-    // (Only from a versioned worker: an unversioned one may not name a versioning behaviour.)
-    const carryOn =
-      versions.upgradeOnNewBuild && workflowInfo().currentDeploymentVersion?.deploymentName
-        ? makeContinueAsNewFunc<typeof AgentGoalWorkflow>({ initialVersioningBehavior: 'AUTO_UPGRADE' })
-        : continueAsNew<typeof AgentGoalWorkflow>;
+    // A conversation moves to new code here only, between turns, with nothing open, never mid-turn; otherwise the
+    // next run stays pinned to this build.
+    const carryOn = forward
+      ? makeContinueAsNewFunc<typeof AgentGoalWorkflow>({ initialVersioningBehavior: 'AUTO_UPGRADE' })
+      : continueAsNew<typeof AgentGoalWorkflow>;
     await carryOn(nextRun(summary));
   }
 }

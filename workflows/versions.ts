@@ -29,6 +29,10 @@ export const PATCHES = {
   /** A conversation continues as new when Temporal says a newer build became current (workers are versioned and
    * it is pinned to an older one), and every continue-as-new starts the next run on the current build. */
   upgradeOnNewBuild: 'upgrade-on-new-build',
+  /** A conversation moves builds only forward: after a rollback it stays on the newer build that wrote its state
+   * (newerBuildRouted asks the deployment which way the change went), and a run that starts pinned to a build no
+   * longer current (a delegate inherits its parent's) moves to the newer one before it does anything. */
+  buildMovesForward: 'build-moves-forward',
   /** A native tool served by this worker runs as a local activity: its result is recorded with the workflow task that
    * asked for it (a marker), saving the tool step a workflow task and a server round trip. */
   localNativeTools: 'local-native-tools',
@@ -52,4 +56,6 @@ export interface RunVersions {
   budgets?: boolean;
   /** Runs started before worker versioning continue as new on the history's length alone, onto their own build. */
   upgradeOnNewBuild?: boolean;
+  /** Runs started before it move to whichever build is current, a rolled-back older one too, and never at start. */
+  buildMovesForward?: boolean;
 }

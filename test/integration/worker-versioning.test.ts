@@ -3,8 +3,8 @@
 // them, so a build-1 conversation that reached build 2's code would fail to replay. Pinned conversations never do:
 // one waiting for an approval finishes on build 1 after build 2 is promoted (and while build 1's workers were gone,
 // `agent deploy status` said build 1 was still needed); a long one moves to build 2 at its next continue-as-new; a
-// delegate of a build-1 parent runs; a 50 % ramp starts new conversations on both (a rollback ends it); a rollback
-// sends new ones to build 1 again, and a build-2 conversation answers its turn on build 2, then moves back. A client
+// delegate of a build-1 parent runs on build 2; a 50 % ramp starts new conversations on both (a rollback ends it); a
+// rollback sends new ones to build 1 again, and a build-2 conversation keeps running on build 2. A client
 // asked for a conversation while only workers of builds that are not current poll says which to promote instead of
 // waiting.
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
@@ -202,21 +202,45 @@ describe('worker versioning: two builds, pinned conversations, promote, ramp, ro
     expect(await tasksRanOn(open.long, firstRun)).toEqual(new Set(['build-1']));
   }, 120_000);
 
-  it('a delegate started by a build-1 parent after build 2 is promoted runs, and the parent gets its answer', async () => {
+  it('a delegate started by a build-1 parent after build 2 is promoted runs on build 2, and the parent gets its answer', async () => {
     expect((await agents.say(open.parent, `pto only ${ADA}`)).reply).toMatch(/^Boss: ok \| \d+ hours left\.$/);
+    // The delegate inherited its parent's build 1 and, build 1 being no longer current, moved to build 2 before it
+    // did anything: its first run is build 1's first tasks and a continue-as-new, its task ran on build 2.
+    const started = (await agents.client.workflow.getHandle(open.parent).fetchHistory()).events?.find(
+      (e) => e.childWorkflowExecutionStartedEventAttributes,
+    )?.childWorkflowExecutionStartedEventAttributes?.workflowExecution;
+    const first = await agents.client.workflow.getHandle(started!.workflowId!, started!.runId!).fetchHistory();
+    expect(first.events?.some((e) => e.workflowExecutionContinuedAsNewEventAttributes)).toBe(true);
+    expect(first.events?.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'plan')).toBe(
+      false,
+    );
+    expect(await tasksRanOn(started!.workflowId!, started!.runId!)).toEqual(new Set(['build-1']));
+    expect(await tasksRanOn(started!.workflowId!)).toEqual(new Set(['build-2']));
   }, 120_000);
 
-  it('rolled back: new conversations start on build 1 again; a build-2 conversation finishes its turn on build 2, then moves back', async () => {
+  it('rolled back: new conversations start on build 1 again; a build-2 conversation keeps running on build 2', async () => {
     expect(await cli('rollback')).toMatchObject({ from: 'build-2', to: 'build-1' });
     expect((await status()).current).toBe('build-1');
     const again = (await agents.start('goal_hr_pto')).id;
     expect(await buildOf(again)).toBe('build-1');
-    // A build-2 conversation answers its turn on build 2, then moves back to build 1 at its continue-as-new.
-    const onBuild2Run = (await agents.client.workflow.getHandle(onBuild2).describe()).runId;
+    // Build 1's code never reads state build 2 wrote: the build-2 conversation stays where it is, turn after turn,
+    // having asked the deployment once which way the routing changed.
+    const handle = agents.client.workflow.getHandle(onBuild2);
+    const run = (await handle.describe()).runId;
     expect(build(await status(), 'build-2')).toMatchObject({ canStop: false });
+    const asked = async () =>
+      (await agents.client.workflow.getHandle(onBuild2, run).fetchHistory()).events?.filter(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'newerBuildRouted',
+      ).length;
+    // Between turns it asks (the rollback reaches the task queue a moment after the command returns).
     expect((await agents.say(onBuild2, `PTO left for ${ADA}`)).reply).toMatch(/^\d+ hours left\.$/);
-    expect(await tasksRanOn(onBuild2, onBuild2Run)).toEqual(new Set(['build-2']));
-    await waitUntil(async () => (await buildOf(onBuild2)) === 'build-1');
+    await agents.say(onBuild2, `PTO left for grace@example.com`);
+    await waitUntil(async () => (await asked()) === 1);
+    expect((await agents.say(onBuild2, `PTO left for ${ADA}`)).reply).toMatch(/^\d+ hours left\.$/);
+    expect((await handle.describe()).runId).toBe(run);
+    expect(await buildOf(onBuild2)).toBe('build-2');
+    expect(await tasksRanOn(onBuild2, run)).toEqual(new Set(['build-2']));
+    expect(await asked()).toBe(1);
 
     // Once nothing runs on build 2, its workers may stop.
     await Promise.all([again, onBuild2, open.long, open.parent].map((id) => agents.end(id)));
