@@ -15,4 +15,14 @@ module.exports = {
   // suite grew and is CPU-bound: in clean-clone runs 3 took 555-606 s, and 4 files at a time took 563 s (no gain).
   maxWorkers: Math.max(3, Math.ceil(1.5 * (os.availableParallelism ? os.availableParallelism() : os.cpus().length))),
   testTimeout: 60_000,
+  // jose (the A2A SDK's dependency) is ESM only: Node requires it as it is (require(esm)), Jest's sandbox cannot, so
+  // it is compiled to CommonJS for the tests.
+  transform: {
+    '^.+\\.tsx?$': 'ts-jest',
+    '/node_modules/jose/.+\\.js$': [
+      'ts-jest',
+      { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', isolatedModules: true }, diagnostics: false },
+    ],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
 };

@@ -20,6 +20,7 @@ import { Listings } from '../client/listings';
 import { UsageStatsReader } from '../views/usage-stats';
 import { addOAuthRoutes, OAUTH_CALLBACK_PATH } from './oauth-routes';
 import { mountMcpServer } from './mcp-server/mount';
+import { mountA2a } from './a2a/mount';
 import type { McpSessions } from './mcp-server/sessions';
 import { LiveFeeds, eventId, parseEventId, type FeedTiming } from './live-feed';
 import { ApiMetrics } from './metrics';
@@ -354,6 +355,16 @@ export function createApi(deps: ApiDeps): {
     maxBodyBytes: settings.bodyLimitBytes,
     touched: (id) => feeds.poke(id),
     bus: deps.bus,
+  });
+
+  // Our agents as A2A servers (api/a2a/): the same keys and owners; a task is a turn of a conversation.
+  mountA2a(app, {
+    agents,
+    feeds,
+    keys: settings.keys,
+    defaultGoal: deps.defaultGoal,
+    publicUrl: settings.oauth?.publicUrl,
+    touched: (id) => feeds.poke(id),
   });
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Agent orchestrator API', version: '1' } });

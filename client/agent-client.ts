@@ -149,23 +149,29 @@ export class AgentClient extends WorkerQuestions {
    * Sends a prompt (its words, or `{ text, attachments }` with files stored by `attach`); resolves once the agent next
    * needs the user (its answer, or a tool call awaiting approval).
    */
-  async say(id: string, text: PromptInput): Promise<AgentReply> {
-    return this.update(id, (updateId) =>
-      this.handle(id).startUpdate(promptUpdate, { args: [text], updateId, waitForStage: ACCEPTED }),
+  async say(id: string, text: PromptInput, updateId?: string): Promise<AgentReply> {
+    return this.update(
+      id,
+      (updateId) => this.handle(id).startUpdate(promptUpdate, { args: [text], updateId, waitForStage: ACCEPTED }),
+      updateId,
     );
   }
 
   /** Sends a prompt and returns once the conversation has accepted it (refusals throw); the reply comes later. */
-  async sayLater(id: string, text: PromptInput): Promise<void> {
-    return this.sendUpdate(id, (updateId) =>
-      this.handle(id).startUpdate(promptUpdate, { args: [text], updateId, waitForStage: ACCEPTED }),
+  async sayLater(id: string, text: PromptInput, updateId?: string): Promise<void> {
+    return this.sendUpdate(
+      id,
+      (updateId) => this.handle(id).startUpdate(promptUpdate, { args: [text], updateId, waitForStage: ACCEPTED }),
+      updateId,
     ).accepted;
   }
 
   /** Approves (possibly with edited args) or rejects the pending tool call; resolves once the agent next needs the user. */
-  async confirm(id: string, decision: ConfirmDecision): Promise<AgentReply> {
-    return this.update(id, (updateId) =>
-      this.handle(id).startUpdate(confirmUpdate, { args: [decision], updateId, waitForStage: ACCEPTED }),
+  async confirm(id: string, decision: ConfirmDecision, updateId?: string): Promise<AgentReply> {
+    return this.update(
+      id,
+      (updateId) => this.handle(id).startUpdate(confirmUpdate, { args: [decision], updateId, waitForStage: ACCEPTED }),
+      updateId,
     );
   }
 
@@ -178,9 +184,12 @@ export class AgentClient extends WorkerQuestions {
 
   /** Answers the question a running tool asks (`reply.question`: an MCP server's form, URL or sampling request):
    * accept (with the form's content), decline or cancel; returns the agent's reply once it next needs the user. */
-  async answer(id: string, answered: AnsweredQuestion): Promise<AgentReply> {
-    return this.update(id, (updateId) =>
-      this.handle(id).startUpdate(answerQuestionUpdate, { args: [answered], updateId, waitForStage: ACCEPTED }),
+  async answer(id: string, answered: AnsweredQuestion, updateId?: string): Promise<AgentReply> {
+    return this.update(
+      id,
+      (updateId) =>
+        this.handle(id).startUpdate(answerQuestionUpdate, { args: [answered], updateId, waitForStage: ACCEPTED }),
+      updateId,
     );
   }
 
@@ -309,12 +318,17 @@ export class AgentClient extends WorkerQuestions {
   private update(
     id: string,
     send: (updateId: string) => Promise<WorkflowUpdateHandle<AgentReply>>,
+    updateId?: string,
   ): Promise<AgentReply> {
-    return sendUpdate(id, send, this.serverWait).reply;
+    return sendUpdate(id, send, this.serverWait, updateId).reply;
   }
 
-  private sendUpdate(id: string, send: (updateId: string) => Promise<WorkflowUpdateHandle<AgentReply>>) {
-    return sendUpdate(id, send, this.serverWait);
+  private sendUpdate(
+    id: string,
+    send: (updateId: string) => Promise<WorkflowUpdateHandle<AgentReply>>,
+    updateId?: string,
+  ) {
+    return sendUpdate(id, send, this.serverWait, updateId);
   }
 }
 

@@ -30,8 +30,9 @@ export function sendUpdate(
   id: string,
   send: (updateId: string) => Promise<WorkflowUpdateHandle<AgentReply>>,
   serverWait: ServerWait,
+  /** The client's own id for what it sends (an A2A message id): sent twice, it is one update, answered once. */
+  updateId: string = randomUUID(),
 ): { accepted: Promise<void>; reply: Promise<AgentReply> } {
-  const updateId = randomUUID();
   const explain = (err: unknown): never => {
     if (err instanceof WorkflowUpdateFailedError) throw new UserError(err.cause?.message ?? err.message, 'refused');
     if (isNotRunning(err)) throw new UserError(`Conversation ${id} has ended.`, 'refused');

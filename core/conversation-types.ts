@@ -96,6 +96,8 @@ export interface ConversationFeed {
   /** Sequence number the next message will get. */
   next: number;
   messages: { seq: number; message: ChatMessage }[];
+  /** Prompts accepted and not yet taken up, oldest first; absent from older workers. */
+  queued?: { promptId: number; ref?: string }[];
   pendingApproval: PendingApproval | null;
   /** The question a running tool asks the user (elicitation, sampling approval); absent from older workers. */
   question?: ToolQuestion | null;

@@ -15,6 +15,8 @@ export interface QueuedPrompt {
   attachments?: BlobRef[];
   /** The goal's starter prompt: the agent opens the conversation itself; never validated. */
   starter?: boolean;
+  /** The client's id for the message (PromptInput.ref). */
+  ref?: string;
 }
 
 /** An effect that failed after its retries: the reason, shown to the user or the LLM. */

@@ -15,7 +15,12 @@ import type { AnsweredQuestion, QuestionAnswer, ToolQuestion } from './tool-ques
 import type { BlobRef } from './blobs';
 
 /** A prompt: the user's words, and the files they attached (stored first: AgentClient.attach, POST /api/files). */
-export type PromptInput = string | { text: string; attachments?: BlobRef[] };
+/** A prompt: its words, files stored before, and `ref`, the client's own id for the message (an A2A message id), kept
+ * with it so the client can find the turn it started. */
+export type PromptInput = string | { text: string; attachments?: BlobRef[]; ref?: string };
+
+/** What the agent says when its turn was stopped: clients read a turn that ends so as cancelled (api/a2a). */
+export const STOPPED_REPLY = 'Stopped, as you asked. What would you like to do next?';
 
 export const userPromptSignal = defineSignal<[PromptInput]>('userPrompt');
 export const confirmSignal = defineSignal<[ConfirmDecision]>('confirm');

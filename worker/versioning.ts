@@ -10,13 +10,11 @@
 // does about that: `first` (the default) makes its build current only when the deployment has none (a first deploy, a
 // fresh dev server), `always` makes it current at once (npm start: one machine, one build), `never` leaves it to the
 // operator (`agent deploy promote <build>`), and the start line says so.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { WorkerOptions } from '@temporalio/worker';
 import { z } from 'zod';
 import { Deployments, grpcCode, UNIMPLEMENTED } from '../client/deployments';
-import { PROJECT_ROOT } from '../tools/project-root';
+import { readPackageVersion } from '../runtime/package-version';
 import { flag } from './setting-kinds';
 
 export const PROMOTE_MODES = ['first', 'always', 'never'] as const;
@@ -62,8 +60,7 @@ export function readVersioningSettings(env: NodeJS.ProcessEnv, taskQueue: string
 
 /** `<package version>-<the first 12 digits of the workflow code's hash>`: a new build exactly when the code changes. */
 export function defaultBuildId(workflowCodeHash: string): string {
-  const { version } = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string };
-  return `${version}-${workflowCodeHash.slice(0, 12)}`;
+  return `${readPackageVersion()}-${workflowCodeHash.slice(0, 12)}`;
 }
 
 /** What Worker.create takes: pinned conversations on this build, or nothing (unversioned). */

@@ -2,6 +2,7 @@
 // delegates at work; these record what is known of each and stop the turn, so the agent waits for the next prompt.
 import type { Effect } from '../../core/effects';
 import { cancelledCall } from '../../core/failures';
+import { STOPPED_REPLY } from '../../core/messages';
 import type { BuiltinContext } from './builtins/builtin';
 import type { Prompts } from './prompts';
 import type { ToolStep } from './tool-step';
@@ -35,6 +36,6 @@ export function stopTurn(convo: CancelHost): void {
   // Delegates at work are cancelled with the turn (the workflow cancels them); their calls say so.
   convo.step.cancelDelegates();
   convo.step.decline('the user cancelled the turn');
-  convo.log.say('Stopped, as you asked. What would you like to do next?');
+  convo.log.say(STOPPED_REPLY);
   convo.endTurn('cancelled');
 }

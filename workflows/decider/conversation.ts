@@ -129,8 +129,8 @@ export class Conversation implements StepHost, TurnHost, ApplierHost, CancelHost
 
   /** Queues a user prompt (with the files attached to it); `watch` keeps its reply for an update handler to collect. */
   enqueuePrompt(input: PromptInput, watch = false): number {
-    const { text, attachments } = promptParts(input);
-    const id = this.prompts.add(text, attachments);
+    const { text, attachments, ref } = promptParts(input);
+    const id = this.prompts.add(text, attachments, ref);
     if (watch) this.replies.watch(id);
     return id;
   }

@@ -43,6 +43,7 @@ export class MessageLog {
       promptId: prompt.id,
       ...(prompt.starter ? { starter: true as const } : {}),
       ...(prompt.attachments?.length ? { attachments: prompt.attachments } : {}),
+      ...(prompt.ref ? { ref: prompt.ref } : {}),
     });
   }
 

@@ -5,6 +5,9 @@ import { MAX_ATTACHMENTS, MAX_PROMPT_CHARS, type PromptInput } from '../../core/
 import type { BlobRef } from '../../core/blobs';
 import type { CarriedState } from '../../core/conversation-types';
 
+/** A client's id for a message (PromptInput.ref): an A2A message id is a UUID, well within this. */
+const MAX_REF_CHARS = 200;
+
 export class Prompts {
   private readonly queue: QueuedPrompt[];
   private seq: number;
@@ -17,14 +20,19 @@ export class Prompts {
   }
 
   /** Queues a prompt at the back; its id. */
-  add(text: string, attachments: BlobRef[] = []): number {
-    this.queue.push({ id: ++this.seq, text, ...(attachments.length ? { attachments } : {}) });
+  add(text: string, attachments: BlobRef[] = [], ref?: string): number {
+    this.queue.push({ id: ++this.seq, text, ...(attachments.length ? { attachments } : {}), ...(ref ? { ref } : {}) });
     return this.seq;
   }
 
   /** Puts a prompt the agent starts with first: a goal's starter prompt, or a delegate's task. */
   first(text: string, starter: boolean): void {
     this.queue.unshift({ id: ++this.seq, text, ...(starter ? { starter } : {}) });
+  }
+
+  /** The prompts not taken up yet, by id and the client's ref. */
+  waiting(): { promptId: number; ref?: string }[] {
+    return this.queue.map(({ id, ref }) => ({ promptId: id, ...(ref ? { ref } : {}) }));
   }
 
   get length(): number {
@@ -44,29 +52,32 @@ export class Prompts {
 
   /** What continue-as-new carries: the prompts still waiting, and the last id given. */
   carried(): Pick<CarriedState, 'pendingPrompts' | 'promptSeq'> {
-    const pendingPrompts = this.queue.map(({ id, text, attachments }) => ({
+    const pendingPrompts = this.queue.map(({ id, text, attachments, ref }) => ({
       id,
       text,
       ...(attachments ? { attachments } : {}),
+      ...(ref ? { ref } : {}),
     }));
     return { pendingPrompts, promptSeq: this.seq };
   }
 }
 
 /** A prompt's words and files, whichever form it came in (a string from clients before files). */
-export function promptParts(input: PromptInput): { text: string; attachments: BlobRef[] } {
+export function promptParts(input: PromptInput): { text: string; attachments: BlobRef[]; ref?: string } {
   return typeof input === 'string'
     ? { text: input.trim(), attachments: [] }
-    : { text: input.text.trim(), attachments: input.attachments ?? [] };
+    : { text: input.text.trim(), attachments: input.attachments ?? [], ...(input.ref ? { ref: input.ref } : {}) };
 }
 
 /** Why a prompt cannot be taken as it is (the update's validator throws it; a signal's is logged), or null. */
 export function promptRefusal(input: unknown): string | null {
-  const { text, attachments } =
+  const { text, attachments, ref } =
     typeof input === 'string'
       ? { text: input, attachments: [] }
-      : ((input ?? {}) as { text?: unknown; attachments?: unknown });
+      : ((input ?? {}) as { text?: unknown; attachments?: unknown; ref?: unknown });
   if (typeof text !== 'string' || !text.trim()) return 'The prompt is empty.';
+  if (ref !== undefined && (typeof ref !== 'string' || !ref || ref.length > MAX_REF_CHARS))
+    return `ref must be a string of 1 to ${MAX_REF_CHARS} characters.`;
   if (text.length > MAX_PROMPT_CHARS)
     return `The prompt has ${text.length} characters; the limit is ${MAX_PROMPT_CHARS}.`;
   if (attachments === undefined) return null;

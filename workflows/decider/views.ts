@@ -60,6 +60,7 @@ export function feed(convo: Conversation, since = 0): C.ConversationFeed {
     first: convo.log.firstSeq,
     next: convo.log.next,
     messages: convo.log.since(since),
+    queued: convo.prompts.waiting(),
     pendingApproval: convo.pendingApproval(),
     question: convo.ended ? null : convo.questions.open(),
     usage: convo.usage,
