@@ -5,6 +5,7 @@ import { AgentDrafts } from '../goals/agent-drafts';
 import { ToolIndexCache } from './tool-search';
 import type { GoalRegistry } from '../goals/goal-registry';
 import { resolveGoal } from '../goals/resolve';
+import type { RemoteAgents } from '../endpoints/a2a/remote-agents';
 import type { McpDiscovery } from '../endpoints/catalog';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { MadeTools } from '../tools/made/made-tools';
@@ -18,6 +19,8 @@ export interface GoalDeps {
   tools: ToolRegistry;
   /** MCP discovery; absent, goals see native tools only. */
   discovery?: McpDiscovery;
+  /** The registry's remote A2A agents (delegates). */
+  remote?: RemoteAgents;
   /** Where CreateAgent writes goals (GOALS_DIR); absent, creating agents is refused. */
   goalsFolder?: string;
   /** Made tools (TOOLS_DIR), attached to `tools`: looked at again before goals are resolved or drafts checked. */
@@ -29,6 +32,7 @@ export function createGoalActivities({
   goals,
   tools,
   discovery,
+  remote,
   goalsFolder,
   made,
 }: GoalDeps): GoalActivities & Pick<BuiltinRunActivities, 'searchTools' | 'checkGoalDraft' | 'createGoal'> {
@@ -95,12 +99,13 @@ export function createGoalActivities({
         goalIds: ids,
         sources: Object.fromEntries(ids.map((id) => [id, goals.source(id)])),
         problems: goals.problems(),
+        ...(remote ? { remote: await remote.summaries() } : {}),
       };
     },
 
     async resolveGoal(goalId, known) {
       await fresh();
-      const resolved = await resolveGoal(goalId, { settings, goals, tools, discovery });
+      const resolved = await resolveGoal(goalId, { settings, goals, tools, discovery, remote });
       // Nothing changed since the conversation's last look: no need to record every spec again.
       return known && resolved.catalog?.version === known ? { ...resolved, tools: [], unchanged: true } : resolved;
     },

@@ -11,6 +11,7 @@ import type { HookRunner } from './hooks/hook-runner';
 import { toolPipeline } from './tool-pipeline';
 import type { Client } from '@temporalio/client';
 import { createDeploymentActivities } from './deployment-activities';
+import { createA2aActivities, type A2aDeps } from './a2a-activities';
 
 export interface ActivityDeps extends GoalDeps {
   llm: LlmDeps;
@@ -22,6 +23,8 @@ export interface ActivityDeps extends GoalDeps {
   files?: FileDeps & { thresholdChars: number };
   /** The hooks (HOOKS): around model calls, tool calls and the user's messages. */
   hooks?: HookRunner;
+  /** Remote A2A agents (the registry's `a2aAgents`), asked through AskAgent. */
+  a2a?: A2aDeps;
   /** The worker's Temporal client: a versioned conversation asks it where its deployment routes (worker versioning). */
   temporal?: Client;
 }
@@ -36,6 +39,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCodeActivities({ made: deps.made, ...deps.code }, callTool),
     ...(deps.files ? createFileActivities(deps.files) : {}),
     ...(deps.temporal ? createDeploymentActivities(deps.temporal) : {}),
+    ...(deps.a2a ? createA2aActivities(deps.a2a, callTool) : {}),
     // The catch-all: any activity type not named above is a native tool.
     default: createToolDispatcher(deps.tools, deps.toolContext, callTool),
   };

@@ -52,6 +52,8 @@ export interface AgentsDescription {
   agents: AgentSummary[];
   /** Every goal a conversation can start with, the picker included. */
   goalIds: string[];
+  /** Remote A2A agents from the registry (`a2a:<name>`): delegates, not agents a conversation can start with. */
+  remote?: AgentSummary[];
   /** Where each goal is defined: `code`, or its file in the goals folder. */
   sources: Record<string, string>;
   /** Goal files left out, and why. */
@@ -115,6 +117,21 @@ export interface McpCallRequest extends ToolCaller {
   overBudget?: string;
   /** A delegate's call: the user's conversation at the top of its tree, where the tool's progress shows too. */
   userConversation?: string;
+}
+
+/** An AskAgent call to a remote A2A agent (`a2a:<name>` from the registry): one task of that agent, run to its end. */
+export interface A2aCallRequest extends ToolCaller {
+  /** The tool the model called (AskAgent). */
+  name: string;
+  /** The registry name of the remote agent. */
+  agent: string;
+  args: Record<string, unknown>;
+  /** A delegate's call: the user's conversation at the top of its tree. */
+  userConversation?: string;
+}
+
+export interface A2aActivities {
+  askRemoteAgent(input: A2aCallRequest): Promise<HookedOutcome>;
 }
 
 /** Native tools run as activities whose type is the tool's name; the worker's catch-all `default` runs them. */

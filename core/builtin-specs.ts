@@ -100,6 +100,14 @@ export function askedGoalId(args: Record<string, unknown>): string {
   return String(args.goalId ?? args.agentId);
 }
 
+/** The goal id a remote A2A agent answers to in AskAgent (`a2a:<registry name>`): never a goal's (no `:` in those). */
+export const REMOTE_AGENT_PREFIX = 'a2a:';
+
+/** The registry name of the remote agent an AskAgent call asks, or undefined when it asks one of our goals. */
+export function remoteAgentOf(goalId: string): string | undefined {
+  return goalId.startsWith(REMOTE_AGENT_PREFIX) ? goalId.slice(REMOTE_AGENT_PREFIX.length) : undefined;
+}
+
 export function isBuiltinTool(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(BUILTIN_TOOLS, name);
 }

@@ -21,13 +21,15 @@ export interface ToolSpec {
   /** `builtin` tools are handled by the workflow itself (their specs: core/builtin-specs.ts BUILTIN_TOOLS; what the
    * workflow does with each: workflows/decider/builtins/); `made` tools are pure functions CreateTool made, run in the
    * worker's sandbox. */
-  kind: 'native' | 'builtin' | 'mcp' | 'made' | 'http';
+  kind: 'native' | 'builtin' | 'mcp' | 'made' | 'http' | 'a2a';
   /** For made tools: the version of the tool this spec is (a conversation keeps the version it was given). */
   made?: { version: number };
   /** For MCP tools: where the tool lives and how it may be retried. */
   mcp?: McpToolRef;
   /** For HTTP API tools (an operation of an `httpApis` entry): where it lives and how it may be retried. */
   http?: HttpToolRef;
+  /** For an AskAgent call to a remote A2A agent (decided by the workflow, never offered as such): which one. */
+  a2a?: { agent: string };
   /** For native tools served by another worker: the task queue their activities go to. */
   taskQueue?: string;
 }

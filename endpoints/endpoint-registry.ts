@@ -7,6 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseApiEntry, type ApiEntry } from './http/api-entry';
 import { envResolver } from './env-refs';
+import { parseA2aAgentEntry, type A2aAgentEntry } from './a2a/agent-entry';
 
 const approval = z.enum(['always', 'never', 'destructive']);
 
@@ -59,6 +60,8 @@ export const registrySchema = z
     mcpServers: z.record(z.string(), z.unknown()),
     /** HTTP APIs whose operations become tools (endpoints/http/api-entry.ts); names share one space with the MCP servers. */
     httpApis: z.record(z.string(), z.unknown()).optional(),
+    /** Remote A2A agents our agents may delegate to (endpoints/a2a/agent-entry.ts); names share the same space. */
+    a2aAgents: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
 
@@ -70,6 +73,7 @@ export type EndpointEntry = StdioEntry | RemoteEntry;
 export interface Registry {
   endpoints: Record<string, EndpointEntry>;
   apis: Record<string, ApiEntry>;
+  agents: Record<string, A2aAgentEntry>;
   /** Content hash of the file: changes when the registry does. */
   hash: string;
 }
@@ -96,7 +100,7 @@ export function parseRegistry(text: string): Registry {
   const top = registrySchema.safeParse(raw);
   if (!top.success)
     throw new Error(
-      `expected { "mcpServers": { … }, "httpApis"?: { … } }: ${top.error.issues.map((i) => i.message).join('; ')}`,
+      `expected { "mcpServers": { … }, "httpApis"?: { … }, "a2aAgents"?: { … } }: ${top.error.issues.map((i) => i.message).join('; ')}`,
     );
   const endpoints: Record<string, EndpointEntry> = {};
   const problems: string[] = [];
@@ -127,8 +131,19 @@ export function parseRegistry(text: string): Registry {
       else apis[name] = parsed.entry;
     }
   }
+  const agents: Record<string, A2aAgentEntry> = {};
+  for (const [name, value] of Object.entries(top.data.a2aAgents ?? {})) {
+    if (!SERVER_NAME.test(name)) problems.push(`A2A agent "${name}": the name must be letters, digits, - or _ (at most 48)`);
+    else if (top.data.mcpServers[name] !== undefined || top.data.httpApis?.[name] !== undefined)
+      problems.push(`A2A agent "${name}": an MCP server or HTTP API has this name; endpoint names are shared`);
+    else {
+      const parsed = parseA2aAgentEntry(value);
+      if ('problems' in parsed) problems.push(...parsed.problems.map((p) => `A2A agent "${name}": ${p}`));
+      else agents[name] = parsed.entry;
+    }
+  }
   if (problems.length > 0) throw new Error(problems.join('; '));
-  return { endpoints, apis, hash: createHash('sha256').update(text).digest('hex').slice(0, 16) };
+  return { endpoints, apis, agents, hash: createHash('sha256').update(text).digest('hex').slice(0, 16) };
 }
 
 /** Reads the registry file when it changed (stat first, so an unchanged file costs one stat), keeping the last good
@@ -138,7 +153,7 @@ const MAX_REGISTRY_BYTES = 1024 * 1024;
 
 export class RegistryFile {
   private lastStamp = '';
-  private good: Registry = { endpoints: {}, apis: {}, hash: 'none' };
+  private good: Registry = { endpoints: {}, apis: {}, agents: {}, hash: 'none' };
   private error: string | null = null;
 
   constructor(readonly file: string) {}

@@ -82,15 +82,10 @@ export class GoalRegistry {
   /** The agents `goal` may delegate to: each entry of its `delegates` is a goal id, a glob over ids, or a category.
    * Never itself or the picker; entries that match nothing are skipped (a goal file may name an agent to come). */
   delegatesOf(goal: Goal): AgentSummary[] {
-    const wanted = goal.delegates ?? [];
-    const matches = (g: Goal) =>
-      wanted.some(
-        (w) =>
-          w === g.id ||
-          (/[*?]/.test(w) && globMatch(w, g.id)) ||
-          normaliseCategory(w) === normaliseCategory(g.category),
-      );
-    return this.agents().filter((a) => a.goalId !== goal.id && matches(this.resolve(a.goalId)));
+    return this.agents().filter(
+      (a) =>
+        a.goalId !== goal.id && delegateMatches(goal, { goalId: a.goalId, category: this.resolve(a.goalId).category }),
+    );
   }
 
   private current(): Map<string, Goal> {
@@ -126,4 +121,15 @@ export function loadGoals(opts: { dir?: string; folder?: string; toolExists?: To
     return parsed.data;
   });
   return new GoalRegistry(codeGoals, opts.folder ? new GoalFolder(opts.folder) : undefined, opts.toolExists);
+}
+
+/** Whether an agent (one of ours, or a remote one: `a2a:<name>`) is among `goal`'s delegates: an entry of its
+ * `delegates` is the agent's id, a glob over ids, or its category. */
+export function delegateMatches(goal: Goal, agent: Pick<AgentSummary, 'goalId' | 'category'>): boolean {
+  return (goal.delegates ?? []).some(
+    (w) =>
+      w === agent.goalId ||
+      (/[*?]/.test(w) && globMatch(w, agent.goalId)) ||
+      normaliseCategory(w) === normaliseCategory(agent.category),
+  );
 }

@@ -6,10 +6,11 @@ import { FailureTypes } from '../core/activity-types';
 import { ASK_AGENT, askAgentSpec, BUILTIN_TOOLS, CHANGE_GOAL, COMPLETE_GOAL, LIST_AGENTS } from '../core/builtin-specs';
 import { CREATE_AGENT, createAgentSpec } from '../core/create-agent';
 import { CREATE_TOOL } from '../core/create-tool';
-import type { Goal, ResolvedGoal, Settings, ToolSpec } from '../core/types';
+import type { AgentSummary, Goal, ResolvedGoal, Settings, ToolSpec } from '../core/types';
 import { selectTools, versionOf, type McpDiscovery } from '../endpoints/catalog';
 import type { ToolRegistry } from '../tools/tool-registry';
-import type { GoalRegistry } from './goal-registry';
+import { delegateMatches, type GoalRegistry } from './goal-registry';
+import type { RemoteAgents } from '../endpoints/a2a/remote-agents';
 
 export interface ResolveGoalDeps {
   settings: Pick<Settings, 'multiGoal'>;
@@ -17,6 +18,8 @@ export interface ResolveGoalDeps {
   tools: ToolRegistry;
   /** MCP discovery; absent, goals see native tools only. */
   discovery?: McpDiscovery;
+  /** The registry's remote A2A agents: delegates like our own agents. */
+  remote?: RemoteAgents;
 }
 
 /**
@@ -26,7 +29,10 @@ export interface ResolveGoalDeps {
 export async function resolveGoal(goalId: string, deps: ResolveGoalDeps): Promise<ResolvedGoal> {
   const { goals, discovery } = deps;
   const goal = goals.resolve(goalId);
-  const specs = toolSpecs(goal, deps);
+  // Remote agents are offered as delegates from the registry as it is now: one added there is asked on the next turn.
+  const remote =
+    goal.delegates && deps.remote ? (await deps.remote.summaries()).filter((a) => delegateMatches(goal, a)) : [];
+  const specs = toolSpecs(goal, deps, remote);
   // MCP tools are discovered now, so a server added to the registry is usable from the next turn on.
   const catalog = discovery && goal.mcp ? await discovery.catalog() : null;
   const mcpTools = catalog ? selectTools(catalog, goal.mcp) : [];
@@ -37,7 +43,8 @@ export async function resolveGoal(goalId: string, deps: ResolveGoalDeps): Promis
   return {
     ...resolved,
     catalog: {
-      version: versionOf(mcpTools),
+      // Remote agents count as tools here: one added to (or gone from) the registry is news for the next turn.
+      version: versionOf(remote.length ? [...mcpTools, askAgentSpec(remote)] : mcpTools),
       endpoints: catalog?.endpoints ?? [],
       registryError: catalog?.registryError ?? null,
     },
@@ -45,7 +52,11 @@ export async function resolveGoal(goalId: string, deps: ResolveGoalDeps): Promis
 }
 
 /** The goal's own tools and the builtins its mode adds, once each, in that order. */
-function toolSpecs(goal: Goal, { settings, goals, tools, discovery }: ResolveGoalDeps): ToolSpec[] {
+function toolSpecs(
+  goal: Goal,
+  { settings, goals, tools, discovery }: ResolveGoalDeps,
+  remote: AgentSummary[],
+): ToolSpec[] {
   // Every agent can close its work (the picker's closing ends the conversation).
   const names = [...goal.tools, COMPLETE_GOAL];
   // In multi-goal mode every agent can list the others and hand over directly when the user already said
@@ -59,7 +70,7 @@ function toolSpecs(goal: Goal, { settings, goals, tools, discovery }: ResolveGoa
   return [...new Set(names)].map((name): ToolSpec => {
     const spec =
       name === ASK_AGENT
-        ? askAgentSpec(goals.delegatesOf(goal))
+        ? askAgentSpec([...goals.delegatesOf(goal), ...remote])
         : name === CREATE_AGENT
           ? builder
           : (BUILTIN_TOOLS[name] ?? tools.spec(name));

@@ -19,6 +19,7 @@ import { MockStore, type ToolServices } from '../tools/define-tool';
 import { loadNativeTools, ToolRegistry } from '../tools/tool-registry';
 import { MadeTools } from '../tools/made/made-tools';
 import { isBuiltinTool } from '../core/builtin-specs';
+import { RemoteAgents } from '../endpoints/a2a/remote-agents';
 import { McpDiscovery } from '../endpoints/catalog';
 import { ApiCatalog } from '../endpoints/http/api-catalog';
 import { McpPool } from '../endpoints/mcp/pool';
@@ -154,8 +155,10 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     maxSessionsPerEndpoint: opts.settings.mcpSessionsPerEndpoint,
     onToolsChanged: () => discovery.invalidate(),
   });
+  const registry = new RegistryFile(opts.settings.mcpEndpointsFile);
+  const remote = new RemoteAgents(registry, process.env, (values) => secrets.add(...values));
   const discovery: McpDiscovery = new McpDiscovery({
-    registry: new RegistryFile(opts.settings.mcpEndpointsFile),
+    registry,
     pool,
     oauth,
     onSecrets: (values) => secrets.add(...values),
@@ -182,6 +185,18 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
   const { readers } = opts.settings.files;
   const blobs =
     opts.blobs ?? openBlobStore(opts.settings.files.blobs, (bytes, name) => describeFile(bytes, name, readers));
+  const questions = {
+    // A tool call's activity asks its own conversation (an update) when its MCP server (or remote agent) asks the user.
+    temporal,
+    sampler: createSampler({
+      model: model.model,
+      modelName,
+      prices,
+      timeoutMs: (opts.settings.llm.timeoutSeconds ?? 60) * 1000,
+    }),
+    bus: streamBus,
+    scrub: (text: string) => secrets.scrub(text),
+  };
   const worker = await Worker.create({
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
@@ -197,25 +212,13 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
       goals,
       tools,
       discovery,
+      remote,
       goalsFolder: opts.settings.goalsFolder,
       made,
       code: { limits: opts.settings.madeTools.limits, modelName },
-      mcp: {
-        discovery,
-        pool,
-        questions: {
-          // A tool call's activity asks its own conversation (an update) when its MCP server asks the user.
-          temporal,
-          sampler: createSampler({
-            model: model.model,
-            modelName,
-            prices,
-            timeoutMs: (opts.settings.llm.timeoutSeconds ?? 60) * 1000,
-          }),
-          bus: streamBus,
-          scrub: (text) => secrets.scrub(text),
-        },
-      },
+      mcp: { discovery, pool, questions },
+      // A remote agent's questions reach the user as an MCP server's do.
+      a2a: { remote, questions },
       llm: {
         model: model.model,
         provider: model.provider,

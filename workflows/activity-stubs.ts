@@ -10,6 +10,7 @@ import {
 } from '@temporalio/workflow';
 import {
   FailureTypes,
+  type A2aActivities,
   type CodeActivities,
   type DeploymentActivities,
   type GoalActivities,
@@ -126,6 +127,8 @@ const LOCAL_TOOL_OPTIONS: LocalActivityOptions = {
 const localNativeTools = proxyLocalActivities<Record<string, ToolActivity>>(LOCAL_TOOL_OPTIONS);
 
 /** MCP calls: per-call timeouts come from the endpoint (see mcpCallOptions). Connection failures retry. */
+/** Options per call (runTool): a remote agent's task is as long as a delegate's. */
+const a2a = proxyActivities<A2aActivities>({ startToCloseTimeout: '1 hour' });
 const mcp = proxyActivities<McpActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds', maximumAttempts: 4 },
@@ -217,6 +220,8 @@ export interface ToolCallContext extends ToolCaller {
   overBudget?: string;
   /** A delegate's: the user's conversation at the top of its tree. */
   userConversation?: string;
+  /** DELEGATE_TIMEOUT: how long a delegate (a remote agent's task too) may take. */
+  delegateSeconds?: number;
   /** HEARTBEAT_TIMEOUT. */
   heartbeatSeconds?: number;
 }
@@ -255,6 +260,25 @@ export function runTool(
       ],
     );
   }
+  if (spec.a2a)
+    return a2a.askRemoteAgent.executeWithOptions(
+      {
+        summary: `a2a:${spec.a2a.agent}`,
+        // The remote task's own limit (the registry's timeoutMs) ends it sooner; this bounds a remote agent that hangs.
+        startToCloseTimeout: `${caller.delegateSeconds ?? 3_600} seconds`,
+        heartbeatTimeout: heartbeat(caller.heartbeatSeconds),
+        // Each attempt follows the task the first one started (its id is in the heartbeat details): retrying sends
+        // nothing twice.
+        retry: {
+          initialInterval: '1 second',
+          backoffCoefficient: 2,
+          maximumInterval: '20 seconds',
+          maximumAttempts: 10,
+        },
+        cancellationType,
+      },
+      [{ name: spec.name, agent: spec.a2a.agent, args, ...who, ...(userConversation ? { userConversation } : {}) }],
+    );
   if (spec.http)
     return mcp.callHttpTool.executeWithOptions(
       {

@@ -58,6 +58,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
     budgets: patched(PATCHES.budgets),
     upgradeOnNewBuild: patched(PATCHES.upgradeOnNewBuild),
     buildMovesForward: patched(PATCHES.buildMovesForward),
+    refreshDelegates: patched(PATCHES.a2aDelegates),
   };
   // A task (a delegate's) inherits its parent's build; when a newer one is current, the task runs there instead.
   // Nothing has reached it yet, so it carries its input unchanged.

@@ -11,11 +11,11 @@ import type { ToolCall, ToolOutcome, ToolSpec } from '../core/types';
 import { runBuiltin, runMadeTool, runsLocally, runTool, type ToolCallContext } from './activity-stubs';
 import type { Conversation } from './decider/conversation';
 import { builtinRunContext } from './decider/builtins';
-import { userConversationOf } from './decider/delegations';
+import { DEFAULT_DELEGATION_LIMITS, userConversationOf } from './decider/delegations';
 import { failSoft, toolError } from './failures';
 import { PATCHES, type PatchId } from './versions';
 
-export type ToolKind = 'native' | 'mcp' | 'http' | 'made' | 'builtin';
+export type ToolKind = 'native' | 'mcp' | 'http' | 'made' | 'builtin' | 'a2a';
 
 /** One call to run: what it is, and the conversation that makes it. */
 export interface ToolRun {
@@ -32,7 +32,7 @@ type Runner = (run: ToolRun) => Promise<ResultOf<'run_tool'>>;
 
 /** A call's kind: by the spec's kind, and for endpoints by the reference it carries, as runs have always told them. */
 export function kindOf(spec: ToolSpec): ToolKind {
-  if (spec.kind === 'builtin' || spec.kind === 'made') return spec.kind;
+  if (spec.kind === 'builtin' || spec.kind === 'made' || spec.kind === 'a2a') return spec.kind;
   if (spec.mcp) return 'mcp';
   if (spec.http) return 'http';
   return 'native';
@@ -48,6 +48,7 @@ function callerOf(convo: Conversation): ToolCallContext {
     overBudget: convo.budget.overBudget(convo.goal, convo.settings) ?? undefined,
     userConversation: task ? userConversationOf(workflowInfo().workflowId, task.depth) : undefined,
     heartbeatSeconds: convo.settings.heartbeatTimeoutSeconds,
+    delegateSeconds: (convo.settings.delegation ?? DEFAULT_DELEGATION_LIMITS).timeoutSeconds,
   };
 }
 
@@ -63,6 +64,11 @@ export const TOOL_KINDS: Record<ToolKind, Runner> = {
   http: async (run) => {
     if (!patched(PATCHES.httpApis))
       return { status: 'tool_error', error: 'this conversation started before HTTP API tools existed' };
+    return endpointOrNative(run);
+  },
+  a2a: async (run) => {
+    if (!patched(PATCHES.a2aDelegates))
+      return { status: 'tool_error', error: 'this conversation started before remote A2A agents existed' };
     return endpointOrNative(run);
   },
   made: async ({ call, spec, convo }) => {

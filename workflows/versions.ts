@@ -33,6 +33,10 @@ export const PATCHES = {
    * (newerBuildRouted asks the deployment which way the change went), and a run that starts pinned to a build no
    * longer current (a delegate inherits its parent's) moves to the newer one before it does anything. */
   buildMovesForward: 'build-moves-forward',
+  /** AskAgent calls to remote A2A agents (`a2a:<name>`, the registry's `a2aAgents`) run as the askRemoteAgent
+   * activity, one remote task each; a goal with delegates is resolved again before each turn, as one with MCP tools
+   * is, so a remote agent added to the registry is offered on the next turn. */
+  a2aDelegates: 'a2a-delegates',
   /** A native tool served by this worker runs as a local activity: its result is recorded with the workflow task that
    * asked for it (a marker), saving the tool step a workflow task and a server round trip. */
   localNativeTools: 'local-native-tools',
@@ -56,6 +60,8 @@ export interface RunVersions {
   budgets?: boolean;
   /** Runs started before worker versioning continue as new on the history's length alone, onto their own build. */
   upgradeOnNewBuild?: boolean;
+  /** Runs started before remote A2A agents existed look at a goal's delegates once, at start. */
+  refreshDelegates?: boolean;
   /** Runs started before it move to whichever build is current, a rolled-back older one too, and never at start. */
   buildMovesForward?: boolean;
 }

@@ -110,6 +110,7 @@ export class Conversation implements StepHost, TurnHost, ApplierHost, CancelHost
   begin(settings: T.Settings, resolved: T.ResolvedGoal, versions: RunVersions = { refreshToolsEachTurn: true }): void {
     this.settings = { ...settings, historyEventBudget: this.input.historyEventBudget || settings.historyEventBudget };
     this.offer.refreshEachTurn = versions.refreshToolsEachTurn;
+    this.offer.refreshDelegates = !!versions.refreshDelegates;
     this.offer.searchThreshold = settings.toolSearchThreshold ?? 0;
     this.expiringWaits = versions.cancelAndExpire ?? false;
     this.turn.vetWhilePlanning = versions.oneModelWait ?? false;

@@ -2,6 +2,7 @@
 // TOOL_SEARCH_THRESHOLD, the builtins, the tools it used lately, those SearchTools found this turn, and SearchTools
 // (hundreds of schemas on every request cost time, money and worse picks; every tool stays callable). It also
 // decides when MCP tools are looked at again: they are live, and servers come and go between turns.
+import { ASK_AGENT } from '../../core/builtin-specs';
 import { SEARCH_TOOLS, SEARCH_TOOLS_SPEC } from '../../core/search-tools';
 import { READ_FILE, READ_FILE_SPEC } from '../../core/read-file';
 import { HeldFiles } from './files';
@@ -15,6 +16,8 @@ export class ToolOffer {
   catalog: CatalogSummary | null = null;
   /** Offer only some tools past this many (0: offer all). */
   searchThreshold = 0;
+  /** A goal with delegates is looked at again before each turn too (RunVersions.refreshDelegates). */
+  refreshDelegates = false;
   /** Re-resolve MCP tools before each turn (RunVersions.refreshToolsEachTurn). */
   refreshEachTurn = false;
   /** The goal and tools as last resolved, before task mode adapts them. */
@@ -54,8 +57,10 @@ export class ToolOffer {
 
   /** Whether the turn of prompt `promptId` must look at the goal's MCP tools first. */
   needsRefresh(goal: Goal, promptId: number): boolean {
-    // Only MCP tools can change while a conversation runs; goals without them skip the look.
-    return this.refreshEachTurn && !!goal.mcp && this.checkedFor !== promptId;
+    // Only MCP tools and remote agents (AskAgent's delegates from the registry) change while a conversation runs;
+    // goals with neither skip the look.
+    const changing = !!goal.mcp || (this.refreshDelegates && !!goal.delegates);
+    return this.refreshEachTurn && changing && this.checkedFor !== promptId;
   }
 
   /** The tools were just resolved for the turn of `promptId`: it needs no second look. */
@@ -85,7 +90,9 @@ export class ToolOffer {
   private refresh(result: ResolvedGoal, adapt: (tools: ToolSpec[]) => ToolSpec[]): string | null {
     const before = new Set(this.tools.map((t) => t.name));
     const kept = this.resolved!;
-    const live = (t: ToolSpec) => t.kind === 'mcp' || t.kind === 'http';
+    // AskAgent too, where delegates are looked at again: its schema names the remote agents the registry has now.
+    const live = (t: ToolSpec) =>
+      t.kind === 'mcp' || t.kind === 'http' || (this.refreshDelegates && t.name === ASK_AGENT);
     const tools = [...kept.tools.filter((t) => !live(t)), ...result.tools.filter(live)];
     this.take({ goal: kept.goal, tools, catalog: result.catalog }, adapt);
     const after = new Set(this.tools.map((t) => t.name));

@@ -1,0 +1,182 @@
+// One task of a remote A2A agent, run to its end from our side: sent once, then followed by its id. The id is recorded
+// (the activity's heartbeat details) as soon as the remote agent has the task, so an attempt after a dead worker reads
+// the same task again (GetTask) instead of sending the message twice. What the remote agent asks
+// (TASK_STATE_INPUT_REQUIRED) is put to our user, and the answer goes back on the same task. A cancel on our side
+// cancels the remote task.
+import { createHash } from 'node:crypto';
+import { Role, TaskState, type A2AClient, type Message, type Task } from './sdk';
+
+/** Where a remote task is, as an attempt leaves it for the next. */
+export interface RemoteTaskRecord {
+  taskId: string;
+  contextId: string;
+  /** Questions of the remote agent answered so far. */
+  answered: number;
+}
+
+export interface RemoteTaskHooks {
+  /** What an earlier attempt recorded; absent on the first. */
+  resumed?: RemoteTaskRecord;
+  /** Records where the task is (before anything else happens to it). */
+  record(at: RemoteTaskRecord): void;
+  /** Puts the remote agent's question to our user: the answer's words, or null when the user declined. */
+  ask(question: string): Promise<string | null>;
+  /** Stable across attempts: the same message gets the same id (a remote that de-duplicates takes it once). */
+  key: string;
+  signal: AbortSignal;
+  /** How long the task may take; then it is cancelled. */
+  timeoutMs: number;
+}
+
+export interface RemoteTaskResult {
+  state: 'completed' | 'failed' | 'canceled' | 'rejected' | 'timed_out';
+  /** The agent's last words: its status message, else its artifacts' text. */
+  text: string;
+  /** Data parts of its artifacts. */
+  data?: unknown[];
+  taskId?: string;
+  contextId?: string;
+}
+
+const FIRST_POLL_MS = 100;
+const MAX_POLL_MS = 1_000;
+
+export async function runRemoteTask(
+  client: A2AClient,
+  words: string,
+  hooks: RemoteTaskHooks,
+): Promise<RemoteTaskResult> {
+  const deadline = Date.now() + hooks.timeoutMs;
+  const options = { signal: hooks.signal };
+  let at = hooks.resumed;
+  let task: Task;
+  if (at) {
+    task = await client.getTask({ tenant: '', id: at.taskId }, options);
+  } else {
+    const sent = await client.sendMessage(request(messageOf(words, messageId(hooks.key, 0))), options);
+    // An agent may answer with a message and no task: that is the whole answer.
+    if (!('status' in sent)) return { state: 'completed', text: textOf(sent) };
+    task = sent;
+    at = { taskId: task.id, contextId: task.contextId, answered: 0 };
+    hooks.record(at);
+  }
+  let poll = FIRST_POLL_MS;
+  for (;;) {
+    const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+    const done = resultOf(task, state);
+    if (done) return done;
+    if (state === TaskState.TASK_STATE_INPUT_REQUIRED) {
+      const question = textOf(task.status?.message) || 'The agent needs more input.';
+      const answer = await hooks.ask(question);
+      if (answer === null) {
+        await cancel(client, task.id);
+        return {
+          state: 'canceled',
+          text: `The user did not answer the agent's question: ${question}`,
+          taskId: task.id,
+          contextId: task.contextId,
+        };
+      }
+      at = { ...at, answered: at.answered + 1 };
+      const reply = {
+        ...messageOf(answer, messageId(hooks.key, at.answered)),
+        taskId: task.id,
+        contextId: task.contextId,
+      };
+      // Waited for (not returned at once): a task just answered may still read as waiting for the answer.
+      const sent = await client.sendMessage(request(reply, false), options);
+      hooks.record(at);
+      task = 'status' in sent ? sent : await client.getTask({ tenant: '', id: task.id }, options);
+      poll = FIRST_POLL_MS;
+      continue;
+    }
+    if (Date.now() > deadline) {
+      await cancel(client, task.id);
+      return {
+        state: 'timed_out',
+        text: `The agent did not finish within ${hooks.timeoutMs / 1000} s.`,
+        taskId: task.id,
+        contextId: task.contextId,
+      };
+    }
+    try {
+      await sleep(poll, hooks.signal);
+    } catch (err) {
+      // Cancelled on our side (the user stopped the turn): the remote task is cancelled too.
+      await cancel(client, task.id);
+      throw err;
+    }
+    poll = Math.min(poll * 2, MAX_POLL_MS);
+    task = await client.getTask({ tenant: '', id: task.id }, options);
+  }
+}
+
+function resultOf(task: Task, state: TaskState): RemoteTaskResult | null {
+  const ended: Partial<Record<TaskState, RemoteTaskResult['state']>> = {
+    [TaskState.TASK_STATE_COMPLETED]: 'completed',
+    [TaskState.TASK_STATE_FAILED]: 'failed',
+    [TaskState.TASK_STATE_CANCELED]: 'canceled',
+    [TaskState.TASK_STATE_REJECTED]: 'rejected',
+  };
+  const outcome = ended[state];
+  if (!outcome) return null;
+  const artifacts = task.artifacts.flatMap((a) => a.parts);
+  const data = artifacts.flatMap((p) => (p.content?.$case === 'data' ? [p.content.value as unknown] : []));
+  const artifactText = artifacts.flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : [])).join('\n');
+  return {
+    state: outcome,
+    text: textOf(task.status?.message) || artifactText || `The task ended ${outcome}.`,
+    ...(data.length ? { data } : {}),
+    taskId: task.id,
+    contextId: task.contextId,
+  };
+}
+
+async function cancel(client: A2AClient, id: string): Promise<void> {
+  // Best effort: a task that already ended, or an agent that cannot cancel, is left as it is.
+  await client.cancelTask({ tenant: '', id, metadata: undefined }).catch(() => undefined);
+}
+
+function request(message: Message, returnImmediately = true) {
+  return {
+    tenant: '',
+    message,
+    configuration: {
+      acceptedOutputModes: ['text/plain', 'application/json'],
+      taskPushNotificationConfig: undefined,
+      returnImmediately,
+    },
+    metadata: undefined,
+  };
+}
+
+function messageOf(words: string, id: string): Message {
+  return {
+    messageId: id,
+    contextId: '',
+    taskId: '',
+    role: Role.ROLE_USER,
+    parts: [{ content: { $case: 'text', value: words }, metadata: undefined, filename: '', mediaType: '' }],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+/** A UUID-shaped id derived from the call and the round: the same on every attempt. */
+function messageId(key: string, round: number): string {
+  const h = createHash('sha256').update(`${key}#${round}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+function textOf(message: Message | undefined): string {
+  return (message?.parts ?? []).flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : [])).join('\n');
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+}

@@ -1,0 +1,130 @@
+// Remote A2A agents as delegates, against a real dev server, real worker processes and a remote agent built with
+// @a2a-js/sdk alone (testkit/a2a-remote-agent.ts, a process of its own): added to the registry's `a2aAgents`, it is
+// offered to the orchestrator on the next turn with no restart; its task's answer comes back as AskAgent's result;
+// its question reaches our user and the answer goes back on the same task; a worker killed while the remote task runs
+// leaves one task on the remote side, followed to its end by the next worker; a cancelled turn cancels the remote task.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { AgentClient } from '../../client/agent-client';
+import type { ScriptInput } from '../../activities/llm/scripted-model';
+import { startProcess, type StartedProcess } from '../../testkit/process';
+import { startTemporal } from '../../testkit/temporal';
+import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
+import { waitUntil } from '../../testkit/wait-until';
+
+const ask = (task: string) => ({ tool: 'AskAgent', args: { goalId: 'a2a:helper', task } });
+
+const script: ScriptInput = {
+  rules: [
+    { goal: 'goal_orchestrator', user: '^Greet the user', reply: { text: 'Orchestrator here.' } },
+    { goal: 'goal_orchestrator', user: '^remote (.*)$', reply: { toolCalls: [ask('{{1}}')] } },
+    {
+      goal: 'goal_orchestrator',
+      afterTool: 'AskAgent',
+      outcome: 'ok',
+      reply: { text: 'Remote said ({{result.status}}): {{result.summary}}' },
+    },
+    { goal: 'goal_orchestrator', afterTool: 'AskAgent', reply: { text: 'Could not ask: {{outcome.error}}' } },
+  ],
+};
+
+interface Stats {
+  messages: number;
+  tasks: number;
+  cancels: number;
+}
+
+describe('remote A2A agents as delegates', () => {
+  let env: TestWorkflowEnvironment;
+  let remote: StartedProcess;
+  let remoteUrl: string;
+  let worker: WorkerProcess;
+  let agents: AgentClient;
+  let settings: Record<string, string>;
+  let registry: string;
+  const taskQueue = `a2a-delegates-${process.pid}`;
+
+  const stats = async (): Promise<Stats> => (await (await fetch(`${remoteUrl}/stats`)).json()) as Stats;
+  const register = (agents: object) => writeFileSync(registry, JSON.stringify({ mcpServers: {}, a2aAgents: agents }));
+
+  beforeAll(async () => {
+    env = await startTemporal();
+    remote = await startProcess(process.execPath, ['--require', 'tsx/cjs', 'testkit/a2a-remote-agent.ts', '0'], {
+      cwd: path.join(__dirname, '..', '..'),
+      env: { PATH: process.env.PATH ?? '' },
+      ready: /a2a agent on (http:\S+)/,
+      what: 'the remote A2A agent',
+    });
+    remoteUrl = remote.ready[1]!;
+    const made = scriptedWorkerSettings('a2a-delegates', { address: env.address, taskQueue, script, mcpServers: {} });
+    registry = made.env.MCP_ENDPOINTS_FILE!;
+    settings = { ...made.env, AGENT_GOAL: 'goal_orchestrator', DATA_DIR: made.dir };
+    worker = await startWorkerProcess(settings);
+    agents = await AgentClient.connect(taskQueue, { TEMPORAL_ADDRESS: env.address });
+  }, 120_000);
+
+  afterAll(async () => {
+    await worker?.stop();
+    await remote?.end('SIGTERM');
+    await agents?.close();
+    await env?.teardown();
+  });
+
+  it('a remote agent added to the registry is asked on the next turn, with no restart', async () => {
+    const { id } = await agents.start('goal_orchestrator');
+    // Not in the registry yet: AskAgent does not offer it.
+    const refused = await agents.say(id, 'remote hello');
+    expect(refused.reply).toMatch(/^Could not ask/);
+    expect((await stats()).messages).toBe(0);
+    register({ helper: { card: remoteUrl } });
+    const r = await agents.say(id, 'remote hello');
+    expect(r.reply).toBe('Remote said (ok): echo: hello');
+    const listed = await agents.agents();
+    expect(listed.remote?.map((a) => a.goalId)).toEqual(['a2a:helper']);
+    expect(listed.remote?.[0]?.description).toMatch(/Skills: Echo/);
+    await agents.end(id);
+  }, 60_000);
+
+  it("the remote agent's question reaches our user; the answer goes back on the same task", async () => {
+    const before = await stats();
+    const { id } = await agents.start('goal_orchestrator');
+    const asked = await agents.say(id, 'remote ask which colour?');
+    expect(asked.question).toMatchObject({ tool: 'a2a:helper', message: 'which colour?' });
+    const reply = await agents.answer(id, { answer: { action: 'accept', content: { answer: 'blue' } } });
+    expect(reply.reply).toBe('Remote said (ok): thanks: blue');
+    const after = await stats();
+    expect(after.tasks - before.tasks).toBe(1);
+    expect(after.messages - before.messages).toBe(2);
+    await agents.end(id);
+  }, 60_000);
+
+  it('a worker killed while the remote task runs: the next worker follows the same task, sent once', async () => {
+    const before = await stats();
+    const { id } = await agents.start('goal_orchestrator');
+    const reply = agents.say(id, 'remote slow 6000 the report');
+    // The task id is recorded (the activity's heartbeat details) before the worker dies.
+    const handle = agents.client.workflow.getHandle(id);
+    await waitUntil(async () =>
+      ((await handle.describe()).raw.pendingActivities ?? []).some((a) => a.heartbeatDetails?.payloads?.length),
+    );
+    expect((await stats()).tasks - before.tasks).toBe(1);
+    await worker.kill();
+    worker = await startWorkerProcess(settings);
+    expect((await reply).reply).toBe('Remote said (ok): done: the report');
+    const after = await stats();
+    expect(after.tasks - before.tasks).toBe(1);
+    expect(after.messages - before.messages).toBe(1);
+    await agents.end(id);
+  }, 90_000);
+
+  it('a cancelled turn cancels the remote task', async () => {
+    const before = await stats();
+    const { id } = await agents.start('goal_orchestrator');
+    void agents.sayLater(id, 'remote slow 20000 never');
+    await waitUntil(async () => (await stats()).tasks - before.tasks === 1);
+    await agents.cancel(id);
+    await waitUntil(async () => (await stats()).cancels - before.cancels === 1);
+    await agents.end(id);
+  }, 60_000);
+});
