@@ -36,6 +36,7 @@ import { recordLocalTools } from './record-local-tools';
 import { recordModelFaults } from './record-model-faults';
 import { recordHooks } from './record-hooks';
 import { recordBuildMovesForward, recordUpgradeOnNewBuild } from './record-upgrade';
+import { recordA2aDelegate } from './record-a2a';
 import { week } from '../testkit/days';
 
 const OUT = path.join(__dirname, 'histories');
@@ -623,6 +624,7 @@ async function main(): Promise<void> {
     await recordHooks(env, save, wanted);
     await recordUpgradeOnNewBuild(env, save, wanted);
     await recordBuildMovesForward(env, save, wanted);
+    await recordA2aDelegate(env, save, wanted);
   } finally {
     await env.teardown();
   }

@@ -4,30 +4,13 @@
 // its question reaches our user and the answer goes back on the same task; a worker killed while the remote task runs
 // leaves one task on the remote side, followed to its end by the next worker; a cancelled turn cancels the remote task.
 import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { AgentClient } from '../../client/agent-client';
-import type { ScriptInput } from '../../activities/llm/scripted-model';
-import { startProcess, type StartedProcess } from '../../testkit/process';
+import type { StartedProcess } from '../../testkit/process';
+import { a2aScript, startRemoteAgent } from '../fixtures/a2a';
 import { startTemporal } from '../../testkit/temporal';
 import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 import { waitUntil } from '../../testkit/wait-until';
-
-const ask = (task: string) => ({ tool: 'AskAgent', args: { goalId: 'a2a:helper', task } });
-
-const script: ScriptInput = {
-  rules: [
-    { goal: 'goal_orchestrator', user: '^Greet the user', reply: { text: 'Orchestrator here.' } },
-    { goal: 'goal_orchestrator', user: '^remote (.*)$', reply: { toolCalls: [ask('{{1}}')] } },
-    {
-      goal: 'goal_orchestrator',
-      afterTool: 'AskAgent',
-      outcome: 'ok',
-      reply: { text: 'Remote said ({{result.status}}): {{result.summary}}' },
-    },
-    { goal: 'goal_orchestrator', afterTool: 'AskAgent', reply: { text: 'Could not ask: {{outcome.error}}' } },
-  ],
-};
 
 interface Stats {
   messages: number;
@@ -50,14 +33,14 @@ describe('remote A2A agents as delegates', () => {
 
   beforeAll(async () => {
     env = await startTemporal();
-    remote = await startProcess(process.execPath, ['--require', 'tsx/cjs', 'testkit/a2a-remote-agent.ts', '0'], {
-      cwd: path.join(__dirname, '..', '..'),
-      env: { PATH: process.env.PATH ?? '' },
-      ready: /a2a agent on (http:\S+)/,
-      what: 'the remote A2A agent',
-    });
+    remote = await startRemoteAgent();
     remoteUrl = remote.ready[1]!;
-    const made = scriptedWorkerSettings('a2a-delegates', { address: env.address, taskQueue, script, mcpServers: {} });
+    const made = scriptedWorkerSettings('a2a-delegates', {
+      address: env.address,
+      taskQueue,
+      script: a2aScript,
+      mcpServers: {},
+    });
     registry = made.env.MCP_ENDPOINTS_FILE!;
     settings = { ...made.env, AGENT_GOAL: 'goal_orchestrator', DATA_DIR: made.dir };
     worker = await startWorkerProcess(settings);
