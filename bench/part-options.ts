@@ -33,6 +33,15 @@ export interface McpOptions {
   warmRelistsPerPool: number;
 }
 
+/** A2A: a remote agent's turn against our own delegate's, interleaved. */
+export interface A2aOptions {
+  /** Timed turns per way. */
+  turns: number;
+  warmup: number;
+  /** A new conversation every this many turns. */
+  turnsPerConversation: number;
+}
+
 /** The durability benchmarks. */
 export interface DurabilityOptions {
   /** Text turns in the history-growth conversation. */
@@ -88,6 +97,7 @@ export interface Counts {
   turns: TurnOptions;
   oneModelWait: OneModelWaitOptions;
   mcp: McpOptions;
+  a2a: A2aOptions;
   durability: DurabilityOptions;
   api: ApiOptions;
   memory: MemoryOptions;
