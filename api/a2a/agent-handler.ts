@@ -24,8 +24,11 @@ import {
 import type { Caller } from '../auth';
 import { visibleFeed } from '../conversation-access';
 import { answerOf } from './input-answers';
+import { promptOf } from './message-parts';
+import { LOCAL_OWNER } from '../../core/blobs';
+import { FileRefusal } from '../../readers';
 import { followTask, type TaskEvents } from './task-stream';
-import { INTERRUPTED, parseTaskId, promptOfRef, taskOf, TERMINAL, textOf, turnsOf } from './turn-tasks';
+import { INTERRUPTED, parseTaskId, promptOfRef, taskOf, TERMINAL, turnsOf } from './turn-tasks';
 import { listTasks } from './task-list';
 
 export interface AgentHandlerDeps {
@@ -100,11 +103,15 @@ export function agentHandler(deps: AgentHandlerDeps): A2ARequestHandler {
       await sent;
       return ref;
     }
-    const text = textOf(message).trim() || JSON.stringify(message.parts.map((p) => p.content?.value ?? null));
+    const caller = deps.callerOf(context);
     let id = message.contextId;
-    if (id) await feedFor(context, id, `context ${id}`);
-    else id = (await agents.start(goalId, undefined, deps.callerOf(context).owner ?? undefined)).id;
-    const prompt = { text, ref: message.messageId };
+    let owner = caller.owner ?? LOCAL_OWNER;
+    if (id) owner = (await feedFor(context, id, `context ${id}`)).owner ?? LOCAL_OWNER;
+    else id = (await agents.start(goalId, undefined, caller.owner ?? undefined)).id;
+    const prompt = {
+      ...(await filesRefused(() => promptOf(agents, message, { conversationId: id, owner }))),
+      ref: message.messageId,
+    };
     if (wait) {
       const reply = agents.say(id, prompt, updateId);
       deps.touched(id);
@@ -187,6 +194,16 @@ export function agentHandler(deps: AgentHandlerDeps): A2ARequestHandler {
       throw new a2aErrors.PushNotificationNotSupportedError('Push notifications are not offered.');
     },
   };
+}
+
+/** A file the blob store or its readers refuse (too big, not read) is the client's mistake, said in A2A's terms. */
+async function filesRefused<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof FileRefusal) throw new a2aErrors.ContentTypeNotSupportedError(err.message);
+    throw err;
+  }
 }
 
 function requireMessage(params: SendMessageRequest): Message {

@@ -14,6 +14,7 @@ import { startTemporal, startWorker, testSettings } from '../../testkit/temporal
 import { week } from '../../testkit/days';
 import { waitUntil } from '../../testkit/wait-until';
 import { ptoScript } from '../fixtures/scripts';
+import { openBlobStore } from '../../blobs';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef0';
@@ -35,7 +36,7 @@ describe('our agents as A2A servers', () => {
     // Words arrive 20 ms apart, so a streamed reply comes as several artifact chunks.
     const settings = testSettings({ VALIDATE_PROMPTS: 'false', SCRIPTED_STREAM_DELAY_MS: '20' });
     worker = await startWorker(env, { script: ptoScript, settings, streamBus: bus });
-    agents = new AgentClient(env.client, settings.taskQueue);
+    agents = new AgentClient(env.client, settings.taskQueue, { files: openBlobStore(settings.files.blobs) });
     api = await startApi({
       agents,
       bus,
@@ -176,6 +177,33 @@ describe('our agents as A2A servers', () => {
     );
     const users = (await agents.history(first.contextId)).filter((m) => m.kind === 'user' && !m.starter);
     expect(users).toHaveLength(2);
+  }, 60_000);
+
+  it('a file part is stored whole and attached to the turn; a data part is read as JSON after the words', async () => {
+    const client = await jsClient(ALICE);
+    const csv = Buffer.from('name,hours\nada,104\n');
+    const sent = message(`balance for ${ADA}`);
+    sent.parts.push(
+      {
+        content: { $case: 'raw' as const, value: csv } as never,
+        metadata: undefined,
+        filename: 'hours.csv',
+        mediaType: 'text/csv',
+      },
+      {
+        content: { $case: 'data' as const, value: { team: 'blue' } } as never,
+        metadata: undefined,
+        filename: '',
+        mediaType: '',
+      },
+    );
+    const task = (await client.sendMessage({ ...send(''), message: sent })) as Task;
+    expect(task.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const user = (await agents.history(task.contextId)).find((m) => m.kind === 'user' && !m.starter);
+    expect(user).toMatchObject({
+      text: `balance for ${ADA}\ndata: {"team":"blue"}`,
+      attachments: [{ name: 'hours.csv', size: csv.length }],
+    });
   }, 60_000);
 
   it('ListTasks pages through the caller’s tasks; another owner sees none of them, nor any by id; no key is refused', async () => {
