@@ -60,7 +60,8 @@ export function createA2aActivities(
               );
               return answer.action === 'accept' ? String(answer.content?.answer ?? '') : null;
             },
-            key: `${ctx.info.workflowExecution?.workflowId}/${ctx.info.activityId}`,
+            // The run too: activity ids start again after a continue-as-new.
+            key: `${ctx.info.workflowExecution?.workflowId}/${ctx.info.workflowExecution?.runId}/${ctx.info.activityId}`,
             signal: ctx.cancellationSignal,
             timeoutMs: entry.timeoutMs,
           });

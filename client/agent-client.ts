@@ -176,9 +176,11 @@ export class AgentClient extends WorkerQuestions {
   }
 
   /** Confirm that returns once the conversation has accepted the decision (refusals throw); the reply comes later. */
-  async confirmLater(id: string, decision: ConfirmDecision): Promise<void> {
-    return this.sendUpdate(id, (updateId) =>
-      this.handle(id).startUpdate(confirmUpdate, { args: [decision], updateId, waitForStage: ACCEPTED }),
+  async confirmLater(id: string, decision: ConfirmDecision, updateId?: string): Promise<void> {
+    return this.sendUpdate(
+      id,
+      (updateId) => this.handle(id).startUpdate(confirmUpdate, { args: [decision], updateId, waitForStage: ACCEPTED }),
+      updateId,
     ).accepted;
   }
 

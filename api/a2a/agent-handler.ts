@@ -2,6 +2,7 @@
 // the AgentClient the REST routes use, so an A2A task is a turn of a durable conversation like any other (the CLI,
 // the web chat and the run view see it, owned by the key's owner). A message id is the update id: a message sent
 // twice starts one turn.
+import { createHash } from 'node:crypto';
 import type { AgentClient } from '../../client/agent-client';
 import type { AgentReply } from '../../core/conversation-types';
 import { UserError } from '../../core/user-error';
@@ -36,6 +37,8 @@ export interface AgentHandlerDeps {
   goalId: string;
   card: () => Promise<AgentCard>;
   callerOf: (context: ServerCallContext) => Caller;
+  /** Aborted when the request's client goes away. */
+  goneOf: (context: ServerCallContext) => AbortSignal | undefined;
   events: TaskEvents;
   /** Told each time a conversation is sent something, so live views look at once. */
   touched: (id: string) => void;
@@ -97,30 +100,44 @@ export function agentHandler(deps: AgentHandlerDeps): A2ARequestHandler {
         'confirm' in given
           ? wait
             ? agents.confirm(id, given.confirm, updateId)
-            : agents.confirmLater(id, given.confirm)
+            : agents.confirmLater(id, given.confirm, updateId)
           : agents.answer(id, given.answer, updateId);
       deps.touched(id);
       await sent;
       return ref;
     }
     const caller = deps.callerOf(context);
-    let id = message.contextId;
-    let owner = caller.owner ?? LOCAL_OWNER;
-    if (id) owner = (await feedFor(context, id, `context ${id}`)).owner ?? LOCAL_OWNER;
-    else id = (await agents.start(goalId, undefined, caller.owner ?? undefined)).id;
+    // A first message starts a conversation whose id comes from it: sent again, it finds that conversation.
+    const id = message.contextId || conversationFor(caller, goalId, message.messageId);
+    let feed = await feedFor(context, id, `context ${id}`).catch((err: unknown) => {
+      if (message.contextId || !(err instanceof TaskNotFoundError)) throw err;
+      return null;
+    });
+    if (!feed) {
+      await agents.start(goalId, id, caller.owner ?? undefined).catch((err: unknown) => {
+        // Started by this message's first send, a moment ago.
+        if (!(err instanceof UserError && err.kind === 'refused')) throw err;
+      });
+      feed = await feedFor(context, id, `context ${id}`);
+    }
+    // Sent before (a client's retry, even after the conversation continued as new): the turn it started.
+    const before = promptOfRef(feed, message.messageId);
+    if (before !== undefined) {
+      if (wait) await agents.waitForUser(id);
+      return { conversationId: id, promptId: before };
+    }
+    const owner = feed.owner ?? LOCAL_OWNER;
     const prompt = {
       ...(await filesRefused(() => promptOf(agents, message, { conversationId: id, owner }))),
       ref: message.messageId,
     };
-    if (wait) {
-      const reply = agents.say(id, prompt, updateId);
-      deps.touched(id);
-      return { conversationId: id, promptId: (await reply).promptId };
-    }
-    await agents.sayLater(id, prompt, updateId);
+    const sent = wait ? agents.say(id, prompt, updateId) : agents.sayLater(id, prompt, updateId);
     deps.touched(id);
+    await sent;
+    // The turn this message started (a conversation that ended meanwhile answers with its last reply, not this one's).
     const promptId = promptOfRef(await agents.feed(id, 0), message.messageId);
-    if (promptId === undefined) throw new Error(`Conversation ${id} took message ${message.messageId} but lost it.`);
+    if (promptId === undefined)
+      throw new UnsupportedOperationError(`Conversation ${id} ended before it took message ${message.messageId}.`);
     return { conversationId: id, promptId };
   }
 
@@ -138,17 +155,19 @@ export function agentHandler(deps: AgentHandlerDeps): A2ARequestHandler {
     async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task> {
       const message = requireMessage(params);
       const wait = !params.configuration?.returnImmediately;
-      const at = await deliver(context, message, wait);
-      return taskAfter(at, params.configuration?.historyLength);
+      return inA2aTerms(async () => {
+        const at = await deliver(context, message, wait);
+        return taskAfter(at, params.configuration?.historyLength);
+      });
     },
 
     async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
-      const at = await deliver(context, requireMessage(params), false);
-      yield* followTask(deps.events, at.conversationId, at.promptId);
+      const at = await inA2aTerms(() => deliver(context, requireMessage(params), false));
+      yield* followTask(deps.events, at.conversationId, at.promptId, deps.goneOf(context));
     },
 
     async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
-      return taskById(context, params.id, params.historyLength);
+      return inA2aTerms(() => taskById(context, params.id, params.historyLength));
     },
 
     async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
@@ -172,13 +191,15 @@ export function agentHandler(deps: AgentHandlerDeps): A2ARequestHandler {
       if (TERMINAL.has(task.status!.state))
         throw new UnsupportedOperationError(`Task ${params.id} is done: GetTask reads it.`);
       const { conversationId, promptId } = parseTaskId(params.id)!;
-      yield* followTask(deps.events, conversationId, promptId);
+      yield* followTask(deps.events, conversationId, promptId, deps.goneOf(context));
     },
 
     async listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
       const caller = deps.callerOf(context);
       if (params.contextId) await feedFor(context, params.contextId, `context ${params.contextId}`);
-      return listTasks(agents, { goalId, owner: caller.admin ? undefined : (caller.owner ?? undefined) }, params);
+      return inA2aTerms(() =>
+        listTasks(agents, { goalId, owner: caller.admin ? undefined : (caller.owner ?? undefined) }, params),
+      );
     },
 
     async createTaskPushNotificationConfig() {
@@ -204,6 +225,27 @@ async function filesRefused<T>(work: () => Promise<T>): Promise<T> {
     if (err instanceof FileRefusal) throw new a2aErrors.ContentTypeNotSupportedError(err.message);
     throw err;
   }
+}
+
+/** Our refusals (UserError) as A2A's errors: a client's mistake is never an internal error. */
+async function inA2aTerms<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof UserError)) throw err;
+    if (err.kind === 'not_found') throw new TaskNotFoundError(err.message);
+    if (err.kind === 'invalid') throw new RequestMalformedError(err.message);
+    if (err.kind === 'refused') throw new UnsupportedOperationError(err.message);
+    throw err;
+  }
+}
+
+/** A conversation id for a first message: the same for the same message of the same caller to the same agent. */
+function conversationFor(caller: Caller, goalId: string, messageId: string): string {
+  const key = createHash('sha256')
+    .update(JSON.stringify([caller.owner, goalId, messageId]))
+    .digest('hex');
+  return `a2a-${key.slice(0, 20)}`;
 }
 
 function requireMessage(params: SendMessageRequest): Message {

@@ -30,11 +30,21 @@ const USER_ERROR_STATUS = { invalid: 400, not_found: 404, refused: 409, unavaila
 /** How long a card is reused: it is read from the worker (the agent and its tools), and asked for on every call. */
 const CARD_TTL_MS = 10_000;
 
-/** The caller of a request, set before the SDK's transports see it. */
-const callers = new WeakMap<IncomingMessage, Caller>();
+/** The caller of a request, set before the SDK's transports see it, and a signal for its client leaving. */
+const callers = new WeakMap<IncomingMessage, { caller: Caller; gone: AbortSignal }>();
 
-class CallerUser {
-  constructor(readonly caller: Caller) {}
+/** With API keys, a request that reached the transports without a caller sees nothing (no owner has this name). */
+const NOBODY: Caller = { owner: ' nobody', admin: false };
+
+/** Cards and handlers are kept per agent and address; without API_PUBLIC_URL the address is the request's Host. */
+const MAX_KEPT = 100;
+
+export class CallerUser {
+  constructor(
+    readonly caller: Caller,
+    /** Aborted when the client goes away: a stream following a task stops. */
+    readonly gone?: AbortSignal,
+  ) {}
   get isAuthenticated(): boolean {
     return this.caller !== LOCAL_CALLER;
   }
@@ -46,12 +56,16 @@ class CallerUser {
 export function mountA2a(app: OpenAPIHono<ApiEnv>, deps: A2aDeps): void {
   const { agents } = deps;
   const sdk = a2aExpress();
-  const userBuilder = async (req: express.Request) => new CallerUser(callers.get(req) ?? LOCAL_CALLER);
+  const userBuilder = async (req: express.Request) => {
+    const known = callers.get(req);
+    return new CallerUser(known?.caller ?? (deps.keys ? NOBODY : LOCAL_CALLER), known?.gone);
+  };
   const callerOf = (context: ServerCallContext) => (context.user as CallerUser | undefined)?.caller ?? LOCAL_CALLER;
   const cards = new Map<string, { card: Promise<AgentCard>; at: number }>();
   const cardOf = (goalId: string, origin: string): Promise<AgentCard> => {
     const cached = cards.get(`${origin} ${goalId}`);
     if (cached && Date.now() - cached.at < CARD_TTL_MS) return cached.card;
+    if (cards.size > MAX_KEPT) cards.clear();
     const card = agentCard(agents, goalId, { origin, keys: !!deps.keys });
     cards.set(`${origin} ${goalId}`, { card, at: Date.now() });
     card.catch(() => cards.delete(`${origin} ${goalId}`));
@@ -62,11 +76,13 @@ export function mountA2a(app: OpenAPIHono<ApiEnv>, deps: A2aDeps): void {
     const key = `${origin} ${goalId}`;
     let found = handlers.get(key);
     if (!found) {
+      if (handlers.size > MAX_KEPT) handlers.clear();
       const requestHandler = agentHandler({
         agents,
         goalId,
         card: () => cardOf(goalId, origin),
         callerOf,
+        goneOf: (context) => (context.user as CallerUser | undefined)?.gone,
         events: { agents, feeds: deps.feeds },
         touched: deps.touched,
       });
@@ -133,7 +149,10 @@ export function mountA2a(app: OpenAPIHono<ApiEnv>, deps: A2aDeps): void {
   app.all(`${A2A_PATH}/*`, (c) => {
     const { incoming, outgoing } = c.env as HttpBindings;
     const isCard = c.req.method === 'GET' && c.req.path.endsWith(`/${CARD_FILE}`);
-    if (deps.keys && !isCard) {
+    if (deps.keys && isCard) {
+      // Cards need no key; anything else that reaches the transports under this path sees nothing.
+      callers.set(incoming, { caller: NOBODY, gone: goneSignal(outgoing) });
+    } else if (deps.keys) {
       const header = c.req.header('authorization');
       const caller = deps.keys.callerOf(header);
       if (!caller)
@@ -141,9 +160,18 @@ export function mountA2a(app: OpenAPIHono<ApiEnv>, deps: A2aDeps): void {
           { error: header ? 'Unknown API key.' : 'A2A calls need Authorization: Bearer <key> (API_KEYS).' },
           401,
         );
-      callers.set(incoming, caller);
+      callers.set(incoming, { caller, gone: goneSignal(outgoing) });
+    } else {
+      callers.set(incoming, { caller: LOCAL_CALLER, gone: goneSignal(outgoing) });
     }
     return pass(incoming, outgoing);
   });
   app.get(A2A_PATH, (c) => pass((c.env as HttpBindings).incoming, (c.env as HttpBindings).outgoing));
+}
+
+/** Aborted when the response closes before it ended: the client left (a stream it followed stops). */
+function goneSignal(outgoing: ServerResponse): AbortSignal {
+  const gone = new AbortController();
+  outgoing.once('close', () => gone.abort());
+  return gone.signal;
 }

@@ -19,6 +19,8 @@ export async function* followTask(
   events: TaskEvents,
   conversationId: string,
   promptId: number,
+  /** The client left: stop following. */
+  gone?: AbortSignal,
 ): AsyncGenerator<StreamResponse> {
   const first = await events.agents.feed(conversationId, 0);
   let task = taskOf(conversationId, first, promptId)!;
@@ -41,12 +43,14 @@ export async function* followTask(
     },
   );
   const taskId = taskIdOf(conversationId, promptId);
+  gone?.addEventListener('abort', () => wake?.(), { once: true });
   try {
     // Whether chunks of the reply were sent: the next one appends. A discarded attempt starts the reply over.
     let written = false;
     for (;;) {
-      while (!queue.length && !ended) await new Promise<void>((resolve) => (wake = resolve));
+      while (!queue.length && !ended && !gone?.aborted) await new Promise<void>((resolve) => (wake = resolve));
       wake = null;
+      if (gone?.aborted) return;
       const batch = queue.splice(0);
       let changed = ended;
       for (const event of batch) {

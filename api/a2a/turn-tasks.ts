@@ -57,7 +57,13 @@ export function taskOf(
   const id = taskIdOf(contextId, promptId);
   const start = feed.messages.findIndex(({ message: m }) => m.kind === 'user' && m.promptId === promptId);
   if (start < 0) {
-    if (feed.queued?.some((q) => q.promptId === promptId)) return task(id, contextId, TaskState.TASK_STATE_SUBMITTED);
+    // Queued behind another turn; a conversation that ended first never takes it up.
+    if (feed.queued?.some((q) => q.promptId === promptId))
+      return task(
+        id,
+        contextId,
+        feed.state === 'ended' ? TaskState.TASK_STATE_CANCELED : TaskState.TASK_STATE_SUBMITTED,
+      );
     // Older than the messages held: answered long ago, its words kept only in the conversation's summary.
     const oldest = turnsOf(feed)[0]?.promptId;
     if (oldest !== undefined && promptId < oldest) return task(id, contextId, TaskState.TASK_STATE_COMPLETED);
@@ -68,10 +74,14 @@ export function taskOf(
   const history = turn.flatMap((l) => messageOf(l, id, contextId));
   const last = [...history].reverse().find((m) => m.role === Role.ROLE_AGENT);
   const lastText = last ? textOf(last) : '';
-  const done = after >= 0 || feed.state === 'waiting_for_user' || feed.state === 'ended';
+  // The latest turn of an open conversation: an approval or a tool's question keeps it waiting for input (the
+  // conversation then reads `waiting_for_user` for a question, and `awaiting_approval` for an approval).
+  const latest = after < 0 && feed.state !== 'ended';
+  const waits = latest && (!!feed.pendingApproval || !!feed.question);
+  const done = !latest || feed.state === 'waiting_for_user';
   let state: TaskState;
   let status: Message | undefined;
-  if (!done && (feed.pendingApproval || feed.question)) {
+  if (waits) {
     state = TaskState.TASK_STATE_INPUT_REQUIRED;
     status = asking(id, contextId, feed.pendingApproval, feed.question ?? null);
   } else if (!done) {

@@ -17,10 +17,13 @@ export interface RemoteAgent {
 }
 
 const CARD_TTL_MS = 60_000;
-const CARD_TIMEOUT_MS = 10_000;
+const FAILED_TTL_MS = 30_000;
+/** Short: a card is read while a turn is being prepared. */
+const CARD_TIMEOUT_MS = 3_000;
 
 export class RemoteAgents {
-  private readonly cards = new Map<string, { at: number; card: Promise<AgentCard> }>();
+  private readonly cards = new Map<string, { at: number; card: Promise<AgentCard>; failed: boolean }>();
+  private readonly good = new Map<string, AgentCard>();
 
   constructor(
     private readonly registry: RegistryFile,
@@ -69,14 +72,22 @@ export class RemoteAgents {
     return { client: await factory.createFromAgentCard(card), entry };
   }
 
+  /** Its card: read again each minute (a failure, after half a minute), the last good one served meanwhile, so an
+   * agent that does not answer costs a conversation's turns nothing but one short wait a minute. */
   private card(name: string, entry: A2aAgentEntry): Promise<AgentCard> {
     const key = `${name} ${JSON.stringify(entry)}`;
     const cached = this.cards.get(key);
-    if (cached && Date.now() - cached.at < CARD_TTL_MS) return cached.card;
+    const age = cached ? Date.now() - cached.at : Infinity;
+    if (cached && age < (cached.failed ? FAILED_TTL_MS : CARD_TTL_MS)) return cached.card;
     const card = this.fetchCard(entry);
-    this.cards.set(key, { at: Date.now(), card });
-    card.catch(() => this.cards.delete(key));
-    return card;
+    const entryNow = { at: Date.now(), card, failed: false };
+    this.cards.set(key, entryNow);
+    card.then(
+      (good) => this.good.set(key, good),
+      () => (entryNow.failed = true),
+    );
+    const good = this.good.get(key);
+    return good ? card.catch(() => good) : card;
   }
 
   private async fetchCard(entry: A2aAgentEntry): Promise<AgentCard> {

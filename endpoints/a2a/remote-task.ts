@@ -40,6 +40,10 @@ export interface RemoteTaskResult {
 
 const FIRST_POLL_MS = 100;
 const MAX_POLL_MS = 1_000;
+/** How long a question just answered may still be read as asked before it is taken as asked again. */
+const STALE_QUESTION_MS = 30_000;
+/** A cancel is best effort: a remote agent that does not answer it is not waited for longer. */
+const CANCEL_TIMEOUT_MS = 5_000;
 
 export async function runRemoteTask(
   client: A2AClient,
@@ -60,55 +64,71 @@ export async function runRemoteTask(
     at = { taskId: task.id, contextId: task.contextId, answered: 0 };
     hooks.record(at);
   }
+  try {
+    return await follow(client, task, at, hooks, deadline);
+  } catch (err) {
+    // Cancelled on our side (the user stopped the turn), whatever it waited on then: the remote task is cancelled too.
+    if (hooks.signal.aborted) await cancel(client, at.taskId);
+    throw err;
+  }
+}
+
+/** Follows the task to its end, answering what it asks. */
+async function follow(
+  client: A2AClient,
+  first: Task,
+  recorded: RemoteTaskRecord,
+  hooks: RemoteTaskHooks,
+  deadline: number,
+): Promise<RemoteTaskResult> {
+  const options = { signal: hooks.signal };
+  let task = first;
+  let at = recorded;
+  /** The question last answered, and when: the task may still read as asking it for a moment after the answer. */
+  let answered = null as { question: string; at: number } | null;
   let poll = FIRST_POLL_MS;
   for (;;) {
     const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
     const done = resultOf(task, state);
     if (done) return done;
-    if (state === TaskState.TASK_STATE_INPUT_REQUIRED) {
-      const question = textOf(task.status?.message) || 'The agent needs more input.';
-      const answer = await hooks.ask(question);
+    const question = state === TaskState.TASK_STATE_INPUT_REQUIRED ? questionOf(task) : null;
+    const stale = question !== null && answered?.question === question && Date.now() - answered.at < STALE_QUESTION_MS;
+    if (question !== null && !stale) {
+      const answer = await hooks.ask(textOf(task.status?.message) || 'The agent needs more input.');
       if (answer === null) {
         await cancel(client, task.id);
-        return {
-          state: 'canceled',
-          text: `The user did not answer the agent's question: ${question}`,
-          taskId: task.id,
-          contextId: task.contextId,
-        };
+        const text = `The user did not answer the agent's question: ${textOf(task.status?.message)}`;
+        return { state: 'canceled', text, taskId: task.id, contextId: task.contextId };
       }
+      // Recorded before it is sent: an attempt after a dead worker never sends this answer's id again for another.
       at = { ...at, answered: at.answered + 1 };
+      hooks.record(at);
       const reply = {
         ...messageOf(answer, messageId(hooks.key, at.answered)),
         taskId: task.id,
         contextId: task.contextId,
       };
-      // Waited for (not returned at once): a task just answered may still read as waiting for the answer.
-      const sent = await client.sendMessage(request(reply, false), options);
-      hooks.record(at);
+      const sent = await client.sendMessage(request(reply), options);
+      answered = { question, at: Date.now() };
       task = 'status' in sent ? sent : await client.getTask({ tenant: '', id: task.id }, options);
       poll = FIRST_POLL_MS;
       continue;
     }
     if (Date.now() > deadline) {
       await cancel(client, task.id);
-      return {
-        state: 'timed_out',
-        text: `The agent did not finish within ${hooks.timeoutMs / 1000} s.`,
-        taskId: task.id,
-        contextId: task.contextId,
-      };
+      const text = `The agent did not finish within ${hooks.timeoutMs / 1000} s.`;
+      return { state: 'timed_out', text, taskId: task.id, contextId: task.contextId };
     }
-    try {
-      await sleep(poll, hooks.signal);
-    } catch (err) {
-      // Cancelled on our side (the user stopped the turn): the remote task is cancelled too.
-      await cancel(client, task.id);
-      throw err;
-    }
+    await sleep(poll, hooks.signal);
     poll = Math.min(poll * 2, MAX_POLL_MS);
     task = await client.getTask({ tenant: '', id: task.id }, options);
   }
+}
+
+/** What identifies the question a task asks: its status message (id, or time and words). */
+function questionOf(task: Task): string {
+  const m = task.status?.message;
+  return m?.messageId || `${task.status?.timestamp ?? ''}|${textOf(m)}`;
 }
 
 function resultOf(task: Task, state: TaskState): RemoteTaskResult | null {
@@ -134,17 +154,19 @@ function resultOf(task: Task, state: TaskState): RemoteTaskResult | null {
 
 async function cancel(client: A2AClient, id: string): Promise<void> {
   // Best effort: a task that already ended, or an agent that cannot cancel, is left as it is.
-  await client.cancelTask({ tenant: '', id, metadata: undefined }).catch(() => undefined);
+  await client
+    .cancelTask({ tenant: '', id, metadata: undefined }, { signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS) })
+    .catch(() => undefined);
 }
 
-function request(message: Message, returnImmediately = true) {
+function request(message: Message) {
   return {
     tenant: '',
     message,
     configuration: {
       acceptedOutputModes: ['text/plain', 'application/json'],
       taskPushNotificationConfig: undefined,
-      returnImmediately,
+      returnImmediately: true,
     },
     metadata: undefined,
   };

@@ -179,6 +179,21 @@ describe('our agents as A2A servers', () => {
     expect(users).toHaveLength(2);
   }, 60_000);
 
+  it('a first message sent twice starts one conversation; an answer that is no answer is refused in A2A terms', async () => {
+    const client = await jsClient(ALICE);
+    const first = send(`book ${mon} to ${tue} for ${ADA}`);
+    const a = (await client.sendMessage(first)) as Task;
+    const b = (await client.sendMessage(first)) as Task;
+    expect(b.id).toBe(a.id);
+    expect(b.contextId).toBe(a.contextId);
+    expect(a.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const unclear = client.sendMessage(send('maybe later', { contextId: a.contextId, taskId: a.id }));
+    await expect(unclear).rejects.toThrow(/reply "approve", or "reject: <reason>"/);
+    await expect(unclear).rejects.not.toThrow(/Internal/i);
+    const done = (await client.sendMessage(send('reject: not now', { contextId: a.contextId, taskId: a.id }))) as Task;
+    expect(done.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  }, 60_000);
+
   it('a file part is stored whole and attached to the turn; a data part is read as JSON after the words', async () => {
     const client = await jsClient(ALICE);
     const csv = Buffer.from('name,hours\nada,104\n');
