@@ -38,7 +38,7 @@ export interface RemoteTaskResult {
   contextId?: string;
 }
 
-const FIRST_POLL_MS = 100;
+const FIRST_POLL_MS = 25;
 const MAX_POLL_MS = 1_000;
 /** How long a question just answered may still be read as asked before it is taken as asked again. */
 const STALE_QUESTION_MS = 30_000;
