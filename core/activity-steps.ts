@@ -4,7 +4,14 @@
 // tool's activity is named after the tool (the catch-all `default`): not listed, a tool step by its own name.
 import { LIST_AGENTS } from './builtin-specs';
 import { BUILTIN_RUN_STEPS, type BuiltinRunActivities } from './builtin-runs';
-import type { CodeActivities, GoalActivities, LlmActivities, McpActivities } from './activity-types';
+import type {
+  A2aActivities,
+  CodeActivities,
+  DeploymentActivities,
+  GoalActivities,
+  LlmActivities,
+  McpActivities,
+} from './activity-types';
 
 export type ActivityStep =
   /** A model call; `label` says what for (the Temporal UI's summary, the run view's step). */
@@ -15,10 +22,18 @@ export type ActivityStep =
   | { kind: 'builtin'; tool: string }
   /** A tool call through an endpoint (MCP server, HTTP API) or the sandbox (a made tool): named by its input. */
   | { kind: 'endpoint' | 'made' }
+  /** An AskAgent call to a remote A2A agent: a delegate step whose branch is the remote task. */
+  | { kind: 'remote' }
   /** What a conversation (or a client, through a describe workflow) runs for itself: never a step of a turn. */
   | { kind: 'housekeeping' };
 
-type ActivityName = keyof (GoalActivities & LlmActivities & McpActivities & CodeActivities & BuiltinRunActivities);
+type ActivityName = keyof (GoalActivities &
+  LlmActivities &
+  McpActivities &
+  CodeActivities &
+  BuiltinRunActivities &
+  A2aActivities &
+  DeploymentActivities);
 
 export const ACTIVITY_STEPS = {
   validatePrompt: { kind: 'model', label: 'check the prompt fits' },
@@ -30,6 +45,7 @@ export const ACTIVITY_STEPS = {
   callMcpTool: { kind: 'endpoint' },
   callHttpTool: { kind: 'endpoint' },
   runMadeTool: { kind: 'made' },
+  askRemoteAgent: { kind: 'remote' },
   loadSettings: { kind: 'housekeeping' },
   resolveGoal: { kind: 'housekeeping' },
   describeCatalog: { kind: 'housekeeping' },
@@ -41,6 +57,7 @@ export const ACTIVITY_STEPS = {
   describeEndpointFeatures: { kind: 'housekeeping' },
   readResource: { kind: 'housekeeping' },
   getPrompt: { kind: 'housekeeping' },
+  newerBuildRouted: { kind: 'housekeeping' },
 } as const satisfies Record<ActivityName, ActivityStep>;
 
 /** What an activity of this type is as a step; undefined for a native tool's (named after the tool). */

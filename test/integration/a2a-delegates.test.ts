@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { AgentClient } from '../../client/agent-client';
+import { readRun } from '../../views/run-view/run-reader';
 import type { StartedProcess } from '../../testkit/process';
 import { a2aScript, startRemoteAgent } from '../fixtures/a2a';
 import { startTemporal } from '../../testkit/temporal';
@@ -63,6 +64,13 @@ describe('remote A2A agents as delegates', () => {
     register({ helper: { card: remoteUrl } });
     const r = await agents.say(id, 'remote hello');
     expect(r.reply).toBe('Remote said (ok): echo: hello');
+    // The run view draws the remote task as a branch of its own: the agent, its task, its state and times.
+    const run = await readRun(agents.client, id);
+    const remoteStep = run.root.turns.flatMap((t) => t.steps).find((s) => s.branch?.goalId === 'a2a:helper');
+    expect(remoteStep).toMatchObject({ kind: 'delegate', status: 'done', label: 'helper (A2A)' });
+    expect(remoteStep!.detail).toMatch(/^hello · task \S+: completed$/);
+    expect(remoteStep!.branch).toMatchObject({ status: 'done', turns: [{ prompt: 'hello', status: 'done' }] });
+    expect(remoteStep!.branch!.endedAt).toBeDefined();
     const listed = await agents.agents();
     expect(listed.remote?.map((a) => a.goalId)).toEqual(['a2a:helper']);
     expect(listed.remote?.[0]?.description).toMatch(/Skills: Echo/);

@@ -16,6 +16,7 @@ import {
   isoTime,
   modelAnswer,
   promptOf,
+  remoteAnswer,
   STATES,
   statusOf,
   takeAsked,
@@ -150,6 +151,7 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
       if (!step) continue;
       closeStep(step, 'done', at);
       if (step.kind === 'model') asked = modelAnswer(step, result);
+      else if (step.branch) remoteAnswer(step, result);
       else if (step.kind !== 'draft' || step.label.endsWith('check the draft')) toolAnswer(step, result);
     } else if (e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes) {
       const a = (e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes)!;

@@ -3,7 +3,7 @@
 import type { temporal } from '@temporalio/proto';
 import type { ChatMessage, ToolCall, ToolOutcome, Usage } from '../../core/types';
 import type { PlanResult, PromptVerdict } from '../../core/activity-types';
-import type { RunStatus, RunStep } from '../../core/run-view';
+import { emptyTotals, type RunStatus, type RunStep } from '../../core/run-view';
 import { addUsage } from '../../core/usage';
 import { activityStepOf } from '../../core/activity-steps';
 
@@ -47,6 +47,8 @@ export function activityStep(
     }
     case 'builtin':
       return takeAsked(asked, known.tool) ? { ...step, label: known.tool } : null;
+    case 'remote':
+      return remoteStep(step, input, at, asked);
     default:
       // A native tool's activity, named after the tool (housekeeping is skipped before it gets here).
       takeAsked(asked, type);
@@ -95,6 +97,60 @@ export function toolAnswer(step: RunStep, result: unknown): void {
 export function closeStep(step: RunStep, status: RunStatus, at: string): void {
   step.status = status;
   step.endedAt = at;
+  // A remote agent's task, drawn as a branch of its own (remoteStep): it ends with its step.
+  if (step.branch) {
+    const remote = step.branch;
+    remote.status = status;
+    remote.endedAt = at;
+    for (const turn of remote.turns) [turn.status, turn.endedAt] = [status, at];
+    remote.totals.durationMs = remote.turns[0]!.totals.durationMs = Date.parse(at) - Date.parse(remote.startedAt);
+  }
+}
+
+/**
+ * An AskAgent call to a remote A2A agent (the askRemoteAgent activity): a delegate step, its branch the remote task
+ * with one turn (the task), its status and times; what the remote agent did inside is its own.
+ */
+function remoteStep(step: RunStep, input: unknown, at: string, asked: ToolCall[]): RunStep {
+  takeAsked(asked, 'AskAgent');
+  const req = input as { agent?: string; args?: { task?: unknown } } | undefined;
+  const goalId = `a2a:${req?.agent ?? ''}`;
+  const agentName = `${req?.agent ?? 'remote agent'} (A2A)`;
+  const task = String(req?.args?.task ?? '');
+  const turn = {
+    index: 0,
+    prompt: task,
+    goalId,
+    agentName,
+    status: 'running' as const,
+    startedAt: at,
+    steps: [],
+    totals: emptyTotals(),
+  };
+  const branch = {
+    workflowId: goalId,
+    runId: '',
+    goalId,
+    agentName,
+    state: null,
+    status: 'running' as const,
+    startedAt: at,
+    turns: [turn],
+    totals: emptyTotals(),
+  };
+  return { ...step, kind: 'delegate', label: agentName, detail: clip(task), endpoint: goalId, branch };
+}
+
+/** A remote agent's task's end, from the call's outcome: its state, and the task's id on the remote side. */
+export function remoteAnswer(step: RunStep, result: unknown): void {
+  const outcome = result as
+    { status?: string; result?: { status?: string; remote?: { taskId?: string; state?: string } } } | undefined;
+  if (outcome?.status !== 'ok') return toolAnswer(step, result);
+  const remote = outcome.result?.remote;
+  if (remote?.taskId) step.detail = `${step.detail ? `${step.detail} · ` : ''}task ${remote.taskId}: ${remote.state}`;
+  const envelope = outcome.result?.status;
+  const status = !envelope || envelope === 'ok' ? 'done' : statusOf(envelope);
+  if (status !== 'done' && step.endedAt) closeStep(step, status, step.endedAt);
 }
 
 export function takeAsked(asked: ToolCall[], tool: string): ToolCall | undefined {
