@@ -133,7 +133,8 @@ export function parseRegistry(text: string): Registry {
   }
   const agents: Record<string, A2aAgentEntry> = {};
   for (const [name, value] of Object.entries(top.data.a2aAgents ?? {})) {
-    if (!SERVER_NAME.test(name)) problems.push(`A2A agent "${name}": the name must be letters, digits, - or _ (at most 48)`);
+    if (!SERVER_NAME.test(name))
+      problems.push(`A2A agent "${name}": the name must be letters, digits, - or _ (at most 48)`);
     else if (top.data.mcpServers[name] !== undefined || top.data.httpApis?.[name] !== undefined)
       problems.push(`A2A agent "${name}": an MCP server or HTTP API has this name; endpoint names are shared`);
     else {

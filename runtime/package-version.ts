@@ -6,6 +6,7 @@ import { PROJECT_ROOT } from '../tools/project-root';
 let version: string | undefined;
 
 export function readPackageVersion(): string {
-  version ??= (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  version ??= (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string })
+    .version;
   return version;
 }
