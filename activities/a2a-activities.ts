@@ -30,7 +30,7 @@ export function createA2aActivities(
   callTool: CallTool = toolPipeline({}),
 ): A2aActivities {
   return {
-    askRemoteAgent: ({ name, agent, args, owner, goalId, userConversation }) =>
+    askRemoteAgent: ({ name, agent, contextId, args, owner, goalId, userConversation }) =>
       callTool({ tool: name, args, owner, goalId, observed: { tool: 'task', endpoint: agent } }, async (args) => {
         const ctx = Context.current();
         const { client, entry } = await remote.client(agent);
@@ -49,6 +49,7 @@ export function createA2aActivities(
         try {
           const result = await runRemoteTask(client, String(args.task ?? ''), {
             ...(resumed ? { resumed } : {}),
+            ...(contextId ? { contextId } : {}),
             record: (next) => {
               at = next;
               ctx.heartbeat(next);

@@ -6,6 +6,7 @@ import { ToolIndexCache } from './tool-search';
 import type { GoalRegistry } from '../goals/goal-registry';
 import { resolveGoal } from '../goals/resolve';
 import type { RemoteAgents } from '../endpoints/a2a/remote-agents';
+import { inCategories } from '../goals/remote-goal';
 import type { McpDiscovery } from '../endpoints/catalog';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { MadeTools } from '../tools/made/made-tools';
@@ -47,6 +48,10 @@ export function createGoalActivities({
       FailureTypes.Misconfigured,
     );
   const indexes = new ToolIndexCache();
+  /** The registry's remote A2A agents under GOAL_CATEGORIES: agents to switch to, as our own are. */
+  const remoteAgents = async () =>
+    remote ? (await remote.summaries()).filter((a) => inCategories(a, settings.goalCategories)) : [];
+
   return {
     /** SearchTools: the best `limit` of `tools` for `query` (a local activity: its answer is recorded, never
      * recomputed). */
@@ -88,16 +93,19 @@ export function createGoalActivities({
 
     async listAgents() {
       await fresh();
-      return goals.agents(settings.goalCategories);
+      return [...goals.agents(settings.goalCategories), ...(await remoteAgents())];
     },
 
     async describeAgents() {
       await fresh();
       const ids = goals.ids();
       return {
-        agents: goals.agents(settings.goalCategories),
-        goalIds: ids,
-        sources: Object.fromEntries(ids.map((id) => [id, goals.source(id)])),
+        agents: [...goals.agents(settings.goalCategories), ...(await remoteAgents())],
+        goalIds: [...ids, ...(remote ? (await remote.summaries()).map((a) => a.goalId) : [])],
+        sources: Object.fromEntries([
+          ...ids.map((id) => [id, goals.source(id)]),
+          ...(remote ? (await remote.summaries()).map((a) => [a.goalId, 'a2aAgents']) : []),
+        ]),
         problems: goals.problems(),
         ...(remote ? { remote: await remote.summaries() } : {}),
       };

@@ -125,6 +125,8 @@ export interface A2aCallRequest extends ToolCaller {
   name: string;
   /** The registry name of the remote agent. */
   agent: string;
+  /** The remote agent's context to go on with (its last task for this conversation). */
+  contextId?: string;
   args: Record<string, unknown>;
   /** A delegate's call: the user's conversation at the top of its tree. */
   userConversation?: string;

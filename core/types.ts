@@ -29,7 +29,7 @@ export interface ToolSpec {
   /** For HTTP API tools (an operation of an `httpApis` entry): where it lives and how it may be retried. */
   http?: HttpToolRef;
   /** For an AskAgent call to a remote A2A agent (decided by the workflow, never offered as such): which one. */
-  a2a?: { agent: string };
+  a2a?: { agent: string; contextId?: string };
   /** For native tools served by another worker: the task queue their activities go to. */
   taskQueue?: string;
 }

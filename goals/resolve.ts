@@ -3,7 +3,16 @@
 // resolveGoal activity, so a replay sees the tools the original run saw and a later turn sees a changed registry.
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureTypes } from '../core/activity-types';
-import { ASK_AGENT, askAgentSpec, BUILTIN_TOOLS, CHANGE_GOAL, COMPLETE_GOAL, LIST_AGENTS } from '../core/builtin-specs';
+import {
+  ASK_AGENT,
+  askAgentSpec,
+  BUILTIN_TOOLS,
+  CHANGE_GOAL,
+  COMPLETE_GOAL,
+  LIST_AGENTS,
+  remoteAgentOf,
+} from '../core/builtin-specs';
+import { remoteGoal } from './remote-goal';
 import { CREATE_AGENT, createAgentSpec } from '../core/create-agent';
 import { CREATE_TOOL } from '../core/create-tool';
 import type { AgentSummary, Goal, ResolvedGoal, Settings, ToolSpec } from '../core/types';
@@ -28,7 +37,7 @@ export interface ResolveGoalDeps {
  */
 export async function resolveGoal(goalId: string, deps: ResolveGoalDeps): Promise<ResolvedGoal> {
   const { goals, discovery } = deps;
-  const goal = goals.resolve(goalId);
+  const goal = remoteAgentOf(goalId) === undefined ? goals.resolve(goalId) : await remoteGoalOf(goalId, deps);
   // Remote agents are offered as delegates from the registry as it is now: one added there is asked on the next turn.
   const remote =
     goal.delegates && deps.remote ? (await deps.remote.summaries()).filter((a) => delegateMatches(goal, a)) : [];
@@ -36,8 +45,9 @@ export async function resolveGoal(goalId: string, deps: ResolveGoalDeps): Promis
   // MCP tools are discovered now, so a server added to the registry is usable from the next turn on.
   const catalog = discovery && goal.mcp ? await discovery.catalog() : null;
   const mcpTools = catalog ? selectTools(catalog, goal.mcp) : [];
+  // A remote agent's relay goal is ours, as code is: no goal file's limits apply.
   const resolved =
-    goals.source(goalId) === 'code'
+    remoteAgentOf(goalId) !== undefined || goals.source(goalId) === 'code'
       ? { goal, tools: [...specs, ...mcpTools] }
       : fileApprovalLimit(goal, [...specs, ...mcpTools]);
   return {
@@ -49,6 +59,17 @@ export async function resolveGoal(goalId: string, deps: ResolveGoalDeps): Promis
       registryError: catalog?.registryError ?? null,
     },
   };
+}
+
+/** The relay goal of a remote A2A agent in the registry (`a2a:<name>`); UnknownGoal when the registry has none. */
+async function remoteGoalOf(goalId: string, deps: ResolveGoalDeps): Promise<Goal> {
+  const agent = (await deps.remote?.summaries())?.find((a) => a.goalId === goalId);
+  if (!agent)
+    throw ApplicationFailure.nonRetryable(
+      `No remote A2A agent ${goalId} in the registry (a2aAgents).`,
+      FailureTypes.UnknownGoal,
+    );
+  return remoteGoal(agent);
 }
 
 /** The goal's own tools and the builtins its mode adds, once each, in that order. */

@@ -4,7 +4,8 @@
 //   slow <ms> <words>  works <ms> before it completes with "done: <words>"
 //   ask <question>     needs input (the question); the next message on the task completes it with "thanks: <answer>"
 //   anything else      completes at once with "echo: <text>"
-// GET /stats counts the messages and tasks it received, so a test can tell a task sent twice from one resumed.
+// GET /stats counts the messages, tasks and contexts it received, so a test can tell a task sent twice from one
+// resumed, and a follow-up in its context from a new conversation.
 //
 // Run: tsx testkit/a2a-remote-agent.ts <port>; prints "a2a agent on http://127.0.0.1:<port>" when it listens.
 import express from 'express';
@@ -21,7 +22,8 @@ const transports = require('@a2a-js/sdk/server/express') as typeof import('@a2a-
 
 const { TaskState, Role } = a2a;
 const port = Number(process.argv[2] ?? 0);
-const stats = { messages: 0, tasks: 0, cancels: 0 };
+const stats = { messages: 0, tasks: 0, cancels: 0, contexts: 0 };
+const contexts = new Set<string>();
 
 const text = (m: Message | undefined) =>
   (m?.parts ?? []).flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : [])).join('\n');
@@ -88,6 +90,8 @@ const executor = {
       return;
     }
     stats.tasks++;
+    contexts.add(contextId);
+    stats.contexts = contexts.size;
     const task: Task = {
       id: taskId,
       contextId,

@@ -277,7 +277,16 @@ export function runTool(
         },
         cancellationType,
       },
-      [{ name: spec.name, agent: spec.a2a.agent, args, ...who, ...(userConversation ? { userConversation } : {}) }],
+      [
+        {
+          name: spec.name,
+          agent: spec.a2a.agent,
+          ...(spec.a2a.contextId ? { contextId: spec.a2a.contextId } : {}),
+          args,
+          ...who,
+          ...(userConversation ? { userConversation } : {}),
+        },
+      ],
     );
   if (spec.http)
     return mcp.callHttpTool.executeWithOptions(

@@ -17,6 +17,8 @@ export interface RemoteTaskRecord {
 export interface RemoteTaskHooks {
   /** What an earlier attempt recorded; absent on the first. */
   resumed?: RemoteTaskRecord;
+  /** The remote agent's context to go on with (the task is then a follow-up there). */
+  contextId?: string;
   /** Records where the task is (before anything else happens to it). */
   record(at: RemoteTaskRecord): void;
   /** Puts the remote agent's question to our user: the answer's words, or null when the user declined. */
@@ -57,7 +59,8 @@ export async function runRemoteTask(
   if (at) {
     task = await client.getTask({ tenant: '', id: at.taskId }, options);
   } else {
-    const sent = await client.sendMessage(request(messageOf(words, messageId(hooks.key, 0))), options);
+    const first = { ...messageOf(words, messageId(hooks.key, 0)), contextId: hooks.contextId ?? '' };
+    const sent = await client.sendMessage(request(first), options);
     // An agent may answer with a message and no task: that is the whole answer.
     if (!('status' in sent)) return { state: 'completed', text: textOf(sent) };
     task = sent;

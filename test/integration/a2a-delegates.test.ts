@@ -17,6 +17,7 @@ interface Stats {
   messages: number;
   tasks: number;
   cancels: number;
+  contexts: number;
 }
 
 describe('remote A2A agents as delegates', () => {
@@ -74,6 +75,19 @@ describe('remote A2A agents as delegates', () => {
     const listed = await agents.agents();
     expect(listed.remote?.map((a) => a.goalId)).toEqual(['a2a:helper']);
     expect(listed.remote?.[0]?.description).toMatch(/Skills: Echo/);
+    await agents.end(id);
+  }, 60_000);
+
+  it('a remote agent is an agent to talk to: listed, started by id, its context going on from turn to turn', async () => {
+    expect((await agents.agents()).agents.map((a) => a.goalId)).toContain('a2a:helper');
+    const before = await stats();
+    const { id, greeting } = await agents.start('a2a:helper');
+    expect(greeting?.reply).toBe('Helper here.');
+    expect((await agents.say(id, 'first')).reply).toBe('helper: echo: first');
+    expect((await agents.say(id, 'second')).reply).toBe('helper: echo: second');
+    const after = await stats();
+    expect(after.tasks - before.tasks).toBe(2);
+    expect(after.contexts - before.contexts).toBe(1);
     await agents.end(id);
   }, 60_000);
 

@@ -32,7 +32,13 @@ export function askAgent(convo: BuiltinContext): BuiltinWith<'start_delegates'> 
         return undefined;
       }
       if (!argsFit(convo, call, spec)) return undefined;
-      return { kind: 'run_tool', call, spec: { ...spec, kind: 'a2a', a2a: { agent } } };
+      // The remote agent's context goes on: its last task here named it (its own conversation with us).
+      const contextId = lastContext(convo, askedGoalId(call.args));
+      return {
+        kind: 'run_tool',
+        call,
+        spec: { ...spec, kind: 'a2a', a2a: { agent, ...(contextId ? { contextId } : {}) } },
+      };
     },
     appliers: {
       start_delegates: ({ delegates }, started) => {
@@ -49,4 +55,16 @@ export function askAgent(convo: BuiltinContext): BuiltinWith<'start_delegates'> 
 
 function isRemote(call: ToolCall): boolean {
   return remoteAgentOf(askedGoalId(call.args)) !== undefined;
+}
+
+/** The context of the last task this conversation gave the remote agent `goalId`, while its messages hold it. */
+function lastContext(convo: BuiltinContext, goalId: string): string | undefined {
+  for (let i = convo.log.messages.length - 1; i >= 0; i--) {
+    const m = convo.log.messages[i]!;
+    if (m.kind !== 'tool' || m.call.tool !== ASK_AGENT || askedGoalId(m.call.args) !== goalId) continue;
+    const remote =
+      m.outcome.status === 'ok' ? (m.outcome.result as { remote?: { contextId?: string } })?.remote : undefined;
+    if (remote?.contextId) return remote.contextId;
+  }
+  return undefined;
 }
