@@ -33,7 +33,14 @@ export function createA2aActivities(
     askRemoteAgent: ({ name, agent, contextId, args, owner, goalId, userConversation }) =>
       callTool({ tool: name, args, owner, goalId, observed: { tool: 'task', endpoint: agent } }, async (args) => {
         const ctx = Context.current();
-        const { client, entry } = await remote.client(agent);
+        let found: Awaited<ReturnType<RemoteAgents['client']>>;
+        try {
+          found = await remote.client(agent);
+        } catch (err) {
+          // Gone from the registry, or its card unreadable: said to the model at once, not retried for minutes.
+          return { final: { status: 'tool_error', error: (err as Error).message } };
+        }
+        const { client, entry } = found;
         const resumed = ctx.info.heartbeatDetails as RemoteTaskRecord | undefined;
         let at = resumed;
         // Every beat carries where the task is: a beat without details would erase them.
@@ -64,6 +71,7 @@ export function createA2aActivities(
             // The run too: activity ids start again after a continue-as-new.
             key: `${ctx.info.workflowExecution?.workflowId}/${ctx.info.workflowExecution?.runId}/${ctx.info.activityId}`,
             signal: ctx.cancellationSignal,
+            userCancelled: () => !!ctx.cancellationDetails?.cancelRequested,
             timeoutMs: entry.timeoutMs,
           });
           return { outcome: { status: 'ok', result: { ...envelopeOf(result), remote: { agent, ...taskOf(result) } } } };

@@ -79,15 +79,22 @@ export class RemoteAgents {
     const cached = this.cards.get(key);
     const age = cached ? Date.now() - cached.at : Infinity;
     if (cached && age < (cached.failed ? FAILED_TTL_MS : CARD_TTL_MS)) return cached.card;
-    const card = this.fetchCard(entry);
-    const entryNow = { at: Date.now(), card, failed: false };
-    this.cards.set(key, entryNow);
-    card.then(
-      (good) => this.good.set(key, good),
-      () => (entryNow.failed = true),
+    const entryNow = { at: Date.now(), card: this.fetchCard(entry), failed: false };
+    entryNow.card = entryNow.card.then(
+      (good) => {
+        this.good.set(key, good);
+        return good;
+      },
+      (err: unknown) => {
+        entryNow.failed = true;
+        // The last good card, for everyone asking until it is read again.
+        const good = this.good.get(key);
+        if (good) return good;
+        throw err;
+      },
     );
-    const good = this.good.get(key);
-    return good ? card.catch(() => good) : card;
+    this.cards.set(key, entryNow);
+    return entryNow.card;
   }
 
   private async fetchCard(entry: A2aAgentEntry): Promise<AgentCard> {

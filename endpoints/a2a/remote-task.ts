@@ -12,6 +12,8 @@ export interface RemoteTaskRecord {
   contextId: string;
   /** Questions of the remote agent answered so far. */
   answered: number;
+  /** The question last answered (questionOf) and when: an attempt after a dead worker does not answer it again. */
+  lastQuestion?: { question: string; at: number };
 }
 
 export interface RemoteTaskHooks {
@@ -26,6 +28,9 @@ export interface RemoteTaskHooks {
   /** Stable across attempts: the same message gets the same id (a remote that de-duplicates takes it once). */
   key: string;
   signal: AbortSignal;
+  /** Whether `signal` fired because the user stopped the turn (not a worker shutting down, nor a timeout): only then
+   * is the remote task cancelled, since the next attempt follows it. */
+  userCancelled(): boolean;
   /** How long the task may take; then it is cancelled. */
   timeoutMs: number;
 }
@@ -54,24 +59,33 @@ export async function runRemoteTask(
 ): Promise<RemoteTaskResult> {
   const deadline = Date.now() + hooks.timeoutMs;
   const options = { signal: hooks.signal };
-  let at = hooks.resumed;
-  let task: Task;
-  if (at) {
-    task = await client.getTask({ tenant: '', id: at.taskId }, options);
-  } else {
+  const at = hooks.resumed;
+  if (!at) {
     const first = { ...messageOf(words, messageId(hooks.key, 0)), contextId: hooks.contextId ?? '' };
     const sent = await client.sendMessage(request(first), options);
     // An agent may answer with a message and no task: that is the whole answer.
     if (!('status' in sent)) return { state: 'completed', text: textOf(sent) };
-    task = sent;
-    at = { taskId: task.id, contextId: task.contextId, answered: 0 };
-    hooks.record(at);
+    const recorded = { taskId: sent.id, contextId: sent.contextId, answered: 0 };
+    hooks.record(recorded);
+    return followCancelling(client, sent, recorded, hooks, deadline);
   }
+  return followCancelling(client, null, at, hooks, deadline);
+}
+
+/** Follows the task (read again first when resumed); the user stopping the turn, whatever it waited on then, cancels
+ * the remote task too. */
+async function followCancelling(
+  client: A2AClient,
+  sent: Task | null,
+  at: RemoteTaskRecord,
+  hooks: RemoteTaskHooks,
+  deadline: number,
+): Promise<RemoteTaskResult> {
   try {
+    const task = sent ?? (await client.getTask({ tenant: '', id: at.taskId }, { signal: hooks.signal }));
     return await follow(client, task, at, hooks, deadline);
   } catch (err) {
-    // Cancelled on our side (the user stopped the turn), whatever it waited on then: the remote task is cancelled too.
-    if (hooks.signal.aborted) await cancel(client, at.taskId);
+    if (hooks.signal.aborted && hooks.userCancelled()) await cancel(client, at.taskId);
     throw err;
   }
 }
@@ -88,7 +102,7 @@ async function follow(
   let task = first;
   let at = recorded;
   /** The question last answered, and when: the task may still read as asking it for a moment after the answer. */
-  let answered = null as { question: string; at: number } | null;
+  let answered = at.lastQuestion ?? null;
   let poll = FIRST_POLL_MS;
   for (;;) {
     const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
@@ -104,15 +118,23 @@ async function follow(
         return { state: 'canceled', text, taskId: task.id, contextId: task.contextId };
       }
       // Recorded before it is sent: an attempt after a dead worker never sends this answer's id again for another.
-      at = { ...at, answered: at.answered + 1 };
+      answered = { question, at: Date.now() };
+      at = { ...at, answered: at.answered + 1, lastQuestion: answered };
       hooks.record(at);
       const reply = {
         ...messageOf(answer, messageId(hooks.key, at.answered)),
         taskId: task.id,
         contextId: task.contextId,
       };
-      const sent = await client.sendMessage(request(reply), options);
-      answered = { question, at: Date.now() };
+      let sent: Task | Message;
+      try {
+        sent = await client.sendMessage(request(reply), options);
+      } catch (err) {
+        if (hooks.signal.aborted) throw err;
+        // The agent refused the answer (an A2A error): asking the same again would get the same answer.
+        const text = `The agent did not take the answer: ${(err as Error).message}`;
+        return { state: 'failed', text, taskId: task.id, contextId: task.contextId };
+      }
       task = 'status' in sent ? sent : await client.getTask({ tenant: '', id: task.id }, options);
       poll = FIRST_POLL_MS;
       continue;
@@ -140,6 +162,8 @@ function resultOf(task: Task, state: TaskState): RemoteTaskResult | null {
     [TaskState.TASK_STATE_FAILED]: 'failed',
     [TaskState.TASK_STATE_CANCELED]: 'canceled',
     [TaskState.TASK_STATE_REJECTED]: 'rejected',
+    // Authentication we cannot give (the registry's headers are all we have): the call ends saying so.
+    [TaskState.TASK_STATE_AUTH_REQUIRED]: 'failed',
   };
   const outcome = ended[state];
   if (!outcome) return null;

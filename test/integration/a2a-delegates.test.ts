@@ -123,6 +123,20 @@ describe('remote A2A agents as delegates', () => {
     await agents.end(id);
   }, 90_000);
 
+  it('a worker stopped gracefully (a deploy) while the remote task runs leaves it running for the next worker', async () => {
+    const before = await stats();
+    const { id } = await agents.start('goal_orchestrator');
+    const reply = agents.say(id, 'remote slow 4000 the rollout');
+    await waitUntil(async () => (await stats()).tasks - before.tasks === 1);
+    await worker.stop();
+    worker = await startWorkerProcess(settings);
+    expect((await reply).reply).toBe('Remote said (ok): done: the rollout');
+    const after = await stats();
+    expect(after.cancels - before.cancels).toBe(0);
+    expect(after.tasks - before.tasks).toBe(1);
+    await agents.end(id);
+  }, 90_000);
+
   it('a cancelled turn cancels the remote task', async () => {
     const before = await stats();
     const { id } = await agents.start('goal_orchestrator');

@@ -145,7 +145,11 @@ function remoteStep(step: RunStep, input: unknown, at: string, asked: ToolCall[]
 export function remoteAnswer(step: RunStep, result: unknown): void {
   const outcome = result as
     { status?: string; result?: { status?: string; remote?: { taskId?: string; state?: string } } } | undefined;
-  if (outcome?.status !== 'ok') return toolAnswer(step, result);
+  if (outcome?.status !== 'ok') {
+    toolAnswer(step, result);
+    if (step.status === 'failed' && step.endedAt) closeStep(step, 'failed', step.endedAt);
+    return;
+  }
   const remote = outcome.result?.remote;
   if (remote?.taskId) step.detail = `${step.detail ? `${step.detail} · ` : ''}task ${remote.taskId}: ${remote.state}`;
   const envelope = outcome.result?.status;
