@@ -33,7 +33,7 @@ describe('our agents as A2A servers', () => {
   beforeAll(async () => {
     env = await startTemporal();
     bus = createStreamBus();
-    // Words arrive 20 ms apart, so a streamed reply comes as several artifact chunks.
+    // Words arrive 20 ms apart, so a streamed reply comes as artifact chunks while it is written.
     const settings = testSettings({ VALIDATE_PROMPTS: 'false', SCRIPTED_STREAM_DELAY_MS: '20' });
     worker = await startWorker(env, { script: ptoScript, settings, streamBus: bus });
     agents = new AgentClient(env.client, settings.taskQueue, { files: openBlobStore(settings.files.blobs) });
