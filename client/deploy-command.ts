@@ -34,7 +34,7 @@ export async function deployCommand(
     case 'rollback': {
       const { from, to } = await deployments.rollback();
       return {
-        human: `build ${to} is current again${from ? ` (was ${from}; conversations open on ${from} finish their turn there, then move)` : ''}`,
+        human: `build ${to} is current again${from ? ` (was ${from}; conversations open on ${from} keep running there)` : ''}`,
         data: { deployment, from, to },
       };
     }
