@@ -60,6 +60,11 @@ export const USAGE = `usage: agent <command> [options]
   tools disable|enable|remove <name>              set a made tool aside (every version), bring it back, or delete it
   tools prune --unused-for <duration> [--yes]     propose the made tools unused for that long (30d), with the command
                                                   that removes each; --yes disables them (removes nothing)
+  schedule create <name> --goal <id> --cron "<expr>"|--every <2s>  --prompt "…"   a scheduled agent run on Temporal
+                                                  Schedules ([--timezone] [--overlap] [--catchup] [--jitter]
+                                                  [--approval deny|ask|auto --auto <tool>] [--owner] [--note]);
+                                                  schedule list | describe | pause | unpause | trigger | backfill
+                                                  --from --to | delete <name> (docs/schedules.md)
   deploy status                                   the worker deployment's builds: current, ramping, draining,
                                                   drained; conversations open on each, and whether its workers may
                                                   stop (WORKER_DEPLOYMENT, else TASK_QUEUE; docs/deploying.md)

@@ -34,6 +34,7 @@ import type { ConversationFilter } from './conversation-list';
 import { UserError } from '../core/user-error';
 import { answerFrom, bareAccept } from './answer-command';
 import { deployCommand } from './deploy-command';
+import { scheduleCommand } from './schedule-command';
 
 export interface CliIO extends ChatIO {
   error: NodeJS.WritableStream;
@@ -46,6 +47,19 @@ export interface CliIO extends ChatIO {
 export async function main(argv: string[], io: CliIO): Promise<number> {
   let client: AgentClient | undefined;
   try {
+    // Waiting out a server restart is said on stderr, so stdout stays the answer alone (--json included).
+    const onWait = (message: string) => io.error.write(`${message}\n`);
+    const connect = async () =>
+      (client = await AgentClient.connect(io.env.TASK_QUEUE || DEFAULT_TASK_QUEUE, io.env, {
+        onWait,
+        interceptors: io.interceptors,
+      }));
+    // `agent schedule …` reads options of its own (client/schedule-command.ts).
+    if (argv[0] === 'schedule') {
+      const { human, data } = await scheduleCommand(argv.slice(1), connect);
+      io.output.write(`${argv.includes('--json') ? JSON.stringify(data) : human}\n`);
+      return 0;
+    }
     const { values, positionals } = parseArgs({
       args: bareAccept(argv),
       allowPositionals: true,
@@ -90,13 +104,6 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       if (!id) throw new UserError(`${command} needs a conversation id. ${USAGE.split('\n')[0]}`);
       return id;
     };
-    // Waiting out a server restart is said on stderr, so stdout stays the answer alone (--json included).
-    const onWait = (message: string) => io.error.write(`${message}\n`);
-    const connect = async () =>
-      (client = await AgentClient.connect(io.env.TASK_QUEUE || DEFAULT_TASK_QUEUE, io.env, {
-        onWait,
-        interceptors: io.interceptors,
-      }));
     // The worker knows which goals exist (its code, its goals folder): ask it before starting a conversation.
     const goalId = async (c: AgentClient) => {
       const wanted = values.goal ?? io.env.AGENT_GOAL ?? PICKER_GOAL_ID;

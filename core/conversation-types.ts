@@ -16,9 +16,10 @@ export interface DelegateEnvelope {
 /** A conversation run as a delegate (task mode): no greeting, the parent's task as its first prompt. */
 export interface DelegateTask {
   task: string;
-  /** The parent conversation's workflow id, and its AskAgent call: where questions and approvals go. */
-  parentId: string;
-  callId: string;
+  /** The parent conversation's workflow id, and its AskAgent call: where questions and approvals go. Absent for a
+   * run nobody started from a conversation (a schedule's: UnattendedRun). */
+  parentId?: string;
+  callId?: string;
   /** 1 for a user's conversation's delegate, 2 for its delegate's, … */
   depth: number;
 }
@@ -167,8 +168,24 @@ export interface AgentGoalInput {
   /** Overrides the settings' history budget; tests use a low one to force continue-as-new. */
   historyEventBudget?: number;
   carried?: CarriedState;
-  /** Set when this conversation is another agent's delegate (AskAgent). */
+  /** Set when this conversation is another agent's delegate (AskAgent), or a scheduled run (its one task). */
   task?: DelegateTask;
+  /** Set when a schedule started this conversation: nobody is there to approve a tool call, so `approvals` says. */
+  run?: UnattendedRun;
+}
+
+/**
+ * How a run nobody watches treats a tool call that needs approval: `deny` (the model is told it may not, and says
+ * what it would have done), `ask` (it waits for the owner's approval, within APPROVAL_TIMEOUT), or `auto` for the
+ * tools named only. No policy loosens a tool's or a goal's `always`.
+ */
+export type UnattendedApprovals = 'deny' | 'ask' | { auto: string[] };
+
+export interface UnattendedRun {
+  source: 'schedule';
+  /** The schedule's name. */
+  name: string;
+  approvals: UnattendedApprovals;
 }
 
 export interface Transcript {

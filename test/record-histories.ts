@@ -37,6 +37,7 @@ import { recordModelFaults } from './record-model-faults';
 import { recordHooks } from './record-hooks';
 import { recordBuildMovesForward, recordUpgradeOnNewBuild } from './record-upgrade';
 import { recordA2aDelegate } from './record-a2a';
+import { recordScheduledRun } from './record-schedules';
 import { week } from '../testkit/days';
 
 const OUT = path.join(__dirname, 'histories');
@@ -625,6 +626,7 @@ async function main(): Promise<void> {
     await recordUpgradeOnNewBuild(env, save, wanted);
     await recordBuildMovesForward(env, save, wanted);
     await recordA2aDelegate(env, save, wanted);
+    await recordScheduledRun(env, save, wanted);
   } finally {
     await env.teardown();
   }

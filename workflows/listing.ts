@@ -23,7 +23,7 @@ export class Listing {
     const { convo, listed } = this;
     const { input } = convo;
     this.turns.observe(convo.status(), convo.goal.id, convo.turnsThisRun);
-    if (input.task) this.reportToParent(input.task.parentId, input.task.callId);
+    if (input.task?.parentId) this.reportToParent(input.task.parentId, input.task.callId ?? '');
     if (!this.searchable) return;
     const updates: SearchAttributeUpdatePair[] = [];
     if (convo.goal.id !== listed.goal) updates.push({ key: AGENT_GOAL, value: (listed.goal = convo.goal.id) });
@@ -37,7 +37,7 @@ export class Listing {
   /** A delegate's wait, told to its parent now (from a handler, while the main loop waits on a tool call). */
   reportWait(): void {
     const { task } = this.convo.input;
-    if (task) this.reportToParent(task.parentId, task.callId);
+    if (task?.parentId) this.reportToParent(task.parentId, task.callId ?? '');
   }
 
   private reportToParent(parentId: string, callId: string): void {

@@ -1,6 +1,6 @@
 // Who may let a tool run without asking: code (the tool's policy), the goal (tightening; a goal file's `never`
 // reaches read-only tools only), and the operator naming tools in APPROVAL_EXEMPT_TOOLS.
-import { needsApproval } from '../../workflows/decider/approvals';
+import { needsApproval, unattendedDecision } from '../../workflows/decider/approvals';
 import { createAgentWorker } from '../../worker/create-worker';
 import { readWorkerSettings } from '../../worker/worker-settings';
 import { book, goal, settings } from '../helpers/conversation-unit';
@@ -23,6 +23,35 @@ describe('needsApproval', () => {
         { ...settings, approvalExemptTools: ['Book'] },
       ),
     ).toBe(true);
+  });
+});
+
+describe('unattendedDecision: a scheduled run with nobody to approve', () => {
+  const wipe = { ...book, name: 'Wipe', approval: 'always' as const };
+  const run = (approvals: 'deny' | 'ask' | { auto: string[] }) => ({
+    source: 'schedule' as const,
+    name: 'nightly',
+    approvals,
+  });
+
+  it('asks as usual outside a run or when the run says ask', () => {
+    expect(unattendedDecision(undefined, book, goal)).toBeNull();
+    expect(unattendedDecision(run('ask'), book, goal)).toBeNull();
+  });
+
+  it('denies with a reason the model reads, unless auto names the tool', () => {
+    expect(unattendedDecision(run('deny'), book, goal)).toMatchObject({
+      approve: false,
+      reason: expect.stringMatching(/started by the schedule "nightly" with nobody to approve Book/),
+    });
+    expect(unattendedDecision(run({ auto: ['Book'] }), book, goal)).toEqual({ approve: true });
+    expect(unattendedDecision(run({ auto: ['Other'] }), book, goal)).toMatchObject({ approve: false });
+  });
+
+  it("never loosens a tool's or a goal's always", () => {
+    expect(unattendedDecision(run({ auto: ['Wipe'] }), wipe, goal)).toMatchObject({ approve: false });
+    const strict = { ...goal, settings: { approval: 'always' as const } };
+    expect(unattendedDecision(run({ auto: ['Book'] }), book, strict)).toMatchObject({ approve: false });
   });
 });
 

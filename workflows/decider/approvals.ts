@@ -1,7 +1,7 @@
 // When a tool call waits for the user, and which answers to a pending call are taken. Pure rules, shared by the
 // conversation's decisions and its update validators.
 import type { Goal, Settings, ToolCall, ToolSpec } from '../../core/types';
-import type { ConfirmDecision } from '../../core/conversation-types';
+import type { ConfirmDecision, UnattendedRun } from '../../core/conversation-types';
 import type { Delegations } from './delegations';
 
 /** A call that waits for the user, and the user's answer once given. */
@@ -23,6 +23,23 @@ export function needsApproval(spec: ToolSpec, goal: Goal, settings: Settings): b
   if (spec.approval === 'never' || goalPolicy === 'never') return false;
   if (settings.approvalExemptTools?.includes(spec.name)) return false;
   return settings.showConfirm;
+}
+
+/**
+ * A run nobody watches (a schedule's): its policy's answer for a call that needs approval, or null when the call
+ * waits for the owner as in any conversation (`ask`). `auto` approves only the tools it names, and never a tool whose
+ * own or goal's policy is `always`.
+ */
+export function unattendedDecision(run: UnattendedRun | undefined, spec: ToolSpec, goal: Goal): ConfirmDecision | null {
+  if (!run || run.approvals === 'ask') return null;
+  const always = spec.approval === 'always' || goal.settings?.approval === 'always';
+  if (typeof run.approvals === 'object' && run.approvals.auto.includes(spec.name) && !always) return { approve: true };
+  return {
+    approve: false,
+    reason:
+      `this run was started by the ${run.source} "${run.name}" with nobody to approve ${spec.name}: ` +
+      'do not call it again; say what you would have done instead',
+  };
 }
 
 /** Why an answer to the pending call is refused, or null when it can be taken. */

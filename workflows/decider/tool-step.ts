@@ -8,7 +8,7 @@ import type { ToolCall, ToolOutcome, ToolSpec, Usage } from '../../core/types';
 import type { DelegateEnvelope } from '../../core/conversation-types';
 import { ZERO_USAGE } from '../../core/usage';
 import type { Builtin, BuiltinContext, Decision } from './builtins/builtin';
-import { needsApproval, type Approvals } from './approvals';
+import { needsApproval, unattendedDecision, type Approvals } from './approvals';
 import type { Budget } from './budget';
 
 /** What the step needs of its conversation besides what builtins may do. */
@@ -142,9 +142,17 @@ export class ToolStep {
     const first = decision ? undefined : builtin?.beforeApproval?.(call, spec);
     if (first) return first;
     if (!decision && needsApproval(spec, this.convo.goal, this.convo.settings)) {
-      this.convo.approvals.ask(call);
-      this.convo.pause();
-      return null;
+      // A run nobody watches (a schedule's) answers by its policy; otherwise the user is asked.
+      const unattended = unattendedDecision(this.convo.input.run, spec, this.convo.goal);
+      if (unattended?.approve === false) {
+        this.record(call, { status: 'rejected', reason: unattended.reason });
+        return undefined;
+      }
+      if (!unattended) {
+        this.convo.approvals.ask(call);
+        this.convo.pause();
+        return null;
+      }
     }
     return builtin?.run ? builtin.run(call) : ({ kind: 'run_tool', call, spec } satisfies Effect);
   }
