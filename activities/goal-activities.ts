@@ -99,15 +99,20 @@ export function createGoalActivities({
     async describeAgents() {
       await fresh();
       const ids = goals.ids();
+      // Read once: the registry (and the cards) as they are now, the same in every field below.
+      const remoteAll = remote ? await remote.summaries() : [];
       return {
-        agents: [...goals.agents(settings.goalCategories), ...(await remoteAgents())],
-        goalIds: [...ids, ...(remote ? (await remote.summaries()).map((a) => a.goalId) : [])],
+        agents: [
+          ...goals.agents(settings.goalCategories),
+          ...remoteAll.filter((a) => inCategories(a, settings.goalCategories)),
+        ],
+        goalIds: [...ids, ...remoteAll.map((a) => a.goalId)],
         sources: Object.fromEntries([
           ...ids.map((id) => [id, goals.source(id)]),
-          ...(remote ? (await remote.summaries()).map((a) => [a.goalId, 'a2aAgents']) : []),
+          ...remoteAll.map((a) => [a.goalId, 'a2aAgents']),
         ]),
         problems: goals.problems(),
-        ...(remote ? { remote: await remote.summaries() } : {}),
+        ...(remote ? { remote: remoteAll } : {}),
       };
     },
 

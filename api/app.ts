@@ -8,7 +8,7 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { serveEvents } from './event-stream';
 import type { AgentClient } from '../client/agent-client';
-import { UserError } from '../core/user-error';
+import { HTTP_STATUS, UserError } from '../core/user-error';
 import { unknownGoalMessage } from '../goals/unknown-goal';
 import type { AgentReply } from '../core/conversation-types';
 import type { StreamBus } from '../stream/bus';
@@ -75,7 +75,7 @@ export function createApi(deps: ApiDeps): {
   });
 
   app.onError((err, c) => {
-    if (err instanceof UserError) return c.json({ error: err.message }, STATUS[err.kind]);
+    if (err instanceof UserError) return c.json({ error: err.message }, HTTP_STATUS[err.kind]);
     // A file the store or its readers refuse: too big (413), or not read (malformed, a zip bomb, a type not read).
     if (err instanceof FileRefusal) return c.json({ error: err.message }, err instanceof FileTooLarge ? 413 : 422);
     // Hono's own refusals (a body that is not JSON, say) keep their status.
@@ -370,5 +370,3 @@ export function createApi(deps: ApiDeps): {
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Agent orchestrator API', version: '1' } });
   return { app, feeds, runs, mcp };
 }
-
-const STATUS = { invalid: 400, not_found: 404, refused: 409, unavailable: 503 } as const;

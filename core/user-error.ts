@@ -7,6 +7,12 @@
  */
 export type UserErrorKind = 'invalid' | 'not_found' | 'refused' | 'unavailable';
 
+/** The HTTP status of each kind, for every route of the API (its REST routes and A2A's). */
+export const HTTP_STATUS = { invalid: 400, not_found: 404, refused: 409, unavailable: 503 } as const satisfies Record<
+  UserErrorKind,
+  number
+>;
+
 /** An error for the user: printed as one line, exit code 1. */
 export class UserError extends Error {
   override name = 'UserError';

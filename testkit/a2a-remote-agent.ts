@@ -9,7 +9,7 @@
 //
 // Run: tsx testkit/a2a-remote-agent.ts <port>; prints "a2a agent on http://127.0.0.1:<port>" when it listens.
 import express from 'express';
-import { a2a } from '../endpoints/a2a/sdk';
+import { a2a, textOf } from '../endpoints/a2a/sdk';
 import type { Message, Task } from '../endpoints/a2a/sdk';
 /* eslint-disable @typescript-eslint/no-require-imports */
 const server = require('@a2a-js/sdk/server') as typeof import('@a2a-js/sdk/server', {
@@ -25,8 +25,6 @@ const port = Number(process.argv[2] ?? 0);
 const stats = { messages: 0, tasks: 0, cancels: 0, contexts: 0 };
 const contexts = new Set<string>();
 
-const text = (m: Message | undefined) =>
-  (m?.parts ?? []).flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : [])).join('\n');
 const agentMessage = (taskId: string, contextId: string, words: string): Message => ({
   messageId: `${taskId}/${Date.now()}`,
   contextId,
@@ -47,7 +45,7 @@ const executor = {
   ) {
     stats.messages++;
     const { taskId, contextId } = ctx;
-    const said = text(ctx.userMessage).trim();
+    const said = textOf(ctx.userMessage).trim();
     const status = (state: number, words?: string) =>
       bus.publish({
         kind: 'statusUpdate',

@@ -4,8 +4,8 @@
 import type { ConfirmDecision, PendingApproval } from '../../core/conversation-types';
 import type { AnsweredQuestion, QuestionAnswer, ToolQuestion } from '../../core/tool-questions';
 import { UserError } from '../../core/user-error';
-import type { Message } from '../../endpoints/a2a/sdk';
-import { dataOf, textOf } from './turn-tasks';
+import { textOf, type Message } from '../../endpoints/a2a/sdk';
+import { dataOf } from './turn-tasks';
 
 const YES = /^\s*(approve[ds]?|yes|y|ok|okay|go ahead|confirm(ed)?)\b[.!\s]*$/i;
 const NO = /^\s*(reject(ed)?|no|n|deny|denied|decline[ds]?)\b[\s:,.-]*(.*)$/is;

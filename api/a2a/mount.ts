@@ -8,7 +8,7 @@ import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import express from 'express';
 import type { AgentClient } from '../../client/agent-client';
-import { UserError } from '../../core/user-error';
+import { HTTP_STATUS, UserError } from '../../core/user-error';
 import { a2a, a2aExpress, type AgentCard, type ServerCallContext } from '../../endpoints/a2a/sdk';
 import { LOCAL_CALLER, type ApiEnv, type ApiKeys, type Caller } from '../auth';
 import type { LiveFeeds } from '../live-feed';
@@ -24,8 +24,6 @@ export interface A2aDeps {
   publicUrl?: string;
   touched: (id: string) => void;
 }
-
-const USER_ERROR_STATUS = { invalid: 400, not_found: 404, refused: 409, unavailable: 503 } as const;
 
 /** How long a card is reused: it is read from the worker (the agent and its tools), and asked for on every call. */
 const CARD_TTL_MS = 10_000;
@@ -136,7 +134,7 @@ export function mountA2a(app: OpenAPIHono<ApiEnv>, deps: A2aDeps): void {
       .catch(next);
   });
   server.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    if (err instanceof UserError) return void res.status(USER_ERROR_STATUS[err.kind]).json({ error: err.message });
+    if (err instanceof UserError) return void res.status(HTTP_STATUS[err.kind]).json({ error: err.message });
     console.error(err);
     res.status(500).json({ error: 'Internal error; the API log has the details.' });
   });

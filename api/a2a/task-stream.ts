@@ -4,9 +4,9 @@
 // events come from, so a stream that drops is resumed by SubscribeToTask with nothing lost: GetTask has it all.
 import type { AgentClient } from '../../client/agent-client';
 import type { LiveEvent } from '../../core/live-events';
-import { TaskState, type StreamResponse, type Task } from '../../endpoints/a2a/sdk';
+import { TaskState, textPart, type StreamResponse, type Task } from '../../endpoints/a2a/sdk';
 import type { LiveFeeds } from '../live-feed';
-import { INTERRUPTED, taskIdOf, taskOf, TERMINAL, textPart } from './turn-tasks';
+import { INTERRUPTED, taskIdOf, taskOf, TERMINAL } from './turn-tasks';
 
 export interface TaskEvents {
   agents: AgentClient;

@@ -1,7 +1,7 @@
 // A2A tasks as our conversations hold them: a task is one turn (the user's message and what the agent did with it),
 // its context is the conversation. Nothing is stored beside the workflow: a task's state is read from the
 // conversation's feed each time, so it is as durable as the conversation and any API process answers for it.
-import { Role, TaskState, type Message, type Part, type Task } from '../../endpoints/a2a/sdk';
+import { Role, TaskState, textOf, textPart, type Message, type Part, type Task } from '../../endpoints/a2a/sdk';
 import type { ConversationFeed, PendingApproval } from '../../core/conversation-types';
 import type { ToolQuestion } from '../../core/tool-questions';
 import { STOPPED_REPLY } from '../../core/messages';
@@ -184,16 +184,8 @@ function agentMessage(messageId: string, taskId: string, contextId: string, part
   };
 }
 
-export function textPart(value: string): Part {
-  return { content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: '' };
-}
-
 function dataPart(value: unknown): Part {
   return { content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: 'application/json' };
-}
-
-export function textOf(message: Message): string {
-  return message.parts.flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : [])).join('\n');
 }
 
 /** Parts of a message that carry data (JSON objects). */

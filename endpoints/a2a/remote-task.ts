@@ -4,7 +4,7 @@
 // (TASK_STATE_INPUT_REQUIRED) is put to our user, and the answer goes back on the same task. A cancel on our side
 // cancels the remote task.
 import { createHash } from 'node:crypto';
-import { Role, TaskState, type A2AClient, type Message, type Task } from './sdk';
+import { Role, TaskState, textOf, textPart, type A2AClient, type Message, type Task } from './sdk';
 
 /** Where a remote task is, as an attempt leaves it for the next. */
 export interface RemoteTaskRecord {
@@ -205,7 +205,7 @@ function messageOf(words: string, id: string): Message {
     contextId: '',
     taskId: '',
     role: Role.ROLE_USER,
-    parts: [{ content: { $case: 'text', value: words }, metadata: undefined, filename: '', mediaType: '' }],
+    parts: [textPart(words)],
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],
@@ -216,10 +216,6 @@ function messageOf(words: string, id: string): Message {
 function messageId(key: string, round: number): string {
   const h = createHash('sha256').update(`${key}#${round}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-function textOf(message: Message | undefined): string {
-  return (message?.parts ?? []).flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : [])).join('\n');
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

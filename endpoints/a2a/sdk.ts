@@ -34,3 +34,13 @@ export type SubscribeToTaskRequest = Core.SubscribeToTaskRequest;
 export type A2ARequestHandler = Server.A2ARequestHandler;
 export type ServerCallContext = Server.ServerCallContext;
 export type A2AClient = ClientSdk.Client;
+
+/** A text part, with the fields the SDK's types require left empty. */
+export function textPart(value: string): Core.Part {
+  return { content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: '' };
+}
+
+/** The words of a message: its text parts, one per line. */
+export function textOf(message: Core.Message | undefined): string {
+  return (message?.parts ?? []).flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : [])).join('\n');
+}
