@@ -12,6 +12,7 @@ import { toolPipeline } from './tool-pipeline';
 import type { Client } from '@temporalio/client';
 import { createDeploymentActivities } from './deployment-activities';
 import { createA2aActivities, type A2aDeps } from './a2a-activities';
+import { createOutcomeActivities } from './outcome-activities';
 
 export interface ActivityDeps extends GoalDeps {
   llm: LlmDeps;
@@ -40,6 +41,7 @@ export function createActivities(deps: ActivityDeps) {
     ...(deps.files ? createFileActivities(deps.files) : {}),
     ...(deps.temporal ? createDeploymentActivities(deps.temporal) : {}),
     ...(deps.a2a ? createA2aActivities(deps.a2a, callTool) : {}),
+    ...createOutcomeActivities(),
     // The catch-all: any activity type not named above is a native tool.
     default: createToolDispatcher(deps.tools, deps.toolContext, callTool),
   };

@@ -32,9 +32,14 @@ export const API_SETTING_NAMES: readonly string[] = [
   'WORKER_DEPLOYMENT',
   // Files: the API stores uploads in the worker's blob store, within the same limits.
   ...BLOB_SETTING_NAMES,
+  // Webhook triggers (api/triggers/): their registry file and the largest delivery.
+  'TRIGGERS_FILE',
+  'TRIGGER_BODY_LIMIT',
 ];
 /** Largest request body accepted (API_BODY_LIMIT): a prompt is at most 16,000 characters, approval args less. */
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
+/** Largest webhook delivery accepted (TRIGGER_BODY_LIMIT): Stripe's events are a few KB, GitHub's at most 25 MB. */
+export const DEFAULT_TRIGGER_BODY_LIMIT = 1024 * 1024;
 
 export interface ApiSettings {
   port: number;
@@ -55,6 +60,8 @@ export interface ApiSettings {
   /** Where uploaded files are kept, and their limits (BLOB_STORE, BLOB_DIR, S3_*, FILE_MAX_MB, CONVERSATION_FILES_MAX_MB):
    * the worker's store. api/main.ts opens it for the AgentClient the routes use. */
   files?: BlobSettings;
+  /** Webhook triggers: the registry file (TRIGGERS_FILE; config/triggers.json) and the largest delivery. */
+  triggers?: { file: string; maxBytes: number };
 }
 
 /** What the API needs to connect an owner to an OAuth endpoint: the worker's registry and token store. */
@@ -89,6 +96,16 @@ export function readApiSettings(env: NodeJS.ProcessEnv = process.env): ApiSettin
       : {}),
     ...(env.WORKER_DEPLOYMENT ? { deployment: env.WORKER_DEPLOYMENT } : {}),
     files: readBlobSettings(env, path.resolve(env.DATA_DIR || DEFAULT_DATA_DIR)),
+    triggers: {
+      file: path.resolve(env.TRIGGERS_FILE || path.join(PROJECT_ROOT, 'config', 'triggers.json')),
+      maxBytes: whole(
+        'TRIGGER_BODY_LIMIT',
+        env.TRIGGER_BODY_LIMIT,
+        DEFAULT_TRIGGER_BODY_LIMIT,
+        1_024,
+        64 * 1024 * 1024,
+      ),
+    },
   };
 }
 

@@ -33,6 +33,10 @@ import { FileRefusal } from '../readers';
 import { FileTooLarge } from '../blobs';
 import { RunWatches, type RunWatchTiming } from './run-watch';
 import * as S from './schemas';
+import { addTriggerRoutes, isTriggerDelivery } from './triggers/trigger-routes';
+import { TriggerFile } from './triggers/trigger-registry';
+import { addScheduleRoutes } from './schedule-routes';
+import { Schedules } from '../client/schedules';
 import type { ApiSettings } from './api-settings';
 
 export interface ApiDeps {
@@ -40,7 +44,14 @@ export interface ApiDeps {
   bus: StreamBus;
   settings: Pick<
     ApiSettings,
-    'keys' | 'bodyLimitBytes' | 'corsOrigins' | 'oauth' | 'temporalUiUrl' | 'registryMaxExecutions' | 'deployment'
+    | 'keys'
+    | 'bodyLimitBytes'
+    | 'corsOrigins'
+    | 'oauth'
+    | 'temporalUiUrl'
+    | 'registryMaxExecutions'
+    | 'deployment'
+    | 'triggers'
   >;
   /** The goal a conversation starts with when the request names none (the worker's AGENT_GOAL). */
   defaultGoal: string;
@@ -102,12 +113,17 @@ export function createApi(deps: ApiDeps): {
     onError: (c) => c.json({ error: `The request body is over ${settings.bodyLimitBytes} bytes.` }, 413),
   });
   // Files have their own limit (FILE_MAX_MB), applied by the file routes once the caller is known.
+  // Webhook deliveries have theirs too (TRIGGER_BODY_LIMIT).
   app.use('/api/*', (c, next) =>
-    carriesFiles(c.req.method, c.req.path, c.req.header('content-type')) ? next() : apiBodyLimit(c, next),
+    carriesFiles(c.req.method, c.req.path, c.req.header('content-type')) || isTriggerDelivery(c.req.method, c.req.path)
+      ? next()
+      : apiBodyLimit(c, next),
   );
   app.use('/api/*', async (c, next) => {
     // The OAuth callback is reached from the authorization server, without a key: its single-use state is the proof.
     if (['/api/health', '/api/openapi.json', OAUTH_CALLBACK_PATH].includes(c.req.path)) return next();
+    // A webhook delivery is signed with its trigger's secret instead (api/triggers/signatures.ts).
+    if (isTriggerDelivery(c.req.method, c.req.path)) return next();
     if (!settings.keys) {
       c.set('caller', LOCAL_CALLER);
       return next();
@@ -347,6 +363,14 @@ export function createApi(deps: ApiDeps): {
   );
   addDeployRoutes(app, new Deployments(agents.client, settings.deployment ?? agents.taskQueue, 'agent API'));
   addRunRoutes(app, { agents, watches: runs, temporalUi, mine });
+  addScheduleRoutes(app, new Schedules(agents.client, agents.taskQueue));
+  if (settings.triggers)
+    addTriggerRoutes(app, agents, {
+      triggers: new TriggerFile(settings.triggers.file),
+      maxBytes: settings.triggers.maxBytes,
+      env: process.env,
+      now: Date.now,
+    });
   // Our agents as an MCP server (api/mcp-server/): the same keys and owners as the routes above.
   const mcp = mountMcpServer(app, {
     agents,

@@ -5,11 +5,12 @@ import type { UnattendedApprovals } from '../core/conversation-types';
 import { UserError } from '../core/user-error';
 import type { AgentClient } from './agent-client';
 import { Schedules, type Overlap, type ScheduleSummary } from './schedules';
+import type { UnattendedRunRecord } from './unattended-runs';
 
 export const SCHEDULE_USAGE =
   'usage: agent schedule create <name> --goal <id> (--cron "<expr>" | --every <2s|15m|1h>) --prompt "…" ' +
   '[--timezone <tz>] [--overlap skip|buffer-one|allow-all] [--catchup 1h] [--jitter 5m] ' +
-  '[--approval deny|ask|auto --auto <tool> …] [--owner <owner>] [--note "…"] | list | describe <name> | ' +
+  '[--approval deny|ask|auto --auto <tool> …] [--owner <owner>] [--note "…"] [--notify <url>] | list | describe <name> | ' +
   'pause <name> [--note "…"] | unpause <name> | trigger <name> | backfill <name> --from <iso> --to <iso> | delete <name>';
 
 export async function scheduleCommand(
@@ -32,6 +33,7 @@ export async function scheduleCommand(
       auto: { type: 'string', multiple: true },
       owner: { type: 'string' },
       note: { type: 'string' },
+      notify: { type: 'string' },
       from: { type: 'string' },
       to: { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -58,6 +60,7 @@ export async function scheduleCommand(
         approvals: approvalsOf(values.approval, values.auto),
         ...(values.owner ? { owner: values.owner } : {}),
         ...(values.note ? { note: values.note } : {}),
+        ...(values.notify ? { notify: values.notify } : {}),
       });
       return { human: `schedule ${name} created\n${format(made)}`, data: made };
     }
@@ -66,8 +69,8 @@ export async function scheduleCommand(
       return { human: all.length ? all.map(format).join('\n\n') : 'no schedules', data: all };
     }
     case 'describe': {
-      const one = await schedules.describe(name!);
-      return { human: format(one), data: one };
+      const one = { ...(await schedules.describe(name!)), runs: await schedules.runs(name!) };
+      return { human: [format(one), ...one.runs.map(formatRun)].join('\n'), data: one };
     }
     case 'pause':
     case 'unpause':
@@ -122,4 +125,12 @@ function format(s: ScheduleSummary): string {
         .join('; ') || '—'
     }`,
   ].join('\n');
+}
+
+/** One run and its outcome: `  sched-…-<time>  completed ok "<answer>" $0.0012 (notified)`. */
+function formatRun(r: UnattendedRunRecord): string {
+  const answer = r.summary === undefined ? '' : ` ${r.status ?? ''} "${r.summary.slice(0, 80)}"`;
+  const cost = r.costUsd ? ` $${r.costUsd.toFixed(4)}` : '';
+  const notified = r.delivered === undefined ? '' : r.delivered ? ' (notified)' : ' (notify failed)';
+  return `  run ${r.conversationId}: ${r.state}${answer}${cost}${notified}`;
 }

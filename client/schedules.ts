@@ -11,6 +11,8 @@ import {
 } from '@temporalio/client';
 import type { AgentGoalInput, UnattendedApprovals } from '../core/conversation-types';
 import { UserError } from '../core/user-error';
+import { UNATTENDED_NAME, unattendedInput } from './unattended';
+import { unattendedRuns, type UnattendedRunRecord } from './unattended-runs';
 
 export type Overlap = 'skip' | 'buffer-one' | 'allow-all';
 
@@ -30,12 +32,17 @@ export interface ScheduleRequest {
   approvals?: UnattendedApprovals;
   owner?: string;
   note?: string;
+  /** Where each run's outcome is POSTed when it ends (retried with backoff; Idempotency-Key: the run's id). */
+  notify?: string;
 }
 
 export interface ScheduleSummary {
   name: string;
   goalId: string;
   prompt: string;
+  owner?: string;
+  approvals: UnattendedApprovals;
+  notify?: string;
   paused: boolean;
   note?: string;
   nextRuns: string[];
@@ -43,7 +50,6 @@ export interface ScheduleSummary {
   recentRuns: { scheduledAt: string; conversationId: string }[];
 }
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,47}$/;
 const OVERLAP = {
   skip: ScheduleOverlapPolicy.SKIP,
   'buffer-one': ScheduleOverlapPolicy.BUFFER_ONE,
@@ -59,16 +65,20 @@ export class Schedules {
   ) {}
 
   async create(req: ScheduleRequest): Promise<ScheduleSummary> {
-    if (!NAME.test(req.name))
+    if (!UNATTENDED_NAME.test(req.name))
       throw new UserError(`schedule name "${req.name}": letters, digits, - or _ (at most 48)`, 'invalid');
     if (!req.cron === !req.every) throw new UserError('a schedule needs --cron or --every (one of them)', 'invalid');
-    if (!req.prompt.trim()) throw new UserError('a schedule needs its prompt', 'invalid');
-    const input: AgentGoalInput = {
+    const input = unattendedInput({
       goalId: req.goalId,
-      ...(req.owner ? { owner: req.owner } : {}),
-      task: { task: req.prompt.trim(), depth: 0 },
-      run: { source: 'schedule', name: req.name, approvals: req.approvals ?? 'deny' },
-    };
+      prompt: req.prompt,
+      owner: req.owner,
+      run: {
+        source: 'schedule',
+        name: req.name,
+        approvals: req.approvals ?? 'deny',
+        ...(req.notify ? { notify: req.notify } : {}),
+      },
+    });
     const options: ScheduleOptions = {
       scheduleId: scheduleId(req.name),
       spec: {
@@ -101,6 +111,11 @@ export class Schedules {
 
   async describe(name: string): Promise<ScheduleSummary> {
     return summaryOf(name, await this.call(name, (h) => h.describe()));
+  }
+
+  /** Its latest runs, newest first, with their outcomes (the answer, its cost, whether `notify` got it). */
+  async runs(name: string, limit = 10): Promise<UnattendedRunRecord[]> {
+    return unattendedRuns(this.client, 'schedule', name, limit);
   }
 
   async list(): Promise<ScheduleSummary[]> {
@@ -155,6 +170,9 @@ function summaryOf(name: string, d: ScheduleDescription): ScheduleSummary {
     name,
     goalId: input?.goalId ?? '',
     prompt: input?.task?.task ?? '',
+    ...(input?.owner ? { owner: input.owner } : {}),
+    approvals: input?.run?.approvals ?? 'deny',
+    ...(input?.run?.notify ? { notify: input.run.notify } : {}),
     paused: d.state.paused,
     ...(d.state.note ? { note: d.state.note } : {}),
     nextRuns: d.info.nextActionTimes.map((t) => t.toISOString()),

@@ -11,6 +11,7 @@ import type {
   GoalActivities,
   LlmActivities,
   McpActivities,
+  OutcomeActivities,
 } from './activity-types';
 
 export type ActivityStep =
@@ -33,7 +34,8 @@ type ActivityName = keyof (GoalActivities &
   CodeActivities &
   BuiltinRunActivities &
   A2aActivities &
-  DeploymentActivities);
+  DeploymentActivities &
+  OutcomeActivities);
 
 export const ACTIVITY_STEPS = {
   validatePrompt: { kind: 'model', label: 'check the prompt fits' },
@@ -58,6 +60,7 @@ export const ACTIVITY_STEPS = {
   readResource: { kind: 'housekeeping' },
   getPrompt: { kind: 'housekeeping' },
   newerBuildRouted: { kind: 'housekeeping' },
+  deliverOutcome: { kind: 'housekeeping' },
 } as const satisfies Record<ActivityName, ActivityStep>;
 
 /** What an activity of this type is as a step; undefined for a native tool's (named after the tool). */

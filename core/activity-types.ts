@@ -18,6 +18,7 @@ import type {
 import type { MadeToolSummary } from './made-tools';
 import type { HookDecision, HookedOutcome, PromptScreening } from './hooks';
 import type { EndpointFeatures, PromptOpening, PromptRef, ResourceRead, ResourceRef } from './mcp-features';
+import type { RunOutcome } from './conversation-types';
 
 /** Settings and goals reach the workflow through activities, so a replay sees what the original run saw. */
 export interface GoalActivities {
@@ -38,6 +39,11 @@ export interface DeploymentActivities {
   /** Whether the deployment routes new conversations (current or ramping) to a build created after `buildId`: a
    * newer build to move to, not a rollback to stay clear of. */
   newerBuildRouted(version: { deployment: string; buildId: string }): Promise<boolean>;
+}
+
+export interface OutcomeActivities {
+  /** POSTs an unattended run's outcome to its `notify` URL with `Idempotency-Key: <run>`; throws to be retried. */
+  deliverOutcome(delivery: { url: string; outcome: RunOutcome }): Promise<void>;
 }
 
 export interface GoalFileSummary {

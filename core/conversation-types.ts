@@ -20,6 +20,8 @@ export interface DelegateTask {
    * run nobody started from a conversation (a schedule's: UnattendedRun). */
   parentId?: string;
   callId?: string;
+  /** Files the task comes with (a webhook's body): the run's first prompt attaches them. */
+  attachments?: BlobRef[];
   /** 1 for a user's conversation's delegate, 2 for its delegate's, … */
   depth: number;
 }
@@ -182,10 +184,30 @@ export interface AgentGoalInput {
 export type UnattendedApprovals = 'deny' | 'ask' | { auto: string[] };
 
 export interface UnattendedRun {
-  source: 'schedule';
-  /** The schedule's name. */
+  source: 'schedule' | 'trigger';
+  /** The schedule's or the trigger's name. */
   name: string;
   approvals: UnattendedApprovals;
+  /** Where the run's outcome is POSTed when it ends (retried with backoff, one Idempotency-Key per run). */
+  notify?: string;
+}
+
+/** A run's outcome as it is delivered to its `notify` URL (the Idempotency-Key header is `run`). */
+export interface RunOutcome {
+  run: string;
+  source: UnattendedRun['source'];
+  name: string;
+  goalId: string;
+  status: DelegateEnvelope['status'];
+  summary: string;
+  usage: Usage;
+}
+
+/** Whether a run's outcome reached its `notify` URL; `error`: why it was given up. */
+export interface OutcomeDelivery {
+  url: string;
+  delivered: boolean;
+  error?: string;
 }
 
 export interface Transcript {
@@ -199,6 +221,8 @@ export interface Transcript {
   usageByModel?: Record<string, Usage>;
   /** A delegate's answer to its parent (task mode). */
   envelope?: DelegateEnvelope;
+  /** An unattended run's outcome sent to its `notify` URL. */
+  delivery?: OutcomeDelivery;
 }
 
 /** A conversation as lists show it (`agent list`, the API, the web chat). */

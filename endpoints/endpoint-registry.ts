@@ -2,11 +2,10 @@
 // extension fields, and `httpApis` (HTTP APIs whose operations become tools: apis/). Parsed with zod; errors name the server and the field. Secrets stay `${env:NAME}`
 // references until resolveEndpoint() runs, inside the worker, just before connecting.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { parseApiEntry, type ApiEntry } from './http/api-entry';
 import { envResolver } from './env-refs';
+import { LiveFile } from './live-file';
 import { parseA2aAgentEntry, type A2aAgentEntry } from './a2a/agent-entry';
 
 const approval = z.enum(['always', 'never', 'destructive']);
@@ -147,43 +146,22 @@ export function parseRegistry(text: string): Registry {
   return { endpoints, apis, agents, hash: createHash('sha256').update(text).digest('hex').slice(0, 16) };
 }
 
-/** Reads the registry file when it changed (stat first, so an unchanged file costs one stat), keeping the last good
- * registry when an edit breaks it: the error is reported, the previous endpoints keep serving. */
-/** A registry is a short list of servers: a larger file is a mistake, and is not parsed. */
-const MAX_REGISTRY_BYTES = 1024 * 1024;
-
+/** The registry file, read live (endpoints/live-file.ts): an edit that breaks it keeps the last good registry. */
 export class RegistryFile {
-  private lastStamp = '';
-  private good: Registry = { endpoints: {}, apis: {}, agents: {}, hash: 'none' };
-  private error: string | null = null;
+  private readonly live: LiveFile<Registry>;
 
-  constructor(readonly file: string) {}
+  constructor(readonly file: string) {
+    this.live = new LiveFile(
+      file,
+      parseRegistry,
+      { endpoints: {}, apis: {}, agents: {}, hash: 'none' },
+      '{"mcpServers": {}}',
+    );
+  }
 
   read(): { registry: Registry; error: string | null } {
-    let stamp: string;
-    let size: number;
-    try {
-      const st = statSync(this.file);
-      stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
-      size = st.size;
-    } catch {
-      // Never there: no endpoints, and not an error (MCP is optional). Deleted after serving: keep serving, say so.
-      if (this.lastStamp) {
-        this.error = `${path.basename(this.file)} is missing (deleted or moved?): still serving the last valid registry; write {"mcpServers": {}} to remove every endpoint`;
-      }
-      return { registry: this.good, error: this.error };
-    }
-    if (stamp !== this.lastStamp) {
-      this.lastStamp = stamp;
-      try {
-        if (size > MAX_REGISTRY_BYTES) throw new Error(`${size} bytes is over the ${MAX_REGISTRY_BYTES}-byte limit`);
-        this.good = parseRegistry(readFileSync(this.file, 'utf8'));
-        this.error = null;
-      } catch (err) {
-        this.error = `${path.basename(this.file)}: ${(err as Error).message} (still serving the last valid registry)`;
-      }
-    }
-    return { registry: this.good, error: this.error };
+    const { value, error } = this.live.current();
+    return { registry: value, error };
   }
 }
 

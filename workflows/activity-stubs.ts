@@ -13,6 +13,7 @@ import {
   type A2aActivities,
   type CodeActivities,
   type DeploymentActivities,
+  type OutcomeActivities,
   type GoalActivities,
   type LlmActivities,
   type McpActivities,
@@ -42,6 +43,14 @@ export const { loadSettings, listAgents, describeAgents, describeGoalFiles, mana
 export const { newerBuildRouted } = proxyActivities<DeploymentActivities>({
   startToCloseTimeout: '10 seconds',
   retry: { maximumAttempts: 3 },
+});
+
+/** An unattended run's outcome to its `notify` URL: retried with backoff for a day (the receiver may be down for a
+ * while); each attempt carries the run's Idempotency-Key. */
+export const { deliverOutcome } = proxyActivities<OutcomeActivities>({
+  startToCloseTimeout: '30 seconds',
+  scheduleToCloseTimeout: '1 day',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes' },
 });
 
 export function resolveGoal(

@@ -21,6 +21,7 @@ import { expire, waitLimit } from './decider/waits';
 import { setHandlers } from './handlers';
 import { Listing } from './listing';
 import { performers } from './perform';
+import { deliverRunOutcome } from './outcome';
 import { PATCHES, type RunVersions } from './versions';
 
 /** How long a conversation that was routed back to an older build stays before asking again (workflow time). */
@@ -101,7 +102,9 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   }
   listing.publish();
   await condition(allHandlersFinished);
-  return transcript(convo);
+  const result = transcript(convo);
+  if (input.run?.notify) result.delivery = await deliverRunOutcome(input.run, workflowInfo().workflowId, result);
+  return result;
 
   /** Waits until there is something to do; a wait for the user that outlives its limit expires (approval, idle). */
   async function waitForWork(): Promise<void> {

@@ -118,7 +118,7 @@ export class Conversation implements StepHost, TurnHost, ApplierHost, CancelHost
     this.takeGoal(resolved);
     this.started = true;
     // A delegate has no greeting: the parent's task is its first prompt, and it is not checked against the goal.
-    if (this.input.task) this.prompts.first(this.input.task.task, false);
+    if (this.input.task) this.prompts.first(this.input.task.task, false, this.input.task.attachments);
     else if (!this.input.carried) this.prompts.first(this.goal.starterPrompt, true);
     // The tools were resolved just now: the first turn needs no second look.
     this.offer.checked(this.prompts.peek()?.id ?? 0);

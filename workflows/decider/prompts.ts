@@ -25,9 +25,14 @@ export class Prompts {
     return this.seq;
   }
 
-  /** Puts a prompt the agent starts with first: a goal's starter prompt, or a delegate's task. */
-  first(text: string, starter: boolean): void {
-    this.queue.unshift({ id: ++this.seq, text, ...(starter ? { starter } : {}) });
+  /** Puts a prompt the agent starts with first: a goal's starter prompt, or a delegate's task (with its files). */
+  first(text: string, starter: boolean, attachments: BlobRef[] = []): void {
+    this.queue.unshift({
+      id: ++this.seq,
+      text,
+      ...(starter ? { starter } : {}),
+      ...(attachments.length ? { attachments } : {}),
+    });
   }
 
   /** The prompts not taken up yet, by id and the client's ref. */
