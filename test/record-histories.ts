@@ -37,7 +37,7 @@ import { recordModelFaults } from './record-model-faults';
 import { recordHooks } from './record-hooks';
 import { recordBuildMovesForward, recordUpgradeOnNewBuild } from './record-upgrade';
 import { recordA2aDelegate } from './record-a2a';
-import { recordScheduledRun } from './record-schedules';
+import { recordScheduledRun, recordTriggeredRun } from './record-schedules';
 import { week } from '../testkit/days';
 
 const OUT = path.join(__dirname, 'histories');
@@ -627,6 +627,7 @@ async function main(): Promise<void> {
     await recordBuildMovesForward(env, save, wanted);
     await recordA2aDelegate(env, save, wanted);
     await recordScheduledRun(env, save, wanted);
+    await recordTriggeredRun(env, save, wanted);
   } finally {
     await env.teardown();
   }
