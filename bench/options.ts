@@ -4,7 +4,17 @@
 // TEMPORAL_ADDRESS (with the TEMPORAL_* settings the worker reads) runs the bench on an existing server.
 
 /** In the order a whole run takes them. */
-export const PARTS = ['turns', 'one-model-wait', 'mcp', 'a2a', 'durability', 'api', 'memory', 'scale'] as const;
+export const PARTS = [
+  'turns',
+  'one-model-wait',
+  'mcp',
+  'a2a',
+  'unattended',
+  'durability',
+  'api',
+  'memory',
+  'scale',
+] as const;
 export type PartName = (typeof PARTS)[number];
 
 // Each part's counts, as types: part-options.ts.
@@ -25,6 +35,7 @@ export const FULL: Counts = {
     warmRelistsPerPool: 20,
   },
   a2a: { turns: 100, warmup: 10, turnsPerConversation: 25 },
+  unattended: { runs: 20, warmup: 2 },
   durability: { historyTurns: 300, recoveryRuns: 3 },
   api: {
     firstTokenTurns: 30,
@@ -66,6 +77,7 @@ export const QUICK: Counts = {
     warmRelistsPerPool: 5,
   },
   a2a: { turns: 3, warmup: 1, turnsPerConversation: 25 },
+  unattended: { runs: 3, warmup: 1 },
   durability: { historyTurns: 5, recoveryRuns: 0 },
   api: {
     firstTokenTurns: 3,

@@ -33,6 +33,13 @@ export interface McpOptions {
   warmRelistsPerPool: number;
 }
 
+/** Unattended runs: schedule due time and webhook delivery → the run's first model call. */
+export interface UnattendedOptions {
+  /** Timed runs of each kind. */
+  runs: number;
+  warmup: number;
+}
+
 /** A2A: a remote agent's turn against our own delegate's, interleaved. */
 export interface A2aOptions {
   /** Timed turns per way. */
@@ -98,6 +105,7 @@ export interface Counts {
   oneModelWait: OneModelWaitOptions;
   mcp: McpOptions;
   a2a: A2aOptions;
+  unattended: UnattendedOptions;
   durability: DurabilityOptions;
   api: ApiOptions;
   memory: MemoryOptions;

@@ -16,6 +16,7 @@ import type { BenchContext, BenchPart } from './context';
 import { runDurabilityBench } from './durability-bench';
 import { watchInterrupts } from './interrupts';
 import { runA2aBench } from './a2a-bench';
+import { runUnattendedBench } from './unattended-bench';
 import { runMcpBench } from './mcp-bench';
 import { runMemoryBench } from './memory-bench';
 import { runOneModelWaitBench } from './one-model-wait';
@@ -43,6 +44,7 @@ const RUN: Record<PartName, (r: PartRun) => Promise<BenchPart>> = {
   'one-model-wait': (r) => runOneModelWaitBench(r.ctx, r.counts.oneModelWait),
   mcp: (r) => runMcpBench(r.ctx, r.counts.mcp),
   a2a: (r) => runA2aBench(r.ctx, r.counts.a2a),
+  unattended: (r) => runUnattendedBench(r.ctx, r.counts.unattended),
   durability: (r) => runDurabilityBench(r.ctx, r.server.info.address, r.counts.durability),
   api: (r) => runApiBench(r.ctx, r.server.info.address, r.counts.api),
   // Its workers are processes of their own: it compiles the worker first (tsc, then the workflow bundle).

@@ -20,9 +20,12 @@ function resolved(file: string, env: Record<string, string> = {}): ComposeFile {
 }
 
 /** Variables an MCP endpoint of the shipped registry reads (`${env:NAME}`): the worker must be given them too. */
+/** The secrets the shipped registries name (endpoints, webhook triggers). */
 function registryVariables(): string[] {
-  const registry = readFileSync(path.join(ROOT, 'config', 'mcp_endpoints.json'), 'utf8');
-  return [...new Set([...registry.matchAll(/\$\{env:([A-Z0-9_]+)\}/g)].map((m) => m[1]!))];
+  const registries = ['mcp_endpoints.json', 'triggers.json'].map((f) =>
+    readFileSync(path.join(ROOT, 'config', f), 'utf8'),
+  );
+  return [...new Set(registries.flatMap((text) => [...text.matchAll(/\$\{env:([A-Z0-9_]+)\}/g)].map((m) => m[1]!)))];
 }
 
 describe('compose files (as Compose resolves them)', () => {

@@ -2,7 +2,12 @@
 // workers: a key creates, reads (with its runs' outcomes), pauses, triggers, backfills and deletes its schedules and
 // never sees another owner's; `skip` overlap with a model slower than the interval never runs two at once; a backfill
 // over a past window makes the runs that window was due.
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { loadScript } from '../../activities/llm/scripted-model';
 import { ApiKeys } from '../../api/auth';
 import { startApi, type RunningApi } from '../../api/server';
 import { AgentClient } from '../../client/agent-client';
@@ -14,6 +19,9 @@ import { recording } from '../../testkit/recording-model';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { waitUntil } from '../../testkit/wait-until';
 import { ptoScript } from '../fixtures/scripts';
+import { runCli } from '../helpers/cli';
+
+const DEMO_SCRIPT = path.join(__dirname, '..', '..', 'config', 'scripted-model.json');
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef0';
@@ -148,6 +156,55 @@ describe('schedules through the API, and their policies', () => {
       [4, 3, 2, 1].map((m) => `sched-minutely-${new Date(minute - m * 60_000).toISOString().replace('.000Z', 'Z')}`),
     );
     await schedules.delete('minutely');
+  }, 60_000);
+
+  it("docs/schedules.md's morning summary, as its commands say, on the offline demo model", async () => {
+    const doc = readFileSync(path.join(__dirname, '..', '..', 'docs', 'schedules.md'), 'utf8');
+    const commands = [
+      ...doc.matchAll(
+        /^npm run -s agent -- (schedule (?:create|trigger|describe) morning-orders[^#\n]*?(?:\\\n[^#\n]*?)*)\s*(?:#.*)?$/gm,
+      ),
+    ]
+      .map((m) => m[1]!.replace(/\\\n\s*/g, ''))
+      .slice(0, 3);
+    expect(commands.map((c) => c.split(' ')[1])).toEqual(['create', 'trigger', 'describe']);
+    const posts: { key: unknown; body: Record<string, unknown> }[] = [];
+    const receiver = http.createServer((req, res) => {
+      let text = '';
+      req.on('data', (c) => (text += c));
+      req.on('end', () => {
+        posts.push({ key: req.headers['idempotency-key'], body: JSON.parse(text) });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const notify = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/agent-runs`;
+    const settings = testSettings({ AGENT_GOAL: 'goal_choose_agent', VALIDATE_PROMPTS: 'false' });
+    const demo = await startWorker(env, { script: loadScript(DEMO_SCRIPT), settings });
+    const cliEnv = { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: settings.taskQueue };
+    const words = (c: string) => [...c.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+    try {
+      for (const command of commands.slice(0, 2)) {
+        const ran = await runCli(words(command.replace('http://127.0.0.1:9000/agent-runs', notify)), cliEnv);
+        expect({ command, code: ran.code, err: ran.err }).toEqual({ command, code: 0, err: '' });
+      }
+      const demoSchedules = new Schedules(env.client, settings.taskQueue);
+      await waitUntil(async () => posts.length > 0, 30_000);
+      const described = await runCli(words(commands[2]!), cliEnv);
+      const shown = doc.match(/```text\n(morning-orders:[^]*?)```/)![1]!.split('\n');
+      const lines = described.out.split('\n');
+      expect(lines[0]).toBe(shown[0]);
+      expect(lines[3]).toMatch(/^ {2}run sched-morning-orders-\S+: completed ok "Your orders, newest first: /);
+      const [run] = await demoSchedules.runs('morning-orders');
+      expect(posts).toEqual([{ key: run!.conversationId, body: expect.objectContaining({ status: 'ok' }) }]);
+      const documented = JSON.parse(doc.match(/```json\n(\{\n {2}"run"[^]*?)```/)![1]!);
+      expect(Object.keys(posts[0]!.body)).toEqual(Object.keys(documented));
+      expect(posts[0]!.body.summary).toBe(documented.summary);
+      await demoSchedules.delete('morning-orders');
+    } finally {
+      receiver.close();
+      await demo.stop();
+    }
   }, 60_000);
 
   it('skip overlap with a model slower than the interval: never two runs at once', async () => {
