@@ -8,8 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { ScriptInput } from '../activities/llm/scripted-model';
-import { startApi } from '../api/server';
-import { signDelivery } from '../api/triggers/signatures';
 import { AgentClient } from '../client/agent-client';
 import { Schedules } from '../client/schedules';
 import { unattendedRuns } from '../client/unattended-runs';
@@ -20,6 +18,7 @@ import type { BenchContext, BenchPart } from './context';
 import type { UnattendedOptions } from './part-options';
 import { formatMs, round, roundSummary, summarize, table } from './stats';
 import { createBenchAgentWorker, runWorkers } from './workers';
+import { sendDelivery, startTriggerApi } from '../testkit/trigger-api';
 
 const GOAL = 'goal_general';
 const PROMPT = 'bench: unattended';
@@ -96,19 +95,7 @@ async function triggerDelays(
   const agents = new AgentClient(ctx.client, taskQueue, {
     files: openBlobStore(readBlobSettings({ BLOB_DIR: blobDir }, blobDir)),
   });
-  const api = await startApi({
-    agents,
-    bus,
-    defaultGoal: GOAL,
-    settings: {
-      port: 0,
-      host: '127.0.0.1',
-      keys: null,
-      bodyLimitBytes: 64 * 1024,
-      corsOrigins: [],
-      triggers: { file: registry, maxBytes: 64 * 1024 },
-    },
-  });
+  const api = await startTriggerApi(agents, bus, { file: registry });
   try {
     const delays: Delay[] = [];
     for (let i = 0; i < n; i++) {
@@ -116,12 +103,11 @@ async function triggerDelays(
       const raw = JSON.stringify({ seq: i });
       const delivery = `${ctx.runId.replace(/[^A-Za-z0-9-]/g, '')}-${i}`;
       const sent = Date.now();
-      const res = await fetch(`${api.url}/api/triggers/bench`, {
-        method: 'POST',
-        headers: { 'x-github-delivery': delivery, ...signDelivery('github', SECRET, raw, sent) },
-        body: raw,
+      const answer = await sendDelivery(api.url, 'bench', 'github', SECRET, raw, {
+        headers: { 'x-github-delivery': delivery },
+        at: sent,
       });
-      const { conversationId } = (await res.json()) as { conversationId: string };
+      const conversationId = answer.body.conversationId as string;
       const handle = ctx.client.workflow.getHandle(conversationId);
       await handle.result();
       const call = await firstModelCall(ctx.client, conversationId);

@@ -6,8 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { startApi, type RunningApi } from '../../api/server';
-import { signDelivery } from '../../api/triggers/signatures';
+import type { RunningApi } from '../../api/server';
 import { AgentClient } from '../../client/agent-client';
 import { unattendedRuns } from '../../client/unattended-runs';
 import type { Transcript } from '../../core/conversation-types';
@@ -20,6 +19,7 @@ import { startTemporal } from '../../testkit/temporal';
 import { waitUntil } from '../../testkit/wait-until';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 import { ptoScript } from '../fixtures/scripts';
+import { sendDelivery, startTriggerApi } from '../../testkit/trigger-api';
 
 const SECRET = 'whsec-faults-0123456789';
 
@@ -59,19 +59,7 @@ describe('a triggered run survives its worker being killed', () => {
     agents = new AgentClient(env.client, taskQueue, {
       files: openBlobStore(readBlobSettings({ BLOB_DIR: blobDir }, blobDir)),
     });
-    api = await startApi({
-      agents,
-      bus,
-      defaultGoal: 'goal_hr_pto',
-      settings: {
-        port: 0,
-        host: '127.0.0.1',
-        keys: null,
-        bodyLimitBytes: 64 * 1024,
-        corsOrigins: [],
-        triggers: { file: registry, maxBytes: 64 * 1024 },
-      },
-    });
+    api = await startTriggerApi(agents, bus, { file: registry });
   });
   afterAll(async () => {
     for (const w of running) await w.kill();
@@ -87,16 +75,9 @@ describe('a triggered run survives its worker being killed', () => {
   };
   const deliver = async () => {
     const raw = JSON.stringify({ action: 'requested', employee: 'ada@example.com' });
-    const res = await fetch(`${api.url}/api/triggers/booking`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-github-delivery': 'kill-1',
-        ...signDelivery('github', SECRET, raw, Date.now()),
-      },
-      body: raw,
-    });
-    return res.status;
+    return (
+      await sendDelivery(api.url, 'booking', 'github', SECRET, raw, { headers: { 'x-github-delivery': 'kill-1' } })
+    ).status;
   };
   const bookings = () =>
     (JSON.parse(readFileSync(path.join(dataDir, 'mock-data.json'), 'utf8')).employees as Employee[]).find(

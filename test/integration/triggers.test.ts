@@ -9,8 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { startApi, type RunningApi } from '../../api/server';
-import { signDelivery } from '../../api/triggers/signatures';
+import type { RunningApi } from '../../api/server';
 import { AgentClient } from '../../client/agent-client';
 import { unattendedRuns } from '../../client/unattended-runs';
 import type { Transcript } from '../../core/conversation-types';
@@ -20,6 +19,7 @@ import { createStreamBus } from '../../stream';
 import type { StreamBus } from '../../stream/bus';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { ptoScript } from '../fixtures/scripts';
+import { sendDelivery, startTriggerApi } from '../../testkit/trigger-api';
 
 const SECRET = 'whsec-test-0123456789';
 const ADA = 'ada@example.com';
@@ -60,19 +60,7 @@ describe('webhook triggers', () => {
     worker = await startWorker(env, { script: ptoScript, settings, streamBus: bus });
     const files = openBlobStore(readBlobSettings({ BLOB_DIR: blobDir }, blobDir));
     agents = new AgentClient(env.client, settings.taskQueue, { files });
-    api = await startApi({
-      agents,
-      bus,
-      defaultGoal: 'goal_hr_pto',
-      settings: {
-        port: 0,
-        host: '127.0.0.1',
-        keys: null,
-        bodyLimitBytes: 64 * 1024,
-        corsOrigins: [],
-        triggers: { file: registry, maxBytes: 8 * 1024 },
-      },
-    });
+    api = await startTriggerApi(agents, bus, { file: registry, maxBytes: 8 * 1024 });
   });
   afterAll(async () => {
     await api?.close();
@@ -88,14 +76,12 @@ describe('webhook triggers', () => {
     event: object,
     opts: { id?: string; at?: number; secret?: string; raw?: string } = {},
   ) => {
-    const raw = opts.raw ?? JSON.stringify(event);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      ...signDelivery(style, opts.secret ?? SECRET, raw, opts.at ?? Date.now()),
-      ...(style === 'github' ? { 'x-github-delivery': opts.id ?? `d-${++seq}`, 'x-github-event': 'order' } : {}),
-    };
-    const res = await fetch(`${api.url}/api/triggers/${name}`, { method: 'POST', headers, body: raw });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    const headers: Record<string, string> =
+      style === 'github' ? { 'x-github-delivery': opts.id ?? `d-${++seq}`, 'x-github-event': 'order' } : {};
+    return sendDelivery(api.url, name, style, opts.secret ?? SECRET, opts.raw ?? JSON.stringify(event), {
+      headers,
+      ...(opts.at ? { at: opts.at } : {}),
+    });
   };
   const result = (id: string) => env.client.workflow.getHandle(id).result() as Promise<Transcript>;
   const runsOf = async (name: string) => (await unattendedRuns(env.client, 'trigger', name, 100)).length;
