@@ -363,7 +363,7 @@ export function createApi(deps: ApiDeps): {
   );
   addDeployRoutes(app, new Deployments(agents.client, settings.deployment ?? agents.taskQueue, 'agent API'));
   addRunRoutes(app, { agents, watches: runs, temporalUi, mine });
-  addScheduleRoutes(app, new Schedules(agents.client, agents.taskQueue));
+  addScheduleRoutes(app, new Schedules(agents.client, agents.taskQueue), async () => (await agents.agents()).goalIds);
   if (settings.triggers)
     addTriggerRoutes(app, agents, {
       triggers: new TriggerFile(settings.triggers.file),

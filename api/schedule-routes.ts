@@ -5,12 +5,13 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Schedules, ScheduleSummary } from '../client/schedules';
 import { UserError } from '../core/user-error';
+import { unknownGoalMessage } from '../goals/unknown-goal';
 import type { ApiEnv } from './auth';
 import { body, errors, json } from './schemas';
 import * as T from './triggers/trigger-schemas';
 import { APPROVALS } from './triggers/trigger-registry';
 
-const CreateBody = z
+export const CreateBody = z
   .strictObject({
     name: z.string(),
     goalId: z.string().min(1),
@@ -27,7 +28,7 @@ const CreateBody = z
     owner: z.string().optional().openapi({ description: "An admin key's only: whose the runs are" }),
   })
   .openapi('ScheduleRequest');
-const Summary = z
+export const Summary = z
   .object({
     name: z.string(),
     goalId: z.string(),
@@ -45,7 +46,12 @@ const Summary = z
 const Note = z.strictObject({ note: z.string().optional() });
 const Window = z.strictObject({ from: z.iso.datetime(), to: z.iso.datetime() });
 
-export function addScheduleRoutes(app: OpenAPIHono<ApiEnv>, schedules: Schedules): void {
+export function addScheduleRoutes(
+  app: OpenAPIHono<ApiEnv>,
+  schedules: Schedules,
+  /** The goals the workers offer: a schedule naming another is refused now, not at its first run. */
+  goalIds: () => Promise<readonly string[]>,
+): void {
   /** The schedule, if the caller may see it: another owner's is answered as unknown. */
   async function mine(c: Context<ApiEnv>, name: string): Promise<ScheduleSummary> {
     const one = await schedules.describe(name);
@@ -66,6 +72,11 @@ export function addScheduleRoutes(app: OpenAPIHono<ApiEnv>, schedules: Schedules
       const req = c.req.valid('json') as z.infer<typeof CreateBody>;
       const caller = c.get('caller');
       if (req.owner && !caller.admin) throw new UserError('owner: only an admin key names the owner', 'invalid');
+      // Outcomes are POSTed from the workers, inside the deployment's network: only an admin chooses where.
+      if (req.notify && !caller.admin)
+        throw new UserError('notify: only an admin key sets where outcomes go', 'invalid');
+      const unknown = unknownGoalMessage(req.goalId, await goalIds());
+      if (unknown) return c.json({ error: unknown, field: 'goalId' }, 400);
       const owner = caller.admin ? (req.owner ?? caller.owner ?? undefined) : caller.owner!;
       return c.json(await schedules.create({ ...req, ...(owner ? { owner } : {}) }), 201);
     },

@@ -113,7 +113,7 @@ async function triggerDelays(
       const call = await firstModelCall(ctx.client, conversationId);
       delays.push({ total: call - sent, fromStart: call - (await handle.describe()).startTime.getTime() });
     }
-    const runs = await unattendedRuns(ctx.client, 'trigger', 'bench', n + 1);
+    const runs = await unattendedRuns(ctx.client, 'trigger', { name: 'bench', limit: n + 1 });
     if (runs.length !== n) throw new Error(`${n} deliveries made ${runs.length} runs`);
     return delays;
   } finally {

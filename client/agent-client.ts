@@ -31,6 +31,7 @@ import type { BlobRef } from '../core/blobs';
 import { LOCAL_OWNER, type LimitedBlobStore } from '../blobs';
 import { connectTemporal, openFileStore } from './client-connection';
 import { storeAttachment } from './attachments';
+import { UNATTENDED_ID } from '../core/run-starter';
 import type { ChatMessage } from '../core/types';
 import type { AnsweredQuestion } from '../core/tool-questions';
 import type {
@@ -119,6 +120,9 @@ export class AgentClient extends WorkerQuestions {
   ): Promise<{ id: string; greeting: AgentReply | null }> {
     // An owner `agent list --owner` could not find is refused here, not discovered later.
     if (owner) checkFilterValue('owner', owner);
+    // Those ids belong to schedules' and triggers' runs: taking one would stop the real run from starting.
+    if (UNATTENDED_ID.test(conversationId))
+      throw new UserError(`Conversation ids beginning sched- or trig- are kept for scheduled and triggered runs.`);
     await this.desk.requireWorker();
     const carried = prompt ? openingState(await this.getPrompt({ owner, ...prompt })) : undefined;
     try {

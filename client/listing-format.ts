@@ -35,7 +35,14 @@ export function formatAgentListing(r: AgentListing): string {
   ]);
   const head = ['agent', 'source', 'convs', 'turns', 'p50 turn', 'p95 turn', 'cost', 'tokens', 'last used'];
   const leftOut = r.problems.map((p) => `(left out: ${p})`);
-  return [table(head, rows), ...leftOut, windowNote(r.window)].join('\n');
+  return [table(head, rows), ...leftOut, ...runsByLines(r), windowNote(r.window)].join('\n');
+}
+
+/** The runs schedules and webhook triggers started, one row each; nothing when none ran in the window. */
+function runsByLines(r: AgentListing): string[] {
+  if (!r.runsBy.length) return [];
+  const rows = r.runsBy.map((s) => [`${s.source} ${s.name}`, s.runs, s.ok, s.failed, s.running, shortTime(s.lastRun)]);
+  return ['', table(['started by', 'runs', 'ok', 'failed', 'running', 'last run'], rows)];
 }
 
 export function formatToolListing(r: ToolListing): string {

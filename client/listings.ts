@@ -61,7 +61,7 @@ export class Listings {
         delegates: delegatesOf(tools),
       };
     });
-    return { window: usage.window, agents: rows, problems };
+    return { window: usage.window, agents: rows, problems, runsBy: usage.runsBy };
   }
 
   async tools(since?: string): Promise<ToolListing> {

@@ -3,6 +3,7 @@
 // AskAgent step with their own turns, totals per turn and per branch.
 import type { RunBranch, RunStep, RunTurn, RunView } from '../core/run-view';
 import { branchTimes, KIND_TEXT, STATUS_TEXT, stepParts, totalsParts, turnTimes, turnTitle } from '../core/run-format';
+import { startedByText } from '../core/run-starter';
 
 const INDENT = '    ';
 
@@ -17,6 +18,7 @@ function branchLines(branch: RunBranch, pad: string, now: number, delegate: bool
     : [
         `${pad}${branch.agentName || branch.goalId} (${branch.workflowId}) · ${status(branch.status)} · ` +
           totalsParts(branch.totals, branchTimes(branch, now)).join(' · '),
+        ...(branch.startedBy ? [`${pad}  ${startedByText(branch.startedBy)}`] : []),
         ...(branch.temporalUrl ? [`${pad}  ${branch.temporalUrl}`] : []),
       ];
   const turns = last ? branch.turns.slice(-last) : branch.turns;

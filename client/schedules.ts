@@ -113,9 +113,11 @@ export class Schedules {
     return summaryOf(name, await this.call(name, (h) => h.describe()));
   }
 
-  /** Its latest runs, newest first, with their outcomes (the answer, its cost, whether `notify` got it). */
+  /** Its latest runs, newest first, with their outcomes (the answer, its cost, whether `notify` got it); its owner's
+   * only (a name deleted and taken again shows none of the earlier owner's). */
   async runs(name: string, limit = 10): Promise<UnattendedRunRecord[]> {
-    return unattendedRuns(this.client, 'schedule', name, limit);
+    const { owner } = await this.describe(name);
+    return unattendedRuns(this.client, 'schedule', { name, limit, owner: owner ?? null });
   }
 
   async list(): Promise<ScheduleSummary[]> {

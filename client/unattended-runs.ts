@@ -3,12 +3,16 @@
 // answer's status and words, its cost, whether its `notify` URL got it). Nothing is stored beside the workflows.
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import type { DelegateEnvelope, Transcript, UnattendedRun } from '../core/conversation-types';
+import { AGENT_OWNER } from '../workflows/search-attributes';
+import { startedBy } from '../core/run-starter';
 
 export interface UnattendedRunRecord {
   conversationId: string;
   source: UnattendedRun['source'];
   /** The schedule's or the trigger's name. */
   name: string;
+  /** Whose the run is (its AgentOwner); null when it has none. */
+  owner: string | null;
   startedAt: string;
   /** The workflow's: running, completed, failed, cancelled, terminated, timed_out. */
   state: string;
@@ -19,25 +23,14 @@ export interface UnattendedRunRecord {
   delivered?: boolean;
 }
 
-const SCHEDULED = /^sched-(.+)-(\d{4}-\d\d-\d\dT[\d:.]+Z)$/;
-const TRIGGERED = /^trig-([A-Za-z0-9][A-Za-z0-9_-]*)\.(.+)$/;
-
-export const triggerRunId = (trigger: string, delivery: string) => `trig-${trigger}.${delivery}`;
-
-/** Who started a run, from its workflow id; null for a conversation a person started. */
-export function startedBy(workflowId: string): Pick<UnattendedRunRecord, 'source' | 'name'> | null {
-  const scheduled = SCHEDULED.exec(workflowId);
-  if (scheduled) return { source: 'schedule', name: scheduled[1]! };
-  const triggered = TRIGGERED.exec(workflowId);
-  return triggered ? { source: 'trigger', name: triggered[1]! } : null;
-}
-
-/** The latest runs of one schedule or trigger (all of them when no name), newest first, with their outcomes. */
+/**
+ * The latest runs of one schedule or trigger (all of them when no name), newest first, with their outcomes; with
+ * `owner`, only that owner's (a name deleted and taken again by another owner does not show the first one's runs).
+ */
 export async function unattendedRuns(
   client: Client,
   source: UnattendedRun['source'],
-  name?: string,
-  limit = 20,
+  { name, limit = 20, owner }: { name?: string; limit?: number; owner?: string | null } = {},
 ): Promise<UnattendedRunRecord[]> {
   if (name && !/^[A-Za-z0-9_-]+$/.test(name)) return [];
   const prefix = source === 'schedule' ? `sched-${name ? `${name}-` : ''}` : `trig-${name ? `${name}.` : ''}`;
@@ -49,6 +42,7 @@ export async function unattendedRuns(
     if (!by || by.source !== source || (name && by.name !== name)) continue;
     // A run that continued as new is listed once, as the run it became.
     if (w.status.name === 'CONTINUED_AS_NEW') continue;
+    if (owner !== undefined && ownerOf(w) !== owner) continue;
     found.push(w);
     if (found.length >= limit) break;
   }
@@ -59,6 +53,7 @@ async function recordOf(client: Client, w: WorkflowExecutionInfo): Promise<Unatt
   const record: UnattendedRunRecord = {
     conversationId: w.workflowId,
     ...startedBy(w.workflowId)!,
+    owner: ownerOf(w),
     startedAt: w.startTime.toISOString(),
     state: w.status.name.toLowerCase(),
   };
@@ -72,3 +67,5 @@ async function recordOf(client: Client, w: WorkflowExecutionInfo): Promise<Unatt
     ...(result.delivery ? { delivered: result.delivery.delivered } : {}),
   };
 }
+
+const ownerOf = (w: WorkflowExecutionInfo): string | null => w.typedSearchAttributes.get(AGENT_OWNER) ?? null;

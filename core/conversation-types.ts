@@ -192,9 +192,13 @@ export interface UnattendedRun {
   notify?: string;
 }
 
-/** A run's outcome as it is delivered to its `notify` URL (the Idempotency-Key header is `run`). */
+/** A run's outcome as it is delivered to its `notify` URL, its Idempotency-Key header `key`. */
 export interface RunOutcome {
+  /** The run's conversation id. */
   run: string;
+  /** The same for every attempt to deliver this run's outcome, and only this run's (`<run>/<its first run id>`: a
+   * schedule may reuse a conversation id after a backfill over a time that already ran). */
+  key: string;
   source: UnattendedRun['source'];
   name: string;
   goalId: string;

@@ -2,6 +2,7 @@
 // from, and its usage (core/usage-stats.ts). What GET /api/agents?stats=1, /api/tools?stats=1,
 // /api/endpoints?stats=1, `agent agents|tools|endpoints --stats` and the web's #/agents, #/tools, #/endpoints show.
 import type { AgentStats, EndpointStats, HourStats, StatsWindow, ToolStats } from './usage-stats';
+import type { StarterStats } from './run-starter';
 import type { EndpointStatus, GoalProvenance, ToolSpec } from './types';
 import type { ToolProvenance } from './made-tools';
 
@@ -44,6 +45,8 @@ export interface AgentListing {
   agents: AgentRow[];
   /** Goal files the worker left out, and why. */
   problems: string[];
+  /** The runs each schedule and webhook trigger started in the window (the agents' conversations count them too). */
+  runsBy: StarterStats[];
 }
 
 export interface ToolListing {

@@ -1,7 +1,8 @@
 // A conversation's run as the run view shows it: its turns, each a list of steps (model calls, tool calls, waits for
 // the user, delegates with their own turns), with status, times, attempts, tokens and cost. Read from the workflows'
 // own histories (views/run-view/), never kept anywhere else; the registry's figures are sums over these.
-import type { ConversationState } from './conversation-types';
+import type { ConversationState, DelegateEnvelope } from './conversation-types';
+import type { RunStarter } from './run-starter';
 import type { Usage } from './types';
 import { addUsage } from './usage';
 
@@ -79,6 +80,10 @@ export interface RunBranch {
   endedAt?: string;
   turns: RunTurn[];
   totals: RunTotals;
+  /** The schedule or webhook trigger that started it (core/run-starter.ts); absent: a person, or a delegate. */
+  startedBy?: RunStarter;
+  /** A run in task mode (a delegate's, a schedule's, a trigger's) that completed: its answer's status. */
+  answer?: DelegateEnvelope['status'];
   /** Where to see this workflow in the Temporal UI, when the API knows the UI's address. */
   temporalUrl?: string;
 }

@@ -1,10 +1,11 @@
-// What the registry pages count (agents, tools, endpoints: calls, errors, turn and call times, cost, last use), summed
-// over runs folded from Temporal's histories (core/run-view.ts). Pure: the client reads and folds the runs; every side
+// What the registry pages count (agents, tools, endpoints: calls, errors, turn and call times, cost, last use; the runs
+// each schedule and webhook trigger started), summed over runs folded from Temporal's histories (core/run-view.ts). Pure: the client reads and folds the runs; every side
 // (CLI, API, web) shows the same figures because they come from here.
 import type { RunBranch, RunStep } from './run-view';
 import { NO_USAGE, spanMs } from './run-view';
 import type { Usage } from './types';
 import { addUsage } from './usage';
+import { runsByStarter, type StarterStats } from './run-starter';
 
 /** Which runs were counted: those active since `since`, at most `cap` of them (newest first). */
 export interface StatsWindow {
@@ -69,6 +70,8 @@ export interface UsageStats {
   agents: AgentStats[];
   tools: ToolStats[];
   endpoints: EndpointStats[];
+  /** The runs schedules and webhook triggers started (core/run-starter.ts), by schedule and trigger. */
+  runsBy: StarterStats[];
 }
 
 /** Step kinds that are a tool's call: a tool's activity, SearchTools, a draft's check or write, AskAgent. */
@@ -248,6 +251,7 @@ export function usageStats(
         hours: [...e.hours.values()].sort((x, y) => x.hour.localeCompare(y.hour)),
       }))
       .sort(byName((e) => e.name)),
+    runsBy: runsByStarter(branches, window.since),
   };
 }
 

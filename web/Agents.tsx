@@ -1,7 +1,9 @@
 // The agents (GET /api/agents?stats=1): where each comes from (code, a goal file, a chat's CreateAgent), its tools and
-// delegates, and how it is used: conversations, turns, p50/p95 turn time, cost, last use, from Temporal's histories.
+// delegates, and how it is used: conversations, turns, p50/p95 turn time, cost, last use, from Temporal's histories;
+// then the runs each schedule and webhook trigger started in the window, and how they ended.
 import { formatMs, formatUsd } from '../core/format';
 import type { AgentRow } from '../core/listings';
+import type { StarterStats } from '../core/run-starter';
 import { api } from './api';
 import { RegistryTable, when, type Column } from './RegistryTable';
 import { RegistryPage } from './RegistryPage';
@@ -94,8 +96,62 @@ export function Agents() {
               Left out: {p}
             </p>
           ))}
+          <RunsBy rows={value.runsBy ?? []} />
         </>
       )}
     </RegistryPage>
+  );
+}
+
+/** The runs schedules and triggers started (their conversations count in the agents' rows above too). */
+function RunsBy({ rows }: { rows: StarterStats[] }) {
+  return (
+    <section aria-labelledby="runs-by-title" data-testid="runs-by">
+      <h2 id="runs-by-title">Scheduled and triggered runs</h2>
+      {rows.length === 0 ? (
+        <p className="muted small">None in this window.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="registry">
+            <thead>
+              <tr>
+                <th scope="col">Started by</th>
+                <th scope="col">Runs</th>
+                <th scope="col">OK</th>
+                <th scope="col">Failed</th>
+                <th scope="col">Running</th>
+                <th scope="col">Last run</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={`${r.source}:${r.name}`} data-testid="runs-by-row" data-source={r.source} data-name={r.name}>
+                  <th scope="row">
+                    <a href="#/schedules">
+                      {r.source} {r.name}
+                    </a>
+                  </th>
+                  <td data-label="Runs" data-col="runs">
+                    {r.runs}
+                  </td>
+                  <td data-label="OK" data-col="ok">
+                    {r.ok}
+                  </td>
+                  <td data-label="Failed" data-col="failed">
+                    {r.failed}
+                  </td>
+                  <td data-label="Running" data-col="running">
+                    {r.running}
+                  </td>
+                  <td data-label="Last run" data-col="last">
+                    {when(r.lastRun)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
   );
 }

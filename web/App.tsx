@@ -1,6 +1,6 @@
 // The shell: header, the key prompt, and the page the URL names — #/ (start or pick a conversation),
 // #/c/<id> (a conversation; a reload resumes it), #/agents, #/tools, #/endpoints (the registry, with usage),
-// #/made-tools.
+// #/made-tools, #/schedules (scheduled runs and webhook triggers).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, apiKey, messageOf, onUnauthorized, type AgentsDescription, type ConversationState } from './api';
 import { Chat } from './Chat';
@@ -9,9 +9,10 @@ import { Agents } from './Agents';
 import { Endpoints } from './Endpoints';
 import { MadeTools } from './MadeTools';
 import { Picker } from './Picker';
+import { Schedules } from './Schedules';
 import { Tools } from './Tools';
 
-const PAGES = ['agents', 'tools', 'endpoints', 'made-tools'] as const;
+const PAGES = ['agents', 'tools', 'endpoints', 'made-tools', 'schedules'] as const;
 type Page = (typeof PAGES)[number];
 type Route = { page: 'home' } | { page: 'chat'; id: string } | { page: Page };
 
@@ -20,6 +21,7 @@ const PAGE_TITLES: Record<Page, string> = {
   tools: 'Tools',
   endpoints: 'Endpoints',
   'made-tools': 'Made tools',
+  schedules: 'Schedules',
 };
 
 function routeOf(hash: string): Route {
@@ -130,6 +132,8 @@ export function App() {
             <Endpoints />
           ) : route.page === 'made-tools' ? (
             <MadeTools />
+          ) : route.page === 'schedules' ? (
+            <Schedules agents={agents} agentName={agentName} />
           ) : (
             <Picker agents={agents} loadError={agentsError} onRetry={loadAgents} />
           )}

@@ -12,6 +12,7 @@ const KIND_WORDS: Record<ToolRow['kind'], string> = {
   mcp: 'MCP',
   http: 'HTTP API',
   made: 'made',
+  a2a: 'A2A agent',
   unknown: 'gone',
 };
 

@@ -13,7 +13,9 @@ import type {
   ConversationState,
   PendingApproval,
   ConversationSummary,
+  UnattendedApprovals,
 } from '../core/conversation-types';
+import type { RunStarter, StarterStats } from '../core/run-starter';
 
 export type {
   AgentListing,
@@ -37,6 +39,9 @@ export type {
   ToolQuestion,
   ToolSpec,
   Usage,
+  RunStarter,
+  StarterStats,
+  UnattendedApprovals,
 };
 
 /** GET /api/conversations/{id}. */
@@ -60,3 +65,59 @@ export interface Started {
 
 /** The events of GET /api/conversations/{id}/events: the API's own type (core/live-events.ts). */
 export type { LiveEvent, SeqMessage };
+
+/** A run a schedule or a webhook trigger started, with its outcome once it has ended (client/unattended-runs.ts). */
+export interface UnattendedRunRecord extends RunStarter {
+  conversationId: string;
+  startedAt: string;
+  /** The workflow's: running, completed, failed, cancelled, terminated, timed_out. */
+  state: string;
+  /** Once it has ended: the agent's answer's status (ok, error, needs_input, cancelled) and words. */
+  status?: string;
+  summary?: string;
+  costUsd?: number;
+  delivered?: boolean;
+}
+
+/** POST /api/schedules: `cron` or `every`, one of them. */
+export interface ScheduleRequest {
+  name: string;
+  goalId: string;
+  prompt: string;
+  cron?: string;
+  every?: string;
+  timezone?: string;
+  overlap?: 'skip' | 'buffer-one' | 'allow-all';
+  approvals?: UnattendedApprovals;
+  note?: string;
+}
+
+/** GET /api/schedules (each), GET /api/schedules/{name} (with `runs`). */
+export interface Schedule {
+  name: string;
+  goalId: string;
+  prompt: string;
+  owner?: string;
+  approvals: UnattendedApprovals;
+  notify?: string;
+  paused: boolean;
+  note?: string;
+  /** When its spec next comes due, ISO. */
+  nextRuns: string[];
+  runs?: UnattendedRunRecord[];
+}
+
+/** GET /api/triggers: the registry file's webhook triggers, each with its latest runs (those the caller may see). */
+export interface TriggerList {
+  triggers: {
+    name: string;
+    goal: string;
+    signature: string;
+    enabled: boolean;
+    description?: string;
+    owner?: string;
+    runs: UnattendedRunRecord[];
+  }[];
+  /** The registry file could not be read: why. */
+  error?: string;
+}

@@ -18,6 +18,9 @@ import type {
   QuestionAnswer,
   ToolSpec,
   AgentReply,
+  Schedule,
+  ScheduleRequest,
+  TriggerList,
 } from './api-types';
 
 export class ApiError extends Error {
@@ -66,7 +69,7 @@ function authHeaders(): Record<string, string> {
   return key ? { authorization: `Bearer ${key}` } : {};
 }
 
-async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+async function request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...authHeaders() };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
@@ -95,6 +98,7 @@ function refusal(status: number, statusText: string, data: unknown): ApiError {
 }
 
 const conv = (id: string, rest = '') => `/conversations/${encodeURIComponent(id)}${rest}`;
+const schedule = (name: string, rest = '') => `/schedules/${encodeURIComponent(name)}${rest}`;
 
 export const api = {
   agents: () => request<AgentsDescription>('GET', '/agents'),
@@ -135,6 +139,18 @@ export const api = {
   /** A conversation opened by an MCP server's prompt (its messages first) instead of the goal's starter. */
   startWithPrompt: (prompt: PromptRef, goalId?: string) =>
     request<Started>('POST', '/conversations', { ...(goalId ? { goalId } : {}), prompt }),
+  /** The caller's schedules (Temporal Schedules of agent runs); one with its latest runs and their outcomes. */
+  schedules: () => request<{ schedules: Schedule[] }>('GET', '/schedules'),
+  schedule: (name: string) => request<Schedule>('GET', schedule(name)),
+  createSchedule: (req: ScheduleRequest) => request<Schedule>('POST', '/schedules', req),
+  pauseSchedule: (name: string, pause: boolean, note?: string) =>
+    request<Schedule>('POST', schedule(name, pause ? '/pause' : '/unpause'), note ? { note } : {}),
+  /** A run now (the schedule's overlap policy still applies). */
+  triggerSchedule: (name: string) => request<unknown>('POST', schedule(name, '/trigger')),
+  deleteSchedule: (name: string) => request<unknown>('DELETE', schedule(name)),
+  /** The webhook triggers of the registry file, each with its latest runs. An API without the route (the page's HTML
+   * comes back, not JSON) has none. */
+  triggers: async () => (await request<TriggerList | null>('GET', '/triggers')) ?? { triggers: [] },
 };
 
 /**

@@ -12,6 +12,7 @@ import {
   turnTimes,
   turnTitle,
 } from '../core/run-format';
+import { startedByText } from '../core/run-starter';
 
 interface Clock {
   now: number;
@@ -54,6 +55,11 @@ export function RunBranchView({ branch, clock, bar }: { branch: RunBranch; clock
           </a>
         )}
       </header>
+      {b.startedBy && (
+        <p className="run-started-by" data-testid="run-started-by">
+          <a href="#/schedules">{startedByText(b.startedBy)}</a>
+        </p>
+      )}
       <p className="run-totals" data-testid="run-branch-totals">
         {totalsParts(b.totals, times).join(' · ')}
       </p>

@@ -21,13 +21,19 @@ import { expire, waitLimit } from './decider/waits';
 import { setHandlers } from './handlers';
 import { Listing } from './listing';
 import { performers } from './perform';
-import { deliverRunOutcome } from './outcome';
+import { notifying } from './outcome';
 import { PATCHES, type RunVersions } from './versions';
 
 /** How long a conversation that was routed back to an older build stays before asking again (workflow time). */
 const STAY_MS = 60 * 60 * 1000;
 
 export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcript> {
+  const run = input.run;
+  if (run?.notify) return notifying({ ...input, run: { ...run, notify: run.notify } }, () => converse(input));
+  return converse(input);
+}
+
+async function converse(input: AgentGoalInput): Promise<Transcript> {
   const convo = new Conversation(input, workflowInfo().workflowId);
   /** The scope of the effect in flight: cancelling the turn cancels it (its activity sees the cancel). */
   let inFlight: CancellationScope | null = null;
@@ -102,9 +108,7 @@ export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcri
   }
   listing.publish();
   await condition(allHandlersFinished);
-  const result = transcript(convo);
-  if (input.run?.notify) result.delivery = await deliverRunOutcome(input.run, workflowInfo().workflowId, result);
-  return result;
+  return transcript(convo);
 
   /** Waits until there is something to do; a wait for the user that outlives its limit expires (approval, idle). */
   async function waitForWork(): Promise<void> {

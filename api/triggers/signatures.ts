@@ -1,19 +1,25 @@
 // Webhook signatures, checked over the raw body before anything reads it. Two styles:
-// - GitHub: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>`; the delivery id is `X-GitHub-Delivery`,
-//   the event `X-GitHub-Event`. GitHub signs no timestamp: its replays are refused by delivery id alone.
+// - GitHub: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>`; the event is `X-GitHub-Event`. GitHub signs
+//   neither a timestamp nor its `X-GitHub-Delivery` header, so a captured body could be resent under any delivery id:
+//   the run's key is the body's hash instead (GitHub's own redeliveries resend the same bytes).
 // - Stripe: `Stripe-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` (several v1 while a secret
 //   rolls); the timestamp may be at most MAX_SKEW_S from now; the delivery id is the event's `id`, the event its `type`.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { SignatureStyle } from './trigger-registry';
 
 /** How far a signed timestamp may be from our clock, either way (Stripe's own tolerance). */
 export const MAX_SKEW_S = 300;
 
 export interface SignedDelivery {
-  /** Unique per delivery, the same when the sender retries it: the run's workflow id is made from it. */
+  /** Signed, and the same when the sender retries the delivery: the run's workflow id is made from it. */
+  key: string;
+  /** The sender's id for the delivery (GitHub's header, Stripe's event id), as it gave it. */
   deliveryId: string;
   event?: string;
 }
+
+/** The header a style's signature comes in: a delivery without it is refused before its body is read. */
+export const SIGNATURE_HEADER = { github: 'x-hub-signature-256', stripe: 'stripe-signature' } as const;
 
 /** Why a delivery is refused, with the HTTP status it is answered with. */
 export class DeliveryRefused extends Error {
@@ -45,7 +51,8 @@ function github(secret: string, { header, raw }: SignedRequest): SignedDelivery 
   const deliveryId = header('x-github-delivery')?.trim();
   if (!deliveryId) throw new DeliveryRefused(400, 'X-GitHub-Delivery (the delivery id) is missing.');
   const event = header('x-github-event')?.trim();
-  return { deliveryId, ...(event ? { event } : {}) };
+  const key = `sha256-${createHash('sha256').update(raw).digest('hex').slice(0, 40)}`;
+  return { key, deliveryId, ...(event ? { event } : {}) };
 }
 
 function stripe(secret: string, { header, raw, body, now }: SignedRequest): SignedDelivery {
@@ -61,7 +68,7 @@ function stripe(secret: string, { header, raw, body, now }: SignedRequest): Sign
     throw new DeliveryRefused(401, `The signed timestamp is ${skew} s from now; at most ${MAX_SKEW_S} s is accepted.`);
   const event = body as { id?: unknown; type?: unknown };
   if (typeof event?.id !== 'string' || !event.id) throw new DeliveryRefused(400, 'The event has no "id".');
-  return { deliveryId: event.id, ...(typeof event.type === 'string' ? { event: event.type } : {}) };
+  return { key: event.id, deliveryId: event.id, ...(typeof event.type === 'string' ? { event: event.type } : {}) };
 }
 
 function hmac(secret: string, parts: Uint8Array[]): Buffer {

@@ -1,19 +1,21 @@
 // Signed webhooks start agent runs: `POST /api/triggers/<name>` with the trigger's signature (no API key: the
-// signature is the proof). The delivery id names the run's workflow (`trig-<name>.<delivery>`, never reused), so a
-// sender's retry, a replay or two copies at once start one run: the later ones are answered with the first's id. The
+// signature is the proof). The delivery's signed key (Stripe's event id, the hash of GitHub's body) names the run's
+// workflow (`trig-<name>.<key>`, never reused), so a sender's retry, a replay or two copies at once start one run: the
+// later ones are answered with the first's id. The
 // JSON body is kept whole in the blob store and attached to the run's prompt, never pasted into it.
 import { createHash } from 'node:crypto';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/client';
 import type { AgentClient } from '../../client/agent-client';
-import { triggerRunId, unattendedRuns } from '../../client/unattended-runs';
+import { unattendedRuns } from '../../client/unattended-runs';
+import { triggerRunId } from '../../core/run-starter';
 import { unattendedInput } from '../../client/unattended';
 import { LOCAL_OWNER } from '../../core/blobs';
 import type { ApiEnv } from '../auth';
 import { errors, json } from '../schemas';
 import * as T from './trigger-schemas';
-import { DeliveryRefused, verifyDelivery, type SignedDelivery } from './signatures';
+import { DeliveryRefused, SIGNATURE_HEADER, verifyDelivery, type SignedDelivery } from './signatures';
 import type { TriggerEntry, TriggerFile } from './trigger-registry';
 
 export interface TriggerDeps {
@@ -31,13 +33,19 @@ export const isTriggerDelivery = (method: string, path: string) =>
   method === 'POST' && /^\/api\/triggers\/[^/]+$/.test(path);
 
 export function addTriggerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient, deps: TriggerDeps): void {
-  app.use(
-    '/api/triggers/:name',
-    bodyLimit({
-      maxSize: deps.maxBytes,
-      onError: (c) => c.json({ error: `The delivery is over ${deps.maxBytes} bytes (TRIGGER_BODY_LIMIT).` }, 413),
-    }),
-  );
+  const limit = bodyLimit({
+    maxSize: deps.maxBytes,
+    onError: (c) => c.json({ error: `The delivery is over ${deps.maxBytes} bytes (TRIGGER_BODY_LIMIT).` }, 413),
+  });
+  // Nothing of an unsigned or unknown delivery is read: its body could be anybody's.
+  app.use('/api/triggers/:name', async (c, next) => {
+    if (!isTriggerDelivery(c.req.method, c.req.path)) return next();
+    const trigger = deps.triggers.get(c.req.param('name'));
+    if (!trigger) return c.json({ error: `No trigger ${c.req.param('name')}.` }, 404);
+    const header = SIGNATURE_HEADER[trigger.signature];
+    if (!c.req.header(header)) return c.json({ error: `The delivery is not signed (${header}).` }, 401);
+    return limit(c, next);
+  });
 
   app.openapi(
     createRoute({
@@ -54,11 +62,15 @@ export function addTriggerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient, 
     }),
     async (c) => {
       const { name } = c.req.valid('param');
+      // Known and signed (the middleware above); the registry may have changed since, so it is read again.
       const trigger = deps.triggers.get(name);
       if (!trigger) return c.json({ error: `No trigger ${name}.` }, 404);
       const secret = secretOf(trigger, deps.env);
-      if ('missing' in secret)
-        return c.json({ error: `Trigger ${name}'s secret needs ${secret.missing}, which the API does not have.` }, 503);
+      if ('missing' in secret) {
+        // The sender is told the trigger is not ready, not which variable is missing: the API's log says.
+        console.warn(`trigger ${name}: its secret names ${secret.missing}, which the API's environment lacks`);
+        return c.json({ error: `Trigger ${name} is not set up on this API (its secret is missing).` }, 503);
+      }
       const raw = new Uint8Array(await c.req.arrayBuffer());
       let parsed: unknown;
       try {
@@ -78,7 +90,7 @@ export function addTriggerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient, 
         if (err instanceof DeliveryRefused) return c.json({ error: err.message }, err.status);
         throw err;
       }
-      const conversationId = triggerRunId(name, idPart(signed.deliveryId));
+      const conversationId = triggerRunId(name, idPart(signed.key));
       const answer = { conversationId, trigger: name, deliveryId: signed.deliveryId };
       if (await exists(agents, conversationId)) return c.json({ ...answer, duplicate: true }, 200);
       const owner = trigger.owner ?? LOCAL_OWNER;
@@ -133,7 +145,10 @@ export function addTriggerRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient, 
           approvals: t.approvals,
           ...(t.description ? { description: t.description } : {}),
           ...(t.owner ? { owner: t.owner } : {}),
-          runs: caller.admin || caller.owner === t.owner ? await unattendedRuns(agents.client, 'trigger', name, 5) : [],
+          runs:
+            caller.admin || caller.owner === t.owner
+              ? await unattendedRuns(agents.client, 'trigger', { name, limit: 5, owner: t.owner ?? null })
+              : [],
         })),
       );
       return c.json({ triggers: list, ...(error ? { error } : {}) }, 200);

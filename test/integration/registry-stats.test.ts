@@ -2,8 +2,9 @@
 // MCP server over HTTP and a price table: two conversations, 6 turns, 9 model calls, 3 MCP tool calls of which 1
 // fails. The API (?stats=1) and the CLI (--stats --json) say exactly that, with the cost the conversations themselves
 // kept; after one worker is killed (SIGKILL) and another started, and through a second API on its own connection,
-// they say the same. A delegation counts each delegate once, under its own agent. The pages in Chromium (desktop and
-// 390 px): filtered, sorted, no sideways scroll.
+// they say the same. A delegation counts each delegate once, under its own agent. A schedule's run is counted under
+// its schedule, and its run view says who started it. The pages in Chromium (desktop and 390 px): filtered, sorted,
+// no sideways scroll.
 // SAVE_SCREENSHOTS=1 writes docs/screenshots/registry-*.png.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,11 +24,14 @@ import { AgentClient } from '../../client/agent-client';
 import { createStreamBus } from '../../stream';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { Listings } from '../../client/listings';
+import { Schedules } from '../../client/schedules';
+import type { Transcript } from '../../core/conversation-types';
+import { ptoScript } from '../fixtures/scripts';
 import { delegationGoalsDir, delegationScript } from '../fixtures/delegation';
 import { scriptedWorkerSettings, startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 import { builtWebChat } from '../../testkit/web-build';
 import { runCli } from '../helpers/cli';
-import { say, startConversation, startConversationForFaults } from '../helpers/conversation';
+import { say, startConversation, startConversationForFaults, waitUntil } from '../helpers/conversation';
 import { launchBrowser, openPage, screenshot, scrollWidth } from '../helpers/browser';
 
 /** Dollars per million tokens. */
@@ -68,6 +72,7 @@ function figures(agents: AgentListing, tools: ToolListing, endpoints: EndpointLi
     tool: tools.tools.find((t) => t.name === 'notes__add'),
     endpoint: endpoints.endpoints.find((e) => e.name === 'notes'),
     executions: agents.window.executions,
+    runsBy: agents.runsBy,
   };
 }
 
@@ -164,8 +169,9 @@ describe('registry figures from Temporal', () => {
     expect(Date.now() - Date.parse(agent!.lastUsed!)).toBeLessThan(120_000);
     expect(endpoint!.lastError).toMatch(/notebook is full/);
     expect(endpoint!.hours.reduce((n, h) => n + h.calls, 0)).toBe(3);
-    // 2 conversations, no continue-as-new, no delegates: 2 runs read.
+    // 2 conversations, no continue-as-new, no delegates: 2 runs read; none started by a schedule or a trigger.
     expect(first.executions).toBe(2);
+    expect(first.runsBy).toEqual([]);
     // Without stats, the routes answer as before.
     expect(Array.isArray(await get(api.url, '/api/tools'))).toBe(true);
     expect(await get(api.url, '/api/agents')).toHaveProperty('goalIds');
@@ -233,6 +239,40 @@ describe('registry figures from Temporal', () => {
       // Three runs of this queue: the first queue's two conversations are not this worker's.
       expect(window.executions).toBe(3);
       expect(of('goal_general')?.conversations ?? 0).toBe(0);
+    } finally {
+      await worker.stop();
+    }
+  }, 60_000);
+
+  it('counts a scheduled run under its schedule, and its run view says who started it', async () => {
+    const worker = await startWorker(env, { script: ptoScript, settings: testSettings({ VALIDATE_PROMPTS: 'false' }) });
+    try {
+      const queue = worker.worker.options.taskQueue;
+      const schedules = new Schedules(env.client, queue);
+      // Yearly: nothing comes due by itself; the run is the one triggered, started exactly as a due one is.
+      await schedules.create({
+        name: 'balance',
+        goalId: 'goal_hr_pto',
+        prompt: 'balance for ada@example.com',
+        cron: '0 0 1 1 *',
+      });
+      await schedules.trigger('balance');
+      let id = '';
+      await waitUntil(async () => !!(id = (await schedules.describe('balance')).recentRuns[0]?.conversationId ?? ''));
+      const done = (await env.client.workflow.getHandle(id).result()) as Transcript;
+      expect(done.envelope?.summary).toBe('You have 104 hours of PTO left.');
+
+      const agents = new AgentClient(env.client, queue);
+      const { agents: rows, runsBy } = await new Listings(agents).agents();
+      expect(runsBy).toEqual([
+        { source: 'schedule', name: 'balance', runs: 1, ok: 1, failed: 0, running: 0, lastRun: expect.any(String) },
+      ]);
+      // The run is a conversation of its agent's too.
+      expect(rows.find((a) => a.goalId === 'goal_hr_pto')).toMatchObject({ conversations: 1, turns: 1 });
+      expect((await agents.run(id)).root.startedBy).toEqual({ source: 'schedule', name: 'balance' });
+      const { out } = await runCli(['agents', '--stats'], { ...cliEnv, TASK_QUEUE: queue });
+      expect(out).toMatch(/^schedule balance +1 +1 +0 +0 /m);
+      await schedules.delete('balance');
     } finally {
       await worker.stop();
     }

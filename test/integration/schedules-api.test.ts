@@ -138,8 +138,28 @@ describe('schedules through the API, and their policies', () => {
       deleted: true,
     });
     expect((await call(ALICE, 'GET', '/api/schedules/alice-balance')).status).toBe(404);
-    expect((await unattendedRuns(env.client, 'schedule', 'alice-balance'))[0]?.status).toBe('ok');
+    expect((await unattendedRuns(env.client, 'schedule', { name: 'alice-balance' }))[0]?.status).toBe('ok');
+
+    // The name taken again by another owner: none of alice's runs are bob's.
+    const again = { name: 'alice-balance', goalId: 'goal_hr_pto', prompt: PROMPT, cron: '0 0 1 1 *' };
+    expect((await call(BOB, 'POST', '/api/schedules', again)).status).toBe(201);
+    expect((await call(BOB, 'GET', '/api/schedules/alice-balance')).body.runs).toEqual([]);
+    expect((await call(BOB, 'DELETE', '/api/schedules/alice-balance')).status).toBe(200);
   }, 60_000);
+
+  it('refused: a notify URL from a key that is not an admin, a goal no worker offers', async () => {
+    const base = { goalId: 'goal_hr_pto', prompt: PROMPT, every: '1h' };
+    const notify = 'http://169.254.169.254/latest';
+    expect(await call(ALICE, 'POST', '/api/schedules', { ...base, name: 'n1', notify })).toEqual({
+      status: 400,
+      body: { error: 'notify: only an admin key sets where outcomes go' },
+    });
+    expect(await call(ALICE, 'POST', '/api/schedules', { ...base, name: 'n2', goalId: 'goal_nobody' })).toMatchObject({
+      status: 400,
+      body: { field: 'goalId', error: expect.stringMatching(/goal_nobody/) },
+    });
+    expect((await call(ADMIN, 'GET', '/api/schedules')).body.schedules).toEqual([]);
+  }, 30_000);
 
   it('a backfill over a past window makes the runs it was due, even paused', async () => {
     await schedules.create({ name: 'minutely', goalId: 'goal_hr_pto', prompt: PROMPT, cron: '* * * * *' });
@@ -189,14 +209,16 @@ describe('schedules through the API, and their policies', () => {
         expect({ command, code: ran.code, err: ran.err }).toEqual({ command, code: 0, err: '' });
       }
       const demoSchedules = new Schedules(env.client, settings.taskQueue);
-      await waitUntil(async () => posts.length > 0, 30_000);
+      await waitUntil(async () => (await demoSchedules.runs('morning-orders')).some((r) => r.delivered), 30_000);
       const described = await runCli(words(commands[2]!), cliEnv);
       const shown = doc.match(/```text\n(morning-orders:[^]*?)```/)![1]!.split('\n');
       const lines = described.out.split('\n');
       expect(lines[0]).toBe(shown[0]);
       expect(lines[3]).toMatch(/^ {2}run sched-morning-orders-\S+: completed ok "Your orders, newest first: /);
       const [run] = await demoSchedules.runs('morning-orders');
-      expect(posts).toEqual([{ key: run!.conversationId, body: expect.objectContaining({ status: 'ok' }) }]);
+      expect(posts).toEqual([
+        { key: expect.stringMatching(`^${run!.conversationId}/`), body: expect.objectContaining({ status: 'ok' }) },
+      ]);
       const documented = JSON.parse(doc.match(/```json\n(\{\n {2}"run"[^]*?)```/)![1]!);
       expect(Object.keys(posts[0]!.body)).toEqual(Object.keys(documented));
       expect(posts[0]!.body.summary).toBe(documented.summary);

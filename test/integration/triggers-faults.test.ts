@@ -73,11 +73,13 @@ describe('a triggered run survives its worker being killed', () => {
     running.push(w);
     return w;
   };
+  /** The one delivery, sent again as a sender retries it; its answer's status and the run it names. */
   const deliver = async () => {
     const raw = JSON.stringify({ action: 'requested', employee: 'ada@example.com' });
-    return (
-      await sendDelivery(api.url, 'booking', 'github', SECRET, raw, { headers: { 'x-github-delivery': 'kill-1' } })
-    ).status;
+    const sent = await sendDelivery(api.url, 'booking', 'github', SECRET, raw, {
+      headers: { 'x-github-delivery': 'kill-1' },
+    });
+    return { status: sent.status, id: sent.body.conversationId as string };
   };
   const bookings = () =>
     (JSON.parse(readFileSync(path.join(dataDir, 'mock-data.json'), 'utf8')).employees as Employee[]).find(
@@ -86,15 +88,15 @@ describe('a triggered run survives its worker being killed', () => {
 
   it('killed mid model call: the next worker finishes the run once, one booking, the retried delivery starts none', async () => {
     const first = await worker();
-    expect(await deliver()).toBe(202);
-    const id = 'trig-booking.kill-1';
+    const { status, id } = await deliver();
+    expect(status).toBe(202);
     const handle = env.client.workflow.getHandle(id);
     // The planning call has started on the first worker and streams slowly: kill it there.
     const planning = async () =>
       ((await handle.describe()).raw.pendingActivities ?? []).find((a) => a.activityType?.name === 'planTurn');
     await waitUntil(async () => !!(await planning())?.lastStartedTime);
     await first.kill();
-    expect(await deliver()).toBe(200);
+    expect(await deliver()).toEqual({ status: 200, id });
 
     await worker();
     await waitUntil(async () => (await agents.status(id)).state === 'awaiting_approval', 45_000);
@@ -109,6 +111,8 @@ describe('a triggered run survives its worker being killed', () => {
     const done = (await handle.result()) as Transcript;
     expect(done.envelope?.summary).toMatch(/^Booked \S+ to \S+; \d+ hours left\.$/);
     expect(bookings()).toHaveLength(1);
-    expect((await unattendedRuns(env.client, 'trigger', 'booking')).map((r) => r.conversationId)).toEqual([id]);
+    expect((await unattendedRuns(env.client, 'trigger', { name: 'booking' })).map((r) => r.conversationId)).toEqual([
+      id,
+    ]);
   }, 90_000);
 });

@@ -5,6 +5,8 @@
 // type is held to the field's presence only.
 import type { z } from 'zod';
 import type * as Api from '../../api/schemas';
+import type * as ScheduleApi from '../../api/schedule-routes';
+import type * as TriggerApi from '../../api/triggers/trigger-schemas';
 import type * as Web from '../../web/api-types';
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -26,6 +28,10 @@ export type Checks = [
   Expect<Agrees<Web.Conversation, z.output<typeof Api.Conversation>, 'messages' | 'question'>>,
   Expect<Agrees<Web.ConversationSummary, z.output<typeof Api.ConversationSummary>>>,
   Expect<Agrees<Web.Started, z.output<typeof Api.Started>, 'greeting'>>,
+  Expect<Agrees<Web.Schedule, z.output<typeof ScheduleApi.Summary>>>,
+  Expect<Agrees<Web.ScheduleRequest, z.input<typeof ScheduleApi.CreateBody>>>,
+  Expect<Agrees<Web.UnattendedRunRecord, z.output<typeof TriggerApi.UnattendedRunRecord>>>,
+  Expect<Agrees<Web.TriggerList['triggers'][number], z.output<typeof TriggerApi.TriggerList>['triggers'][number]>>,
 ];
 
 describe("the web chat's API types", () => {

@@ -6,6 +6,7 @@ import type { ConversationState } from '../../core/conversation-types';
 import type { ToolCall } from '../../core/types';
 import type { RunBranch, RunStep, RunTurn } from '../../core/run-view';
 import { emptyTotals, spanMs, stepTotals, turnsTotals } from '../../core/run-view';
+import { startedBy } from '../../core/run-starter';
 import {
   activityStep,
   clip,
@@ -57,6 +58,8 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
     turns: [],
     totals: emptyTotals(),
   };
+  const starter = startedBy(ctx.workflowId);
+  if (starter) branch.startedBy = starter;
   const byActivity = new Map<string, RunStep>(); // by scheduled event id
   const byChild = new Map<string, RunStep>(); // by initiated event id
   const goalLookups = new Set<string>(); // resolveGoal's scheduled event ids: they name the agent
@@ -287,6 +290,11 @@ export function foldHistory(events: HistoryEvent[], ctx: FoldContext): RunBranch
         branch.status = end;
         branch.endedAt = at;
         branch.state = 'ended';
+        // A task-mode run's result carries its answer's envelope: whether it did what it was asked.
+        const done = e.workflowExecutionCompletedEventAttributes;
+        const answer =
+          done && (one(done.result) as { envelope?: { status?: RunBranch['answer'] } } | undefined)?.envelope?.status;
+        if (answer) branch.answer = answer;
         for (const t of branch.turns) if (t.status !== 'done') [t.status, t.endedAt] = [end, t.endedAt ?? at];
       }
     }
