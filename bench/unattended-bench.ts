@@ -66,7 +66,8 @@ async function scheduleDelays(ctx: BenchContext, taskQueue: string, n: number): 
   } finally {
     await schedules.delete(name);
   }
-  const done = (await schedules.runs(name, 1000))
+  // The schedule is gone: its runs are read by their ids.
+  const done = (await unattendedRuns(ctx.client, 'schedule', { name, limit: 1000 }))
     .filter((r) => r.state === 'completed')
     .reverse()
     .slice(0, n);
