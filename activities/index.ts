@@ -13,6 +13,8 @@ import type { Client } from '@temporalio/client';
 import { createDeploymentActivities } from './deployment-activities';
 import { createA2aActivities, type A2aDeps } from './a2a-activities';
 import { createOutcomeActivities } from './outcome-activities';
+import { createMemoryActivities } from './memory-activities';
+import type { LazyMemoryStore } from '../memory/open-store';
 
 export interface ActivityDeps extends GoalDeps {
   llm: LlmDeps;
@@ -26,6 +28,8 @@ export interface ActivityDeps extends GoalDeps {
   hooks?: HookRunner;
   /** Remote A2A agents (the registry's `a2aAgents`), asked through AskAgent. */
   a2a?: A2aDeps;
+  /** Owners' memories (MEMORY on): Remember, Forget, and the recall before planning (llm.memory). */
+  memory?: LazyMemoryStore;
   /** The worker's Temporal client: a versioned conversation asks it where its deployment routes (worker versioning). */
   temporal?: Client;
 }
@@ -42,6 +46,7 @@ export function createActivities(deps: ActivityDeps) {
     ...(deps.temporal ? createDeploymentActivities(deps.temporal) : {}),
     ...(deps.a2a ? createA2aActivities(deps.a2a, callTool) : {}),
     ...createOutcomeActivities(),
+    ...(deps.memory ? createMemoryActivities(deps.memory) : {}),
     // The catch-all: any activity type not named above is a native tool.
     default: createToolDispatcher(deps.tools, deps.toolContext, callTool),
   };

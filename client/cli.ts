@@ -35,6 +35,7 @@ import { UserError } from '../core/user-error';
 import { answerFrom, bareAccept } from './answer-command';
 import { deployCommand } from './deploy-command';
 import { scheduleCommand } from './schedule-command';
+import { memoryCommand } from './memory-command';
 
 export interface CliIO extends ChatIO {
   error: NodeJS.WritableStream;
@@ -54,9 +55,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         onWait,
         interceptors: io.interceptors,
       }));
-    // `agent schedule …` reads options of its own (client/schedule-command.ts).
-    if (argv[0] === 'schedule') {
-      const { human, data } = await scheduleCommand(argv.slice(1), connect);
+    // `agent schedule …` and `agent memory …` read options of their own (client/schedule-command.ts, memory-command.ts).
+    if (argv[0] === 'schedule' || argv[0] === 'memory') {
+      const command = argv[0] === 'schedule' ? scheduleCommand : memoryCommand;
+      const { human, data } = await command(argv.slice(1), connect);
       io.output.write(`${argv.includes('--json') ? JSON.stringify(data) : human}\n`);
       return 0;
     }

@@ -100,6 +100,8 @@ export class WorkerDesk {
  * the goal is a field of the request (400 naming it).
  */
 function kindOf(failure: Error | undefined): UserErrorKind {
-  const named = [FailureTypes.UnknownTool, FailureTypes.UnknownEndpoint] as (string | undefined | null)[];
-  return failure instanceof ApplicationFailure && named.includes(failure.type) ? 'not_found' : 'invalid';
+  if (!(failure instanceof ApplicationFailure)) return 'invalid';
+  const notFound = [FailureTypes.UnknownTool, FailureTypes.UnknownEndpoint, FailureTypes.NotFound] as (string | null)[];
+  if (notFound.includes(failure.type ?? null)) return 'not_found';
+  return failure.type === FailureTypes.Refused ? 'refused' : 'invalid';
 }

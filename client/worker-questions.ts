@@ -1,6 +1,7 @@
 // What clients ask the worker rather than a conversation: its agents and goal files, the MCP registry as it sees it
 // (endpoints, tools, resources, prompts), its made tools. Each question goes through the worker's desk
 // (worker-desk.ts); AgentClient, which also drives conversations, is one of these.
+import type { MemoryAnswer, MemoryRequest } from '../core/memory';
 import type { Client } from '@temporalio/client';
 import {
   describeAgentsUpdate,
@@ -11,6 +12,7 @@ import {
   getPromptUpdate,
   manageGoalUpdate,
   manageMadeToolUpdate,
+  manageMemoryUpdate,
   readResourceUpdate,
   type CatalogDescription,
 } from '../workflows/describe-workflows';
@@ -100,5 +102,10 @@ export class WorkerQuestions {
    * left (none after remove). An unknown name is a `not_found` user error. */
   async manageMadeTool(action: 'disable' | 'enable' | 'remove', name: string): Promise<MadeToolSummary[]> {
     return this.desk.ask(manageMadeToolUpdate, [{ action, name }]);
+  }
+
+  /** People's requests of their memories, answered by the worker that keeps them (core/memory.ts). */
+  async memory(req: MemoryRequest): Promise<MemoryAnswer> {
+    return this.desk.ask(manageMemoryUpdate, [req]);
   }
 }

@@ -11,6 +11,7 @@ import type {
   GoalActivities,
   LlmActivities,
   McpActivities,
+  MemoryActivities,
   OutcomeActivities,
 } from './activity-types';
 
@@ -35,7 +36,8 @@ type ActivityName = keyof (GoalActivities &
   BuiltinRunActivities &
   A2aActivities &
   DeploymentActivities &
-  OutcomeActivities);
+  OutcomeActivities &
+  MemoryActivities);
 
 export const ACTIVITY_STEPS = {
   validatePrompt: { kind: 'model', label: 'check the prompt fits' },
@@ -61,6 +63,7 @@ export const ACTIVITY_STEPS = {
   getPrompt: { kind: 'housekeeping' },
   newerBuildRouted: { kind: 'housekeeping' },
   deliverOutcome: { kind: 'housekeeping' },
+  manageMemory: { kind: 'housekeeping' },
 } as const satisfies Record<ActivityName, ActivityStep>;
 
 /** What an activity of this type is as a step; undefined for a native tool's (named after the tool). */

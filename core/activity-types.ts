@@ -19,6 +19,7 @@ import type { MadeToolSummary } from './made-tools';
 import type { HookDecision, HookedOutcome, PromptScreening } from './hooks';
 import type { EndpointFeatures, PromptOpening, PromptRef, ResourceRead, ResourceRef } from './mcp-features';
 import type { RunOutcome } from './conversation-types';
+import type { MemoryAnswer, MemoryRequest, RecallFor } from './memory';
 
 /** Settings and goals reach the workflow through activities, so a replay sees what the original run saw. */
 export interface GoalActivities {
@@ -39,6 +40,11 @@ export interface DeploymentActivities {
   /** Whether the deployment routes new conversations (current or ramping) to a build created after `buildId`: a
    * newer build to move to, not a rollback to stay clear of. */
   newerBuildRouted(version: { deployment: string; buildId: string }): Promise<boolean>;
+}
+
+export interface MemoryActivities {
+  /** People's requests of their memories (`agent memory`, the API), through the worker that keeps them. */
+  manageMemory(req: MemoryRequest): Promise<MemoryAnswer>;
 }
 
 export interface OutcomeActivities {
@@ -172,6 +178,8 @@ export interface PlanResult {
   hooks?: HookDecision[];
   /** The turn's prompt, rewritten or blocked by a hook: no model was asked; the workflow records it, then asks. */
   screened?: PromptScreening;
+  /** The memories the model was shown (their ids), when it was shown any. */
+  memories?: string[];
 }
 
 export interface PromptVerdict {
@@ -211,6 +219,8 @@ export type PlanRequest = {
   agents: AgentSummary[];
   /** The turn's first model call: the userMessage hooks see its prompt (the transcript's last user message) first. */
   screenPrompt?: true;
+  /** Recall this owner's memories for this agent before planning (the goal reads memory). */
+  memory?: RecallFor;
 } & TranscriptInput &
   ModelChoice;
 

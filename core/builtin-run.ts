@@ -17,6 +17,10 @@ export interface BuiltinRunContext {
   tools: ToolSpec[];
   /** The user's latest words: what a new agent or tool was asked for. */
   request: string;
+  /** Whose the conversation is (its owner, else the local user): whose memories it reads and writes. */
+  owner: string;
+  /** The agent it talks to now. */
+  goalId: string;
 }
 
 /** What a builtin's answer may change in the conversation. */

@@ -7,8 +7,9 @@ import { createTool } from './create-tool';
 import { readFile } from './read-file';
 import { runCode } from './run-code';
 import { searchTools } from './search-tools';
+import { forget, remember } from './remember';
 
-export const BUILTIN_RUNS = [searchTools, runCode, readFile, createAgent, createTool] as const;
+export const BUILTIN_RUNS = [searchTools, runCode, readFile, createAgent, createTool, remember, forget] as const;
 
 type Run = (typeof BUILTIN_RUNS)[number];
 /** Every activity of the table: each run's, and the checks of those that have one. */

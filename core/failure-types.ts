@@ -13,4 +13,8 @@ export const FailureTypes = {
   McpUnavailable: 'McpUnavailable',
   /** A resource or prompt asked of an endpoint the registry lacks, or that cannot serve (not retried). */
   UnknownEndpoint: 'UnknownEndpoint',
+  /** A client's request the worker refuses in words (a memory another owner's, a limit): said to the client as is. */
+  NotFound: 'NotFound',
+  Refused: 'Refused',
+  Invalid: 'Invalid',
 } as const;

@@ -2,6 +2,7 @@
 // Nothing here may import I/O code.
 import type { BlobRef } from './blobs';
 import type { HookDecision, HookPoint } from './hook-points';
+import type { GoalMemory } from './memory';
 
 /** A JSON Schema object (draft 2020-12 / draft-07 subset) describing a tool's input. */
 export type JsonSchema = Record<string, unknown>;
@@ -104,6 +105,8 @@ export interface Goal {
   /** Agents this one may hand a task to (the AskAgent tool): goal ids, globs over goal ids, or categories. */
   delegates?: string[];
   settings?: GoalSettings;
+  /** Its use of the owner's memories: recalled before planning (default), and whether Remember asks (default). */
+  memory?: GoalMemory;
   /** A goal created in a chat (CreateAgent): which conversation and call, when, from which request. */
   provenance?: GoalProvenance;
 }
@@ -258,6 +261,8 @@ export type ChatMessage =
 
 /** Behaviour flags, read once per run through an activity so replays see the same values. */
 export interface Settings {
+  /** MEMORY: the worker keeps owners' memories (recall, Remember, Forget); absent in histories from before memory. */
+  memory?: boolean;
   showConfirm: boolean;
   multiGoal: boolean;
   pickerGoalId: string;

@@ -22,6 +22,10 @@ export const goalSchema = z
       .strict()
       .optional(),
     delegates: z.array(z.string().min(1)).min(1).optional(),
+    memory: z
+      .object({ read: z.boolean().optional(), write: z.enum(['ask', 'auto', 'never']).optional() })
+      .strict()
+      .optional(),
     provenance: z
       .object({ createdBy: z.string(), callId: z.string(), createdAt: z.string(), request: z.string() })
       .strict()

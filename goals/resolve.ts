@@ -20,9 +20,10 @@ import { selectTools, versionOf, type McpDiscovery } from '../endpoints/catalog'
 import type { ToolRegistry } from '../tools/tool-registry';
 import { delegateMatches, type GoalRegistry } from './goal-registry';
 import type { RemoteAgents } from '../endpoints/a2a/remote-agents';
+import { memorySpecs } from '../core/remember';
 
 export interface ResolveGoalDeps {
-  settings: Pick<Settings, 'multiGoal'>;
+  settings: Pick<Settings, 'multiGoal' | 'memory'>;
   goals: GoalRegistry;
   tools: ToolRegistry;
   /** MCP discovery; absent, goals see native tools only. */
@@ -88,7 +89,9 @@ function toolSpecs(
   // Where agents are made, tools can be made too: a new agent may need a computation no tool has.
   if (names.includes(CREATE_AGENT)) names.push(CREATE_TOOL);
   const builder = names.includes(CREATE_AGENT) ? createAgentSpec(buildingBlocks(goals, tools, discovery)) : null;
-  return [...new Set(names)].map((name): ToolSpec => {
+  // Remember and Forget, as the goal's `memory.write` has them asked (or not offered), where the worker keeps memories.
+  const memory = settings.memory && !goal.id.startsWith('a2a:') ? memorySpecs(goal.memory) : [];
+  const specs = [...new Set(names)].map((name): ToolSpec => {
     const spec =
       name === ASK_AGENT
         ? askAgentSpec([...goals.delegatesOf(goal), ...remote])
@@ -102,6 +105,7 @@ function toolSpecs(
       );
     return spec;
   });
+  return [...specs, ...memory.filter((m) => !names.includes(m.name))];
 }
 
 /**

@@ -70,6 +70,8 @@ export function testSettings(env: Record<string, string> = {}): WorkerSettings {
     TOOLS_DIR: mkdtempSync(path.join(tmpdir(), 'made-tools-')),
     // Files and results kept whole go to a folder of this worker's own, never the project's data/.
     BLOB_DIR: mkdtempSync(path.join(tmpdir(), 'blobs-')),
+    // Memories too (opened only when a test keeps one).
+    MEMORY_DIR: path.join(mkdtempSync(path.join(tmpdir(), 'memory-')), 'pglite'),
     ...env,
   } as NodeJS.ProcessEnv);
   const taskQueue = `test-${process.pid}-${++queueSeq}`;

@@ -39,6 +39,7 @@ import { buildIdOf } from './workflow-bundle';
 import type { Hook } from '../core/hooks';
 import { loadHooks } from '../activities/hooks/load-hooks';
 import type { HookRunner } from '../activities/hooks/hook-runner';
+import { LazyMemoryStore } from '../memory/open-store';
 
 export { WORKFLOWS_PATH } from './workflow-code';
 
@@ -67,6 +68,8 @@ export interface AgentWorkerOptions {
   tracing?: Tracing;
   /** Where files and big results are kept; by default the store the settings name (BLOB_STORE). */
   blobs?: BlobStore;
+  /** The memory store (one per process and folder: npm start hands the API the same one); by default the settings'. */
+  memory?: LazyMemoryStore;
   /** Hooks in code (core/hooks.ts: defineHook): they run first, then those HOOKS names from the hooks folder. */
   hooks?: Hook[];
 }
@@ -185,6 +188,8 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
   const { readers } = opts.settings.files;
   const blobs =
     opts.blobs ?? openBlobStore(opts.settings.files.blobs, (bytes, name) => describeFile(bytes, name, readers));
+  const memory = opts.settings.memory.enabled ? (opts.memory ?? new LazyMemoryStore(opts.settings.memory)) : undefined;
+  const ownMemory = opts.memory === undefined;
   const questions = {
     // A tool call's activity asks its own conversation (an update) when its MCP server (or remote agent) asks the user.
     temporal,
@@ -229,7 +234,9 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
         ...(takesImages(opts.settings.files.modelImages, model.provider) ? { images: new AttachedImages(blobs) } : {}),
         replies: blobs,
         now,
+        ...(memory ? { memory: { store: memory, recallTokens: opts.settings.memory.recallTokens } } : {}),
       },
+      ...(memory ? { memory } : {}),
       toolContext: { store, now, services: opts.settings.toolServices },
       hooks,
       temporal,
@@ -247,6 +254,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
   });
   const close = async () => {
     await pool.closeAll();
+    if (ownMemory) await memory?.close();
     if (ownBus) await streamBus.close(); // a bus handed in belongs to its giver (the API may still use it)
   };
   return { worker, model, goals, tools, made, store, discovery, secrets, streamBus, hooks, build, close };

@@ -21,6 +21,7 @@ import { READER_SETTING_NAMES, readerLimitsFromEnv, type ReaderLimits } from '..
 import { cacheSize, count, dollars, duration, flag } from './setting-kinds';
 import type { MetricsSettings } from './worker-metrics';
 import { parseTokenKey } from '../endpoints/mcp/oauth/oauth-settings';
+import { MEMORY_SETTING_NAMES, readMemorySettings, type MemorySettings } from '../memory/open-store';
 
 /** The project's folder, whether this runs from source or compiled into dist/. */
 export { PROJECT_ROOT };
@@ -184,6 +185,7 @@ export const WORKER_SETTING_NAMES: readonly string[] = [
   ...BLOB_SETTING_NAMES,
   ...READER_SETTING_NAMES,
   ...VERSIONING_SETTING_NAMES,
+  ...MEMORY_SETTING_NAMES,
 ];
 
 export interface WorkerSettings {
@@ -221,6 +223,8 @@ export interface WorkerSettings {
   logLevel?: LogLevel;
   /** Caps on replies and tool results, so none can outgrow Temporal's payload limit. */
   limits: Limits;
+  /** Owners' memories across conversations (MEMORY, MEMORY_DIR, MEMORY_RECALL_TOKENS, MEMORY_MAX_*). */
+  memory: MemorySettings;
   /** Files and results kept outside history: the blob store (BLOB_STORE, …), results over CLAIM_CHECK_CHARS kept
    * there whole, READ_FILE_CHARS, the most one ReadFile gives back, and MODEL_IMAGES: attached images go to the model as
    * images (auto: for the OpenAI, Anthropic and Google providers, whose models read them; others get them in words). */
@@ -289,6 +293,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     taskQueue: e.TASK_QUEUE,
     defaultGoalId: e.AGENT_GOAL ?? PICKER_GOAL_ID,
     conversation: {
+      memory: readMemorySettings(env, path.resolve(e.DATA_DIR ?? DEFAULT_DATA_DIR)).enabled,
       showConfirm: e.SHOW_CONFIRM,
       multiGoal,
       pickerGoalId: PICKER_GOAL_ID,
@@ -346,6 +351,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     devServer: { port: e.TEMPORAL_PORT, uiPort: e.TEMPORAL_UI_PORT },
     logLevel: e.LOG_LEVEL,
     limits: { maxReplyChars: e.MAX_REPLY_CHARS, maxToolResultChars: e.MAX_TOOL_RESULT_CHARS },
+    memory: readMemorySettings(env, path.resolve(e.DATA_DIR ?? DEFAULT_DATA_DIR)),
     files: {
       blobs: readBlobSettings(env, path.resolve(e.DATA_DIR ?? DEFAULT_DATA_DIR)),
       readers: readerLimitsFromEnv(env),

@@ -14,6 +14,7 @@ import {
   type CodeActivities,
   type DeploymentActivities,
   type OutcomeActivities,
+  type MemoryActivities,
   type GoalActivities,
   type LlmActivities,
   type McpActivities,
@@ -51,6 +52,15 @@ export const { deliverOutcome } = proxyActivities<OutcomeActivities>({
   startToCloseTimeout: '30 seconds',
   scheduleToCloseTimeout: '1 day',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+});
+
+/** People's requests of their memories, through the desk: the store answers at once; a refusal is not retried. */
+export const { manageMemory } = proxyActivities<MemoryActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: {
+    maximumAttempts: 3,
+    nonRetryableErrorTypes: [FailureTypes.NotFound, FailureTypes.Refused, FailureTypes.Invalid],
+  },
 });
 
 export function resolveGoal(

@@ -14,6 +14,7 @@ import {
 } from '@temporalio/workflow';
 import type { AgentsDescription, GoalFileSummary } from '../core/activity-types';
 import type { MadeToolSummary } from '../core/made-tools';
+import type { MemoryAnswer, MemoryRequest } from '../core/memory';
 import {
   describeAgents,
   describeCatalog,
@@ -23,6 +24,7 @@ import {
   getPrompt,
   manageGoal,
   manageMadeTool,
+  manageMemory,
   readResource,
   resolveGoal,
 } from './activity-stubs';
@@ -63,6 +65,8 @@ export const describeEndpointFeaturesUpdate = defineUpdate<EndpointFeatures, [{ 
 export const readResourceUpdate = defineUpdate<ResourceRead, [ResourceRef]>('readResource');
 /** A server prompt's messages, for a client to open a conversation with (`agent start --prompt`). */
 export const getPromptUpdate = defineUpdate<PromptOpening, [PromptRef]>('getPrompt');
+/** People's requests of their memories (`agent memory`, the API's /api/memories): the worker keeps the store. */
+export const manageMemoryUpdate = defineUpdate<MemoryAnswer, [MemoryRequest]>('manageMemory');
 
 /** The describe workflow of a task queue: one id per queue, so update-with-start finds the running one. */
 export function describeWorkflowId(taskQueue: string): string {
@@ -115,6 +119,10 @@ export async function DescribeWorkflow(): Promise<never> {
   setHandler(getPromptUpdate, async (input) => {
     asked++;
     return getPrompt(input);
+  });
+  setHandler(manageMemoryUpdate, async (input) => {
+    asked++;
+    return manageMemory(input);
   });
   // Nothing to do between questions: the run waits (no timer, no history) until its history should be renewed.
   await condition(() => asked >= QUESTIONS_PER_RUN || workflowInfo().continueAsNewSuggested);

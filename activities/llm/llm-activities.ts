@@ -43,6 +43,8 @@ import { observeLlmCall, recordLlmUsage, type LlmCall } from '../call-telemetry'
 import { hookReply, type PromptScreening } from '../../core/hooks';
 import type { HookRunner } from '../hooks/hook-runner';
 import { afterModelCall, beforeModelCall, heldForHooks, promptOf, screenPrompt } from '../hooks/model-hooks';
+import { recallBlock, type Memory, type RecallFor } from '../../core/memory';
+import type { LazyMemoryStore } from '../../memory/open-store';
 
 export interface LlmDeps {
   model: LanguageModel;
@@ -67,6 +69,8 @@ export interface LlmDeps {
   hooks?: HookRunner;
   /** The worker's clock: the planning prompt tells the model today's date from it. */
   now?: () => Date;
+  /** Owners' memories: a plan that asks (`memory`) is shown the owner's, at most `recallTokens` of them. */
+  memory?: { store: LazyMemoryStore; recallTokens: number };
 }
 
 type Request = { system: string | SystemModelMessage[]; messages: ModelMessage[]; tools?: ToolSet };
@@ -84,6 +88,7 @@ export function createLlmActivities({
   replies,
   hooks,
   now = () => new Date(),
+  memory,
 }: LlmDeps): LlmActivities {
   const transcripts = new TranscriptCache();
   const goalModels = new Map<string, ResolvedModel>();
@@ -186,7 +191,14 @@ export function createLlmActivities({
     const { goal, tools, summary, agents } = input;
     const shown = heldForHooks(hooks, out);
     try {
-      const system = renderPlanSystemPrompt({ goal, tools, summary, agents, today: isoDay(now()) });
+      // One query in this activity, before the model call: no model waits for it, and no extra step in history.
+      const recalled = input.memory ? await recall(input.memory, promptOf(messages) ?? '') : [];
+      const system = [
+        renderPlanSystemPrompt({ goal, tools, summary, agents, today: isoDay(now()) }),
+        recallBlock(recalled),
+      ]
+        .filter(Boolean)
+        .join('\n\n');
       const asked = await beforeModelCall(hooks, 'plan', goal.id, system, messages);
       if (asked.stopped) {
         shown.discard();
@@ -230,11 +242,18 @@ export function createLlmActivities({
         model: modelFor(goal, input).name,
         ...(kept?.stored ? { stored: kept.stored } : {}),
         ...(decisions.length ? { hooks: decisions } : {}),
+        ...(recalled.length ? { memories: recalled.map((m) => m.id) } : {}),
       };
     } catch (err) {
       shown.discard();
       throw err;
     }
+  }
+
+  /** The owner's memories for the turn: none where no memory was ever kept (the store is not opened for that). */
+  async function recall(wanted: RecallFor, prompt: string): Promise<Memory[]> {
+    if (!memory?.store.started) return [];
+    return (await memory.store.store()).recall(wanted.owner, wanted.goalId, prompt, memory.recallTokens);
   }
 
   /** Whether `prompt` fits the goal, given the exchanges before it. */

@@ -94,7 +94,8 @@ describe('scheduled agent runs', () => {
 
     const asked = await run('ask-booking', 'ask');
     await waitUntil(async () => (await agents.status(asked)).state === 'awaiting_approval');
-    await agents.confirm(asked, { approve: true });
+    // The owner approves from the CLI, as for any conversation.
+    expect((await runCli(['confirm', asked], cliEnv)).code).toBe(0);
     expect((await result(asked)).envelope?.summary).toMatch(/^Booked /);
 
     for (const name of ['deny-booking', 'auto-booking', 'ask-booking']) await schedules.delete(name);

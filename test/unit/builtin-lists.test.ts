@@ -65,6 +65,8 @@ describe('the builtins that run activities of their own', () => {
       ReadFile: 'files',
       CreateAgent: 'create-agent',
       CreateTool: 'create-tool',
+      Remember: 'memory',
+      Forget: 'memory',
     });
     expect(
       Object.fromEntries(
@@ -79,6 +81,8 @@ describe('the builtins that run activities of their own', () => {
       createGoal: { kind: 'draft', label: 'CreateAgent: write the agent' },
       checkToolDraft: { kind: 'draft', label: 'CreateTool: check the draft' },
       createTool: { kind: 'draft', label: 'CreateTool: write the tool' },
+      rememberFact: { kind: 'builtin', tool: 'Remember' },
+      forgetFact: { kind: 'builtin', tool: 'Forget' },
     });
   });
 });

@@ -60,7 +60,13 @@ describe('Conversation: builtins checked, approved, then run (CreateTool, Create
     const write = next(convo, 'run_tool');
     expect(write.check).toBeUndefined();
     expect(
-      createTool.input(write.call, { files: { get: () => undefined, list: () => [] }, tools: [], request: 'r' }),
+      createTool.input(write.call, {
+        files: { get: () => undefined, list: () => [] },
+        tools: [],
+        request: 'r',
+        owner: 'local',
+        goalId: 'g',
+      }),
     ).toEqual({ draft: draftTool, request: 'r', callId: write.call.id });
     const answer = { spec: { ...made, made: { version: 1 } }, file: 'word_count.v1.json' } as never;
     convo.apply(write, { ...createTool.outcome!(answer, write.call), answer });

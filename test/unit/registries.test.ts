@@ -78,7 +78,15 @@ describe('tool and goal registries', () => {
       'FuturePTOCalc',
       'BookPTO',
       'CompleteGoal',
+      // The owner's memories, asked before each write (MEMORY on, the goal's memory.write `ask` by default).
+      'Remember',
+      'Forget',
     ]);
+    expect(
+      (await single.resolveGoal('goal_hr_pto')).tools.filter((t) => t.category === 'memory').map((t) => t.approval),
+    ).toEqual(['always', 'always']);
+    const off = createGoalActivities({ settings: { ...config.conversation, memory: false }, goals, tools });
+    expect((await off.resolveGoal('goal_hr_pto')).tools.map((t) => t.name)).not.toContain('Remember');
     const multi = createGoalActivities({ settings: { ...config.conversation, multiGoal: true }, goals, tools });
     expect((await multi.resolveGoal('goal_hr_pto')).tools.map((t) => t.name)).toContain('ListAgents');
     await expect(single.resolveGoal('nope')).rejects.toMatchObject({ type: 'UnknownGoal', nonRetryable: true });

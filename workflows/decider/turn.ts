@@ -12,6 +12,7 @@ import { applyScreening, recordDecisions, stoppedBy } from './hook-decisions';
 import type { MessageLog } from './message-log';
 import type { TaskMode } from './task-mode';
 import type { ToolOffer } from './tool-offer';
+import { LOCAL_OWNER } from '../../core/blobs';
 
 /** What a turn needs of its conversation. */
 export interface TurnHost {
@@ -23,6 +24,8 @@ export interface TurnHost {
   readonly budget: Budget;
   readonly offer: ToolOffer;
   readonly taskMode: TaskMode;
+  /** Whose the conversation is (its memories are recalled for the owner). */
+  readonly input: Partial<C.AgentGoalInput>;
   /** The model asked for these tool calls. */
   startStep(calls: T.ToolCall[]): void;
   /** The budget is used: the conversation stops, saying `spent`. */
@@ -213,8 +216,18 @@ export class Turn {
   }
 
   private planRequest(): PlanRequest {
-    const { goal, summary, agents, log, offer } = this.convo;
-    return { goal, tools: offer.offered(log), transcript: log.ref(), summary, agents, ...this.screening() };
+    const { goal, summary, agents, log, offer, settings, input } = this.convo;
+    // The owner's memories, where the worker keeps them and the goal reads them (it does unless it says not).
+    const memory = settings.memory && goal.memory?.read !== false;
+    return {
+      goal,
+      tools: offer.offered(log),
+      transcript: log.ref(),
+      summary,
+      agents,
+      ...this.screening(),
+      ...(memory ? { memory: { owner: input.owner ?? LOCAL_OWNER, goalId: goal.id } } : {}),
+    };
   }
 
   private screening(): { screenPrompt?: true } {

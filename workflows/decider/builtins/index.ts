@@ -10,6 +10,7 @@ import { BUILTIN_RUNS, type BuiltinRun, type BuiltinRunContext } from '../../../
 import type { ToolCall, ToolOutcome, ToolSpec } from '../../../core/types';
 import { argsFit, type Builtin, type BuiltinContext } from './builtin';
 import { changeGoal } from './change-goal';
+import { LOCAL_OWNER } from '../../../core/blobs';
 import { completeGoal } from './complete-goal';
 import { listAgents } from './list-agents';
 
@@ -63,10 +64,12 @@ function approvedRun(run: BuiltinRun): Builtin {
 }
 
 /** What of the conversation a builtin run reads to make its activity's input (core/builtin-run.ts). */
-export function builtinRunContext(convo: Pick<BuiltinContext, 'log' | 'offer'>): BuiltinRunContext {
+export function builtinRunContext(convo: Pick<BuiltinContext, 'log' | 'offer' | 'input' | 'goal'>): BuiltinRunContext {
   // Read when a builtin's input asks, not for every call decided.
   return {
     files: convo.log.files,
+    owner: convo.input.owner ?? LOCAL_OWNER,
+    goalId: convo.goal.id,
     get tools() {
       return convo.offer.tools.filter((t) => t.kind !== 'builtin');
     },

@@ -1,0 +1,240 @@
+// The memory store over any Postgres (memory/open-store.ts opens PGlite by default). Every query names the owner:
+// nothing reads or changes another owner's memories unless the caller passes none (an admin). A write carries its
+// key (the conversation and the call), so a Remember retried or replayed finds the row it wrote instead of a second.
+import { randomBytes } from 'node:crypto';
+import { CHARS_PER_TOKEN, type Memory, type MemorySource } from '../core/memory';
+import { UserError } from '../core/user-error';
+import type { Sql } from './migrations';
+
+export interface MemoryLimits {
+  /** MEMORY_MAX_PER_OWNER. */
+  perOwner: number;
+  /** MEMORY_MAX_BYTES: one memory's text and tags. */
+  bytes: number;
+}
+
+export interface NewMemory {
+  owner: string;
+  goalId?: string | null;
+  text: string;
+  tags?: string[];
+  source: MemorySource;
+  /** `<conversation>/<call>` for a Remember: the same key finds the same memory. */
+  key?: string;
+}
+
+interface Row {
+  id: string;
+  owner: string;
+  goal_id: string | null;
+  text: string;
+  tags: string[];
+  source: MemorySource;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+/** `owner`: that owner's memories only; null: every owner's (an admin's view). */
+type Scope = string | null;
+
+export class MemoryStore {
+  constructor(
+    private readonly sql: Sql,
+    readonly limits: MemoryLimits,
+  ) {}
+
+  /** Keeps a memory, or finds the one its key already wrote (`existing`). */
+  async remember(m: NewMemory): Promise<{ memory: Memory; existing: boolean }> {
+    const text = m.text.trim();
+    const tags = [...new Set((m.tags ?? []).map((t) => t.trim()).filter(Boolean))];
+    if (!text) throw new UserError('A memory needs its words.');
+    if (m.key) {
+      const found = await this.sql.query<Row>('SELECT * FROM memories WHERE write_key = $1', [m.key]);
+      if (found.rows[0]) return { memory: memoryOf(found.rows[0]), existing: true };
+    }
+    this.checkSize(text, tags);
+    const { n } = (
+      await this.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM memories WHERE owner = $1', [m.owner])
+    ).rows[0]!;
+    if (n >= this.limits.perOwner)
+      throw new UserError(
+        `${m.owner} has ${n} memories, the most one owner may keep (MEMORY_MAX_PER_OWNER): forget some first.`,
+        'refused',
+      );
+    const inserted = await this.sql.query<Row>(
+      `INSERT INTO memories (id, owner, goal_id, text, tags, source, write_key, search_text)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (write_key) DO NOTHING RETURNING *`,
+      [newId(), m.owner, m.goalId ?? null, text, tags, JSON.stringify(m.source), m.key ?? null, searchText(text, tags)],
+    );
+    if (inserted.rows[0]) return { memory: memoryOf(inserted.rows[0]), existing: false };
+    // Another attempt with the same key got there between our look and our write.
+    const raced = await this.sql.query<Row>('SELECT * FROM memories WHERE write_key = $1', [m.key]);
+    return { memory: memoryOf(raced.rows[0]!), existing: true };
+  }
+
+  /** Why `owner` cannot keep this fact now (its size, their count), or nothing. */
+  async refusal(owner: string, text: string, tags: string[]): Promise<string | null> {
+    try {
+      this.checkSize(text.trim(), tags);
+      await this.checkRoom(owner);
+      return null;
+    } catch (err) {
+      if (err instanceof UserError) return err.message;
+      throw err;
+    }
+  }
+
+  async get(scope: Scope, id: string): Promise<Memory | null> {
+    const rows = await this.sql.query<Row>(
+      'SELECT * FROM memories WHERE id = $1 AND ($2::text IS NULL OR owner = $2)',
+      [id, scope],
+    );
+    return rows.rows[0] ? memoryOf(rows.rows[0]) : null;
+  }
+
+  /** Newest first. */
+  async list(scope: Scope, { limit = 50, offset = 0 } = {}): Promise<Memory[]> {
+    const rows = await this.sql.query<Row>(
+      'SELECT * FROM memories WHERE ($1::text IS NULL OR owner = $1) ORDER BY created_at DESC, id LIMIT $2 OFFSET $3',
+      [scope, limit, offset],
+    );
+    return rows.rows.map(memoryOf);
+  }
+
+  /** Full-text search, best match first. */
+  async search(scope: Scope, query: string, limit = 20): Promise<Memory[]> {
+    const q = tsQuery(query);
+    if (!q) return [];
+    const rows = await this.sql.query<Row>(
+      `SELECT m.* FROM memories m, to_tsquery('english', $2) q
+       WHERE ($1::text IS NULL OR m.owner = $1) AND m.tsv @@ q
+       ORDER BY ts_rank(m.tsv, q) DESC, m.created_at DESC LIMIT $3`,
+      [scope, q, limit],
+    );
+    return rows.rows.map(memoryOf);
+  }
+
+  /**
+   * What a turn is shown: the owner's memories for this agent (and for every agent), those matching `query` first
+   * (best first), then the newest, until `maxTokens` is spent. One query.
+   */
+  async recall(owner: string, goalId: string, query: string, maxTokens: number): Promise<Memory[]> {
+    const rows = await this.sql.query<Row & { hit: boolean }>(
+      `SELECT m.*, (q IS NOT NULL AND m.tsv @@ q) AS hit, COALESCE(ts_rank(m.tsv, q), 0) AS rank
+       FROM memories m LEFT JOIN (SELECT to_tsquery('english', $3) AS q WHERE $3 <> '') t ON true
+       WHERE m.owner = $1 AND (m.goal_id IS NULL OR m.goal_id = $2)
+       ORDER BY hit DESC, rank DESC, m.created_at DESC LIMIT 200`,
+      [owner, goalId, tsQuery(query)],
+    );
+    const shown: Memory[] = [];
+    let left = maxTokens * CHARS_PER_TOKEN;
+    for (const row of rows.rows) {
+      const m = memoryOf(row);
+      const cost = m.text.length + m.id.length + 40;
+      if (cost > left) break;
+      left -= cost;
+      shown.push(m);
+    }
+    return shown;
+  }
+
+  async edit(scope: Scope, id: string, change: { text?: string; tags?: string[] }): Promise<Memory> {
+    const now = await this.get(scope, id);
+    if (!now) throw new UserError(`No memory ${id}.`, 'not_found');
+    const text = change.text?.trim() ?? now.text;
+    const tags = change.tags ?? now.tags;
+    if (!text) throw new UserError('A memory needs its words.');
+    this.checkSize(text, tags);
+    const rows = await this.sql.query<Row>(
+      `UPDATE memories SET text = $2, tags = $3, search_text = $4, updated_at = now() WHERE id = $1 RETURNING *`,
+      [id, text, tags, searchText(text, tags)],
+    );
+    return memoryOf(rows.rows[0]!);
+  }
+
+  /** Whether it was there. Gone from the store and from every later turn. */
+  async forget(scope: Scope, id: string): Promise<boolean> {
+    const rows = await this.sql.query<{ id: string }>(
+      'DELETE FROM memories WHERE id = $1 AND ($2::text IS NULL OR owner = $2) RETURNING id',
+      [id, scope],
+    );
+    return rows.rows.length > 0;
+  }
+
+  /** Every memory of the owner, oldest first: what `import` takes back. */
+  async exportAll(owner: string): Promise<Memory[]> {
+    const rows = await this.sql.query<Row>('SELECT * FROM memories WHERE owner = $1 ORDER BY created_at, id', [owner]);
+    return rows.rows.map(memoryOf);
+  }
+
+  /** Memories exported before, for `owner` (whoever they were for): one the owner has already (its id or its words)
+   * is not added twice; each keeps its id unless another owner's memory has it. How many were added. */
+  async importAll(owner: string, memories: Memory[]): Promise<number> {
+    let added = 0;
+    for (const m of memories) {
+      const tags = m.tags ?? [];
+      this.checkSize(m.text, tags);
+      const held = await this.sql.query<{ owner: string; text: string }>(
+        'SELECT owner, text FROM memories WHERE id = $1 OR (owner = $2 AND text = $3)',
+        [m.id, owner, m.text],
+      );
+      if (held.rows.some((r) => r.owner === owner)) continue;
+      await this.sql.query(
+        `INSERT INTO memories (id, owner, goal_id, text, tags, source, search_text, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [
+          held.rows.length ? newId() : m.id,
+          owner,
+          m.goalId ?? null,
+          m.text,
+          tags,
+          JSON.stringify(m.source ?? { kind: 'import' }),
+          searchText(m.text, tags),
+          m.createdAt,
+          m.updatedAt ?? m.createdAt,
+        ],
+      );
+      added++;
+    }
+    return added;
+  }
+
+  private async checkRoom(owner: string): Promise<void> {
+    const { n } = (
+      await this.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM memories WHERE owner = $1', [owner])
+    ).rows[0]!;
+    if (n >= this.limits.perOwner)
+      throw new UserError(
+        `${owner} has ${n} memories, the most one owner may keep (MEMORY_MAX_PER_OWNER): forget some first.`,
+        'refused',
+      );
+  }
+
+  private checkSize(text: string, tags: string[]): void {
+    const bytes = Buffer.byteLength(text) + Buffer.byteLength(tags.join(' '));
+    if (bytes > this.limits.bytes)
+      throw new UserError(`The memory is ${bytes} bytes; the most is ${this.limits.bytes} (MEMORY_MAX_BYTES).`);
+  }
+}
+
+function memoryOf(r: Row): Memory {
+  return {
+    id: r.id,
+    owner: r.owner,
+    goalId: r.goal_id,
+    text: r.text,
+    tags: r.tags ?? [],
+    source: typeof r.source === 'string' ? JSON.parse(r.source) : r.source,
+    createdAt: new Date(r.created_at).toISOString(),
+    updatedAt: new Date(r.updated_at).toISOString(),
+  };
+}
+
+const newId = () => `mem_${randomBytes(8).toString('hex')}`;
+const searchText = (text: string, tags: string[]) => [text, ...tags].join(' ');
+
+/** The words of free text as an OR query (letters and digits only, so nothing in it is tsquery syntax). */
+export function tsQuery(text: string): string {
+  const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [])].slice(0, 32);
+  return words.join(' | ');
+}

@@ -1,0 +1,53 @@
+// The memory store's schema, as numbered migrations run at open, each once, in order, in one transaction with an
+// advisory lock: a second process opening the store at the same moment waits, then finds them done.
+export const MIGRATIONS: { version: number; sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE memories (
+        id text PRIMARY KEY,
+        owner text NOT NULL,
+        goal_id text,
+        text text NOT NULL,
+        tags text[] NOT NULL DEFAULT '{}',
+        source jsonb NOT NULL,
+        -- <conversation>/<call>: a retried or replayed Remember finds the row its first attempt wrote.
+        write_key text UNIQUE,
+        search_text text NOT NULL,
+        tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', search_text)) STORED,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX memories_owner ON memories (owner, created_at DESC);
+      CREATE INDEX memories_tsv ON memories USING gin (tsv);
+    `,
+  },
+];
+
+/** Any Postgres: the statements it runs, and a transaction. */
+export interface Sql {
+  query<T>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  exec(text: string): Promise<unknown>;
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+}
+
+/** An arbitrary constant: the lock every process takes while it migrates. */
+const MIGRATION_LOCK = 41_042;
+
+export async function migrate(sql: Sql): Promise<number> {
+  return sql.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.exec(
+      'CREATE TABLE IF NOT EXISTS memory_migrations (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const done = new Set(
+      (await tx.query<{ version: number }>('SELECT version FROM memory_migrations')).rows.map((r) => r.version),
+    );
+    for (const m of MIGRATIONS) {
+      if (done.has(m.version)) continue;
+      await tx.exec(m.sql);
+      await tx.query('INSERT INTO memory_migrations (version) VALUES ($1)', [m.version]);
+    }
+    return MIGRATIONS.at(-1)!.version;
+  });
+}

@@ -1,0 +1,64 @@
+// The memory store on PGlite (in its thread, as the worker runs it): a write's key makes it once however often it is
+// sent, even twice at once; every read names its owner; recall puts what matches first and keeps to its budget;
+// migrations run once, and again find nothing to do.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { LazyMemoryStore, readMemorySettings } from '../../memory/open-store';
+import type { MemoryStore } from '../../memory/memory-store';
+import { tsQuery } from '../../memory/memory-store';
+
+describe('the memory store', () => {
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), 'memory-store-')), 'pglite');
+  const lazy = new LazyMemoryStore(readMemorySettings({ MEMORY_DIR: dir, MEMORY_MAX_PER_OWNER: '5' }, tmpdir()));
+  let store: MemoryStore;
+  const source = { kind: 'conversation' as const, conversationId: 'c1', callId: 'k1' };
+
+  beforeAll(async () => {
+    expect(lazy.started).toBe(false);
+    store = await lazy.store();
+    expect(lazy.started).toBe(true);
+  }, 60_000);
+  afterAll(() => lazy.close());
+
+  it('keeps a keyed write once, sent again or twice at once', async () => {
+    const write = () => store.remember({ owner: 'ada', text: 'prefers Fridays off', source, key: 'c1/k1' });
+    const first = await write();
+    const again = await write();
+    const [x, y] = await Promise.all([
+      store.remember({ owner: 'ada', text: 'likes tea', source, key: 'c1/k2' }),
+      store.remember({ owner: 'ada', text: 'likes tea', source, key: 'c1/k2' }),
+    ]);
+    expect([first.existing, again.existing, again.memory.id]).toEqual([false, true, first.memory.id]);
+    expect(x.memory.id).toBe(y.memory.id);
+    expect((await store.list('ada')).map((m) => m.text).sort()).toEqual(['likes tea', 'prefers Fridays off']);
+  });
+
+  it('answers each owner with their own only; no owner is an admin', async () => {
+    await store.remember({ owner: 'bob', text: 'likes Mondays', source: { kind: 'api' } });
+    const [ada] = await store.search('ada', 'friday');
+    expect(ada?.text).toBe('prefers Fridays off');
+    expect(await store.search('bob', 'friday')).toEqual([]);
+    expect(await store.get('bob', ada!.id)).toBeNull();
+    expect(await store.forget('bob', ada!.id)).toBe(false);
+    expect((await store.search(null, 'likes')).map((m) => m.owner).sort()).toEqual(['ada', 'bob']);
+  });
+
+  it('recalls what matches first, then the newest, within its budget, this agent’s and every agent’s', async () => {
+    await store.remember({ owner: 'ada', goalId: 'goal_x', text: 'manager is Grace', source: { kind: 'api' } });
+    const forOther = await store.recall('ada', 'goal_y', 'who is my manager', 500);
+    expect(forOther.map((m) => m.text)).not.toContain('manager is Grace');
+    const forX = await store.recall('ada', 'goal_x', 'who is my manager', 500);
+    expect(forX[0]?.text).toBe('manager is Grace');
+    expect(forX).toHaveLength(3);
+    expect(await store.recall('ada', 'goal_x', 'who is my manager', 20)).toHaveLength(1);
+    expect(tsQuery("what's up? a & b | !c")).toBe('what | up');
+  });
+
+  it('refuses past its limits, naming the setting', async () => {
+    for (let i = 0; i < 2; i++) await store.remember({ owner: 'ada', text: `fact ${i}`, source: { kind: 'api' } });
+    await expect(store.remember({ owner: 'ada', text: 'one too many', source: { kind: 'api' } })).rejects.toThrow(
+      'ada has 5 memories, the most one owner may keep (MEMORY_MAX_PER_OWNER): forget some first.',
+    );
+  });
+});
