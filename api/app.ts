@@ -36,6 +36,7 @@ import * as S from './schemas';
 import { addTriggerRoutes, isTriggerDelivery } from './triggers/trigger-routes';
 import { TriggerFile } from './triggers/trigger-registry';
 import { addScheduleRoutes } from './schedule-routes';
+import { addMemoryRoutes } from './memory-routes';
 import { Schedules } from '../client/schedules';
 import type { ApiSettings } from './api-settings';
 
@@ -363,6 +364,7 @@ export function createApi(deps: ApiDeps): {
   );
   addDeployRoutes(app, new Deployments(agents.client, settings.deployment ?? agents.taskQueue, 'agent API'));
   addRunRoutes(app, { agents, watches: runs, temporalUi, mine });
+  addMemoryRoutes(app, agents);
   addScheduleRoutes(app, new Schedules(agents.client, agents.taskQueue), async () => (await agents.agents()).goalIds);
   if (settings.triggers)
     addTriggerRoutes(app, agents, {

@@ -8,6 +8,9 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 import { AgentClient } from '../../client/agent-client';
+import { ApiKeys } from '../../api/auth';
+import { startApi } from '../../api/server';
+import { createStreamBus } from '../../stream';
 import type { Memory } from '../../core/memory';
 import { recording } from '../../testkit/recording-model';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
@@ -139,5 +142,55 @@ describe('memory across conversations', () => {
     expect(refused.pendingToolCall).toBeNull();
     expect(refused.reply).toBe('Could not keep it: ["The memory is 265 bytes; the most is 200 (MEMORY_MAX_BYTES)."]');
     expect(await memories('fay')).toEqual([]);
+  }, 60_000);
+
+  it("the API: each key its owner's memories only, an admin every owner's; export and import", async () => {
+    const [ADA, BOB, ADMIN] = ['ada-key-0123456789abcdef', 'bob-key-0123456789abcdef', 'admin-key-0123456789abcd'];
+    const bus = createStreamBus();
+    const api = await startApi({
+      agents,
+      bus,
+      defaultGoal: 'goal_hr_pto',
+      settings: {
+        port: 0,
+        host: '127.0.0.1',
+        keys: new ApiKeys([`ada=${ADA}`, `bob=${BOB}`], [ADMIN]),
+        bodyLimitBytes: 64 * 1024,
+        corsOrigins: [],
+      },
+    });
+    const call = async (key: string, method: string, route: string, payload?: unknown) => {
+      const res = await fetch(`${api.url}${route}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, ...(payload ? { 'content-type': 'application/json' } : {}) },
+        ...(payload ? { body: JSON.stringify(payload) } : {}),
+      });
+      return { status: res.status, body: (await res.json()) as { memories?: Memory[]; memory?: Memory } & object };
+    };
+    try {
+      const added = await call(BOB, 'POST', '/api/memories', { text: 'bob takes the 8:15 train', tags: ['commute'] });
+      expect(added).toMatchObject({ status: 201, body: { memory: { owner: 'bob', source: { kind: 'api' } } } });
+      const bobs = added.body.memory!.id;
+      const adas = (await call(ADA, 'GET', '/api/memories')).body.memories!;
+      expect(adas.map((m) => m.owner)).toEqual(adas.map(() => 'ada'));
+      expect(adas.map((m) => m.text)).toContain('prefers Fridays off');
+      expect((await call(ADA, 'GET', `/api/memories/${bobs}`)).status).toBe(404);
+      expect((await call(ADA, 'DELETE', `/api/memories/${bobs}`)).status).toBe(404);
+      expect((await call(ADA, 'PATCH', `/api/memories/${bobs}`, { text: 'mine now' })).status).toBe(404);
+      expect((await call(BOB, 'GET', '/api/memories?q=train')).body.memories!.map((m) => m.id)).toEqual([bobs]);
+      expect((await call(ADA, 'GET', '/api/memories?q=train')).body.memories).toEqual([]);
+      const all = (await call(ADMIN, 'GET', '/api/memories?limit=500')).body.memories!;
+      expect(new Set(all.map((m) => m.owner))).toEqual(new Set(['ada', 'bob', 'erin']));
+      const exported = (await call(BOB, 'GET', '/api/memories/export')).body;
+      expect((await call(ADMIN, 'POST', '/api/memories/import?owner=gus', exported)).body).toEqual({ imported: 1 });
+      expect((await call(ADMIN, 'GET', '/api/memories?owner=gus')).body.memories!.map((m) => m.text)).toEqual([
+        'bob takes the 8:15 train',
+      ]);
+      expect((await call(BOB, 'DELETE', `/api/memories/${bobs}`)).body).toEqual({ deleted: bobs });
+      expect((await call(BOB, 'GET', '/api/memories')).body.memories).toEqual([]);
+    } finally {
+      await api.close();
+      await bus.close();
+    }
   }, 60_000);
 });
