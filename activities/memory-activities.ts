@@ -11,6 +11,7 @@ import type { BuiltinRunActivities } from '../core/builtin-runs';
 import { UserError } from '../core/user-error';
 import type { ToolOutcome } from '../core/types';
 import type { LazyMemoryStore } from '../memory/open-store';
+import { whileHeartbeating } from './heartbeat';
 
 export function createMemoryActivities(
   memory: LazyMemoryStore,
@@ -38,19 +39,22 @@ export function createMemoryActivities(
     },
     async rememberFact({ owner, goalId, fact, tags, callId }): Promise<ToolOutcome> {
       const conversationId = Context.current().info.workflowExecution!.workflowId;
-      return refusedInWords(async () => {
-        const { memory: kept, existing } = await (
-          await memory.store()
-        ).remember({
-          owner,
-          goalId,
-          text: fact,
-          tags,
-          source: { kind: 'conversation', conversationId, callId },
-          key: `${conversationId}/${callId}`,
-        });
-        return { status: 'ok', result: { id: kept.id, kept: kept.text, ...(existing ? { alreadyKept: true } : {}) } };
-      });
+      // Heartbeating: the store's first opening takes seconds, longer than HEARTBEAT_TIMEOUT may be.
+      return whileHeartbeating(() =>
+        refusedInWords(async () => {
+          const { memory: kept, existing } = await (
+            await memory.store()
+          ).remember({
+            owner,
+            goalId,
+            text: fact,
+            tags,
+            source: { kind: 'conversation', conversationId, callId },
+            key: `${conversationId}/${callId}`,
+          });
+          return { status: 'ok', result: { id: kept.id, kept: kept.text, ...(existing ? { alreadyKept: true } : {}) } };
+        }),
+      );
     },
     async forgetFact({ owner, id }): Promise<ToolOutcome> {
       return refusedInWords(async () =>

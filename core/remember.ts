@@ -87,6 +87,8 @@ export const remember = builtinRun({
   spec: REMEMBER_SPEC,
   activity: 'rememberFact',
   options,
+  // A worker lost mid-write is noticed within HEARTBEAT_TIMEOUT, and the write tried again (it is keyed).
+  heartbeats: true,
   patch: 'memory',
   check: check('check the fact'),
   approvalText: 'Keep this about you for later conversations:',

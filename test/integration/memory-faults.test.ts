@@ -1,0 +1,86 @@
+// A Remember whose worker process dies after the write and before Temporal hears of it, with real processes: a real
+// dev server behind a gRPC proxy that holds the activity's completion, worker processes (worker/main.ts) killed with
+// SIGKILL, the memory store PGlite in DATA_DIR. The next worker runs the write again (its attempt 2), finds the memory
+// its key made, and the owner has one memory, not two.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { AgentClient } from '../../client/agent-client';
+import type { Memory } from '../../core/memory';
+import { GrpcProxy } from '../../testkit/grpc-proxy';
+import { startTemporal } from '../../testkit/temporal';
+import { waitUntil } from '../../testkit/wait-until';
+import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
+
+const script = {
+  rules: [
+    { user: '^Greet the user', reply: { text: 'Hello.' } },
+    {
+      user: 'remember that I prefer (\\w+) off',
+      reply: { toolCalls: [{ tool: 'Remember', args: { fact: 'prefers {{1}} off' } }] },
+    },
+    { afterTool: 'Remember', outcome: 'ok', reply: { text: 'Noted: {{result.kept}}.' } },
+  ],
+};
+
+describe('memory faults: the worker killed between the write and its report', () => {
+  let env: TestWorkflowEnvironment;
+  let proxy: GrpcProxy;
+  let baseEnv: Record<string, string>;
+  let agents: AgentClient;
+  const running: WorkerProcess[] = [];
+
+  beforeAll(async () => {
+    env = await startTemporal();
+    proxy = await GrpcProxy.start(env.address);
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'memory-faults-'));
+    writeFileSync(path.join(dataDir, 'script.json'), JSON.stringify(script));
+    baseEnv = {
+      TEMPORAL_ADDRESS: proxy.address,
+      TASK_QUEUE: `memory-faults-${process.pid}`,
+      AGENT_GOAL: 'goal_hr_pto',
+      DATA_DIR: dataDir,
+      LLM_MODEL: `scripted:${path.join(dataDir, 'script.json')}`,
+      VALIDATE_PROMPTS: 'false',
+      SHOW_CONFIRM: 'true',
+      MCP_ENDPOINTS_FILE: path.join(dataDir, 'no-mcp-endpoints.json'),
+    };
+    agents = new AgentClient(env.client, baseEnv.TASK_QUEUE!);
+  });
+  afterEach(() => proxy.release());
+  afterAll(async () => {
+    for (const w of running) await w.kill();
+    await proxy?.close();
+    await env?.teardown();
+  });
+
+  const worker = async () => {
+    const w = await startWorkerProcess(baseEnv);
+    running.push(w);
+    return w;
+  };
+
+  it('killed after the write: the next worker writes again and finds it, one memory', async () => {
+    const first = await worker();
+    const { id } = await agents.start('goal_hr_pto', 'memory-fault-1', 'ada');
+    expect((await agents.say(id, 'remember that I prefer Fridays off')).pendingToolCall?.tool).toBe('Remember');
+    // The write's report is held: the memory is kept on disk and Temporal does not know it.
+    const reported = proxy.hold('RespondActivityTaskCompleted', 'request', (body) => body.includes('rememberFact'));
+    await agents.confirmLater(id, { approve: true });
+    await reported;
+    await first.kill();
+    proxy.release();
+
+    await worker();
+    await waitUntil(async () => (await agents.status(id)).lastReply?.reply === 'Noted: prefers Fridays off.', 60_000);
+    const events = (await env.client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    const write = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'rememberFact')!;
+    const started = events.find(
+      (e) => e.activityTaskStartedEventAttributes?.scheduledEventId?.toString() === write.eventId?.toString(),
+    );
+    expect(started?.activityTaskStartedEventAttributes?.attempt).toBe(2);
+    const { memories } = (await agents.memory({ owner: 'ada', op: 'list' })) as { memories: Memory[] };
+    expect(memories.map((m) => m.text)).toEqual(['prefers Fridays off']);
+  }, 120_000);
+});
