@@ -38,6 +38,7 @@ import { recordHooks } from './record-hooks';
 import { recordBuildMovesForward, recordUpgradeOnNewBuild } from './record-upgrade';
 import { recordA2aDelegate } from './record-a2a';
 import { recordScheduledRun, recordTriggeredRun } from './record-schedules';
+import { recordMemory } from './record-memory';
 import { week } from '../testkit/days';
 
 const OUT = path.join(__dirname, 'histories');
@@ -628,6 +629,7 @@ async function main(): Promise<void> {
     await recordA2aDelegate(env, save, wanted);
     await recordScheduledRun(env, save, wanted);
     await recordTriggeredRun(env, save, wanted);
+    await recordMemory(env, save, wanted);
   } finally {
     await env.teardown();
   }

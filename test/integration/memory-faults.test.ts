@@ -12,8 +12,9 @@ import { GrpcProxy } from '../../testkit/grpc-proxy';
 import { startTemporal } from '../../testkit/temporal';
 import { waitUntil } from '../../testkit/wait-until';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
+import type { ScriptInput } from '../../activities/llm/scripted-model';
 
-const script = {
+const script: ScriptInput = {
   rules: [
     { user: '^Greet the user', reply: { text: 'Hello.' } },
     {
