@@ -6,6 +6,8 @@ import { FailureTypes } from '../core/failure-types';
 import type { MemoryActivities } from '../core/activity-types';
 import type { MemoryAnswer, MemoryRequest } from '../core/memory';
 import type { MemoryCheck } from '../core/remember';
+
+type CheckInput = { owner: string; fact?: string; tags?: string[]; forget?: string };
 import type { MemoryStore } from '../memory/memory-store';
 import type { BuiltinRunActivities } from '../core/builtin-runs';
 import { UserError } from '../core/user-error';
@@ -15,19 +17,22 @@ import { whileHeartbeating } from './heartbeat';
 
 export function createMemoryActivities(
   memory: LazyMemoryStore,
-): Pick<BuiltinRunActivities, 'rememberFact' | 'forgetFact' | 'checkMemoryCall'> & MemoryActivities {
+): Pick<BuiltinRunActivities, 'rememberFact' | 'forgetFact' | 'checkFact' | 'checkForget'> & MemoryActivities {
+  /** Remember's and Forget's check: what the user is shown before approving, or why it cannot run. */
+  async function checkCall({ owner, fact, tags, forget }: CheckInput): Promise<MemoryCheck> {
+    const store = await memory.store();
+    if (forget !== undefined) {
+      const found = await store.get(owner, forget);
+      return found
+        ? { problems: [], shown: [JSON.stringify(found.text)] }
+        : { problems: [`No memory ${forget} of this user.`], shown: [] };
+    }
+    const refused = await store.refusal(owner, fact ?? '', tags ?? []);
+    return refused ? { problems: [refused], shown: [] } : { problems: [], shown: [JSON.stringify(fact)] };
+  }
   return {
-    async checkMemoryCall({ owner, fact, tags, forget }): Promise<MemoryCheck> {
-      const store = await memory.store();
-      if (forget !== undefined) {
-        const found = await store.get(owner, forget);
-        return found
-          ? { problems: [], shown: [JSON.stringify(found.text)] }
-          : { problems: [`No memory ${forget} of this user.`], shown: [] };
-      }
-      const refused = await store.refusal(owner, fact ?? '', tags ?? []);
-      return refused ? { problems: [refused], shown: [] } : { problems: [], shown: [JSON.stringify(fact)] };
-    },
+    checkFact: checkCall,
+    checkForget: checkCall,
     async manageMemory(req): Promise<MemoryAnswer> {
       try {
         return await answer(await memory.store(), req);

@@ -67,9 +67,9 @@ export interface MemoryCheck {
   shown: string[];
 }
 
-const check = (label: string) =>
+const check = <const Activity extends string>(activity: Activity, label: string) =>
   builtinCheck({
-    activity: 'checkMemoryCall',
+    activity,
     options,
     label,
     input: (call, { owner }): { owner: string; fact?: string; tags?: string[]; forget?: string } =>
@@ -90,7 +90,7 @@ export const remember = builtinRun({
   // A worker lost mid-write is noticed within HEARTBEAT_TIMEOUT, and the write tried again (it is keyed).
   heartbeats: true,
   patch: 'memory',
-  check: check('check the fact'),
+  check: check('checkFact', 'check the fact'),
   approvalText: 'Keep this about you for later conversations:',
   input: (call, { owner, goalId }) => ({
     owner,
@@ -106,7 +106,7 @@ export const forget = builtinRun({
   activity: 'forgetFact',
   options,
   patch: 'memory',
-  check: check('find the memory'),
+  check: check('checkForget', 'find the memory'),
   approvalText: 'Forget this kept fact:',
   input: (call, { owner }) => ({ owner, id: String(call.args.id) }),
 });

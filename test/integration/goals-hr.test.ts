@@ -23,6 +23,8 @@ describe('HR goals on a real Temporal server', () => {
       'CurrentPTO',
       'FuturePTOCalc',
       'CompleteGoal',
+      'Remember',
+      'Forget',
     ]);
 
     expect((await say(handle, 'ada@example.com')).reply).toBe('Ada Lovelace has 104 hours (13 days) of PTO.');

@@ -110,7 +110,9 @@ describe('MCP endpoints added to a running system', () => {
     const doc = (await run(['tools', '--markdown'])).out;
     const agents = JSON.parse((await run(['agents', '--json'])).out) as { goalId: string; agentName: string }[];
     for (const a of agents) expect(doc).toContain(`### ${a.agentName} (\`${a.goalId}\`)`);
-    expect(doc).toContain('- tools: `CompleteGoal`, `fx__get_rates`, `fx__convert`, `fx__book_trade`');
+    expect(doc).toContain(
+      '- tools: `CompleteGoal`, `Remember`, `Forget`, `fx__get_rates`, `fx__convert`, `fx__book_trade`',
+    );
     // A tool: its source, approval policy, who uses it, and its arguments from the schema.
     const convert = doc.slice(doc.indexOf('### `fx__convert`'), doc.indexOf('### `fx__get_rates`'));
     expect(convert).toContain('- source: MCP server `fx`, tool `convert`');

@@ -160,8 +160,10 @@ describe('a conversation with an openai-compatible LLM over HTTP, on a real Temp
       expect(systemPrompt(r.body)).toMatch(/^You are "Order status"/);
       expect(r.body.tools?.map((t) => t.function.name).sort()).toEqual([
         'CompleteGoal',
+        'Forget',
         'GetOrder',
         'ListOrders',
+        'Remember',
         'TrackPackage',
       ]);
     }

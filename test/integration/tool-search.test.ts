@@ -108,12 +108,13 @@ describe('SearchTools over a catalog of 504 MCP tools', () => {
       [WANTED, 'ok'],
     ]);
     expect(s.reply.reply).toContain('"ran":"calendar_create_event"');
-    // Searching step: the builtins and SearchTools; the next step adds what was found (5 matches).
-    expect(s.requests.map((r) => r.tools)).toEqual([2, 7, 7]);
+    // Searching step: the builtins (CompleteGoal, Remember, Forget) and SearchTools; the next step adds what was found
+    // (5 matches).
+    expect(s.requests.map((r) => r.tools)).toEqual([4, 9, 9]);
 
     const f = await turn(full);
     expect(f.outcomes.map((m) => m.call.tool)).toEqual([WANTED]);
-    expect(f.requests[0]!.tools).toBe(TOOLBOX_TOOLS.length + 1);
+    expect(f.requests[0]!.tools).toBe(TOOLBOX_TOOLS.length + 3);
     const perStep = (r: { bytes: number }[]) => r.reduce((a, x) => a + x.bytes, 0) / r.length;
     const ratio = perStep(s.requests) / perStep(f.requests);
     expect(ratio).toBeLessThanOrEqual(0.1);

@@ -81,7 +81,9 @@ describe('the builtins that run activities of their own', () => {
       createGoal: { kind: 'draft', label: 'CreateAgent: write the agent' },
       checkToolDraft: { kind: 'draft', label: 'CreateTool: check the draft' },
       createTool: { kind: 'draft', label: 'CreateTool: write the tool' },
+      checkFact: { kind: 'draft', label: 'Remember: check the fact' },
       rememberFact: { kind: 'builtin', tool: 'Remember' },
+      checkForget: { kind: 'draft', label: 'Forget: find the memory' },
       forgetFact: { kind: 'builtin', tool: 'Forget' },
     });
   });
