@@ -9,6 +9,8 @@ export const METRICS = {
   toolCalls: 'agent_tool_calls',
   turns: 'agent_turns',
   turnLatency: 'agent_turn_latency',
+  /** Runs a schedule or a webhook trigger started, by source, name and how they ended. */
+  unattendedRuns: 'agent_unattended_runs',
   mcpEndpointUp: 'agent_mcp_endpoint_up',
   mcpEndpointTools: 'agent_mcp_endpoint_tools',
 } as const;

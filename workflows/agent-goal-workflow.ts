@@ -21,15 +21,15 @@ import { expire, waitLimit } from './decider/waits';
 import { setHandlers } from './handlers';
 import { Listing } from './listing';
 import { performers } from './perform';
-import { notifying } from './outcome';
+import { unattended } from './outcome';
 import { PATCHES, type RunVersions } from './versions';
 
 /** How long a conversation that was routed back to an older build stays before asking again (workflow time). */
 const STAY_MS = 60 * 60 * 1000;
 
 export async function AgentGoalWorkflow(input: AgentGoalInput): Promise<Transcript> {
-  const run = input.run;
-  if (run?.notify) return notifying({ ...input, run: { ...run, notify: run.notify } }, () => converse(input));
+  // A schedule's or a trigger's run is counted when it ends, and its outcome sent where it says (outcome.ts).
+  if (input.run) return unattended(input, input.run, () => converse(input));
   return converse(input);
 }
 

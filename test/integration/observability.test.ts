@@ -16,6 +16,7 @@ import type { Transcript } from '../../core/conversation-types';
 import { history, say, startConversation } from '../helpers/conversation';
 import { startTemporal } from '../../testkit/temporal';
 import { namesIn, scrapedNames } from '../../testkit/promql';
+import { unattendedInput } from '../../client/unattended';
 import { startApi } from '../../api/server';
 import { readApiSettings } from '../../api/api-settings';
 import { AgentClient } from '../../client/agent-client';
@@ -178,6 +179,13 @@ describe('observability: metrics, cost and budgets on a worker process', () => {
     // A turn with a tool call, so every series of ours has samples; an API over the same conversations, asked once.
     const { handle } = await startConversation(env.client, taskQueue, { goalId: 'goal_general' });
     await say(handle, 'note tea');
+    // A run a trigger started (as POST /api/triggers does), counted by trigger and outcome.
+    const run = unattendedInput({
+      goalId: 'goal_general',
+      prompt: 'note tea',
+      run: { source: 'trigger', name: 'observed', approvals: 'deny' },
+    });
+    await env.client.workflow.execute('AgentGoalWorkflow', { taskQueue, workflowId: 'trig-observed.k1', args: [run] });
     const bus = createStreamBus(undefined);
     const agents = new AgentClient(env.client, taskQueue);
     const api = await startApi({

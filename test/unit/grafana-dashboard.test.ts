@@ -57,6 +57,7 @@ describe('the Grafana dashboard', () => {
       'agent_tool_calls_total',
       'agent_turn_latency_bucket',
       'agent_turns_total',
+      'agent_unattended_runs_total',
       'temporal_worker_task_slots_used',
     ]);
     // A broken query is caught: the check can fail.
