@@ -1,5 +1,5 @@
 // The runs schedules and webhook triggers made, read back from Temporal: each is a workflow whose id says who
-// started it (`sched-<schedule>-<time due>`, `trig-<trigger>.<delivery>`), and whose result keeps its outcome (the
+// started it (`sched-<schedule>-<time due>`, `trig-<trigger>.<delivery key>`), and whose result keeps its outcome (the
 // answer's status and words, its cost, whether its `notify` URL got it). Nothing is stored beside the workflows.
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import type { DelegateEnvelope, Transcript, UnattendedRun } from '../core/conversation-types';

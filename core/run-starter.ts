@@ -1,5 +1,5 @@
 // Who started a run nobody typed into: a schedule (Temporal Schedules name its workflow `sched-<name>-<time due>`) or
-// a webhook trigger (`trig-<name>.<delivery>`). Told from the workflow id alone, which every execution of the run
+// a webhook trigger (`trig-<name>.<delivery key>`). Told from the workflow id alone, which every execution of the run
 // keeps, so nothing is stored beside the workflows and the client's run records (client/unattended-runs.ts) agree.
 // Pure, so the run view, the registry's figures, the CLI and the web chat read it alike.
 import type { DelegateEnvelope } from './conversation-types';
