@@ -37,6 +37,9 @@ interface Row {
 /** `owner`: that owner's memories only; null: every owner's (an admin's view). */
 type Scope = string | null;
 
+/** The most rows a recall reads of each kind (matches, newest): more than a turn's budget ever shows. */
+const RECALL_ROWS = 100;
+
 export class MemoryStore {
   constructor(
     private readonly sql: Sql,
@@ -119,16 +122,25 @@ export class MemoryStore {
    * (best first), then the newest, until `maxTokens` is spent. One query.
    */
   async recall(owner: string, goalId: string, query: string, maxTokens: number): Promise<Memory[]> {
-    const rows = await this.sql.query<Row & { hit: boolean }>(
-      `SELECT m.*, (q IS NOT NULL AND m.tsv @@ q) AS hit, COALESCE(ts_rank(m.tsv, q), 0) AS rank
-       FROM memories m LEFT JOIN (SELECT to_tsquery('english', $3) AS q WHERE $3 <> '') t ON true
-       WHERE m.owner = $1 AND (m.goal_id IS NULL OR m.goal_id = $2)
-       ORDER BY hit DESC, rank DESC, m.created_at DESC LIMIT 200`,
-      [owner, goalId, tsQuery(query)],
+    // Two index scans in one statement (the matches by the text index, the newest by the owner's), not a rank of
+    // every row of the owner: recall stays quick as an owner's memories grow.
+    const rows = await this.sql.query<Row>(
+      `SELECT * FROM (
+         (SELECT m.*, 0 AS part, ts_rank(m.tsv, q) AS rank FROM memories m, to_tsquery('english', $3) q
+           WHERE $3 <> '' AND m.owner = $1 AND (m.goal_id IS NULL OR m.goal_id = $2) AND m.tsv @@ q
+           ORDER BY rank DESC, m.created_at DESC LIMIT $4)
+         UNION ALL
+         (SELECT m.*, 1 AS part, 0::real AS rank FROM memories m
+           WHERE m.owner = $1 AND (m.goal_id IS NULL OR m.goal_id = $2) ORDER BY m.created_at DESC LIMIT $4)
+       ) r ORDER BY part, rank DESC, created_at DESC`,
+      [owner, goalId, tsQuery(query), RECALL_ROWS],
     );
+    const seen = new Set<string>();
     const shown: Memory[] = [];
     let left = maxTokens * CHARS_PER_TOKEN;
     for (const row of rows.rows) {
+      if (seen.has(row.id)) continue;
+      seen.add(row.id);
       const m = memoryOf(row);
       const cost = m.text.length + m.id.length + 40;
       if (cost > left) break;
