@@ -106,7 +106,8 @@ export function addScheduleRoutes(
     }),
     async (c) => {
       const { name } = c.req.valid('param');
-      return c.json({ ...(await mine(c, name)), runs: await schedules.runs(name) }, 200);
+      const one = await mine(c, name);
+      return c.json({ ...one, runs: await schedules.runs(name, 10, one) }, 200);
     },
   );
 

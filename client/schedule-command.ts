@@ -69,7 +69,8 @@ export async function scheduleCommand(
       return { human: all.length ? all.map(format).join('\n\n') : 'no schedules', data: all };
     }
     case 'describe': {
-      const one = { ...(await schedules.describe(name!)), runs: await schedules.runs(name!) };
+      const described = await schedules.describe(name!);
+      const one = { ...described, runs: await schedules.runs(name!, 10, described) };
       return { human: [format(one), ...one.runs.map(formatRun)].join('\n'), data: one };
     }
     case 'pause':

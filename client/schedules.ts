@@ -114,9 +114,9 @@ export class Schedules {
   }
 
   /** Its latest runs, newest first, with their outcomes (the answer, its cost, whether `notify` got it); its owner's
-   * only (a name deleted and taken again shows none of the earlier owner's). */
-  async runs(name: string, limit = 10): Promise<UnattendedRunRecord[]> {
-    const { owner } = await this.describe(name);
+   * only (a name deleted and taken again shows none of the earlier owner's). `known`: the schedule as just described. */
+  async runs(name: string, limit = 10, known?: Pick<ScheduleSummary, 'owner'>): Promise<UnattendedRunRecord[]> {
+    const { owner } = known ?? (await this.describe(name));
     return unattendedRuns(this.client, 'schedule', { name, limit, owner: owner ?? null });
   }
 

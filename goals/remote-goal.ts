@@ -20,6 +20,8 @@ export function remoteGoal(agent: AgentSummary): Goal {
     exampleConversation: '',
     tools: [],
     delegates: [agent.goalId],
+    // A relay keeps nothing of the user's and shows the remote agent none of their memories.
+    memory: { read: false, write: 'never' },
   };
 }
 

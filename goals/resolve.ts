@@ -90,7 +90,7 @@ function toolSpecs(
   if (names.includes(CREATE_AGENT)) names.push(CREATE_TOOL);
   const builder = names.includes(CREATE_AGENT) ? createAgentSpec(buildingBlocks(goals, tools, discovery)) : null;
   // Remember and Forget, as the goal's `memory.write` has them asked (or not offered), where the worker keeps memories.
-  const memory = settings.memory && !goal.id.startsWith('a2a:') ? memorySpecs(goal.memory) : [];
+  const memory = settings.memory ? memorySpecs(goal.memory) : [];
   const specs = [...new Set(names)].map((name): ToolSpec => {
     const spec =
       name === ASK_AGENT
