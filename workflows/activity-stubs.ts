@@ -49,7 +49,8 @@ export const { newerBuildRouted } = proxyActivities<DeploymentActivities>({
 /** An unattended run's outcome to its `notify` URL: retried with backoff for a day (the receiver may be down for a
  * while); each attempt carries the run's Idempotency-Key. */
 export const { deliverOutcome } = proxyActivities<OutcomeActivities>({
-  startToCloseTimeout: '30 seconds',
+  // An attempt gives up after 15 s (outcome-activities.ts); one whose worker died is tried again after this.
+  startToCloseTimeout: '20 seconds',
   scheduleToCloseTimeout: '1 day',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes' },
 });

@@ -1,8 +1,11 @@
 // A webhook-triggered run when its worker process dies, with real processes: a real dev server, the API in this
 // process, real worker processes (worker/main.ts, demo data in DATA_DIR) killed with SIGKILL, the scripted model paced
 // so its call is still streaming when the kill comes. The next worker retries the call, the run waits for the owner's
-// approval (`ask`), the sender's retried delivery starts nothing, and the booking is made once.
+// approval (`ask`), the sender's retried delivery starts nothing, and the booking is made once. Killed while the run's
+// outcome is being POSTed, the next worker POSTs it again with the same Idempotency-Key.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -30,6 +33,7 @@ describe('a triggered run survives its worker being killed', () => {
   let agents: AgentClient;
   let dataDir: string;
   let workerEnv: Record<string, string>;
+  let registry: string;
   const running: WorkerProcess[] = [];
 
   beforeAll(async () => {
@@ -37,7 +41,7 @@ describe('a triggered run survives its worker being killed', () => {
     env = await startTemporal();
     dataDir = mkdtempSync(path.join(tmpdir(), 'triggers-faults-'));
     writeFileSync(path.join(dataDir, 'script.json'), JSON.stringify(ptoScript));
-    const registry = path.join(dataDir, 'triggers.json');
+    registry = path.join(dataDir, 'triggers.json');
     const prompt = `book ${week(4)} to ${week(4, 1)} for ada@example.com`;
     const booking = { goal: 'goal_hr_pto', prompt, signature: 'github', secret: '${env:TRIGGERS_FAULTS_SECRET}' };
     writeFileSync(registry, JSON.stringify({ triggers: { booking: { ...booking, approvals: 'ask', owner: 'ops' } } }));
@@ -114,5 +118,46 @@ describe('a triggered run survives its worker being killed', () => {
     expect((await unattendedRuns(env.client, 'trigger', { name: 'booking' })).map((r) => r.conversationId)).toEqual([
       id,
     ]);
+  }, 90_000);
+
+  it('killed while the outcome is being delivered: the next worker delivers it again, with the same key', async () => {
+    for (const w of running.splice(0)) await w.kill();
+    const keys: string[] = [];
+    let arrived!: () => void;
+    const firstPost = new Promise<void>((resolve) => (arrived = resolve));
+    let unanswered: http.ServerResponse | undefined;
+    // The first POST is received and never answered: its worker dies before it hears back.
+    const receiver = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        keys.push(String(req.headers['idempotency-key']));
+        if (keys.length > 1) return void res.writeHead(204).end();
+        unanswered = res;
+        arrived();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/outcomes`;
+    try {
+      const secret = '${env:TRIGGERS_FAULTS_SECRET}';
+      const notified = { goal: 'goal_hr_pto', prompt: 'balance for ada@example.com', signature: 'github', secret };
+      writeFileSync(registry, JSON.stringify({ triggers: { notified: { ...notified, notify: url } } }));
+      const first = await worker();
+      const sent = await sendDelivery(api.url, 'notified', 'github', SECRET, '{"n":1}', {
+        headers: { 'x-github-delivery': 'notify-1' },
+      });
+      expect(sent.status).toBe(202);
+      await firstPost;
+      await first.kill();
+      await worker();
+      const handle = env.client.workflow.getHandle(sent.body.conversationId as string);
+      const done = (await handle.result()) as Transcript;
+      expect(done.delivery).toEqual({ url, delivered: true });
+      const { runId } = await handle.describe();
+      expect(keys).toEqual([`${handle.workflowId}/${runId}`, `${handle.workflowId}/${runId}`]);
+    } finally {
+      unanswered?.destroy();
+      receiver.close();
+    }
   }, 90_000);
 });
