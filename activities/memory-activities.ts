@@ -62,11 +62,12 @@ export function createMemoryActivities(
       );
     },
     async forgetFact({ owner, id }): Promise<ToolOutcome> {
-      return refusedInWords(async () =>
-        (await (await memory.store()).forget(owner, id))
-          ? { status: 'ok', result: { forgotten: id } }
-          : { status: 'tool_error', error: `No memory ${id} of this user.` },
-      );
+      // Its check found the memory before the user approved: gone now, it was this call's earlier attempt (or the
+      // owner) that removed it, so a retry answers as the first attempt did.
+      return refusedInWords(async () => {
+        const removed = await (await memory.store()).forget(owner, id);
+        return { status: 'ok', result: { forgotten: id, ...(removed ? {} : { alreadyGone: true }) } };
+      });
     },
   };
 }

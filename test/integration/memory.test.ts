@@ -27,6 +27,8 @@ const script: ScriptInput = {
     { afterTool: 'Remember', outcome: 'rejected', reply: { text: 'Not kept.' } },
     { afterTool: 'Remember', outcome: 'invalid_input', reply: { text: 'Could not keep it: {{outcome.problems}}' } },
     { user: 'what do you know', reply: { text: 'Here is what I know.' } },
+    { user: 'forget (mem_[0-9a-f]+)', reply: { toolCalls: [{ tool: 'Forget', args: { id: '{{1}}' } }] } },
+    { afterTool: 'Forget', outcome: 'ok', reply: { text: 'Forgotten {{result.forgotten}}.' } },
   ],
 };
 
@@ -129,6 +131,18 @@ describe('memory across conversations', () => {
     expect((await cli('delete', memory.id, '--owner', 'carol')).out).toBe(`memory ${memory.id} deleted\n`);
     await agents.say(talk, 'what do you know about my manager now?');
     expect(lastSystem()).not.toContain('Ada Lovelace');
+  }, 60_000);
+
+  it('Forget: shown what it drops, approved, gone from the store', async () => {
+    const { memory } = (await agents.memory({ owner: 'hal', op: 'add', text: 'drives a red car', via: 'api' })) as {
+      memory: Memory;
+    };
+    const id = await open('hal');
+    const asked = await agents.say(id, `forget ${memory.id}`);
+    expect(asked.pendingToolCall).toMatchObject({ tool: 'Forget' });
+    expect(asked.pendingToolCall?.description).toContain('"drives a red car"');
+    expect((await agents.confirm(id, { approve: true })).reply).toBe(`Forgotten ${memory.id}.`);
+    expect(await memories('hal')).toEqual([]);
   }, 60_000);
 
   it('limits are refused in words naming the setting, to the API and to the model', async () => {
