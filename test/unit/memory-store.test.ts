@@ -1,25 +1,36 @@
-// The memory store on PGlite (in its thread, as the worker runs it): a write's key makes it once however often it is
-// sent, even twice at once; every read names its owner; recall puts what matches first and keeps to its budget;
-// migrations run once, and again find nothing to do.
+// The memory store on PGlite (in its thread, as the worker runs it) and on a real PostgreSQL server (DATABASE_URL), the
+// same tests for both: a write's key makes it once however often it is sent, even twice at once; every read names its
+// owner; recall puts what matches first and keeps to its budget; migrations run once, and again find nothing to do.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LazyMemoryStore, readMemorySettings } from '../../memory/open-store';
 import type { MemoryStore } from '../../memory/memory-store';
 import { tsQuery } from '../../memory/memory-store';
+import { startPostgres, type RunningPostgres } from '../../testkit/postgres-server';
 
-describe('the memory store', () => {
+describe.each(['PGlite', 'PostgreSQL'])('the memory store on %s', (database) => {
   const dir = path.join(mkdtempSync(path.join(tmpdir(), 'memory-store-')), 'pglite');
-  const lazy = new LazyMemoryStore(readMemorySettings({ MEMORY_DIR: dir, MEMORY_MAX_PER_OWNER: '5' }, tmpdir()));
+  let server: RunningPostgres | undefined;
+  let lazy: LazyMemoryStore;
   let store: MemoryStore;
   const source = { kind: 'conversation' as const, conversationId: 'c1', callId: 'k1' };
 
   beforeAll(async () => {
-    expect(lazy.started).toBe(false);
+    const env: NodeJS.ProcessEnv = { MEMORY_DIR: dir, MEMORY_MAX_PER_OWNER: '5' };
+    if (database === 'PostgreSQL') {
+      server = await startPostgres();
+      env.DATABASE_URL = server.url;
+    }
+    lazy = new LazyMemoryStore(readMemorySettings(env, tmpdir()));
+    expect(lazy.started).toBe(database === 'PostgreSQL');
     store = await lazy.store();
     expect(lazy.started).toBe(true);
   }, 60_000);
-  afterAll(() => lazy.close());
+  afterAll(async () => {
+    await lazy?.close();
+    await server?.stop();
+  });
 
   it('keeps a keyed write once, sent again or twice at once', async () => {
     const write = () => store.remember({ owner: 'ada', text: 'prefers Fridays off', source, key: 'c1/k1' });
