@@ -33,6 +33,9 @@ const MemorySchema = z
     updatedAt: z.string(),
   })
   .openapi('Memory');
+const MemoryUseSchema = z
+  .object({ conversationId: z.string(), goalId: z.string(), firstAt: z.string(), lastAt: z.string() })
+  .openapi('MemoryUse');
 const NewMemory = z
   .strictObject({ text: z.string().min(1), tags: z.array(z.string()).optional(), goalId: z.string().optional() })
   .openapi('NewMemory');
@@ -111,9 +114,12 @@ export function addMemoryRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient): 
     createRoute({
       method: 'get',
       path: '/api/memories/{id}',
-      summary: 'One memory',
+      summary: 'One memory, and the conversations whose turns were shown it (latest first)',
       request: { params: Id },
-      responses: { 200: json(z.object({ memory: MemorySchema }), 'The memory'), ...errors },
+      responses: {
+        200: json(z.object({ memory: MemorySchema, uses: z.array(MemoryUseSchema) }), 'The memory'),
+        ...errors,
+      },
     }),
     async (c) =>
       c.json((await ask({ owner: scope(c, undefined), op: 'show', id: c.req.valid('param').id })) as never, 200),

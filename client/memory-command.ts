@@ -82,7 +82,11 @@ export async function memoryCommand(
     if (op === 'export') return { human: JSON.stringify(answer, null, 2), data: answer };
     return { human: answer.memories.map(line).join('\n') || 'no memories', data: answer };
   }
-  if ('memory' in answer) return { human: line(answer.memory), data: answer };
+  if ('memory' in answer) {
+    const uses =
+      'uses' in answer ? answer.uses.map((u) => `  used by ${u.conversationId} (${u.goalId}), last ${u.lastAt}`) : [];
+    return { human: [line(answer.memory), ...uses].join('\n'), data: answer };
+  }
   if ('deleted' in answer) return { human: `memory ${answer.deleted} deleted`, data: answer };
   return { human: `${answer.imported} memories imported`, data: answer };
 }

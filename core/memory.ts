@@ -27,6 +27,14 @@ export interface GoalMemory {
   write?: 'ask' | 'auto' | 'never';
 }
 
+/** A conversation whose turns were shown a memory: when first and last. */
+export interface MemoryUse {
+  conversationId: string;
+  goalId: string;
+  firstAt: string;
+  lastAt: string;
+}
+
 /** What the planning activity is asked to recall for: whose memories, for which agent. */
 export interface RecallFor {
   owner: string;
@@ -64,4 +72,9 @@ export type MemoryRequest = { owner: string | null } & (
   | { op: 'import'; memories: Memory[] }
 );
 
-export type MemoryAnswer = { memories: Memory[] } | { memory: Memory } | { deleted: string } | { imported: number };
+export type MemoryAnswer =
+  | { memories: Memory[] }
+  | { memory: Memory }
+  | { memory: Memory; uses: MemoryUse[] }
+  | { deleted: string }
+  | { imported: number };

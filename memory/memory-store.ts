@@ -2,7 +2,7 @@
 // nothing reads or changes another owner's memories unless the caller passes none (an admin). A write carries its
 // key (the conversation and the call), so a Remember retried or replayed finds the row it wrote instead of a second.
 import { randomBytes } from 'node:crypto';
-import { CHARS_PER_TOKEN, type Memory, type MemorySource } from '../core/memory';
+import { CHARS_PER_TOKEN, type Memory, type MemorySource, type MemoryUse } from '../core/memory';
 import { UserError } from '../core/user-error';
 import type { Sql } from './migrations';
 
@@ -56,14 +56,7 @@ export class MemoryStore {
       if (found.rows[0]) return { memory: memoryOf(found.rows[0]), existing: true };
     }
     this.checkSize(text, tags);
-    const { n } = (
-      await this.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM memories WHERE owner = $1', [m.owner])
-    ).rows[0]!;
-    if (n >= this.limits.perOwner)
-      throw new UserError(
-        `${m.owner} has ${n} memories, the most one owner may keep (MEMORY_MAX_PER_OWNER): forget some first.`,
-        'refused',
-      );
+    await this.checkRoom(m.owner);
     const inserted = await this.sql.query<Row>(
       `INSERT INTO memories (id, owner, goal_id, text, tags, source, write_key, search_text)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (write_key) DO NOTHING RETURNING *`,
@@ -148,6 +141,31 @@ export class MemoryStore {
       shown.push(m);
     }
     return shown;
+  }
+
+  /** Notes that a turn of `conversationId` was shown these memories (one already gone is skipped). */
+  async used(ids: string[], conversationId: string, goalId: string): Promise<void> {
+    if (!ids.length) return;
+    await this.sql.query(
+      `INSERT INTO memory_uses (memory_id, conversation_id, goal_id)
+       SELECT m.id, $2, $3 FROM memories m WHERE m.id = ANY($1::text[])
+       ON CONFLICT (memory_id, conversation_id) DO UPDATE SET last_at = now()`,
+      [ids, conversationId, goalId],
+    );
+  }
+
+  /** The conversations whose turns were shown memory `id`, latest first (at most 50). */
+  async uses(id: string): Promise<MemoryUse[]> {
+    const rows = await this.sql.query<{ conversation_id: string; goal_id: string; first_at: Date; last_at: Date }>(
+      'SELECT * FROM memory_uses WHERE memory_id = $1 ORDER BY last_at DESC, conversation_id LIMIT 50',
+      [id],
+    );
+    return rows.rows.map((r) => ({
+      conversationId: r.conversation_id,
+      goalId: r.goal_id,
+      firstAt: new Date(r.first_at).toISOString(),
+      lastAt: new Date(r.last_at).toISOString(),
+    }));
   }
 
   async edit(scope: Scope, id: string, change: { text?: string; tags?: string[] }): Promise<Memory> {

@@ -22,6 +22,20 @@ export const MIGRATIONS: { version: number; sql: string }[] = [
       CREATE INDEX memories_tsv ON memories USING gin (tsv);
     `,
   },
+  {
+    version: 2,
+    sql: `
+      -- Which conversations' turns were shown a memory (the Memory page's "used by"); gone with the memory.
+      CREATE TABLE memory_uses (
+        memory_id text NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+        conversation_id text NOT NULL,
+        goal_id text NOT NULL,
+        first_at timestamptz NOT NULL DEFAULT now(),
+        last_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (memory_id, conversation_id)
+      );
+    `,
+  },
 ];
 
 /** Any Postgres: the statements it runs, and a transaction. */

@@ -43,7 +43,8 @@ import { observeLlmCall, recordLlmUsage, type LlmCall } from '../call-telemetry'
 import { hookReply, type PromptScreening } from '../../core/hooks';
 import type { HookRunner } from '../hooks/hook-runner';
 import { afterModelCall, beforeModelCall, heldForHooks, promptOf, screenPrompt } from '../hooks/model-hooks';
-import { recallBlock, type Memory, type RecallFor } from '../../core/memory';
+import { recallBlock } from '../../core/memory';
+import { recaller } from './recall';
 import type { LazyMemoryStore } from '../../memory/open-store';
 
 export interface LlmDeps {
@@ -91,6 +92,7 @@ export function createLlmActivities({
   memory,
 }: LlmDeps): LlmActivities {
   const transcripts = new TranscriptCache();
+  const recall = recaller(memory);
   const goalModels = new Map<string, ResolvedModel>();
   /** The fallback the workflow chose, else the goal's own model when it names one (created once), else the worker's. */
   function modelFor(goal: Goal, choice?: ModelChoice): { model: LanguageModel; provider: string; name: string } {
@@ -248,12 +250,6 @@ export function createLlmActivities({
       shown.discard();
       throw err;
     }
-  }
-
-  /** The owner's memories for the turn: none where no memory was ever kept (the store is not opened for that). */
-  async function recall(wanted: RecallFor, prompt: string): Promise<Memory[]> {
-    if (!memory?.store.started) return [];
-    return (await memory.store.store()).recall(wanted.owner, wanted.goalId, prompt, memory.recallTokens);
   }
 
   /** Whether `prompt` fits the goal, given the exchanges before it. */
