@@ -1,7 +1,9 @@
 // A Remember whose worker process dies after the write and before Temporal hears of it, with real processes: a real
 // dev server behind a gRPC proxy that holds the activity's completion, worker processes (worker/main.ts) killed with
-// SIGKILL, the memory store PGlite in DATA_DIR. The next worker runs the write again (its attempt 2), finds the memory
-// its key made, and the owner has one memory, not two.
+// SIGKILL. With the store PGlite in DATA_DIR, the next worker runs the write again (its attempt 2), finds the memory
+// its key made, and the owner has one memory, not two. With two workers sharing one PostgreSQL server (DATABASE_URL)
+// and opening its fresh database at once, conversations' writes spread over both, and the one whose worker dies is
+// written again by the other: every fact once.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +14,7 @@ import { GrpcProxy } from '../../testkit/grpc-proxy';
 import { startTemporal } from '../../testkit/temporal';
 import { waitUntil } from '../../testkit/wait-until';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
+import { startPostgres } from '../../testkit/postgres-server';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 
 const script: ScriptInput = {
@@ -56,8 +59,8 @@ describe('memory faults: the worker killed between the write and its report', ()
     await env?.teardown();
   });
 
-  const worker = async () => {
-    const w = await startWorkerProcess(baseEnv);
+  const worker = async (more: Record<string, string> = {}) => {
+    const w = await startWorkerProcess({ ...baseEnv, ...more });
     running.push(w);
     return w;
   };
@@ -83,5 +86,52 @@ describe('memory faults: the worker killed between the write and its report', ()
     expect(started?.activityTaskStartedEventAttributes?.attempt).toBe(2);
     const { memories } = (await agents.memory({ owner: 'ada', op: 'list' })) as { memories: Memory[] };
     expect(memories.map((m) => m.text)).toEqual(['prefers Fridays off']);
+  }, 120_000);
+
+  it("two workers on one PostgreSQL: every write once, the dying worker's written again by the other", async () => {
+    const postgres = await startPostgres();
+    try {
+      const shared = { DATABASE_URL: await postgres.database('memories'), TASK_QUEUE: `${baseEnv.TASK_QUEUE}-pg` };
+      const pair = await Promise.all([worker(shared), worker(shared)]);
+      const two = new AgentClient(env.client, shared.TASK_QUEUE);
+      const days = ['Mondays', 'Tuesdays', 'Wednesdays', 'Thursdays', 'Fridays', 'Saturdays'];
+      const ids = await Promise.all(
+        days.map(async (_, i) => (await two.start('goal_hr_pto', `mem-pg-${i}`, 'ada')).id),
+      );
+      await Promise.all(ids.map((id, i) => two.say(id, `remember that I prefer ${days[i]} off`)));
+      // The first write's report is held; the worker that sent it dies with it (its pid is the report's identity).
+      let held: string | undefined;
+      const reported = proxy.hold('RespondActivityTaskCompleted', 'request', (body) => {
+        if (held || !body.includes('rememberFact')) return false;
+        held = body.toString('latin1');
+        return true;
+      });
+      await Promise.all(ids.map((id) => two.confirmLater(id, { approve: true })));
+      await reported;
+      const dying = pair.find((w) => held!.includes(`${w.child.pid}@`))!;
+      expect(dying).toBeDefined();
+      await dying.kill();
+      proxy.release();
+
+      await waitUntil(async () => {
+        const replies = await Promise.all(ids.map(async (id) => (await two.status(id)).lastReply?.reply));
+        return replies.every((r, i) => r === `Noted: prefers ${days[i]} off.`);
+      }, 60_000);
+      const { memories } = (await two.memory({ owner: 'ada', op: 'list', limit: 100 })) as { memories: Memory[] };
+      expect(memories.map((m) => m.text).sort()).toEqual(days.map((d) => `prefers ${d} off`).sort());
+      // The write whose report was lost (its task token names its conversation) ran again, attempt 2, on the other
+      // worker, and found what it had kept.
+      const lost = /mem-pg-\d/.exec(held!)![0];
+      const events = (await env.client.workflow.getHandle(lost).fetchHistory()).events ?? [];
+      const write = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'rememberFact')!;
+      const started = events.find(
+        (e) => e.activityTaskStartedEventAttributes?.scheduledEventId?.toString() === write.eventId?.toString(),
+      )?.activityTaskStartedEventAttributes;
+      const survivor = pair.find((w) => w !== dying)!;
+      expect(started?.attempt).toBe(2);
+      expect(started?.identity).toMatch(new RegExp(`^${survivor.child.pid}@`));
+    } finally {
+      await postgres.stop();
+    }
   }, 120_000);
 });

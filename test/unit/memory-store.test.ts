@@ -8,6 +8,8 @@ import { LazyMemoryStore, readMemorySettings } from '../../memory/open-store';
 import type { MemoryStore } from '../../memory/memory-store';
 import { tsQuery } from '../../memory/memory-store';
 import { startPostgres, type RunningPostgres } from '../../testkit/postgres-server';
+import { PostgresSql } from '../../memory/postgres';
+import { MIGRATIONS } from '../../memory/migrations';
 
 describe.each(['PGlite', 'PostgreSQL'])('the memory store on %s', (database) => {
   const dir = path.join(mkdtempSync(path.join(tmpdir(), 'memory-store-')), 'pglite');
@@ -70,6 +72,57 @@ describe.each(['PGlite', 'PostgreSQL'])('the memory store on %s', (database) => 
     for (let i = 0; i < 2; i++) await store.remember({ owner: 'ada', text: `fact ${i}`, source: { kind: 'api' } });
     await expect(store.remember({ owner: 'ada', text: 'one too many', source: { kind: 'api' } })).rejects.toThrow(
       'ada has 5 memories, the most one owner may keep (MEMORY_MAX_PER_OWNER): forget some first.',
+    );
+  });
+});
+
+describe('the memory store on PostgreSQL, opened by several at once', () => {
+  let server: RunningPostgres;
+  beforeAll(async () => {
+    server = await startPostgres();
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  it('migrates a fresh database once while four open it together, and all four work', async () => {
+    const url = await server.database('fresh');
+    const stores = [1, 2, 3, 4].map(() => new LazyMemoryStore(readMemorySettings({ DATABASE_URL: url }, tmpdir())));
+    try {
+      const opened = await Promise.all(stores.map((s) => s.store()));
+      await Promise.all(
+        opened.map((s, i) => s.remember({ owner: 'ada', text: `fact ${i}`, source: { kind: 'api' }, key: `k${i}` })),
+      );
+      expect((await opened[0]!.list('ada')).map((m) => m.text).sort()).toEqual([
+        'fact 0',
+        'fact 1',
+        'fact 2',
+        'fact 3',
+      ]);
+      const sql = new PostgresSql(url);
+      const applied = await sql.query<{ version: number }>('SELECT version FROM memory_migrations');
+      await sql.close();
+      expect(applied.rows.map((r) => r.version).sort()).toEqual(MIGRATIONS.map((m) => m.version));
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+
+  it('a database that cannot be reached: refused in words naming where, and tried again by the next call', async () => {
+    const down = new LazyMemoryStore(
+      readMemorySettings({ DATABASE_URL: 'postgres://ada:secret@127.0.0.1:1/x' }, tmpdir()),
+    );
+    await expect(down.store()).rejects.toThrow(
+      /^The memory store at postgres:\/\/ada:\*\*\*@127\.0\.0\.1:1\/x could not be opened: .*ECONNREFUSED/,
+    );
+    // Not there yet, then made: the failed opening is not kept.
+    const later = new LazyMemoryStore(
+      readMemorySettings({ DATABASE_URL: server.url.replace(/postgres$/, 'later') }, tmpdir()),
+    );
+    await expect(later.store()).rejects.toThrow(/database "later" does not exist/);
+    await server.database('later');
+    await expect((await later.store()).list('ada')).resolves.toEqual([]);
+    await later.close();
+    expect(() => readMemorySettings({ DATABASE_URL: 'mysql://x' }, tmpdir())).toThrow(
+      'DATABASE_URL must be a postgres:// or postgresql:// URL, got "mysql://x"',
     );
   });
 });
