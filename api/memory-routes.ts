@@ -21,7 +21,7 @@ const ListQuery = OwnerQuery.extend({
   limit: z.coerce.number().int().min(1).max(500).optional(),
   offset: z.coerce.number().int().min(0).optional(),
 });
-const MemorySchema = z
+export const MemorySchema = z
   .object({
     id: z.string(),
     owner: z.string(),
@@ -33,7 +33,7 @@ const MemorySchema = z
     updatedAt: z.string(),
   })
   .openapi('Memory');
-const MemoryUseSchema = z
+export const MemoryUseSchema = z
   .object({ conversationId: z.string(), goalId: z.string(), firstAt: z.string(), lastAt: z.string() })
   .openapi('MemoryUse');
 const NewMemory = z

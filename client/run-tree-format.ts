@@ -1,8 +1,17 @@
 // `agent run <id>`: the run view in a terminal. The same words and figures as the web chat's (core/run-format.ts):
-// each turn with its steps (status, facts, detail, why a retried attempt failed), delegates indented under their
-// AskAgent step with their own turns, totals per turn and per branch.
+// each turn with its steps (status, facts, detail, the memories a model call was shown, why a retried attempt
+// failed), delegates indented under their AskAgent step with their own turns, totals per turn and per branch.
 import type { RunBranch, RunStep, RunTurn, RunView } from '../core/run-view';
-import { branchTimes, KIND_TEXT, STATUS_TEXT, stepParts, totalsParts, turnTimes, turnTitle } from '../core/run-format';
+import {
+  branchTimes,
+  KIND_TEXT,
+  recalledText,
+  STATUS_TEXT,
+  stepParts,
+  totalsParts,
+  turnTimes,
+  turnTitle,
+} from '../core/run-format';
 import { startedByText } from '../core/run-starter';
 
 const INDENT = '    ';
@@ -44,6 +53,7 @@ function stepLines(step: RunStep, pad: string, now: number): string[] {
     `${pad}${KIND_TEXT[step.kind].padEnd(8)} ${step.label} · ${status(step.status)}${facts.length ? ` · ${facts.join(' · ')}` : ''}`,
   ];
   if (step.detail && !step.branch) lines.push(`${pad}${' '.repeat(9)}${step.detail}`);
+  if (step.memories?.length) lines.push(`${pad}${' '.repeat(9)}${recalledText(step.memories)}`);
   if (step.lastFailure) lines.push(`${pad}${' '.repeat(9)}attempt ${step.attempt ?? 2} after: ${step.lastFailure}`);
   if (step.branch) {
     const b = step.branch;

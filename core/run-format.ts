@@ -99,6 +99,16 @@ export function stepParts(step: RunStep, now: number): string[] {
   ];
 }
 
+/** What a model step was shown of the owner's memories: `recalled 2 memories` (the ids follow, each a link on the page). */
+export function recalledHead(count: number): string {
+  return `recalled ${NUMBER.format(count)} ${count === 1 ? 'memory' : 'memories'}`;
+}
+
+/** The same with the ids, as a terminal prints it: `recalled 2 memories: mem_…, mem_…`. */
+export function recalledText(ids: string[]): string {
+  return `${recalledHead(ids.length)}: ${ids.join(', ')}`;
+}
+
 /** `provider:model` as configured, a scripted model's file by its name only (`scripted:/tmp/x/script.json`). */
 export function modelName(model: string): string {
   const m = /^([\w-]+):(\/.*)$/.exec(model);

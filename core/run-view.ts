@@ -34,6 +34,8 @@ export interface RunStep {
   usage?: Usage;
   /** The model that answered (from workers that say it). */
   model?: string;
+  /** A model step's: the ids of the memories its call was shown (recalled before planning), when it was shown any. */
+  memories?: string[];
   /** A tool step's MCP server or HTTP API; a made tool's version. */
   endpoint?: string;
   madeVersion?: number;

@@ -1,6 +1,7 @@
 // The shell: header, the key prompt, and the page the URL names — #/ (start or pick a conversation),
 // #/c/<id> (a conversation; a reload resumes it), #/agents, #/tools, #/endpoints (the registry, with usage),
-// #/made-tools, #/schedules (scheduled runs and webhook triggers).
+// #/made-tools, #/schedules (scheduled runs and webhook triggers), #/memories (what the agents keep for you) and
+// #/memories/<id> (one memory, and the conversations that were shown it).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, apiKey, messageOf, onUnauthorized, type AgentsDescription, type ConversationState } from './api';
 import { Chat } from './Chat';
@@ -8,13 +9,15 @@ import { ConversationList } from './ConversationList';
 import { Agents } from './Agents';
 import { Endpoints } from './Endpoints';
 import { MadeTools } from './MadeTools';
+import { Memories } from './Memories';
+import { MemoryPage } from './MemoryPage';
 import { Picker } from './Picker';
 import { Schedules } from './Schedules';
 import { Tools } from './Tools';
 
-const PAGES = ['agents', 'tools', 'endpoints', 'made-tools', 'schedules'] as const;
+const PAGES = ['agents', 'tools', 'endpoints', 'made-tools', 'schedules', 'memories'] as const;
 type Page = (typeof PAGES)[number];
-type Route = { page: 'home' } | { page: 'chat'; id: string } | { page: Page };
+type Route = { page: 'home' } | { page: 'chat'; id: string } | { page: 'memory'; id: string } | { page: Page };
 
 const PAGE_TITLES: Record<Page, string> = {
   agents: 'Agents',
@@ -22,11 +25,14 @@ const PAGE_TITLES: Record<Page, string> = {
   endpoints: 'Endpoints',
   'made-tools': 'Made tools',
   schedules: 'Schedules',
+  memories: 'Memories',
 };
 
 function routeOf(hash: string): Route {
   const chat = /^#\/c\/(.+)$/.exec(hash);
   if (chat) return { page: 'chat', id: decodeURIComponent(chat[1]!) };
+  const memory = /^#\/memories\/(.+)$/.exec(hash);
+  if (memory) return { page: 'memory', id: decodeURIComponent(memory[1]!) };
   const page = PAGES.find((p) => hash === `#/${p}`);
   return page ? { page } : { page: 'home' };
 }
@@ -60,7 +66,7 @@ export function App() {
   useEffect(() => {
     document.title = [
       currentAgent,
-      route.page in PAGE_TITLES ? PAGE_TITLES[route.page as Page] : null,
+      route.page === 'memory' ? 'Memory' : route.page in PAGE_TITLES ? PAGE_TITLES[route.page as Page] : null,
       'Agent orchestrator',
     ]
       .filter(Boolean)
@@ -97,7 +103,7 @@ export function App() {
             New
           </a>
           {PAGES.map((p) => (
-            <a key={p} href={`#/${p}`} data-testid={`${p}-link`} aria-current={route.page === p ? 'page' : undefined}>
+            <a key={p} href={`#/${p}`} data-testid={`${p}-link`} aria-current={current(route, p) ? 'page' : undefined}>
               {PAGE_TITLES[p]}
             </a>
           ))}
@@ -134,6 +140,10 @@ export function App() {
             <MadeTools />
           ) : route.page === 'schedules' ? (
             <Schedules agents={agents} agentName={agentName} />
+          ) : route.page === 'memories' ? (
+            <Memories agentName={agentName} />
+          ) : route.page === 'memory' ? (
+            <MemoryPage key={route.id} id={route.id} agentName={agentName} />
           ) : (
             <Picker agents={agents} loadError={agentsError} onRetry={loadAgents} />
           )}
@@ -141,6 +151,11 @@ export function App() {
       </div>
     </>
   );
+}
+
+/** The navigation's page for a route: a memory's own page is under Memories. */
+function current(route: Route, page: Page): boolean {
+  return route.page === page || (route.page === 'memory' && page === 'memories');
 }
 
 function KeyPrompt({ refused, onSave }: { refused: boolean; onSave(key: string): void }) {

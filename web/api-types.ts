@@ -16,6 +16,7 @@ import type {
   UnattendedApprovals,
 } from '../core/conversation-types';
 import type { RunStarter, StarterStats } from '../core/run-starter';
+import type { Memory, MemorySource, MemoryUse } from '../core/memory';
 
 export type {
   AgentListing,
@@ -42,6 +43,9 @@ export type {
   RunStarter,
   StarterStats,
   UnattendedApprovals,
+  Memory,
+  MemorySource,
+  MemoryUse,
 };
 
 /** GET /api/conversations/{id}. */
@@ -120,4 +124,11 @@ export interface TriggerList {
   }[];
   /** The registry file could not be read: why. */
   error?: string;
+}
+
+/** GET /api/memories/{id}: the memory, and the conversations whose turns were shown it, latest first (a worker from
+ * before it kept them answers without `uses`). */
+export interface MemoryDetail {
+  memory: Memory;
+  uses?: MemoryUse[];
 }

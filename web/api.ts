@@ -21,6 +21,8 @@ import type {
   Schedule,
   ScheduleRequest,
   TriggerList,
+  Memory,
+  MemoryDetail,
 } from './api-types';
 
 export class ApiError extends Error {
@@ -69,7 +71,7 @@ function authHeaders(): Record<string, string> {
   return key ? { authorization: `Bearer ${key}` } : {};
 }
 
-async function request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+async function request<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...authHeaders() };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
@@ -99,6 +101,7 @@ function refusal(status: number, statusText: string, data: unknown): ApiError {
 
 const conv = (id: string, rest = '') => `/conversations/${encodeURIComponent(id)}${rest}`;
 const schedule = (name: string, rest = '') => `/schedules/${encodeURIComponent(name)}${rest}`;
+const memory = (id: string) => `/memories/${encodeURIComponent(id)}`;
 
 export const api = {
   agents: () => request<AgentsDescription>('GET', '/agents'),
@@ -148,6 +151,14 @@ export const api = {
   /** A run now (the schedule's overlap policy still applies). */
   triggerSchedule: (name: string) => request<unknown>('POST', schedule(name, '/trigger')),
   deleteSchedule: (name: string) => request<unknown>('DELETE', schedule(name)),
+  /** The caller's memories (an admin key's: every owner's, or `owner`'s), newest first, or those matching `q`. */
+  memories: (query: { q?: string; owner?: string; limit: number; offset?: number }) =>
+    request<{ memories: Memory[] }>('GET', `/memories?${memoryQuery(query)}`),
+  /** One memory, and the conversations whose turns were shown it (`uses`, from APIs that say it). */
+  memory: (id: string) => request<MemoryDetail>('GET', memory(id)),
+  editMemory: (id: string, change: { text?: string; tags?: string[] }) =>
+    request<{ memory: Memory }>('PATCH', memory(id), change),
+  deleteMemory: (id: string) => request<{ deleted: string }>('DELETE', memory(id)),
   /** The webhook triggers of the registry file, each with its latest runs. An API without the route (the page's HTML
    * comes back, not JSON) has none. */
   triggers: async () => (await request<TriggerList | null>('GET', '/triggers')) ?? { triggers: [] },
@@ -215,6 +226,13 @@ export async function downloadFile(ref: Pick<BlobRef, 'id' | 'name'>): Promise<v
 
 const endpoint = (name: string) => `/endpoints/${encodeURIComponent(name)}`;
 const sinceParam = (since?: string) => (since ? `&since=${encodeURIComponent(since)}` : '');
+/** GET /api/memories's query: only what is set. */
+const memoryQuery = (query: { q?: string; owner?: string; limit: number; offset?: number }) =>
+  new URLSearchParams(
+    Object.entries(query)
+      .filter(([, v]) => v !== undefined && v !== '')
+      .map(([k, v]) => [k, String(v)]),
+  ).toString();
 
 export interface EventHandlers {
   onEvent(e: LiveEvent): void;

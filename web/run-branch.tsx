@@ -1,11 +1,14 @@
 // One branch of a run (the conversation, or a delegate nested under its AskAgent step): its agent, status, totals and
 // Temporal UI link, then its turns, each a list of steps on a timeline. A delegate's branch is drawn inside its step,
-// so parallel delegates show side by side in time with their own steps and state.
+// so parallel delegates show side by side in time with their own steps and state. A model call that was shown the
+// owner's memories lists them, each a link to its entry on the Memory page.
+import { Fragment } from 'react';
 import type { RunBranch, RunStatus, RunStep, RunTurn } from '../core/run-view';
 import {
   KIND_TEXT,
   STATUS_TEXT,
   branchTimes,
+  recalledHead,
   stepParts,
   timelineSpan,
   totalsParts,
@@ -174,6 +177,7 @@ function RunStepView({ step, turn, turnMs, clock }: { step: RunStep; turn: RunTu
           {step.detail}
         </p>
       )}
+      {step.memories?.length ? <Recalled ids={step.memories} /> : null}
       {step.attempt && step.attempt > 1 ? <Retry step={step} /> : null}
       <TimelineBar span={span} />
     </li>
@@ -185,6 +189,22 @@ function TimelineBar({ span }: { span: Span }) {
     <div className="run-bar" aria-hidden="true">
       <span style={{ left: `${span.left}%`, width: `${span.width}%` }} />
     </div>
+  );
+}
+
+function Recalled({ ids }: { ids: string[] }) {
+  return (
+    <p className="run-memories" data-testid="run-memories">
+      {recalledHead(ids.length)}:{' '}
+      {ids.map((id, i) => (
+        <Fragment key={id}>
+          {i > 0 && ', '}
+          <a href={`#/memories/${encodeURIComponent(id)}`} title={`Memory ${id}: its words, and what used it`}>
+            {id}
+          </a>
+        </Fragment>
+      ))}
+    </p>
   );
 }
 

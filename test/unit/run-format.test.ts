@@ -6,6 +6,8 @@ import {
   hasEnded,
   isLive,
   branchTimes,
+  recalledHead,
+  recalledText,
   stepParts,
   timelineSpan,
   totalsParts,
@@ -89,6 +91,13 @@ describe('run view formatting', () => {
   it("names the model as configured, a scripted model's file by its name", () => {
     expect(stepParts(step({ model: 'scripted:/tmp/run-1/script.json' }), T0)[0]).toBe('scripted:script.json');
     expect(stepParts(step({ model: 'openrouter:meta-llama/llama-4' }), T0)[0]).toBe('openrouter:meta-llama/llama-4');
+  });
+
+  it('says how many memories a model call was shown, and which', () => {
+    expect(recalledHead(1)).toBe('recalled 1 memory');
+    expect(recalledText(['mem_0123456789abcdef', 'mem_fedcba9876543210'])).toBe(
+      'recalled 2 memories: mem_0123456789abcdef, mem_fedcba9876543210',
+    );
   });
 
   it('counts a running step up to now', () => {

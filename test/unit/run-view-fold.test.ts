@@ -6,8 +6,9 @@ import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { foldHistory, type PendingAttempt } from '../../views/run-view/history-fold';
 import { assemble, temporalUrl } from '../../views/run-view/run-reader';
-import { isModelCall } from '../../views/run-view/steps';
-import type { RunBranch } from '../../core/run-view';
+import { isModelCall, modelAnswer } from '../../views/run-view/steps';
+import type { RunBranch, RunStep } from '../../core/run-view';
+import { formatRun } from '../../client/run-tree-format';
 
 const DIR = path.join(__dirname, '..', 'histories');
 
@@ -210,4 +211,26 @@ test('a builtin with an activity of its own is a step of that tool (ReadFile, Ru
     'tool:RunCode:done',
     'tool:RunCode:failed',
   ]);
+});
+
+test('a model step carries the ids of the memories its call was shown; `agent run` lists them', () => {
+  // Recorded: Remember approved and written, then two turns whose plans were shown the memory it kept.
+  const run = fold('memory-remember.json');
+  const models = run.turns.flatMap((t) => t.steps).filter((s) => s.kind === 'model');
+  const id = 'mem_b1a7dc45bbfc0a21';
+  expect(models.map((s) => s.memories)).toEqual([undefined, undefined, [id], [id]]);
+  const printed = formatRun({ root: run, at: run.endedAt! }).split('\n');
+  expect(printed.filter((line) => line.trim() === `recalled 1 memory: ${id}`)).toHaveLength(2);
+
+  // vetAndPlan recalls for the plan it makes while the prompt is checked: the plan's ids are the step's.
+  const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+  const step = (): RunStep => ({ id: 'a1', kind: 'model', label: 'plan', status: 'done', startedAt: run.startedAt });
+  const vetted = step();
+  const plan = { text: 'ok', toolCalls: [], usage, memories: [id, 'mem_0123456789abcdef'] };
+  modelAnswer(vetted, { valid: true, reply: '', usage, plan });
+  expect(vetted.memories).toEqual([id, 'mem_0123456789abcdef']);
+  // None shown: no list at all, so the page and the terminal say nothing of memories.
+  const plain = step();
+  modelAnswer(plain, { text: 'ok', toolCalls: [], usage, memories: [] });
+  expect('memories' in plain).toBe(false);
 });

@@ -5,6 +5,7 @@
 // type is held to the field's presence only.
 import type { z } from 'zod';
 import type * as Api from '../../api/schemas';
+import type * as MemoryApi from '../../api/memory-routes';
 import type * as ScheduleApi from '../../api/schedule-routes';
 import type * as TriggerApi from '../../api/triggers/trigger-schemas';
 import type * as Web from '../../web/api-types';
@@ -32,6 +33,8 @@ export type Checks = [
   Expect<Agrees<Web.ScheduleRequest, z.input<typeof ScheduleApi.CreateBody>>>,
   Expect<Agrees<Web.UnattendedRunRecord, z.output<typeof TriggerApi.UnattendedRunRecord>>>,
   Expect<Agrees<Web.TriggerList['triggers'][number], z.output<typeof TriggerApi.TriggerList>['triggers'][number]>>,
+  Expect<Agrees<Web.Memory, z.output<typeof MemoryApi.MemorySchema>, 'source'>>,
+  Expect<Agrees<Web.MemoryUse, z.output<typeof MemoryApi.MemoryUseSchema>>>,
 ];
 
 describe("the web chat's API types", () => {

@@ -73,6 +73,8 @@ export function modelAnswer(step: RunStep, result: unknown): ToolCall[] {
   step.usage = usage;
   const model = verdict.plan?.model ?? verdict.model;
   if (model) step.model = model;
+  // vetAndPlan recalls for the plan it makes, not for the check: the ids are the plan's.
+  if (plan?.memories?.length) step.memories = [...plan.memories];
   if (verdict.valid === false) step.detail = `does not fit: ${clip(verdict.reply ?? '')}`;
   const calls = plan?.toolCalls ?? [];
   step.detail ??= calls.length ? `asks for ${calls.map((c) => c.tool).join(', ')}` : clip(plan?.text ?? '');
