@@ -7,7 +7,7 @@ import path from 'node:path';
 import { MemoryStore, type MemoryLimits } from './memory-store';
 import { migrate, type Sql } from './migrations';
 import { PgliteThread } from './pglite';
-import { PostgresSql, shownUrl } from './postgres';
+import { openPostgres, shownUrl } from './postgres';
 
 export interface MemorySettings {
   /** MEMORY=off: no recall, no Remember/Forget. */
@@ -88,13 +88,12 @@ export class LazyMemoryStore {
 }
 
 async function open(settings: MemorySettings): Promise<{ store: MemoryStore; close(): Promise<void> }> {
-  const db: Sql & { close(): Promise<void> } = settings.databaseUrl
-    ? new PostgresSql(settings.databaseUrl)
-    : new PgliteThread(settings.dir);
+  let db: (Sql & { close(): Promise<void> }) | undefined;
   try {
+    db = settings.databaseUrl ? await openPostgres(settings.databaseUrl) : new PgliteThread(settings.dir);
     await migrate(db);
   } catch (err) {
-    await db.close().catch(() => undefined);
+    await db?.close().catch(() => undefined);
     const where = settings.databaseUrl ? shownUrl(settings.databaseUrl) : settings.dir;
     throw new Error(`The memory store at ${where} could not be opened: ${(err as Error).message}`);
   }

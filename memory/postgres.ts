@@ -1,7 +1,8 @@
 // The memory store in a PostgreSQL server (DATABASE_URL): for several workers that share their owners' memories, each
 // with a pool of its own. The same SQL and migrations as PGlite's (memory/migrations.ts); a second process opening
-// the store at the same moment waits on the migrations' lock, then finds them done.
-import { Pool, types, type PoolClient } from 'pg';
+// the store at the same moment waits on the migrations' lock, then finds them done. A database the URL names that does
+// not exist yet is made (a server whose data predates it, as compose's after an upgrade), when the user may.
+import { Client, Pool, types, type PoolClient } from 'pg';
 import type { Sql } from './migrations';
 
 // bigint (count(*) without a cast) as a number: no count here comes near 2^53. For this pool only.
@@ -48,6 +49,37 @@ export class PostgresSql implements Sql {
     return this.pool.end();
   }
 }
+
+/** A pool on `url`, its database made first when the server has none of that name. */
+export async function openPostgres(url: string): Promise<PostgresSql> {
+  const sql = new PostgresSql(url);
+  try {
+    await sql.query('SELECT 1');
+    return sql;
+  } catch (err) {
+    await sql.close();
+    if ((err as { code?: string }).code !== UNKNOWN_DATABASE) throw err;
+  }
+  const name = decodeURIComponent(new URL(url).pathname.slice(1));
+  const server = new URL(url);
+  server.pathname = '/postgres';
+  const admin = new Client({ connectionString: server.toString() });
+  await admin.connect();
+  try {
+    // Workers starting together: one makes it (two CREATE DATABASE at once collide in the catalog), the rest find it.
+    await admin.query('SELECT pg_advisory_lock($1)', [CREATING_LOCK]);
+    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!found.rowCount) await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+  } finally {
+    await admin.end();
+  }
+  return new PostgresSql(url);
+}
+
+/** SQLSTATE invalid_catalog_name. */
+const UNKNOWN_DATABASE = '3D000';
+/** An arbitrary constant: the lock a process holds while it makes the database (ended with its session). */
+const CREATING_LOCK = 41_043;
 
 function onClient(client: PoolClient): Sql {
   return {

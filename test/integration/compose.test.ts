@@ -96,7 +96,7 @@ describe('compose files (as Compose resolves them)', () => {
       'api',
       'grafana',
       'jaeger',
-      'postgresql',
+      'postgres',
       'prometheus',
       'redis',
       'temporal',
@@ -135,9 +135,17 @@ describe('compose files (as Compose resolves them)', () => {
     expect(services.worker!.depends_on).toEqual({
       temporal: { condition: 'service_healthy' },
       redis: { condition: 'service_healthy' },
+      postgres: { condition: 'service_healthy' },
     });
-    expect(services.temporal!.depends_on).toEqual({ postgresql: { condition: 'service_healthy' } });
-    for (const name of ['postgresql', 'temporal', 'redis', 'api', 'train-service'])
+    expect(services.temporal!.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    // Every worker keeps memories in one database of the postgres service (PGlite is one process's), with the
+    // password .env gives the server.
+    expect(services.worker!.environment!.DATABASE_URL).toBe('postgres://temporal:temporal@postgres:5432/agent_memory');
+    expect(resolved('docker-compose.yml', { POSTGRES_PASSWORD: 's3cret' }).services.worker!.environment).toMatchObject({
+      DATABASE_URL: 'postgres://temporal:s3cret@postgres:5432/agent_memory',
+    });
+    expect(services.postgres!.image).toMatch(/^pgvector\/pgvector:/);
+    for (const name of ['postgres', 'temporal', 'redis', 'api', 'train-service'])
       expect(services[name]!.healthcheck).toBeDefined();
     expect(services.api!.command).toEqual(['node', 'dist/api/main.js']);
   });

@@ -91,7 +91,11 @@ describe('memory faults: the worker killed between the write and its report', ()
   it("two workers on one PostgreSQL: every write once, the dying worker's written again by the other", async () => {
     const postgres = await startPostgres();
     try {
-      const shared = { DATABASE_URL: await postgres.database('memories'), TASK_QUEUE: `${baseEnv.TASK_QUEUE}-pg` };
+      // The database is not made yet: the two workers make it (one of them) and migrate it (once) as they start.
+      const shared = {
+        DATABASE_URL: postgres.url.replace(/postgres$/, 'memories'),
+        TASK_QUEUE: `${baseEnv.TASK_QUEUE}-pg`,
+      };
       const pair = await Promise.all([worker(shared), worker(shared)]);
       const two = new AgentClient(env.client, shared.TASK_QUEUE);
       const days = ['Mondays', 'Tuesdays', 'Wednesdays', 'Thursdays', 'Fridays', 'Saturdays'];
