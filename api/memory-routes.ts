@@ -31,6 +31,7 @@ export const MemorySchema = z
     source: z.object({ kind: z.string() }).passthrough(),
     createdAt: z.string(),
     updatedAt: z.string(),
+    proposed: z.literal(true).optional(),
   })
   .openapi('Memory');
 export const MemoryUseSchema = z

@@ -14,6 +14,8 @@ export interface Memory {
   source: MemorySource;
   createdAt: string;
   updatedAt: string;
+  /** Proposed from a conversation's transcript (the goal's memory.extract) and not yet accepted: never recalled. */
+  proposed?: true;
 }
 
 export type MemorySource =

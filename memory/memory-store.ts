@@ -32,6 +32,7 @@ interface Row {
   source: MemorySource;
   created_at: Date | string;
   updated_at: Date | string;
+  proposed?: boolean;
 }
 
 /** `owner`: that owner's memories only; null: every owner's (an admin's view). */
@@ -120,11 +121,12 @@ export class MemoryStore {
     const rows = await this.sql.query<Row>(
       `SELECT * FROM (
          (SELECT m.*, 0 AS part, ts_rank(m.tsv, q) AS rank FROM memories m, to_tsquery('english', $3) q
-           WHERE $3 <> '' AND m.owner = $1 AND (m.goal_id IS NULL OR m.goal_id = $2) AND m.tsv @@ q
+           WHERE $3 <> '' AND m.owner = $1 AND (m.goal_id IS NULL OR m.goal_id = $2) AND NOT m.proposed AND m.tsv @@ q
            ORDER BY rank DESC, m.created_at DESC LIMIT $4)
          UNION ALL
          (SELECT m.*, 1 AS part, 0::real AS rank FROM memories m
-           WHERE m.owner = $1 AND (m.goal_id IS NULL OR m.goal_id = $2) ORDER BY m.created_at DESC LIMIT $4)
+           WHERE m.owner = $1 AND (m.goal_id IS NULL OR m.goal_id = $2) AND NOT m.proposed
+           ORDER BY m.created_at DESC LIMIT $4)
        ) r ORDER BY part, rank DESC, created_at DESC`,
       [owner, goalId, tsQuery(query), RECALL_ROWS],
     );
@@ -257,6 +259,7 @@ function memoryOf(r: Row): Memory {
     source: typeof r.source === 'string' ? JSON.parse(r.source) : r.source,
     createdAt: new Date(r.created_at).toISOString(),
     updatedAt: new Date(r.updated_at).toISOString(),
+    ...(r.proposed ? { proposed: true as const } : {}),
   };
 }
 

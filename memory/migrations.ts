@@ -36,6 +36,13 @@ export const MIGRATIONS: { version: number; sql: string }[] = [
       );
     `,
   },
+  {
+    version: 3,
+    sql: `
+      -- Proposed at a conversation's end (the goal's memory.extract), not yet accepted by the owner: never recalled.
+      ALTER TABLE memories ADD COLUMN proposed boolean NOT NULL DEFAULT false;
+    `,
+  },
 ];
 
 /** Any Postgres: the statements it runs, and a transaction. */
