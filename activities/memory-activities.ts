@@ -82,7 +82,7 @@ async function answer(store: MemoryStore, req: MemoryRequest): Promise<MemoryAns
     case 'show': {
       const found = await store.get(scope, req.id);
       if (!found) throw new UserError(`No memory ${req.id}.`, 'not_found');
-      return { memory: found, uses: await store.uses(found.id) };
+      return { memory: found, uses: await store.uses.of(found.id) };
     }
     case 'add': {
       if (!scope) throw new UserError('A memory is added for an owner: name one (--owner).');

@@ -2,9 +2,11 @@
 // nothing reads or changes another owner's memories unless the caller passes none (an admin). A write carries its
 // key (the conversation and the call), so a Remember retried or replayed finds the row it wrote instead of a second.
 import { randomBytes } from 'node:crypto';
-import { CHARS_PER_TOKEN, type Memory, type MemorySource, type MemoryUse } from '../core/memory';
+import { CHARS_PER_TOKEN, type Memory, type MemorySource } from '../core/memory';
 import { UserError } from '../core/user-error';
 import type { Sql } from './migrations';
+import type { MemoryVectors } from './vectors';
+import { MemoryUses } from './uses';
 
 export interface MemoryLimits {
   /** MEMORY_MAX_PER_OWNER. */
@@ -38,14 +40,29 @@ interface Row {
 /** `owner`: that owner's memories only; null: every owner's (an admin's view). */
 type Scope = string | null;
 
-/** The most rows a recall reads of each kind (matches, newest): more than a turn's budget ever shows. */
-const RECALL_ROWS = 100;
+/** The rows a recall reads of each kind (matches, nearest, newest): as many as its budget could show (a memory takes
+ * at least ~60 characters of it), at most 100. Rows read and not shown cost time in PGlite's WebAssembly. */
+const recallRows = (maxTokens: number) => Math.min(100, Math.max(5, Math.ceil((maxTokens * CHARS_PER_TOKEN) / 60)));
+
+/** A memory's columns: never its vector (kilobytes a row, read by nothing but the database). */
+const COLUMNS = 'id, owner, goal_id, text, tags, source, created_at, updated_at, proposed';
+const M_COLUMNS = COLUMNS.split(', ')
+  .map((c) => `m.${c}`)
+  .join(', ');
 
 export class MemoryStore {
+  /** Which conversations were shown each memory. */
+  readonly uses: MemoryUses;
+
   constructor(
     private readonly sql: Sql,
     readonly limits: MemoryLimits,
-  ) {}
+    /** EMBEDDING_MODEL's: recall by meaning beside full-text. */
+    readonly vectors?: MemoryVectors,
+    warn: (message: string) => void = (m) => console.warn(`warning: ${m}`),
+  ) {
+    this.uses = new MemoryUses(sql, warn);
+  }
 
   /** Keeps a memory, or finds the one its key already wrote (`existing`). */
   async remember(m: NewMemory): Promise<{ memory: Memory; existing: boolean }> {
@@ -53,19 +70,22 @@ export class MemoryStore {
     const tags = [...new Set((m.tags ?? []).map((t) => t.trim()).filter(Boolean))];
     if (!text) throw new UserError('A memory needs its words.');
     if (m.key) {
-      const found = await this.sql.query<Row>('SELECT * FROM memories WHERE write_key = $1', [m.key]);
+      const found = await this.sql.query<Row>(`SELECT ${COLUMNS} FROM memories WHERE write_key = $1`, [m.key]);
       if (found.rows[0]) return { memory: memoryOf(found.rows[0]), existing: true };
     }
     this.checkSize(text, tags);
     await this.checkRoom(m.owner);
     const inserted = await this.sql.query<Row>(
       `INSERT INTO memories (id, owner, goal_id, text, tags, source, write_key, search_text)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (write_key) DO NOTHING RETURNING *`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (write_key) DO NOTHING RETURNING ${COLUMNS}`,
       [newId(), m.owner, m.goalId ?? null, text, tags, JSON.stringify(m.source), m.key ?? null, searchText(text, tags)],
     );
-    if (inserted.rows[0]) return { memory: memoryOf(inserted.rows[0]), existing: false };
+    if (inserted.rows[0]) {
+      await this.vectors?.write(inserted.rows[0].id, searchText(text, tags));
+      return { memory: memoryOf(inserted.rows[0]), existing: false };
+    }
     // Another attempt with the same key got there between our look and our write.
-    const raced = await this.sql.query<Row>('SELECT * FROM memories WHERE write_key = $1', [m.key]);
+    const raced = await this.sql.query<Row>(`SELECT ${COLUMNS} FROM memories WHERE write_key = $1`, [m.key]);
     return { memory: memoryOf(raced.rows[0]!), existing: true };
   }
 
@@ -83,7 +103,7 @@ export class MemoryStore {
 
   async get(scope: Scope, id: string): Promise<Memory | null> {
     const rows = await this.sql.query<Row>(
-      'SELECT * FROM memories WHERE id = $1 AND ($2::text IS NULL OR owner = $2)',
+      `SELECT ${COLUMNS} FROM memories WHERE id = $1 AND ($2::text IS NULL OR owner = $2)`,
       [id, scope],
     );
     return rows.rows[0] ? memoryOf(rows.rows[0]) : null;
@@ -92,7 +112,7 @@ export class MemoryStore {
   /** Newest first. */
   async list(scope: Scope, { limit = 50, offset = 0 } = {}): Promise<Memory[]> {
     const rows = await this.sql.query<Row>(
-      'SELECT * FROM memories WHERE ($1::text IS NULL OR owner = $1) ORDER BY created_at DESC, id LIMIT $2 OFFSET $3',
+      `SELECT ${COLUMNS} FROM memories WHERE ($1::text IS NULL OR owner = $1) ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
       [scope, limit, offset],
     );
     return rows.rows.map(memoryOf);
@@ -103,7 +123,7 @@ export class MemoryStore {
     const q = tsQuery(query);
     if (!q) return [];
     const rows = await this.sql.query<Row>(
-      `SELECT m.* FROM memories m, to_tsquery('english', $2) q
+      `SELECT ${M_COLUMNS} FROM memories m, to_tsquery('english', $2) q
        WHERE ($1::text IS NULL OR m.owner = $1) AND m.tsv @@ q
        ORDER BY ts_rank(m.tsv, q) DESC, m.created_at DESC LIMIT $3`,
       [scope, q, limit],
@@ -112,30 +132,34 @@ export class MemoryStore {
   }
 
   /**
-   * What a turn is shown: the owner's memories for this agent (and for every agent), those matching `query` first
-   * (best first), then the newest, until `maxTokens` is spent. One query.
+   * What a turn is shown: the owner's memories for this agent (and for every agent), those matching `query` first —
+   * by its words, and by meaning where an embedding model is set (each ranked list counts: reciprocal rank fusion) —
+   * then the newest, until `maxTokens` is spent. One query.
    */
   async recall(owner: string, goalId: string, query: string, maxTokens: number): Promise<Memory[]> {
-    // Two index scans in one statement (the matches by the text index, the newest by the owner's), not a rank of
-    // every row of the owner: recall stays quick as an owner's memories grow.
-    const rows = await this.sql.query<Row>(
+    const near = this.vectors ? await this.vectors.query(query) : null;
+    // Index scans in one statement (the matches by the text index, the newest by the owner's; the nearest by
+    // distance among the owner's), not a rank of every row of the owner: recall stays quick as memories grow.
+    const mine = 'm.owner = $1 AND (m.goal_id IS NULL OR m.goal_id = $2) AND NOT m.proposed';
+    const nearest = near
+      ? `UNION ALL
+         (SELECT ${M_COLUMNS}, 2 AS part, (m.embedding <=> $5::vector)::real AS rank FROM memories m
+           WHERE ${mine} AND m.embedding_model = $6 ORDER BY m.embedding <=> $5::vector LIMIT $4)`
+      : '';
+    const rows = await this.sql.query<Row & { part: number }>(
       `SELECT * FROM (
-         (SELECT m.*, 0 AS part, ts_rank(m.tsv, q) AS rank FROM memories m, to_tsquery('english', $3) q
-           WHERE $3 <> '' AND m.owner = $1 AND (m.goal_id IS NULL OR m.goal_id = $2) AND NOT m.proposed AND m.tsv @@ q
-           ORDER BY rank DESC, m.created_at DESC LIMIT $4)
+         (SELECT ${M_COLUMNS}, 0 AS part, ts_rank(m.tsv, q) AS rank FROM memories m, to_tsquery('english', $3) q
+           WHERE $3 <> '' AND ${mine} AND m.tsv @@ q ORDER BY rank DESC, m.created_at DESC LIMIT $4)
          UNION ALL
-         (SELECT m.*, 1 AS part, 0::real AS rank FROM memories m
-           WHERE m.owner = $1 AND (m.goal_id IS NULL OR m.goal_id = $2) AND NOT m.proposed
-           ORDER BY m.created_at DESC LIMIT $4)
-       ) r ORDER BY part, rank DESC, created_at DESC`,
-      [owner, goalId, tsQuery(query), RECALL_ROWS],
+         (SELECT ${M_COLUMNS}, 1 AS part, 0::real AS rank FROM memories m
+           WHERE ${mine} ORDER BY m.created_at DESC LIMIT $4)
+         ${nearest}
+       ) r ORDER BY part, CASE WHEN part = 2 THEN rank ELSE -rank END, created_at DESC`,
+      [owner, goalId, tsQuery(query), recallRows(maxTokens), ...(near ? [near, this.vectors!.model] : [])],
     );
-    const seen = new Set<string>();
     const shown: Memory[] = [];
     let left = maxTokens * CHARS_PER_TOKEN;
-    for (const row of rows.rows) {
-      if (seen.has(row.id)) continue;
-      seen.add(row.id);
+    for (const row of ranked(rows.rows)) {
       const m = memoryOf(row);
       const cost = m.text.length + m.id.length + 40;
       if (cost > left) break;
@@ -143,31 +167,6 @@ export class MemoryStore {
       shown.push(m);
     }
     return shown;
-  }
-
-  /** Notes that a turn of `conversationId` was shown these memories (one already gone is skipped). */
-  async used(ids: string[], conversationId: string, goalId: string): Promise<void> {
-    if (!ids.length) return;
-    await this.sql.query(
-      `INSERT INTO memory_uses (memory_id, conversation_id, goal_id)
-       SELECT m.id, $2, $3 FROM memories m WHERE m.id = ANY($1::text[])
-       ON CONFLICT (memory_id, conversation_id) DO UPDATE SET last_at = now()`,
-      [ids, conversationId, goalId],
-    );
-  }
-
-  /** The conversations whose turns were shown memory `id`, latest first (at most 50). */
-  async uses(id: string): Promise<MemoryUse[]> {
-    const rows = await this.sql.query<{ conversation_id: string; goal_id: string; first_at: Date; last_at: Date }>(
-      'SELECT * FROM memory_uses WHERE memory_id = $1 ORDER BY last_at DESC, conversation_id LIMIT 50',
-      [id],
-    );
-    return rows.rows.map((r) => ({
-      conversationId: r.conversation_id,
-      goalId: r.goal_id,
-      firstAt: new Date(r.first_at).toISOString(),
-      lastAt: new Date(r.last_at).toISOString(),
-    }));
   }
 
   async edit(scope: Scope, id: string, change: { text?: string; tags?: string[] }): Promise<Memory> {
@@ -178,9 +177,10 @@ export class MemoryStore {
     if (!text) throw new UserError('A memory needs its words.');
     this.checkSize(text, tags);
     const rows = await this.sql.query<Row>(
-      `UPDATE memories SET text = $2, tags = $3, search_text = $4, updated_at = now() WHERE id = $1 RETURNING *`,
+      `UPDATE memories SET text = $2, tags = $3, search_text = $4, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
       [id, text, tags, searchText(text, tags)],
     );
+    await this.vectors?.write(id, searchText(text, tags));
     return memoryOf(rows.rows[0]!);
   }
 
@@ -195,51 +195,66 @@ export class MemoryStore {
 
   /** Every memory of the owner, oldest first: what `import` takes back. */
   async exportAll(owner: string): Promise<Memory[]> {
-    const rows = await this.sql.query<Row>('SELECT * FROM memories WHERE owner = $1 ORDER BY created_at, id', [owner]);
+    const rows = await this.sql.query<Row>(`SELECT ${COLUMNS} FROM memories WHERE owner = $1 ORDER BY created_at, id`, [
+      owner,
+    ]);
     return rows.rows.map(memoryOf);
   }
 
   /** Memories exported before, for `owner` (whoever they were for): one the owner has already (its id or its words)
    * is not added twice; each keeps its id unless another owner's memory has it. How many were added. */
   async importAll(owner: string, memories: Memory[]): Promise<number> {
-    let added = 0;
-    for (const m of memories) {
-      const tags = m.tags ?? [];
-      this.checkSize(m.text, tags);
-      const held = await this.sql.query<{ owner: string; text: string }>(
-        'SELECT owner, text FROM memories WHERE id = $1 OR (owner = $2 AND text = $3)',
-        [m.id, owner, m.text],
-      );
-      if (held.rows.some((r) => r.owner === owner)) continue;
-      await this.sql.query(
-        `INSERT INTO memories (id, owner, goal_id, text, tags, source, search_text, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [
-          held.rows.length ? newId() : m.id,
-          owner,
-          m.goalId ?? null,
-          m.text,
-          tags,
-          JSON.stringify(m.source ?? { kind: 'import' }),
-          searchText(m.text, tags),
-          m.createdAt,
-          m.updatedAt ?? m.createdAt,
-        ],
-      );
-      added++;
+    for (const m of memories) this.checkSize(m.text, m.tags ?? []);
+    // All or nothing: an import that would pass the owner's limit keeps none of it.
+    const added = await this.sql.transaction(async (tx) => {
+      let n = await count(tx, owner);
+      let added = 0;
+      for (const m of memories) {
+        const tags = m.tags ?? [];
+        const held = await tx.query<{ owner: string }>(
+          'SELECT owner FROM memories WHERE id = $1 OR (owner = $2 AND md5(text) = md5($3) AND text = $3)',
+          [m.id, owner, m.text],
+        );
+        if (held.rows.some((r) => r.owner === owner)) continue;
+        if (n >= this.limits.perOwner) throw this.full(owner, n);
+        await tx.query(
+          `INSERT INTO memories (id, owner, goal_id, text, tags, source, search_text, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          [
+            held.rows.length ? newId() : m.id,
+            owner,
+            m.goalId ?? null,
+            m.text,
+            tags,
+            JSON.stringify(m.source ?? { kind: 'import' }),
+            searchText(m.text, tags),
+            m.createdAt,
+            m.updatedAt ?? m.createdAt,
+          ],
+        );
+        n++;
+        added++;
+      }
+      return added;
+    });
+    if (added) {
+      // PGlite runs no autovacuum: without fresh statistics its planner reads every row of a grown owner.
+      await this.sql.exec('ANALYZE memories');
+      await this.vectors?.backfill();
     }
     return added;
   }
 
   private async checkRoom(owner: string): Promise<void> {
-    const { n } = (
-      await this.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM memories WHERE owner = $1', [owner])
-    ).rows[0]!;
-    if (n >= this.limits.perOwner)
-      throw new UserError(
-        `${owner} has ${n} memories, the most one owner may keep (MEMORY_MAX_PER_OWNER): forget some first.`,
-        'refused',
-      );
+    const n = await count(this.sql, owner);
+    if (n >= this.limits.perOwner) throw this.full(owner, n);
+  }
+
+  private full(owner: string, n: number): UserError {
+    return new UserError(
+      `${owner} has ${n} memories, the most one owner may keep (MEMORY_MAX_PER_OWNER): forget some first.`,
+      'refused',
+    );
   }
 
   private checkSize(text: string, tags: string[]): void {
@@ -247,6 +262,30 @@ export class MemoryStore {
     if (bytes > this.limits.bytes)
       throw new UserError(`The memory is ${bytes} bytes; the most is ${this.limits.bytes} (MEMORY_MAX_BYTES).`);
   }
+}
+
+async function count(sql: Sql, owner: string): Promise<number> {
+  const rows = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM memories WHERE owner = $1', [owner]);
+  return rows.rows[0]!.n;
+}
+
+/** Matches first, by their fused rank (1/(K + place) in each list they are in), then the newest not matched. */
+function ranked(rows: (Row & { part: number })[]): Row[] {
+  const K = 60;
+  const score = new Map<string, { row: Row; score: number }>();
+  const place = [0, 0, 0];
+  const newest: Row[] = [];
+  for (const row of rows) {
+    if (row.part === 1) {
+      newest.push(row);
+      continue;
+    }
+    const hit = score.get(row.id) ?? { row, score: 0 };
+    hit.score += 1 / (K + place[row.part]!++);
+    score.set(row.id, hit);
+  }
+  const matches = [...score.values()].sort((a, b) => b.score - a.score).map((h) => h.row);
+  return [...matches, ...newest.filter((r) => !score.has(r.id))];
 }
 
 function memoryOf(r: Row): Memory {

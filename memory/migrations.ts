@@ -1,6 +1,11 @@
 // The memory store's schema, as numbered migrations run at open, each once, in order, in one transaction with an
 // advisory lock: a second process opening the store at the same moment waits, then finds them done.
-export const MIGRATIONS: { version: number; sql: string }[] = [
+export const MIGRATIONS: {
+  version: number;
+  sql: string;
+  /** Run only once the feature is on (EMBEDDING_MODEL set): a server without pgvector serves full-text memory. */
+  needs?: 'vector';
+}[] = [
   {
     version: 1,
     sql: `
@@ -43,6 +48,23 @@ export const MIGRATIONS: { version: number; sql: string }[] = [
       ALTER TABLE memories ADD COLUMN proposed boolean NOT NULL DEFAULT false;
     `,
   },
+  {
+    version: 4,
+    needs: 'vector',
+    sql: `
+      CREATE EXTENSION IF NOT EXISTS vector;
+      -- No dimension: each embedding model has its own; only one model's vectors are compared (embedding_model).
+      ALTER TABLE memories ADD COLUMN embedding vector, ADD COLUMN embedding_model text;
+      CREATE INDEX memories_unembedded ON memories (embedding_model);
+    `,
+  },
+  {
+    version: 5,
+    sql: `
+      -- An import finds a memory the owner already has by its words (by their hash: a text may pass btree's limit).
+      CREATE INDEX memories_owner_words ON memories (owner, md5(text));
+    `,
+  },
 ];
 
 /** Any Postgres: the statements it runs, and a transaction. */
@@ -55,7 +77,8 @@ export interface Sql {
 /** An arbitrary constant: the lock every process takes while it migrates. */
 const MIGRATION_LOCK = 41_042;
 
-export async function migrate(sql: Sql): Promise<number> {
+/** Runs what is not run yet (a `needs` migration once its feature is on); the latest version run. */
+export async function migrate(sql: Sql, on: { vector?: boolean } = {}): Promise<number> {
   return sql.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await tx.exec(
@@ -65,10 +88,11 @@ export async function migrate(sql: Sql): Promise<number> {
       (await tx.query<{ version: number }>('SELECT version FROM memory_migrations')).rows.map((r) => r.version),
     );
     for (const m of MIGRATIONS) {
-      if (done.has(m.version)) continue;
+      if (done.has(m.version) || (m.needs === 'vector' && !on.vector)) continue;
       await tx.exec(m.sql);
       await tx.query('INSERT INTO memory_migrations (version) VALUES ($1)', [m.version]);
+      done.add(m.version);
     }
-    return MIGRATIONS.at(-1)!.version;
+    return Math.max(...done);
   });
 }

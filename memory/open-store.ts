@@ -8,6 +8,9 @@ import { MemoryStore, type MemoryLimits } from './memory-store';
 import { migrate, type Sql } from './migrations';
 import { PgliteThread } from './pglite';
 import { openPostgres, shownUrl } from './postgres';
+import { parseModel } from '../activities/llm/model';
+import type { Embedder } from './embedding';
+import { MemoryVectors } from './vectors';
 
 export interface MemorySettings {
   /** MEMORY=off: no recall, no Remember/Forget. */
@@ -16,6 +19,8 @@ export interface MemorySettings {
   dir: string;
   /** DATABASE_URL: a PostgreSQL server instead of PGlite (several workers share it). */
   databaseUrl?: string;
+  /** EMBEDDING_MODEL (`provider:model`): recall by meaning too (pgvector), its vectors made through the AI SDK. */
+  embeddingModel?: string;
   /** MEMORY_RECALL_TOKENS: the most a turn is shown. */
   recallTokens: number;
   limits: MemoryLimits;
@@ -25,6 +30,7 @@ export const MEMORY_SETTING_NAMES = [
   'MEMORY',
   'MEMORY_DIR',
   'DATABASE_URL',
+  'EMBEDDING_MODEL',
   'MEMORY_RECALL_TOKENS',
   'MEMORY_MAX_PER_OWNER',
   'MEMORY_MAX_BYTES',
@@ -45,6 +51,7 @@ export function readMemorySettings(env: NodeJS.ProcessEnv, dataDir: string): Mem
     enabled: flag === 'on',
     dir: path.resolve(env.MEMORY_DIR || path.join(dataDir, 'memory')),
     ...(env.DATABASE_URL ? { databaseUrl: databaseUrl(env.DATABASE_URL) } : {}),
+    ...(env.EMBEDDING_MODEL ? { embeddingModel: embeddingModel(env.EMBEDDING_MODEL) } : {}),
     recallTokens: whole('MEMORY_RECALL_TOKENS', 500, 100_000),
     limits: {
       perOwner: whole('MEMORY_MAX_PER_OWNER', 1_000, 1_000_000),
@@ -57,7 +64,11 @@ export function readMemorySettings(env: NodeJS.ProcessEnv, dataDir: string): Mem
 export class LazyMemoryStore {
   private opening: Promise<{ store: MemoryStore; close(): Promise<void> }> | null = null;
 
-  constructor(readonly settings: MemorySettings) {}
+  constructor(
+    readonly settings: MemorySettings,
+    /** EMBEDDING_MODEL's (memory/embedding.ts createEmbedder), and where its failures are told. */
+    private readonly vectors: { embedder?: Embedder; warn?: (message: string) => void } = {},
+  ) {}
 
   /** Whether any memory could be kept here yet: false until PGlite's first write made its folder (a server: true). */
   get started(): boolean {
@@ -70,7 +81,7 @@ export class LazyMemoryStore {
 
   store(): Promise<MemoryStore> {
     if (!this.opening) {
-      const opening = open(this.settings);
+      const opening = open(this.settings, this.vectors);
       // A store that could not be opened (the server down) is tried again by the next call, not failed forever.
       opening.catch(() => {
         if (this.opening === opening) this.opening = null;
@@ -87,17 +98,42 @@ export class LazyMemoryStore {
   }
 }
 
-async function open(settings: MemorySettings): Promise<{ store: MemoryStore; close(): Promise<void> }> {
+async function open(
+  settings: MemorySettings,
+  {
+    embedder,
+    warn = (m: string) => console.warn(`warning: ${m}`),
+  }: { embedder?: Embedder; warn?: (m: string) => void },
+): Promise<{ store: MemoryStore; close(): Promise<void> }> {
   let db: (Sql & { close(): Promise<void> }) | undefined;
   try {
-    db = settings.databaseUrl ? await openPostgres(settings.databaseUrl) : new PgliteThread(settings.dir);
-    await migrate(db);
+    const vector = embedder !== undefined;
+    db = settings.databaseUrl ? await openPostgres(settings.databaseUrl) : new PgliteThread(settings.dir, { vector });
+    await migrate(db, { vector });
+    // PGlite runs no autovacuum: statistics as of now, so its planner uses the owner's index (a server's are fresh).
+    if (!settings.databaseUrl) await db.exec('ANALYZE memories');
   } catch (err) {
     await db?.close().catch(() => undefined);
     const where = settings.databaseUrl ? shownUrl(settings.databaseUrl) : settings.dir;
     throw new Error(`The memory store at ${where} could not be opened: ${(err as Error).message}`);
   }
-  return { store: new MemoryStore(db, settings.limits), close: () => db.close() };
+  const vectors = embedder && new MemoryVectors(db, embedder, warn);
+  // Memories kept before this model (or while it was down) get their vectors in the background.
+  void vectors?.backfill();
+  const store = new MemoryStore(db, settings.limits, vectors, warn);
+  return {
+    store,
+    close: async () => {
+      vectors?.close();
+      await store.uses.flush();
+      await db.close();
+    },
+  };
+}
+
+function embeddingModel(v: string): string {
+  parseModel(v, 'EMBEDDING_MODEL');
+  return v;
 }
 
 function databaseUrl(v: string): string {

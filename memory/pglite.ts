@@ -11,7 +11,8 @@ import type { Sql } from './migrations';
 const THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { PGlite } = require(workerData.module);
-const db = new PGlite(workerData.dir);
+const extensions = workerData.vector ? { vector: require(workerData.vector).vector } : {};
+const db = new PGlite(workerData.dir, { extensions });
 let chain = db.waitReady;
 parentPort.on('message', ({ id, kind, text, params }) => {
   chain = chain.then(async () => {
@@ -32,10 +33,15 @@ export class PgliteThread implements Sql {
   /** Held by a transaction: statements from outside it wait for it to end. */
   private held: Promise<unknown> = Promise.resolve();
 
-  constructor(dir: string) {
+  /** `vector`: with pgvector (EMBEDDING_MODEL is set). */
+  constructor(dir: string, { vector = false } = {}) {
     this.thread = new Worker(THREAD, {
       eval: true,
-      workerData: { dir, module: require.resolve('@electric-sql/pglite') },
+      workerData: {
+        dir,
+        module: require.resolve('@electric-sql/pglite'),
+        vector: vector ? require.resolve('@electric-sql/pglite/vector') : undefined,
+      },
     });
     this.thread.on('message', ({ id, rows, error }: { id: number; rows: unknown[]; error?: string }) => {
       const waiter = this.waiting.get(id);

@@ -40,6 +40,7 @@ import type { Hook } from '../core/hooks';
 import { loadHooks } from '../activities/hooks/load-hooks';
 import type { HookRunner } from '../activities/hooks/hook-runner';
 import { LazyMemoryStore } from '../memory/open-store';
+import { createEmbedder } from '../memory/embedding';
 
 export { WORKFLOWS_PATH } from './workflow-code';
 
@@ -182,13 +183,18 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
   };
   // Before the first poll: a versioned worker whose build is not current would wait for tasks, silently.
   const build = versioning ? await promoteAtStart(temporal, versioning) : 'unversioned (WORKER_VERSIONING=off)';
+  // EMBEDDING_MODEL's provider (a missing key is refused here, before anything is opened).
+  const { memory: memorySettings, llm } = opts.settings;
+  const embedder = memorySettings.embeddingModel ? createEmbedder(memorySettings.embeddingModel, llm) : undefined;
   // Made last, so a worker that fails to start leaves no Redis connection open.
   const streamBus = opts.streamBus ?? createStreamBus(opts.settings.redisUrl);
   const ownBus = opts.streamBus === undefined;
   const { readers } = opts.settings.files;
   const blobs =
     opts.blobs ?? openBlobStore(opts.settings.files.blobs, (bytes, name) => describeFile(bytes, name, readers));
-  const memory = opts.settings.memory.enabled ? (opts.memory ?? new LazyMemoryStore(opts.settings.memory)) : undefined;
+  const memory = memorySettings.enabled
+    ? (opts.memory ?? new LazyMemoryStore(memorySettings, { embedder }))
+    : undefined;
   const ownMemory = opts.memory === undefined;
   const questions = {
     // A tool call's activity asks its own conversation (an update) when its MCP server (or remote agent) asks the user.

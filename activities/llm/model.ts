@@ -123,13 +123,14 @@ export function createModel(config: LlmConfig): ResolvedModel {
   /* eslint-enable @typescript-eslint/no-require-imports */
 }
 
-function parseModel(model: string): { provider: Provider; modelId: string } {
+/** `provider:model`, as `setting` names it (LLM_MODEL, EMBEDDING_MODEL). */
+export function parseModel(model: string, setting = 'LLM_MODEL'): { provider: Provider; modelId: string } {
   const sep = model.indexOf(':');
   if (sep <= 0 || sep === model.length - 1)
-    throw new Error(`LLM_MODEL must be provider:model (providers: ${PROVIDERS.join(', ')}); got "${model}".`);
+    throw new Error(`${setting} must be provider:model (providers: ${PROVIDERS.join(', ')}); got "${model}".`);
   const provider = model.slice(0, sep);
   if (!(PROVIDERS as readonly string[]).includes(provider))
-    throw new Error(`LLM_MODEL names the unknown provider "${provider}"; use one of ${PROVIDERS.join(', ')}.`);
+    throw new Error(`${setting} names the unknown provider "${provider}"; use one of ${PROVIDERS.join(', ')}.`);
   return { provider: provider as Provider, modelId: model.slice(sep + 1) };
 }
 
@@ -137,7 +138,7 @@ function parseModel(model: string): { provider: Provider; modelId: string } {
  * The key and endpoint for a model of `provider`: LLM_KEY and LLM_BASE_URL when LLM_MODEL's provider shares its
  * variables (openai and openai-chat do), else — and for a key LLM_KEY leaves unset — the provider's own variables.
  */
-function credentials(
+export function credentials(
   provider: Provider,
   config: LlmConfig,
 ): { key?: string; baseUrl?: string; keyWords: string; hint: string } {

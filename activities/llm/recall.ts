@@ -1,6 +1,6 @@
 // The recall before planning: the owner's memories for the agent, relevant to the prompt, within the turn's budget.
 // One query, in the planning activity, so no model waits for it and history holds no step for it.
-import { Context, log } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import type { Memory, RecallFor } from '../../core/memory';
 import type { LazyMemoryStore } from '../../memory/open-store';
 
@@ -12,17 +12,14 @@ export function recaller(memory: { store: LazyMemoryStore; recallTokens: number 
     if (!memory?.store.started) return [];
     const store = await memory.store.store();
     const recalled = await store.recall(wanted.owner, wanted.goalId, prompt, memory.recallTokens);
-    // What used each memory (the Memory page's "used by"), noted while the model works: not waited for; a failure
-    // costs only that note.
+    // What used each memory (the Memory page's "used by"): noted, written a moment later with others.
     const conversation = Context.current().info.workflowExecution?.workflowId;
-    if (conversation && recalled.length)
-      store
-        .used(
-          recalled.map((m) => m.id),
-          conversation,
-          wanted.goalId,
-        )
-        .catch((err: Error) => log.warn(`memory: could not note the memories ${conversation} used: ${err.message}`));
+    if (conversation)
+      store.uses.note(
+        recalled.map((m) => m.id),
+        conversation,
+        wanted.goalId,
+      );
     return recalled;
   };
 }

@@ -101,7 +101,7 @@ describe('the memory store on PostgreSQL, opened by several at once', () => {
       const sql = new PostgresSql(url);
       const applied = await sql.query<{ version: number }>('SELECT version FROM memory_migrations');
       await sql.close();
-      expect(applied.rows.map((r) => r.version).sort()).toEqual(MIGRATIONS.map((m) => m.version));
+      expect(applied.rows.map((r) => r.version).sort()).toEqual(MIGRATIONS.filter((m) => !m.needs).map((m) => m.version));
     } finally {
       await Promise.all(stores.map((s) => s.close()));
     }
