@@ -18,6 +18,8 @@ export interface AgentConversationSpec {
   reply: string;
   /** The tool every turn calls once (its result must be ok); none for a text-only turn. */
   tool?: string;
+  /** Whose conversation it is (whose memories it recalls); none: the local user's. */
+  owner?: string;
 }
 
 /** How a turn's prompt reaches the conversation: the prompt update by default; the API benchmark also sends it over HTTP. */
@@ -37,7 +39,7 @@ export function agentConversations(
       workflowId: `bench-${spec.slug}-${runId}-${seq}`,
       // The production default budget (HISTORY_EVENT_BUDGET, 4000 events): conversations are rotated well
       // before it, and close() reports any continue-as-new.
-      args: [{ goalId: spec.goalId }],
+      args: [{ goalId: spec.goalId, ...(spec.owner ? { owner: spec.owner } : {}) }],
     });
     await waitForGreeting(handle);
     return {

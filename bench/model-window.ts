@@ -3,7 +3,7 @@
 // did before its first model request left and after its last answer arrived.
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { History } from '@temporalio/common/lib/proto-utils';
-import { historyTimeline } from './history-timeline';
+import { historyTimeline, type UpdateSpan } from './history-timeline';
 import { turnBreakdown } from './turn-breakdown';
 
 export interface ModelCallTimes {
@@ -58,23 +58,26 @@ export interface StepTimes {
 export function stepTimes(history: History, n: number, calls: ModelCallTimes[]): StepTimes[] {
   return historyTimeline(history)
     .updates.slice(-n)
-    .map((span) => {
-      const b = turnBreakdown(span);
-      const llm = span.activities.find((a) => a.outcome === 'completed' && /plan/i.test(a.type));
-      const within = llm ? calls.filter((c) => c.start >= llm.startedAt! - 1 && c.end <= llm.closedAt! + 1) : [];
-      const first = Math.min(...within.map((c) => c.start));
-      const last = Math.max(...within.map((c) => c.end));
-      return {
-        onServer: b.onServer,
-        wftDispatch: b.wftDispatch,
-        wftOnWorker: b.wftOnWorker,
-        activityDispatch: b.activityDispatch,
-        activity: b.activities,
-        beforeModel: llm && within.length ? first - llm.startedAt! : NaN,
-        model: within.length ? last - first : NaN,
-        afterModel: llm && within.length ? llm.closedAt! - last : NaN,
-        other: b.other,
-        wfts: b.wfts,
-      };
-    });
+    .map((span) => spanStepTimes(span, calls));
+}
+
+/** One turn's span of a history, with the model calls made within its LLM activity. */
+export function spanStepTimes(span: UpdateSpan, calls: ModelCallTimes[]): StepTimes {
+  const b = turnBreakdown(span);
+  const llm = span.activities.find((a) => a.outcome === 'completed' && /plan/i.test(a.type));
+  const within = llm ? calls.filter((c) => c.start >= llm.startedAt! - 1 && c.end <= llm.closedAt! + 1) : [];
+  const first = Math.min(...within.map((c) => c.start));
+  const last = Math.max(...within.map((c) => c.end));
+  return {
+    onServer: b.onServer,
+    wftDispatch: b.wftDispatch,
+    wftOnWorker: b.wftOnWorker,
+    activityDispatch: b.activityDispatch,
+    activity: b.activities,
+    beforeModel: llm && within.length ? first - llm.startedAt! : NaN,
+    model: within.length ? last - first : NaN,
+    afterModel: llm && within.length ? llm.closedAt! - last : NaN,
+    other: b.other,
+    wfts: b.wfts,
+  };
 }

@@ -10,6 +10,7 @@ export const PARTS = [
   'mcp',
   'a2a',
   'unattended',
+  'recall',
   'durability',
   'api',
   'memory',
@@ -36,6 +37,7 @@ export const FULL: Counts = {
   },
   a2a: { turns: 100, warmup: 10, turnsPerConversation: 25 },
   unattended: { runs: 20, warmup: 2 },
+  recall: { sizes: [10, 10_000], recalls: 200, warmup: 20, turns: 200, turnWarmup: 20, turnsPerConversation: 25 },
   durability: { historyTurns: 300, recoveryRuns: 3 },
   api: {
     firstTokenTurns: 30,
@@ -78,6 +80,7 @@ export const QUICK: Counts = {
   },
   a2a: { turns: 3, warmup: 1, turnsPerConversation: 25 },
   unattended: { runs: 3, warmup: 1 },
+  recall: { sizes: [10, 1000], recalls: 50, warmup: 5, turns: 10, turnWarmup: 2, turnsPerConversation: 25 },
   durability: { historyTurns: 5, recoveryRuns: 0 },
   api: {
     firstTokenTurns: 3,

@@ -49,6 +49,21 @@ export interface A2aOptions {
   turnsPerConversation: number;
 }
 
+/** Owners' memories (issue 42): recall latency, recall quality on the held-out set, what recall adds to a turn. */
+export interface RecallOptions {
+  /** Generated memories of the owners whose recall is timed, in each database; the held-out facts then join the
+   * largest, for the quality among distractors. */
+  sizes: number[];
+  /** Timed recalls per owner and database (the held-out questions in turn), after `warmup` untimed ones. */
+  recalls: number;
+  warmup: number;
+  /** Timed text turns per way (memory on in each database, MEMORY=off), interleaved, after `turnWarmup`. */
+  turns: number;
+  turnWarmup: number;
+  /** A new conversation every this many turns. */
+  turnsPerConversation: number;
+}
+
 /** The durability benchmarks. */
 export interface DurabilityOptions {
   /** Text turns in the history-growth conversation. */
@@ -106,6 +121,7 @@ export interface Counts {
   mcp: McpOptions;
   a2a: A2aOptions;
   unattended: UnattendedOptions;
+  recall: RecallOptions;
   durability: DurabilityOptions;
   api: ApiOptions;
   memory: MemoryOptions;

@@ -1,8 +1,8 @@
 // `npm run bench -- [--quick] [part…]`: what the orchestrator costs, measured on a real Temporal server with real
 // workers. The parts (options.ts, PARTS) run one after the other on one server, in this order: the chat turns against
 // a floor (an update that runs one no-op activity: what is left over it is the orchestrator's own cost), one model
-// wait per turn, MCP, durability, the HTTP API, memory per conversation (the compiled worker), scale on
-// one box. Finished investigations (options.ts, RETIRED_PARTS) are figures in bench/README.md, no longer parts.
+// wait per turn, MCP, A2A, unattended runs, recall of owners' memories, durability, the HTTP API, memory per
+// conversation (the compiled worker), scale on one box. Finished investigations (options.ts, RETIRED_PARTS) are figures in bench/README.md, no longer parts.
 // `--quick`: every part with small counts (CI's smoke test). What each measures: bench/README.md.
 //
 // One server for everything; TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE etc.) uses that server instead of a dev server.
@@ -17,6 +17,7 @@ import { runDurabilityBench } from './durability-bench';
 import { watchInterrupts } from './interrupts';
 import { runA2aBench } from './a2a-bench';
 import { runUnattendedBench } from './unattended-bench';
+import { runRecallBench } from './recall-bench';
 import { runMcpBench } from './mcp-bench';
 import { runMemoryBench } from './memory-bench';
 import { runOneModelWaitBench } from './one-model-wait';
@@ -45,6 +46,7 @@ const RUN: Record<PartName, (r: PartRun) => Promise<BenchPart>> = {
   mcp: (r) => runMcpBench(r.ctx, r.counts.mcp),
   a2a: (r) => runA2aBench(r.ctx, r.counts.a2a),
   unattended: (r) => runUnattendedBench(r.ctx, r.counts.unattended),
+  recall: (r) => runRecallBench(r.ctx, r.counts.recall),
   durability: (r) => runDurabilityBench(r.ctx, r.server.info.address, r.counts.durability),
   api: (r) => runApiBench(r.ctx, r.server.info.address, r.counts.api),
   // Its workers are processes of their own: it compiles the worker first (tsc, then the workflow bundle).

@@ -5,6 +5,7 @@
 import type { Worker } from '@temporalio/worker';
 import type { ResolvedModel } from '../activities/llm/model';
 import type { ScriptInput } from '../activities/llm/scripted-model';
+import type { LazyMemoryStore } from '../memory/open-store';
 import type { StreamBus } from '../stream/bus';
 import { createAgentWorker, type AgentWorker } from '../worker/create-worker';
 import { readWorkerSettings, type WorkerSettings } from '../worker/worker-settings';
@@ -13,13 +14,15 @@ import type { BenchContext } from './context';
 
 /**
  * An agent worker on task queue bench-<queue>-<run id>, configured by `env` as the real worker is, its model the
- * scripted one on `script` (or a model of the caller's).
+ * scripted one on `script` (or a model of the caller's); its memory store the one given, as npm start hands the
+ * API's to its worker (the caller closes it), else the one the settings name.
  */
 export function createBenchAgentWorker(
   ctx: BenchContext,
   queue: string,
   env: Record<string, string>,
   model: ScriptInput | ResolvedModel,
+  memory?: LazyMemoryStore,
 ): Promise<AgentWorker> {
   return createAgentWorker({
     connection: ctx.connection,
@@ -27,6 +30,7 @@ export function createBenchAgentWorker(
     settings: ownQueue(readWorkerSettings(env as NodeJS.ProcessEnv), `bench-${queue}-${ctx.runId}`),
     model: 'rules' in model ? scripted(model) : model,
     workflowBundle: ctx.agentBundle,
+    ...(memory ? { memory } : {}),
   });
 }
 
