@@ -2,6 +2,7 @@
 // meetings, meals), deterministic (a seeded generator), every one different, in the same words as the held-out facts'
 // topics (hotel, flight, order, leave, manager…) so that they compete with them for a question, but none stating one
 // of the standing facts the questions ask for. Times are relative ("last spring"): no calendar dates.
+import { seeded } from './seeded';
 
 const CITIES = ['Porto', 'Oslo', 'Madrid', 'Denver', 'Kyoto', 'Nairobi', 'Dublin', 'Seville', 'Austin', 'Prague'];
 const PEOPLE = ['Ana', 'Ben', 'Chloe', 'Dev', 'Elif', 'Farid', 'Greta', 'Hugo', 'Ines', 'Jules', 'Kofi', 'Lena'];
@@ -41,21 +42,9 @@ const TEMPLATES: ((p: Pick) => string)[] = [
 
 /** `n` different notes, the same ones on every run (the generator's seed fixed). */
 export function generatedNotes(n: number, seed = 42): string[] {
-  const random = mulberry32(seed);
+  const random = seeded(seed);
   const pick: Pick = (xs) => xs[Math.floor(random() * xs.length)]!;
   const notes = new Set<string>();
   while (notes.size < n) notes.add(TEMPLATES[Math.floor(random() * TEMPLATES.length)]!(pick));
   return [...notes];
-}
-
-/** A small seeded generator (mulberry32): deterministic, good enough to spread picks. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

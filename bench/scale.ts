@@ -20,6 +20,7 @@ import type { ScaleOptions } from './options';
 import { scaleJson, scaleText, type Phase } from './report/scale-report';
 import { PTO_GOAL, TEXT_PROMPT, TEXT_REPLY, turnScript } from './scripted-answers';
 import { externalServerSettings, type BenchServer } from './server';
+import { seeded } from './seeded';
 
 /** Worker processes serving one task queue, with a client for it. */
 interface Pool {
@@ -175,18 +176,6 @@ async function pacedPhase(
   );
   const wallMs = performance.now() - began;
   return { wallMs, operations: turns.length, latenciesMs: turns, cpuMs: meter.stop() };
-}
-
-/** A small seeded generator (mulberry32): the same think times in every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** `opts.starts` conversations, each started (its greeting awaited) and then taking one turn. */
