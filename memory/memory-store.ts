@@ -40,9 +40,10 @@ interface Row {
 /** `owner`: that owner's memories only; null: every owner's (an admin's view). */
 type Scope = string | null;
 
-/** The rows a recall reads of each kind (matches, nearest, newest): as many as its budget could show (a memory takes
- * at least ~60 characters of it), at most 100. Rows read and not shown cost time in PGlite's WebAssembly. */
-const recallRows = (maxTokens: number) => Math.min(100, Math.max(5, Math.ceil((maxTokens * CHARS_PER_TOKEN) / 60)));
+/** The rows a recall reads of each kind (matches, nearest, newest): about what its budget shows (a memory, its id and
+ * source take ~100 characters of it), at most 100. Rows read and not shown cost time in PGlite's WebAssembly; the
+ * kinds together still offer more than the budget holds. */
+const recallRows = (maxTokens: number) => Math.min(100, Math.max(5, Math.ceil((maxTokens * CHARS_PER_TOKEN) / 100)));
 
 /** A memory's columns: never its vector (kilobytes a row, read by nothing but the database). */
 const COLUMNS = 'id, owner, goal_id, text, tags, source, created_at, updated_at, proposed';
