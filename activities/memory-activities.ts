@@ -1,6 +1,7 @@
 // Remember and Forget (core/remember.ts) against the memory store. A Remember's key is its conversation and call:
 // run again after a crash or a retry, it finds the memory its first attempt kept. A refusal (a limit, a memory that
-// is not the owner's) is the call's tool error, in words naming the setting.
+// is not the owner's) is the call's tool error, in words naming the setting. People's requests (manageMemory) are
+// answered here too, keeping a proposed memory among them (memory/proposals.ts).
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { FailureTypes } from '../core/failure-types';
 import type { MemoryActivities } from '../core/activity-types';
@@ -13,6 +14,7 @@ import type { BuiltinRunActivities } from '../core/builtin-runs';
 import { UserError } from '../core/user-error';
 import type { ToolOutcome } from '../core/types';
 import type { LazyMemoryStore } from '../memory/open-store';
+import { keepProposal, sqlOf } from '../memory/proposals';
 import { whileHeartbeating } from './heartbeat';
 
 export function createMemoryActivities(
@@ -100,6 +102,14 @@ async function answer(store: MemoryStore, req: MemoryRequest): Promise<MemoryAns
     case 'delete':
       if (!(await store.forget(scope, req.id))) throw new UserError(`No memory ${req.id}.`, 'not_found');
       return { deleted: req.id };
+    case 'keep': {
+      // A proposal accepted (one already kept is answered as it is); dismissing one is deleting it.
+      const kept = (await keepProposal(sqlOf(store), scope, req.id)) ? await store.get(scope, req.id) : null;
+      if (!kept) throw new UserError(`No memory ${req.id}.`, 'not_found');
+      // Written without its vector (EMBEDDING_MODEL): made now, in the background, so recall by meaning finds it.
+      void store.vectors?.backfill();
+      return { memory: kept };
+    }
     case 'export':
       if (!scope) throw new UserError('Memories are exported per owner: name one (--owner).');
       return { memories: await store.exportAll(scope) };

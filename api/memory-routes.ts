@@ -145,6 +145,18 @@ export function addMemoryRoutes(app: OpenAPIHono<ApiEnv>, agents: AgentClient): 
 
   app.openapi(
     createRoute({
+      method: 'post',
+      path: '/api/memories/{id}/keep',
+      summary: "Keep a memory proposed at a conversation's end: recalled from now on (DELETE dismisses one)",
+      request: { params: Id },
+      responses: { 200: json(z.object({ memory: MemorySchema }), 'Kept'), ...errors },
+    }),
+    async (c) =>
+      c.json((await ask({ owner: scope(c, undefined), op: 'keep', id: c.req.valid('param').id })) as never, 200),
+  );
+
+  app.openapi(
+    createRoute({
       method: 'delete',
       path: '/api/memories/{id}',
       summary: 'Forget a memory: gone from the store and from every later turn',

@@ -65,9 +65,9 @@ export const USAGE = `usage: agent <command> [options]
                                                   [--approval deny|ask|auto --auto <tool>] [--owner] [--note]);
                                                   schedule list | describe | pause | unpause | trigger | backfill
                                                   --from --to | delete <name> (docs/schedules.md)
-  memory list|search|show|add|edit|delete|export|import [--owner <o>|--all]
+  memory list|search|show|add|edit|keep|delete|export|import [--owner <o>|--all]
                                                   an owner's memories across conversations (the CLI user: local;
-                                                  docs/memory.md)
+                                                  keep accepts a proposed one, delete dismisses it; docs/memory.md)
   deploy status                                   the worker deployment's builds: current, ramping, draining,
                                                   drained; conversations open on each, and whether its workers may
                                                   stop (WORKER_DEPLOYMENT, else TASK_QUEUE; docs/deploying.md)

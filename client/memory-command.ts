@@ -1,4 +1,5 @@
-// `agent memory list | search | show | add | edit | delete | export | import`: an owner's memories (docs/memory.md),
+// `agent memory list | search | show | add | edit | keep | delete | export | import`: an owner's memories
+// (docs/memory.md),
 // answered by the worker that keeps them (AgentClient.memory). `--owner` says whose (the CLI user is `local`); the
 // CLI talks to Temporal as an operator does, so `--all` lists every owner's.
 import { readFileSync } from 'node:fs';
@@ -11,7 +12,8 @@ import type { AgentClient } from './agent-client';
 
 export const MEMORY_USAGE =
   'usage: agent memory list [--owner <o>|--all] | search "<words>" | show <id> | add "<fact>" [--tag <t> …] ' +
-  '[--goal <id>] | edit <id> ["<fact>"] [--tag <t> …] | delete <id> | export [> file.json] | import <file.json>';
+  '[--goal <id>] | edit <id> ["<fact>"] [--tag <t> …] | keep <id> (a proposed one) | delete <id> (dismisses a ' +
+  'proposed one) | export [> file.json] | import <file.json>';
 
 export async function memoryCommand(
   argv: string[],
@@ -45,6 +47,7 @@ export async function memoryCommand(
       req = { owner, op, query: needs('the words to find'), ...(limit ? { limit } : {}) };
       break;
     case 'show':
+    case 'keep':
     case 'delete':
       req = { owner, op, id: needs('a memory id') };
       break;
@@ -91,9 +94,11 @@ export async function memoryCommand(
   return { human: `${answer.imported} memories imported`, data: answer };
 }
 
-/** `mem_… [owner] "fact" #tag (date, source)`. */
+/** `mem_… [owner] "fact" #tag (date, source)`; a proposal not kept yet says so: `agent memory keep` keeps it. */
 function line(m: Memory): string {
   const tags = m.tags.map((t) => ` #${t}`).join('');
   const agent = m.goalId ? ` (${m.goalId} only)` : '';
-  return `${m.id} [${m.owner}] ${JSON.stringify(m.text)}${tags}${agent} — ${m.createdAt.slice(0, 10)}, ${sourceWords(m.source)}`;
+  const proposed = m.proposed ? ' (proposed: keep or delete it)' : '';
+  const when = `${m.createdAt.slice(0, 10)}, ${sourceWords(m.source)}`;
+  return `${m.id} [${m.owner}] ${JSON.stringify(m.text)}${tags}${agent}${proposed} — ${when}`;
 }

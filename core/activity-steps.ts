@@ -44,6 +44,7 @@ export const ACTIVITY_STEPS = {
   planTurn: { kind: 'model', label: 'plan the next step' },
   vetAndPlan: { kind: 'model', label: 'check the prompt fits and plan the next step' },
   summarizeConversation: { kind: 'model', label: 'summarise for continue-as-new' },
+  proposeMemories: { kind: 'model', label: 'propose memories from the conversation' },
   listAgents: { kind: 'builtin', tool: LIST_AGENTS },
   ...BUILTIN_RUN_STEPS,
   callMcpTool: { kind: 'endpoint' },

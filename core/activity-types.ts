@@ -91,6 +91,9 @@ export interface LlmActivities {
   /** validatePrompt and planTurn at once: one model wait; the plan comes back only when the prompt fits. */
   vetAndPlan(input: VetAndPlanRequest): Promise<PromptVerdict>;
   summarizeConversation(input: SummarizeRequest): Promise<string>;
+  /** At the end of a conversation whose goal says `memory.extract`: facts the user said, kept as proposed memories
+   * (never recalled until the owner keeps one). Keyed by the run that ended: run again, it writes nothing twice. */
+  proposeMemories(input: ProposeMemoriesRequest): Promise<ProposedMemories>;
 }
 
 export interface McpActivities {
@@ -247,6 +250,26 @@ export interface ModelChoice {
 
 /** Checking a prompt and planning its turn at once (one model wait): the transcript ends with `prompt`. */
 export type VetAndPlanRequest = PlanRequest & { prompt: string };
+
+/** A conversation that ended, for its memories to be proposed: the goal that asked, whose they would be, and the
+ * transcript the model reads (the words of the user and the agent, never tools' results or files). */
+export type ProposeMemoriesRequest = {
+  goal: Goal;
+  owner: string;
+} & TranscriptInput &
+  ModelChoice;
+
+export interface ProposedMemories {
+  /** The ids of the memories proposed: this attempt's, or those an earlier attempt of the same conversation wrote. */
+  proposed: string[];
+  /** Facts the owner had already, in the same words: not proposed again. */
+  known: number;
+  /** Facts not written for a limit (MEMORY_MAX_PER_OWNER, MEMORY_MAX_BYTES), in words naming it. */
+  refused?: string[];
+  /** What the model call cost (nothing when no model was asked). */
+  usage: Usage;
+  model?: string;
+}
 
 export type SummarizeRequest = {
   goal: Goal;

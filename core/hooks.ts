@@ -7,8 +7,9 @@ import type { ChatMessage, ToolCall, ToolOutcome } from './types';
 
 export { HOOK_POINTS, type HookDecision, type HookPoint } from './hook-points';
 
-/** Which model call: planning the turn, checking a prompt fits the goal (VALIDATE_PROMPTS), or summarising. */
-export type ModelTask = 'plan' | 'validate' | 'summarize';
+/** Which model call: planning the turn, checking a prompt fits the goal (VALIDATE_PROMPTS), summarising, or
+ * proposing memories from the transcript at the conversation's end (a goal's `memory.extract`). */
+export type ModelTask = 'plan' | 'validate' | 'summarize' | 'extract';
 
 /** What a hook is shown at each point. */
 export interface HookInputs {

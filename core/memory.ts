@@ -27,7 +27,12 @@ export interface GoalMemory {
   read?: boolean;
   /** `ask` (default): the user approves each write; `auto`: written unasked; `never`: no Remember or Forget. */
   write?: 'ask' | 'auto' | 'never';
+  /** At the conversation's end, propose facts the user said for them to keep (off by default; costs a model call). */
+  extract?: boolean;
 }
+
+/** The most facts one conversation's end proposes. */
+export const MAX_PROPOSALS = 5;
 
 /** A conversation whose turns were shown a memory: when first and last. */
 export interface MemoryUse {
@@ -70,6 +75,8 @@ export type MemoryRequest = { owner: string | null } & (
   | { op: 'add'; text: string; tags?: string[]; goalId?: string | null; via: 'api' | 'cli' }
   | { op: 'edit'; id: string; text?: string; tags?: string[] }
   | { op: 'delete'; id: string }
+  /** A proposed memory accepted: recalled from now on. (Dismissing one is deleting it.) */
+  | { op: 'keep'; id: string }
   | { op: 'export' }
   | { op: 'import'; memories: Memory[] }
 );

@@ -23,7 +23,11 @@ export const goalSchema = z
       .optional(),
     delegates: z.array(z.string().min(1)).min(1).optional(),
     memory: z
-      .object({ read: z.boolean().optional(), write: z.enum(['ask', 'auto', 'never']).optional() })
+      .object({
+        read: z.boolean().optional(),
+        write: z.enum(['ask', 'auto', 'never']).optional(),
+        extract: z.boolean().optional(),
+      })
       .strict()
       .optional(),
     provenance: z

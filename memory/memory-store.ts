@@ -65,6 +65,11 @@ export class MemoryStore {
     this.uses = new MemoryUses(sql, warn);
   }
 
+  /** The database the memories are kept in, for statements kept beside the store's own (memory/proposals.ts). */
+  get db(): Sql {
+    return this.sql;
+  }
+
   /** Keeps a memory, or finds the one its key already wrote (`existing`). */
   async remember(m: NewMemory): Promise<{ memory: Memory; existing: boolean }> {
     const text = m.text.trim();
@@ -219,8 +224,8 @@ export class MemoryStore {
         if (held.rows.some((r) => r.owner === owner)) continue;
         if (n >= this.limits.perOwner) throw this.full(owner, n);
         await tx.query(
-          `INSERT INTO memories (id, owner, goal_id, text, tags, source, search_text, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          `INSERT INTO memories (id, owner, goal_id, text, tags, source, search_text, created_at, updated_at, proposed)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
           [
             held.rows.length ? newId() : m.id,
             owner,
@@ -231,6 +236,7 @@ export class MemoryStore {
             searchText(m.text, tags),
             m.createdAt,
             m.updatedAt ?? m.createdAt,
+            m.proposed === true,
           ],
         );
         n++;

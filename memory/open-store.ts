@@ -8,9 +8,7 @@ import { MemoryStore, type MemoryLimits } from './memory-store';
 import { migrate, type Sql } from './migrations';
 import { PgliteThread } from './pglite';
 import { openPostgres, shownUrl } from './postgres';
-import { parseModel } from '../activities/llm/model';
-import type { Embedder } from './embedding';
-import { MemoryVectors } from './vectors';
+import { MemoryVectors, type Embedder } from './vectors';
 
 export interface MemorySettings {
   /** MEMORY=off: no recall, no Remember/Forget. */
@@ -66,7 +64,7 @@ export class LazyMemoryStore {
 
   constructor(
     readonly settings: MemorySettings,
-    /** EMBEDDING_MODEL's (memory/embedding.ts createEmbedder), and where its failures are told. */
+    /** EMBEDDING_MODEL's (activities/llm/embedding-model.ts), and where its failures are told. */
     private readonly vectors: { embedder?: Embedder; warn?: (message: string) => void } = {},
   ) {}
 
@@ -131,8 +129,10 @@ async function open(
   };
 }
 
+/** Its form only: the provider and its key are checked where the embedder is made, at the worker's start. */
 function embeddingModel(v: string): string {
-  parseModel(v, 'EMBEDDING_MODEL');
+  if (!/^[a-z-]+:.+/.test(v))
+    throw new Error(`EMBEDDING_MODEL must be provider:model (e.g. openai:text-embedding-3-small), got "${v}"`);
   return v;
 }
 

@@ -73,14 +73,15 @@ export class PgliteThread implements Sql {
     return this.send('exec', text);
   }
 
-  async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
-    await this.held;
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
     const tx: Sql = {
       query: async <R>(text: string, params?: unknown[]) => ({ rows: (await this.send('query', text, params)) as R[] }),
       exec: (text) => this.send('exec', text),
       transaction: () => Promise.reject(new Error('no transaction within a transaction')),
     };
-    const run = (async () => {
+    // Queued at once (not after an await): two transactions begun together run one after the other, never
+    // interleaving their statements in the one session PGlite has.
+    const run = this.held.then(async () => {
       await this.send('exec', 'BEGIN');
       try {
         const out = await work(tx);
@@ -90,7 +91,7 @@ export class PgliteThread implements Sql {
         await this.send('exec', 'ROLLBACK');
         throw err;
       }
-    })();
+    });
     this.held = run.catch(() => undefined);
     return run;
   }

@@ -2,7 +2,16 @@
 // database (pgvector's cosine distance). Only one model's vectors are compared: rows of another model, or whose vector
 // could not be made (the model down), are left to full-text recall until backfill() makes theirs.
 import type { Sql } from './migrations';
-import { vectorText, type Embedder } from './embedding';
+
+/** EMBEDDING_MODEL's vectors (activities/llm/embedding-model.ts makes one through the AI SDK). */
+export interface Embedder {
+  /** EMBEDDING_MODEL as set: the vectors of one model are compared with each other only. */
+  model: string;
+  embed(texts: string[]): Promise<number[][]>;
+}
+
+/** A vector as pgvector reads it. */
+const vectorText = (v: number[]): string => `[${v.join(',')}]`;
 
 /** How many memories one backfill call to the model embeds. */
 const BATCH = 64;

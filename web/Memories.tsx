@@ -86,7 +86,8 @@ export function Memories({ agentName }: { agentName(goalId: string): string }) {
       <p className="muted small">
         What you chose to keep for your agents: each turn is shown the ones that fit it, as data with their source and
         date. Change or delete any; a deleted memory is gone from later turns, while past conversations keep what was
-        said. The CLI has the same: <code>agent memory</code>.
+        said. One <em>proposed</em> when a conversation ended (an agent that proposes them) is shown to no agent until
+        you keep it. The CLI has the same: <code>agent memory</code>.
       </p>
       <form className="memory-search" role="search" aria-label="Memories" onSubmit={submit}>
         <div className="field">

@@ -1,9 +1,10 @@
 // One memory on the Memories page: its words, tags, where it came from (the conversation that kept it, linked), when it
 // was kept and changed, whose it is (an admin key lists every owner's), and the agent it belongs to. Its words and
 // tags are edited in place (PATCH) and it is deleted after a second click (DELETE); the API's refusals show in its
-// words on the card.
+// words on the card. A proposed memory (not kept yet) says so, and is kept or dismissed instead (ProposalActions).
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { api, messageOf, type Memory } from './api';
+import { ProposalActions } from './ProposalActions';
 import { when } from './RegistryTable';
 
 interface Props {
@@ -57,6 +58,11 @@ export function MemoryCard({ memory: m, linked, agentName, onChanged, onDeleted 
           {m.owner}
         </span>
         <span className="small muted">{m.goalId ? `for ${agentName(m.goalId)} only` : 'for every agent'}</span>
+        {m.proposed && (
+          <span className="badge warn" data-testid="memory-proposed">
+            proposed
+          </span>
+        )}
       </header>
       {editing ? (
         <MemoryEdit
@@ -90,10 +96,20 @@ export function MemoryCard({ memory: m, linked, agentName, onChanged, onDeleted 
         </>
       )}
       <p className="small muted memory-meta">
-        <Source memory={m} /> · kept {when(m.createdAt)}
+        <Source memory={m} /> · {m.proposed ? 'proposed' : 'kept'} {when(m.createdAt)}
         {m.updatedAt !== m.createdAt && <> · changed {when(m.updatedAt)}</>} (UTC)
       </p>
-      {!editing && (
+      {!editing && m.proposed && (
+        <ProposalActions
+          memory={m}
+          textId={textId}
+          busy={busy}
+          act={(work) => void act(work)}
+          onChanged={onChanged}
+          onDeleted={onDeleted}
+        />
+      )}
+      {!editing && !m.proposed && (
         <div className="memory-actions">
           <button
             type="button"
@@ -146,11 +162,11 @@ export function MemoryCard({ memory: m, linked, agentName, onChanged, onDeleted 
 }
 
 /** Where it came from: the conversation that kept it (a link to it), or how it was added. */
-function Source({ memory: { source } }: { memory: Memory }) {
+function Source({ memory: { source, proposed } }: { memory: Memory }) {
   if (source.kind === 'conversation')
     return (
       <>
-        saved in conversation{' '}
+        {proposed ? 'from' : 'saved in'} conversation{' '}
         <a href={`#/c/${encodeURIComponent(source.conversationId)}`} data-testid="memory-source">
           {source.conversationId}
         </a>

@@ -159,6 +159,8 @@ export const api = {
   editMemory: (id: string, change: { text?: string; tags?: string[] }) =>
     request<{ memory: Memory }>('PATCH', memory(id), change),
   deleteMemory: (id: string) => request<{ deleted: string }>('DELETE', memory(id)),
+  /** A proposed memory kept: recalled from now on (dismissing one is deleting it). */
+  keepMemory: (id: string) => request<{ memory: Memory }>('POST', `${memory(id)}/keep`),
   /** The webhook triggers of the registry file, each with its latest runs. An API without the route (the page's HTML
    * comes back, not JSON) has none. */
   triggers: async () => (await request<TriggerList | null>('GET', '/triggers')) ?? { triggers: [] },

@@ -40,7 +40,7 @@ import type { Hook } from '../core/hooks';
 import { loadHooks } from '../activities/hooks/load-hooks';
 import type { HookRunner } from '../activities/hooks/hook-runner';
 import { LazyMemoryStore } from '../memory/open-store';
-import { createEmbedder } from '../memory/embedding';
+import { createEmbedder } from '../activities/llm/embedding-model';
 
 export { WORKFLOWS_PATH } from './workflow-code';
 

@@ -120,6 +120,7 @@ export const validatePrompt = withGiveUp(ACTIVITY_STEPS.validatePrompt.label, ll
 export const planTurn = withGiveUp(ACTIVITY_STEPS.planTurn.label, llm.planTurn);
 export const vetAndPlan = withGiveUp(ACTIVITY_STEPS.vetAndPlan.label, llm.vetAndPlan);
 export const summarizeConversation = withGiveUp(ACTIVITY_STEPS.summarizeConversation.label, llm.summarizeConversation);
+export const proposeMemories = withGiveUp(ACTIVITY_STEPS.proposeMemories.label, llm.proposeMemories);
 
 const NATIVE_TOOL_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '1 minute',

@@ -1,21 +1,23 @@
 // One conversation with an agent, as a short interpreter. Conversation decides everything; this file asks it for
 // the next effect, performs it (perform.ts: the one place activities are called) and hands the result back, waits
 // for the user (with the limits Conversation sets), and continues as new when the history is full or a newer build
-// is current.
+// is current. When it ends, a goal that says `memory.extract` has memories proposed from it for the user to keep.
 import {
   allHandlersFinished,
   CancellationScope,
   condition,
   continueAsNew,
   isCancellation,
+  log,
   makeContinueAsNewFunc,
   patched,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Effect, EffectKind } from '../core/effects';
 import type { AgentGoalInput, Transcript } from '../core/conversation-types';
-import { loadSettings, newerBuildRouted, resolveGoal, summarizeConversation } from './activity-stubs';
+import { loadSettings, newerBuildRouted, proposeMemories, resolveGoal, summarizeConversation } from './activity-stubs';
 import { Conversation } from './decider/conversation';
+import { extractionRequest } from './decider/extraction';
 import { prepareCarry, transcript } from './decider/views';
 import { expire, waitLimit } from './decider/waits';
 import { setHandlers } from './handlers';
@@ -107,8 +109,26 @@ async function converse(input: AgentGoalInput): Promise<Transcript> {
     if (effect) await listing.turns.run(() => step(effect));
   }
   listing.publish();
+  await proposeMemoriesAtEnd();
   await condition(allHandlersFinished);
   return transcript(convo);
+
+  /** A goal that says `memory.extract` has memories proposed from the conversation that ended (decider/extraction.ts);
+   * a history that ended without it replays without it (PATCHES.memoryExtract). A failure costs the proposals, not
+   * the conversation. */
+  async function proposeMemoriesAtEnd(): Promise<void> {
+    const request = extractionRequest(convo);
+    if (!request || !patched(PATCHES.memoryExtract)) return;
+    const { modelGiveUpSeconds, heartbeatTimeoutSeconds } = convo.settings;
+    try {
+      const { usage, model } = await proposeMemories(request, modelGiveUpSeconds, heartbeatTimeoutSeconds);
+      // Its cost is the conversation's: counted in the usage its transcript reports.
+      convo.budget.spend(usage, convo.goal.id, model ? { [model]: usage } : undefined);
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      log.warn(`memories not proposed: ${(err as Error).message}`);
+    }
+  }
 
   /** Waits until there is something to do; a wait for the user that outlives its limit expires (approval, idle). */
   async function waitForWork(): Promise<void> {

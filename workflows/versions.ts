@@ -40,6 +40,8 @@ export const PATCHES = {
   /** A native tool served by this worker runs as a local activity: its result is recorded with the workflow task that
    * asked for it (a marker), saving the tool step a workflow task and a server round trip. */
   localNativeTools: 'local-native-tools',
+  /** A conversation whose goal says `memory.extract` runs the proposeMemories activity once it has ended. */
+  memoryExtract: 'memory-extract',
   /** Each builtin that runs activities of its own came with a patch, named in its file (core/builtin-runs.ts lists
    * them): keyed here by its run's activity. CreateAgent's (createGoal: its check and write) and CreateTool's
    * (createTool: its check and write, and made tools run as the runMadeTool activity) are among them. */

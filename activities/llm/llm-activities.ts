@@ -1,4 +1,5 @@
-// The LLM activities: planning with native tool calling, prompt validation, and summaries for continue-as-new.
+// The LLM activities: planning with native tool calling, prompt validation, summaries for continue-as-new, and
+// memories proposed at a conversation's end (propose-memories.ts).
 // Planning streams: each text delta goes to the stream bus as it arrives (for screens), while only the complete
 // reply is returned, so history holds whole messages and a retried attempt replaces, never appends.
 import { ApplicationFailure, CancelledFailure, log } from '@temporalio/activity';
@@ -46,6 +47,7 @@ import { afterModelCall, beforeModelCall, heldForHooks, promptOf, screenPrompt }
 import { recallBlock } from '../../core/memory';
 import { recaller } from './recall';
 import type { LazyMemoryStore } from '../../memory/open-store';
+import { memoryProposer } from './propose-memories';
 
 export interface LlmDeps {
   model: LanguageModel;
@@ -70,7 +72,8 @@ export interface LlmDeps {
   hooks?: HookRunner;
   /** The worker's clock: the planning prompt tells the model today's date from it. */
   now?: () => Date;
-  /** Owners' memories: a plan that asks (`memory`) is shown the owner's, at most `recallTokens` of them. */
+  /** Owners' memories: a plan that asks (`memory`) is shown the owner's, at most `recallTokens` of them; a goal's
+   * `memory.extract` proposes new ones at its conversation's end (proposeMemories). */
   memory?: { store: LazyMemoryStore; recallTokens: number };
 }
 
@@ -348,6 +351,14 @@ export function createLlmActivities({
       });
       return result.text.trim() || previousSummary;
     },
+
+    proposeMemories: memoryProposer({
+      transcripts,
+      ask: (goal, request, choice) => call('extract', goal, request, choice),
+      modelName: (goal, choice) => modelFor(goal, choice).name,
+      hooks,
+      memory: memory?.store,
+    }),
   };
 }
 

@@ -24,18 +24,19 @@ import { DAY_PHRASE, isoDay, MONTH_PHRASE } from '../../core/days';
 import { NOTE_PREFIX } from './model-messages';
 import { fillDeep, fillTemplate, type TemplateScope } from './script-template';
 
-/** `sample`: an MCP server asked for a completion (sampling) during a tool call. */
-export type LlmTask = 'plan' | 'validate' | 'summarize' | 'sample';
+/** `sample`: an MCP server asked for a completion (sampling) during a tool call; `extract`: memories proposed from a
+ * transcript at its conversation's end (its one user message is the transcript). */
+export type LlmTask = 'plan' | 'validate' | 'summarize' | 'sample' | 'extract';
 
 const replySchema = z.object({
   text: z.string().optional(),
   toolCalls: z.array(z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()).default({}) })).optional(),
-  /** For validate/summarize tasks: an object answered as JSON text. */
+  /** For validate/summarize/extract tasks: an object answered as JSON text. */
   json: z.unknown().optional(),
 });
 
 const ruleSchema = z.object({
-  task: z.enum(['plan', 'validate', 'summarize', 'sample']).default('plan'),
+  task: z.enum(['plan', 'validate', 'summarize', 'sample', 'extract']).default('plan'),
   /** Only in conversations whose current goal has this id (or one of these ids). */
   goal: z.union([z.string(), z.array(z.string())]).optional(),
   /** Case-insensitive regex on the latest user message; groups are available as {{1}}, {{2}}… */
@@ -249,6 +250,7 @@ export class ScriptedModel implements LanguageModelV3 {
     if (task === 'validate') return { json: { valid: true } };
     if (task === 'summarize') return { text: `Earlier, the user said: ${view.userTexts.join(' | ').slice(0, 1500)}` };
     if (task === 'sample') return { text: `(scripted sample) ${view.lastUser.slice(0, 500)}` };
+    if (task === 'extract') return { json: { facts: [] } };
     return this.script.fallback ?? { text: "I'm the offline scripted model and have no scripted answer for that." };
   }
 }

@@ -3,7 +3,8 @@
 // narrows them; an edit and a delete made on the page are what the API then answers; a refusal shows in the API's
 // words; an admin key sees every owner's, each card naming its owner, a page at a time. A conversation whose turn was
 // shown a memory is listed on the memory's page, whose link opens that conversation's run view, where the turn's model
-// call lists the memory, linking back. No sideways scroll at 390 px.
+// call lists the memory, linking back. A memory proposed when a conversation ended (a goal's memory.extract) is marked
+// so, and kept (then an ordinary memory) or dismissed (gone) on the page. No sideways scroll at 390 px.
 // SAVE_SCREENSHOTS=1 writes docs/screenshots/memories*.png.
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -18,6 +19,7 @@ import { startTemporal, startWorker, testSettings } from '../../testkit/temporal
 import { waitUntil } from '../../testkit/wait-until';
 import { builtWebChat } from '../../testkit/web-build';
 import { launchBrowser, openPage, screenshot, scrollWidth, type OpenedPage } from '../helpers/browser';
+import { extractGoalsDir, extractScript } from '../fixtures/memory-extract';
 
 const [ADA, BOB, ADMIN] = ['ada-key-0123456789abcdef', 'bob-key-0123456789abcdef', 'admin-key-0123456789abcd'];
 
@@ -30,6 +32,9 @@ const script: ScriptInput = {
     },
     { afterTool: 'Remember', outcome: 'ok', reply: { text: 'Noted.' } },
     { user: 'what do you know', reply: { text: 'Here is what I know.' } },
+    { user: 'my desk is (\\w+)', reply: { text: 'Noted.' } },
+    // What the note taker (goal_notes) proposes when its conversation ends.
+    ...extractScript.rules.filter((r) => r.task === 'extract'),
   ],
 };
 
@@ -46,7 +51,7 @@ describe('web chat: the Memories page', () => {
     const built = builtWebChat();
     [env, browser] = await Promise.all([startTemporal(), launchBrowser()]);
     bus = createStreamBus();
-    const settings = testSettings({ VALIDATE_PROMPTS: 'false', MEMORY_MAX_BYTES: '200' });
+    const settings = testSettings({ VALIDATE_PROMPTS: 'false', MEMORY_MAX_BYTES: '200', GOALS_DIR: extractGoalsDir() });
     worker = await startWorker(env, { script, settings, streamBus: bus });
     agents = new AgentClient(env.client, settings.taskQueue);
     api = await startApi({
@@ -249,6 +254,35 @@ describe('web chat: the Memories page', () => {
     await page.getByTestId('memory-deleted').waitFor();
     expect((await call(ADA, 'GET', `/api/memories/${kept.id}`)).status).toBe(404);
   }, 90_000);
+
+  it('a proposed memory is marked, and kept or dismissed on the page', async () => {
+    const { id: talk } = await agents.start('goal_notes', 'web-memory-extract', 'ada');
+    await agents.say(talk, 'my desk is 42');
+    await agents.end(talk);
+    const { body } = await call<{ memories: Memory[] }>(ADA, 'GET', '/api/memories?limit=500');
+    const desk = body.memories.find((m) => m.text === 'sits at desk 42')!;
+    const quiet = body.memories.find((m) => m.text === 'likes a quiet floor')!;
+    expect([desk.proposed, quiet.proposed]).toEqual([true, true]);
+
+    const page = await open(ADA, '#/memories');
+    const deskCard = card(page, desk.id);
+    await deskCard.waitFor();
+    expect(await deskCard.getByTestId('memory-proposed').innerText()).toBe('proposed');
+    expect(await deskCard.innerText()).toContain(`from conversation ${talk}`);
+    expect(await deskCard.innerText()).toContain('no agent is shown it until you keep it');
+    await deskCard.getByRole('button', { name: 'Keep' }).click();
+    await deskCard.getByTestId('memory-proposed').waitFor({ state: 'detached' });
+    await deskCard.getByRole('button', { name: 'Edit' }).waitFor();
+    expect(await deskCard.innerText()).toContain(`saved in conversation ${talk}`);
+    const kept = await call<{ memory: Memory }>(ADA, 'GET', `/api/memories/${desk.id}`);
+    expect(kept.body.memory.proposed).toBeUndefined();
+
+    // Dismissed: gone at once, from the page and the store.
+    const quietCard = card(page, quiet.id);
+    await quietCard.getByRole('button', { name: 'Dismiss' }).click();
+    await quietCard.waitFor({ state: 'detached' });
+    expect((await call(ADA, 'GET', `/api/memories/${quiet.id}`)).status).toBe(404);
+  }, 60_000);
 
   it('reads on a 390 px phone: no sideways scroll', async () => {
     const page = await open(ADMIN, '#/memories', { width: 390, height: 844 });

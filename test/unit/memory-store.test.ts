@@ -101,7 +101,9 @@ describe('the memory store on PostgreSQL, opened by several at once', () => {
       const sql = new PostgresSql(url);
       const applied = await sql.query<{ version: number }>('SELECT version FROM memory_migrations');
       await sql.close();
-      expect(applied.rows.map((r) => r.version).sort()).toEqual(MIGRATIONS.filter((m) => !m.needs).map((m) => m.version));
+      expect(applied.rows.map((r) => r.version).sort()).toEqual(
+        MIGRATIONS.filter((m) => !m.needs).map((m) => m.version),
+      );
     } finally {
       await Promise.all(stores.map((s) => s.close()));
     }
@@ -134,4 +136,28 @@ describe('the memory store on PostgreSQL, opened by several at once', () => {
       'DATABASE_URL must be a postgres:// or postgresql:// URL, got "mysql://x"',
     );
   });
+});
+
+describe('the memory store on PGlite, two transactions begun together', () => {
+  it('runs them one after the other: each sees its own statements only', async () => {
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), 'memory-tx-')), 'pglite');
+    const lazy = new LazyMemoryStore(readMemorySettings({ MEMORY_DIR: dir }, tmpdir()));
+    const { db } = await lazy.store();
+    try {
+      await db.exec('CREATE TABLE t (k text PRIMARY KEY)');
+      // Each inserts, then reads back: interleaved in one session, one would see the other's row, or fail.
+      const seen = await Promise.all(
+        ['a', 'b'].map((k) =>
+          db.transaction(async (tx) => {
+            await tx.query('INSERT INTO t VALUES ($1)', [k]);
+            await new Promise((r) => setTimeout(r, 20));
+            return (await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM t')).rows[0]!.n;
+          }),
+        ),
+      );
+      expect(seen).toEqual([1, 2]);
+    } finally {
+      await lazy.close();
+    }
+  }, 60_000);
 });

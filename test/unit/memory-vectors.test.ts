@@ -5,7 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createEmbedder } from '../../memory/embedding';
+import { createEmbedder } from '../../activities/llm/embedding-model';
 import { LazyMemoryStore, readMemorySettings } from '../../memory/open-store';
 import type { MemoryStore } from '../../memory/memory-store';
 import { startFakeEmbeddings, type FakeEmbeddings } from '../../testkit/fake-embeddings';

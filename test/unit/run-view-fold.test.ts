@@ -234,3 +234,19 @@ test('a model step carries the ids of the memories its call was shown; `agent ru
   modelAnswer(plain, { text: 'ok', toolCalls: [], usage, memories: [] });
   expect('memories' in plain).toBe(false);
 });
+
+test('the memories proposed at a conversation’s end are a model step of its last turn, saying how many', () => {
+  // Recorded: a goal with memory.extract, the user said one lasting thing, then ended the chat.
+  const run = fold('memory-extract.json');
+  expect(run).toMatchObject({ goalId: 'goal_notes', status: 'done', state: 'ended' });
+  const last = run.turns.at(-1)!;
+  expect(last.prompt).toBe('I prefer Fridays off');
+  const proposal = last.steps.at(-1)!;
+  expect(proposal).toMatchObject({
+    kind: 'model',
+    label: 'propose memories from the conversation',
+    status: 'done',
+    detail: 'proposed 1 memory',
+  });
+  expect(proposal.usage?.inputTokens).toBeGreaterThan(0);
+});

@@ -76,6 +76,10 @@ export function modelAnswer(step: RunStep, result: unknown): ToolCall[] {
   // vetAndPlan recalls for the plan it makes, not for the check: the ids are the plan's.
   if (plan?.memories?.length) step.memories = [...plan.memories];
   if (verdict.valid === false) step.detail = `does not fit: ${clip(verdict.reply ?? '')}`;
+  // proposeMemories, at the conversation's end: how many it proposed for the user to keep.
+  const proposed = (result as { proposed?: unknown }).proposed;
+  if (Array.isArray(proposed))
+    step.detail = `proposed ${proposed.length} ${proposed.length === 1 ? 'memory' : 'memories'}`;
   const calls = plan?.toolCalls ?? [];
   step.detail ??= calls.length ? `asks for ${calls.map((c) => c.tool).join(', ')}` : clip(plan?.text ?? '');
   return [...calls];

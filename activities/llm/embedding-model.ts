@@ -1,15 +1,10 @@
 // EMBEDDING_MODEL (`provider:model`, e.g. openai:text-embedding-3-small): memories and the turn's prompt as vectors
-// through the AI SDK's embedMany, for recall by meaning beside full-text (memory/memory-store.ts ranks by both). The
+// through the AI SDK's embedMany, for recall by meaning beside full-text (memory/memory-store.ts ranks by both; memory/vectors.ts keeps them). The
 // key and endpoint are found as a model's are (LLM_KEY/LLM_BASE_URL for LLM_MODEL's provider, else the provider's own
 // variables). Anthropic serves no embedding models; the scripted model has none.
 import { embedMany, type EmbeddingModel } from 'ai';
-import { credentials, parseModel, type LlmConfig } from '../activities/llm/model';
-
-export interface Embedder {
-  /** EMBEDDING_MODEL as set: the vectors of one model are compared with each other only. */
-  model: string;
-  embed(texts: string[]): Promise<number[][]>;
-}
+import { credentials, parseModel, type LlmConfig } from './model';
+import type { Embedder } from '../../memory/vectors';
 
 /** One call's limit: a recall waits for the prompt's vector before the model is asked. */
 const EMBED_TIMEOUT_MS = 10_000;
@@ -69,6 +64,3 @@ function embeddingModel(spec: string, config: LlmConfig): EmbeddingModel {
   }
   /* eslint-enable @typescript-eslint/no-require-imports */
 }
-
-/** A vector as pgvector reads it. */
-export const vectorText = (v: number[]): string => `[${v.join(',')}]`;
