@@ -45,7 +45,7 @@ export function createMemoryActivities(
       }
     },
     async rememberFact({ owner, goalId, fact, tags, callId }): Promise<ToolOutcome> {
-      const conversationId = Context.current().info.workflowExecution!.workflowId;
+      const { workflowId: conversationId, runId } = Context.current().info.workflowExecution!;
       // Heartbeating: the store's first opening takes seconds, longer than HEARTBEAT_TIMEOUT may be.
       return whileHeartbeating(() =>
         refusedInWords(async () => {
@@ -57,7 +57,9 @@ export function createMemoryActivities(
             text: fact,
             tags,
             source: { kind: 'conversation', conversationId, callId },
-            key: `${conversationId}/${callId}`,
+            // The run too: a conversation id may be used again once its conversation has closed.
+            key: `${conversationId}/${runId}/${callId}`,
+            formerKeys: [`${conversationId}/${callId}`],
           });
           return { status: 'ok', result: { id: kept.id, kept: kept.text, ...(existing ? { alreadyKept: true } : {}) } };
         }),

@@ -21,8 +21,10 @@ export interface NewMemory {
   text: string;
   tags?: string[];
   source: MemorySource;
-  /** `<conversation>/<call>` for a Remember: the same key finds the same memory. */
+  /** `<conversation>/<run>/<call>` for a Remember: the same key (of the same owner) finds the same memory. */
   key?: string;
+  /** Keys an earlier build gave the same write (`<conversation>/<call>`): an attempt begun before an upgrade. */
+  formerKeys?: string[];
 }
 
 interface Row {
@@ -55,13 +57,22 @@ export class MemoryStore {
   /** Which conversations were shown each memory. */
   readonly uses: MemoryUses;
 
+  /** EMBEDDING_MODEL's: recall by meaning beside full-text. */
+  readonly vectors?: MemoryVectors;
+  /** The database has vector columns (this process may make none): an edit marks its memory's vector stale. */
+  private readonly vectorColumns: boolean;
+
   constructor(
     private readonly sql: Sql,
     readonly limits: MemoryLimits,
-    /** EMBEDDING_MODEL's: recall by meaning beside full-text. */
-    readonly vectors?: MemoryVectors,
-    warn: (message: string) => void = (m) => console.warn(`warning: ${m}`),
+    {
+      vectors,
+      vectorColumns = vectors !== undefined,
+      warn = (m) => console.warn(`warning: ${m}`),
+    }: { vectors?: MemoryVectors; vectorColumns?: boolean; warn?: (message: string) => void } = {},
   ) {
+    this.vectors = vectors;
+    this.vectorColumns = vectorColumns;
     this.uses = new MemoryUses(sql, warn);
   }
 
@@ -70,29 +81,52 @@ export class MemoryStore {
     return this.sql;
   }
 
-  /** Keeps a memory, or finds the one its key already wrote (`existing`). */
+  /** Keeps a memory, or finds the one its key already wrote for this owner (`existing`). */
   async remember(m: NewMemory): Promise<{ memory: Memory; existing: boolean }> {
     const text = m.text.trim();
     const tags = [...new Set((m.tags ?? []).map((t) => t.trim()).filter(Boolean))];
     if (!text) throw new UserError('A memory needs its words.');
-    if (m.key) {
-      const found = await this.sql.query<Row>(`SELECT ${COLUMNS} FROM memories WHERE write_key = $1`, [m.key]);
-      if (found.rows[0]) return { memory: memoryOf(found.rows[0]), existing: true };
-    }
+    const keys = m.key ? [m.key, ...(m.formerKeys ?? [])] : [];
+    const held = async (sql: Sql) =>
+      keys.length
+        ? (
+            await sql.query<Row>(`SELECT ${COLUMNS} FROM memories WHERE owner = $1 AND write_key = ANY($2::text[])`, [
+              m.owner,
+              keys,
+            ])
+          ).rows[0]
+        : undefined;
+    const found = await held(this.sql);
+    if (found) return { memory: memoryOf(found), existing: true };
     this.checkSize(text, tags);
-    await this.checkRoom(m.owner);
-    const inserted = await this.sql.query<Row>(
-      `INSERT INTO memories (id, owner, goal_id, text, tags, source, write_key, search_text)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (write_key) DO NOTHING RETURNING ${COLUMNS}`,
-      [newId(), m.owner, m.goalId ?? null, text, tags, JSON.stringify(m.source), m.key ?? null, searchText(text, tags)],
-    );
-    if (inserted.rows[0]) {
-      await this.vectors?.write(inserted.rows[0].id, searchText(text, tags));
-      return { memory: memoryOf(inserted.rows[0]), existing: false };
-    }
-    // Another attempt with the same key got there between our look and our write.
-    const raced = await this.sql.query<Row>(`SELECT ${COLUMNS} FROM memories WHERE write_key = $1`, [m.key]);
-    return { memory: memoryOf(raced.rows[0]!), existing: true };
+    // One owner's writes one at a time (a lock per owner): two at once cannot both pass MEMORY_MAX_PER_OWNER, nor
+    // two attempts with one key both write.
+    const kept = await this.sql.transaction(async (tx) => {
+      await lockOwner(tx, m.owner);
+      const again = await held(tx);
+      if (again) return { row: again, existing: true };
+      const n = await count(tx, m.owner);
+      if (n >= this.limits.perOwner) throw this.full(m.owner, n);
+      const inserted = await tx.query<Row>(
+        `INSERT INTO memories (id, owner, goal_id, text, tags, source, write_key, search_text)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (write_key) DO NOTHING RETURNING ${COLUMNS}`,
+        [
+          newId(),
+          m.owner,
+          m.goalId ?? null,
+          text,
+          tags,
+          JSON.stringify(m.source),
+          m.key ?? null,
+          searchText(text, tags),
+        ],
+      );
+      // Keys name a conversation's run: only another owner's memory can hold this one, and it is never theirs to read.
+      if (!inserted.rows[0]) throw new Error(`The memory write key ${m.key} is another owner's.`);
+      return { row: inserted.rows[0], existing: false };
+    });
+    if (!kept.existing) await this.vectors?.write(kept.row.id, searchText(text, tags));
+    return { memory: memoryOf(kept.row), existing: kept.existing };
   }
 
   /** Why `owner` cannot keep this fact now (its size, their count), or nothing. */
@@ -150,7 +184,8 @@ export class MemoryStore {
     const nearest = near
       ? `UNION ALL
          (SELECT ${M_COLUMNS}, 2 AS part, (m.embedding <=> $5::vector)::real AS rank FROM memories m
-           WHERE ${mine} AND m.embedding_model = $6 ORDER BY m.embedding <=> $5::vector LIMIT $4)`
+           WHERE ${mine} AND m.embedding_model = $6 AND vector_dims(m.embedding) = vector_dims($5::vector)
+           ORDER BY m.embedding <=> $5::vector LIMIT $4)`
       : '';
     const rows = await this.sql.query<Row & { part: number }>(
       `SELECT * FROM (
@@ -183,7 +218,8 @@ export class MemoryStore {
     if (!text) throw new UserError('A memory needs its words.');
     this.checkSize(text, tags);
     const rows = await this.sql.query<Row>(
-      `UPDATE memories SET text = $2, tags = $3, search_text = $4, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
+      `UPDATE memories SET text = $2, tags = $3, search_text = $4, updated_at = now()
+       ${this.vectorColumns ? ', embedding_model = NULL' : ''} WHERE id = $1 RETURNING ${COLUMNS}`,
       [id, text, tags, searchText(text, tags)],
     );
     await this.vectors?.write(id, searchText(text, tags));
@@ -213,6 +249,7 @@ export class MemoryStore {
     for (const m of memories) this.checkSize(m.text, m.tags ?? []);
     // All or nothing: an import that would pass the owner's limit keeps none of it.
     const added = await this.sql.transaction(async (tx) => {
+      await lockOwner(tx, owner);
       let n = await count(tx, owner);
       let added = 0;
       for (const m of memories) {
@@ -269,6 +306,11 @@ export class MemoryStore {
     if (bytes > this.limits.bytes)
       throw new UserError(`The memory is ${bytes} bytes; the most is ${this.limits.bytes} (MEMORY_MAX_BYTES).`);
   }
+}
+
+/** Held until the transaction ends: the owner's other writes wait. */
+async function lockOwner(tx: Sql, owner: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`memory-owner:${owner}`]);
 }
 
 async function count(sql: Sql, owner: string): Promise<number> {

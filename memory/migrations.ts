@@ -1,9 +1,12 @@
 // The memory store's schema, as numbered migrations run at open, each once, in order, in one transaction with an
 // advisory lock: a second process opening the store at the same moment waits, then finds them done.
+/** The migration that adds memories' vectors: a store whose database has it keeps them true to the words. */
+export const VECTOR_COLUMNS = 4;
+
 export const MIGRATIONS: {
   version: number;
   sql: string;
-  /** Run only once the feature is on (EMBEDDING_MODEL set): a server without pgvector serves full-text memory. */
+  /** Run only once the feature is on (EMBEDDING_MODEL set): a server without pgvector serves memory without it. */
   needs?: 'vector';
 }[] = [
   {
@@ -49,7 +52,7 @@ export const MIGRATIONS: {
     `,
   },
   {
-    version: 4,
+    version: VECTOR_COLUMNS,
     needs: 'vector',
     sql: `
       CREATE EXTENSION IF NOT EXISTS vector;
@@ -77,8 +80,8 @@ export interface Sql {
 /** An arbitrary constant: the lock every process takes while it migrates. */
 const MIGRATION_LOCK = 41_042;
 
-/** Runs what is not run yet (a `needs` migration once its feature is on); the latest version run. */
-export async function migrate(sql: Sql, on: { vector?: boolean } = {}): Promise<number> {
+/** Runs what is not run yet (a `needs` migration once its feature is on); the versions the database now has. */
+export async function migrate(sql: Sql, on: { vector?: boolean } = {}): Promise<Set<number>> {
   return sql.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await tx.exec(
@@ -93,6 +96,6 @@ export async function migrate(sql: Sql, on: { vector?: boolean } = {}): Promise<
       await tx.query('INSERT INTO memory_migrations (version) VALUES ($1)', [m.version]);
       done.add(m.version);
     }
-    return Math.max(...done);
+    return done;
   });
 }

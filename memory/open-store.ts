@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryStore, type MemoryLimits } from './memory-store';
-import { migrate, type Sql } from './migrations';
+import { migrate, VECTOR_COLUMNS, type Sql } from './migrations';
 import { PgliteThread } from './pglite';
 import { openPostgres, shownUrl } from './postgres';
 import { MemoryVectors, type Embedder } from './vectors';
@@ -104,10 +104,11 @@ async function open(
   }: { embedder?: Embedder; warn?: (m: string) => void },
 ): Promise<{ store: MemoryStore; close(): Promise<void> }> {
   let db: (Sql & { close(): Promise<void> }) | undefined;
+  let vectorColumns = false;
   try {
     const vector = embedder !== undefined;
-    db = settings.databaseUrl ? await openPostgres(settings.databaseUrl) : new PgliteThread(settings.dir, { vector });
-    await migrate(db, { vector });
+    db = settings.databaseUrl ? await openPostgres(settings.databaseUrl) : new PgliteThread(settings.dir);
+    vectorColumns = (await migrate(db, { vector })).has(VECTOR_COLUMNS);
     // PGlite runs no autovacuum: statistics as of now, so its planner uses the owner's index (a server's are fresh).
     if (!settings.databaseUrl) await db.exec('ANALYZE memories');
   } catch (err) {
@@ -118,11 +119,11 @@ async function open(
   const vectors = embedder && new MemoryVectors(db, embedder, warn);
   // Memories kept before this model (or while it was down) get their vectors in the background.
   void vectors?.backfill();
-  const store = new MemoryStore(db, settings.limits, vectors, warn);
+  const store = new MemoryStore(db, settings.limits, { vectors, vectorColumns, warn });
   return {
     store,
     close: async () => {
-      vectors?.close();
+      await vectors?.close();
       await store.uses.flush();
       await db.close();
     },

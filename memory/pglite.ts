@@ -11,16 +11,19 @@ import type { Sql } from './migrations';
 const THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { PGlite } = require(workerData.module);
-const extensions = workerData.vector ? { vector: require(workerData.vector).vector } : {};
-const db = new PGlite(workerData.dir, { extensions });
-let chain = db.waitReady;
+const db = new PGlite(workerData.dir, { extensions: { vector: require(workerData.vector).vector } });
+const why = (err) => String((err && err.message) || err);
+// A folder PGlite cannot open: every statement is answered with why.
+let broken = null;
+let chain = db.waitReady.catch((err) => (broken = 'could not open: ' + why(err)));
 parentPort.on('message', ({ id, kind, text, params }) => {
   chain = chain.then(async () => {
+    if (broken) return parentPort.postMessage({ id, error: broken });
     try {
       const out = kind === 'exec' ? await db.exec(text) : kind === 'close' ? await db.close() : await db.query(text, params);
       parentPort.postMessage({ id, rows: kind === 'query' ? out.rows : [] });
     } catch (err) {
-      parentPort.postMessage({ id, error: String((err && err.message) || err) });
+      parentPort.postMessage({ id, error: why(err) });
     }
   });
 });
@@ -33,14 +36,17 @@ export class PgliteThread implements Sql {
   /** Held by a transaction: statements from outside it wait for it to end. */
   private held: Promise<unknown> = Promise.resolve();
 
-  /** `vector`: with pgvector (EMBEDDING_MODEL is set). */
-  constructor(dir: string, { vector = false } = {}) {
+  /** Why the thread is gone (it failed, or exited): every statement from then on is refused with it. */
+  private dead: Error | null = null;
+
+  constructor(dir: string) {
     this.thread = new Worker(THREAD, {
       eval: true,
       workerData: {
         dir,
         module: require.resolve('@electric-sql/pglite'),
-        vector: vector ? require.resolve('@electric-sql/pglite/vector') : undefined,
+        // Always: a folder that once had EMBEDDING_MODEL has vector columns, which even ANALYZE cannot read without.
+        vector: require.resolve('@electric-sql/pglite/vector'),
       },
     });
     this.thread.on('message', ({ id, rows, error }: { id: number; rows: unknown[]; error?: string }) => {
@@ -49,13 +55,17 @@ export class PgliteThread implements Sql {
       if (error) waiter?.reject(new Error(`memory store: ${error}`));
       else waiter?.resolve(rows);
     });
-    this.thread.on('error', (err) => {
-      for (const w of this.waiting.values()) w.reject(err);
+    const gone = (err: Error) => {
+      this.dead ??= new Error(`memory store: PGlite's thread ${err.message}`);
+      for (const w of this.waiting.values()) w.reject(this.dead);
       this.waiting.clear();
-    });
+    };
+    this.thread.on('error', (err) => gone(new Error(`failed: ${err.message}`)));
+    this.thread.on('exit', (code) => gone(new Error(`exited (${code})`)));
   }
 
   private send(kind: 'query' | 'exec' | 'close', text = '', params: unknown[] = []): Promise<unknown[]> {
+    if (this.dead) return Promise.reject(this.dead);
     const id = ++this.seq;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
@@ -98,7 +108,7 @@ export class PgliteThread implements Sql {
 
   async close(): Promise<void> {
     await this.held;
-    await this.send('close').catch(() => undefined);
+    if (!this.dead) await this.send('close').catch(() => undefined);
     await this.thread.terminate();
   }
 }

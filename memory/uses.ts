@@ -44,7 +44,8 @@ export class MemoryUses {
              FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) AS u(m, c, g, t)
              JOIN memories ON memories.id = u.m
              ON CONFLICT (memory_id, conversation_id)
-             DO UPDATE SET last_at = GREATEST(memory_uses.last_at, EXCLUDED.last_at)`,
+             DO UPDATE SET first_at = LEAST(memory_uses.first_at, EXCLUDED.first_at),
+                           last_at = GREATEST(memory_uses.last_at, EXCLUDED.last_at)`,
             [memories, conversations, batch.map(([, u]) => u.goalId), batch.map(([, u]) => u.at.toISOString())],
           )
           .then(

@@ -20,7 +20,10 @@ const RETRY_MS = 60_000;
 
 export class MemoryVectors {
   private filling: Promise<number> | null = null;
+  /** Asked for while a fill runs (an import's rows may be after its last look): it runs once more. */
+  private again = false;
   private retry: NodeJS.Timeout | null = null;
+  private closed = false;
 
   constructor(
     private readonly sql: Sql,
@@ -36,11 +39,11 @@ export class MemoryVectors {
   async write(id: string, words: string): Promise<void> {
     try {
       const [v] = await this.embedder.embed([words]);
-      await this.sql.query('UPDATE memories SET embedding = $2::vector, embedding_model = $3 WHERE id = $1', [
-        id,
-        vectorText(v!),
-        this.model,
-      ]);
+      // Unless edited meanwhile: the edit makes the vector of its new words.
+      await this.sql.query(
+        'UPDATE memories SET embedding = $2::vector, embedding_model = $3 WHERE id = $1 AND search_text = $4',
+        [id, vectorText(v!), this.model, words],
+      );
     } catch (err) {
       // An edit's old vector no longer says what the words do.
       await this.sql.query('UPDATE memories SET embedding = NULL, embedding_model = NULL WHERE id = $1', [id]);
@@ -62,7 +65,19 @@ export class MemoryVectors {
 
   /** Makes the vectors this model has not made yet (new, imported, failed, another model's): how many. */
   backfill(): Promise<number> {
-    this.filling ??= this.fill()
+    if (this.filling) {
+      this.again = true;
+      return this.filling;
+    }
+    const run = async (): Promise<number> => {
+      let done = 0;
+      do {
+        this.again = false;
+        done += await this.fill();
+      } while (this.again && !this.closed);
+      return done;
+    };
+    this.filling = run()
       .catch((err: unknown) => {
         this.failed('some memories wait for their vectors', err);
         return 0;
@@ -71,14 +86,17 @@ export class MemoryVectors {
     return this.filling;
   }
 
-  close(): void {
+  /** No more backfills; waits for one running. */
+  async close(): Promise<void> {
+    this.closed = true;
     if (this.retry) clearTimeout(this.retry);
     this.retry = null;
+    await this.filling;
   }
 
   private async fill(): Promise<number> {
     let done = 0;
-    for (;;) {
+    while (!this.closed) {
       const { rows } = await this.sql.query<{ id: string; search_text: string }>(
         'SELECT id, search_text FROM memories WHERE embedding_model IS DISTINCT FROM $1 ORDER BY created_at LIMIT $2',
         [this.model, BATCH],
@@ -93,10 +111,12 @@ export class MemoryVectors {
         );
       done += rows.length;
     }
+    return done;
   }
 
   private failed(what: string, err: unknown): void {
-    this.warn(`memory: the embedding model ${this.model} failed (${(err as Error).message}): ${what}`);
+    if (this.closed) return;
+    this.warn(`memory: vectors of ${this.model} could not be made (${(err as Error).message}): ${what}`);
     if (this.retry) return;
     this.retry = setTimeout(() => {
       this.retry = null;

@@ -87,10 +87,16 @@ function substitute(text: string, env: Record<string, string | undefined>, where
       continue;
     }
     if (text[i + 1] === '{') {
-      // Up to the brace that closes this one: a default may hold variables of its own (`${A:-${B:-x}}`).
+      // Up to the brace that closes this one: a default may hold variables of its own (`${A:-${B:-x}}`); as in
+      // Compose, only `${` opens one (a lone `{` in a default is text).
       let depth = 1;
       let j = i + 2;
-      for (; j < text.length && depth > 0; j++) depth += text[j] === '{' ? 1 : text[j] === '}' ? -1 : 0;
+      for (; j < text.length && depth > 0; j++) {
+        if (text[j] === '$' && text[j + 1] === '{') {
+          depth++;
+          j++;
+        } else if (text[j] === '}') depth--;
+      }
       const inner = BRACED.exec(text.slice(i + 2, j - 1));
       if (depth > 0 || !inner) throw new Error(`${where}: a variable that does not end: ${text.slice(i)}`);
       out += resolve(inner[1]!, inner[2], inner[3], inner[4], env, where);

@@ -44,7 +44,11 @@ export async function startPostgres(port?: number, env: NodeJS.ProcessEnv = proc
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`postgres did not start on port ${port}: ${output}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+      reject(new Error(`postgres did not start on port ${port}: ${output}`));
+    }, 20_000);
     child.stderr.on('data', (d: Buffer) => {
       output += d.toString();
       if (output.includes('database system is ready to accept connections')) {

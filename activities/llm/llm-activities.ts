@@ -196,13 +196,10 @@ export function createLlmActivities({
     const { goal, tools, summary, agents } = input;
     const shown = heldForHooks(hooks, out);
     try {
-      // One query in this activity, before the model call: no model waits for it, and no extra step in history. It
-      // runs in the store's thread (or server) while this one renders the prompt.
-      const recalling = input.memory ? recall(input.memory, promptOf(messages) ?? '') : Promise.resolve([]);
+      // One query in this activity, before the model call: no model waits for it, and no extra step in history.
+      const recalled = input.memory ? await recall(input.memory, promptOf(messages) ?? '') : [];
       const rendered = renderPlanSystemPrompt({ goal, tools, summary, agents, today: isoDay(now()) });
-      const toolSet = toToolSet(tools);
-      const system = [rendered, recallBlock(await recalling)].filter(Boolean).join('\n\n');
-      const recalled = await recalling;
+      const system = [rendered, recallBlock(recalled)].filter(Boolean).join('\n\n');
       const asked = await beforeModelCall(hooks, 'plan', goal.id, system, messages);
       if (asked.stopped) {
         shown.discard();
@@ -214,7 +211,7 @@ export function createLlmActivities({
           media: takesMediaInToolResults(modelFor(goal, input).model),
           images: images ? await images.of(asked.messages) : undefined,
         }),
-        tools: toolSet,
+        tools: toToolSet(tools),
       });
       const result = await guarded(
         'plan',

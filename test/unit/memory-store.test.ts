@@ -1,7 +1,7 @@
 // The memory store on PGlite (in its thread, as the worker runs it) and on a real PostgreSQL server (DATABASE_URL), the
 // same tests for both: a write's key makes it once however often it is sent, even twice at once; every read names its
 // owner; recall puts what matches first and keeps to its budget; migrations run once, and again find nothing to do.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LazyMemoryStore, readMemorySettings } from '../../memory/open-store';
@@ -156,6 +156,64 @@ describe('the memory store on PGlite, two transactions begun together', () => {
         ),
       );
       expect(seen).toEqual([1, 2]);
+    } finally {
+      await lazy.close();
+    }
+  }, 60_000);
+});
+
+describe('the memory store on PGlite, faults of its own', () => {
+  const open = (dir: string, env: NodeJS.ProcessEnv = {}) =>
+    new LazyMemoryStore(readMemorySettings({ MEMORY_DIR: dir, ...env }, tmpdir()));
+
+  it('a folder PGlite cannot open is refused in words, again on the next call, and closes', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'memory-broken-'));
+    writeFileSync(path.join(dir, 'PG_VERSION'), 'not a version\n');
+    const lazy = open(dir);
+    await expect(lazy.store()).rejects.toThrow(`The memory store at ${dir} could not be opened: memory store:`);
+    await expect(lazy.store()).rejects.toThrow('could not be opened');
+    await lazy.close();
+  }, 60_000);
+
+  it("one owner's writes at once stay within the limit; a key is never another owner's to read", async () => {
+    const lazy = open(path.join(mkdtempSync(path.join(tmpdir(), 'memory-limit-')), 'pglite'), {
+      MEMORY_MAX_PER_OWNER: '3',
+    });
+    const store = await lazy.store();
+    try {
+      const writes = await Promise.allSettled(
+        [1, 2, 3, 4, 5].map((i) => store.remember({ owner: 'ada', text: `fact ${i}`, source: { kind: 'api' } })),
+      );
+      expect(writes.filter((w) => w.status === 'fulfilled')).toHaveLength(3);
+      expect(await store.list('ada')).toHaveLength(3);
+      const source = { kind: 'conversation' as const, conversationId: 'c', callId: 'k' };
+      await store.remember({ owner: 'bob', text: 'my PIN is 1234', source, key: 'c/r/k' });
+      await expect(store.remember({ owner: 'eve', text: 'anything', source, key: 'c/r/k' })).rejects.toThrow(
+        "The memory write key c/r/k is another owner's.",
+      );
+      // An attempt begun before the key named the run finds what it wrote under the key it had.
+      const before = await store.remember({ owner: 'bob', text: 'old key', source, key: 'c/k' });
+      const after = await store.remember({ owner: 'bob', text: 'old key', source, key: 'c/r2/k', formerKeys: ['c/k'] });
+      expect(after).toEqual({ memory: before.memory, existing: true });
+    } finally {
+      await lazy.close();
+    }
+  }, 60_000);
+
+  it('a statement beside a transaction that rolls back is kept', async () => {
+    const lazy = open(path.join(mkdtempSync(path.join(tmpdir(), 'memory-beside-')), 'pglite'));
+    const { db } = await lazy.store();
+    try {
+      await db.exec('CREATE TABLE t (k text PRIMARY KEY)');
+      const failing = db.transaction(async (tx) => {
+        await tx.query("INSERT INTO t VALUES ('in')");
+        await new Promise((r) => setTimeout(r, 20));
+        throw new Error('rolled back');
+      });
+      const beside = db.query("INSERT INTO t VALUES ('beside')");
+      await expect(failing).rejects.toThrow('rolled back');
+      await beside;
+      expect((await db.query<{ k: string }>('SELECT k FROM t')).rows).toEqual([{ k: 'beside' }]);
     } finally {
       await lazy.close();
     }
