@@ -196,6 +196,10 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Agent
     ? (opts.memory ?? new LazyMemoryStore(memorySettings, { embedder }))
     : undefined;
   const ownMemory = opts.memory === undefined;
+  // A server's store is opened (made, migrated) as the worker starts, so a wrong DATABASE_URL shows in its first lines
+  // rather than at a first turn (which would then recall nothing); PGlite's waits for its first use (its cost).
+  if (memory && ownMemory && memorySettings.databaseUrl)
+    memory.store().catch((err: Error) => console.warn(`warning: ${err.message}`));
   const questions = {
     // A tool call's activity asks its own conversation (an update) when its MCP server (or remote agent) asks the user.
     temporal,

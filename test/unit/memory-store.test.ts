@@ -84,6 +84,30 @@ describe('the memory store on PostgreSQL, opened by several at once', () => {
   }, 60_000);
   afterAll(() => server?.stop());
 
+  it('export from PGlite, import into an empty PostgreSQL database: the same memories', async () => {
+    const pglite = new LazyMemoryStore(
+      readMemorySettings(
+        { MEMORY_DIR: path.join(mkdtempSync(path.join(tmpdir(), 'memory-move-')), 'pglite') },
+        tmpdir(),
+      ),
+    );
+    const into = new LazyMemoryStore(
+      readMemorySettings({ DATABASE_URL: server.url.replace(/postgres$/, 'moved') }, tmpdir()),
+    );
+    try {
+      const from = await pglite.store();
+      await from.remember({ owner: 'ada', text: 'prefers Fridays off', tags: ['pto'], source: { kind: 'api' } });
+      await from.remember({ owner: 'ada', goalId: 'goal_x', text: 'manager is Grace', source: { kind: 'cli' } });
+      const exported = await from.exportAll('ada');
+      const to = await into.store();
+      expect(await to.importAll('ada', exported)).toBe(2);
+      expect(await to.exportAll('ada')).toEqual(exported);
+    } finally {
+      await pglite.close();
+      await into.close();
+    }
+  }, 60_000);
+
   it('makes and migrates a database once while four open it together, and all four work', async () => {
     const url = server.url.replace(/postgres$/, 'fresh');
     const stores = [1, 2, 3, 4].map(() => new LazyMemoryStore(readMemorySettings({ DATABASE_URL: url }, tmpdir())));
