@@ -7,16 +7,13 @@ import { AgentClient } from '../client/agent-client';
 import { startWorker, testSettings } from '../testkit/temporal';
 import type { ScriptInput } from '../activities/llm/scripted-model';
 import { extractGoalsDir, extractScript, NOTES_GOAL } from './fixtures/memory-extract';
+import { REMEMBER_RULES } from './fixtures/memory-script';
 
 type Save = (name: string, handle: WorkflowHandle, runId?: string) => Promise<void>;
 
 const script: ScriptInput = {
   rules: [
-    { user: '^Greet the user', reply: { text: 'Hello.' } },
-    {
-      user: 'remember that I prefer (\\w+) off',
-      reply: { toolCalls: [{ tool: 'Remember', args: { fact: 'prefers {{1}} off', tags: ['pto'] } }] },
-    },
+    ...REMEMBER_RULES,
     { afterTool: 'Remember', outcome: 'ok', reply: { text: 'Noted.' } },
     { user: 'that is all', reply: { text: 'Bye.', toolCalls: [{ tool: 'CompleteGoal', args: {} }] } },
   ],

@@ -17,14 +17,11 @@ import { recording } from '../../testkit/recording-model';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { startPostgres, type RunningPostgres } from '../../testkit/postgres-server';
 import { runCli } from '../helpers/cli';
+import { REMEMBER_RULES } from '../fixtures/memory-script';
 
 const script: ScriptInput = {
   rules: [
-    { user: '^Greet the user', reply: { text: 'Hello.' } },
-    {
-      user: 'remember that I prefer (\\w+) off',
-      reply: { toolCalls: [{ tool: 'Remember', args: { fact: 'prefers {{1}} off', tags: ['pto'] } }] },
-    },
+    ...REMEMBER_RULES,
     { afterTool: 'Remember', outcome: 'ok', reply: { text: 'Noted: {{result.kept}} ({{result.id}}).' } },
     { afterTool: 'Remember', outcome: 'rejected', reply: { text: 'Not kept.' } },
     { afterTool: 'Remember', outcome: 'invalid_input', reply: { text: 'Could not keep it: {{outcome.problems}}' } },

@@ -20,16 +20,13 @@ import { waitUntil } from '../../testkit/wait-until';
 import { builtWebChat } from '../../testkit/web-build';
 import { launchBrowser, openPage, screenshot, scrollWidth, type OpenedPage } from '../helpers/browser';
 import { extractGoalsDir, extractScript } from '../fixtures/memory-extract';
+import { REMEMBER_RULES } from '../fixtures/memory-script';
 
 const [ADA, BOB, ADMIN] = ['ada-key-0123456789abcdef', 'bob-key-0123456789abcdef', 'admin-key-0123456789abcd'];
 
 const script: ScriptInput = {
   rules: [
-    { user: '^Greet the user', reply: { text: 'Hello.' } },
-    {
-      user: 'remember that I prefer (\\w+) off',
-      reply: { toolCalls: [{ tool: 'Remember', args: { fact: 'prefers {{1}} off', tags: ['pto'] } }] },
-    },
+    ...REMEMBER_RULES,
     { afterTool: 'Remember', outcome: 'ok', reply: { text: 'Noted.' } },
     { user: 'what do you know', reply: { text: 'Here is what I know.' } },
     { user: 'my desk is (\\w+)', reply: { text: 'Noted.' } },
