@@ -1,7 +1,9 @@
 // Values as every side shows them (CLI, web chat, the agent's own messages), so they read the same everywhere.
 
-/** $0.0123 below a dollar (model calls cost fractions of a cent), $12.35 above. */
+/** `free` for nothing (the offline model is priced at 0), $0.0123 below a dollar (model calls cost fractions of a
+ * cent), $12.35 above. */
 export function formatUsd(usd: number): string {
+  if (usd === 0) return 'free';
   return `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
 }
 

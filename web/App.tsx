@@ -44,7 +44,7 @@ export function App() {
   const [epoch, setEpoch] = useState(0);
   const [agents, setAgents] = useState<AgentsDescription | null>(null);
   const [agentsError, setAgentsError] = useState<string | null>(null);
-  const [status, setStatus] = useState<{ goalId: string; state: ConversationState } | null>(null);
+  const [status, setStatus] = useState<{ goalId: string; state: ConversationState; title: string | null } | null>(null);
   const mainRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
@@ -123,6 +123,7 @@ export function App() {
         <aside className="sidebar">
           <ConversationList
             currentId={route.page === 'chat' ? route.id : null}
+            currentTitle={status?.title ?? null}
             agentName={agentName}
             refresh={`${route.page}/${route.page === 'chat' ? route.id : ''}/${status?.state}`}
           />

@@ -25,7 +25,7 @@ interface Props {
   id: string;
   agentName(goalId: string): string;
   /** Tells the app which agent the conversation is with and its state (null when the view closes). */
-  onStatus(status: { goalId: string; state: ConversationState } | null): void;
+  onStatus(status: { goalId: string; state: ConversationState; title: string | null } | null): void;
 }
 
 export function Chat({ id, agentName, onStatus }: Props) {
@@ -99,9 +99,12 @@ export function Chat({ id, agentName, onStatus }: Props) {
     );
   }, [id, s.state]);
 
+  // The conversation's title, as the server's list gives it (the first prompt): the list shows it before the server does.
+  const firstPrompt = s.messages.find((m) => m.message.kind === 'user' && !isStarter(m))?.message;
+  const title = firstPrompt?.kind === 'user' ? firstPrompt.text : null;
   useEffect(() => {
-    if (s.goalId && s.state) onStatus({ goalId: s.goalId, state: s.state });
-  }, [s.goalId, s.state, onStatus]);
+    if (s.goalId && s.state) onStatus({ goalId: s.goalId, state: s.state, title });
+  }, [s.goalId, s.state, title, onStatus]);
   useEffect(() => () => onStatus(null), [onStatus]);
 
   useEffect(() => {
@@ -173,14 +176,13 @@ export function Chat({ id, agentName, onStatus }: Props) {
     }
   }
 
-  const firstPrompt = s.messages.find((m) => m.message.kind === 'user' && !isStarter(m))?.message;
   const ended = s.state === 'ended';
 
   return (
     <section className={runOpen ? 'chat with-run' : 'chat'} aria-labelledby="chat-title">
       <header className="chat-head">
         <div className="chat-title">
-          <h1 id="chat-title">{firstPrompt?.kind === 'user' ? firstPrompt.text : 'New conversation'}</h1>
+          <h1 id="chat-title">{title ?? 'New conversation'}</h1>
           <p className="meta">
             {s.goalId && <span>{agentName(s.goalId)}</span>}
             {s.state && (

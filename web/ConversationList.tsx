@@ -7,12 +7,14 @@ const REFRESH_MS = 15_000;
 
 interface Props {
   currentId: string | null;
+  /** The open conversation's title as its page knows it: shown until the server's listing has it (it lags). */
+  currentTitle: string | null;
   agentName(goalId: string): string;
   /** Changes when the list should be read again at once (a route change). */
   refresh: unknown;
 }
 
-export function ConversationList({ currentId, agentName, refresh }: Props) {
+export function ConversationList({ currentId, currentTitle, agentName, refresh }: Props) {
   const [list, setList] = useState<ConversationSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -55,7 +57,9 @@ export function ConversationList({ currentId, agentName, refresh }: Props) {
                 data-state={c.state}
                 aria-current={c.id === currentId ? 'page' : undefined}
               >
-                <span className="row-title">{c.title ?? 'New conversation'}</span>
+                <span className="row-title">
+                  {c.title ?? (c.id === currentId ? currentTitle : null) ?? 'New conversation'}
+                </span>
                 <span className="row-meta">
                   <span className={`badge state-${c.state}`}>{c.state.replace(/_/g, ' ')}</span>{' '}
                   {c.goal ? agentName(c.goal) : ''} ·{' '}

@@ -56,7 +56,7 @@ describe('agent CLI against a real server and worker', () => {
     const status = await agent(['status', 'cli-1', '--json']);
     expect(JSON.parse(status.out)).toMatchObject({ state: 'waiting_for_user', goal: 'goal_hr_pto' });
     // Tokens and their cost at the worker's prices (the scripted model's is nothing).
-    expect((await agent(['status', 'cli-1'])).out).toMatch(/; [\d,]+ tokens, \$0\.0000 over 1 run\(s\)\n$/);
+    expect((await agent(['status', 'cli-1'])).out).toMatch(/; [\d,]+ tokens, free over 1 run\(s\)\n$/);
 
     expect((await agent(['end', 'cli-1'])).out).toBe('conversation cli-1 ended\n');
     const again = await agent(['end', 'cli-1']);

@@ -230,8 +230,14 @@ describe('web chat in a browser', () => {
     await p.locator('[data-testid="state"][data-state="waiting_for_user"]').waitFor();
     const usage = (await p.getByTestId('usage').textContent()) ?? '';
     expect(Number(/^([\d,]+) tokens/.exec(usage)?.[1]?.replace(/,/g, ''))).toBeGreaterThan(0);
-    // The scripted model's price is nothing (config/prices.json): the cost shows, at $0.
-    expect(await p.getByTestId('cost').textContent()).toBe(' · $0.0000');
+    // The scripted model's price is nothing (config/prices.json): the cost says so ("free", not "$0.0000").
+    expect(await p.getByTestId('cost').textContent()).toBe(' · free');
+    // The list names the open conversation by its first message as its header does, not "New conversation" while
+    // Temporal's visibility store catches up with the title.
+    expect(await p.locator('#chat-title').textContent()).toBe('how does accrual work?');
+    const row = p.locator('[data-testid="conversation-row"][data-id="web-stream"] .row-title');
+    await row.waitFor({ timeout: 20_000 });
+    expect(await row.textContent()).toBe('how does accrual work?');
   });
 
   it('runs a tool call once the user approves it', async () => {

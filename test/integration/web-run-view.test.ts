@@ -230,7 +230,7 @@ describe('web chat: the run view', () => {
     ]);
 
     // Totals per turn and per branch: time, tokens and cost (the scripted model priced at $3/$15 per million).
-    const totals = /^\d[\d.]* (ms|s) · [\d,]+ tokens · \$0\.\d{4} · \d model calls?/;
+    const totals = /^\d[\d.]* (ms|s) · [\d,]+ tokens · (free|\$0\.\d{4}) · \d model calls?/;
     expect(await latestTurn(boss).getByTestId('run-turn-totals').first().textContent()).toMatch(totals);
     for (const b of [pto, order])
       expect(await b.getByTestId('run-branch-totals').first().textContent()).toMatch(totals);

@@ -8,7 +8,7 @@ import { METRICS } from '../../core/metric-names';
 const doc = (name: string) => readFileSync(path.join(__dirname, '..', '..', 'docs', name), 'utf8');
 
 /** Every signal, update and query core/messages.ts defines, by the name clients use. */
-const names = Object.values(messages)
+const names = (Object.values(messages) as unknown[])
   .filter((v): v is { name: string; type: string } => typeof v === 'object' && v !== null && 'type' in v && 'name' in v)
   .filter((v) => ['signal', 'update', 'query'].includes(v.type))
   .map((v) => v.name);
