@@ -180,7 +180,7 @@ describe('run view (API)', () => {
       const lines = cli.out.split('\n');
       expect(lines[0]).toMatch(
         new RegExp(
-          `^Boss \\(${id}\\) · done · [\\d.]+ s · [\\d,]+ tokens · \\$[\\d.]+ · 8 model calls · 2 tool calls · \\d+ ms waiting for you$`,
+          `^Boss \\(${id}\\) · done · [\\d.]+ s · [\\d,]+ tokens · (free|\\$[\\d.]+) · 8 model calls · 2 tool calls · \\d+ ms waiting for you$`,
         ),
       );
       expect(lines[1]).toBe(`  ${done.root.temporalUrl}`);
