@@ -14,7 +14,7 @@ import type { BuiltinRunActivities } from '../core/builtin-runs';
 import { UserError } from '../core/user-error';
 import type { ToolOutcome } from '../core/types';
 import type { LazyMemoryStore } from '../memory/open-store';
-import { keepProposal, sqlOf } from '../memory/proposals';
+import { keepProposal } from '../memory/proposals';
 import { whileHeartbeating } from './heartbeat';
 
 export function createMemoryActivities(
@@ -106,7 +106,7 @@ async function answer(store: MemoryStore, req: MemoryRequest): Promise<MemoryAns
       return { deleted: req.id };
     case 'keep': {
       // A proposal accepted (one already kept is answered as it is); dismissing one is deleting it.
-      const kept = (await keepProposal(sqlOf(store), scope, req.id)) ? await store.get(scope, req.id) : null;
+      const kept = (await keepProposal(store.db, scope, req.id)) ? await store.get(scope, req.id) : null;
       if (!kept) throw new UserError(`No memory ${req.id}.`, 'not_found');
       // Written without its vector (EMBEDDING_MODEL): made now, in the background, so recall by meaning finds it.
       void store.vectors?.backfill();

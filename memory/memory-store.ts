@@ -105,13 +105,13 @@ export class MemoryStore {
       await lockOwner(tx, m.owner);
       const again = await held(tx);
       if (again) return { row: again, existing: true };
-      const n = await count(tx, m.owner);
+      const n = await ownerCount(tx, m.owner);
       if (n >= this.limits.perOwner) throw this.full(m.owner, n);
       const inserted = await tx.query<Row>(
         `INSERT INTO memories (id, owner, goal_id, text, tags, source, write_key, search_text)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (write_key) DO NOTHING RETURNING ${COLUMNS}`,
         [
-          newId(),
+          newMemoryId(),
           m.owner,
           m.goalId ?? null,
           text,
@@ -250,7 +250,7 @@ export class MemoryStore {
     // All or nothing: an import that would pass the owner's limit keeps none of it.
     const added = await this.sql.transaction(async (tx) => {
       await lockOwner(tx, owner);
-      let n = await count(tx, owner);
+      let n = await ownerCount(tx, owner);
       let added = 0;
       for (const m of memories) {
         const tags = m.tags ?? [];
@@ -264,7 +264,7 @@ export class MemoryStore {
           `INSERT INTO memories (id, owner, goal_id, text, tags, source, search_text, created_at, updated_at, proposed)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
           [
-            held.rows.length ? newId() : m.id,
+            held.rows.length ? newMemoryId() : m.id,
             owner,
             m.goalId ?? null,
             m.text,
@@ -290,7 +290,7 @@ export class MemoryStore {
   }
 
   private async checkRoom(owner: string): Promise<void> {
-    const n = await count(this.sql, owner);
+    const n = await ownerCount(this.sql, owner);
     if (n >= this.limits.perOwner) throw this.full(owner, n);
   }
 
@@ -308,12 +308,13 @@ export class MemoryStore {
   }
 }
 
-/** Held until the transaction ends: the owner's other writes wait. */
-async function lockOwner(tx: Sql, owner: string): Promise<void> {
+/** Held until the transaction ends: the owner's other writes (Remember, import, proposals) wait. */
+export async function lockOwner(tx: Sql, owner: string): Promise<void> {
   await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`memory-owner:${owner}`]);
 }
 
-async function count(sql: Sql, owner: string): Promise<number> {
+/** How many memories `owner` keeps (proposals included): what MEMORY_MAX_PER_OWNER counts. */
+export async function ownerCount(sql: Sql, owner: string): Promise<number> {
   const rows = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM memories WHERE owner = $1', [owner]);
   return rows.rows[0]!.n;
 }
@@ -351,7 +352,7 @@ function memoryOf(r: Row): Memory {
   };
 }
 
-const newId = () => `mem_${randomBytes(8).toString('hex')}`;
+export const newMemoryId = () => `mem_${randomBytes(8).toString('hex')}`;
 const searchText = (text: string, tags: string[]) => [text, ...tags].join(' ');
 
 /** The words of free text as an OR query (letters and digits only, so nothing in it is tsquery syntax). */

@@ -3,9 +3,8 @@
 // `<conversation>/<run>/extract/<i>` (the run that ended: an id used again by a later conversation is not taken for
 // this one), and one run's are written in one transaction under a lock on that key: an attempt retried after its
 // write, or running beside another, finds what the first wrote and writes nothing twice.
-import { randomBytes } from 'node:crypto';
 import { MAX_PROPOSALS, type MemorySource } from '../core/memory';
-import type { MemoryLimits, MemoryStore } from './memory-store';
+import { lockOwner, newMemoryId, ownerCount, type MemoryLimits } from './memory-store';
 import type { Sql } from './migrations';
 
 export interface Proposal {
@@ -50,14 +49,15 @@ export async function propose(sql: Sql, limits: MemoryLimits, p: Proposal): Prom
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${p.run}/extract`]);
     const earlier = await proposedBy(tx, p.run);
     if (earlier.length) return { ids: earlier, again: true, known: 0, refused: [] };
+    // And the owner's other writes wait, so a Remember beside it cannot pass MEMORY_MAX_PER_OWNER with it.
+    await lockOwner(tx, p.owner);
     const held = await tx.query<{ text: string }>(
       'SELECT lower(text) AS text FROM memories WHERE owner = $1 AND lower(text) = ANY($2::text[])',
       [p.owner, facts.map((f) => f.toLowerCase())],
     );
     const had = new Set(held.rows.map((r) => r.text));
     const seen = new Set<string>();
-    let { n } = (await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM memories WHERE owner = $1', [p.owner]))
-      .rows[0]!;
+    let n = await ownerCount(tx, p.owner);
     const written: ProposalsWritten = { ids: [], again: false, known: 0, refused: [] };
     for (const [i, text] of facts.entries()) {
       const words = text.toLowerCase();
@@ -80,7 +80,7 @@ export async function propose(sql: Sql, limits: MemoryLimits, p: Proposal): Prom
       const row = await tx.query<{ id: string }>(
         `INSERT INTO memories (id, owner, goal_id, text, tags, source, write_key, search_text, proposed)
          VALUES ($1, $2, NULL, $3, '{}', $4, $5, $3, true) ON CONFLICT (write_key) DO NOTHING RETURNING id`,
-        [newId(), p.owner, text, JSON.stringify(source), keyOf(p.run, i)],
+        [newMemoryId(), p.owner, text, JSON.stringify(source), keyOf(p.run, i)],
       );
       // Another attempt wrote this conversation's first (where the lock could not keep them apart): its rows stand.
       if (!row.rows[0]) return { ids: await proposedBy(tx, p.run), again: true, known: 0, refused: [] };
@@ -101,13 +101,3 @@ export async function keepProposal(sql: Sql, scope: string | null, id: string): 
   );
   return rows.rows.length > 0;
 }
-
-/**
- * The store's database, which these statements run on. MemoryStore keeps it private; until it (or LazyMemoryStore)
- * offers an accessor, it is read here, in this one place.
- */
-export function sqlOf(store: MemoryStore): Sql {
-  return store.db;
-}
-
-const newId = () => `mem_${randomBytes(8).toString('hex')}`;

@@ -9,7 +9,7 @@ import { MAX_PROPOSALS } from '../../core/memory';
 import type { Goal, Usage } from '../../core/types';
 import { ZERO_USAGE } from '../../core/usage';
 import type { LazyMemoryStore } from '../../memory/open-store';
-import { propose, proposedBy, sqlOf } from '../../memory/proposals';
+import { propose, proposedBy } from '../../memory/proposals';
 import { whileHeartbeating } from '../heartbeat';
 import type { HookRunner } from '../hooks/hook-runner';
 import { beforeModelCall } from '../hooks/model-hooks';
@@ -38,7 +38,7 @@ export function memoryProposer(deps: ProposerDeps): LlmActivities['proposeMemori
     const run = `${conversationId}/${runId}`;
     // A store never opened holds no proposals: it is opened only when there is something to write.
     if (memory.started) {
-      const earlier = await proposedBy(sqlOf(await whileHeartbeating(() => memory.store())), run);
+      const earlier = await proposedBy((await whileHeartbeating(() => memory.store())).db, run);
       if (earlier.length) return { ...nothing, proposed: earlier };
     }
     const said = spoken(await deps.transcripts.messagesOf(input));
@@ -64,7 +64,7 @@ export function memoryProposer(deps: ProposerDeps): LlmActivities['proposeMemori
     const facts = parseFacts(answer.text, MAX_PROPOSALS);
     if (!facts.length) return { ...nothing, ...spent };
     const store = await whileHeartbeating(() => memory.store());
-    const written = await propose(sqlOf(store), store.limits, { owner: input.owner, conversationId, run, facts });
+    const written = await propose(store.db, store.limits, { owner: input.owner, conversationId, run, facts });
     // A limit costs the proposals it refuses, never the conversation.
     for (const why of written.refused) log.warn(`memory: proposals of ${conversationId}: ${why}`);
     return {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LazyMemoryStore, readMemorySettings } from '../../memory/open-store';
 import type { MemoryStore } from '../../memory/memory-store';
-import { keepProposal, propose, proposedBy, sqlOf } from '../../memory/proposals';
+import { keepProposal, propose, proposedBy } from '../../memory/proposals';
 import type { Sql } from '../../memory/migrations';
 import { startPostgres, type RunningPostgres } from '../../testkit/postgres-server';
 
@@ -26,7 +26,7 @@ describe.each(['PGlite', 'PostgreSQL'])('proposed memories on %s', (database) =>
     }
     lazy = new LazyMemoryStore(readMemorySettings(env, tmpdir()));
     store = await lazy.store();
-    sql = sqlOf(store);
+    sql = store.db;
   }, 60_000);
   afterAll(async () => {
     await lazy?.close();
