@@ -3,7 +3,8 @@
 // tags are edited in place (PATCH) and it is deleted after a second click (DELETE); the API's refusals show in its
 // words on the card. A proposed memory (not kept yet) says so, and is kept or dismissed instead (ProposalActions).
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { api, messageOf, type Memory } from './api';
+import { api, type Memory } from './api';
+import { useAction } from './use-action';
 import { ProposalActions } from './ProposalActions';
 import { when } from './RegistryTable';
 
@@ -19,22 +20,9 @@ interface Props {
 export function MemoryCard({ memory: m, linked, agentName, onChanged, onDeleted }: Props) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, act } = useAction();
   const textId = useId();
   const editButton = useRef<HTMLButtonElement>(null);
-
-  async function act(work: () => Promise<void>) {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   return (
     <article

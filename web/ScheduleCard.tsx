@@ -4,6 +4,7 @@
 // run has ended: Temporal starts the run, nothing here waits on it.
 import { useEffect, useState } from 'react';
 import { api, messageOf, type Schedule } from './api';
+import { useAction } from './use-action';
 import { when } from './RegistryTable';
 import { UnattendedRuns } from './UnattendedRuns';
 
@@ -35,8 +36,7 @@ export function ScheduleCard({
   const [watch, setWatch] = useState<{ newest: string | undefined; left: number } | null>(null);
   const [note, setNote] = useState('');
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, act: run } = useAction();
   const runs = detail.runs ?? [];
 
   useEffect(() => {
@@ -66,17 +66,9 @@ export function ScheduleCard({
   }, [detail, waiting, going]);
 
   async function act(work: () => Promise<unknown>, after?: () => void) {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-      after?.();
-      setRound((r) => r + 1);
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    if (!(await run(work))) return;
+    after?.();
+    setRound((r) => r + 1);
   }
 
   return (
