@@ -3,7 +3,8 @@
 // SIGKILL. With the store PGlite in DATA_DIR, the next worker runs the write again (its attempt 2), finds the memory
 // its key made, and the owner has one memory, not two. With two workers sharing one PostgreSQL server (DATABASE_URL)
 // and opening its fresh database at once, conversations' writes spread over both, and the one whose worker dies is
-// written again by the other: every fact once.
+// written again by the other: every fact once. A conversation's end proposing memories (memory.extract) whose worker
+// dies after the proposals are written: the next worker's attempt finds them, and the owner has each proposal once.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { startTemporal } from '../../testkit/temporal';
 import { waitUntil } from '../../testkit/wait-until';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 import { startPostgres } from '../../testkit/postgres-server';
+import { extractGoalsDir, extractScript, NOTES_GOAL } from '../fixtures/memory-extract';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 
 const script: ScriptInput = {
@@ -137,5 +139,39 @@ describe('memory faults: the worker killed between the write and its report', ()
     } finally {
       await postgres.stop();
     }
+  }, 120_000);
+
+  it('killed after proposing at the end: the next worker finds the proposals, each once', async () => {
+    const scriptFile = path.join(baseEnv.DATA_DIR!, 'extract-script.json');
+    writeFileSync(scriptFile, JSON.stringify(extractScript));
+    const extracting = {
+      TASK_QUEUE: `${baseEnv.TASK_QUEUE}-extract`,
+      GOALS_DIR: extractGoalsDir(),
+      LLM_MODEL: `scripted:${scriptFile}`,
+    };
+    const first = await worker(extracting);
+    const notes = new AgentClient(env.client, extracting.TASK_QUEUE);
+    const { id } = await notes.start(NOTES_GOAL.id, 'memory-fault-extract', 'ada');
+    await notes.say(id, 'I prefer Fridays off');
+    // The proposals are written (the activity's own transaction) and its report to Temporal is held.
+    const reported = proxy.hold('RespondActivityTaskCompleted', 'request', (body) => body.includes('proposeMemories'));
+    const ended = notes.end(id).catch((err: unknown) => err);
+    await reported;
+    await first.kill();
+    proxy.release();
+
+    await worker(extracting);
+    await env.client.workflow.getHandle(id).result();
+    await ended;
+    const events = (await env.client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    const propose = events.find(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'proposeMemories',
+    )!;
+    const started = events.find(
+      (e) => e.activityTaskStartedEventAttributes?.scheduledEventId?.toString() === propose.eventId?.toString(),
+    );
+    expect(started?.activityTaskStartedEventAttributes?.attempt).toBe(2);
+    const { memories } = (await notes.memory({ owner: 'ada', op: 'list' })) as { memories: Memory[] };
+    expect(memories.filter((m) => m.proposed).map((m) => m.text)).toEqual(['prefers Fridays off']);
   }, 120_000);
 });
