@@ -18,6 +18,7 @@ import { Transcript } from './Transcript';
 import { QuestionForm } from './QuestionForm';
 import { ToolProgressLine } from './ToolProgressLine';
 import { RunView, runViewOpen } from './RunView';
+import { Markdown } from './Markdown';
 import { formatUsd } from '../core/format';
 import { AttachButton, PendingFiles, useAttachments, useDropZone } from './Attachments';
 
@@ -246,7 +247,7 @@ export function Chat({ id, agentName, onStatus }: Props) {
       {/* Outside the log: screen readers hear the finished message, not every token. */}
       {s.partial?.text && (
         <div className="msg agent streaming" data-testid="streaming" aria-busy="true">
-          {s.partial.text}
+          <Markdown text={s.partial.text} streaming />
         </div>
       )}
       {s.state === 'working' && (

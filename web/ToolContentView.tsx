@@ -1,7 +1,8 @@
-// What a tool answered beyond JSON, as the user sees it: images inline, audio playable, resource links as links,
+// What a tool answered beyond JSON, as the user sees it: text as Markdown, images inline, audio playable, resource links as links,
 // embedded resources as text blocks, annotations as small labels, and a structured result as a table of its fields.
 import type { ContentAnnotations, ToolContent } from '../core/types';
 import { describePart, formatBytes } from '../core/tool-content';
+import { Markdown } from './Markdown';
 
 /** The parts in their order; `server` is the MCP endpoint that answered (a resource link opens through the API). */
 export function ToolContentView({ parts, server }: { parts: ToolContent[]; server?: string }) {
@@ -18,10 +19,10 @@ function Part({ part, server }: { part: ToolContent; server?: string }) {
   switch (part.type) {
     case 'text':
       return (
-        <p className="content-text" data-testid="content-text">
-          {part.text}
+        <div className="content-text" data-testid="content-text">
+          <Markdown text={part.text} />
           <Annotations annotations={part.annotations} />
-        </p>
+        </div>
       );
     case 'image':
       return part.data ? (

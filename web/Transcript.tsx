@@ -7,6 +7,7 @@ import { ToolCard } from './ToolCard';
 import { splitAttachment } from '../core/attachment';
 import type { BlobRef } from '../core/blobs';
 import { FileChips } from './attach-chip';
+import { Markdown } from './Markdown';
 
 interface Props {
   messages: SeqMessage[];
@@ -46,7 +47,9 @@ export function Transcript({ messages, pending, tools, onDecide }: Props) {
             {m.text && (
               <div className="msg agent">
                 <span className="sr-only">Agent: </span>
-                <span data-testid="message-agent">{m.text}</span>
+                <div data-testid="message-agent">
+                  <Markdown text={m.text} />
+                </div>
               </div>
             )}
             {m.toolCalls.map((call) => card(call, call.id))}
