@@ -2,6 +2,7 @@
 // it goes through argument checks and approval like any such tool; the draft is checked first, so the user is only
 // shown drafts that can be goals; once approved, an activity writes it and it is usable at once.
 import { FailureTypes } from './failure-types';
+import type { ActivityOptions } from '@temporalio/workflow';
 import { builtinCheck, builtinRun } from './builtin-run';
 import { invalid } from './check-args';
 import type { AgentDraftResult, ToolSpec } from './types';
@@ -10,7 +11,7 @@ import type { AgentDraftResult, ToolSpec } from './types';
 export const CREATE_AGENT = 'CreateAgent';
 
 // The goals folder is a local folder: quick, and safe to write again (the write finds its own file).
-const options = {
+const options: ActivityOptions = {
   startToCloseTimeout: '10 seconds',
   retry: { maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.UnknownGoal, FailureTypes.Misconfigured] },
 };

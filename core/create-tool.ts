@@ -3,6 +3,7 @@
 // work, and is shown how each example ran beside the code; a failing draft goes back to the LLM with the reasons.
 // Once approved an activity writes the tool's next version, and this conversation can call it at once.
 import { FailureTypes } from './failure-types';
+import type { ActivityOptions } from '@temporalio/workflow';
 import { builtinCheck, builtinRun } from './builtin-run';
 import { invalid } from './check-args';
 import { shortJson } from './format';
@@ -16,7 +17,7 @@ export const CREATE_TOOL = 'CreateTool';
  * The check runs each example twice in the sandbox and the write checks again: both heartbeat between runs, so a
  * worker that dies there is noticed within the heartbeat timeout, and the retried write finds its own file.
  */
-const options = {
+const options: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [FailureTypes.Misconfigured] },
 };

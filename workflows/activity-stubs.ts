@@ -323,7 +323,7 @@ export function runTool(
     );
   // A tool owned by another worker: same activity type, its own task queue, and a bounded wait for that worker,
   // so if nobody serves the queue the LLM hears so in 30 s, not 3 minutes.
-  const routed = spec.taskQueue ? { taskQueue: spec.taskQueue, scheduleToStartTimeout: '30 seconds' } : {};
+  const routed = spec.taskQueue ? { taskQueue: spec.taskQueue, scheduleToStartTimeout: '30 seconds' as const } : {};
   if (local && runsLocally(spec))
     return localNativeTools[spec.name]!.executeWithOptions({ ...LOCAL_TOOL_OPTIONS, cancellationType }, [
       args,

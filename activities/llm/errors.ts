@@ -1,5 +1,6 @@
 // Provider errors → typed Temporal failures with explicit retryability. Temporal owns retries.
 import { ApplicationFailure } from '@temporalio/activity';
+import type { Duration } from '@temporalio/common';
 import { APICallError, InvalidPromptError, LoadAPIKeyError, MissingToolResultsError, NoSuchModelError } from 'ai';
 import { FailureTypes } from '../../core/activity-types';
 import { keySettings } from './model';
@@ -64,7 +65,7 @@ export function toLlmFailure(err: unknown, provider: string, timeoutMs?: number)
   return ApplicationFailure.retryable(`Calling ${provider} failed: ${message}`, FailureTypes.LlmUnavailable);
 }
 
-function rateLimited(provider: string, where: string, message: string, delay?: string): ApplicationFailure {
+function rateLimited(provider: string, where: string, message: string, delay?: Duration): ApplicationFailure {
   return ApplicationFailure.create({
     message: `The ${provider} API is rate limiting (${where}). ${message}`,
     type: FailureTypes.LlmRateLimited,
@@ -73,7 +74,7 @@ function rateLimited(provider: string, where: string, message: string, delay?: s
 }
 
 /** Busy, not broken: worth another try, after the provider's retry-after when it gives one. */
-function overloaded(provider: string, where: string, message: string, delay?: string): ApplicationFailure {
+function overloaded(provider: string, where: string, message: string, delay?: Duration): ApplicationFailure {
   return ApplicationFailure.create({
     message: `The ${provider} API is overloaded (${where}). ${message}`,
     type: FailureTypes.LlmUnavailable,
@@ -138,13 +139,13 @@ function isTimeout(err: unknown): boolean {
 }
 
 /** Google's way: a `google.rpc.RetryInfo` detail in the error body (`"retryDelay": "2s"`); capped at a minute. */
-function retryInfo(body: string | undefined): string | undefined {
+function retryInfo(body: string | undefined): Duration | undefined {
   const seconds = Number(/"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(body ?? '')?.[1]);
   return Number.isFinite(seconds) && seconds > 0 ? `${Math.min(seconds, 60)} seconds` : undefined;
 }
 
 /** Honours `retry-after-ms` (OpenAI) and `retry-after` in seconds or as an HTTP date; capped at a minute. */
-function retryAfter(headers: Record<string, string> | undefined): string | undefined {
+function retryAfter(headers: Record<string, string> | undefined): Duration | undefined {
   const ms = Number(headers?.['retry-after-ms']);
   let seconds = Number.isFinite(ms) && ms > 0 ? ms / 1000 : Number(headers?.['retry-after']);
   if (!Number.isFinite(seconds) && headers?.['retry-after'])
