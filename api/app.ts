@@ -232,6 +232,7 @@ export function createApi(deps: ApiDeps): {
           usage: feed.usage,
           usageByGoal: feed.usageByGoal ?? {},
           usageByModel: feed.usageByModel ?? {},
+          whileBusy: feed.whileBusy ?? 'enqueue',
         },
         200,
       );
@@ -256,7 +257,7 @@ export function createApi(deps: ApiDeps): {
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      const { text: words, resource, files } = c.req.valid('json') as z.infer<typeof S.MessageBody>;
+      const { text: words, resource, files, whileBusy } = c.req.valid('json') as z.infer<typeof S.MessageBody>;
       const { wait } = c.req.valid('query');
       await mine(c, id);
       // An attached resource is read by the worker; its content follows the user's words.
@@ -264,7 +265,10 @@ export function createApi(deps: ApiDeps): {
       const text = resource ? await agents.withResource(words, { ...resource, owner }) : words;
       // Files stored before (POST /api/files), held by the conversation from now on.
       const attachments = await attachmentsOf(agents, c.get('caller'), id, files ?? []);
-      const prompt = attachments.length ? { text, attachments } : text;
+      const prompt =
+        attachments.length || whileBusy
+          ? { text, ...(attachments.length ? { attachments } : {}), ...(whileBusy ? { whileBusy } : {}) }
+          : text;
       const answer = await deliver(
         id,
         wait,

@@ -2,6 +2,7 @@
 // from them, so the document cannot drift from what the server accepts.
 import { z } from '@hono/zod-openapi';
 import { MAX_ATTACHMENTS, MAX_PROMPT_CHARS } from '../core/messages';
+import { WHILE_BUSY } from '../core/types';
 
 /** Ids the workflow list can hold and a filter can match (client/conversation-list.ts). */
 const WORD = /^[\w.@:+-]{1,200}$/;
@@ -58,6 +59,13 @@ export const StartBody = z
   .strict()
   .openapi('StartConversation');
 
+const WhileBusyField = z.enum(WHILE_BUSY).openapi({
+  description:
+    'What the message does if the agent is working on a turn: enqueue (wait for the turn to end), interrupt (join ' +
+    'the turn: a model call in flight is cancelled, a running tool finishes first), reject (409). Default: the ' +
+    "goal's settings.whileBusy, else enqueue",
+});
+
 export const MessageBody = z
   .object({
     text: z.string().trim().min(1).max(MAX_PROMPT_CHARS),
@@ -69,6 +77,7 @@ export const MessageBody = z
       .max(MAX_ATTACHMENTS)
       .optional()
       .openapi({ description: 'Files stored before (POST /api/files) to attach, by id' }),
+    whileBusy: WhileBusyField.optional(),
   })
   .strict()
   .openapi('UserMessage');
@@ -263,6 +272,9 @@ export const Conversation = z
       .openapi({ description: "What each goal's agent spent (a delegate counts for its own goal)" }),
     usageByModel: z.record(z.string(), Usage).openapi({
       description: "What each model (`provider:model`) answered for, a fallback's calls under its own name",
+    }),
+    whileBusy: z.enum(WHILE_BUSY).openapi({
+      description: "What a message sent while the agent works does unless it says (the goal's settings.whileBusy)",
     }),
   })
   .openapi('Conversation');

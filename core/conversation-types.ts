@@ -1,6 +1,6 @@
 // A conversation as the rest of the product sees it: the workflow's input and result, what it carries into its next
 // run, its state and replies, the approval it waits for, and the delegates it hands tasks to (AskAgent).
-import type { ChatMessage, ToolCall, ToolSpec, Usage } from './types';
+import type { ChatMessage, ToolCall, ToolSpec, Usage, WhileBusy } from './types';
 import type { ToolQuestion } from './tool-questions';
 import type { BlobRef } from './blobs';
 
@@ -109,6 +109,9 @@ export interface ConversationFeed {
   usageByGoal?: Record<string, Usage>;
   /** What each model's calls cost; absent from workers before fallback models. */
   usageByModel?: Record<string, Usage>;
+  /** What a message sent while the agent works does, unless it says (goal.settings.whileBusy); absent from older
+   * workers, whose conversations queue it. */
+  whileBusy?: WhileBusy;
 }
 
 /** The agent's state when it next needs the user: the answer to a `prompt` or `confirm` update. */

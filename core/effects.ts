@@ -17,6 +17,8 @@ export interface QueuedPrompt {
   starter?: boolean;
   /** The client's id for the message (PromptInput.ref). */
   ref?: string;
+  /** Sent to interrupt the turn running when it came (WhileBusy): it joins that turn at its next plan. */
+  steer?: true;
 }
 
 /** An effect that failed after its retries: the reason, shown to the user or the LLM. */

@@ -1,7 +1,7 @@
 // Signals, queries and updates of AgentGoalWorkflow, declared once and shared by the workflow, the client and the
 // activities that query a conversation (the transcript). Definitions only: no workflow code runs here.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AgentSummary, CatalogSummary, ChatMessage, Goal, ToolSpec, Usage } from './types';
+import type { AgentSummary, CatalogSummary, ChatMessage, Goal, ToolSpec, Usage, WhileBusy } from './types';
 import type {
   AgentReply,
   ConfirmDecision,
@@ -17,7 +17,14 @@ import type { BlobRef } from './blobs';
 /** A prompt: the user's words, and the files they attached (stored first: AgentClient.attach, POST /api/files). */
 /** A prompt: its words, files stored before, and `ref`, the client's own id for the message (an A2A message id), kept
  * with it so the client can find the turn it started. */
-export type PromptInput = string | { text: string; attachments?: BlobRef[]; ref?: string };
+export type PromptInput =
+  | string
+  | {
+      text: string;
+      attachments?: BlobRef[];
+      ref?: string;
+      /** Instead of the goal's `whileBusy`. */ whileBusy?: WhileBusy;
+    };
 
 /** What the agent says when its turn was stopped: clients read a turn that ends so as cancelled (api/a2a). */
 export const STOPPED_REPLY = 'Stopped, as you asked. What would you like to do next?';

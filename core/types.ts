@@ -146,7 +146,17 @@ export interface GoalSettings {
   approval?: 'always' | 'never';
   /** This agent's conversations stop at this spend instead of the worker's CONVERSATION_*_BUDGET. */
   budget?: Budget;
+  /** What a message sent while a turn runs does (WHILE_BUSY; a message may say otherwise); `enqueue` by default. */
+  whileBusy?: WhileBusy;
 }
+
+/**
+ * What a user's message does when it arrives while the agent is working on a turn: `enqueue` waits for the turn to
+ * end and starts the next; `interrupt` joins the running turn (a model call in flight is cancelled and its streamed
+ * text discarded; a tool running or approved finishes first), so the next plan sees both messages; `reject` refuses it.
+ */
+export const WHILE_BUSY = ['enqueue', 'interrupt', 'reject'] as const;
+export type WhileBusy = (typeof WHILE_BUSY)[number];
 
 /** What a conversation may spend, delegates' spending included; either limit stops it. */
 export interface Budget {

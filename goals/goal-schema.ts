@@ -1,7 +1,7 @@
 // What a goal is, as a zod schema: code goals (goals/code/*.ts) and JSON goals (the goals folder) are parsed by
 // this one schema, so both kinds are held to the same rules and errors name the field.
 import { z } from 'zod';
-import type { Goal } from '../core/types';
+import { WHILE_BUSY, type Goal } from '../core/types';
 
 export const goalSchema = z
   .object({
@@ -42,6 +42,7 @@ export const goalSchema = z
         maxOutputTokens: z.number().int().min(1).max(1_000_000).optional(),
         maxToolSteps: z.number().int().min(1).max(50).optional(),
         approval: z.enum(['always', 'never']).optional(),
+        whileBusy: z.enum(WHILE_BUSY).optional(),
         budget: z
           .object({ tokens: z.number().int().min(1).optional(), costUsd: z.number().positive().optional() })
           .strict()

@@ -17,6 +17,7 @@ import type { Effect, EffectKind } from '../core/effects';
 import type { AgentGoalInput, Transcript } from '../core/conversation-types';
 import { loadSettings, newerBuildRouted, proposeMemories, resolveGoal, summarizeConversation } from './activity-stubs';
 import { Conversation } from './decider/conversation';
+import { INTERRUPTIBLE } from './decider/steering';
 import { extractionRequest } from './decider/extraction';
 import { prepareCarry, transcript } from './decider/views';
 import { expire, waitLimit } from './decider/waits';
@@ -39,6 +40,9 @@ async function converse(input: AgentGoalInput): Promise<Transcript> {
   const convo = new Conversation(input, workflowInfo().workflowId);
   /** The scope of the effect in flight: cancelling the turn cancels it (its activity sees the cancel). */
   let inFlight: CancellationScope | null = null;
+  let inFlightKind: EffectKind | null = null;
+  /** The effect in flight is being cancelled for a message that joins the turn (decider/steering.ts). */
+  let interrupting = false;
   /** Each delegate at work, by its AskAgent call. */
   const delegates = new Map<string, CancellationScope>();
   /** Which versioned paths this run takes; read once the first activity has run (see below). */
@@ -56,7 +60,15 @@ async function converse(input: AgentGoalInput): Promise<Transcript> {
     }
     return taken;
   }
-  setHandlers(convo, { cancelTurn, versions: () => versions, reportWait: () => listing.reportWait() });
+  /** A message sent to interrupt the turn arrived: the model call in flight, if one is, is cancelled so the next
+   * plan sees the message; anything else in flight (a tool, a delegate) finishes first. */
+  function interrupt(): void {
+    if (!inFlight || !inFlightKind || !INTERRUPTIBLE.has(inFlightKind) || !convo.prompts.steering()) return;
+    if (!convo.turn.interruptible()) return;
+    interrupting = true;
+    inFlight.cancel();
+  }
+  setHandlers(convo, { cancelTurn, interrupt, versions: () => versions, reportWait: () => listing.reportWait() });
 
   // ---- start: settings and goal come from activities, so a replay sees what the original run saw ----------
   const settings = await loadSettings();
@@ -68,6 +80,7 @@ async function converse(input: AgentGoalInput): Promise<Transcript> {
     upgradeOnNewBuild: patched(PATCHES.upgradeOnNewBuild),
     buildMovesForward: patched(PATCHES.buildMovesForward),
     refreshDelegates: patched(PATCHES.a2aDelegates),
+    steering: patched(PATCHES.steering),
   };
   // A task (a delegate's) inherits its parent's build; when a newer one is current, the task runs there instead.
   // Nothing has reached it yet, so it carries its input unchanged.
@@ -85,15 +98,19 @@ async function converse(input: AgentGoalInput): Promise<Transcript> {
   async function step(effect: Effect): Promise<void> {
     const scope = new CancellationScope();
     inFlight = scope;
+    inFlightKind = effect.kind;
     // A tool call's activity may ask the user (toolQuestion); whatever it still asks when the call ends is withdrawn.
     if (effect.kind === 'run_tool') convo.questions.during(effect.call);
     try {
       await scope.run(() => performAndApply(effect));
     } catch (err) {
       if (!isCancellation(err) || !scope.consideredCancelled) throw err;
-      convo.applyCancelled(effect);
+      if (interrupting) convo.applyInterrupted(effect);
+      else convo.applyCancelled(effect);
     } finally {
       inFlight = null;
+      inFlightKind = null;
+      interrupting = false;
       if (effect.kind === 'run_tool') convo.questions.callEnded();
     }
   }

@@ -12,6 +12,8 @@ export function setHandlers(
   workflow: {
     /** Stops the running turn and cancels what is in flight; false when refused. */
     cancelTurn(): boolean;
+    /** A message came to join the running turn: the model call in flight, if any, is cancelled. */
+    interrupt(): void;
     versions(): RunVersions;
     /** A delegate tells its parent what it now waits for from the user (nothing for a user's own conversation). */
     reportWait(): void;
@@ -28,12 +30,16 @@ export function setHandlers(
   setHandler(m.userPromptSignal, (input) => {
     const refusal = convo.promptRefusal(input);
     if (refusal) log.warn(`prompt signal ignored: ${refusal}`);
-    else convo.enqueuePrompt(input);
+    else {
+      convo.enqueuePrompt(input);
+      workflow.interrupt();
+    }
   });
   setHandler(
     m.promptUpdate,
     async (input) => {
       const id = convo.enqueuePrompt(input, true);
+      workflow.interrupt();
       await condition(() => convo.replies.has(id) || convo.ended);
       return convo.replies.collect(id) ?? convo.replies.last!;
     },

@@ -42,6 +42,9 @@ export const PATCHES = {
   localNativeTools: 'local-native-tools',
   /** A conversation whose goal says `memory.extract` runs the proposeMemories activity once it has ended. */
   memoryExtract: 'memory-extract',
+  /** A message sent while a turn runs does what its goal's (or its own) `whileBusy` says: interrupt joins the turn,
+   * cancelling the model call in flight; reject refuses it. Runs started before it queue every message. */
+  steering: 'steering',
   /** Each builtin that runs activities of its own came with a patch, named in its file (core/builtin-runs.ts lists
    * them): keyed here by its run's activity. CreateAgent's (createGoal: its check and write) and CreateTool's
    * (createTool: its check and write, and made tools run as the runMadeTool activity) are among them. */
@@ -66,4 +69,6 @@ export interface RunVersions {
   refreshDelegates?: boolean;
   /** Runs started before it move to whichever build is current, a rolled-back older one too, and never at start. */
   buildMovesForward?: boolean;
+  /** Runs started before steering queue every message sent while a turn runs (whileBusy is `enqueue`). */
+  steering?: boolean;
 }

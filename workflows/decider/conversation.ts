@@ -25,6 +25,7 @@ import type { PromptInput } from '../../core/messages';
 import { ToolOffer } from './tool-offer';
 import { ToolStep, type StepHost } from './tool-step';
 import { Turn, type TurnHost } from './turn';
+import { Steering } from './steering';
 import type { RunVersions } from '../versions';
 
 export type { RunVersions } from '../versions';
@@ -58,6 +59,8 @@ export class Conversation implements StepHost, TurnHost, ApplierHost, CancelHost
   readonly step = new ToolStep(this, this.builtins.table);
   /** The turn under way (or the last one). */
   readonly turn = new Turn(this);
+  /** What a message sent while the agent works does (goal.settings.whileBusy). */
+  readonly steering = new Steering(this);
 
   readonly prompts: Prompts;
   private goalChange: string | null = null;
@@ -115,6 +118,7 @@ export class Conversation implements StepHost, TurnHost, ApplierHost, CancelHost
     this.expiringWaits = versions.cancelAndExpire ?? false;
     this.turn.vetWhilePlanning = versions.oneModelWait ?? false;
     this.budget.enforced = versions.budgets ?? false;
+    this.steering.enabled = versions.steering ?? false;
     this.takeGoal(resolved);
     this.started = true;
     // A delegate has no greeting: the parent's task is its first prompt, and it is not checked against the goal.
@@ -131,14 +135,15 @@ export class Conversation implements StepHost, TurnHost, ApplierHost, CancelHost
   /** Queues a user prompt (with the files attached to it); `watch` keeps its reply for an update handler to collect. */
   enqueuePrompt(input: PromptInput, watch = false): number {
     const { text, attachments, ref } = promptParts(input);
-    const id = this.prompts.add(text, attachments, ref);
+    const id = this.prompts.add(text, attachments, ref, this.steering.modeOf(input) === 'interrupt');
     if (watch) this.replies.watch(id);
     return id;
   }
 
   /** Why a prompt is refused (the update's validator throws it; a signal's is logged), or null. */
   promptRefusal(text: unknown): string | null {
-    return this.ended ? 'The conversation has ended; start a new one.' : promptRefusal(text);
+    if (this.ended) return 'The conversation has ended; start a new one.';
+    return promptRefusal(text) ?? this.steering.refusal(text as PromptInput);
   }
 
   /** Returns why a confirm is refused, or null when it was taken. */
@@ -272,6 +277,7 @@ export class Conversation implements StepHost, TurnHost, ApplierHost, CancelHost
         return { kind: 'resolve_goal', goalId, why: 'switch' };
       }
       if (this.turn.needsPlan) {
+        this.steering.joinTurn();
         const effect = this.turn.plan();
         if (effect) return effect;
         continue;
@@ -295,6 +301,11 @@ export class Conversation implements StepHost, TurnHost, ApplierHost, CancelHost
   /** The effect in flight was cancelled before it finished (the user cancelled the turn): record what is known. */
   applyCancelled(effect: Effect): void {
     cancel.applyCancelled(this, effect);
+  }
+
+  /** The model call in flight was cancelled for a message that joins the turn (Steering): it is asked again. */
+  applyInterrupted(effect: Effect): void {
+    this.turn.interrupted(effect);
   }
 
   private readonly appliers: Appliers = appliersFor(this);

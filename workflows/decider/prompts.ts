@@ -4,6 +4,7 @@ import type { QueuedPrompt } from '../../core/effects';
 import { MAX_ATTACHMENTS, MAX_PROMPT_CHARS, type PromptInput } from '../../core/messages';
 import type { BlobRef } from '../../core/blobs';
 import type { CarriedState } from '../../core/conversation-types';
+import { WHILE_BUSY, type WhileBusy } from '../../core/types';
 
 /** A client's id for a message (PromptInput.ref): an A2A message id is a UUID, well within this. */
 const MAX_REF_CHARS = 200;
@@ -19,10 +20,30 @@ export class Prompts {
     this.seq = carried?.promptSeq ?? 0;
   }
 
-  /** Queues a prompt at the back; its id. */
-  add(text: string, attachments: BlobRef[] = [], ref?: string): number {
-    this.queue.push({ id: ++this.seq, text, ...(attachments.length ? { attachments } : {}), ...(ref ? { ref } : {}) });
+  /** Queues a prompt at the back (`steer`: to join the turn running now); its id. */
+  add(text: string, attachments: BlobRef[] = [], ref?: string, steer = false): number {
+    this.queue.push({
+      id: ++this.seq,
+      text,
+      ...(attachments.length ? { attachments } : {}),
+      ...(ref ? { ref } : {}),
+      ...(steer ? { steer } : {}),
+    });
     return this.seq;
+  }
+
+  /** Whether a prompt waits to join the running turn. */
+  steering(): boolean {
+    return this.queue.some((p) => p.steer);
+  }
+
+  /** The oldest prompt sent to join the running turn, taken up as the one the agent now answers. */
+  takeSteering(): QueuedPrompt | undefined {
+    const at = this.queue.findIndex((p) => p.steer);
+    if (at < 0) return undefined;
+    const [prompt] = this.queue.splice(at, 1);
+    this.active = prompt!.id;
+    return prompt;
   }
 
   /** Puts a prompt the agent starts with first: a goal's starter prompt, or a delegate's task (with its files). */
@@ -57,6 +78,7 @@ export class Prompts {
 
   /** What continue-as-new carries: the prompts still waiting, and the last id given. */
   carried(): Pick<CarriedState, 'pendingPrompts' | 'promptSeq'> {
+    // Between turns nothing is left to steer: a prompt carried over starts a turn of its own.
     const pendingPrompts = this.queue.map(({ id, text, attachments, ref }) => ({
       id,
       text,
@@ -68,19 +90,31 @@ export class Prompts {
 }
 
 /** A prompt's words and files, whichever form it came in (a string from clients before files). */
-export function promptParts(input: PromptInput): { text: string; attachments: BlobRef[]; ref?: string } {
-  return typeof input === 'string'
-    ? { text: input.trim(), attachments: [] }
-    : { text: input.text.trim(), attachments: input.attachments ?? [], ...(input.ref ? { ref: input.ref } : {}) };
+export function promptParts(input: PromptInput): {
+  text: string;
+  attachments: BlobRef[];
+  ref?: string;
+  whileBusy?: WhileBusy;
+} {
+  if (typeof input === 'string') return { text: input.trim(), attachments: [] };
+  const { text, attachments, ref, whileBusy } = input;
+  return {
+    text: text.trim(),
+    attachments: attachments ?? [],
+    ...(ref ? { ref } : {}),
+    ...(whileBusy ? { whileBusy } : {}),
+  };
 }
 
 /** Why a prompt cannot be taken as it is (the update's validator throws it; a signal's is logged), or null. */
 export function promptRefusal(input: unknown): string | null {
-  const { text, attachments, ref } =
+  const { text, attachments, ref, whileBusy } =
     typeof input === 'string'
       ? { text: input, attachments: [] }
-      : ((input ?? {}) as { text?: unknown; attachments?: unknown; ref?: unknown });
+      : ((input ?? {}) as { text?: unknown; attachments?: unknown; ref?: unknown; whileBusy?: unknown });
   if (typeof text !== 'string' || !text.trim()) return 'The prompt is empty.';
+  if (whileBusy !== undefined && !(WHILE_BUSY as readonly unknown[]).includes(whileBusy))
+    return `whileBusy must be one of ${WHILE_BUSY.join(', ')}.`;
   if (ref !== undefined && (typeof ref !== 'string' || !ref || ref.length > MAX_REF_CHARS))
     return `ref must be a string of 1 to ${MAX_REF_CHARS} characters.`;
   if (text.length > MAX_PROMPT_CHARS)

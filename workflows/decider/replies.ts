@@ -7,6 +7,8 @@ export class Replies {
   pauses = 0;
   last: AgentReply | null = null;
   private readonly watched = new Map<number, AgentReply | null>();
+  /** A prompt whose turn another prompt joined (Steering): the joined prompt's reply answers it too. */
+  private readonly joined = new Map<number, number>();
 
   watch(promptId: number): void {
     this.watched.set(promptId, null);
@@ -29,10 +31,22 @@ export class Replies {
     return this.watched.size > 0;
   }
 
-  /** The agent now needs the user: this is its reply to the prompt it was working on. */
+  /** `prompt` joined the turn that answers `answering`: one reply answers both. */
+  join(answering: number, prompt: number): void {
+    // Those `answering` had joined are answered by `prompt`'s reply now.
+    for (const [earlier, joinedBy] of this.joined) if (joinedBy === answering) this.joined.set(earlier, prompt);
+    this.joined.set(answering, prompt);
+  }
+
+  /** The agent now needs the user: this is its reply to the prompt it was working on (and those it joined). */
   publish(reply: AgentReply): void {
     this.pauses++;
     this.last = reply;
+    for (const [answering, prompt] of this.joined) {
+      if (prompt !== reply.promptId) continue;
+      this.joined.delete(answering);
+      if (this.watched.get(answering) === null) this.watched.set(answering, reply);
+    }
     if (this.watched.has(reply.promptId) && this.watched.get(reply.promptId) === null)
       this.watched.set(reply.promptId, reply);
     if (reply.ended)

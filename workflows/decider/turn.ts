@@ -197,6 +197,29 @@ export class Turn {
     else this.convo.endTurn();
   }
 
+  /** A message sent to interrupt this turn joins it (Steering): the next plan sees it after the turn's own words,
+   * screened by the userMessage hooks and, where prompts are checked, checked with that plan. */
+  join(prompt: QueuedPrompt): void {
+    const { convo } = this;
+    convo.log.user(prompt);
+    this.unscreened = true;
+    this.needsPlan = true;
+    if (convo.settings.validatePrompts && !convo.taskMode.task && this.vetWhilePlanning) this.vetAgain = prompt;
+  }
+
+  /** Whether the model call in flight may be cancelled for a message that joins the turn: not while it screens the
+   * turn's prompt with userMessage hooks, which screen one prompt per call (the message joins at the next plan). */
+  interruptible(): boolean {
+    return !(this.unscreened && this.convo.settings.hooks?.includes('userMessage'));
+  }
+
+  /** The model call in flight was cancelled for a message that joins the turn: it is asked again, with that message.
+   * A prompt whose check was cancelled with it is checked again, unless the message that joins brings its own. */
+  interrupted(effect: Effect): void {
+    if (effect.kind === 'vet_and_plan') this.vetAgain = effect.prompt;
+    this.needsPlan = true;
+  }
+
   /** The turn is over: nothing more to plan. */
   close(): void {
     this.needsPlan = false;

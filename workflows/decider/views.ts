@@ -66,6 +66,7 @@ export function feed(convo: Conversation, since = 0): C.ConversationFeed {
     usage: convo.usage,
     usageByGoal: convo.usageByGoal,
     usageByModel: convo.budget.usageByModel,
+    whileBusy: convo.steering.goalMode(),
   };
 }
 
