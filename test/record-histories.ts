@@ -39,6 +39,7 @@ import { recordBuildMovesForward, recordUpgradeOnNewBuild } from './record-upgra
 import { recordA2aDelegate } from './record-a2a';
 import { recordScheduledRun, recordTriggeredRun } from './record-schedules';
 import { recordMemory } from './record-memory';
+import { recordSteering } from './record-steering';
 import { week } from '../testkit/days';
 
 const OUT = path.join(__dirname, 'histories');
@@ -630,6 +631,7 @@ async function main(): Promise<void> {
     await recordScheduledRun(env, save, wanted);
     await recordTriggeredRun(env, save, wanted);
     await recordMemory(env, save, wanted);
+    await recordSteering(env, save, wanted);
   } finally {
     await env.teardown();
   }

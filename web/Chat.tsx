@@ -19,6 +19,8 @@ import { QuestionForm } from './QuestionForm';
 import { ToolProgressLine } from './ToolProgressLine';
 import { RunView, runViewOpen } from './RunView';
 import { Markdown } from './Markdown';
+import { busyRefusal, WhileBusyNote } from './WhileBusy';
+import type { WhileBusy } from '../core/types';
 import { formatUsd } from '../core/format';
 import { AttachButton, PendingFiles, useAttachments, useDropZone } from './Attachments';
 
@@ -37,6 +39,7 @@ export function Chat({ id, agentName, onStatus }: Props) {
   const [draft, setDraft] = useState('');
   const [sending, setSending] = useState(false);
   const [stopping, setStopping] = useState(false);
+  const [busyChoice, setBusyChoice] = useState<WhileBusy | null>(null);
   const [runOpen, setRunOpen] = useState(runViewOpen.get);
   const endRef = useRef<HTMLDivElement>(null);
   const lastState = useRef<ConversationState | null>(null);
@@ -136,11 +139,13 @@ export function Chat({ id, agentName, onStatus }: Props) {
         id,
         text,
         attached.refs.map((f) => f.id),
+        s.state === 'working' ? (busyChoice ?? undefined) : undefined,
       );
       setDraft('');
+      setBusyChoice(null);
       attached.clear();
     } catch (err) {
-      setError(messageOf(err));
+      setError((err instanceof ApiError && busyRefusal(err.status, err.message)) || messageOf(err));
     } finally {
       setSending(false);
     }
@@ -271,6 +276,9 @@ export function Chat({ id, agentName, onStatus }: Props) {
             <p className="drop-zone" aria-hidden="true">
               Drop files to attach them
             </p>
+          )}
+          {s.state === 'working' && (
+            <WhileBusyNote setting={s.whileBusy} choice={busyChoice} onChoose={setBusyChoice} />
           )}
           <PendingFiles files={attached.files} limit={attached.limit} onRemove={attached.remove} />
           <AttachButton onFiles={attached.add} disabled={sending} limit={attached.limit} />

@@ -5,7 +5,7 @@ import type { BlobRef } from '../core/blobs';
 import type { LiveEvent, SeqMessage } from '../core/live-events';
 import type { MadeToolSummary } from '../core/made-tools';
 import type { AgentListing, EndpointListing, ToolListing } from '../core/listings';
-import type { CatalogSummary, ChatMessage, ToolCall, ToolOutcome, ToolSpec, Usage } from '../core/types';
+import type { CatalogSummary, ChatMessage, ToolCall, ToolOutcome, ToolSpec, Usage, WhileBusy } from '../core/types';
 import type { QuestionAnswer, QuestionField, ToolProgress, ToolQuestion } from '../core/tool-questions';
 import type {
   AgentReply,
@@ -59,6 +59,8 @@ export interface Conversation {
   /** The question a running tool asks the user (absent from APIs before tool questions). */
   question?: ToolQuestion | null;
   usage: Usage;
+  /** What a message sent while the agent works does (absent from APIs before steering: it waits). */
+  whileBusy?: WhileBusy;
 }
 
 export interface Started {

@@ -24,6 +24,7 @@ import type {
   Memory,
   MemoryDetail,
 } from './api-types';
+import type { WhileBusy } from '../core/types';
 
 export class ApiError extends Error {
   constructor(
@@ -113,8 +114,13 @@ export const api = {
   fileLimits: () =>
     request<{ fileMaxBytes: number; conversationMaxBytes: number; maxFiles: number }>('GET', '/files/limits'),
   /** `files`: ids of files uploaded for this conversation (uploadFile). */
-  say: (id: string, text: string, files: string[] = []) =>
-    request<unknown>('POST', conv(id, '/messages?wait=false'), files.length ? { text, files } : { text }),
+  /** `whileBusy`: what the message does if the agent is working (absent: the agent's setting). */
+  say: (id: string, text: string, files: string[] = [], whileBusy?: WhileBusy) =>
+    request<unknown>('POST', conv(id, '/messages?wait=false'), {
+      text,
+      ...(files.length ? { files } : {}),
+      ...(whileBusy ? { whileBusy } : {}),
+    }),
   confirm: (id: string, decision: ConfirmDecision) =>
     request<unknown>('POST', conv(id, '/confirm?wait=false'), decision),
   /** Waits for the agent's next reply; the events show the question go meanwhile. */

@@ -1,5 +1,6 @@
 // What the chat view knows of one conversation, and how the API's answers and live events change it (a pure
 // reducer). Messages are kept by sequence number, so a message seen twice (a reload, a reconnect) shows once.
+import type { WhileBusy } from '../core/types';
 import type {
   Conversation,
   ConversationState,
@@ -23,6 +24,11 @@ export interface ChatState {
   usage: Usage | null;
   /** Text of the reply being written, per model attempt; the agent's durable message replaces it. */
   partial: { attempt: string; text: string } | null;
+  /** Attempts whose text another attempt replaced (an interrupted model call streams on until it hears of its cancel):
+   * their late text is not shown again. */
+  superseded: string[];
+  /** What a message sent while the agent works does, unless the message says (the goal's whileBusy). */
+  whileBusy: WhileBusy;
   /** The server's last `error` event, cleared by the next state. */
   problem: string | null;
 }
@@ -39,6 +45,8 @@ export const EMPTY: ChatState = {
   progress: null,
   usage: null,
   partial: null,
+  superseded: [],
+  whileBusy: 'enqueue',
   problem: null,
 };
 
@@ -56,6 +64,7 @@ export function reduce(s: ChatState, a: ChatAction): ChatState {
         question: c.question ?? null,
         usage: c.usage,
         partial: null,
+        whileBusy: c.whileBusy ?? 'enqueue',
       };
     }
     case 'usage':
@@ -76,8 +85,12 @@ function onEvent(s: ChatState, e: LiveEvent): ChatState {
         problem: null,
       };
     case 'token': {
-      const before = s.partial?.attempt === e.data.attempt ? s.partial.text.slice(0, e.data.offset) : '';
-      return { ...s, partial: { attempt: e.data.attempt, text: before + e.data.text } };
+      if (s.superseded.includes(e.data.attempt)) return s;
+      const same = s.partial?.attempt === e.data.attempt;
+      const before = same ? s.partial!.text.slice(0, e.data.offset) : '';
+      // The last few are enough: an attempt is superseded at most while its cancel reaches it.
+      const superseded = s.partial && !same ? [...s.superseded, s.partial.attempt].slice(-8) : s.superseded;
+      return { ...s, superseded, partial: { attempt: e.data.attempt, text: before + e.data.text } };
     }
     case 'discard':
       return s.partial?.attempt === e.data.attempt ? { ...s, partial: null } : s;

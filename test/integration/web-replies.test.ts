@@ -1,8 +1,13 @@
-// The agent's Markdown in the web chat, in headless Chromium against the API, a real dev server and a worker whose
-// scripted model streams its replies a few words at a time: a table and a code block render while they stream without
-// ever showing half a table, the code's copy button copies it, links open safely and say where they go; and replies
-// carrying XSS payloads (raw HTML, handlers, javascript: and data: links, SVG, a lying link, a foreign image) run
-// nothing: a hook set before the page loads records any script, dialog or request to another site.
+// The agent's replies in the web chat, in headless Chromium against the API, a real dev server and a worker whose
+// scripted model streams its replies a few words at a time. Markdown: a table and a code block render while they stream
+// without ever showing half a table, the code's copy button copies it, links open safely and say where they go; and
+// replies carrying XSS payloads (raw HTML, handlers, javascript: and data: links, SVG, a lying link, a foreign image)
+// run nothing: a hook set before the page loads records any script, dialog or request to another site. Steering: a
+// message sent while a reply streams interrupts it (the agent's whileBusy, or the message's choice), or is refused
+// with the draft kept; the composer says which before it is sent.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Browser, Page } from 'playwright-core';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
@@ -11,6 +16,7 @@ import { AgentClient } from '../../client/agent-client';
 import { createStreamBus } from '../../stream';
 import type { StreamBus } from '../../stream/bus';
 import { ptoScript } from '../fixtures/scripts';
+import { CARRY_OVER_ANSWER, LONG_ANSWER, steeringScript } from '../fixtures/steering';
 import { launchBrowser, openPage, screenshot, scrollWidth, type OpenedPage } from '../helpers/browser';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { builtWebChat } from '../../testkit/web-build';
@@ -58,14 +64,38 @@ const XSS_REPLY = [
   '<iframe src="javascript:window.__xss(6)"></iframe>',
 ].join('\n');
 
+/** Long enough (about 90 chunks, 40 ms apart) to send a second message while it streams. */
+const SLOW_ANSWER = `${LONG_ANSWER} ${LONG_ANSWER} ${LONG_ANSWER}`;
+
 const script: ScriptInput = {
   ...ptoScript,
   rules: [
     { user: 'show the balances', reply: { text: TABLE_REPLY } },
     { user: 'try the payloads', reply: { text: XSS_REPLY } },
-    ...ptoScript.rules,
+    { user: 'explain the policy', reply: { text: SLOW_ANSWER } },
+    ...steeringScript.rules,
+    { user: '^Greet the user', reply: { text: 'Hello.' } },
   ],
 };
+
+/** Agents that say what a message sent while they work does. */
+const goalsDir = mkdtempSync(path.join(tmpdir(), 'web-replies-goals-'));
+for (const [id, whileBusy] of [
+  ['goal_steer', 'interrupt'],
+  ['goal_strict', 'reject'],
+] as const) {
+  const goal = {
+    id,
+    category: 'test',
+    agentName: `Agent that says ${whileBusy}`,
+    agentFriendlyDescription: 'Explains the PTO policy.',
+    description: 'Explains the PTO policy.',
+    starterPrompt: 'Greet the user.',
+    tools: [],
+    settings: { whileBusy },
+  };
+  writeFileSync(path.join(goalsDir, `${id}.json`), JSON.stringify(goal));
+}
 
 /** Set before any page script: what would show that an injected script ran or the page called another site. */
 const HOOK = `(() => {
@@ -86,7 +116,7 @@ describe('Markdown in the web chat', () => {
     const built = builtWebChat();
     [env, browser] = await Promise.all([startTemporal(), launchBrowser()]);
     bus = createStreamBus();
-    const settings = testSettings({ VALIDATE_PROMPTS: 'false', SCRIPTED_STREAM_DELAY_MS: '40' });
+    const settings = testSettings({ VALIDATE_PROMPTS: 'false', SCRIPTED_STREAM_DELAY_MS: '40', GOALS_DIR: goalsDir });
     worker = await startWorker(env, { script, settings, streamBus: bus });
     api = await startApi({
       agents: new AgentClient(env.client, settings.taskQueue),
@@ -105,6 +135,7 @@ describe('Markdown in the web chat', () => {
     await worker?.stop();
     await bus?.close();
     await env?.teardown();
+    rmSync(goalsDir, { recursive: true, force: true });
   });
 
   afterEach(async () => {
@@ -114,11 +145,11 @@ describe('Markdown in the web chat', () => {
   });
 
   /** A new conversation in a fresh profile, opened once the greeting shows; `requests` collects every URL asked. */
-  async function openChat(id: string): Promise<{ p: Page; requests: string[] }> {
+  async function openChat(id: string, goalId = 'goal_hr_pto'): Promise<{ p: Page; requests: string[] }> {
     const res = await fetch(`${api.url}/api/conversations`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ goalId: 'goal_hr_pto', conversationId: id }),
+      body: JSON.stringify({ goalId, conversationId: id }),
     });
     expect(res.status).toBe(201);
     const page = await openPage(browser);
@@ -243,5 +274,57 @@ describe('Markdown in the web chat', () => {
 
     expect(await p.evaluate('window.__ran')).toEqual([]);
     expect(requests.filter((url) => !url.startsWith(api.url))).toEqual([]);
+  });
+
+  /** Asks for the slow answer and waits until it is being written. */
+  async function startSlowAnswer(p: Page): Promise<void> {
+    await say(p, 'explain the policy');
+    await p.getByTestId('streaming').waitFor();
+  }
+
+  it('interrupt: a message sent while the reply streams drops it, and one reply answers both', async () => {
+    const { p } = await openChat('steer-interrupt', 'goal_steer');
+    await startSlowAnswer(p);
+    // The composer stays usable, and says what sending now does.
+    expect(await p.getByTestId('while-busy').getAttribute('data-mode')).toBe('interrupt');
+    expect(await p.getByTestId('while-busy').textContent()).toMatch(/will interrupt/);
+    expect(await p.getByTestId('prompt-input').isEditable()).toBe(true);
+    await screenshot(p, 'chat-steering');
+    await say(p, 'only the carry-over part');
+    await p.getByTestId('message-agent').filter({ hasText: CARRY_OVER_ANSWER }).waitFor();
+    await p.locator('[data-testid="state"][data-state="waiting_for_user"]').waitFor();
+    expect(await p.getByTestId('message-user').allTextContents()).toEqual([
+      'explain the policy',
+      'only the carry-over part',
+    ]);
+    // What it had streamed is gone, and never became a message.
+    expect(await p.getByTestId('streaming').count()).toBe(0);
+    expect((await p.getByTestId('message-agent').allTextContents()).join('\n')).not.toContain('Paid time off builds');
+    expect(await p.getByTestId('while-busy').count()).toBe(0);
+  });
+
+  it("a message's own choice: interrupt an agent that queues", async () => {
+    const { p } = await openChat('steer-choice');
+    await startSlowAnswer(p);
+    expect(await p.getByTestId('while-busy').getAttribute('data-mode')).toBe('enqueue');
+    await p.getByTestId('while-busy-choice').selectOption('interrupt');
+    expect(await p.getByTestId('while-busy').getAttribute('data-mode')).toBe('interrupt');
+    await say(p, 'only the carry-over part');
+    await p.getByTestId('message-agent').filter({ hasText: CARRY_OVER_ANSWER }).waitFor();
+    expect((await p.getByTestId('message-agent').allTextContents()).join('\n')).not.toContain('Paid time off builds');
+  });
+
+  it('reject: the chat says the agent is busy and keeps the draft; it is sent once the agent replies', async () => {
+    const { p } = await openChat('steer-reject', 'goal_strict');
+    await startSlowAnswer(p);
+    expect(await p.getByTestId('while-busy').getAttribute('data-mode')).toBe('reject');
+    await p.getByTestId('prompt-input').fill('only the carry-over part');
+    await p.getByTestId('prompt-input').press('Enter');
+    await p.getByTestId('chat-error').filter({ hasText: 'The agent is busy' }).waitFor();
+    expect(await p.getByTestId('prompt-input').inputValue()).toBe('only the carry-over part');
+    await p.getByTestId('message-agent').filter({ hasText: 'Paid time off builds' }).waitFor();
+    await p.locator('[data-testid="state"][data-state="waiting_for_user"]').waitFor();
+    await p.getByTestId('send').click();
+    await p.getByTestId('message-agent').filter({ hasText: CARRY_OVER_ANSWER }).waitFor();
   });
 });
