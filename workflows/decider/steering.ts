@@ -47,13 +47,14 @@ export class Steering {
       : null;
   }
 
-  /** At the open turn's next plan: the oldest message sent to interrupt it joins, and the turn's reply answers both. */
+  /** At the open turn's next plan: the messages sent to interrupt it join, in order, and its reply answers all. */
   joinTurn(): void {
     const { prompts, turn, replies } = this.convo;
-    if (!turn.open || !prompts.steering()) return;
-    const answering = prompts.active;
-    const prompt = prompts.takeSteering()!;
-    replies.join(answering, prompt.id);
-    turn.join(prompt);
+    while (turn.open && prompts.steering()) {
+      const answering = prompts.active;
+      const prompt = prompts.takeSteering()!;
+      replies.join(answering, prompt.id);
+      turn.join(prompt);
+    }
   }
 }
