@@ -15,6 +15,10 @@ export const USAGE = `usage: agent <command> [options]
   say <conversationId> --file <path> [--file <path>]... <text...>
                                                   the same, with files attached (stored in the worker's blob store,
                                                   BLOB_STORE; type found in the content; FILE_MAX_MB each)
+  say <conversationId> --while-busy <enqueue|interrupt|reject> <text...>
+                                                  sent while the agent works: wait for the turn, join it (the
+                                                  model call in flight is dropped), or be refused (default: the
+                                                  agent's settings.whileBusy, else enqueue)
   confirm <conversationId> [--reject <reason>] [--args <json>]
                                                   approve (optionally with edited args) or reject the pending tool call
   answer <conversationId> --accept [name=value]... | --decline | --cancel [--question <id>]

@@ -32,6 +32,7 @@ import { catalogForOwner, connectEndpoint } from './endpoint-connect';
 import { formatEndpointFeatures, promptRef } from './endpoint-features-format';
 import type { ConversationFilter } from './conversation-list';
 import { UserError } from '../core/user-error';
+import { WHILE_BUSY, type WhileBusy } from '../core/types';
 import { answerFrom, bareAccept } from './answer-command';
 import { deployCommand } from './deploy-command';
 import { scheduleCommand } from './schedule-command';
@@ -87,6 +88,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         arg: { type: 'string', multiple: true },
         resource: { type: 'string' },
         file: { type: 'string', multiple: true },
+        'while-busy': { type: 'string' },
         accept: { type: 'string', multiple: true },
         decline: { type: 'boolean', default: false },
         cancel: { type: 'boolean', default: false },
@@ -211,7 +213,13 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         const attachments = [];
         for (const file of values.file ?? []) attachments.push(await c.attach(id, file));
         const before = (await c.feed(id, Number.MAX_SAFE_INTEGER)).next;
-        const reply = await c.say(id, attachments.length ? { text: sent, attachments } : sent);
+        const whileBusy = whileBusyFrom(values['while-busy']);
+        const reply = await c.say(
+          id,
+          attachments.length || whileBusy
+            ? { text: sent, ...(attachments.length ? { attachments } : {}), ...(whileBusy ? { whileBusy } : {}) }
+            : sent,
+        );
         // What hooks decided on the way (a redaction, a guardrail's block), before the reply.
         const hooks = formatHookNotes((await c.feed(id, before)).messages.map((m) => m.message));
         out([hooks, formatReply(reply, id)].filter(Boolean).join('\n'), reply);
@@ -371,4 +379,12 @@ if (require.main === module) runFromShell();
 /** Where the Temporal UI is, for links: TEMPORAL_UI_URL, else the UI of the dev server a running `npm start` recorded. */
 function temporalUiUrl(env: NodeJS.ProcessEnv): string | undefined {
   return env.TEMPORAL_UI_URL || (env.TEMPORAL_ADDRESS ? undefined : embeddedServer(env)?.uiUrl) || undefined;
+}
+
+/** `--while-busy`: what the message does if the agent is working on a turn (absent: the agent's setting). */
+function whileBusyFrom(value: string | undefined): WhileBusy | undefined {
+  if (value === undefined) return undefined;
+  if (!(WHILE_BUSY as readonly string[]).includes(value))
+    throw new UserError(`--while-busy must be one of ${WHILE_BUSY.join(', ')} (got ${value}).`);
+  return value as WhileBusy;
 }

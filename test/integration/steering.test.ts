@@ -25,6 +25,7 @@ import {
   type FakeChatCompletions,
 } from '../../testkit/fake-chat-completions';
 import { history, say, startConversation, toolOutcomes, waitUntil } from '../helpers/conversation';
+import { runCli } from '../helpers/cli';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'steering-'));
@@ -171,14 +172,25 @@ describe('steering a running turn (whileBusy)', () => {
     expect(messages.slice(-3).map((m) => m.kind)).toEqual(['tool', 'user', 'agent']);
   });
 
-  it('a message may say otherwise: interrupt on a goal that queues', async () => {
+  it('a message may say otherwise: interrupt on a goal that queues, from `agent say --while-busy`', async () => {
     const { handle, chunks } = await converse('goal_queue');
     const first = client.say(handle.workflowId, FIRST);
     await waitUntil(async () => deltas(chunks).length >= 2);
     const drops = hungUp.length;
-    const second = await client.say(handle.workflowId, { text: SECOND, whileBusy: 'interrupt' });
-    expect(second.reply).toBe(`Done: ${FIRST} + ${SECOND}`);
-    expect((await first).reply).toBe(second.reply);
+    const cliEnv = {
+      TEMPORAL_ADDRESS: env.address,
+      TASK_QUEUE: worker.worker.options.taskQueue,
+      PATH: process.env.PATH,
+    };
+    const bad = await runCli(['say', handle.workflowId, '--while-busy', 'later', SECOND], cliEnv);
+    expect([bad.code, bad.err.trim()]).toEqual([
+      1,
+      'error: --while-busy must be one of enqueue, interrupt, reject (got later).',
+    ]);
+    const second = await runCli(['say', handle.workflowId, '--while-busy', 'interrupt', SECOND], cliEnv);
+    expect(second.code).toBe(0);
+    expect(second.out).toContain(`Done: ${FIRST} + ${SECOND}`);
+    expect((await first).reply).toBe(`Done: ${FIRST} + ${SECOND}`);
     await waitUntil(async () => hungUp.length === drops + 1, 15_000);
   });
 
