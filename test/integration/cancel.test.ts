@@ -5,12 +5,11 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { z } from 'zod';
 import { createModel } from '../../activities/llm/model';
 import type { ScriptInput } from '../../activities/llm/scripted-model';
 import { AgentClient } from '../../client/agent-client';
-import { defineTool } from '../../tools/define-tool';
 import { loadNativeTools, ToolRegistry } from '../../tools/tool-registry';
+import { napTool } from '../fixtures/nap-tool';
 import { statusQuery } from '../../core/messages';
 import {
   completion,
@@ -27,25 +26,7 @@ const chaosLog = path.join(dir, 'chaos.log');
 
 /** A slow state-changing tool: it commits after `seconds` unless cancelled first. */
 const naps: string[] = [];
-const nap = defineTool({
-  name: 'Nap',
-  description: 'Sleeps, then records the nap.',
-  category: 'test',
-  input: z.object({ seconds: z.number() }),
-  async run({ seconds }, ctx) {
-    naps.push('started');
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, seconds * 1000);
-      ctx.signal?.addEventListener('abort', () => {
-        clearTimeout(timer);
-        naps.push('aborted');
-        reject(ctx.signal!.reason);
-      });
-    });
-    naps.push('committed');
-    return { slept: seconds };
-  },
-});
+const nap = napTool(naps);
 
 const goal = {
   id: 'goal_slow_things',

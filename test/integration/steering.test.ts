@@ -8,13 +8,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowHandle } from '@temporalio/client';
-import { z } from 'zod';
 import { createModel } from '../../activities/llm/model';
 import { AgentClient } from '../../client/agent-client';
 import { createStreamBus } from '../../stream';
 import type { StreamBus, StreamChunk } from '../../stream/bus';
-import { defineTool } from '../../tools/define-tool';
 import { loadNativeTools, ToolRegistry } from '../../tools/tool-registry';
+import { napTool } from '../fixtures/nap-tool';
 import {
   completion,
   lastUserText,
@@ -30,27 +29,9 @@ import { startTemporal, startWorker, testSettings } from '../../testkit/temporal
 
 const dir = mkdtempSync(path.join(tmpdir(), 'steering-'));
 
-/** A slow state-changing tool: it commits after `seconds` unless cancelled first (it never should be here). */
+/** A slow state-changing tool: it commits after `seconds` unless cancelled first. */
 const naps: string[] = [];
-const nap = defineTool({
-  name: 'Nap',
-  description: 'Sleeps, then records the nap.',
-  category: 'test',
-  input: z.object({ seconds: z.number() }),
-  async run({ seconds }, ctx) {
-    naps.push('started');
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, seconds * 1000);
-      ctx.signal?.addEventListener('abort', () => {
-        clearTimeout(timer);
-        naps.push('aborted');
-        reject(ctx.signal!.reason);
-      });
-    });
-    naps.push('committed');
-    return { slept: seconds };
-  },
-});
+const nap = napTool(naps);
 
 const goal = (id: string, whileBusy?: string) => ({
   id,
