@@ -21,6 +21,7 @@ import { UsageStatsReader } from '../views/usage-stats';
 import { addOAuthRoutes, OAUTH_CALLBACK_PATH } from './oauth-routes';
 import { mountMcpServer } from './mcp-server/mount';
 import { mountA2a } from './a2a/mount';
+import { mountAgUi } from './ag-ui/mount';
 import type { McpSessions } from './mcp-server/sessions';
 import { LiveFeeds, eventId, parseEventId, type FeedTiming } from './live-feed';
 import { ApiMetrics } from './metrics';
@@ -396,6 +397,9 @@ export function createApi(deps: ApiDeps): {
     publicUrl: settings.oauth?.publicUrl,
     touched: (id) => feeds.poke(id),
   });
+
+  // Our agents for AG-UI clients (api/ag-ui/): a thread is a conversation, a run a turn, over SSE.
+  mountAgUi(app, { agents, feeds, touched: (id) => feeds.poke(id) });
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Agent orchestrator API', version: '1' } });
   return { app, feeds, runs, mcp };

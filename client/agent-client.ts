@@ -199,6 +199,16 @@ export class AgentClient extends WorkerQuestions {
     );
   }
 
+  /** Answer that returns once the conversation has accepted the answer (refusals throw); the reply comes later. */
+  async answerLater(id: string, answered: AnsweredQuestion, updateId?: string): Promise<void> {
+    return this.sendUpdate(
+      id,
+      (updateId) =>
+        this.handle(id).startUpdate(answerQuestionUpdate, { args: [answered], updateId, waitForStage: ACCEPTED }),
+      updateId,
+    ).accepted;
+  }
+
   /** Stops the running turn (the model call or tool in flight is cancelled); the reply says it stopped. */
   async cancel(id: string): Promise<AgentReply> {
     return this.update(id, (updateId) =>

@@ -42,7 +42,12 @@ export function sendUpdate(
   const reply = handle
     .then((h) => inConversation(id, () => untilReachable(() => h.result(), serverWait)))
     .catch(explain);
-  const accepted = handle.then(() => undefined);
+  // Temporal answers a refused update (its validator threw) at acceptance, with its outcome: the handle does not throw,
+  // but its result is known without a poll. An accepted update's result needs a poll, which cannot answer before the
+  // next turn of the event loop: what has settled by then is a refusal (or an update already done).
+  const accepted = handle.then(() =>
+    Promise.race([reply.then(() => undefined), new Promise<void>((resolve) => setImmediate(resolve))]),
+  );
   // A caller may wait for one step only: the other's failure is theirs to read, not an unhandled rejection.
   reply.catch(() => undefined);
   accepted.catch(() => undefined);

@@ -1,0 +1,225 @@
+// A conversation's live events (api/live-feed.ts: the text being written, durable messages, state) as the AG-UI
+// events of one run. The text an attempt writes is a text message as it streams; the durable agent message that
+// attempt becomes ends it (its tool calls follow as TOOL_CALL_START/ARGS/END), and a tool's result is a
+// TOOL_CALL_RESULT. A durable message is handled once, by its sequence number, whether it came from the live view or
+// from a feed read. An attempt whose text is discarded (a model call retried after it began writing) cannot be taken
+// back event by event: a MESSAGES_SNAPSHOT gives the client its thread without it. The state (STATE_DELTA) moves only
+// with the run's own feed reads, one after another, so it never steps back to what an older poll of the view saw.
+// Words reach us before the durable messages written before them (the stream bus is quicker than the view's polls):
+// an attempt's text is held until a feed read that began after its first words, which holds every message before it
+// (the workflow writes them before it asks the model), so a tool's result always comes before the words after it.
+import { EventType, type Event as AgUiEvent, type Message } from '@ag-ui/core';
+import type { ConversationFeed } from '../../core/conversation-types';
+import type { LiveEvent, SeqMessage } from '../../core/live-events';
+import { outcomeInWords } from '../../core/tool-content';
+import { deltaOf, viewOf, type ConversationView } from './run-state';
+
+type Assistant = Extract<Message, { role: 'assistant' }>;
+
+interface Stream {
+  id: string;
+  attempt: string;
+  text: string;
+  ended: boolean;
+  /** Not shown yet: no feed read since it began has been handled. */
+  held: boolean;
+  /** Its place among the run's attempts. */
+  born: number;
+}
+
+export class RunEvents {
+  /** The next durable message not handled yet. */
+  private next: number;
+  /** Attempts whose text was streamed and no durable message has claimed yet, oldest first. */
+  private streams: Stream[] = [];
+  /** Attempts whose text message has ended: a late chunk of theirs is not a new message. */
+  private readonly ended = new Set<string>();
+  /** The messages this run added to the client's thread. */
+  private readonly added: Message[] = [];
+  /** Attempts seen so far. */
+  private born = 0;
+  private view: ConversationView;
+
+  constructor(
+    private readonly conversationId: string,
+    /** The thread as the client sent it: a snapshot keeps it. */
+    private readonly thread: Message[],
+    /** The conversation as the run starts (read from its first message). */
+    feed: ConversationFeed,
+    from: number,
+  ) {
+    this.next = from;
+    this.view = viewOf(conversationId, feed);
+  }
+
+  get current(): ConversationView {
+    return this.view;
+  }
+
+  live(event: LiveEvent): AgUiEvent[] {
+    switch (event.event) {
+      case 'token':
+        return this.token(event.data.attempt, event.data.offset, event.data.text);
+      case 'discard':
+        return this.discard(event.data.attempt);
+      case 'message':
+        return this.message(event.data);
+      case 'tool_progress':
+        return [{ type: EventType.CUSTOM, name: 'tool_progress', value: event.data }];
+      default:
+        return [];
+    }
+  }
+
+  /** Whether text is held: a feed read will show it. */
+  get holding(): boolean {
+    return this.streams.some((s) => s.held);
+  }
+
+  /** Taken before a feed read: the attempts it will show the text of. */
+  mark(): number {
+    return this.born;
+  }
+
+  /**
+   * What a feed read shows that the live view has not brought yet (messages, then the state as it is now), and the
+   * text of the attempts that began before the read (`mark`).
+   */
+  feed(feed: ConversationFeed, mark: number): AgUiEvent[] {
+    return [
+      ...feed.messages.flatMap((m) => this.message(m)),
+      ...this.release(mark),
+      ...this.moveTo(viewOf(this.view.id, feed)),
+    ];
+  }
+
+  /** Shows the text held and ends the text message still open (a run ends with none open). */
+  close(): AgUiEvent[] {
+    return [...this.release(Infinity), ...this.endOpen()];
+  }
+
+  private endOpen(): AgUiEvent[] {
+    return this.streams.filter((s) => !s.ended && !s.held).flatMap((s) => this.end(s));
+  }
+
+  /** Shows the text held of the attempts before `mark`, oldest first. */
+  private release(mark: number): AgUiEvent[] {
+    return this.streams
+      .filter((s) => s.held && s.born < mark)
+      .flatMap((s) => {
+        s.held = false;
+        this.added.push({ id: s.id, role: 'assistant', content: s.text });
+        return [
+          { type: EventType.TEXT_MESSAGE_START, messageId: s.id, role: 'assistant' } as const,
+          ...(s.text ? [{ type: EventType.TEXT_MESSAGE_CONTENT, messageId: s.id, delta: s.text } as const] : []),
+        ];
+      });
+  }
+
+  private moveTo(next: ConversationView): AgUiEvent[] {
+    const delta = deltaOf(this.view, next);
+    this.view = next;
+    return delta.length ? [{ type: EventType.STATE_DELTA, delta }] : [];
+  }
+
+  private token(attempt: string, offset: number, text: string): AgUiEvent[] {
+    if (this.ended.has(attempt)) return [];
+    const events: AgUiEvent[] = [];
+    let stream = this.streams.find((s) => s.attempt === attempt);
+    if (!stream) {
+      // Model calls run one after another: a new attempt writing means the one before has written all it will.
+      events.push(...this.endOpen());
+      stream = {
+        id: `${this.conversationId}/${attempt}`,
+        attempt,
+        text: '',
+        ended: false,
+        held: true,
+        born: this.born++,
+      };
+      this.streams.push(stream);
+    }
+    // A chunk that overlaps what was sent gives only its new part.
+    const fresh = text.slice(Math.max(0, stream.text.length - offset));
+    if (!fresh) return events;
+    if (stream.held) stream.text += fresh;
+    else events.push(...this.write(stream, fresh));
+    return events;
+  }
+
+  private write(stream: Stream, delta: string): AgUiEvent[] {
+    stream.text += delta;
+    const added = this.added.find((m) => m.id === stream.id) as Assistant | undefined;
+    if (added) added.content = stream.text;
+    return [{ type: EventType.TEXT_MESSAGE_CONTENT, messageId: stream.id, delta }];
+  }
+
+  private end(stream: Stream): AgUiEvent[] {
+    stream.ended = true;
+    this.ended.add(stream.attempt);
+    return [{ type: EventType.TEXT_MESSAGE_END, messageId: stream.id }];
+  }
+
+  private discard(attempt: string): AgUiEvent[] {
+    const stream = this.streams.find((s) => s.attempt === attempt);
+    this.ended.add(attempt);
+    if (!stream) return [];
+    this.streams = this.streams.filter((s) => s !== stream);
+    if (stream.held) return []; // never shown
+    const events = stream.ended ? [] : this.end(stream);
+    const shown = this.added.findIndex((m) => m.id === stream.id);
+    if (shown >= 0) this.added.splice(shown, 1);
+    return [...events, { type: EventType.MESSAGES_SNAPSHOT, messages: [...this.thread, ...this.added] }];
+  }
+
+  private message({ seq, message: m }: SeqMessage): AgUiEvent[] {
+    if (seq < this.next) return [];
+    this.next = seq + 1;
+    const id = `${this.conversationId}#${seq}`;
+    if (m.kind === 'tool') {
+      const content = JSON.stringify(outcomeInWords(m.outcome));
+      this.added.push({ id, role: 'tool', toolCallId: m.call.id, content });
+      return [{ type: EventType.TOOL_CALL_RESULT, messageId: id, toolCallId: m.call.id, content, role: 'tool' }];
+    }
+    if (m.kind !== 'agent') return []; // the client has its user's words; notes are ours
+    const events: AgUiEvent[] = [];
+    // The attempt that wrote this text, if it was streamed: its text is this message's start (or all of it).
+    const at = m.text ? this.streams.findIndex((s) => m.text.startsWith(s.text) || s.text.startsWith(m.text)) : -1;
+    let messageId = id;
+    if (at >= 0) {
+      const stream = this.streams[at]!;
+      if (stream.held) events.push(...this.release(stream.born + 1));
+      // Older attempts no message claimed (their discard never came) end as they are.
+      events.push(...this.streams.slice(0, at).flatMap((s) => (s.ended ? [] : this.end(s))));
+      this.streams = this.streams.slice(at + 1);
+      if (!stream.ended) {
+        if (m.text.length > stream.text.length) events.push(...this.write(stream, m.text.slice(stream.text.length)));
+        events.push(...this.end(stream));
+      }
+      messageId = stream.id;
+    } else if (m.text) {
+      this.added.push({ id, role: 'assistant', content: m.text });
+      events.push(
+        { type: EventType.TEXT_MESSAGE_START, messageId: id, role: 'assistant' },
+        { type: EventType.TEXT_MESSAGE_CONTENT, messageId: id, delta: m.text },
+        { type: EventType.TEXT_MESSAGE_END, messageId: id },
+      );
+    }
+    if (!m.toolCalls.length) return events;
+    let owner = this.added.find((x) => x.id === messageId) as Assistant | undefined;
+    if (!owner) this.added.push((owner = { id: messageId, role: 'assistant' }));
+    for (const call of m.toolCalls) {
+      const args = JSON.stringify(call.args);
+      owner.toolCalls = [
+        ...(owner.toolCalls ?? []),
+        { id: call.id, type: 'function', function: { name: call.tool, arguments: args } },
+      ];
+      events.push(
+        { type: EventType.TOOL_CALL_START, toolCallId: call.id, toolCallName: call.tool, parentMessageId: messageId },
+        { type: EventType.TOOL_CALL_ARGS, toolCallId: call.id, delta: args },
+        { type: EventType.TOOL_CALL_END, toolCallId: call.id },
+      );
+    }
+    return events;
+  }
+}
