@@ -1,6 +1,8 @@
 // What a bus remembers of one conversation's stream: the partial text of the attempt in progress (for late
 // subscribers) and the attempts that ended (so a stray chunk of a failed attempt — a worker that lost its activity
-// but still streams — cannot resurrect text that a `discard` voided). Bounded whatever the model writes.
+// but still streams — cannot resurrect text that a `discard` voided). An attempt another one replaced has ended too:
+// a model call cancelled for a message that interrupts the turn writes on until its activity hears of the cancel, and
+// its late text must not replace the new call's. Bounded whatever the model writes.
 import type { StreamChunk } from './bus';
 
 /** Partial text kept for late subscribers; beyond it live subscribers still get every delta. */
@@ -17,15 +19,22 @@ export class AttemptLog {
     // A tool's progress is shown as it comes and never replayed: it is no reply being written.
     if (chunk.kind === 'progress') return true;
     if (chunk.kind === 'delta') {
-      if (this.current?.attempt !== chunk.attempt) this.current = { attempt: chunk.attempt, text: '' };
+      if (this.current?.attempt !== chunk.attempt) {
+        if (this.current) this.end(this.current.attempt);
+        this.current = { attempt: chunk.attempt, text: '' };
+      }
       if (this.current.text.length < MAX_PARTIAL_CHARS)
         this.current.text += chunk.text.slice(0, MAX_PARTIAL_CHARS - this.current.text.length);
       return true;
     }
-    this.ended.push(chunk.attempt);
-    if (this.ended.length > ENDED_KEPT) this.ended.shift();
+    this.end(chunk.attempt);
     if (this.current?.attempt === chunk.attempt) this.current = undefined;
     return true;
+  }
+
+  private end(attempt: string): void {
+    this.ended.push(attempt);
+    if (this.ended.length > ENDED_KEPT) this.ended.shift();
   }
 
   /** The attempt in progress as one delta of its text so far; nothing once it is done or discarded. */

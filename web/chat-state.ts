@@ -24,9 +24,6 @@ export interface ChatState {
   usage: Usage | null;
   /** Text of the reply being written, per model attempt; the agent's durable message replaces it. */
   partial: { attempt: string; text: string } | null;
-  /** Attempts whose text another attempt replaced (an interrupted model call streams on until it hears of its cancel):
-   * their late text is not shown again. */
-  superseded: string[];
   /** What a message sent while the agent works does, unless the message says (the goal's whileBusy). */
   whileBusy: WhileBusy;
   /** The server's last `error` event, cleared by the next state. */
@@ -45,7 +42,6 @@ export const EMPTY: ChatState = {
   progress: null,
   usage: null,
   partial: null,
-  superseded: [],
   whileBusy: 'enqueue',
   problem: null,
 };
@@ -85,12 +81,8 @@ function onEvent(s: ChatState, e: LiveEvent): ChatState {
         problem: null,
       };
     case 'token': {
-      if (s.superseded.includes(e.data.attempt)) return s;
-      const same = s.partial?.attempt === e.data.attempt;
-      const before = same ? s.partial!.text.slice(0, e.data.offset) : '';
-      // The last few are enough: an attempt is superseded at most while its cancel reaches it.
-      const superseded = s.partial && !same ? [...s.superseded, s.partial.attempt].slice(-8) : s.superseded;
-      return { ...s, superseded, partial: { attempt: e.data.attempt, text: before + e.data.text } };
+      const before = s.partial?.attempt === e.data.attempt ? s.partial.text.slice(0, e.data.offset) : '';
+      return { ...s, partial: { attempt: e.data.attempt, text: before + e.data.text } };
     }
     case 'discard':
       return s.partial?.attempt === e.data.attempt ? { ...s, partial: null } : s;

@@ -103,6 +103,25 @@ function behavesAsAStreamBus(name: string, open: () => Sides) {
       expect(late.chunks).toEqual([delta('r/1/2', 'A whole reply')]);
     });
 
+    it('drops the late text of an attempt another replaced (a model call cancelled for an interrupting message)', async () => {
+      const live = collect(sides.subscriber, id);
+      await sides.settle();
+      sides.publisher.publish(id, delta('r/5/1', 'Booking the 21st'));
+      sides.publisher.publish(id, delta('r/7/1', 'Booked the '));
+      sides.publisher.publish(id, delta('r/5/1', ' now, checking'));
+      sides.publisher.publish(id, delta('r/7/1', '22nd.'));
+      await waitFor(() => live.chunks.length === 3);
+      await sides.settle();
+      expect(live.chunks).toEqual([
+        delta('r/5/1', 'Booking the 21st'),
+        delta('r/7/1', 'Booked the '),
+        delta('r/7/1', '22nd.'),
+      ]);
+      const late = collect(sides.subscriber, id);
+      await waitFor(() => late.chunks.length === 1);
+      expect(late.chunks).toEqual([delta('r/7/1', 'Booked the 22nd.')]);
+    });
+
     it('delivers to every subscriber, and stops delivering to one that unsubscribed', async () => {
       const first = collect(sides.subscriber, id);
       const second = collect(sides.subscriber, id);
