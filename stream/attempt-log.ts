@@ -1,8 +1,9 @@
 // What a bus remembers of one conversation's stream: the partial text of the attempt in progress (for late
 // subscribers) and the attempts that ended (so a stray chunk of a failed attempt — a worker that lost its activity
-// but still streams — cannot resurrect text that a `discard` voided). An attempt another one replaced has ended too:
-// a model call cancelled for a message that interrupts the turn writes on until its activity hears of the cancel, and
-// its late text must not replace the new call's. Bounded whatever the model writes.
+// but still streams — cannot resurrect text that a `discard` voided), and the attempts another one replaced (a model
+// call cancelled for a message that interrupts the turn writes on until its activity hears of the cancel: its late
+// text must not replace the new call's, and only its `discard` or `done` still passes). Bounded whatever the model
+// writes.
 import type { StreamChunk } from './bus';
 
 /** Partial text kept for late subscribers; beyond it live subscribers still get every delta. */
@@ -12,6 +13,7 @@ const ENDED_KEPT = 16;
 export class AttemptLog {
   private current?: { attempt: string; text: string };
   private readonly ended: string[] = [];
+  private readonly replaced: string[] = [];
 
   /** Records a chunk; false when it belongs to an attempt that already ended, and should be dropped. */
   add(chunk: StreamChunk): boolean {
@@ -19,22 +21,18 @@ export class AttemptLog {
     // A tool's progress is shown as it comes and never replayed: it is no reply being written.
     if (chunk.kind === 'progress') return true;
     if (chunk.kind === 'delta') {
+      if (this.replaced.includes(chunk.attempt)) return false;
       if (this.current?.attempt !== chunk.attempt) {
-        if (this.current) this.end(this.current.attempt);
+        if (this.current) keep(this.replaced, this.current.attempt);
         this.current = { attempt: chunk.attempt, text: '' };
       }
       if (this.current.text.length < MAX_PARTIAL_CHARS)
         this.current.text += chunk.text.slice(0, MAX_PARTIAL_CHARS - this.current.text.length);
       return true;
     }
-    this.end(chunk.attempt);
+    keep(this.ended, chunk.attempt);
     if (this.current?.attempt === chunk.attempt) this.current = undefined;
     return true;
-  }
-
-  private end(attempt: string): void {
-    this.ended.push(attempt);
-    if (this.ended.length > ENDED_KEPT) this.ended.shift();
   }
 
   /** The attempt in progress as one delta of its text so far; nothing once it is done or discarded. */
@@ -46,4 +44,10 @@ export class AttemptLog {
   get inProgress(): boolean {
     return this.current !== undefined;
   }
+}
+
+/** Adds `attempt` to a list that keeps the latest ENDED_KEPT. */
+function keep(list: string[], attempt: string): void {
+  list.push(attempt);
+  if (list.length > ENDED_KEPT) list.shift();
 }

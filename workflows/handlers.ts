@@ -4,7 +4,7 @@ import { condition, log, setHandler } from '@temporalio/workflow';
 import * as m from '../core/messages';
 import type { AgentReply } from '../core/conversation-types';
 import type { Conversation } from './decider/conversation';
-import { feed } from './decider/views';
+import { feed, shownState } from './decider/views';
 import type { RunVersions } from './versions';
 
 export function setHandlers(
@@ -27,19 +27,23 @@ export function setHandlers(
     return convo.replies.last!;
   }
 
+  /** Queues a prompt; one sent to interrupt the turn cancels the model call in flight (decider/steering.ts). */
+  function enqueue(input: m.PromptInput, watch = false): number {
+    const interrupts = convo.steering.modeOf(input) === 'interrupt';
+    const id = convo.enqueuePrompt(input, watch);
+    if (interrupts) workflow.interrupt();
+    return id;
+  }
+
   setHandler(m.userPromptSignal, (input) => {
     const refusal = convo.promptRefusal(input);
     if (refusal) log.warn(`prompt signal ignored: ${refusal}`);
-    else {
-      convo.enqueuePrompt(input);
-      workflow.interrupt();
-    }
+    else enqueue(input);
   });
   setHandler(
     m.promptUpdate,
     async (input) => {
-      const id = convo.enqueuePrompt(input, true);
-      workflow.interrupt();
+      const id = enqueue(input, true);
       await condition(() => convo.replies.has(id) || convo.ended);
       return convo.replies.collect(id) ?? convo.replies.last!;
     },
@@ -106,7 +110,7 @@ export function setHandlers(
     byModel: convo.budget.usageByModel,
   }));
   setHandler(m.statusQuery, () => ({
-    state: convo.status(),
+    state: shownState(convo),
     lastReply: convo.replies.last,
     delegations: convo.delegations.list(),
     ...(convo.models.inUse() ? { fallback: convo.models.inUse()! } : {}),

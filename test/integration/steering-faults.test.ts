@@ -33,7 +33,8 @@ describe('steering faults: the worker killed while a message interrupts the turn
       LLM_MODEL: `scripted:${path.join(dataDir, 'script.json')}`,
       // Slow enough that the first answer is still streaming when the second message comes.
       SCRIPTED_STREAM_DELAY_MS: '300',
-      VALIDATE_PROMPTS: 'false',
+      // Prompts are checked, as by default: the first answer's model call checks and plans at once (vet_and_plan).
+      VALIDATE_PROMPTS: 'true',
       MCP_ENDPOINTS_FILE: path.join(dataDir, 'no-mcp-endpoints.json'),
     };
     agents = new AgentClient(env.client, baseEnv.TASK_QUEUE!);
@@ -57,7 +58,9 @@ describe('steering faults: the worker killed while a message interrupts the turn
     const handle = env.client.workflow.getHandle(id);
     const events = async () => (await handle.fetchHistory()).events ?? [];
     const plans = async () =>
-      (await events()).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'planTurn');
+      (await events()).filter((e) =>
+        ['planTurn', 'vetAndPlan'].includes(e.activityTaskScheduledEventAttributes?.activityType?.name ?? ''),
+      );
     const answered = agents.say(id, 'explain the policy');
     // The first answer's plan is running: it streams for about six seconds.
     await waitUntil(async () => (await plans()).length === 2 && (await agents.status(id)).state === 'working');

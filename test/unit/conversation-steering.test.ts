@@ -1,23 +1,20 @@
 // A message sent while the agent works (whileBusy), decided by Conversation alone (the workflow cancels the model call).
 import { Conversation } from '../../workflows/decider/conversation';
 import type { WhileBusy } from '../../core/types';
-import { goal, next, settings, text } from '../helpers/conversation-unit';
+import { book, calls, goal, next, settings, text, usage } from '../helpers/conversation-unit';
+import type { PlanResult, PromptVerdict } from '../../core/activity-types';
 import { transcript } from '../../workflows/decider/views';
 
-function begun(whileBusy?: WhileBusy, steering = true, hooks?: string[]): Conversation {
+function begun(whileBusy?: WhileBusy, steering = true, more: Partial<typeof settings> = {}): Conversation {
   const convo = new Conversation();
   const withSetting = { ...goal, ...(whileBusy ? { settings: { whileBusy } } : {}) };
-  convo.begin(
-    { ...settings, ...(hooks ? { hooks } : {}) } as typeof settings,
-    { goal: withSetting, tools: [] },
-    {
-      refreshToolsEachTurn: true,
-      steering,
-    },
-  );
+  const versions = { refreshToolsEachTurn: true, oneModelWait: true, steering };
+  convo.begin({ ...settings, ...more }, { goal: withSetting, tools: [{ ...book, approval: 'never' }] }, versions);
   convo.apply(next(convo, 'plan'), text('hello'));
   return convo;
 }
+
+const valid = (plan?: PlanResult): PromptVerdict => ({ valid: true, reply: '', usage, ...(plan ? { plan } : {}) });
 
 const said = (convo: Conversation) =>
   transcript(convo).messages.flatMap((m) => (m.kind === 'user' || m.kind === 'agent' ? [`${m.kind}: ${m.text}`] : []));
@@ -88,10 +85,63 @@ describe('Conversation: steering a running turn', () => {
     expect(said(convo).slice(-2)).toEqual(['user: no, the 22nd', 'agent: Moved to the 22nd.']);
   });
 
-  it('with userMessage hooks, a model call screening the turn prompt is not interrupted', () => {
-    const convo = begun('interrupt', true, ['userMessage']);
+  it('with userMessage hooks, a model call screening the turn prompt is not interrupted, and messages join one by one', () => {
+    const convo = begun('interrupt', true, { hooks: ['userMessage'] });
     convo.enqueuePrompt('book the 21st');
-    next(convo, 'plan');
+    const first = next(convo, 'plan');
     expect(convo.turn.interruptible()).toBe(false);
+    convo.apply(first, calls(['Book', { day: '21' }]));
+    const run = next(convo, 'run_tool');
+    convo.enqueuePrompt('my card is 4111 1111 1111 1111');
+    convo.enqueuePrompt('thanks');
+    convo.apply(run, { status: 'ok', result: 'booked' });
+    // Each joins with a model call that screens it (the hooks read the last user message).
+    const screening = next(convo, 'plan');
+    expect([screening.request.screenPrompt, said(convo).at(-1)]).toEqual([
+      true,
+      'user: my card is 4111 1111 1111 1111',
+    ]);
+    convo.apply(screening, calls(['Book', { day: '22' }]));
+    convo.apply(next(convo, 'run_tool'), { status: 'ok', result: 'booked' });
+    const second = next(convo, 'plan');
+    expect([second.request.screenPrompt, said(convo).at(-1)]).toEqual([true, 'user: thanks']);
+  });
+
+  it('with VALIDATE_PROMPTS: busy while the prompt is checked and planned, and an interrupted check is made with the message', () => {
+    const strict = begun('reject', true, { validatePrompts: true });
+    strict.enqueuePrompt('book the 21st');
+    next(strict, 'vet_and_plan');
+    expect(strict.busy()).toBe(true);
+    expect(strict.promptRefusal('no, the 22nd')).toMatch(/The agent is busy/);
+
+    const convo = begun('interrupt', true, { validatePrompts: true });
+    const first = convo.enqueuePrompt('book the 21st', true);
+    const vet = next(convo, 'vet_and_plan');
+    const second = convo.enqueuePrompt('no, the 22nd', true);
+    expect(convo.prompts.steering()).toBe(true);
+    convo.applyInterrupted(vet);
+    // One check of both messages, with the plan that reads them.
+    const again = next(convo, 'vet_and_plan');
+    expect(again.request.prompt).toBe('book the 21st\n\nno, the 22nd');
+    convo.apply(again, valid(text('Booked the 22nd.')));
+    expect(said(convo).slice(-3)).toEqual(['user: book the 21st', 'user: no, the 22nd', 'agent: Booked the 22nd.']);
+    for (const id of [first, second]) expect(convo.replies.collect(id)?.reply).toBe('Booked the 22nd.');
+  });
+
+  it("a first message that joins the greeting's turn is the conversation's title", () => {
+    const convo = new Conversation();
+    convo.begin(
+      settings,
+      { goal: { ...goal, settings: { whileBusy: 'interrupt' } }, tools: [] },
+      {
+        refreshToolsEachTurn: true,
+        steering: true,
+      },
+    );
+    const greeting = next(convo, 'plan');
+    convo.enqueuePrompt('book me a flight to Oslo');
+    convo.applyInterrupted(greeting);
+    convo.apply(next(convo, 'plan'), text('Sure: when?'));
+    expect(convo.turn.title(80)).toBe('book me a flight to Oslo');
   });
 });

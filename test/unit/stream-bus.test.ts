@@ -110,12 +110,16 @@ function behavesAsAStreamBus(name: string, open: () => Sides) {
       sides.publisher.publish(id, delta('r/7/1', 'Booked the '));
       sides.publisher.publish(id, delta('r/5/1', ' now, checking'));
       sides.publisher.publish(id, delta('r/7/1', '22nd.'));
-      await waitFor(() => live.chunks.length === 3);
+      // Its activity heard of the cancel: that it is void still passes, once.
+      sides.publisher.publish(id, discard('r/5/1'));
+      sides.publisher.publish(id, delta('r/5/1', ' stray'));
+      await waitFor(() => live.chunks.length === 4);
       await sides.settle();
       expect(live.chunks).toEqual([
         delta('r/5/1', 'Booking the 21st'),
         delta('r/7/1', 'Booked the '),
         delta('r/7/1', '22nd.'),
+        discard('r/5/1'),
       ]);
       const late = collect(sides.subscriber, id);
       await waitFor(() => late.chunks.length === 1);

@@ -228,6 +228,15 @@ export class Conversation implements StepHost, TurnHost, ApplierHost, CancelHost
     return this.step.delegatesRunning() && !this.delegations.questionShown() ? 'working' : 'waiting_for_user';
   }
 
+  /** The agent is working on a turn and asks nothing of the user: a model call or a tool is in flight or next. Unlike
+   * status() (whose answer is recorded in search attributes and timers, so stays as it was), also while a prompt is
+   * checked and planned at once, the turn's first model call with VALIDATE_PROMPTS. */
+  busy(): boolean {
+    const state = this.status();
+    if (state !== 'waiting_for_user') return state === 'working';
+    return this.turn.open && !this.questions.open() && !this.delegations.questionShown();
+  }
+
   /** Pure: whether nextEffect() would find something to do. Safe inside condition(). */
   hasWork(): boolean {
     if (this.ended || this.cancelRequested) return true;

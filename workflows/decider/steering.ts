@@ -17,7 +17,8 @@ export interface SteeringHost {
   readonly prompts: Prompts;
   readonly replies: Replies;
   readonly turn: Turn;
-  status(): string;
+  /** The agent is working on a turn: nothing is asked of the user. */
+  busy(): boolean;
 }
 
 /** Effects a message that interrupts may cancel: the model's, which change nothing outside the workflow. */
@@ -36,7 +37,7 @@ export class Steering {
 
   /** What this message does if it arrives now: `enqueue` too when the agent is not working on a turn. */
   modeOf(input: PromptInput): T.WhileBusy {
-    if (!this.enabled || this.convo.status() !== 'working') return 'enqueue';
+    if (!this.enabled || !this.convo.busy()) return 'enqueue';
     return promptParts(input).whileBusy ?? this.goalMode();
   }
 
@@ -47,10 +48,11 @@ export class Steering {
       : null;
   }
 
-  /** At the open turn's next plan: the messages sent to interrupt it join, in order, and its reply answers all. */
+  /** At the open turn's next plan: the messages sent to interrupt it join, in order (each checked and screened, where
+   * prompts are, before the next joins), and its reply answers all. */
   joinTurn(): void {
     const { prompts, turn, replies } = this.convo;
-    while (turn.open && prompts.steering()) {
+    while (turn.open && prompts.steering() && turn.mayJoin()) {
       const answering = prompts.active;
       const prompt = prompts.takeSteering()!;
       replies.join(answering, prompt.id);

@@ -202,22 +202,45 @@ export class Turn {
   join(prompt: QueuedPrompt): void {
     const { convo } = this;
     convo.log.user(prompt);
+    if (!prompt.starter) this.firstPrompt ??= prompt.text;
+    // A new instruction: the model gets its full step allowance for it.
+    this.steps = 0;
     this.unscreened = true;
     this.needsPlan = true;
-    if (convo.settings.validatePrompts && !convo.taskMode.task && this.vetWhilePlanning) this.vetAgain = prompt;
+    // Checked with what is still unchecked of the turn (a prompt whose check the interrupt cancelled): one request.
+    if (this.vets())
+      this.vetAgain = this.vetAgain ? { ...prompt, text: `${this.vetAgain.text}\n\n${prompt.text}` } : prompt;
+  }
+
+  /**
+   * Whether a message may join now. userMessage hooks screen one prompt per model call and may rewrite it where it
+   * stands, so with them a message joins only once the prompt before it has been screened (and checked); without
+   * them, messages that join together are checked together.
+   */
+  mayJoin(): boolean {
+    return !this.screensPrompts() || (!this.unscreened && !this.vetAgain);
   }
 
   /** Whether the model call in flight may be cancelled for a message that joins the turn: not while it screens the
-   * turn's prompt with userMessage hooks, which screen one prompt per call (the message joins at the next plan). */
+   * turn's prompt with userMessage hooks (the message joins at the next plan). */
   interruptible(): boolean {
-    return !(this.unscreened && this.convo.settings.hooks?.includes('userMessage'));
+    return !(this.unscreened && this.screensPrompts());
   }
 
-  /** The model call in flight was cancelled for a message that joins the turn: it is asked again, with that message.
-   * A prompt whose check was cancelled with it is checked again, unless the message that joins brings its own. */
+  /** The model call in flight was cancelled for a message that joins the turn: it is asked again, with that message,
+   * and a prompt whose check was cancelled with it is checked with that message. */
   interrupted(effect: Effect): void {
     if (effect.kind === 'vet_and_plan') this.vetAgain = effect.prompt;
     this.needsPlan = true;
+  }
+
+  private screensPrompts(): boolean {
+    return !!this.convo.settings.hooks?.includes('userMessage');
+  }
+
+  /** Prompts are checked with the plan (VALIDATE_PROMPTS; a delegate's task never is). */
+  private vets(): boolean {
+    return this.convo.settings.validatePrompts && !this.convo.taskMode.task && this.vetWhilePlanning;
   }
 
   /** The turn is over: nothing more to plan. */

@@ -52,11 +52,17 @@ export function carry(convo: Conversation, summary: string, recent: T.ChatMessag
 }
 
 /** Messages from sequence number `since` on, and the state, for live views (feedQuery). */
+/** The state clients are shown: working too while a prompt is checked and planned at once (Conversation.busy), when
+ * status() (kept as it was: histories record it) says the agent waits. */
+export function shownState(convo: Conversation): C.ConversationState {
+  return convo.busy() ? 'working' : convo.status();
+}
+
 export function feed(convo: Conversation, since = 0): C.ConversationFeed {
   return {
     goalId: convo.goal?.id ?? convo.input.goalId ?? '',
     owner: convo.input.owner ?? null,
-    state: convo.status(),
+    state: shownState(convo),
     first: convo.log.firstSeq,
     next: convo.log.next,
     messages: convo.log.since(since),
