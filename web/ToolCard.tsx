@@ -7,6 +7,7 @@ import { checkEditedArgs } from '../core/check-args';
 import { toolSummary } from '../core/format';
 import { ResultFields, ToolContentView } from './ToolContentView';
 import { StoredResult } from './attach-chip';
+import { Markdown } from './Markdown';
 
 interface Props {
   call: ToolCall;
@@ -69,7 +70,7 @@ export function ToolCard({ call, spec, description, delegate, result, pending, o
       {result && (
         <details className="tool-result">
           <summary>Result</summary>
-          <pre>{JSON.stringify(outcomeBody(result.outcome), null, 2)}</pre>
+          <ResultBody body={outcomeBody(result.outcome)} />
         </details>
       )}
       {pending && !result && <Approval call={call} spec={spec} onDecide={onDecide} />}
@@ -179,6 +180,11 @@ function outcomeLabel(o: ToolOutcome): string {
     case 'rejected':
       return 'rejected';
   }
+}
+
+/** A result in words (an MCP tool's text, say) as Markdown; anything else as its JSON. */
+function ResultBody({ body }: { body: unknown }) {
+  return typeof body === 'string' ? <Markdown text={body} /> : <pre>{JSON.stringify(body, null, 2)}</pre>;
 }
 
 function outcomeBody(o: ToolOutcome): unknown {

@@ -17,7 +17,7 @@ import type { Effect, EffectKind } from '../core/effects';
 import type { AgentGoalInput, Transcript } from '../core/conversation-types';
 import { loadSettings, newerBuildRouted, proposeMemories, resolveGoal, summarizeConversation } from './activity-stubs';
 import { Conversation } from './decider/conversation';
-import { INTERRUPTIBLE } from './decider/steering';
+import { interruptible } from './decider/steering';
 import { extractionRequest } from './decider/extraction';
 import { prepareCarry, transcript } from './decider/views';
 import { expire, waitLimit } from './decider/waits';
@@ -63,7 +63,7 @@ async function converse(input: AgentGoalInput): Promise<Transcript> {
   /** A message sent to interrupt the turn arrived: the model call in flight, if one is, is cancelled so the next
    * plan sees the message; anything else in flight (a tool, a delegate) finishes first. */
   function interrupt(): void {
-    if (!inFlight || !inFlightKind || !INTERRUPTIBLE.has(inFlightKind) || !convo.prompts.steering()) return;
+    if (!inFlight || !inFlightKind || !interruptible(inFlightKind) || !convo.prompts.steering()) return;
     if (!convo.turn.interruptible()) return;
     interrupting = true;
     inFlight.cancel();

@@ -1,6 +1,6 @@
 // The web chat in headless Chromium showing what the MCP reference server (server-everything, real, over stdio)
 // answered in a conversation: its tiny image inline, resource links as links that open through the API, an embedded
-// resource as a text block, annotations as labels, structured content as a table, and a resource attached to the
+// resource as a text block, text as Markdown, annotations as labels, structured content as a table, and a resource attached to the
 // user's message folded under its name. SAVE_SCREENSHOTS=1 also writes docs/screenshots/mcp-content.png.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +33,10 @@ const script = {
     {
       user: '^weather$',
       reply: { toolCalls: [{ tool: 'ev__get-structured-content', args: { location: 'Chicago' } }] },
+    },
+    {
+      user: '^markdown$',
+      reply: { toolCalls: [{ tool: 'ev__echo', args: { message: '**bold**, `code` and <b onmouseover=x>tags</b>' } }] },
     },
     { outcome: 'ok' as const, reply: { text: 'Here it is.' } },
   ],
@@ -95,7 +99,7 @@ describe('web chat: MCP content in a browser', () => {
   it('shows the tiny image, resource links, an embedded resource, annotations, structured content and an attachment', async () => {
     const id = 'web-mcp-content';
     await post('/api/conversations', { goalId: 'goal_general', conversationId: id });
-    for (const text of ['image', 'links', 'reference', 'annotated', 'weather'])
+    for (const text of ['image', 'links', 'reference', 'annotated', 'weather', 'markdown'])
       await post(`/api/conversations/${id}/messages`, { text });
     await post(`/api/conversations/${id}/messages`, {
       text: 'what is in this?',
@@ -117,6 +121,12 @@ describe('web chat: MCP content in a browser', () => {
       "Here's the image you requested:",
       'The image above is the MCP logo.',
     ]);
+    // A tool's result in words is Markdown too, its HTML shown as text.
+    const echoed = card('echo').locator('.tool-result .markdown');
+    expect(await echoed.locator('strong').textContent()).toBe('bold');
+    expect(await echoed.locator('code').textContent()).toBe('code');
+    expect(await echoed.textContent()).toBe('Echo: bold, code and <b onmouseover=x>tags</b>');
+    expect(await echoed.locator('b').count()).toBe(0);
 
     // Resource links are links; one that is no web address opens through the API, which reads it in the worker.
     const links = card('get-resource-links').getByTestId('resource-link');

@@ -186,9 +186,9 @@ describe('web chat: tools that ask', () => {
     await fish.nth(1).check();
     await question.getByTestId('question-accept').click();
     await agentSaid(p, /User provided the requested information!/).waitFor();
-    const said = (await p.getByTestId('message-agent').allTextContents()).join('\n');
-    expect(said).toMatch(/- Name: Ada Lovelace/);
-    expect(said).toMatch(/- Favorite Integer: 7/);
+    // Its Markdown list is a list.
+    const items = await p.getByTestId('message-agent').locator('li').allTextContents();
+    expect(items).toEqual(expect.arrayContaining(['Name: Ada Lovelace', 'Favorite Integer: 7']));
   });
 
   it("shows a long-running tool's progress live, and takes it away with the result", async () => {

@@ -22,7 +22,9 @@ export interface SteeringHost {
 }
 
 /** Effects a message that interrupts may cancel: the model's, which change nothing outside the workflow. */
-export const INTERRUPTIBLE: ReadonlySet<Effect['kind']> = new Set(['plan', 'vet_and_plan']);
+export function interruptible(kind: Effect['kind']): boolean {
+  return kind === 'plan' || kind === 'vet_and_plan';
+}
 
 export class Steering {
   /** This run steers (RunVersions.steering); otherwise every message is queued. */
