@@ -50,6 +50,7 @@ export const StartBody = z
     conversationId: z
       .string()
       .regex(WORD)
+      .refine((id) => !id.startsWith('ag-ui-'), 'ids beginning ag-ui- are kept for AG-UI threads')
       .optional()
       .openapi({ description: 'Your id for the conversation; a new one when left out' }),
     prompt: PromptRefBody.optional().openapi({

@@ -84,9 +84,10 @@ export function mountAgUi(app: OpenAPIHono<ApiEnv>, deps: AgUiDeps): void {
     let promptId: number | undefined;
     try {
       const given = ask.answer;
-      if (given && 'confirm' in given) await agents.confirmLater(id, given.confirm, `ag-ui-${input.runId}`);
-      else if (given) await agents.answerLater(id, given.answer, `ag-ui-${input.runId}`);
-      for (const prompt of prompts) await agents.sayLater(id, prompt, `ag-ui-${prompt.ref}`);
+      const answerId = `ag-ui-${ask.answerKey}`;
+      if (given && 'confirm' in given) await agents.confirmLater(id, given.confirm, answerId);
+      else if (given) await agents.answerLater(id, given.answer, answerId);
+      for (const prompt of prompts) await agents.sayLater(id, prompt, `ag-ui-message-${prompt.ref}`);
       if (given || prompts.length) deps.touched(id);
       const last = prompts.at(-1);
       promptId = last ? promptOfRef(await agents.feed(id, from), last.ref) : turnsOf(feed).at(-1)?.promptId;

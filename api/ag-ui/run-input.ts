@@ -14,6 +14,8 @@ import { APPROVAL_PREFIX, interruptsOf, QUESTION_PREFIX } from './run-state';
 
 export interface RunAsk {
   answer: InputAnswer | null;
+  /** What the answer's update is keyed by (the interrupt it answers, else the run), so a retried run sends it once. */
+  answerKey: string;
   /** Oldest first; each is sent with its message id as the prompt's ref, so a run sent twice queues it once. */
   prompts: UserMessage[];
 }
@@ -25,11 +27,23 @@ export function runAsk(input: RunAgentInput, feed: ConversationFeed): RunAsk {
   const trailing: UserMessage[] = [];
   for (let i = input.messages.length - 1; i >= 0 && input.messages[i]!.role === 'user'; i--)
     trailing.unshift(input.messages[i] as UserMessage);
+  for (const [field, value] of [
+    ['threadId', input.threadId],
+    ['runId', input.runId],
+    ...trailing.map((m, i) => [`messages.${input.messages.length - trailing.length + i}.id`, m.id] as const),
+  ] as const)
+    if (!value || value.length > MAX_ID_CHARS)
+      throw new UserError(`${field}: give an id of 1 to ${MAX_ID_CHARS} characters.`);
+  const interrupt = input.resume?.[0]?.interruptId;
   return {
     answer: answerOf(input, feed),
+    answerKey: interrupt ? `answer-${interrupt}` : `answer-run-${input.runId}`,
     prompts: trailing.filter((m) => promptOfRef(feed, m.id) === undefined),
   };
 }
+
+/** A message id is the prompt's ref (a client's id for a message: PromptInput.ref's limit). */
+const MAX_ID_CHARS = 200;
 
 function answerOf(input: RunAgentInput, feed: ConversationFeed): InputAnswer | null {
   const resume = input.resume ?? [];
@@ -49,14 +63,14 @@ function answerOf(input: RunAgentInput, feed: ConversationFeed): InputAnswer | n
   return null;
 }
 
-/** A resume entry answers the interrupt the conversation is in now, by its id; `cancelled` rejects or cancels. */
-function resumed(entry: ResumeEntry, feed: ConversationFeed): InputAnswer {
+/**
+ * A resume entry answers the interrupt the conversation is in now, by its id; `cancelled` rejects or cancels. One that
+ * is no longer open (answered in the web chat, expired, or by this run sent before) is settled: the run goes on
+ * without it, and its RUN_FINISHED clears the client's pending interrupts (a 409 would leave the thread stuck on them).
+ */
+function resumed(entry: ResumeEntry, feed: ConversationFeed): InputAnswer | null {
   const open = interruptsOf(feed)[0];
-  if (entry.interruptId !== open?.id)
-    throw new UserError(
-      `resume: interrupt ${entry.interruptId} is not open; ${open ? `the open one is ${open.id}` : 'the conversation waits for nothing'}.`,
-      'refused',
-    );
+  if (entry.interruptId !== open?.id) return null;
   if (open.id.startsWith(APPROVAL_PREFIX)) {
     const callId = open.id.slice(APPROVAL_PREFIX.length);
     if (entry.status === 'cancelled')

@@ -90,10 +90,22 @@ export function interruptsOf(feed: Pick<ConversationFeed, 'pendingApproval' | 'q
       reason: 'tool_approval',
       message: `Approve ${tool} ${JSON.stringify(call.args)}?${description ? ` (${description})` : ''}`,
       toolCallId: call.id,
+      // As /confirm's body reads it: approve with (edited) args, or reject with a reason.
       responseSchema: {
-        type: 'object',
-        properties: { approve: { type: 'boolean' }, reason: { type: 'string' }, args: { type: 'object' } },
-        required: ['approve'],
+        oneOf: [
+          {
+            type: 'object',
+            properties: { approve: { const: true }, args: { type: 'object' } },
+            required: ['approve'],
+            additionalProperties: false,
+          },
+          {
+            type: 'object',
+            properties: { approve: { const: false }, reason: { type: 'string', minLength: 1, maxLength: 2000 } },
+            required: ['approve', 'reason'],
+            additionalProperties: false,
+          },
+        ],
       },
     },
   ];
@@ -105,8 +117,11 @@ export function interruptsOf(feed: Pick<ConversationFeed, 'pendingApproval' | 'q
  */
 export function turnState(feed: ConversationFeed, promptId: number): 'working' | 'waiting' | 'done' {
   const start = feed.messages.findIndex(({ message: m }) => m.kind === 'user' && m.promptId === promptId);
-  if (start < 0)
-    return feed.queued?.some((q) => q.promptId === promptId) && feed.state !== 'ended' ? 'working' : 'done';
+  if (start < 0) {
+    if (!feed.queued?.some((q) => q.promptId === promptId) || feed.state === 'ended') return 'done';
+    // Queued behind a running tool's question: not taken up until the question is answered.
+    return feed.question && feed.state === 'waiting_for_user' ? 'waiting' : 'working';
+  }
   const later = feed.messages.some((l, i) => i > start && l.message.kind === 'user');
   if (later || feed.state === 'ended') return 'done';
   if (feed.pendingApproval || feed.question) return 'waiting';

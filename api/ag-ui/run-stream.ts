@@ -10,6 +10,7 @@ import { EventEncoder } from '@ag-ui/encoder';
 import type { AgentClient } from '../../client/agent-client';
 import type { LiveEvent } from '../../core/live-events';
 import type { LiveFeeds } from '../live-feed';
+import { UserError } from '../../core/user-error';
 import { RunEvents } from './run-events';
 import { outcomeOf, snapshotOf, turnState } from './run-state';
 
@@ -106,7 +107,7 @@ export function streamRun(c: Context, run: RunToStream): Response {
           feed = await agents.feed(id, 0);
           await send(events.feed(feed, mark));
           if (follower.ended && turnState(feed, promptId) === 'working' && !stream.aborted)
-            throw new Error(`Lost the live view of conversation ${id}.`);
+            throw new UserError(`Lost the live view of conversation ${id}; run again to follow it.`, 'unavailable');
         }
       }
       if (stream.aborted) return;
@@ -116,7 +117,10 @@ export function streamRun(c: Context, run: RunToStream): Response {
       const result = { conversationId: id, goalId: feed.goalId, state: feed.state };
       await send([{ type: EventType.RUN_FINISHED, ...base, outcome, result }]);
     } catch (err) {
-      await send([{ type: EventType.RUN_ERROR, message: (err as Error).message }]).catch(() => undefined);
+      // As the API's other errors: a user's error in its words, anything else logged and not shown.
+      const message = err instanceof UserError ? err.message : 'Internal error; the API log has the details.';
+      if (!(err instanceof UserError)) console.error(err);
+      await send([{ type: EventType.RUN_ERROR, message }]).catch(() => undefined);
     } finally {
       clearInterval(keepalive);
       follower.close();

@@ -314,7 +314,7 @@ describe('our agents for AG-UI clients', () => {
       expect(bobs.result!.conversationId).not.toBe(mine.result!.conversationId);
     }, 90_000);
 
-    it('bad input is a 400 that names what is wrong; an unknown agent a 404; an answer to nothing a 409', async () => {
+    it('bad input is a 400 that names what is wrong; an unknown agent a 404; an answer to nothing a 409; a stale resume is settled', async () => {
       const agentPath = '/api/ag-ui/agents/goal_hr_pto';
       expect(await post(agentPath, 'not json', ALICE)).toMatchObject({
         status: 400,
@@ -323,6 +323,15 @@ describe('our agents for AG-UI clients', () => {
       expect(await post(agentPath, { threadId: 't', messages: [] }, ALICE)).toMatchObject({
         status: 400,
         body: { field: 'runId', error: expect.stringMatching(/^runId: .*RunAgentInput/) },
+      });
+      expect(await post(agentPath, input({ runId: '' }), ALICE)).toMatchObject({
+        status: 400,
+        body: { error: 'runId: give an id of 1 to 200 characters.' },
+      });
+      // A thread's conversation id cannot be taken first through the REST route (by another owner, say).
+      expect(await post('/api/conversations', { conversationId: 'ag-ui-0123456789abcdef0123' }, ALICE)).toMatchObject({
+        status: 400,
+        body: { error: 'conversationId: ids beginning ag-ui- are kept for AG-UI threads' },
       });
       expect(await post('/api/ag-ui/agents/goal_nope', input(), ALICE)).toMatchObject({
         status: 404,
@@ -337,16 +346,19 @@ describe('our agents for AG-UI clients', () => {
         status: 400,
         body: { error: expect.stringMatching(/^resume\.0\.payload\.approve: .*"approve": true/) },
       });
-      expect(
-        await post(
-          path,
+      // An interrupt no longer open (answered elsewhere, expired) is settled: the run goes on, and ends on the open one
+      // again, so a client's pending interrupts never leave the thread stuck.
+      const stale = await fetch(`${api.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ALICE}` },
+        body: JSON.stringify(
           input({ resume: [{ interruptId: 'approval:other', status: 'resolved', payload: { approve: true } }] }),
-          ALICE,
         ),
-      ).toMatchObject({
-        status: 409,
-        body: { error: `resume: interrupt approval:other is not open; the open one is ${interruptId}.` },
       });
+      expect(stale.status).toBe(200);
+      const events = await stale.text();
+      expect(events).toMatch(/"type":"RUN_FINISHED"/);
+      expect(events).toContain(`"id":"${interruptId}"`);
       expect(await post(path, input({ forwardedProps: { answer: { action: 'decline' } } }), ALICE)).toMatchObject({
         status: 409,
         body: { error: expect.stringMatching(/Cannot answer/) },
