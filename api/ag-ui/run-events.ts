@@ -2,8 +2,9 @@
 // events of one run. The text an attempt writes is a text message as it streams; the durable agent message that
 // attempt becomes ends it (its tool calls follow as TOOL_CALL_START/ARGS/END), and a tool's result is a
 // TOOL_CALL_RESULT. A durable message is handled once, by its sequence number, whether it came from the live view or
-// from a feed read. An attempt whose text is discarded (a model call retried after it began writing) cannot be taken
-// back event by event: a MESSAGES_SNAPSHOT gives the client its thread without it. The state (STATE_DELTA) moves only
+// from a feed read. An attempt whose text is discarded (a model call retried after it began writing, or cancelled for
+// a message that interrupted the turn, whose discard may come only after the run ends) cannot be taken back event by
+// event: a MESSAGES_SNAPSHOT gives the client its thread without it. The state (STATE_DELTA) moves only
 // with the run's own feed reads, one after another, so it never steps back to what an older poll of the view saw.
 // Words reach us before the durable messages written before them (the stream bus is quicker than the view's polls):
 // an attempt's text is held until a feed read that began after its first words, which holds every message before it
@@ -93,9 +94,19 @@ export class RunEvents {
     ];
   }
 
-  /** Shows the text held and ends the text message still open (a run ends with none open). */
+  /**
+   * Ends the text message still open (a run ends with none open). The run's last feed read has handled every message,
+   * so an attempt no message claimed was void (a model call cancelled for a message that interrupted the turn, whose
+   * discard has not come yet): held, it is never shown; shown, a snapshot of the thread takes it back.
+   */
   close(): AgUiEvent[] {
-    return [...this.release(Infinity), ...this.endOpen()];
+    const events = this.endOpen();
+    const voided = this.streams.filter((s) => !s.held);
+    this.streams = [];
+    if (!voided.length) return events;
+    for (const s of voided) this.ended.add(s.attempt);
+    this.added.splice(0, this.added.length, ...this.added.filter((m) => !voided.some((s) => s.id === m.id)));
+    return [...events, { type: EventType.MESSAGES_SNAPSHOT, messages: [...this.thread, ...this.added] }];
   }
 
   private endOpen(): AgUiEvent[] {
@@ -183,15 +194,19 @@ export class RunEvents {
     }
     if (m.kind !== 'agent') return []; // the client has its user's words; notes are ours
     const events: AgUiEvent[] = [];
-    // The attempt that wrote this text, if it was streamed: its text is this message's start (or all of it).
-    const at = m.text ? this.streams.findIndex((s) => m.text.startsWith(s.text) || s.text.startsWith(m.text)) : -1;
+    // The attempt that wrote this text, if it was streamed: its text is this message's start (or all of it). The
+    // newest such attempt: an older one may be a cancelled model call's (its discard still to come), and it stays
+    // until its discard, or the run's end, takes it back.
+    const at = m.text
+      ? findLastIndex(this.streams, (s) => !!s.text && (m.text.startsWith(s.text) || s.text.startsWith(m.text)))
+      : -1;
     let messageId = id;
     if (at >= 0) {
       const stream = this.streams[at]!;
       if (stream.held) events.push(...this.release(stream.born + 1));
-      // Older attempts no message claimed (their discard never came) end as they are.
-      events.push(...this.streams.slice(0, at).flatMap((s) => (s.ended ? [] : this.end(s))));
-      this.streams = this.streams.slice(at + 1);
+      // Older attempts still open end as they are (model calls run one after another).
+      events.push(...this.streams.slice(0, at).flatMap((s) => (s.ended || s.held ? [] : this.end(s))));
+      this.streams.splice(at, 1);
       if (!stream.ended) {
         if (m.text.length > stream.text.length) events.push(...this.write(stream, m.text.slice(stream.text.length)));
         events.push(...this.end(stream));
@@ -222,4 +237,9 @@ export class RunEvents {
     }
     return events;
   }
+}
+
+function findLastIndex<T>(list: T[], test: (item: T) => boolean): number {
+  for (let i = list.length - 1; i >= 0; i--) if (test(list[i]!)) return i;
+  return -1;
 }

@@ -86,10 +86,37 @@ describe('RunEvents', () => {
     // Its late words are not a new message; the retry's are.
     expect(events.live(token('a1', 6, ' sentence'))).toEqual([]);
     events.live(token('a1b', 0, 'Whole'));
-    expect(types(events.close())).toEqual([
+    const whole: ChatMessage = { kind: 'agent', text: 'Whole reply.', toolCalls: [] };
+    expect(types(events.feed(feedOf([user, whole]), events.mark()))).toEqual([
       EventType.TEXT_MESSAGE_START,
       EventType.TEXT_MESSAGE_CONTENT,
+      EventType.TEXT_MESSAGE_CONTENT,
       EventType.TEXT_MESSAGE_END,
+    ]);
+    expect(events.close()).toEqual([]);
+  });
+
+  it('an attempt cancelled for an interrupting message is taken back, though its discard comes after the new reply', () => {
+    const events = new RunEvents('c', thread, feedOf([user]), 1);
+    events.live(token('a1', 0, 'Checking the 21st'));
+    events.feed(feedOf([user]), events.mark());
+    events.live(token('a2', 0, 'Booked the '));
+    const second: ChatMessage = { kind: 'user', text: 'no, the 22nd', promptId: 2 };
+    const booked: ChatMessage = { kind: 'agent', text: 'Booked the 22nd.', toolCalls: [] };
+    const read = events.feed(feedOf([user, second, booked], { state: 'waiting_for_user' }), events.mark());
+    // The new reply is the newest attempt's, not the older one's that its words do not begin with.
+    expect(read.filter((e) => 'messageId' in e).map((e) => [e.type, (e as { messageId: string }).messageId])).toEqual([
+      [EventType.TEXT_MESSAGE_START, 'c/a2'],
+      [EventType.TEXT_MESSAGE_CONTENT, 'c/a2'],
+      [EventType.TEXT_MESSAGE_CONTENT, 'c/a2'],
+      [EventType.TEXT_MESSAGE_END, 'c/a2'],
+    ]);
+    // The run ends before the cancelled call's discard came: the thread is given back without its words.
+    expect(events.close()).toEqual([
+      {
+        type: EventType.MESSAGES_SNAPSHOT,
+        messages: [...thread, { id: 'c/a2', role: 'assistant', content: 'Booked the 22nd.' }],
+      },
     ]);
   });
 });
