@@ -78,8 +78,14 @@ export function mountAgUi(app: OpenAPIHono<ApiEnv>, deps: AgUiDeps): void {
     const owner = feed.owner ?? LOCAL_OWNER;
     const prompts = [];
     for (const message of ask.prompts) prompts.push(await promptOf(agents, message, { conversationId: id, owner }));
-    // A new thread's first run with no message of its own shows the agent's greeting.
-    const from = started && !prompts.length ? 0 : feed.next;
+    // A new thread's first run with no message of its own shows the agent's greeting; a run that only follows (its
+    // stream dropped, say) shows the turn of the client's last message from its start, less what the client holds.
+    const from =
+      started && !prompts.length
+        ? 0
+        : prompts.length || ask.answer
+          ? feed.next
+          : (followFrom(feed, input) ?? feed.next);
     const follower = await Follower.open(deps.feeds, id, from);
     let promptId: number | undefined;
     try {
@@ -125,4 +131,12 @@ function conversationFor(caller: Caller, goalId: string, threadId: string): stri
     .update(JSON.stringify([caller.owner, goalId, threadId]))
     .digest('hex');
   return `ag-ui-${key.slice(0, 20)}`;
+}
+
+/** Where the turn of the thread's last user message begins in the conversation (the message after it), if it is there. */
+function followFrom(feed: ConversationFeed, input: RunAgentInput): number | undefined {
+  const last = [...input.messages].reverse().find((m) => m.role === 'user');
+  const promptId = last && promptOfRef(feed, last.id);
+  const at = feed.messages.find(({ message: m }) => m.kind === 'user' && m.promptId === promptId);
+  return at && at.seq + 1;
 }

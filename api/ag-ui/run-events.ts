@@ -6,6 +6,8 @@
 // a message that interrupted the turn, whose discard may come only after the run ends) cannot be taken back event by
 // event: a MESSAGES_SNAPSHOT gives the client its thread without it. The state (STATE_DELTA) moves only
 // with the run's own feed reads, one after another, so it never steps back to what an older poll of the view saw.
+// A run that follows again (its stream dropped) is given the client's thread: what it holds is not sent twice, and a
+// reply it holds the start of goes on under the same message id.
 // Words reach us before the durable messages written before them (the stream bus is quicker than the view's polls):
 // an attempt's text is held until a feed read that began after its first words, which holds every message before it
 // (the workflow writes them before it asks the model), so a tool's result always comes before the words after it.
@@ -21,6 +23,8 @@ interface Stream {
   id: string;
   attempt: string;
   text: string;
+  /** How much of its text the client had before this run (a run that follows again after its stream dropped). */
+  had: number;
   ended: boolean;
   /** Not shown yet: no feed read since it began has been handled. */
   held: boolean;
@@ -119,10 +123,14 @@ export class RunEvents {
       .filter((s) => s.held && s.born < mark)
       .flatMap((s) => {
         s.held = false;
-        this.added.push({ id: s.id, role: 'assistant', content: s.text });
+        // Text the client holds already (this run follows again) is not sent twice: its message goes on.
+        const fresh = s.text.slice(s.had);
+        const known = this.thread.find((m) => m.id === s.id);
+        if (known) known.content = s.text;
+        else this.added.push({ id: s.id, role: 'assistant', content: s.text });
         return [
           { type: EventType.TEXT_MESSAGE_START, messageId: s.id, role: 'assistant' } as const,
-          ...(s.text ? [{ type: EventType.TEXT_MESSAGE_CONTENT, messageId: s.id, delta: s.text } as const] : []),
+          ...(fresh ? [{ type: EventType.TEXT_MESSAGE_CONTENT, messageId: s.id, delta: fresh } as const] : []),
         ];
       });
   }
@@ -140,10 +148,12 @@ export class RunEvents {
     if (!stream) {
       // Model calls run one after another: a new attempt writing means the one before has written all it will.
       events.push(...this.endOpen());
+      const id = `${this.conversationId}/${attempt}`;
       stream = {
-        id: `${this.conversationId}/${attempt}`,
+        id,
         attempt,
         text: '',
+        had: contentOf(this.thread.find((m) => m.id === id)).length,
         ended: false,
         held: true,
         born: this.born++,
@@ -156,6 +166,30 @@ export class RunEvents {
     if (stream.held) stream.text += fresh;
     else events.push(...this.write(stream, fresh));
     return events;
+  }
+
+  /** Whether the client's thread holds this durable message already (a run that follows again after its stream
+   * dropped): by its id, a tool result by its call, an agent message by its calls or, without any, its words. */
+  private holds(id: string, m: SeqMessage['message']): boolean {
+    if (this.thread.some((x) => x.id === id)) return true;
+    if (m.kind === 'tool') return this.thread.some((x) => x.role === 'tool' && x.toolCallId === m.call.id);
+    if (m.kind !== 'agent') return false;
+    if (m.toolCalls.length)
+      return this.clientTail().some((x) => m.toolCalls.every((c) => x.toolCalls?.some((t) => t.id === c.id)));
+    return !!m.text && this.clientTail().some((x) => x.content === m.text);
+  }
+
+  /** The agent's message the client holds the start of (it lost the rest with its stream), if any. */
+  private partOf(text: string): Assistant | undefined {
+    return this.clientTail().find((x) => !x.toolCalls?.length && !!contentOf(x) && text.startsWith(contentOf(x)));
+  }
+
+  /** The agent's messages the client holds after its last user message: what a run that follows again may repeat. */
+  private clientTail(): Assistant[] {
+    const after = this.thread.length - [...this.thread].reverse().findIndex((x) => x.role === 'user');
+    return this.thread
+      .slice(after > this.thread.length ? 0 : after)
+      .filter((x): x is Assistant => x.role === 'assistant');
   }
 
   private write(stream: Stream, delta: string): AgUiEvent[] {
@@ -187,6 +221,7 @@ export class RunEvents {
     if (seq < this.next) return [];
     this.next = seq + 1;
     const id = `${this.conversationId}#${seq}`;
+    if (this.holds(id, m)) return [];
     if (m.kind === 'tool') {
       const content = JSON.stringify(outcomeInWords(m.outcome));
       this.added.push({ id, role: 'tool', toolCallId: m.call.id, content });
@@ -212,6 +247,17 @@ export class RunEvents {
         events.push(...this.end(stream));
       }
       messageId = stream.id;
+    } else if (m.text && this.partOf(m.text)) {
+      // Words the client began to get before its stream dropped: the rest, under the id it has them by.
+      const had = this.partOf(m.text)!;
+      const rest = m.text.slice(contentOf(had).length);
+      had.content = m.text;
+      messageId = had.id;
+      events.push(
+        { type: EventType.TEXT_MESSAGE_START, messageId, role: 'assistant' },
+        ...(rest ? [{ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: rest } as const] : []),
+        { type: EventType.TEXT_MESSAGE_END, messageId },
+      );
     } else if (m.text) {
       this.added.push({ id, role: 'assistant', content: m.text });
       events.push(
@@ -237,6 +283,11 @@ export class RunEvents {
     }
     return events;
   }
+}
+
+/** A message's words, whatever its role. */
+function contentOf(message: Message | undefined): string {
+  return message && 'content' in message && typeof message.content === 'string' ? message.content : '';
 }
 
 function findLastIndex<T>(list: T[], test: (item: T) => boolean): number {

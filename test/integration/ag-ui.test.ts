@@ -2,7 +2,8 @@
 // own HttpAgent (a client we did not write): a run streams the reply as text deltas and a second run on the same
 // thread continues the conversation; a run that needs an approval ends interrupted with the approval in the shared
 // state, and the next run resumes it (the tool runs once), as a tool's question is answered by the next run;
-// forwardedProps answers for clients without interrupts;
+// forwardedProps answers for clients without interrupts; a run whose stream dropped is followed by one that brings the
+// rest of the reply, once;
 // another key's conversation is unknown, no key is refused, and bad input is a 400 that says what is wrong.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -148,6 +149,30 @@ describe('our agents for AG-UI clients', () => {
     await run(agent);
     expect((await agents.history(id)).filter((m) => m.kind === 'user' && !m.starter)).toHaveLength(2);
   }, 90_000);
+
+  it('a run whose stream dropped mid-reply: the next run on the thread brings the rest, once', async () => {
+    const agent = agentFor(ALICE);
+    agent.addMessage({ id: randomUUID(), role: 'user', content: 'tell me a story' });
+    let contents = 0;
+    await agent
+      .runAgent(
+        {},
+        {
+          onEvent: ({ event }) => {
+            if (event.type === EventType.TEXT_MESSAGE_CONTENT && ++contents === 2) agent.abortRun();
+          },
+        },
+      )
+      .catch(() => undefined);
+    const partial = agent.messages.filter((m) => m.role === 'assistant');
+    expect(partial).toHaveLength(1);
+    expect(STORY.startsWith(partial[0]!.content as string)).toBe(true);
+    expect((partial[0]!.content as string).length).toBeLessThan(STORY.length);
+    // The same thread, no new words: the run follows the turn and sends what the client lacks.
+    await run(agent);
+    const replies = agent.messages.filter((m) => m.role === 'assistant');
+    expect(replies.map((m) => m.content)).toEqual([STORY]);
+  });
 
   it('a run that needs an approval ends interrupted with it in the state; the next run approves it and the tool runs once', async () => {
     const agent = agentFor(ALICE);

@@ -120,3 +120,55 @@ describe('RunEvents', () => {
     ]);
   });
 });
+
+describe('RunEvents: a run that follows again after its stream dropped', () => {
+  const thread = (...more: Message[]): Message[] => [
+    { id: 'u1', role: 'user', content: 'balance for ada@example.com' },
+    ...more,
+  ];
+  const mine: ChatMessage = { ...user, ref: 'u1' } as ChatMessage;
+
+  it('sends the streamed words the client lacks, under the id it has them by', () => {
+    const events = new RunEvents(
+      'c',
+      thread({ id: 'c/a1', role: 'assistant', content: 'You have ' }),
+      feedOf([mine]),
+      1,
+    );
+    events.live(token('a1', 0, 'You have 104'));
+    expect(events.feed(feedOf([mine]), events.mark())).toEqual([
+      { type: EventType.TEXT_MESSAGE_START, messageId: 'c/a1', role: 'assistant' },
+      { type: EventType.TEXT_MESSAGE_CONTENT, messageId: 'c/a1', delta: '104' },
+    ]);
+  });
+
+  it('sends what it missed of a turn that went on, and nothing it holds', () => {
+    const had = thread(
+      {
+        id: 'c/a1',
+        role: 'assistant',
+        toolCalls: [{ id: 'c1', type: 'function', function: { name: 'CurrentPTO', arguments: '{}' } }],
+      },
+      { id: 'c#2', role: 'tool', toolCallId: 'c1', content: '{}' },
+      { id: 'c/a2', role: 'assistant', content: 'You have 104' },
+    );
+    const events = new RunEvents('c', had, feedOf([mine]), 1);
+    const read = events.feed(feedOf([mine, asks, result, reply], { state: 'waiting_for_user' }), events.mark());
+    expect(read.filter((e) => e.type !== EventType.STATE_DELTA)).toEqual([
+      { type: EventType.TEXT_MESSAGE_START, messageId: 'c/a2', role: 'assistant' },
+      { type: EventType.TEXT_MESSAGE_CONTENT, messageId: 'c/a2', delta: ' hours of PTO left.' },
+      { type: EventType.TEXT_MESSAGE_END, messageId: 'c/a2' },
+    ]);
+    // The whole turn, for a client that held none of it.
+    const fresh = new RunEvents('c', thread(), feedOf([mine]), 1);
+    expect(types(fresh.feed(feedOf([mine, asks, result, reply]), fresh.mark())).slice(0, 7)).toEqual([
+      EventType.TOOL_CALL_START,
+      EventType.TOOL_CALL_ARGS,
+      EventType.TOOL_CALL_END,
+      EventType.TOOL_CALL_RESULT,
+      EventType.TEXT_MESSAGE_START,
+      EventType.TEXT_MESSAGE_CONTENT,
+      EventType.TEXT_MESSAGE_END,
+    ]);
+  });
+});
