@@ -307,24 +307,6 @@ export function createApi(deps: ApiDeps): {
     },
   );
 
-  app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/api/conversations/{id}/answer',
-      summary: "Answer the question a running tool asks (accept with the form's content, decline, cancel)",
-      request: { params: S.ConversationIdParam, ...body(S.AnswerBody) },
-      responses: { 200: json(S.AgentReply, 'The reply'), ...errors },
-    }),
-    async (c) => {
-      const { id } = c.req.valid('param');
-      const { questionId, ...answer } = c.req.valid('json') as z.infer<typeof S.AnswerBody>;
-      await mine(c, id);
-      const reply = agents.answer(id, { ...(questionId ? { questionId } : {}), answer });
-      feeds.poke(id);
-      return c.json(await reply, 200);
-    },
-  );
-
   addControlRoutes(app, { agents, mine, touched: (id) => feeds.poke(id) });
 
   app.openapi(

@@ -1,5 +1,5 @@
-// A conversation's controls beside its messages: stop the running turn, end it, switch its agent. Each answers once
-// the conversation has taken it, and tells the live feeds to look at once.
+// A conversation's controls beside its messages: answer a running tool's question, stop the running turn, end it,
+// switch its agent. Each answers once the conversation has taken it, and tells the live feeds to look at once.
 import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AgentClient } from '../client/agent-client';
@@ -18,6 +18,24 @@ export function addControlRoutes(
   },
 ): void {
   const { agents, mine, touched } = deps;
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/conversations/{id}/answer',
+      summary: "Answer the question a running tool asks (accept with the form's content, decline, cancel)",
+      request: { params: S.ConversationIdParam, ...body(S.AnswerBody) },
+      responses: { 200: json(S.AgentReply, 'The reply'), ...errors },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { questionId, ...answer } = c.req.valid('json') as z.infer<typeof S.AnswerBody>;
+      await mine(c, id);
+      const reply = agents.answer(id, { ...(questionId ? { questionId } : {}), answer });
+      touched(id);
+      return c.json(await reply, 200);
+    },
+  );
 
   app.openapi(
     createRoute({

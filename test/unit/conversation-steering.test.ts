@@ -111,7 +111,7 @@ describe('Conversation: steering a running turn', () => {
     const strict = begun('reject', true, { validatePrompts: true });
     strict.enqueuePrompt('book the 21st');
     next(strict, 'vet_and_plan');
-    expect(strict.busy()).toBe(true);
+    expect(strict.steering.busy()).toBe(true);
     expect(strict.promptRefusal('no, the 22nd')).toMatch(/The agent is busy/);
 
     const convo = begun('interrupt', true, { validatePrompts: true });

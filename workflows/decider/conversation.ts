@@ -26,6 +26,7 @@ import { ToolOffer } from './tool-offer';
 import { ToolStep, type StepHost } from './tool-step';
 import { Turn, type TurnHost } from './turn';
 import { Steering } from './steering';
+import { pendingApprovalOf, replyNow } from './reply-view';
 import type { RunVersions } from '../versions';
 
 export type { RunVersions } from '../versions';
@@ -210,12 +211,7 @@ export class Conversation implements StepHost, TurnHost, ApplierHost, CancelHost
   // ---- queries --------------------------------------------------------------------------------------------
 
   pendingApproval(): C.PendingApproval | null {
-    const call = this.approvals.call;
-    if (!this.approvals.awaiting() || !call) return this.delegations.approvalShown()?.approval ?? null;
-    const spec = this.offer.find(call.tool);
-    const text = spec && this.builtins.table[spec.name]?.approvalText;
-    const description = (typeof text === 'function' ? text(call) : text) ?? spec?.description ?? '';
-    return { call, tool: call.tool, description };
+    return pendingApprovalOf(this);
   }
 
   status(): C.ConversationState {
@@ -226,15 +222,6 @@ export class Conversation implements StepHost, TurnHost, ApplierHost, CancelHost
     if (this.hasWork()) return 'working';
     // Delegates at work: the conversation is working unless one of them asked the user something.
     return this.step.delegatesRunning() && !this.delegations.questionShown() ? 'working' : 'waiting_for_user';
-  }
-
-  /** The agent is working on a turn and asks nothing of the user: a model call or a tool is in flight or next. Unlike
-   * status() (whose answer is recorded in search attributes and timers, so stays as it was), also while a prompt is
-   * checked and planned at once, the turn's first model call with VALIDATE_PROMPTS. */
-  busy(): boolean {
-    const state = this.status();
-    if (state !== 'waiting_for_user') return state === 'working';
-    return this.turn.open && !this.questions.open() && !this.delegations.questionShown();
   }
 
   /** Pure: whether nextEffect() would find something to do. Safe inside condition(). */
@@ -331,21 +318,7 @@ export class Conversation implements StepHost, TurnHost, ApplierHost, CancelHost
 
   /** The agent now needs the user: publish the reply for update handlers and clients. */
   pause(): void {
-    // A delegate's question still open is what the user must answer, whatever was said since.
-    const asked = this.approvals.awaiting() ? null : this.delegations.questionShown();
-    const question = this.ended ? null : this.questions.open();
-    const reply = question
-      ? `${question.delegate ? `${question.delegate.agentName}: ` : ''}${question.tool} asks: ${question.message}`
-      : asked && !this.delegations.approvalShown()
-        ? `${asked.agentName} asks: ${asked.question}`
-        : this.log.latestAgentText();
-    this.replies.publish({
-      promptId: this.prompts.active,
-      reply,
-      pendingToolCall: this.pendingApproval(),
-      ...(question ? { question } : {}),
-      ended: this.ended,
-    });
+    this.replies.publish(replyNow(this));
   }
 
   finish(status: C.DelegateEnvelope['status'], summary?: string): void {

@@ -10,6 +10,9 @@ import type { Prompts } from './prompts';
 import { promptParts } from './prompts';
 import type { Replies } from './replies';
 import type { Turn } from './turn';
+import type { Questions } from './questions';
+import type { Delegations } from './delegations';
+import type { ConversationState } from '../../core/conversation-types';
 
 /** What steering needs of its conversation. */
 export interface SteeringHost {
@@ -17,8 +20,9 @@ export interface SteeringHost {
   readonly prompts: Prompts;
   readonly replies: Replies;
   readonly turn: Turn;
-  /** The agent is working on a turn: nothing is asked of the user. */
-  busy(): boolean;
+  readonly questions: Questions;
+  readonly delegations: Delegations;
+  status(): ConversationState;
 }
 
 /** Effects a message that interrupts may cancel: the model's, which change nothing outside the workflow. */
@@ -37,9 +41,19 @@ export class Steering {
     return (this.enabled && this.convo.goal?.settings?.whileBusy) || 'enqueue';
   }
 
+  /** The agent is working on a turn and asks nothing of the user: a model call or a tool is in flight or next. Unlike
+   * status() (whose answer is recorded in search attributes and timers, so stays as it was), also while a prompt is
+   * checked and planned at once, the turn's first model call with VALIDATE_PROMPTS. */
+  busy(): boolean {
+    const { turn, questions, delegations } = this.convo;
+    const state = this.convo.status();
+    if (state !== 'waiting_for_user') return state === 'working';
+    return turn.open && !questions.open() && !delegations.questionShown();
+  }
+
   /** What this message does if it arrives now: `enqueue` too when the agent is not working on a turn. */
   modeOf(input: PromptInput): T.WhileBusy {
-    if (!this.enabled || !this.convo.busy()) return 'enqueue';
+    if (!this.enabled || !this.busy()) return 'enqueue';
     return promptParts(input).whileBusy ?? this.goalMode();
   }
 

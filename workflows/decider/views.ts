@@ -1,6 +1,6 @@
 // What a conversation hands on: to its next run when it continues as new (its goal, a summary of the older messages,
-// its recent whole turns and its counters, so its history stays small), to live views (the feed), and to whoever
-// waits for its end (the transcript). Read-only views of a Conversation.
+// its recent whole turns and its counters, so its history stays small), to live views (the feed and the state they
+// are shown), and to whoever waits for its end (the transcript). Read-only views of a Conversation.
 import type { SummarizeRequest } from '../../core/activity-types';
 import type * as T from '../../core/types';
 import type * as C from '../../core/conversation-types';
@@ -55,7 +55,7 @@ export function carry(convo: Conversation, summary: string, recent: T.ChatMessag
 /** The state clients are shown: working too while a prompt is checked and planned at once (Conversation.busy), when
  * status() (kept as it was: histories record it) says the agent waits. */
 export function shownState(convo: Conversation): C.ConversationState {
-  return convo.busy() ? 'working' : convo.status();
+  return convo.steering.busy() ? 'working' : convo.status();
 }
 
 export function feed(convo: Conversation, since = 0): C.ConversationFeed {
