@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../worker/dev-server';
+import { distinctFreePorts } from '../../testkit/ports';
 import { week } from '../../testkit/days';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -30,13 +30,14 @@ function npmStart(env: NodeJS.ProcessEnv, lines: string[]): Promise<{ code: numb
 describe('npm start, as the README says', () => {
   it('books PTO, then finds an order without a bye, and stops cleanly', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'npm-start-'));
+    const [temporalPort, uiPort, apiPort] = await distinctFreePorts(3);
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       DATA_DIR: dataDir,
-      TEMPORAL_PORT: String(await freePort(0)),
-      TEMPORAL_UI_PORT: String(await freePort(0)),
-      API_PORT: String(await freePort(0)),
+      TEMPORAL_PORT: String(temporalPort),
+      TEMPORAL_UI_PORT: String(uiPort),
+      API_PORT: String(apiPort),
       ENV_FILE: '/dev/null',
     };
     const { code, out } = await npmStart(env, [

