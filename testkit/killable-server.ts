@@ -2,7 +2,6 @@
 // then started again on the same port and SQLite file, so only what it had persisted survives.
 import path from 'node:path';
 import { freePort, spawnDevServer } from '../worker/dev-server';
-import { untilAnswering } from './until-answering';
 
 export interface KillableServer {
   address: string;
@@ -15,11 +14,7 @@ export interface KillableServer {
 export async function startKillableServer(dataDir: string): Promise<KillableServer> {
   const port = await freePort(0);
   const address = `127.0.0.1:${port}`;
-  const start = async () => {
-    const server = await spawnDevServer({ dbFile: path.join(dataDir, 'temporal.db'), port });
-    await untilAnswering(address);
-    return server;
-  };
+  const start = () => spawnDevServer({ dbFile: path.join(dataDir, 'temporal.db'), port });
   let server = await start();
   return {
     address,

