@@ -45,11 +45,38 @@ const MOTO: PypiBinary = {
 
 // The official A2A SDK for Python, as the foreign client of the A2A interop tests (testkit/a2a_client.py runs with the
 // copy's folder on PYTHONPATH). Its `a2a-db` script marks the copy as installed; npm's SDK has an `a2a-db` too, so the
-// name looked for on PATH is one nothing else has.
+// name looked for on PATH is one nothing else has. Its own requirements bring google-api-core, google-auth,
+// cryptography, requests and OpenTelemetry (40 MB), none of which its client imports: it comes without them (18 MB),
+// beside what its client path imports (traced under test/integration/a2a-server.test.ts) and what those require, pinned
+// as pip resolved them for 1.3.0, with their own markers (culsans, for Python < 3.13). After an upgrade, a module it
+// newly imports fails test/unit/test-binaries.test.ts, naming it: add its package here.
 const A2A_PYTHON: PypiBinary = {
   what: 'the A2A Python SDK (a2a-sdk) for the tests',
   pkg: 'a2a-sdk',
   version: '1.3.0',
+  noDeps: true,
+  with: [
+    'httpx==0.29.0',
+    'httpcore==1.0.9',
+    'h11==0.16.0',
+    'anyio==4.16.0',
+    'exceptiongroup==1.3.2; python_version < "3.11"',
+    'idna==3.21',
+    'certifi==2026.10.19.post1',
+    'protobuf==7.36.2',
+    'googleapis-common-protos==1.76.0',
+    'json-rpc==1.15.0',
+    'packaging==26.4',
+    'pydantic==2.14.4',
+    'pydantic-core==2.50.5',
+    'annotated-types==0.8.0',
+    'typing-inspection==0.4.5',
+    'typing-extensions==4.16.0',
+    'culsans==0.11.0; python_version < "3.13"',
+    'aiologic==0.17.1; python_version < "3.13"',
+    'wrapt==2.5.2; python_version < "3.13"',
+    'sniffio==1.3.1; python_version < "3.13"',
+  ],
   bin: 'a2a-sdk-python',
   inWheel: path.join('bin', 'a2a-db'),
   envVar: 'A2A_PYTHON_MARKER',
