@@ -11,6 +11,7 @@ import { McpPool } from '../../endpoints/mcp/pool';
 import { RegistryFile } from '../../endpoints/endpoint-registry';
 import { serveHttp } from '../../demo/fx';
 import { PROJECT_ROOT } from '../../worker/worker-settings';
+import { waitUntil } from '../../testkit/wait-until';
 import type { ToolSpec } from '../../core/types';
 
 const TSX = ['--require', 'tsx/cjs'];
@@ -274,7 +275,9 @@ describe('MCP discovery and calls against real servers', () => {
   it('sees tools a server adds at run time, through tools/list_changed', async () => {
     const pool = new McpPool({ baseDir: PROJECT_ROOT, onToolsChanged: () => discovery.invalidate() });
     const file = path.join(dir, 'registry-grow.json');
-    writeFileSync(file, JSON.stringify({ mcpServers: { chaos: chaos() } }));
+    // No call here hangs: the handshake may take what a server started through tsx needs on a busy machine (at 3 s,
+    // seen failing with three test files at once).
+    writeFileSync(file, JSON.stringify({ mcpServers: { chaos: chaos({ timeoutMs: 30_000 }) } }));
     const discovery: McpDiscovery = new McpDiscovery({ registry: new RegistryFile(file), pool, ttlMs: 3_600_000 });
     cleanups.push(() => pool.closeAll());
     const before = await discovery.catalog();
@@ -283,10 +286,9 @@ describe('MCP discovery and calls against real servers', () => {
     expect(await callMcpTool(discovery, pool, { name: grow.name, ref: grow.mcp!, args: {} })).toMatchObject({
       status: 'ok',
     });
-    await new Promise((r) => setTimeout(r, 200));
-    const after = await discovery.catalog();
-    expect(after.tools.map((t) => t.name)).toContain('chaos__extra');
-    expect(after.version).not.toBe(before.version);
+    // The notification arrives after the call's answer: awaited, not slept on.
+    await waitUntil(async () => (await discovery.catalog()).tools.some((t) => t.name === 'chaos__extra'));
+    expect((await discovery.catalog()).version).not.toBe(before.version);
   });
 
   it('keeps the last good registry when an edit breaks it, and reports the error naming server and field', async () => {
