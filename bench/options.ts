@@ -6,6 +6,7 @@
 /** In the order a whole run takes them. */
 export const PARTS = [
   'turns',
+  'peer',
   'one-model-wait',
   'mcp',
   'a2a',
@@ -60,6 +61,7 @@ export const FULL: Counts = {
     thinkMs: [5000, 2500],
     pacedSeconds: 45,
   },
+  peer: { textTurns: 400, toolTurns: 80, slowTurns: 40, latencyMs: 300, blocks: 4, warmup: 10 },
 };
 
 /**
@@ -97,6 +99,7 @@ export const QUICK: Counts = {
     thinkMs: [1000],
     pacedSeconds: 3,
   },
+  peer: { textTurns: 4, toolTurns: 2, slowTurns: 2, latencyMs: 100, blocks: 1, warmup: 1 },
 };
 
 export interface Plan {

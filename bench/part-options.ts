@@ -126,4 +126,18 @@ export interface Counts {
   api: ApiOptions;
   memory: MemoryOptions;
   scale: ScaleOptions;
+  peer: PeerOptions;
+}
+
+/** Ours against a bare @temporalio/ai-sdk agent (issue 44), interleaved, in blocks. */
+export interface PeerOptions {
+  /** Timed turns per side, split evenly over the blocks. */
+  textTurns: number;
+  toolTurns: number;
+  /** Text turns with the model answering after `latencyMs`. */
+  slowTurns: number;
+  latencyMs: number;
+  blocks: number;
+  /** Untimed text and tool turns per side before the first block. */
+  warmup: number;
 }

@@ -20,6 +20,7 @@ import { runUnattendedBench } from './unattended-bench';
 import { runRecallBench } from './recall-bench';
 import { runMcpBench } from './mcp-bench';
 import { runMemoryBench } from './memory-bench';
+import { runPeerBench } from './peer-bench';
 import { runOneModelWaitBench } from './one-model-wait';
 import { readPlan, USAGE, type Counts, type PartName, type Plan } from './options';
 import { printAndSave, type PartResult } from './report/run-report';
@@ -42,6 +43,8 @@ interface PartRun {
 
 const RUN: Record<PartName, (r: PartRun) => Promise<BenchPart>> = {
   turns: async (r) => runChatTurns(r.ctx, await r.floorBundle(), r.counts.turns, r.keep),
+  // Both workers are processes of their own: it compiles ours first, as the memory part does.
+  peer: (r) => runPeerBench(r.ctx, r.server.info.address, r.counts.peer),
   'one-model-wait': (r) => runOneModelWaitBench(r.ctx, r.counts.oneModelWait),
   mcp: (r) => runMcpBench(r.ctx, r.counts.mcp),
   a2a: (r) => runA2aBench(r.ctx, r.counts.a2a),

@@ -1,0 +1,312 @@
+// Issue 44: a turn of ours against the same turn of the agent a user writes with Temporal's own @temporalio/ai-sdk
+// (bench/peer/), side by side on one server and one model: a local Chat Completions server both reach over HTTP,
+// answering at once (or after L ms). Each worker is a process of its own (ours compiled, as production runs it), so
+// its CPU time is its own. Interleaved, the side going first alternating: text turns, tool turns (CurrentPTO, then the
+// answer), text turns at L; per side the client's latency, the worker's CPU per turn (its process tree, /proc), each
+// workflow task's time on the worker and the history bytes a text turn adds (the server's historySizeBytes). Ours runs
+// as shipped: prompt validation, approvals' bookkeeping, the streaming bus and telemetry on, hooks wired but none.
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { endChatSignal, promptUpdate } from '../core/messages';
+import { AgentGoalWorkflow } from '../workflows';
+import { completion, startFakeChatCompletions, type ChatRequestBody } from '../testkit/fake-chat-completions';
+import { startProcess } from '../testkit/process';
+import type { BenchContext, BenchPart } from './context';
+import { historyTimeline } from './history-timeline';
+import type { PeerOptions } from './options';
+import { processCpuMs, processTree } from './proc';
+import { PTO_GOAL, TEXT_PROMPT, TEXT_REPLY, TOOL_PROMPT, TOOL_REPLY } from './scripted-answers';
+import { formatMs, ratio, round, summarize, waitForGreeting } from './stats';
+import { judge } from './verdict';
+import { compiledWorkerFolder, firstPoll, spawnWorker, workerEnv } from './worker-process';
+
+const ROOT = path.join(__dirname, '..');
+const SIDES = ['ours', 'peer'] as const;
+type SideName = (typeof SIDES)[number];
+const KINDS = ['text', 'tool', 'slow'] as const;
+type Kind = (typeof KINDS)[number];
+
+/** Issue 44's bars. */
+const TURN_RATIO = 0.95;
+const CPU_RATIO = 0.9;
+const OVERHEAD_MS = 50;
+const TASK_MS = 7;
+const HISTORY_BYTES = 5 * 1024;
+
+interface Conversation {
+  turn(prompt: string): Promise<string>;
+  historyBytes(): Promise<number>;
+  /** Ends it; its workflow tasks' times on the worker (ms). */
+  end(): Promise<number[]>;
+}
+
+interface Side {
+  name: SideName;
+  pid: number;
+  open(seq: number): Promise<Conversation>;
+  stop(): Promise<void>;
+}
+
+interface Samples {
+  ms: Record<Kind, number[]>;
+  cpuMs: Record<Kind, number[]>;
+  /** Bytes each text turn added, by its number in its conversation (0-based). */
+  bytes: number[][];
+  /** Workflow tasks of the text conversations, each its time on the worker. */
+  tasks: number[];
+}
+
+export async function runPeerBench(ctx: BenchContext, address: string, opts: PeerOptions): Promise<BenchPart> {
+  const latency = { ms: 0 };
+  const model = await startFakeChatCompletions(async (body) => {
+    if (latency.ms) await new Promise((r) => setTimeout(r, latency.ms));
+    return answer(body);
+  });
+  const sides = await Promise.all([ourSide(ctx, address, model.baseUrl), peerSide(ctx, address, model.baseUrl)]);
+  const empty = (): Samples => ({
+    ms: { text: [], tool: [], slow: [] },
+    cpuMs: { text: [], tool: [], slow: [] },
+    bytes: [],
+    tasks: [],
+  });
+  const samples: Record<SideName, Samples> = { ours: empty(), peer: empty() };
+  let seq = 0;
+  try {
+    const rounds: [Kind, number][] = [
+      ['text', opts.textTurns],
+      ['tool', opts.toolTurns],
+      ['slow', opts.slowTurns],
+    ];
+    // Untimed: both workers' first turns of each kind (code loaded, caches and connections warm).
+    const warm = await Promise.all(sides.map((s) => s.open(++seq)));
+    for (let i = 0; i < opts.warmup; i++)
+      for (const c of warm) for (const prompt of [TEXT_PROMPT, TOOL_PROMPT]) await c.turn(prompt);
+    await Promise.all(warm.map((c) => c.end()));
+    for (let block = 0; block < opts.blocks; block++) {
+      for (const [kind, total] of rounds) {
+        latency.ms = kind === 'slow' ? opts.latencyMs : 0;
+        const turns = Math.ceil(total / opts.blocks);
+        const open = await Promise.all(sides.map((s) => s.open(++seq)));
+        for (let i = 0; i < turns; i++) {
+          ctx.interrupts.check();
+          const order = (block + i) % 2 ? [1, 0] : [0, 1];
+          for (const at of order) {
+            const side = sides[at]!;
+            const s = samples[side.name];
+            const bytesBefore = kind === 'text' ? await open[at]!.historyBytes() : 0;
+            const cpuBefore = treeCpuMs(side.pid);
+            const began = performance.now();
+            const reply = await open[at]!.turn(kind === 'tool' ? TOOL_PROMPT : TEXT_PROMPT);
+            s.ms[kind].push(performance.now() - began);
+            s.cpuMs[kind].push(treeCpuMs(side.pid) - cpuBefore);
+            const expected = kind === 'tool' ? TOOL_REPLY : TEXT_REPLY;
+            if (reply !== expected) throw new Error(`peer bench (${side.name}, ${kind}): unexpected reply ${reply}`);
+            if (kind === 'text') (s.bytes[i] ??= []).push((await open[at]!.historyBytes()) - bytesBefore);
+          }
+        }
+        const tasks = await Promise.all(open.map((c) => c.end()));
+        if (kind === 'text') SIDES.forEach((name, at) => samples[name].tasks.push(...tasks[at]!));
+      }
+    }
+  } finally {
+    await Promise.allSettled(sides.map((s) => s.stop()));
+    await model.close();
+  }
+  return report(opts, samples);
+}
+
+/** What the model says, for either agent: a prompt check passes; the balance question calls CurrentPTO, and its
+ * result is answered; anything else gets the text reply. */
+function answer(body: ChatRequestBody) {
+  if (!body.tools) return completion({ text: '{"valid": true}' });
+  const last = body.messages.at(-1)!;
+  if (last.role === 'tool') return completion({ text: TOOL_REPLY });
+  const said = typeof last.content === 'string' ? last.content : (last.content ?? []).map((p) => p.text ?? '').join('');
+  const email = /balance for (\S+@\S+\w)/.exec(said)?.[1];
+  return email
+    ? completion({ toolCalls: [{ name: 'CurrentPTO', args: { email } }] })
+    : completion({ text: TEXT_REPLY });
+}
+
+function treeCpuMs(pid: number): number {
+  return processTree(pid)
+    .map(processCpuMs)
+    .filter(Number.isFinite)
+    .reduce((a, b) => a + b, 0);
+}
+
+async function ourSide(ctx: BenchContext, address: string, baseUrl: string): Promise<Side> {
+  const { dir, script } = await compiledWorkerFolder('peer');
+  const queue = `bench-peer-ours-${ctx.runId}`;
+  const worker = await spawnWorker({
+    ...workerEnv(ctx, address, dir, script),
+    TASK_QUEUE: queue,
+    LLM_MODEL: 'openai-compatible:bench',
+    LLM_BASE_URL: baseUrl,
+    VALIDATE_PROMPTS: 'true',
+  });
+  await firstPoll(ctx, queue);
+  return {
+    name: 'ours',
+    pid: worker.pid,
+    stop: () => worker.stop(),
+    async open(seq) {
+      const handle = await ctx.client.workflow.start(AgentGoalWorkflow, {
+        taskQueue: queue,
+        workflowId: `${queue}-${seq}`,
+        args: [{ goalId: PTO_GOAL }],
+      });
+      await waitForGreeting(handle);
+      return {
+        turn: async (prompt) => (await handle.executeUpdate(promptUpdate, { args: [prompt] })).reply ?? '',
+        historyBytes: async () => Number((await handle.describe()).raw.workflowExecutionInfo?.historySizeBytes ?? NaN),
+        async end() {
+          await handle.signal(endChatSignal);
+          await handle.result();
+          return taskTimes(await handle.fetchHistory());
+        },
+      };
+    },
+  };
+}
+
+async function peerSide(ctx: BenchContext, address: string, baseUrl: string): Promise<Side> {
+  const queue = `bench-peer-aisdk-${ctx.runId}`;
+  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./peer/workflows') });
+  const bundle = path.join(tmpdir(), `${queue}.js`);
+  writeFileSync(bundle, code);
+  const worker = await startProcess(process.execPath, ['--require', 'tsx/cjs', 'bench/peer/worker.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      TEMPORAL_ADDRESS: address,
+      TEMPORAL_NAMESPACE: ctx.namespace,
+      TASK_QUEUE: queue,
+      PEER_BUNDLE: bundle,
+      LLM_BASE_URL: baseUrl,
+    },
+    ready: /worker on /,
+    what: 'the @temporalio/ai-sdk agent worker',
+    timeoutMs: 120_000,
+    detached: true,
+  });
+  await firstPoll(ctx, queue);
+  return {
+    name: 'peer',
+    pid: worker.pid,
+    stop: () => worker.end('SIGTERM', 15_000),
+    async open(seq) {
+      const handle = await ctx.client.workflow.start('peerAgent', { taskQueue: queue, workflowId: `${queue}-${seq}` });
+      return {
+        turn: (prompt) => handle.executeUpdate<string, [string]>('turn', { args: [prompt] }),
+        historyBytes: async () => Number((await handle.describe()).raw.workflowExecutionInfo?.historySizeBytes ?? NaN),
+        async end() {
+          await handle.signal('end');
+          await handle.result();
+          return taskTimes(await handle.fetchHistory());
+        },
+      };
+    },
+  };
+}
+
+function taskTimes(history: Parameters<typeof historyTimeline>[0]): number[] {
+  return historyTimeline(history)
+    .workflowTasks.filter((t) => t.startedAt !== undefined && t.completedAt !== undefined)
+    .map((t) => t.completedAt! - t.startedAt!);
+}
+
+function report(opts: PeerOptions, samples: Record<SideName, Samples>): BenchPart {
+  const p50 = (xs: number[]) => (xs.length ? summarize(xs).p50 : NaN);
+  const p95 = (xs: number[]) => (xs.length ? summarize(xs).p95 : NaN);
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+  const [ours, peer] = [samples.ours, samples.peer];
+  const firstBytes = (s: Samples) => p50(s.bytes[0] ?? []);
+  const lastBytes = (s: Samples) => p50(s.bytes.at(-1) ?? []);
+  const v = {
+    text: judge('peer: text turn p50, ours / ai-sdk', p50(ours.ms.text) / p50(peer.ms.text), TURN_RATIO),
+    tool: judge('peer: tool turn p50, ours / ai-sdk', p50(ours.ms.tool) / p50(peer.ms.tool), TURN_RATIO),
+    slow: judge(`peer: text turn at L = ${opts.latencyMs}, ours`, p50(ours.ms.slow), opts.latencyMs + OVERHEAD_MS, {
+      unit: 'ms',
+    }),
+    cpuText: judge(
+      'peer: worker CPU per text turn, ours / ai-sdk',
+      mean(ours.cpuMs.text) / mean(peer.cpuMs.text),
+      CPU_RATIO,
+    ),
+    cpuTool: judge(
+      'peer: worker CPU per tool turn, ours / ai-sdk',
+      mean(ours.cpuMs.tool) / mean(peer.cpuMs.tool),
+      CPU_RATIO,
+    ),
+    task: judge('peer: workflow task on the worker p50, ours', p50(ours.tasks), TASK_MS, { unit: 'ms' }),
+    bytes: judge(
+      'peer: history bytes per text turn, ours (largest of first and last)',
+      Math.max(firstBytes(ours), lastBytes(ours)),
+      HISTORY_BYTES,
+      { unit: 'B' },
+    ),
+  };
+  const row = (what: string, o: number, p: number, bar: string, verdict: string) =>
+    `| ${what} | ${formatMs(o)} | ${formatMs(p)} | ${ratio(o, p)} | ${bar} | ${verdict} |`;
+  const lines = [
+    '',
+    `Ours against a bare @temporalio/ai-sdk agent: ${opts.textTurns} text, ${opts.toolTurns} tool and ${opts.slowTurns} text turns at L = ${opts.latencyMs} ms per side, in ${opts.blocks} interleaved block(s); one model over HTTP`,
+    '',
+    '| measure | ours | ai-sdk agent | ours / ai-sdk | target | verdict |',
+    '|---|---|---|---|---|---|',
+    row('text turn, client p50 (ms)', p50(ours.ms.text), p50(peer.ms.text), `≤ ${TURN_RATIO}×`, v.text),
+    row('text turn, client p95 (ms)', p95(ours.ms.text), p95(peer.ms.text), '', ''),
+    row('tool turn, client p50 (ms)', p50(ours.ms.tool), p50(peer.ms.tool), `≤ ${TURN_RATIO}×`, v.tool),
+    row('tool turn, client p95 (ms)', p95(ours.ms.tool), p95(peer.ms.tool), '', ''),
+    row(
+      `text turn at L = ${opts.latencyMs}, p50 (ms)`,
+      p50(ours.ms.slow),
+      p50(peer.ms.slow),
+      `ours ≤ L + ${OVERHEAD_MS}`,
+      v.slow,
+    ),
+    row(
+      'worker CPU per text turn, mean (ms)',
+      mean(ours.cpuMs.text),
+      mean(peer.cpuMs.text),
+      `≤ ${CPU_RATIO}×`,
+      v.cpuText,
+    ),
+    row(
+      'worker CPU per tool turn, mean (ms)',
+      mean(ours.cpuMs.tool),
+      mean(peer.cpuMs.tool),
+      `≤ ${CPU_RATIO}×`,
+      v.cpuTool,
+    ),
+    row('workflow task on the worker, each, p50 (ms)', p50(ours.tasks), p50(peer.tasks), `ours ≤ ${TASK_MS}`, v.task),
+    row('history bytes, first text turn', firstBytes(ours), firstBytes(peer), `ours ≤ ${HISTORY_BYTES}`, v.bytes),
+    row(
+      `history bytes, text turn ${ours.bytes.length}`,
+      lastBytes(ours),
+      lastBytes(peer),
+      `ours ≤ ${HISTORY_BYTES}`,
+      '',
+    ),
+  ];
+  const figures = Object.fromEntries(
+    SIDES.map((name) => {
+      const s = samples[name];
+      return [
+        name,
+        {
+          ms: Object.fromEntries(KINDS.map((k) => [k, s.ms[k].map((x) => round(x))])),
+          cpuMs: Object.fromEntries(KINDS.map((k) => [k, s.cpuMs[k].map((x) => round(x))])),
+          historyBytesByTurn: s.bytes.map(p50),
+          taskMsP50: p50(s.tasks),
+        },
+      ];
+    }),
+  );
+  return { text: lines.join('\n'), figures: { latencyMs: opts.latencyMs, ...figures } };
+}
