@@ -4,7 +4,7 @@
 import net from 'node:net';
 
 export async function distinctFreePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
+  const opened = await Promise.allSettled(
     Array.from(
       { length: count },
       () =>
@@ -15,7 +15,10 @@ export async function distinctFreePorts(count: number): Promise<number[]> {
         }),
     ),
   );
+  const servers = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
   const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  const failed = opened.find((o) => o.status === 'rejected');
+  if (failed) throw failed.reason;
   return ports;
 }

@@ -37,12 +37,12 @@ export interface DevServer {
 export async function startDevServer(opts: { dataDir: string; port?: number; uiPort?: number }): Promise<DevServer> {
   mkdirSync(opts.dataDir, { recursive: true });
   let port = await freePort(opts.port ?? 7233);
-  const uiPort = await freePort(opts.uiPort ?? 8233);
+  let uiPort = await freePort(opts.uiPort ?? 8233);
   const dbFile = path.join(opts.dataDir, 'temporal.db');
   const cli = findTemporalCli();
   if (!cli) return downloadedDevServer(dbFile, port, uiPort);
   // A free port can be taken between our look and the server's bind (another program starting at that moment):
-  // the server then exits saying so, and another port is tried, as for a port taken from the start.
+  // the server then exits saying so, and other ports are tried, as for ports taken from the start.
   for (let attempt = 1; ; attempt++) {
     try {
       const { child, exited } = await spawnDevServer({ cli, dbFile, port, uiPort });
@@ -53,7 +53,8 @@ export async function startDevServer(opts: { dataDir: string; port?: number; uiP
       };
     } catch (err) {
       if (attempt === 3 || !PORT_TAKEN.test((err as Error).message)) throw err;
-      port = await freePort(0);
+      // The message names the frontend's port or the UI's: both are picked again.
+      [port, uiPort] = [await freePort(0), await freePort(0)];
     }
   }
 }
@@ -118,7 +119,7 @@ export async function spawnDevServer(opts: {
       'error',
     ],
     // Its own process group: Ctrl-C reaches us first, and we stop the server after the worker has drained.
-    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   // In its own group it would outlive us: killed when we exit, however we exit.
   const killOnExit = () => child.kill('SIGKILL');
@@ -126,20 +127,42 @@ export async function spawnDevServer(opts: {
   child.once('exit', () => process.off('exit', killOnExit));
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  // Ready once it answers a call, not merely once the port is open: a port taken by another program is open too,
-  // and this server then exits, unable to bind it. Answered while this one has exited is the other program's.
+  // An executable that cannot be run at all ends it as an exit does, with the reason in the message.
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.once('error', (err) => {
+      stderr += err.message;
+      resolve(null);
+    });
+  });
+  // The CLI prints its banner ("Temporal Server: …") once its server has started, on our process's own output: a
+  // port another program holds is open and may even answer (another dev server), but this server then exits,
+  // unable to bind it, and never says so. Ready: our banner, then an answer on the port.
+  const announced = new Promise<void>((resolve) => {
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out = (out + d.toString()).slice(-4000);
+      if (/Temporal Server:/.test(out)) resolve();
+    });
+  });
   const gone = new AbortController();
   void exited.then(() => gone.abort());
-  const answering = untilAnswering(`127.0.0.1:${opts.port}`, 30_000, gone.signal).then(
-    () => child.exitCode === null && child.signalCode === null,
-    () => false,
+  const answering = announced
+    .then(() => untilAnswering(`127.0.0.1:${opts.port}`, 30_000, gone.signal))
+    .then(
+      () => true,
+      (err: Error) => (gone.signal.aborted ? false : err),
+    );
+  const timeout = new Promise<Error>((resolve) =>
+    setTimeout(() => resolve(new Error('did not answer within 30 s')), 35_000).unref(),
   );
-  const ready = await Promise.race([answering, exited.then(() => false)]);
-  if (!ready) {
+  const ready = await Promise.race([answering, exited.then(() => false as const), timeout]);
+  if (ready !== true) {
     child.kill('SIGKILL');
+    const why =
+      ready instanceof Error ? ready.message : `exited (${child.exitCode ?? child.signalCode ?? 'could not run'})`;
     throw new Error(
-      `The Temporal dev server (${cli}) did not start on port ${opts.port}: ${stderr.trim() || 'no output'}`,
+      `The Temporal dev server (${cli}) did not start on port ${opts.port}: ${why}: ${stderr.trim() || 'no output'}`,
     );
   }
   return { child, exited };

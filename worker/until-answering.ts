@@ -1,5 +1,6 @@
-// A Temporal server's port opens a few seconds before its frontend serves ("Frontend is not healthy yet"): callers
-// that start one wait for a real answer before they connect.
+// A Temporal server's port opens a few seconds before its frontend serves ("Frontend is not healthy yet"): a dev
+// server we start is ready once it answers a call (spawnDevServer waits with this).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 
 /**
@@ -9,20 +10,22 @@ import { Connection } from '@temporalio/client';
 export async function untilAnswering(address: string, timeoutMs = 30_000, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    signal?.throwIfAborted();
     // Its own subchannel: grpc-js shares them between connections, and one left backing off would answer late.
-    const channelArgs = { 'grpc.use_local_subchannel_pool': 1 };
-    const connection = await Connection.connect({ address, connectTimeout: '2 seconds', channelArgs }).catch(
-      () => undefined,
-    );
-    const answered = await connection?.workflowService.getSystemInfo({}).then(
+    const connection = Connection.lazy({
+      address,
+      connectTimeout: '2 seconds',
+      channelArgs: { 'grpc.use_local_subchannel_pool': 1 },
+    });
+    // ensureConnected asks getSystemInfo; closed whatever it says, so no channel goes on reconnecting.
+    const answered = await connection.ensureConnected().then(
       () => true,
       () => false,
     );
-    await connection?.close();
+    await connection.close();
     if (answered) return;
-    signal?.throwIfAborted();
     if (Date.now() > deadline)
       throw new Error(`the Temporal dev server at ${address} did not answer within ${timeoutMs / 1000} s`);
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200, undefined, { signal });
   }
 }

@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawnDevServer, startDevServer } from '../../worker/dev-server';
+import { freePort, spawnDevServer, startDevServer, stopChild } from '../../worker/dev-server';
 import { findTemporalCli } from '../../worker/pypi-binaries';
 
 const folder = () => mkdtempSync(path.join(tmpdir(), 'dev-server-ports-'));
@@ -21,6 +21,16 @@ describe('the dev server and its port', () => {
       );
     } finally {
       other.close();
+    }
+  });
+
+  it('is not ready on a port another Temporal server answers on', async () => {
+    const other = await spawnDevServer({ port: await freePort(0) });
+    const port = Number(/--port (\d+)/.exec(other.child.spawnargs.join(' '))![1]);
+    try {
+      await expect(spawnDevServer({ port })).rejects.toThrow(/address already in use/);
+    } finally {
+      await stopChild(other.child, other.exited);
     }
   });
 
