@@ -51,13 +51,13 @@ export function carry(convo: Conversation, summary: string, recent: T.ChatMessag
   };
 }
 
-/** Messages from sequence number `since` on, and the state, for live views (feedQuery). */
 /** The state clients are shown: working too while a prompt is checked and planned at once (Conversation.busy), when
  * status() (kept as it was: histories record it) says the agent waits. */
 export function shownState(convo: Conversation): C.ConversationState {
   return convo.steering.busy() ? 'working' : convo.status();
 }
 
+/** Messages from sequence number `since` on, and the state, for live views (feedQuery). */
 export function feed(convo: Conversation, since = 0): C.ConversationFeed {
   return {
     goalId: convo.goal?.id ?? convo.input.goalId ?? '',
