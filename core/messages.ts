@@ -83,3 +83,5 @@ export const MAX_PROMPT_CHARS = 16_000;
 
 /** Most files one prompt may carry. */
 export const MAX_ATTACHMENTS = 10;
+/** A client's id for a message (PromptInput.ref): an A2A message id is a UUID, well within this. */
+export const MAX_PROMPT_REF_CHARS = 200;

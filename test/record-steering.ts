@@ -1,6 +1,6 @@
-// A recording for the replay test (called by record-histories.ts): a message sent to interrupt a turn while the
-// model streams its answer (the steering patch's marker, the plan activity's cancel request, then one plan that
-// reads both messages), with prompts checked and without, and a message sent while a tool runs, which joins the turn after the tool's result.
+// Recordings for the replay test (called by record-histories.ts): a message sent to interrupt a turn while the model
+// streams its answer (the steering patch's marker, the plan activity's cancel request, then one plan that reads both
+// messages), with prompts checked and without.
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowHandle } from '@temporalio/client';
 import { AgentClient } from '../client/agent-client';

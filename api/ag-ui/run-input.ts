@@ -6,6 +6,7 @@
 import type { z } from '@hono/zod-openapi';
 import type { ResumeEntry, RunAgentInput, UserMessage } from '@ag-ui/core';
 import type { ConversationFeed } from '../../core/conversation-types';
+import { MAX_PROMPT_REF_CHARS } from '../../core/messages';
 import { UserError } from '../../core/user-error';
 import type { InputAnswer } from '../a2a/input-answers';
 import { promptOfRef } from '../a2a/turn-tasks';
@@ -32,8 +33,8 @@ export function runAsk(input: RunAgentInput, feed: ConversationFeed): RunAsk {
     ['runId', input.runId],
     ...trailing.map((m, i) => [`messages.${input.messages.length - trailing.length + i}.id`, m.id] as const),
   ] as const)
-    if (!value || value.length > MAX_ID_CHARS)
-      throw new UserError(`${field}: give an id of 1 to ${MAX_ID_CHARS} characters.`);
+    if (!value || value.length > MAX_PROMPT_REF_CHARS)
+      throw new UserError(`${field}: give an id of 1 to ${MAX_PROMPT_REF_CHARS} characters.`);
   const interrupt = input.resume?.[0]?.interruptId;
   return {
     answer: answerOf(input, feed),
@@ -41,9 +42,6 @@ export function runAsk(input: RunAgentInput, feed: ConversationFeed): RunAsk {
     prompts: trailing.filter((m) => promptOfRef(feed, m.id) === undefined),
   };
 }
-
-/** A message id is the prompt's ref (a client's id for a message: PromptInput.ref's limit). */
-const MAX_ID_CHARS = 200;
 
 function answerOf(input: RunAgentInput, feed: ConversationFeed): InputAnswer | null {
   const resume = input.resume ?? [];

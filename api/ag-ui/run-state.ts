@@ -5,7 +5,13 @@
 import type { Interrupt, JsonPatchOperation, RunFinishedOutcome } from '@ag-ui/core';
 import type { ConversationFeed, ConversationState, PendingApproval } from '../../core/conversation-types';
 import type { ToolQuestion } from '../../core/tool-questions';
+import { z } from 'zod';
 import { STOPPED_REPLY } from '../../core/messages';
+import { ConfirmBody } from '../schemas';
+
+/** An approval's resume payload is read as /confirm's body (run-input.ts; its callId is the interrupt's, whatever is
+ * sent): that body's schema, as the interrupt tells the client. */
+const APPROVAL_RESPONSE_SCHEMA = z.toJSONSchema(ConfirmBody, { io: 'input' });
 
 /** The key of the client's state that holds ours. */
 export const STATE_KEY = 'conversation';
@@ -90,23 +96,7 @@ export function interruptsOf(feed: Pick<ConversationFeed, 'pendingApproval' | 'q
       reason: 'tool_approval',
       message: `Approve ${tool} ${JSON.stringify(call.args)}?${description ? ` (${description})` : ''}`,
       toolCallId: call.id,
-      // As /confirm's body reads it: approve with (edited) args, or reject with a reason.
-      responseSchema: {
-        oneOf: [
-          {
-            type: 'object',
-            properties: { approve: { const: true }, args: { type: 'object' } },
-            required: ['approve'],
-            additionalProperties: false,
-          },
-          {
-            type: 'object',
-            properties: { approve: { const: false }, reason: { type: 'string', minLength: 1, maxLength: 2000 } },
-            required: ['approve', 'reason'],
-            additionalProperties: false,
-          },
-        ],
-      },
+      responseSchema: APPROVAL_RESPONSE_SCHEMA,
     },
   ];
 }

@@ -1,13 +1,10 @@
 // The prompts waiting for the agent, in order, and the one it is answering now: a reply goes to whoever waits for
 // that prompt (Replies). Ids count up through the whole conversation, across continue-as-new.
 import type { QueuedPrompt } from '../../core/effects';
-import { MAX_ATTACHMENTS, MAX_PROMPT_CHARS, type PromptInput } from '../../core/messages';
+import { MAX_ATTACHMENTS, MAX_PROMPT_CHARS, MAX_PROMPT_REF_CHARS, type PromptInput } from '../../core/messages';
 import type { BlobRef } from '../../core/blobs';
 import type { CarriedState } from '../../core/conversation-types';
 import { WHILE_BUSY, type WhileBusy } from '../../core/types';
-
-/** A client's id for a message (PromptInput.ref): an A2A message id is a UUID, well within this. */
-const MAX_REF_CHARS = 200;
 
 export class Prompts {
   private readonly queue: QueuedPrompt[];
@@ -115,8 +112,8 @@ export function promptRefusal(input: unknown): string | null {
   if (typeof text !== 'string' || !text.trim()) return 'The prompt is empty.';
   if (whileBusy !== undefined && !(WHILE_BUSY as readonly unknown[]).includes(whileBusy))
     return `whileBusy must be one of ${WHILE_BUSY.join(', ')}.`;
-  if (ref !== undefined && (typeof ref !== 'string' || !ref || ref.length > MAX_REF_CHARS))
-    return `ref must be a string of 1 to ${MAX_REF_CHARS} characters.`;
+  if (ref !== undefined && (typeof ref !== 'string' || !ref || ref.length > MAX_PROMPT_REF_CHARS))
+    return `ref must be a string of 1 to ${MAX_PROMPT_REF_CHARS} characters.`;
   if (text.length > MAX_PROMPT_CHARS)
     return `The prompt has ${text.length} characters; the limit is ${MAX_PROMPT_CHARS}.`;
   if (attachments === undefined) return null;
