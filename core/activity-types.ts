@@ -215,16 +215,34 @@ export interface TranscriptRef {
 export type TranscriptInput =
   { transcript: TranscriptRef; messages?: undefined } | { messages: ChatMessage[]; transcript?: undefined };
 
-export type PlanRequest = {
+/** The goal a model call serves and the tools it is offered. */
+export interface PlanContext {
   goal: Goal;
   tools: ToolSpec[];
+}
+
+/**
+ * Which goal and tools a model call has, without them in every request (a goal and six tools' specs are ~4 KB of each
+ * turn's history, sent again unchanged): each distinct pair a run sends is numbered, `version`; the first request
+ * with it carries it whole, later ones only the number. The worker keeps what it was sent, or reads it with the
+ * workflow's planContext query. Without `context` (runs recorded before, tests, benchmarks) the pair is given whole.
+ */
+export interface PlanContextRef {
+  version: number;
+}
+
+export type PlanContextInput =
+  (PlanContext & { context?: PlanContextRef }) | { context: PlanContextRef; goal?: undefined; tools?: undefined };
+
+export type PlanRequest = {
   summary: string;
   agents: AgentSummary[];
   /** The turn's first model call: the userMessage hooks see its prompt (the transcript's last user message) first. */
   screenPrompt?: true;
   /** Recall this owner's memories for this agent before planning (the goal reads memory). */
   memory?: RecallFor;
-} & TranscriptInput &
+} & PlanContextInput &
+  TranscriptInput &
   ModelChoice;
 
 export type ValidateRequest = {

@@ -55,6 +55,8 @@ export const answerQuestionUpdate = defineUpdate<AgentReply, [AnsweredQuestion]>
 export const toolQuestionUpdate = defineUpdate<QuestionAnswer, [ToolQuestion]>('toolQuestion');
 
 export const historyQuery = defineQuery<ChatMessage[]>('history');
+/** The goal and tools a run sent its model calls as `version` (PlanContextRef); null once it no longer keeps it. */
+export const planContextQuery = defineQuery<{ goal: Goal; tools: ToolSpec[] } | null, [number]>('planContext');
 export const currentGoalQuery = defineQuery<Goal | null>('currentGoal');
 export const pendingToolCallQuery = defineQuery<PendingApproval | null>('pendingToolCall');
 export const agentsQuery = defineQuery<AgentSummary[]>('agents');

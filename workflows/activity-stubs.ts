@@ -99,18 +99,19 @@ const LLM_OPTIONS: ActivityOptions = {
 const llm = proxyActivities<LlmActivities>(LLM_OPTIONS);
 
 /** A model call, given up after `giveUpSeconds` of failing (MODEL_GIVE_UP); its last failure says why. The
- * summary names the task and the agent in the Temporal UI (metadata only: replays ignore it). */
-function withGiveUp<A extends { goal: { agentName: string } }, R>(
+ * summary names the task and the agent in the Temporal UI (metadata only: replays ignore it): the request's goal's,
+ * or `agent` for a request that names its goal by number (PlanContextRef). */
+function withGiveUp<A extends { goal?: { agentName: string } }, R>(
   task: string,
   activity: ActivityFunctionWithOptions<(arg: A) => Promise<R>>,
 ) {
-  return (arg: A, giveUpSeconds?: number, heartbeatSeconds?: number): Promise<R> =>
+  return (arg: A, giveUpSeconds?: number, heartbeatSeconds?: number, agent = arg.goal?.agentName): Promise<R> =>
     activity.executeWithOptions(
       {
         ...LLM_OPTIONS,
         heartbeatTimeout: heartbeat(heartbeatSeconds),
         ...(giveUpSeconds ? { scheduleToCloseTimeout: `${giveUpSeconds} seconds` } : {}),
-        summary: `${task} (${arg.goal.agentName})`,
+        summary: `${task} (${agent})`,
       },
       [arg],
     );

@@ -96,6 +96,7 @@ export function setHandlers(
   setHandler(m.delegateReportSignal, (report) => convo.delegateReport(report));
   setHandler(m.delegationsQuery, () => convo.delegations.list());
   setHandler(m.historyQuery, () => convo.messages);
+  setHandler(m.planContextQuery, (version) => convo.turn.contexts.get(version));
   setHandler(m.feedQuery, (since) => feed(convo, since));
   setHandler(m.currentGoalQuery, () => convo.goal ?? null);
   setHandler(m.pendingToolCallQuery, () => convo.pendingApproval());

@@ -33,13 +33,15 @@ export interface PerformContext {
 export function performers(convo: Conversation, ctx: PerformContext): Performers {
   /** HEARTBEAT_TIMEOUT, read at each call from the settings the conversation has then. */
   const heartbeat = () => convo.settings.heartbeatTimeoutSeconds;
+  /** The agent a model call serves, for its summary in the Temporal UI (a plan request may name its goal by number). */
+  const agent = () => convo.goal.agentName;
   return {
     validate: ({ request }) =>
       withFallback(convo, (model, giveUp) => validatePrompt({ ...request, ...model }, giveUp, heartbeat())),
     vet_and_plan: ({ request }) =>
-      withFallback(convo, (model, giveUp) => vetAndPlan({ ...request, ...model }, giveUp, heartbeat())),
+      withFallback(convo, (model, giveUp) => vetAndPlan({ ...request, ...model }, giveUp, heartbeat(), agent())),
     plan: ({ request }) =>
-      withFallback(convo, (model, giveUp) => planTurn({ ...request, ...model }, giveUp, heartbeat())),
+      withFallback(convo, (model, giveUp) => planTurn({ ...request, ...model }, giveUp, heartbeat(), agent())),
     run_tool: ({ call, spec, check }) =>
       TOOL_KINDS[kindOf(spec)]({ call, spec, check, convo, waitWhenCancelled: !!ctx.versions().cancelAndExpire }),
     list_agents: () => failSoft(() => listAgents()),

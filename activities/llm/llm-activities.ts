@@ -16,6 +16,7 @@ import {
   FailureTypes,
   type ModelChoice,
   type PlanRequest,
+  type PlanContext,
   type PlanResult,
   type PromptVerdict,
 } from '../../core/activity-types';
@@ -27,6 +28,7 @@ import { capText, DEFAULT_LIMITS } from '../limits';
 import { toLlmFailure } from './errors';
 import { parseVerdict, toCall, toToolSet } from './model-answers';
 import { TranscriptCache } from './transcripts';
+import { PlanContextCache } from './plan-contexts';
 import { createModel, type LlmConfig, type ResolvedModel } from './model';
 import { takesMediaInToolResults, toModelMessages } from './model-messages';
 import type { AttachedImages } from './attached-images';
@@ -95,6 +97,7 @@ export function createLlmActivities({
   memory,
 }: LlmDeps): LlmActivities {
   const transcripts = new TranscriptCache();
+  const contexts = new PlanContextCache();
   const recall = recaller(memory);
   const goalModels = new Map<string, ResolvedModel>();
   /** The fallback the workflow chose, else the goal's own model when it names one (created once), else the worker's. */
@@ -188,7 +191,7 @@ export function createLlmActivities({
 
   /** Plans the turn, streaming the reply's text to `out` as it is written; `stop` abandons it. */
   async function plan(
-    input: PlanRequest,
+    input: PlanRequest & PlanContext,
     messages: ChatMessage[],
     out: ReplyStream,
     stop?: AbortSignal,
@@ -288,7 +291,8 @@ export function createLlmActivities({
     input.screenPrompt && prompt !== null ? screenPrompt(hooks, prompt, input.goal.id) : Promise.resolve(null);
 
   return {
-    async planTurn(input): Promise<PlanResult> {
+    async planTurn(request): Promise<PlanResult> {
+      const input = await contexts.resolve(request);
       const messages = await transcripts.messagesOf(input);
       const screened = await screen(input, promptOf(messages));
       if (screened) return { text: '', toolCalls: [], usage: ZERO_USAGE, screened };
@@ -307,7 +311,8 @@ export function createLlmActivities({
      * screen until the prompt is found to fit; when it does not, the plan is stopped and dropped. A failed check
      * fails open (as validatePrompt's failure does in the workflow) when the plan succeeded.
      */
-    async vetAndPlan(input): Promise<PromptVerdict> {
+    async vetAndPlan(request): Promise<PromptVerdict> {
+      const input = await contexts.resolve(request);
       const screened = await screen(input, input.prompt);
       if (screened) return { valid: true, reply: '', usage: ZERO_USAGE, screened };
       const messages = await transcripts.messagesOf(input);

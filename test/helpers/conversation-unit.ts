@@ -56,6 +56,12 @@ export function next<K extends EffectKind>(convo: Conversation, kind: K): Effect
   return effect as Effect<K>;
 }
 
+/** The tools a plan request offers the model: sent with it, or sent before and named by number (PlanContextRef). */
+export function offeredBy(convo: Conversation, plan: Effect<'plan'>): ToolSpec[] {
+  const { request } = plan;
+  return request.tools ?? convo.turn.contexts.get(request.context.version)!.tools;
+}
+
 /** Plans with `plan` and returns the next effect (null: waiting for the user). */
 export function planThen(convo: Conversation, plan: PlanResult): Effect | null {
   convo.apply(next(convo, 'plan'), plan);

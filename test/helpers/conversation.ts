@@ -1,8 +1,14 @@
 // Client-side helpers for driving a conversation in tests, the way the CLI does.
-import type { Client, WorkflowHandle, WorkflowStartOptions } from '@temporalio/client';
+import {
+  defaultPayloadConverter,
+  type Client,
+  type WorkflowHandle,
+  type WorkflowStartOptions,
+} from '@temporalio/client';
 import { AgentGoalWorkflow } from '../../workflows';
 import { confirmUpdate, historyQuery, promptUpdate, statusQuery, type PromptInput } from '../../core/messages';
 import type { ChatMessage } from '../../core/types';
+import type { PlanRequest } from '../../core/activity-types';
 import type { AgentGoalInput, AgentReply, ConfirmDecision } from '../../core/conversation-types';
 
 let seq = 0;
@@ -89,4 +95,13 @@ export async function startedAttempts(handle: WorkflowHandle, activityType: stri
         scheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId)),
     )
     .map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 0);
+}
+
+/** The requests of the conversation's plan calls (planTurn, vetAndPlan), in order, as its history holds them. */
+export async function planRequests(handle: WorkflowHandle): Promise<PlanRequest[]> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  return events
+    .map((e) => e.activityTaskScheduledEventAttributes)
+    .filter((a) => a && ['planTurn', 'vetAndPlan'].includes(a.activityType?.name ?? ''))
+    .map((a) => defaultPayloadConverter.fromPayload<PlanRequest>(a!.input!.payloads![0]!));
 }

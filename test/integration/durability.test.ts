@@ -4,7 +4,7 @@ import { dataset } from '../../tools/mock-data';
 import { endChatSignal, pendingToolCallQuery, usageQuery, userPromptSignal } from '../../core/messages';
 import type { Transcript } from '../../core/conversation-types';
 import { ptoScript } from '../fixtures/scripts';
-import { decide, history, say, startConversation, waitForUser, waitUntil } from '../helpers/conversation';
+import { decide, history, planRequests, say, startConversation, waitForUser, waitUntil } from '../helpers/conversation';
 import { startTemporal, startWorker, testSettings } from '../../testkit/temporal';
 import { week } from '../../testkit/days';
 
@@ -108,6 +108,14 @@ describe('durability: continue-as-new and worker restarts', () => {
       const reply = await say(handle, 'balance for ada@example.com');
       expect(reply.reply).toBe('You have 104 hours of PTO left.');
       expect((await history(handle)).filter((m) => m.kind === 'user')).toHaveLength(3);
+      // The goal and its tools went with the first model call alone; the second worker never saw it, so it asked the
+      // conversation for them (the planContext query) and planned with the same tools: CurrentPTO answered above.
+      const requests = await planRequests(handle);
+      expect(requests.length).toBeGreaterThanOrEqual(4);
+      expect(requests.map((r) => r.goal?.id ?? `#${r.context?.version}`)).toEqual([
+        'goal_hr_pto',
+        ...requests.slice(1).map(() => '#1'),
+      ]);
       await handle.signal(endChatSignal);
     } finally {
       await second.stop();

@@ -4,7 +4,7 @@ import { Conversation } from '../../workflows/decider/conversation';
 import { BUILTIN_TOOLS } from '../../core/builtin-specs';
 import { PATCHES } from '../../workflows/versions';
 import type { AgentSummary, Goal, ResolvedGoal } from '../../core/types';
-import { book, calls, goal, next, planThen, settings, text } from '../helpers/conversation-unit';
+import { book, calls, goal, next, offeredBy, planThen, settings, text } from '../helpers/conversation-unit';
 import { prepareCarry, transcript } from '../../workflows/decider/views';
 
 const multi = { ...settings, multiGoal: true };
@@ -149,7 +149,7 @@ describe('Conversation: goal switches and tool refreshes', () => {
       kind: 'note',
       text: 'Tools changed since the last turn (new: fx__convert; no longer available: fx__get_rates).',
     });
-    expect(next(convo, 'plan').request.tools).toEqual([book, convert]);
+    expect(offeredBy(convo, next(convo, 'plan'))).toEqual([book, convert]);
     expect(convo.goal.agentName).toBe('Agent');
   });
 

@@ -7,7 +7,7 @@ import { BUILTIN_TOOLS } from '../../core/builtin-specs';
 import { CREATE_AGENT, createAgent } from '../../core/create-agent';
 import { CREATE_TOOL, createTool } from '../../core/create-tool';
 import type { ToolSpec } from '../../core/types';
-import { calls, goal, next, planThen, settings, text } from '../helpers/conversation-unit';
+import { calls, goal, next, offeredBy, planThen, settings, text } from '../helpers/conversation-unit';
 
 const draftTool = {
   name: 'word_count',
@@ -75,7 +75,7 @@ describe('Conversation: builtins checked, approved, then run (CreateTool, Create
       outcome: { status: 'ok', result: { created: 'word_count', version: 1 } },
     });
     // The new tool is offered from the next plan on.
-    expect(next(convo, 'plan').request.tools.map((t) => t.name)).toContain('word_count');
+    expect(offeredBy(convo, next(convo, 'plan')).map((t) => t.name)).toContain('word_count');
   });
 
   it('a check that finds problems is the call invalid input: the user is not asked', () => {

@@ -245,7 +245,10 @@ describe('Conversation: checking a prompt while planning its turn (one model wai
     const convo = oneWait();
     convo.enqueuePrompt('book monday');
     const step = next(convo, 'vet_and_plan');
-    expect(step.request).toMatchObject({ prompt: 'book monday', goal: { id: 'g' } });
+    expect(step.request).toMatchObject({ prompt: 'book monday' });
+    // The goal was sent with the starter's plan: this request names it by number.
+    expect(step.request.goal).toBeUndefined();
+    expect(convo.turn.contexts.get(step.request.context!.version)?.goal).toMatchObject({ id: 'g' });
     expect(step.request.transcript?.tail.at(-1)).toMatchObject({ kind: 'user', text: 'book monday' });
     expect(convo.messages.at(-1)).toMatchObject({ kind: 'user', text: 'book monday' });
   });

@@ -6,8 +6,9 @@ import { SEARCH_TOOLS, searchTools } from '../../core/search-tools';
 import { builtinRunContext } from '../../workflows/decider/builtins';
 import { ToolIndex } from '../../activities/tool-search';
 import type { ToolSpec } from '../../core/types';
+import type { Effect } from '../../core/effects';
 import { TOOLBOX_HELD_OUT_QUERIES, TOOLBOX_QUERIES, toolboxSpecs } from '../../testkit/toolbox';
-import { goal, next, settings, text, usage } from '../helpers/conversation-unit';
+import { goal, next, offeredBy, settings, text, usage } from '../helpers/conversation-unit';
 
 const TOOLBOX: ToolSpec[] = toolboxSpecs();
 
@@ -54,13 +55,13 @@ describe('Conversation: SearchTools past TOOL_SEARCH_THRESHOLD', () => {
     convo.apply(next(convo, 'plan'), text('hello'));
     return convo;
   };
-  const offered = (plan: { request: { tools: ToolSpec[] } }) => plan.request.tools.map((t) => t.name);
+  const offered = (convo: Conversation, plan: Effect<'plan'>) => offeredBy(convo, plan).map((t) => t.name);
 
   it('offers the builtins and SearchTools; what it finds is offered for the rest of the turn, then what was used', () => {
     const convo = start(30);
     convo.enqueuePrompt('set up a meeting');
     const first = next(convo, 'plan');
-    expect(offered(first)).toEqual(['CompleteGoal', SEARCH_TOOLS]);
+    expect(offered(convo, first)).toEqual(['CompleteGoal', SEARCH_TOOLS]);
     convo.apply(first, {
       text: '',
       toolCalls: [{ id: 's1', tool: SEARCH_TOOLS, args: { query: 'schedule a meeting', limit: 3 } }],
@@ -85,7 +86,7 @@ describe('Conversation: SearchTools past TOOL_SEARCH_THRESHOLD', () => {
     expect(foundNames).toEqual(matches.map((m) => m.name));
     expect(foundNames).toHaveLength(3);
     expect(foundNames[0]).toBe('toolbox__calendar_create_event');
-    expect(offered(second)).toEqual([...foundNames, 'CompleteGoal', SEARCH_TOOLS]);
+    expect(offered(convo, second)).toEqual([...foundNames, 'CompleteGoal', SEARCH_TOOLS]);
 
     // It calls one; the next turn offers what it used, not everything it found.
     convo.apply(second, {
@@ -100,16 +101,20 @@ describe('Conversation: SearchTools past TOOL_SEARCH_THRESHOLD', () => {
     convo.apply(run, { status: 'ok', result: {} });
     convo.apply(next(convo, 'plan'), text('Booked.'));
     convo.enqueuePrompt('and another');
-    expect(offered(next(convo, 'plan'))).toEqual(['toolbox__calendar_create_event', 'CompleteGoal', SEARCH_TOOLS]);
+    expect(offered(convo, next(convo, 'plan'))).toEqual([
+      'toolbox__calendar_create_event',
+      'CompleteGoal',
+      SEARCH_TOOLS,
+    ]);
   });
 
   it('offers every tool at or below the threshold, and with the threshold 0 (off)', () => {
     const few = TOOLBOX.slice(0, 29);
     const convo = start(30, few);
     convo.enqueuePrompt('hi');
-    expect(offered(next(convo, 'plan'))).toHaveLength(30);
+    expect(offered(convo, next(convo, 'plan'))).toHaveLength(30);
     const off = start(0);
     off.enqueuePrompt('hi');
-    expect(offered(next(off, 'plan'))).toHaveLength(TOOLBOX.length + 1);
+    expect(offered(off, next(off, 'plan'))).toHaveLength(TOOLBOX.length + 1);
   });
 });

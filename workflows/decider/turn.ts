@@ -12,6 +12,7 @@ import { applyScreening, recordDecisions, stoppedBy } from './hook-decisions';
 import type { MessageLog } from './message-log';
 import type { TaskMode } from './task-mode';
 import type { ToolOffer } from './tool-offer';
+import { PlanContexts } from './plan-contexts';
 import { LOCAL_OWNER } from '../../core/blobs';
 
 /** What a turn needs of its conversation. */
@@ -50,6 +51,8 @@ export class Turn {
   private unscreened = false;
   /** A hook rewrote the prompt being checked: it is checked (and planned) again in its new words. */
   private vetAgain: QueuedPrompt | null = null;
+  /** The goal and tools the model calls were sent (the planContext query reads them). */
+  readonly contexts = new PlanContexts();
 
   constructor(private readonly convo: TurnHost) {}
 
@@ -266,8 +269,7 @@ export class Turn {
     // The owner's memories, where the worker keeps them and the goal reads them (it does unless it says not).
     const memory = settings.memory && goal.memory?.read !== false;
     return {
-      goal,
-      tools: offer.offered(log),
+      ...this.contexts.input(goal, offer.offered(log)),
       transcript: log.ref(),
       summary,
       agents,
