@@ -229,6 +229,9 @@ export interface PlanContext {
  */
 export interface PlanContextRef {
   version: number;
+  /** A hash of the pair's content: a worker holding other content under this number (kept from a request that a
+   * build numbering differently sent) asks the run instead of using it. */
+  fingerprint: string;
 }
 
 export type PlanContextInput =

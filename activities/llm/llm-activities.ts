@@ -292,8 +292,8 @@ export function createLlmActivities({
 
   return {
     async planTurn(request): Promise<PlanResult> {
-      const input = await contexts.resolve(request);
-      const messages = await transcripts.messagesOf(input);
+      // A worker that missed the run's earlier requests asks for both at once.
+      const [input, messages] = await Promise.all([contexts.resolve(request), transcripts.messagesOf(request)]);
       const screened = await screen(input, promptOf(messages));
       if (screened) return { text: '', toolCalls: [], usage: ZERO_USAGE, screened };
       const out = replyStream(streamBus, streamTarget(), maxReplyChars);
@@ -312,10 +312,9 @@ export function createLlmActivities({
      * fails open (as validatePrompt's failure does in the workflow) when the plan succeeded.
      */
     async vetAndPlan(request): Promise<PromptVerdict> {
-      const input = await contexts.resolve(request);
+      const [input, messages] = await Promise.all([contexts.resolve(request), transcripts.messagesOf(request)]);
       const screened = await screen(input, input.prompt);
       if (screened) return { valid: true, reply: '', usage: ZERO_USAGE, screened };
-      const messages = await transcripts.messagesOf(input);
       const out = heldBack(replyStream(streamBus, streamTarget(), maxReplyChars));
       const stopPlan = new AbortController();
       const planning = plan(input, messages, out, stopPlan.signal).then(

@@ -1,34 +1,51 @@
 // The worker's side of PlanContextRef: a model call's request names its goal and tools by number once it has sent
 // them; this cache holds what each run sent, per run and number. A miss (another worker took the request that carried
-// them, or this one restarted) asks the workflow with its planContext query. Runs with the same goal and tools share
-// one copy here (by content), as conversations share one in the workflow worker (workflows/interned.ts).
+// them, this one restarted, or what it holds under that number has another fingerprint) asks the workflow with its
+// planContext query. Runs with the same goal and tools share one copy here (by content), as conversations share one
+// in the workflow worker (workflows/interned.ts).
 import { createHash } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { planContextQuery } from '../../core/messages';
-import type { PlanContext, PlanContextInput } from '../../core/activity-types';
+import type { PlanContext, PlanContextInput, PlanContextRef } from '../../core/activity-types';
 
-/** Versions kept (a run's versions, across runs); the least recently used go first. */
+/** Versions kept (a run's versions, across runs), and the JSON they hold at most: the least recently used go first
+ * past either (one goal with a large API's operations is ~1 MB). */
 const KEPT = 1000;
+const KEPT_BYTES = 64 * 1024 * 1024;
 
 interface Held {
   context: PlanContext;
+  /** Its size as JSON. */
+  bytes: number;
   /** How many kept versions name this content. */
   uses: number;
 }
 
+interface Version {
+  digest: string;
+  fingerprint: string;
+}
+
 export class PlanContextCache {
-  /** `workflowId/runId#version` → the digest of its content. */
-  private readonly versions = new Map<string, string>();
+  /** `workflowId/runId#version` → its content's digest and the fingerprint the run gave it. */
+  private readonly versions = new Map<string, Version>();
   private readonly contents = new Map<string, Held>();
+  private bytes = 0;
+
+  constructor(private readonly limits = { versions: KEPT, bytes: KEPT_BYTES }) {}
 
   /** The request with its goal and tools: as it carried them (kept for later ones), or as kept or asked for. */
   async resolve<R extends PlanContextInput>(input: R): Promise<R & PlanContext> {
     const { context } = input;
     if (!context) return input as R & PlanContext;
     const key = runKey(context.version);
-    if (input.goal) return { ...input, ...this.keep(key, { goal: input.goal, tools: input.tools }) };
+    if (input.goal) return { ...input, ...this.keep(key, context, { goal: input.goal, tools: input.tools }) };
     const known = this.versions.get(key);
-    return { ...input, ...(known ? this.touch(key, known) : this.keep(key, await this.ask(context.version))) };
+    const held =
+      known?.fingerprint === context.fingerprint
+        ? this.touch(key, known)
+        : this.keep(key, context, await this.ask(context.version));
+    return { ...input, ...held };
   }
 
   private async ask(version: number): Promise<PlanContext> {
@@ -43,38 +60,47 @@ export class PlanContextCache {
     return context;
   }
 
-  private keep(key: string, context: PlanContext): PlanContext {
-    const digest = createHash('sha256').update(JSON.stringify(context)).digest('base64');
+  /** `context` kept under `key` (the most recently used now); returns the copy held for its content. */
+  private keep(key: string, { fingerprint }: PlanContextRef, context: PlanContext): PlanContext {
+    const json = JSON.stringify(context);
+    const digest = createHash('sha256').update(json).digest('base64');
     const before = this.versions.get(key);
-    if (before === digest) return this.touch(key, digest);
-    if (before) this.release(before);
-    this.versions.set(key, digest);
-    const held = this.contents.get(digest);
-    if (held) held.uses++;
-    else this.contents.set(digest, { context, uses: 1 });
-    if (this.versions.size > KEPT) {
-      const [oldest, itsDigest] = this.versions.entries().next().value!;
+    this.versions.delete(key);
+    if (before?.digest !== digest) {
+      if (before) this.release(before.digest);
+      const held = this.contents.get(digest);
+      if (held) held.uses++;
+      else {
+        this.contents.set(digest, { context, bytes: json.length, uses: 1 });
+        this.bytes += json.length;
+      }
+    }
+    this.versions.set(key, { digest, fingerprint });
+    while (this.versions.size > 1 && (this.versions.size > this.limits.versions || this.bytes > this.limits.bytes)) {
+      const [oldest, { digest: itsDigest }] = this.versions.entries().next().value!;
       this.versions.delete(oldest);
       this.release(itsDigest);
     }
     return this.contents.get(digest)!.context;
   }
 
-  /** Most recently used last. */
-  private touch(key: string, digest: string): PlanContext {
+  /** The most recently used now. */
+  private touch(key: string, version: Version): PlanContext {
     this.versions.delete(key);
-    this.versions.set(key, digest);
-    return this.contents.get(digest)!.context;
+    this.versions.set(key, version);
+    return this.contents.get(version.digest)!.context;
   }
 
   private release(digest: string): void {
     const held = this.contents.get(digest)!;
-    if (--held.uses === 0) this.contents.delete(digest);
+    if (--held.uses > 0) return;
+    this.contents.delete(digest);
+    this.bytes -= held.bytes;
   }
 
-  /** How many contents are held (for tests). */
-  get size(): number {
-    return this.contents.size;
+  /** How many contents are held, and their size as JSON (for tests). */
+  get size(): { contents: number; bytes: number } {
+    return { contents: this.contents.size, bytes: this.bytes };
   }
 }
 
