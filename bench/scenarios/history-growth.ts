@@ -33,10 +33,14 @@ export async function historyGrowth(ctx: BenchContext, turns: number, checkpoint
     const addedAt: Record<number, number> = {};
     for (let turn = 1; turn <= turns; turn++) {
       ctx.interrupts.check();
-      const measured = checkpoints.includes(turn);
-      const before = measured ? await historyBytes(handle) : 0;
+      // Measured on the run that takes the turn: one that continues as new right after it (its history full) is still
+      // the run whose bytes the turn added.
+      const run = checkpoints.includes(turn)
+        ? ctx.client.workflow.getHandle(handle.workflowId, await runIdOf(handle))
+        : null;
+      const before = run ? await historyBytes(run) : 0;
       await handle.executeUpdate(promptUpdate, { args: [TEXT_PROMPT] });
-      if (measured) addedAt[turn] = (await historyBytes(handle)) - before;
+      if (run) addedAt[turn] = (await historyBytes(run)) - before;
     }
     const info = (await handle.describe()).raw.workflowExecutionInfo;
     await handle.signal(endChatSignal);
@@ -46,6 +50,10 @@ export async function historyGrowth(ctx: BenchContext, turns: number, checkpoint
     await running;
     await agent.close();
   }
+}
+
+async function runIdOf(handle: WorkflowHandle): Promise<string> {
+  return (await handle.describe()).runId;
 }
 
 async function historyBytes(handle: WorkflowHandle): Promise<number> {
