@@ -40,6 +40,7 @@ import { recordA2aDelegate } from './record-a2a';
 import { recordScheduledRun, recordTriggeredRun } from './record-schedules';
 import { recordMemory } from './record-memory';
 import { recordSteering } from './record-steering';
+import { recordPlanContexts } from './record-plan-contexts';
 import { week } from '../testkit/days';
 
 const OUT = path.join(__dirname, 'histories');
@@ -632,6 +633,7 @@ async function main(): Promise<void> {
     await recordTriggeredRun(env, save, wanted);
     await recordMemory(env, save, wanted);
     await recordSteering(env, save, wanted);
+    await recordPlanContexts(env, save, wanted);
   } finally {
     await env.teardown();
   }
