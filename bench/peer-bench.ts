@@ -9,9 +9,10 @@ import { performance } from 'node:perf_hooks';
 import { completion, startFakeChatCompletions, type ChatRequestBody } from '../testkit/fake-chat-completions';
 import type { BenchContext, BenchPart } from './context';
 import type { PeerOptions } from './options';
-import { ourSide, peerSide, treeCpuMs, type Conversation, type Side, type SideName } from './peer/sides';
+import { ourSide, peerSide, type Conversation, type Side, type SideName } from './peer/sides';
+import { treeCpuMs } from './proc';
 import { TEXT_PROMPT, TEXT_REPLY, TOOL_PROMPT, TOOL_REPLY } from './scripted-answers';
-import { formatMs, ratio, round, summarize } from './stats';
+import { formatMs, p50Of, ratio, round, summarize } from './stats';
 import { judge } from './verdict';
 
 const SIDES: SideName[] = ['ours', 'peer'];
@@ -125,12 +126,13 @@ function answer(body: ChatRequestBody) {
 }
 
 function report(opts: PeerOptions, samples: Record<SideName, Samples>): BenchPart {
-  const p50 = (xs: number[]) => (xs.length ? summarize(xs).p50 : NaN);
-  const p95 = (xs: number[]) => (xs.length ? summarize(xs).p95 : NaN);
-  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+  const p50 = p50Of;
+  // An empty sample's summary is NaN throughout (printed "—").
+  const p95 = (xs: number[]) => summarize(xs).p95;
+  const mean = (xs: number[]) => summarize(xs).mean;
   const [ours, peer] = [samples.ours, samples.peer];
-  const firstBytes = (s: Samples) => p50(s.bytes[0] ?? []);
-  const lastBytes = (s: Samples) => p50(s.bytes.at(-1) ?? []);
+  const firstBytes = (s: Samples) => p50(s.bytes[0]);
+  const lastBytes = (s: Samples) => p50(s.bytes.at(-1));
   const v = {
     text: judge('peer: text turn p50, ours / ai-sdk', p50(ours.ms.text) / p50(peer.ms.text), TURN_RATIO),
     tool: judge('peer: tool turn p50, ours / ai-sdk', p50(ours.ms.tool) / p50(peer.ms.tool), TURN_RATIO),

@@ -62,6 +62,14 @@ export function processTree(pid: number): number[] {
   return tree;
 }
 
+/** The CPU ms `pid` and its descendants have used (a process gone meanwhile counts nothing). */
+export function treeCpuMs(pid: number): number {
+  return processTree(pid)
+    .map(processCpuMs)
+    .filter(Number.isFinite)
+    .reduce((a, b) => a + b, 0);
+}
+
 /** Named CPU clocks (ms), read at start() and at stop(); stop() returns each one's CPU ms in between. */
 export class CpuMeter {
   private readonly before = new Map<string, number>();

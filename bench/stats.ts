@@ -50,10 +50,10 @@ export const roundSummary = (s: Summary, digits = 3) =>
 /** The median of some samples; NaN (printed "—") when there are none. */
 export const p50Of = (xs: number[] | undefined) => (xs && xs.length ? summarize(xs).p50 : NaN);
 
-/** ms with as many decimals as the size calls for: 512, 31.4, 1.23, 0.012. */
 /** ms as seconds, one decimal. */
 export const seconds = (ms: number) => (ms / 1000).toFixed(1);
 
+/** ms with as many decimals as the size calls for: 512, 31.4, 1.23, 0.012. */
 export function formatMs(x: number): string {
   if (!Number.isFinite(x)) return '—';
   return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3);

@@ -13,7 +13,6 @@ import { AgentGoalWorkflow } from '../../workflows';
 import { startProcess } from '../../testkit/process';
 import type { BenchContext } from '../context';
 import { historyTimeline } from '../history-timeline';
-import { processCpuMs, processTree } from '../proc';
 import { PTO_GOAL } from '../scripted-answers';
 import { externalServerSettings } from '../server';
 import { waitForGreeting } from '../stats';
@@ -37,13 +36,6 @@ export interface Side {
   pid: number;
   open(seq: number): Promise<Conversation>;
   stop(): Promise<void>;
-}
-
-export function treeCpuMs(pid: number): number {
-  return processTree(pid)
-    .map(processCpuMs)
-    .filter(Number.isFinite)
-    .reduce((a, b) => a + b, 0);
 }
 
 export async function ourSide(ctx: BenchContext, address: string, baseUrl: string): Promise<Side> {
